@@ -1,0 +1,95 @@
+"""One emulated AI core: a target, a backend and its arenas (GM, UB, L1)."""
+from __future__ import annotations
+
+import contextvars
+from typing import Mapping
+
+import numpy as np
+
+from . import dtypes
+from .backend import resolve_backend
+from .errors import PtoError
+from .memory import SPACES, Arena, Ptr
+from .targets import Target, get_target
+
+_current: contextvars.ContextVar[list] = contextvars.ContextVar("ptogpu_core_stack", default=[])
+
+
+class Core:
+    """An emulated core of ``target`` ("cpu" | "a2a3" | "a5") on ``backend``.
+
+    ``quirks`` switches known implementation quirks of the target on or off (see
+    ``ptogpu.targets``); unknown names are an error.
+    """
+
+    def __init__(self, target: str | Target = "a5", backend: str = "auto", *,
+                 quirks: Mapping[str, bool] | None = None) -> None:
+        self.target = get_target(target)
+        self.backend, self.backend_reason = resolve_backend(backend)
+        self.quirks = dict(self.target.quirks)
+        for k, v in (quirks or {}).items():
+            if k not in self.quirks:
+                raise ValueError(f"unknown quirk {k!r} for target {self.target.name}; "
+                                 f"known: {', '.join(self.quirks) or 'none'}")
+            self.quirks[k] = bool(v)
+        self.gm = Arena("gm", 0, growable=True)
+        self.ub = Arena("ub", self.target.ub_bytes)
+        self.l1 = Arena("l1", self.target.l1_bytes)
+
+    # -- context ---------------------------------------------------------------------------
+    def __enter__(self) -> "Core":
+        _current.set(_current.get() + [self])
+        return self
+
+    def __exit__(self, *exc) -> None:
+        stack = _current.get()
+        _current.set(stack[:-1])
+
+    def __repr__(self) -> str:
+        return f"Core(target={self.target.name!r}, backend={self.backend!r})"
+
+    # -- memory ----------------------------------------------------------------------------
+    def arena(self, space: str) -> Arena:
+        if space not in SPACES:
+            raise ValueError(f"space must be one of {SPACES}, not {space!r}")
+        return getattr(self, space)
+
+    def gm_put(self, array, dtype=None) -> Ptr:
+        """Copy ``array`` into fresh GM; returns a typed pointer to it."""
+        a = np.asarray(array)
+        dt = dtypes.as_dtype(dtype if dtype is not None else a.dtype)
+        a = np.ascontiguousarray(a.astype(dtypes.storage(dt), copy=False))
+        addr = self.gm.alloc(a.nbytes)
+        self.gm.write(addr, a)
+        return Ptr(self, "gm", addr, dt)
+
+    def gm_alloc(self, count: int, dtype) -> Ptr:
+        """Reserve ``count`` zeroed elements of ``dtype`` in GM."""
+        dt = dtypes.as_dtype(dtype)
+        if count < 0:
+            raise ValueError("count must be >= 0")
+        return Ptr(self, "gm", self.gm.alloc(int(count) * dt.itemsize), dt)
+
+    def gm_ptr(self, byte_addr: int, dtype) -> Ptr:
+        return Ptr(self, "gm", int(byte_addr), dtypes.as_dtype(dtype))
+
+    def l1_ptr(self, byte_addr: int, dtype) -> Ptr:
+        return Ptr(self, "l1", int(byte_addr), dtypes.as_dtype(dtype))
+
+    def ub_ptr(self, byte_addr: int, dtype) -> Ptr:
+        return Ptr(self, "ub", int(byte_addr), dtypes.as_dtype(dtype))
+
+    def read(self, space: str, byte_addr: int, nbytes: int) -> np.ndarray:
+        """Raw bytes (a copy). Inspection only: not an instruction."""
+        return self.arena(space).read(int(byte_addr), int(nbytes))
+
+    def write(self, space: str, byte_addr: int, data) -> None:
+        """Raw bytes in. Test set-up only: not an instruction."""
+        self.arena(space).write(int(byte_addr), data)
+
+
+def current_core() -> Core:
+    stack = _current.get()
+    if not stack:
+        raise PtoError("no current core: create one with `with pto.Core(target, backend):`")
+    return stack[-1]

@@ -1,0 +1,130 @@
+"""Byte arenas (GM, UB, L1) and typed pointers into them.
+
+Every access the emulator makes goes through :meth:`Arena.check`, so no address an
+instruction computes can reach memory outside the arena: it becomes a :class:`PtoFault`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import dtypes
+from .errors import PtoFault
+
+SPACES = ("gm", "ub", "l1")
+
+
+class Arena:
+    """A byte-addressed memory. GM grows on allocation; UB and L1 have a fixed size."""
+
+    def __init__(self, name: str, size: int, *, growable: bool = False, align: int = 64) -> None:
+        self.name = name
+        self.growable = growable
+        self.align = align
+        self.size = size                # bytes that exist (addresses [0, size))
+        self._buf = np.zeros(max(size, 64), np.uint8)
+        self.top = 0                    # next free byte for allocation (GM)
+
+    @property
+    def data(self) -> np.ndarray:
+        return self._buf[: self.size]
+
+    def alloc(self, nbytes: int) -> int:
+        """Reserve ``nbytes`` zeroed bytes, aligned to ``align``; returns the byte address."""
+        addr = -(-self.top // self.align) * self.align
+        end = addr + max(int(nbytes), 0)
+        if end > self.size:
+            if not self.growable:
+                raise PtoFault(f"{self.name.upper()} exhausted: need {end} bytes, have {self.size}",
+                               rule="arena capacity")
+            self._grow(end)
+        self.top = end
+        return addr
+
+    def _grow(self, end: int) -> None:
+        new_size = -(-end // self.align) * self.align
+        if new_size > self._buf.size:
+            cap = max(new_size, 2 * self._buf.size)
+            buf = np.zeros(cap, np.uint8)
+            buf[: self.size] = self._buf[: self.size]
+            self._buf = buf
+        self.size = new_size
+
+    def check(self, addr: int, nbytes: int, what: str, target: str = "") -> None:
+        if addr < 0 or nbytes < 0 or addr + nbytes > self.size:
+            raise PtoFault(f"{what}: bytes [{addr:#x}, {addr + nbytes:#x}) lie outside "
+                           f"{self.name.upper()} [0, {self.size:#x})",
+                           rule="access outside arena", target=target)
+
+    def read(self, addr: int, nbytes: int) -> np.ndarray:
+        self.check(addr, nbytes, "read")
+        return self.data[addr: addr + nbytes].copy()
+
+    def write(self, addr: int, data) -> None:
+        b = np.ascontiguousarray(data).reshape(-1).view(np.uint8)
+        self.check(addr, b.size, "write")
+        self.data[addr: addr + b.size] = b
+
+    # -- vectorised typed access ---------------------------------------------------------
+    def check_many(self, addrs: np.ndarray, nbytes: int, what: str, target: str = "",
+                   describe=None) -> None:
+        """Fault on the first address (in the given order) whose ``nbytes`` leave the arena.
+
+        ``addrs`` are int64 (already wrapped); ``describe(i)`` names element ``i``.
+        """
+        if addrs.size == 0:
+            return
+        bad = (addrs < 0) | (addrs > self.size - nbytes)
+        if bad.any():
+            i = int(np.flatnonzero(bad.reshape(-1))[0])
+            a = int(addrs.reshape(-1)[i])
+            who = describe(i) if describe else f"element {i}"
+            raise PtoFault(f"{what}: {who} accesses {self.name.upper()} byte address "
+                           f"{a:#x} (+{nbytes}), outside [0, {self.size:#x})",
+                           rule="access outside arena", target=target)
+
+    def gather(self, addrs: np.ndarray, dtype) -> np.ndarray:
+        """Elements of ``dtype`` at byte addresses ``addrs`` (checked by the caller)."""
+        st = dtypes.storage(dtype)
+        size = st.itemsize
+        a = addrs.astype(np.int64, copy=False)
+        if a.size and not (a % size).any():
+            return self.data.view(st)[a // size]
+        idx = a[..., None] + np.arange(size, dtype=np.int64)
+        return np.ascontiguousarray(self.data[idx]).view(st).reshape(a.shape)
+
+    def scatter(self, addrs: np.ndarray, values: np.ndarray) -> None:
+        """Write ``values`` (one per address, in order; last writer wins)."""
+        v = np.ascontiguousarray(values)
+        size = v.dtype.itemsize
+        a = addrs.astype(np.int64, copy=False).reshape(-1)
+        v = v.reshape(-1)
+        if a.size and not (a % size).any():
+            self.data.view(v.dtype)[a // size] = v
+            return
+        idx = a[:, None] + np.arange(size, dtype=np.int64)
+        self.data[idx] = v.view(np.uint8).reshape(-1, size)
+
+
+@dataclass(frozen=True)
+class Ptr:
+    """A typed pointer (``__gm__ T*``, ``__cbuf__ T*``, ``__ubuf__ T*``) of one core."""
+    core: object
+    space: str
+    addr: int
+    dtype: np.dtype
+
+    def __add__(self, k: int) -> "Ptr":
+        return Ptr(self.core, self.space, self.addr + int(k) * self.dtype.itemsize, self.dtype)
+
+    def __sub__(self, k: int) -> "Ptr":
+        return self + (-int(k))
+
+    def numpy(self, count: int) -> np.ndarray:
+        """``count`` elements starting here (a copy; for inspection)."""
+        nbytes = int(count) * self.dtype.itemsize
+        return self.core.read(self.space, self.addr, nbytes).view(dtypes.storage(self.dtype))
+
+    def __repr__(self) -> str:
+        return f"<{self.space} {dtypes.name_of(self.dtype)}* {self.addr:#x}>"

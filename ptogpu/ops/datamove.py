@@ -1,0 +1,79 @@
+"""``TASSIGN``, ``TLOAD`` and ``TSTORE``."""
+from __future__ import annotations
+
+import numpy as np
+
+from ..core import current_core
+from ..enums import TileType
+from ..errors import PtoCheckError, PtoFault
+from ..memory import Ptr
+from ..tensor import GlobalTensor
+from ..tile import Tile
+
+
+def TASSIGN(obj, addr) -> None:
+    """Bind a tile to a byte address of UB (Vec) or L1 (Mat); or a GlobalTensor to a GM pointer."""
+    core = current_core()
+    t = core.target.name
+    if isinstance(obj, GlobalTensor):
+        obj._set_ptr(addr)
+        return
+    if not isinstance(obj, Tile):
+        raise PtoCheckError(f"TASSIGN takes a Tile or GlobalTensor, got {type(obj).__name__}",
+                            rule="TASSIGN", target=t)
+    if isinstance(addr, Ptr):
+        addr = addr.addr
+    addr = int(addr)
+    if obj.Loc not in (TileType.Vec, TileType.Mat):
+        raise PtoCheckError(f"TileType.{obj.Loc.name} buffers are not emulated (Vec and Mat are)",
+                            rule="TASSIGN", target=t)
+    space = obj.space
+    limit = core.target.ub_usable if space == "ub" else core.target.l1_bytes
+    if addr % 32:
+        raise PtoFault(f"tile address {addr:#x} is not 32-byte aligned", rule="TASSIGN alignment",
+                       target=t)
+    if addr < 0 or addr + obj.nbytes > limit:
+        raise PtoFault(f"tile of {obj.nbytes} bytes at {addr:#x} does not fit in "
+                       f"{space.upper()} [0, {limit:#x})", rule="TASSIGN bounds", target=t)
+    obj.core = core
+    obj.addr = addr
+
+
+def _tile_gt_addrs(core, tile: Tile, gt: GlobalTensor, what: str):
+    t = core.target.name
+    if not isinstance(tile, Tile) or not isinstance(gt, GlobalTensor):
+        raise PtoCheckError(f"{what} takes a Tile and a GlobalTensor", rule=what, target=t)
+    if tile.DType != gt.DType:
+        raise PtoCheckError(f"tile holds {tile.DType}, tensor holds {gt.DType}",
+                            rule=f"{what}: element types match", target=t)
+    if tile.addr is None:
+        raise PtoFault("tile has no address: TASSIGN it first", rule=what, target=t)
+    VR, VC = tile.valid_row, tile.valid_col
+    size = tile.Element.itemsize
+    if VR * VC * size > max(core.gm.size, tile.core.arena(tile.space).size):
+        raise PtoFault(f"valid region {VR}x{VC} cannot fit in memory", rule=what, target=t)
+    r, c = np.meshgrid(np.arange(VR, dtype=np.int64), np.arange(VC, dtype=np.int64), indexing="ij")
+    with np.errstate(all="ignore"):
+        g = gt.addr + gt.offsets(r, c) * size
+    a = tile.addr + tile.offsets(r, c) * size
+    return g, a
+
+
+def TLOAD(tile: Tile, gt: GlobalTensor) -> None:
+    """GM → tile: the tile's valid (r, c) takes the tensor's (r, c) under its layout."""
+    core = current_core()
+    g, a = _tile_gt_addrs(core, tile, gt, "TLOAD")
+    arena = core.arena(tile.space)
+    core.gm.check_many(g, tile.Element.itemsize, "TLOAD read", core.target.name)
+    arena.check_many(a, tile.Element.itemsize, "TLOAD write", core.target.name)
+    arena.scatter(a, core.gm.gather(g, tile.Element))
+
+
+def TSTORE(gt: GlobalTensor, tile: Tile) -> None:
+    """Tile → GM: the inverse of TLOAD over the tile's valid region."""
+    core = current_core()
+    g, a = _tile_gt_addrs(core, tile, gt, "TSTORE")
+    arena = core.arena(tile.space)
+    arena.check_many(a, tile.Element.itemsize, "TSTORE read", core.target.name)
+    core.gm.check_many(g, tile.Element.itemsize, "TSTORE write", core.target.name)
+    core.gm.scatter(g, arena.gather(a, tile.Element))

@@ -1,0 +1,176 @@
+"""``MGATHER``: template forms, per-target static checks (mgather.md §5.1, §6.1) and dispatch."""
+from __future__ import annotations
+
+from .. import dtypes
+from ..core import current_core
+from ..enums import DYNAMIC, Coalesce, GatherExec, GatherOOB, Layout, TileType
+from ..errors import PtoCheckError, check
+from ..semantics import mgather as sem
+from ..semantics import mgather_nz as sem_nz
+from ..tensor import GlobalTensor
+from ..tile import Tile
+
+U32 = (1 << 32) - 1
+
+
+def _gate(quirk: bool):
+    """A5's "> 0" gates: on uint32-cast values when the quirk is on (DYNAMIC -> 0xFFFFFFFF)."""
+    if quirk:
+        return (lambda v: v & U32), (lambda v: (v & U32) > 0)
+    return (lambda v: v), (lambda v: v > 0)
+
+
+def _common_types(rules, t, dst, table, idx, idx_is_tile=True):
+    T = dst.DType
+    if rules.dtypes is not None:
+        check(T in rules.dtypes, "MGatherCheck: element type", t,
+              f"{T} is not one of {', '.join(rules.dtypes)}")
+    check(idx.DType in rules.index_dtypes, "MGatherCheck: index type", t,
+          f"index element {idx.DType} is not one of {', '.join(rules.index_dtypes)}")
+    check(table.DType == T, "MGatherCheck: GlobalTable::DType == __gm__ T", t,
+          f"table holds {table.DType}, dst holds {T}")
+
+
+def check_a5_ub(core, mode, dst, table, idx):
+    t = core.target.name
+    rules = core.target.mgather
+    _common_types(rules, t, dst, table, idx)
+    check(dst.Loc == TileType.Vec, "MGatherCheck: TileDst::Loc == Vec", t, f"dst is {dst.Loc.name}")
+    check(isinstance(idx, Tile) and idx.Loc == TileType.Vec, "MGatherCheck: TileIdx::Loc == Vec",
+          t, "the index must be a Vec tile")
+    cast, pos = _gate(core.quirks["a5_dynamic_dim_cast"])
+    dvr, dvc = cast(dst.ValidRow), cast(dst.ValidCol)
+    ivr, ivc = cast(idx.ValidRow), cast(idx.ValidCol)
+    if mode == Coalesce.Row:
+        if pos(dst.ValidRow) and pos(idx.ValidRow) and pos(idx.ValidCol):
+            check((ivr == 1 and ivc == dvr) or (ivr == dvr and ivc == 1),
+                  "MGatherCheck<Row>: index tile is [1, R] or [R, 1]", t,
+                  f"idx valid {ivr:#x}x{ivc:#x}, dst valid rows {dvr:#x}")
+        s4 = table.staticShape[4]
+        if pos(dst.ValidCol) and pos(s4):
+            check(cast(s4) == dvc, "MGatherCheck<Row>: GlobalTable::staticShape[4] == TileDst::ValidCol",
+                  t, f"staticShape[4] = {cast(s4):#x}, dst ValidCol = {dvc:#x}")
+    else:
+        if pos(idx.ValidRow) and pos(dst.ValidRow):
+            check(ivr == dvr, "MGatherCheck<Elem>: idx ValidRow == dst ValidRow", t,
+                  f"{ivr:#x} != {dvr:#x}")
+        if pos(idx.ValidCol) and pos(dst.ValidCol):
+            check(ivc == dvc, "MGatherCheck<Elem>: idx ValidCol == dst ValidCol", t,
+                  f"{ivc:#x} != {dvc:#x}")
+
+
+def check_a2a3_ub(core, mode, dst, table, idx):
+    t = core.target.name
+    rules = core.target.mgather
+    _common_types(rules, t, dst, table, idx)
+    check(dst.Loc == TileType.Vec, "MGatherCheck: TileDst::Loc == Vec", t, f"dst is {dst.Loc.name}")
+    check(isinstance(idx, Tile) and idx.Loc == TileType.Vec, "MGatherCheck: TileIdx::Loc == Vec",
+          t, "the index must be a Vec tile")
+    check(idx.isRowMajor, "MGatherCheck: index tile is RowMajor", t, "idx is ColMajor")
+    check(idx.SLayout.name == "NoneBox", "MGatherCheck: index tile SFractal == NoneBox", t,
+          f"idx SLayout is {idx.SLayout.name}")
+    check(table.layout in (Layout.ND, Layout.NZ), "MGatherCheck: table layout ND or NZ", t,
+          f"table layout is {table.layout.name}")
+    nd_pair = table.layout == Layout.ND and dst.is_nd()
+    nz_pair = table.layout == Layout.NZ and dst.is_nz()
+    check(nd_pair or nz_pair, "MGatherCheck: (ND table, ND dst) or (NZ table, NZ dst)", t,
+          f"table {table.layout.name} with dst {dst.BLayout.name}/{dst.SLayout.name}")
+    size = dst.Element.itemsize
+    check(dst.Cols * size % 32 == 0, "MGatherCheck: Dst::Cols*sizeof(T) % 32 == 0", t,
+          f"Cols = {dst.Cols}")
+    if table.layout == Layout.NZ:
+        c0 = 32 // size
+        check(table.staticShape[3] == 16, "MGatherCheck<NZ>: staticShape[3] == 16", t,
+              f"staticShape[3] = {table.staticShape[3]}")
+        check(table.staticShape[4] == c0, "MGatherCheck<NZ>: staticShape[4] == C0", t,
+              f"staticShape[4] = {table.staticShape[4]}, C0 = {c0}")
+        check(dst.Cols % c0 == 0, "MGatherCheck<NZ>: Dst::Cols % C0 == 0", t, f"Cols = {dst.Cols}")
+        check(dst.Rows % 16 == 0, "MGatherCheck<NZ>: Dst::Rows % 16 == 0", t, f"Rows = {dst.Rows}")
+    if mode == Coalesce.Row:
+        if dst.ValidRow > 0 and idx.ValidRow > 0 and idx.ValidCol > 0:
+            check(idx.ValidRow == 1 and idx.ValidCol == dst.ValidRow,
+                  "MGatherCheck<Row>: index tile is [1, R]", t,
+                  f"idx valid {idx.ValidRow}x{idx.ValidCol}, dst valid rows {dst.ValidRow}")
+    else:
+        if idx.ValidRow > 0 and dst.ValidRow > 0:
+            check(idx.ValidRow == dst.ValidRow, "MGatherCheck<Elem>: idx ValidRow == dst ValidRow",
+                  t, f"{idx.ValidRow} != {dst.ValidRow}")
+        if idx.ValidCol > 0 and dst.ValidCol > 0:
+            check(idx.ValidCol == dst.ValidCol, "MGatherCheck<Elem>: idx ValidCol == dst ValidCol",
+                  t, f"{idx.ValidCol} != {dst.ValidCol}")
+
+
+def check_cpu(core, mode, dst, table, idx):
+    t = core.target.name
+    check(dtypes.is_integral(idx.Element), "MGATHER: index type is integral", t,
+          f"index element {idx.DType}")
+    check(dst.Element.itemsize == table.Element.itemsize,
+          "MGATHER: sizeof(dst T) == sizeof(table T)", t, f"{dst.DType} vs {table.DType}")
+    if mode == Coalesce.Row and isinstance(idx, Tile):
+        # The reference message wrongly says "Coalesce::Elem"; the rule is about Row.
+        check(idx.SLayout.name == "NoneBox", "MGATHER<Row>: index tile SFractal == NoneBox", t,
+              f"idx SLayout is {idx.SLayout.name}")
+
+
+UB_CHECKS = {"cpu": check_cpu, "a2a3": check_a2a3_ub, "a5": check_a5_ub}
+
+
+class MGatherForm:
+    """``MGATHER`` or ``MGATHER[CMode, Oob, Exec]``: the C++ template forms."""
+
+    def __init__(self, mode: Coalesce | None = None, oob: GatherOOB | None = None,
+                 exec_: GatherExec | None = None) -> None:
+        self.mode, self.oob, self.exec_ = mode, oob, exec_
+
+    def __getitem__(self, params) -> "MGatherForm":
+        if self.mode is not None:
+            raise TypeError("template arguments already given")
+        if not isinstance(params, tuple):
+            params = (params,)
+        kinds = (Coalesce, GatherOOB, GatherExec)
+        if not 1 <= len(params) <= 3:
+            raise PtoCheckError("MGATHER<CMode[, Oob[, Exec]]> takes 1 to 3 template arguments",
+                                rule="MGATHER template")
+        for p, k in zip(params, kinds):
+            if not isinstance(p, k):
+                raise PtoCheckError(f"template argument {p!r} is not a {k.__name__}",
+                                    rule="MGATHER template")
+        return MGatherForm(*params)
+
+    def __repr__(self) -> str:
+        args = [a.__class__.__name__ + "." + a.name for a in (self.mode, self.oob, self.exec_) if a is not None]
+        return f"MGATHER[{', '.join(args)}]" if args else "MGATHER"
+
+    def __call__(self, dst: Tile, table: GlobalTensor, idx, scratch: GlobalTensor | None = None) -> None:
+        core = current_core()
+        t = core.target.name
+        rules = core.target.mgather
+        if not isinstance(dst, Tile):
+            raise PtoCheckError(f"dst must be a Tile, got {type(dst).__name__}", rule="MGATHER", target=t)
+        if not isinstance(table, GlobalTensor):
+            raise PtoCheckError(f"table must be a GlobalTensor, got {type(table).__name__}",
+                                rule="MGATHER", target=t)
+        if not isinstance(idx, (Tile, GlobalTensor)):
+            raise PtoCheckError(f"idx must be a Tile or GlobalTensor, got {type(idx).__name__}",
+                                rule="MGATHER", target=t)
+        if self.exec_ is not None and not rules.simt:
+            raise PtoCheckError("GatherExec is defined only by the A5 header", rule="MGATHER<.., Exec>",
+                                target=t)
+        oob = self.oob if self.oob is not None else GatherOOB.Undefined
+        if rules.checks == "cpu":
+            # One generic routine: every form honours CMode; scratch is ignored (cpu:97-120).
+            mode = self.mode if self.mode is not None else rules.default_mode
+            check_cpu(core, mode, dst, table, idx)
+            return sem.gather(core, mode, oob, dst, table, idx)
+        if dst.Loc == TileType.Mat or scratch is not None or self.exec_ is not None:
+            from .mgather_l1 import mgather_gm2l1
+            return mgather_gm2l1(core, self, dst, table, idx, scratch, oob)
+        mode = self.mode if self.mode is not None else rules.default_mode
+        UB_CHECKS[rules.checks](core, mode, dst, table, idx)
+        if table.layout == Layout.NZ and rules.nz_tables:
+            fn = sem_nz.row_nz if mode == Coalesce.Row else sem_nz.elem_nz
+            return fn(core, oob, dst, table, idx)
+        return sem.gather(core, mode, oob, dst, table, idx)
+
+
+MGATHER = MGatherForm()

@@ -1,0 +1,1 @@
+"""Target rules written once, as array code, over the core's arenas."""

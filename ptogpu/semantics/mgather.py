@@ -1,0 +1,130 @@
+"""MGATHER array semantics (mgather.md §3-§6). Checks happen before; this only executes.
+
+Every path computes all source and destination addresses first, checks them against their
+arenas (a fault names the element), and only then writes: nothing is written on a fault.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..enums import Coalesce, GatherOOB
+from ..errors import PtoFault
+from ..tensor import GlobalTensor
+from .indexing import M32, M64, cast_index, remap, u64, wrap_addr
+
+NAME = "MGATHER"
+
+
+def _prod(vals) -> int:
+    p = 1
+    for v in vals:
+        p *= int(v)
+    return p
+
+
+def guard_region(core, arena, nelem: int, itemsize: int) -> None:
+    """A region of distinct elements larger than the arena must fault somewhere: fault now,
+    before any array of that size is built."""
+    if nelem * itemsize > arena.size:
+        raise PtoFault(f"{NAME}: {nelem} elements ({nelem * itemsize} bytes) cannot fit in "
+                       f"{arena.name.upper()} ({arena.size} bytes)", rule="access outside arena",
+                       target=core.target.name)
+
+
+def read_indices(core, idx, addrs: np.ndarray, what) -> np.ndarray:
+    arena = core.gm if isinstance(idx, GlobalTensor) else core.arena(idx.space)
+    a = addrs.astype(np.int64)
+    arena.check_many(a, idx.Element.itemsize, f"{NAME} index read", core.target.name, what)
+    return arena.gather(a, idx.Element)
+
+
+def _index_addrs_elem(idx, r, c, tile_offsets: str) -> np.ndarray:
+    if isinstance(idx, GlobalTensor):
+        return idx.addr + (r * idx.GetStride(3) + c) * idx.Element.itemsize
+    off = idx.offsets(r, c) if tile_offsets == "full" else idx.plain_offsets(r, c)
+    return idx.addr + off * idx.Element.itemsize
+
+
+def gather(core, mode: Coalesce, oob: GatherOOB, dst, table, idx) -> None:
+    """MGATHER from an ND (or flat-addressed) table into ``dst``, parameterised by the target."""
+    rules = core.target.mgather
+    t = core.target.name
+    VR, VC = dst.valid_row, dst.valid_col
+    if VR == 0 or VC == 0:
+        return
+    dst_arena = core.arena(dst.space)
+    guard_region(core, dst_arena, VR * VC, dst.Element.itemsize)
+    bits = rules.index_bits
+    mask = M32 if bits == 32 else M64
+    T = table.Element.itemsize
+    base = u64(table.addr)
+    r, c = np.meshgrid(np.arange(VR, dtype=np.int64), np.arange(VC, dtype=np.int64), indexing="ij")
+    shape = [table.GetShape(k) for k in range(5)]
+    with np.errstate(over="ignore"):
+        if mode == Coalesce.Elem:
+            iaddr = _index_addrs_elem(idx, r, c, rules.tile_offsets)
+            raw = read_indices(core, idx, iaddr, lambda i: f"idx of dst({i // VC},{i % VC})")
+            u = cast_index(raw, bits)
+            cap = _prod(shape) & mask
+            safe, read = remap(u, cap, oob, bits, rule="GatherOOB.Wrap", target=t)
+            src = wrap_addr(base + safe * np.uint64(T))
+        else:
+            iaddr = idx.addr + np.arange(VR, dtype=np.int64) * idx.Element.itemsize
+            raw = read_indices(core, idx, iaddr, lambda i: f"row index {i}")
+            u = cast_index(raw, bits)
+            cap = (shape[3] if rules.row_capacity == "shape3" else _prod(shape[:4])) & mask
+            safe, read = remap(u, cap, oob, bits, rule="GatherOOB.Wrap", target=t)
+            cu = c.astype(np.uint64)
+            if rules.row_source == "strides":
+                off = safe[:, None] * u64(table.GetStride(3)) + cu * u64(table.GetStride(4))
+            elif rules.row_source == "stride3":
+                off = safe[:, None] * u64(table.GetStride(3)) + cu
+            else:  # "valid_cols": srcRow = table + uint32(safe * VC)
+                off = ((safe * np.uint64(VC)) & np.uint64(M32))[:, None] + cu
+            src = wrap_addr(base + off * np.uint64(T))
+            if read is not None:
+                read = np.broadcast_to(read[:, None], (VR, VC))
+        rd = np.ones((VR, VC), bool) if read is None else read
+        pos = np.argwhere(rd)
+        core.gm.check_many(src[rd], T, f"{NAME} ({oob.name}) table read", t,
+                           lambda i: f"dst({pos[i][0]},{pos[i][1]}) with index "
+                                     f"{_index_of(u, pos[i], mode, VC):#x}")
+        vals = np.zeros((VR, VC), table.Element if table.DType != "hifloat8" else np.uint8)
+        vals[rd] = core.gm.gather(src[rd], table.Element)
+        vals = convert(vals, dst)
+        offs = dst.offsets(r, c) if rules.tile_offsets == "full" else dst.plain_offsets(r, c)
+        daddr = dst.addr + offs * dst.Element.itemsize
+        if mode == Coalesce.Row and rules.row_tail_fill:
+            daddr, vals = _with_tail_fill(dst, daddr, vals, rd)
+        dst_arena.check_many(daddr, dst.Element.itemsize, f"{NAME} dst write", t)
+        dst_arena.scatter(daddr, vals)
+
+
+def _index_of(u, p, mode, VC) -> int:
+    return int(u[p[0], p[1]]) if mode == Coalesce.Elem else int(u[p[0]])
+
+
+def convert(vals: np.ndarray, dst) -> np.ndarray:
+    """CPU sim: ``dst.SetElement(i, j, base[k])`` is a C++ value conversion between same-size types."""
+    want = dst.Element if dst.DType != "hifloat8" else np.dtype(np.uint8)
+    if vals.dtype == want:
+        return vals
+    with np.errstate(all="ignore"):
+        return vals.astype(want)
+
+
+def _with_tail_fill(dst, daddr, vals, rd):
+    """A2/A3 Row: each row is one aligned DMA with no pads, so the bytes from VC to the next
+    32-byte boundary take the burst's first element (other-ops.md §D.4)."""
+    VR, VC = vals.shape
+    size = dst.Element.itemsize
+    end = -(-(VC * size) // 32) * 32 // size
+    if end == VC:
+        return daddr, vals
+    rows = np.flatnonzero(rd[:, 0])
+    extra_c = np.arange(VC, end, dtype=np.int64)
+    rr, cc = np.meshgrid(rows, extra_c, indexing="ij")
+    extra_addr = dst.addr + (rr * dst.Cols + cc) * size
+    extra_val = np.broadcast_to(vals[rows, :1], rr.shape)
+    return (np.concatenate([daddr.reshape(-1), extra_addr.reshape(-1)]),
+            np.concatenate([vals.reshape(-1), extra_val.reshape(-1)]))

@@ -1,0 +1,110 @@
+"""Target tables: every difference between cpu, a2a3 and a5 lives here as data.
+
+Instruction code reads these fields; it never branches on a target's name. Known
+implementation quirks are listed in ``quirks`` with their default (on = reproduce the
+reference implementation); ``Core(..., quirks={name: False})`` switches one off.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Mapping
+
+from .enums import Coalesce
+
+KiB = 1024
+
+_NPU9 = ("int8", "uint8", "int16", "uint16", "int32", "uint32", "half", "bfloat16", "float32")
+_A5_12 = _NPU9 + ("hifloat8", "float8_e4m3", "float8_e5m2")
+_INTEGRAL = ("int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64")
+
+
+@dataclass(frozen=True)
+class MGatherRules:
+    """How MGATHER behaves on one target (spec mgather.md §2-§7)."""
+    checks: str                      # which static-check list applies: "cpu" | "a2a3" | "a5"
+    dtypes: tuple[str, ...] | None   # allowed element types (None: any, sizes must match)
+    index_dtypes: tuple[str, ...]    # allowed index element types
+    default_mode: Coalesce           # mode of the plain 3-argument call
+    index_bits: int                  # index cast: 32 = static_cast<uint32_t>, 64 = size_t
+    row_capacity: str                # "shape3" | "prod0_3"  (Row mode, UB destination)
+    row_source: str                  # "strides" (row*s3 + c*s4) | "stride3" (row*s3 + c) | "valid_cols" (row*VC + c, u32)
+    tile_offsets: str                # "full" (layout incl. fractal) | "plain" (Row/ColMajor, SLayout ignored)
+    value_convert: bool              # dst and table types may differ (same size), copied by value
+    nz_tables: bool                  # NZ GM tables supported (A2/A3 §6.4, §6.6)
+    row_tail_fill: bool              # Row DMA fills from VC to the 32-byte boundary (A2/A3, other-ops §D.4)
+    scalar_1x1: bool                 # static 1x1 Elem runs on the scalar unit (A5 §5.5)
+    simt: bool                       # Row/Elem run as SIMT launches dim3{32, warps} (A5)
+
+
+@dataclass(frozen=True)
+class Target:
+    name: str
+    title: str
+    ub_bytes: int                    # physical UB
+    ub_usable: int                   # bytes tiles may occupy (TASSIGN bound)
+    l1_bytes: int
+    element_types: tuple[str, ...]   # types a Tile may hold on this target
+    mgather: MGatherRules
+    quirks: Mapping[str, bool] = field(default_factory=dict)
+    notes: Mapping[str, str] = field(default_factory=dict)
+
+
+CPU = Target(
+    name="cpu",
+    title="PTO CPU simulator",
+    ub_bytes=256 * KiB, ub_usable=256 * KiB, l1_bytes=512 * KiB,
+    element_types=_INTEGRAL + ("half", "bfloat16", "float32", "hifloat8", "float8_e4m3", "float8_e5m2"),
+    mgather=MGatherRules(
+        checks="cpu", dtypes=None, index_dtypes=_INTEGRAL, default_mode=Coalesce.Elem,
+        index_bits=64, row_capacity="shape3", row_source="strides", tile_offsets="full",
+        value_convert=True, nz_tables=False, row_tail_fill=False, scalar_1x1=False, simt=False),
+    quirks=MappingProxyType({}),
+    notes=MappingProxyType({
+        "ub": "the simulator's UB is sized like A5's (256 KiB), all of it usable",
+    }),
+)
+
+A2A3 = Target(
+    name="a2a3",
+    title="Atlas A2/A3 (scalar pipe + MTE2 DMA)",
+    ub_bytes=192 * KiB, ub_usable=192 * KiB, l1_bytes=512 * KiB,
+    element_types=_INTEGRAL + ("half", "bfloat16", "float32"),
+    mgather=MGatherRules(
+        checks="a2a3", dtypes=_NPU9, index_dtypes=("int32", "uint32"), default_mode=Coalesce.Row,
+        index_bits=32, row_capacity="prod0_3", row_source="stride3", tile_offsets="full",
+        value_convert=False, nz_tables=True, row_tail_fill=True, scalar_1x1=False, simt=False),
+    quirks=MappingProxyType({}),
+    notes=MappingProxyType({}),
+)
+
+A5 = Target(
+    name="a5",
+    title="Ascend 950PR/DT (SIMT dim3{32, warps})",
+    ub_bytes=256 * KiB, ub_usable=216 * KiB, l1_bytes=512 * KiB,
+    element_types=_INTEGRAL + ("half", "bfloat16", "float32", "hifloat8", "float8_e4m3", "float8_e5m2"),
+    mgather=MGatherRules(
+        checks="a5", dtypes=_A5_12, index_dtypes=("int32", "uint32"), default_mode=Coalesce.Row,
+        index_bits=32, row_capacity="shape3", row_source="valid_cols", tile_offsets="plain",
+        value_convert=False, nz_tables=False, row_tail_fill=False, scalar_1x1=True, simt=True),
+    quirks=MappingProxyType({
+        # MGatherCheck casts valid dims to uint32 before its "> 0" gates, so DYNAMIC (-1)
+        # becomes 0xFFFFFFFF and is compared instead of skipped (mgather.md §5.1).
+        "a5_dynamic_dim_cast": True,
+    }),
+    notes=MappingProxyType({
+        "ub": "256 KiB physical; the top 40 KiB (8 KiB reserved + 32 KiB SIMT data cache) "
+              "hold no tiles, so tiles live in the low 216 KiB",
+    }),
+)
+
+TARGETS: dict[str, Target] = {t.name: t for t in (CPU, A2A3, A5)}
+
+
+def get_target(name: str | Target) -> Target:
+    if isinstance(name, Target):
+        return name
+    try:
+        return TARGETS[name]
+    except KeyError:
+        raise ValueError(f"unknown target {name!r}; choose one of {', '.join(TARGETS)}") from None

@@ -1,0 +1,178 @@
+"""``Shape``, ``Stride`` and ``GlobalTensor``: 5-D views of GM, static or dynamic per dim."""
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from . import dtypes
+from .enums import DYNAMIC, Layout
+from .errors import PtoCheckError
+from .memory import Ptr
+
+
+class _DimsMeta(type):
+    def __getitem__(cls, dims) -> type:
+        if not isinstance(dims, tuple):
+            dims = (dims,)
+        dims = tuple(int(d) for d in dims)
+        if not 1 <= len(dims) <= 5:
+            raise TypeError(f"{cls.__name__}[...] takes 1 to 5 dims")
+        if len(dims) < 5:
+            if cls.kind == "Stride":
+                raise TypeError("Stride[...] takes all 5 strides")
+            dims = (1,) * (5 - len(dims)) + dims
+        return _make_dims(cls, dims)
+
+
+@lru_cache(maxsize=None)
+def _make_dims(base, dims):
+    name = f"{base.kind}[{', '.join(map(str, dims))}]"
+    return _DimsMeta(name, (base,), {"static": dims})
+
+
+class _Dims(metaclass=_DimsMeta):
+    kind = "Dims"
+    static: tuple[int, ...] = (DYNAMIC,) * 5
+
+    def __init__(self, *values: int) -> None:
+        dyn = [k for k, d in enumerate(self.static) if d == DYNAMIC]
+        if len(values) == 5 and len(dyn) != 5:
+            # Full form: every dim given; static ones must agree.
+            for k, (s, v) in enumerate(zip(self.static, values)):
+                if s != DYNAMIC and s != int(v):
+                    raise PtoCheckError(f"dim {k} is static {s}, given {v}",
+                                        rule=f"{self.kind} constructor")
+            vals = [int(v) for v in values]
+        else:
+            if len(values) > len(dyn):
+                raise TypeError(f"{type(self).__name__} has {len(dyn)} dynamic dims, "
+                                f"got {len(values)} values")
+            vals = list(self.static)
+            for k in dyn:
+                vals[k] = 1                              # default-constructed dynamic dims are 1
+            for k, v in zip(dyn, values):
+                vals[k] = int(v)
+        self.values = tuple(vals)
+
+    def __getitem__(self, k: int) -> int:
+        return self.values[k]
+
+    def __iter__(self):
+        return iter(self.values)
+
+    def __repr__(self) -> str:
+        return f"{self.kind}({', '.join(map(str, self.values))})"
+
+
+class Shape(_Dims):
+    kind = "Shape"
+
+
+class Stride(_Dims):
+    kind = "Stride"
+
+
+class _GTMeta(type):
+    def __getitem__(cls, params) -> type:
+        if not isinstance(params, tuple):
+            params = (params,)
+        if not 2 <= len(params) <= 4:
+            raise TypeError("GlobalTensor[Element, Shape[...], Stride[...], Layout=ND]")
+        elem, shape = params[0], params[1]
+        stride = params[2] if len(params) > 2 else None
+        layout = params[3] if len(params) > 3 else Layout.ND
+        if stride is None:
+            s = shape.static
+            if DYNAMIC in s:
+                raise TypeError("a dynamic Shape needs an explicit Stride")
+            st, acc = [0] * 5, 1
+            for k in range(4, -1, -1):
+                st[k] = acc
+                acc *= s[k]
+            stride = Stride[tuple(st)]
+        return _make_gt(dtypes.name_of(elem), shape, stride, Layout(layout))
+
+
+@lru_cache(maxsize=None)
+def _make_gt(elem, shape, stride, layout):
+    name = f"GlobalTensor[{elem}, {shape.__name__}, {stride.__name__}, {layout.name}]"
+    return _GTMeta(name, (GlobalTensor,), dict(
+        Element=dtypes.as_dtype(elem), DType=elem, ShapeT=shape, StrideT=stride, layout=layout,
+        staticShape=shape.static, staticStride=stride.static))
+
+
+class GlobalTensor(metaclass=_GTMeta):
+    """A typed 5-D view of GM: (base pointer, shape, stride, layout)."""
+
+    Element: np.dtype
+    DType: str
+    layout: Layout
+    staticShape: tuple[int, ...]
+    staticStride: tuple[int, ...]
+
+    def __init__(self, ptr: Ptr, shape: Shape | None = None, stride: Stride | None = None) -> None:
+        if type(self) is GlobalTensor:
+            raise TypeError("use GlobalTensor[Element, Shape[...], Stride[...], Layout] first")
+        self.shape = shape if shape is not None else self.ShapeT()
+        self.stride = stride if stride is not None else self.StrideT()
+        for got, want, what in ((self.shape, self.ShapeT, "shape"), (self.stride, self.StrideT, "stride")):
+            for k, (s, v) in enumerate(zip(want.static, got.values)):
+                if s != DYNAMIC and s != v:
+                    raise PtoCheckError(f"{what} dim {k}: static {s}, given {v}",
+                                        rule="GlobalTensor constructor")
+        self._set_ptr(ptr)
+
+    def _set_ptr(self, ptr: Ptr) -> None:
+        if not isinstance(ptr, Ptr) or ptr.space != "gm":
+            raise PtoCheckError(f"a GlobalTensor needs a GM pointer, got {ptr!r}",
+                                rule="GlobalTensor pointer")
+        if dtypes.name_of(ptr.dtype) != self.DType:
+            raise PtoCheckError(f"pointer type {dtypes.name_of(ptr.dtype)}* does not match "
+                                f"__gm__ {self.DType}*", rule="GlobalTensor pointer")
+        self.ptr = ptr
+        self.core = ptr.core
+
+    def data(self) -> Ptr:
+        return self.ptr
+
+    @property
+    def addr(self) -> int:
+        return self.ptr.addr
+
+    def GetShape(self, k: int) -> int:
+        return self.shape.values[k]
+
+    def GetStride(self, k: int) -> int:
+        return self.stride.values[k]
+
+    def offsets(self, r, c) -> np.ndarray:
+        """Element offsets of 2-D (r, c) under the tensor's layout (mgather.md §1.3)."""
+        r = np.asarray(r, np.int64)
+        c = np.asarray(c, np.int64)
+        S = self.shape.values
+        st = self.stride.values
+        if self.layout == Layout.ND:
+            i4, i3 = c, r % S[3]
+            i2 = (r // S[3]) % S[2]
+            i1 = (r // (S[3] * S[2])) % S[1]
+            i0 = r // (S[1] * S[2] * S[3])
+        elif self.layout == Layout.DN:
+            i3, i4 = r, c % S[4]
+            i2 = (c // S[4]) % S[2]
+            i1 = (c // (S[4] * S[2])) % S[1]
+            i0 = c // (S[4] * S[2] * S[1])
+        else:  # NZ
+            i2, i3, i4 = r // S[3], r % S[3], c % S[4]
+            blk = c // S[4]
+            i0, i1 = blk // S[1], blk % S[1]
+        return i0 * st[0] + i1 * st[1] + i2 * st[2] + i3 * st[3] + i4 * st[4]
+
+    def numel(self) -> int:
+        n = 1
+        for v in self.shape.values:
+            n *= v
+        return n
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.shape} {self.stride} at {self.ptr!r}>"

@@ -1,0 +1,256 @@
+"""``Tile[Loc, Element, Rows, Cols, BLayout, RowValid, ColValid, SLayout, SFractalSize]``.
+
+A Tile class mirrors the C++ template (same parameter order and defaults) and runs the
+template's static checks when it is created; an instance is a typed view of UB (Vec) or L1
+(Mat) once ``TASSIGN`` gives it an address. Tiles that overlap alias, as on hardware.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from . import dtypes
+from .enums import DYNAMIC, BLayout, SLayout, TileType
+from .errors import PtoError, PtoFault, check
+
+_SPACE = {TileType.Vec: "ub", TileType.Mat: "l1"}
+
+
+def _target_name() -> str:
+    from .core import _current
+    stack = _current.get()
+    return stack[-1].target.name if stack else "any target"
+
+
+class TileMeta(type):
+    def __getitem__(cls, params) -> type:
+        if not isinstance(params, tuple):
+            params = (params,)
+        if len(params) < 4 or len(params) > 9:
+            raise TypeError("Tile[Loc, Element, Rows, Cols, BLayout=RowMajor, RowValid=Rows, "
+                            "ColValid=Cols, SLayout=NoneBox, SFractalSize=512]")
+        loc, elem, rows, cols = params[:4]
+        blayout = params[4] if len(params) > 4 else BLayout.RowMajor
+        rv = params[5] if len(params) > 5 else rows
+        cv = params[6] if len(params) > 6 else cols
+        slayout = params[7] if len(params) > 7 else SLayout.NoneBox
+        fsize = params[8] if len(params) > 8 else 512
+        return _make_tile(TileType(loc), dtypes.name_of(elem), int(rows), int(cols),
+                          BLayout(blayout), int(rv), int(cv), SLayout(slayout), int(fsize))
+
+
+def _inner_box(slayout: SLayout, fsize: int, c0: int) -> tuple[int, int]:
+    if slayout == SLayout.NoneBox:
+        return 1, 1
+    if fsize == 512:
+        return (16, c0) if slayout == SLayout.RowMajor else (c0, 16)
+    if fsize == 1024:
+        return 16, 16
+    return (16, 2) if slayout == SLayout.RowMajor else (2, 16)
+
+
+@lru_cache(maxsize=None)
+def _make_tile(loc, elem, rows, cols, blayout, rv, cv, slayout, fsize) -> type:
+    t = _target_name()
+    dt = dtypes.as_dtype(elem)
+    size = dt.itemsize
+    check(rows > 0, "Tile: Rows > 0", t, f"Rows = {rows}")
+    check(cols > 0, "Tile: Cols > 0", t, f"Cols = {cols}")
+    check(rv == DYNAMIC or 0 <= rv <= rows, "Tile: ValidRow <= Rows", t,
+          f"RowValid = {rv}, Rows = {rows}")
+    check(cv == DYNAMIC or 0 <= cv <= cols, "Tile: ValidCol <= Cols", t,
+          f"ColValid = {cv}, Cols = {cols}")
+    check(fsize in (512, 1024, 32), "Tile: SFractalSize in {512, 1024, 32}", t,
+          f"SFractalSize = {fsize}")
+    c0 = 32 // size if size <= 32 else 1
+    ir, ic = _inner_box(slayout, fsize, c0)
+    check(cols % ic == 0, "Tile: Cols % InnerCols == 0", t,
+          f"Cols = {cols}, inner box {ir}x{ic}")
+    if slayout != SLayout.NoneBox and loc != TileType.Vec:
+        check(rows % ir == 0, "Tile: Rows % InnerRows == 0 (boxed non-Vec tile)", t,
+              f"Rows = {rows}, inner box {ir}x{ic}")
+    if slayout == SLayout.NoneBox:
+        if blayout == BLayout.RowMajor:
+            check(cols * size % 32 == 0, "Tile: 32-byte rule (RowMajor: Cols*sizeof(T) % 32 == 0)",
+                  t, f"Cols = {cols}, sizeof({elem}) = {size}")
+        else:
+            check(rows * size % 32 == 0, "Tile: 32-byte rule (ColMajor: Rows*sizeof(T) % 32 == 0)",
+                  t, f"Rows = {rows}, sizeof({elem}) = {size}")
+    name = (f"Tile[{loc.name}, {elem}, {rows}, {cols}, {blayout.name}, {rv}, {cv}, "
+            f"{slayout.name}, {fsize}]")
+    ns = dict(Loc=loc, Element=dt, DType=elem, Rows=rows, Cols=cols, BLayout=blayout,
+              ValidRow=rv, ValidCol=cv, SLayout=slayout, SFractalSize=fsize,
+              InnerRows=ir, InnerCols=ic, C0=c0, Numel=rows * cols, nbytes=rows * cols * size,
+              isRowMajor=blayout == BLayout.RowMajor,
+              RowStride=cols if blayout == BLayout.RowMajor else 1,
+              ColStride=1 if blayout == BLayout.RowMajor else rows)
+    return TileMeta(name, (Tile,), ns)
+
+
+class Tile(metaclass=TileMeta):
+    """Base of every Tile class; instantiate ``Tile[...]`` classes, not this."""
+
+    Loc: TileType
+    Element: np.dtype
+    DType: str
+    Rows: int
+    Cols: int
+    BLayout: BLayout
+    ValidRow: int
+    ValidCol: int
+    SLayout: SLayout
+    SFractalSize: int
+
+    def __init__(self, *valid: int) -> None:
+        if type(self) is Tile:
+            raise TypeError("use Tile[Loc, Element, Rows, Cols, ...] to make a Tile class")
+        dyn_r, dyn_c = self.ValidRow == DYNAMIC, self.ValidCol == DYNAMIC
+        vr, vc = self.ValidRow, self.ValidCol
+        if len(valid) == 2:
+            if not (dyn_r and dyn_c):
+                raise TypeError(f"{type(self).__name__}(vr, vc) needs both valid dims dynamic (-1)")
+            vr, vc = valid
+        elif len(valid) == 1:
+            if dyn_r == dyn_c:
+                raise TypeError(f"{type(self).__name__}(v) needs exactly one dynamic valid dim")
+            if dyn_r:
+                vr = valid[0]
+            else:
+                vc = valid[0]
+        elif valid:
+            raise TypeError("Tile(), Tile(valid) or Tile(valid_row, valid_col)")
+        # Default-constructed dynamic dims are the full extent (what the C++ default mask holds).
+        self._vr = self.Rows if vr == DYNAMIC else int(vr)
+        self._vc = self.Cols if vc == DYNAMIC else int(vc)
+        for v in (self._vr, self._vc):
+            if v < 0:
+                raise ValueError(f"valid dims must be >= 0, got {v}")
+        self.core = None
+        self.addr: int | None = None
+
+    # -- valid region ------------------------------------------------------------------------
+    @property
+    def valid_row(self) -> int:
+        return self._vr
+
+    @property
+    def valid_col(self) -> int:
+        return self._vc
+
+    def GetValidRow(self) -> int:
+        return self._vr
+
+    def GetValidCol(self) -> int:
+        return self._vc
+
+    def set_valid_row(self, v: int) -> None:
+        if self.ValidRow != DYNAMIC:
+            raise TypeError("SetValidRow needs a dynamic (-1) RowValid")
+        if int(v) < 0:
+            raise ValueError("valid row must be >= 0")
+        self._vr = int(v)
+
+    def set_valid_col(self, v: int) -> None:
+        if self.ValidCol != DYNAMIC:
+            raise TypeError("SetValidCol needs a dynamic (-1) ColValid")
+        if int(v) < 0:
+            raise ValueError("valid col must be >= 0")
+        self._vc = int(v)
+
+    SetValidRow = set_valid_row
+    SetValidCol = set_valid_col
+
+    def set_valid_shape(self, vr: int, vc: int) -> None:
+        self.set_valid_row(vr)
+        self.set_valid_col(vc)
+
+    # -- layout ------------------------------------------------------------------------------
+    @classmethod
+    def offsets(cls, r, c) -> np.ndarray:
+        """Element offsets of logical (r, c), the full layout rule (fractal boxes included)."""
+        r = np.asarray(r, np.int64)
+        c = np.asarray(c, np.int64)
+        R, C = cls.Rows, cls.Cols
+        if cls.SLayout == SLayout.NoneBox:
+            return r * C + c if cls.isRowMajor else c * R + r
+        ir_, ic_ = cls.InnerRows, cls.InnerCols
+        sr, ir, sc, ic = r // ir_, r % ir_, c // ic_, c % ic_
+        inner = ir_ * ic_
+        if not cls.isRowMajor and cls.SLayout == SLayout.RowMajor:      # Nz
+            return sc * R * ic_ + sr * inner + ir * ic_ + ic
+        if cls.isRowMajor and cls.SLayout == SLayout.ColMajor:          # Zn
+            return sr * C * ir_ + sc * inner + ic * ir_ + ir
+        if cls.isRowMajor:                                              # Zz
+            return sr * C * ir_ + sc * inner + ir * ic_ + ic
+        return sc * R * ic_ + sr * inner + ic * ir_ + ir                # Nn
+
+    @classmethod
+    def plain_offsets(cls, r, c) -> np.ndarray:
+        """A5 ``tile_offset_2d``: Row/ColMajor on the padded extent, SLayout ignored."""
+        r = np.asarray(r, np.int64)
+        c = np.asarray(c, np.int64)
+        return r * cls.Cols + c if cls.isRowMajor else c * cls.Rows + r
+
+    @classmethod
+    def is_nz(cls) -> bool:
+        return (not cls.isRowMajor and cls.SLayout == SLayout.RowMajor
+                and cls.SFractalSize == 512)
+
+    @classmethod
+    def is_nd(cls) -> bool:
+        return cls.isRowMajor and cls.SLayout == SLayout.NoneBox
+
+    # -- memory ------------------------------------------------------------------------------
+    @property
+    def space(self) -> str:
+        try:
+            return _SPACE[self.Loc]
+        except KeyError:
+            raise PtoError(f"TileType.{self.Loc.name} buffers are not emulated (only Vec and Mat)",
+                           rule="Tile Loc") from None
+
+    def _bound(self):
+        if self.addr is None:
+            raise PtoFault(f"{type(self).__name__} has no address: TASSIGN it first",
+                           rule="unassigned tile")
+        return self.core.arena(self.space)
+
+    def _grid(self):
+        r, c = np.meshgrid(np.arange(self._vr), np.arange(self._vc), indexing="ij")
+        return r, c
+
+    def element_addrs(self) -> np.ndarray:
+        """Byte addresses of the valid region, shape (valid_row, valid_col)."""
+        r, c = self._grid()
+        return self.addr + self.offsets(r, c) * self.Element.itemsize
+
+    def numpy(self) -> np.ndarray:
+        """The valid region as a (valid_row, valid_col) array of the element type."""
+        arena = self._bound()
+        addrs = self.element_addrs()
+        arena.check_many(addrs, self.Element.itemsize, "Tile.numpy")
+        return arena.gather(addrs, self.Element)
+
+    def set(self, array) -> None:
+        """Write the valid region (bytes-exact when ``array`` has the element type)."""
+        arena = self._bound()
+        a = np.asarray(array)
+        if a.shape != (self._vr, self._vc):
+            raise ValueError(f"{type(self).__name__}.set: expected shape "
+                             f"{(self._vr, self._vc)}, got {a.shape}")
+        st = dtypes.storage(self.Element)
+        if dtypes.name_of(self.Element) == "hifloat8" or a.dtype != st:
+            a = a.astype(st)
+        addrs = self.element_addrs()
+        arena.check_many(addrs, st.itemsize, "Tile.set")
+        arena.scatter(addrs, a)
+
+    def raw(self) -> np.ndarray:
+        """The whole padded storage (Rows*Cols elements, storage order), bytes-exact."""
+        arena = self._bound()
+        return arena.read(self.addr, self.nbytes).view(dtypes.storage(self.Element))
+
+    def __repr__(self) -> str:
+        where = "unassigned" if self.addr is None else f"{self.space}@{self.addr:#x}"
+        return f"<{type(self).__name__} valid={self._vr}x{self._vc} {where}>"
