@@ -1,0 +1,30 @@
+"""The README's first command: `ptogpu demo` runs on every target and shows the divergence."""
+import subprocess
+import sys
+
+from ptogpu.cli import main
+
+
+def test_demo_shows_rows_per_target_and_the_wrap_divergence(capsys):
+    assert main(["demo"]) == 0
+    out = capsys.readouterr().out
+    assert "cpu   rows gathered: [3, 1, 4, 1, 5, 9, 2, 15]" in out
+    assert "a2a3  rows gathered: [3, 1, 4, 1, 5, 9, 2, 95]" in out
+    assert "a5    rows gathered: [3, 1, 4, 1, 5, 9, 2, 95]" in out
+    assert "row 15 on cpu but row 95 on a2a3" in out
+    assert "static_cast<uint32_t>" in out
+
+
+def test_unknown_demo_is_an_error(capsys):
+    assert main(["demo", "no-such-demo"]) == 2
+    assert "available" in capsys.readouterr().err
+
+
+def test_targets_lists_quirks(capsys):
+    assert main(["targets"]) == 0
+    assert "a5_dynamic_dim_cast = on" in capsys.readouterr().out
+
+
+def test_python_dash_m_entry_point():
+    r = subprocess.run([sys.executable, "-m", "ptogpu", "targets"], capture_output=True, text=True)
+    assert r.returncode == 0 and "a2a3" in r.stdout
