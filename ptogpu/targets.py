@@ -38,6 +38,31 @@ class MGatherRules:
 
 
 @dataclass(frozen=True)
+class TGatherBRules:
+    """How TGATHERB behaves on one target (other-ops.md §A)."""
+    supported: bool = True
+    dtypes: tuple[str, ...] | None = None   # allowed src and dst element types (None: any)
+    dst_sizes: tuple[int, ...] | None = None  # allowed dst element sizes (None: any)
+    engine: str = "cpu"              # "cpu": scalar loop over full blocks, skip out-of-src (§A.3)
+                                     # "vrepeat": A2/A3 vgatherb repeat stream (§A.4)
+                                     # "vreg": A5 register loop, masked partial block (§A.5)
+    offset_read: str = "value"       # "value": element value -> uint32, row stride = Cols (CPU)
+                                     # "bits": offset memory read as uint32*, row stride = RowStride
+    misaligned: str = "byte"         # "byte": byte-exact | "round_down": to the 32-byte block, warn
+
+
+@dataclass(frozen=True)
+class InterleaveRules:
+    """How TINTERLEAVE / TDEINTERLEAVE behave on one target (other-ops.md §B)."""
+    supported: bool = True
+    dtypes: tuple[str, ...] | None = None   # allowed element types (None: any)
+    odd_vc: str = "skip_last"        # "skip_last": CPU, column VC-1 untouched
+                                     # "vreg": A5 chunked register loop (src0[h] in both dsts)
+    single_src_count: str = "dst"    # "dst": k < dstVC, srcVC == 2*dstVC (CPU)
+                                     # "src_half": k < srcVC//2 (A5)
+
+
+@dataclass(frozen=True)
 class Target:
     name: str
     title: str
@@ -48,6 +73,9 @@ class Target:
     mgather: MGatherRules
     quirks: Mapping[str, bool] = field(default_factory=dict)
     notes: Mapping[str, str] = field(default_factory=dict)
+    tgatherb: TGatherBRules = TGatherBRules()
+    interleave: InterleaveRules = InterleaveRules()
+    has_reg_api: bool = False        # ptogpu.reg (__simd_vf__ register API, other-ops.md §C)
 
 
 CPU = Target(
@@ -59,6 +87,8 @@ CPU = Target(
         checks="cpu", dtypes=None, index_dtypes=_INTEGRAL, default_mode=Coalesce.Elem,
         index_bits=64, row_capacity="shape3", row_source="strides", tile_offsets="full",
         value_convert=True, nz_tables=False, row_tail_fill=False, scalar_1x1=False, simt=False),
+    tgatherb=TGatherBRules(engine="cpu", offset_read="value", misaligned="byte"),
+    interleave=InterleaveRules(odd_vc="skip_last", single_src_count="dst"),
     quirks=MappingProxyType({}),
     notes=MappingProxyType({
         "ub": "the simulator's UB is sized like A5's (256 KiB), all of it usable",
@@ -74,7 +104,16 @@ A2A3 = Target(
         checks="a2a3", dtypes=_NPU9, index_dtypes=("int32", "uint32"), default_mode=Coalesce.Row,
         index_bits=32, row_capacity="prod0_3", row_source="stride3", tile_offsets="full",
         value_convert=False, nz_tables=True, row_tail_fill=True, scalar_1x1=False, simt=False),
-    quirks=MappingProxyType({}),
+    tgatherb=TGatherBRules(dtypes=_NPU9, dst_sizes=(1, 2, 4), engine="vrepeat",
+                           offset_read="bits", misaligned="round_down"),
+    interleave=InterleaveRules(supported=False),
+    quirks=MappingProxyType({
+        # TGATHERB tail (VC*size % 256 != 0) is one vgatherb per 255-row chunk: row r of a
+        # chunk reads offsets 8r apart and every tail row writes 8 full blocks (other-ops.md
+        # §A.4). False: PTOAS's per-row form (repeat=1, offsets at r*OffRowStride + nRep*8;
+        # the 8-block spill is kept, as in PTOAS).
+        "a2a3_tgatherb_tail_stream": True,
+    }),
     notes=MappingProxyType({}),
 )
 
@@ -87,10 +126,23 @@ A5 = Target(
         checks="a5", dtypes=_A5_12, index_dtypes=("int32", "uint32"), default_mode=Coalesce.Row,
         index_bits=32, row_capacity="shape3", row_source="valid_cols", tile_offsets="plain",
         value_convert=False, nz_tables=False, row_tail_fill=False, scalar_1x1=True, simt=True),
+    tgatherb=TGatherBRules(dtypes=_NPU9, dst_sizes=(1, 2, 4), engine="vreg",
+                           offset_read="bits", misaligned="round_down"),
+    interleave=InterleaveRules(dtypes=_NPU9, odd_vc="vreg", single_src_count="src_half"),
+    has_reg_api=True,
     quirks=MappingProxyType({
         # MGatherCheck casts valid dims to uint32 before its "> 0" gates, so DYNAMIC (-1)
         # becomes 0xFFFFFFFF and is compared instead of skipped (mgather.md §5.1).
         "a5_dynamic_dim_cast": True,
+        # TGATHERB RowWise loop order (ceil(Cols/E) > Rows) stores with NORM_B32 for every T:
+        # a b8/b16 partial block also writes up to 3 bytes past VC (other-ops.md §A.5).
+        "a5_tgatherb_rowwise_b32_store": True,
+        # TGATHERB: blocks the gather predicate enables but the store never uses still read UB,
+        # so an out-of-UB offset there faults. Off: hardware "could" fault, unconfirmed.
+        "a5_tgatherb_unused_block_fault": False,
+        # TINTERLEAVE, odd VC with (VC//2) % E == 0: the loop writes 2*(VC//2) elements and
+        # the last column of both dsts stays unwritten (other-ops.md §B.4). False: golden.
+        "a5_interleave_odd_hole": True,
     }),
     notes=MappingProxyType({
         "ub": "256 KiB physical; the top 40 KiB (8 KiB reserved + 32 KiB SIMT data cache) "
