@@ -1,0 +1,37 @@
+"""``TGATHERB(dst, src, offset)``: static checks per target (other-ops.md §A) and dispatch.
+
+Each uint32 offset moves one 32-byte block, counted in bytes from the src tile's UB address.
+"""
+from __future__ import annotations
+
+from ..core import current_core
+from ..enums import TileType
+from ..errors import PtoCheckError, check
+from ..semantics import tgatherb as sem
+from ..tile import Tile
+
+
+def TGATHERB(dst: Tile, src: Tile, offset: Tile) -> None:
+    """Block gather: block ``k`` of dst row ``r`` = the 32 bytes at
+    ``src.addr + offset_flat[r*OffRowStride + k]`` (per-target edges in ``ptogpu.targets``)."""
+    core = current_core()
+    t = core.target.name
+    rules = core.target.tgatherb
+    for name, tile in (("dst", dst), ("src", src), ("offset", offset)):
+        if not isinstance(tile, Tile):
+            raise PtoCheckError(f"{name} must be a Tile, got {type(tile).__name__}",
+                                rule="TGATHERB operands", target=t)
+        check(tile.Loc == TileType.Vec, f"TGATHERB: {name} is a Vec (UB) tile", t,
+              f"{name} is TileType.{tile.Loc.name}")
+    check(rules.supported, "TGATHERB: target support", t, "TGATHERB is not implemented here")
+    check(dst.isRowMajor, "TGATHERB: TileDataDst::isRowMajor", t, "dst is ColMajor")
+    if rules.dtypes is not None:
+        for name, tile in (("dst", dst), ("src", src)):
+            check(tile.DType in rules.dtypes, f"TGATHERB: {name} DType", t,
+                  f"{tile.DType} is not one of {', '.join(rules.dtypes)}")
+    if rules.dst_sizes is not None:
+        check(dst.Element.itemsize in rules.dst_sizes, "TGATHERB: sizeof(dst T) in {1, 2, 4}", t,
+              f"sizeof({dst.DType}) = {dst.Element.itemsize}")
+    for tile in (dst, src, offset):
+        tile._bound()                       # unassigned tile -> PtoFault
+    sem.tgatherb(core, dst, src, offset)

@@ -1,0 +1,202 @@
+"""TGATHERB block semantics per target (other-ops.md §A). Checks happen in ``ops.tgatherb``.
+
+Each offset moves one 32-byte block. Every engine builds a *plan* — block source and
+destination byte addresses in issue order — then :func:`run_blocks` checks every address
+against UB and only then writes (last writer wins; sources are read as they were before the
+instruction, since src and dst must not overlap). Nothing is written on a fault.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import PtoFault, warn
+
+NAME = "TGATHERB"
+BLK = 32
+VL = 256
+M32 = (1 << 32) - 1
+
+
+@dataclass
+class Plan:
+    """Blocks in issue order: ``nbytes[i]`` bytes from ``src[i]`` (or zeros) to ``dst[i]``."""
+    src: np.ndarray      # int64 byte address of the source block (ignored where ``zero``)
+    dst: np.ndarray      # int64 byte address where the block's first byte lands
+    nbytes: np.ndarray   # bytes written per block (0..32)
+    zero: np.ndarray     # bool: the block reads nothing (disabled: its written bytes are 0)
+    who: list            # describe(i) -> str, for fault messages
+
+
+def write_last_wins(arena, addrs: np.ndarray, values: np.ndarray) -> None:
+    """Byte writes in issue order; where an address repeats, the last write wins."""
+    a = addrs.reshape(-1)
+    v = values.reshape(-1)
+    if a.size == 0:
+        return
+    u, first = np.unique(a[::-1], return_index=True)
+    arena.data[u] = v[::-1][first]
+
+
+def run_blocks(core, plan: Plan) -> None:
+    ub, t = core.ub, core.target.name
+    describe = plan.who[0] if plan.who else (lambda i: f"block {i}")
+    rd = np.flatnonzero(~plan.zero)
+    ub.check_many(plan.src[rd], BLK, f"{NAME} source block read", t,
+                  lambda i: describe(int(rd[i])))
+    wr = np.flatnonzero(plan.nbytes > 0)
+    d, ends = plan.dst[wr], plan.dst[wr] + plan.nbytes[wr]
+    bad = np.flatnonzero((d < 0) | (ends > ub.size))
+    if bad.size:
+        b = bad[0]
+        raise PtoFault(f"{NAME} dst write: {describe(int(wr[b]))} writes UB bytes "
+                       f"[{int(d[b]):#x}, {int(ends[b]):#x}), outside [0, {ub.size:#x})",
+                       rule="access outside arena", target=t)
+    if not wr.size:
+        return
+    src, dst, nb, zero = plan.src[wr], d, plan.nbytes[wr], plan.zero[wr]
+    j = np.arange(BLK, dtype=np.int64)
+    keep = j[None, :] < nb[:, None]
+    src_b = np.where(keep & ~zero[:, None], src[:, None] + j[None, :], 0)
+    data = np.where(zero[:, None], np.uint8(0), ub.data[src_b])
+    write_last_wins(ub, (dst[:, None] + j[None, :])[keep], data[keep])
+
+
+# -- offsets ---------------------------------------------------------------------------------
+def offsets_bits(core, off, flat: np.ndarray) -> np.ndarray:
+    """NPU: ``((__ubuf__ uint32_t*)offset.data())[flat]`` as int64 (reads checked)."""
+    addrs = off.addr + flat.astype(np.int64) * 4
+    core.ub.check_many(addrs, 4, f"{NAME} offset read", core.target.name,
+                       lambda i: f"offset entry {int(flat.reshape(-1)[i])}")
+    return core.ub.gather(addrs, np.uint32).astype(np.int64)
+
+
+def offsets_value(core, off, flat: np.ndarray) -> np.ndarray:
+    """CPU: ``static_cast<uint32_t>(offset.data()[flat])`` (integers wrap mod 2^32; floats
+    truncate toward zero first, NaN -> 0, as x86 does through int64)."""
+    size = off.Element.itemsize
+    addrs = off.addr + flat.astype(np.int64) * size
+    core.ub.check_many(addrs, size, f"{NAME} offset read", core.target.name,
+                       lambda i: f"offset entry {int(flat.reshape(-1)[i])}")
+    raw = core.ub.gather(addrs, off.Element)
+    if raw.dtype.kind in "iub":
+        return raw.astype(np.int64) & M32
+    with np.errstate(all="ignore"):
+        f = np.trunc(raw.astype(np.float64))
+        f = np.where(np.isfinite(f) & (np.abs(f) < 2.0 ** 63), f, -(2.0 ** 63))
+        return f.astype(np.int64) & M32
+
+
+def round_down(core, offs: np.ndarray) -> np.ndarray:
+    """NPU: a misaligned offset is rounded down to its 32-byte block (Reg::GatherB computes
+    ``offset // 32``), with a warning: hardware behaviour is undocumented (other-ops.md §E)."""
+    mis = offs % BLK != 0
+    if mis.any():
+        first = int(offs[mis].reshape(-1)[0])
+        warn(f"[{core.target.name}] {NAME}: {int(mis.sum())} offset(s) not 32-byte aligned "
+             f"(first {first:#x}); rounded down to the block")
+    return offs & ~np.int64(BLK - 1)
+
+
+# -- engines ---------------------------------------------------------------------------------
+def plan_cpu(core, dst, src, off) -> Plan:
+    """CPU simulator (§A.3): full blocks only; a block whose ``uint32(off + 32)`` exceeds the
+    whole src tile is skipped; byte-granular offsets."""
+    size = dst.Element.itemsize
+    B = BLK // size
+    VR, nblk = dst.valid_row, dst.valid_col // B
+    r, k = np.meshgrid(np.arange(VR, dtype=np.int64), np.arange(nblk, dtype=np.int64),
+                       indexing="ij")
+    o = offsets_value(core, off, r * off.Cols + k).reshape(-1)
+    ok = ((o + BLK) & M32) <= src.Rows * src.Cols * src.Element.itemsize
+    r, k = r.reshape(-1), k.reshape(-1)
+    return Plan(src=src.addr + o, dst=dst.addr + (r * dst.Cols + k * B) * size,
+                nbytes=np.where(ok, BLK, 0).astype(np.int64), zero=~ok,
+                who=[lambda i: f"block {int(k[i])} of row {int(r[i])} (offset {int(o[i]):#x})"])
+
+
+def plan_a5(core, dst, src, off) -> Plan:
+    """A5 register loop (§A.5): per row and 256-byte repeat, gather 8 blocks under the
+    predicate "first ``count`` elements of T", store exactly ``count`` elements."""
+    size = dst.Element.itemsize
+    E = VL // size
+    VR, VC = dst.valid_row, dst.valid_col
+    R = -(-VC // E)
+    if VR == 0 or R == 0:                 # VC == 0: lastRepeat would wrap; a no-op here
+        return _empty()
+    i, j, k = np.meshgrid(np.arange(VR, dtype=np.int64), np.arange(R, dtype=np.int64),
+                          np.arange(8, dtype=np.int64), indexing="ij")
+    i, j, k = i.reshape(-1), j.reshape(-1), k.reshape(-1)
+    rem = VC % E or E
+    count = np.where(j < R - 1, E, rem)
+    cbytes = count * size
+    rowwise = -(-dst.Cols // E) > dst.Rows
+    if rowwise and core.quirks.get("a5_tgatherb_rowwise_b32_store", False):
+        cbytes = -(-cbytes // 4) * 4      # NORM_B32 store: whole 4-byte groups
+    stored = np.clip(cbytes - k * BLK, 0, BLK)
+    enabled = 4 * k < count * size       # block k <- predicate bit 4k (element 4k/size)
+    need = stored > 0
+    if core.quirks.get("a5_tgatherb_unused_block_fault", False):
+        need = enabled
+    ors = off.RowStride
+    flat = i * ors + 8 * j + k
+    o = np.zeros(flat.size, np.int64)
+    o[need] = round_down(core, offsets_bits(core, off, flat[need]))
+    return Plan(src=src.addr + o, dst=dst.addr + (i * dst.RowStride + j * E) * size + k * BLK,
+                nbytes=np.where(need, stored, 0), zero=~need,
+                who=[lambda q: f"block {int(k[q])} of repeat {int(j[q])}, row {int(i[q])} "
+                               f"(offset {int(o[q]):#x})"])
+
+
+def plan_a2a3(core, dst, src, off) -> Plan:
+    """A2/A3 vgatherb repeat stream (§A.4): head repeats row by row, then the tail as one call
+    per 255-row chunk (quirk ``a2a3_tgatherb_tail_stream``) or one call per row (PTOAS)."""
+    size = dst.Element.itemsize
+    E, B = VL // size, BLK // size
+    VR, VC = dst.valid_row, dst.valid_col
+    nrep, rem = VC // E, VC % E
+    ors, drs = off.RowStride, dst.RowStride
+    parts_o, parts_d, tags = [], [], []
+    if VR and nrep:
+        i, rr, jb = np.meshgrid(np.arange(VR, dtype=np.int64), np.arange(nrep, dtype=np.int64),
+                                np.arange(8, dtype=np.int64), indexing="ij")
+        parts_o.append((i * ors + rr * 8 + jb).reshape(-1))
+        parts_d.append((dst.addr + i * drs * size + rr * VL + jb * BLK).reshape(-1))
+        tags.append(np.stack([i, rr * 8 + jb], -1).reshape(-1, 2))
+    if VR and rem:
+        r, jb = np.meshgrid(np.arange(VR, dtype=np.int64), np.arange(8, dtype=np.int64),
+                            indexing="ij")
+        if core.quirks.get("a2a3_tgatherb_tail_stream", True):
+            c0 = (r // 255) * 255                     # first row of the row's chunk
+            rr = r - c0
+            rep_stride = (drs // B) & 0xFF            # 8-bit dstRepStride field (inferred)
+            o_flat = c0 * ors + nrep * 8 + rr * 8 + jb
+            d = dst.addr + (c0 * drs + nrep * E) * size + BLK * (rr * rep_stride + jb)
+        else:
+            o_flat = r * ors + nrep * 8 + jb
+            d = dst.addr + (r * drs + nrep * E) * size + BLK * jb
+        parts_o.append(o_flat.reshape(-1))
+        parts_d.append(d.reshape(-1))
+        tags.append(np.stack([r, nrep * 8 + jb], -1).reshape(-1, 2))
+    if not parts_o:
+        return _empty()
+    flat = np.concatenate(parts_o)
+    o = round_down(core, offsets_bits(core, off, flat))
+    tag = np.concatenate(tags)
+    return Plan(src=src.addr + o, dst=np.concatenate(parts_d),
+                nbytes=np.full(flat.size, BLK, np.int64), zero=np.zeros(flat.size, bool),
+                who=[lambda q: f"block {int(tag[q, 1])} of row {int(tag[q, 0])} "
+                               f"(offset entry {int(flat[q])} = {int(o[q]):#x})"])
+
+
+def _empty() -> Plan:
+    z = np.zeros(0, np.int64)
+    return Plan(src=z, dst=z, nbytes=z, zero=np.zeros(0, bool), who=[])
+
+
+ENGINES = {"cpu": plan_cpu, "vreg": plan_a5, "vrepeat": plan_a2a3}
+
+
+def tgatherb(core, dst, src, off) -> None:
+    run_blocks(core, ENGINES[core.target.tgatherb.engine](core, dst, src, off))
