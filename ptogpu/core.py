@@ -10,6 +10,7 @@ from . import dtypes
 from .backend import resolve_backend
 from .errors import PtoError
 from .memory import SPACES, Arena, Ptr
+from .semantics.dma import DmaRegs
 from .targets import Target, get_target
 
 _current: contextvars.ContextVar[list] = contextvars.ContextVar("ptogpu_core_stack", default=[])
@@ -35,6 +36,8 @@ class Core:
         self.gm = Arena("gm", 0, growable=True)
         self.ub = Arena("ub", self.target.ub_bytes)
         self.l1 = Arena("l1", self.target.l1_bytes)
+        self.regs = DmaRegs()           # MTE2 loop/pad registers; persist across instructions
+        self._tracers: list = []
 
     # -- context ---------------------------------------------------------------------------
     def __enter__(self) -> "Core":
@@ -47,6 +50,11 @@ class Core:
 
     def __repr__(self) -> str:
         return f"Core(target={self.target.name!r}, backend={self.backend!r})"
+
+    def trace(self):
+        """``with core.trace() as tr:`` records the DMA bursts issued inside (ptogpu.trace)."""
+        from .trace import Trace
+        return Trace(self)
 
     # -- memory ----------------------------------------------------------------------------
     def arena(self, space: str) -> Arena:

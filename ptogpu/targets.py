@@ -62,6 +62,22 @@ class InterleaveRules:
                                      # "src_half": k < srcVC//2 (A5)
 
 
+_ALIGN10 = ("int8", "uint8", "hifloat8", "int16", "uint16", "half", "bfloat16", "int32", "uint32",
+            "float32")
+
+
+@dataclass(frozen=True)
+class DmaRules:
+    """Which MTE2 DMA instructions a target has, and how its DMAs pad (other-ops.md §D)."""
+    gm2l1_align: bool = False        # asc_copy_gm2l1_align(+_sync) and the OUT→L1 pad/loop setters (950)
+    gm2ub_align: bool = False        # asc_copy_gm2ub_align(+_sync) and the OUT→UB loop setters (950)
+    gm2ub_align_gap: bool = False    # copy_gm_to_ubuf_align_b8/b16/b32, gap form (A2/A3, §D.4)
+    mov_pad_reg: bool = False        # asc_set_copy_pad_val / set_mov_pad_val (OUT→UB pad register)
+    align_dtypes: tuple[str, ...] = _ALIGN10   # <dtype> of the asc_copy_*_align placeholders
+    nd2nz_tail: int | None = 0       # GM→L1 nd2nz: value filling a row's last C0 block past VC
+                                     # (None: left untouched; mgather.md §5.6 step 4)
+
+
 @dataclass(frozen=True)
 class Target:
     name: str
@@ -76,6 +92,7 @@ class Target:
     tgatherb: TGatherBRules = TGatherBRules()
     interleave: InterleaveRules = InterleaveRules()
     has_reg_api: bool = False        # ptogpu.reg (__simd_vf__ register API, other-ops.md §C)
+    dma: DmaRules = DmaRules()       # MTE2 DMA instructions (ptogpu.asc, semantics/dma.py)
 
 
 CPU = Target(
@@ -107,6 +124,7 @@ A2A3 = Target(
     tgatherb=TGatherBRules(dtypes=_NPU9, dst_sizes=(1, 2, 4), engine="vrepeat",
                            offset_read="bits", misaligned="round_down"),
     interleave=InterleaveRules(supported=False),
+    dma=DmaRules(gm2ub_align_gap=True, mov_pad_reg=True),
     quirks=MappingProxyType({
         # TGATHERB tail (VC*size % 256 != 0) is one vgatherb per 255-row chunk: row r of a
         # chunk reads offsets 8r apart and every tail row writes 8 full blocks (other-ops.md
@@ -130,6 +148,7 @@ A5 = Target(
                            offset_read="bits", misaligned="round_down"),
     interleave=InterleaveRules(dtypes=_NPU9, odd_vc="vreg", single_src_count="src_half"),
     has_reg_api=True,
+    dma=DmaRules(gm2l1_align=True, gm2ub_align=True, mov_pad_reg=True),
     quirks=MappingProxyType({
         # MGatherCheck casts valid dims to uint32 before its "> 0" gates, so DYNAMIC (-1)
         # becomes 0xFFFFFFFF and is compared instead of skipped (mgather.md §5.1).

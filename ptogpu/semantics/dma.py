@@ -1,0 +1,313 @@
+"""The MTE2 DMA burst engine (other-ops.md §D): one engine for every GM→L1 / GM→UB copy.
+
+A transfer is a list of bursts in issue order (loop2, then loop1, then the bursts, §D.2).
+At its destination address each burst writes, in order (§D.3): ``left`` pad bytes, the
+payload, ``right`` pad bytes, and filler up to the next 32-byte boundary of the absolute
+address. Pads and filler repeat one pad element: the path's pad register (its low
+``8*sizeof(T)`` bits) in constant mode, else the burst's first element. Bursts are applied
+in issue order, last writer wins — that is what makes Compact packing come out right.
+
+Execution is vectorised; where footprints may overlap the last writer of every byte is
+found exactly (chunks in issue order, last occurrence within a chunk). All addresses are
+checked before anything is written, so a fault leaves memory untouched.
+"""
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..errors import PtoError, PtoFault
+from ..trace import _Record, active
+
+M21 = (1 << 21) - 1
+M40 = (1 << 40) - 1
+BURST_COUNT_WARN = 4095
+MAX_BURSTS = 1 << 22          # emulation limit on distinct bursts in one call
+_CHUNK = 1 << 22              # bytes of write matrix built at once
+
+
+# --------------------------------------------------------------------------------------------
+# Registers (they persist across instructions, as on hardware)
+# --------------------------------------------------------------------------------------------
+@dataclass
+class PathRegs:
+    """Loop and pad registers of one MTE2 path (OUT→L1 or OUT→UB), stored packed as written.
+
+    ``loop_size = (loop2 << 21) | loop1``; ``loopN_stride = (dst << 40) | src`` (§D.2).
+    Power-on state: loop sizes (1, 1), strides 0, pad 0 (never set).
+    """
+    loop_size: int = (1 << 21) | 1
+    loop1_stride: int = 0
+    loop2_stride: int = 0
+    pad: int = 0
+    pad_set: bool = False
+
+    @property
+    def loop1(self) -> int:
+        return self.loop_size & M21
+
+    @property
+    def loop2(self) -> int:
+        return (self.loop_size >> 21) & M21
+
+    @property
+    def loop1_src(self) -> int:
+        return self.loop1_stride & M40
+
+    @property
+    def loop1_dst(self) -> int:
+        return self.loop1_stride >> 40
+
+    @property
+    def loop2_src(self) -> int:
+        return self.loop2_stride & M40
+
+    @property
+    def loop2_dst(self) -> int:
+        return self.loop2_stride >> 40
+
+    @property
+    def loop_mode(self) -> bool:
+        """Loop mode is on whenever the loop sizes differ from the reset value (1, 1)."""
+        return (self.loop1, self.loop2) != (1, 1)
+
+    def pad_bytes(self, elem: int) -> bytes:
+        """One pad element: the low ``8*elem`` bits of the register, little-endian (§D.2)."""
+        return (self.pad & ((1 << (8 * elem)) - 1)).to_bytes(elem, "little")
+
+
+@dataclass
+class DmaRegs:
+    """Per-core MTE2 register state: separate OUT→L1 and OUT→UB paths (§D.2, §E)."""
+    out_to_l1: PathRegs = field(default_factory=PathRegs)
+    out_to_ub: PathRegs = field(default_factory=PathRegs)
+
+    def path(self, dst_space: str) -> PathRegs:
+        return self.out_to_l1 if dst_space == "l1" else self.out_to_ub
+
+
+# --------------------------------------------------------------------------------------------
+# Burst lists and their execution
+# --------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Bursts:
+    """Bursts in issue order. ``length`` (payload bytes) may differ per burst; ``left`` and
+    ``right`` are pad bytes; ``pad`` is one pad element (``None``: each burst's first
+    element); ``repeat`` counts identical issues folded into each listed burst."""
+    instr: str
+    src_space: str
+    dst_space: str
+    src: np.ndarray
+    dst: np.ndarray
+    length: object
+    elem: int = 1
+    left: int = 0
+    right: int = 0
+    pad: bytes | None = None
+    repeat: int = 1
+
+
+def _fault(core, instr: str, rule: str, msg: str) -> PtoFault:
+    return PtoFault(msg, rule=f"{instr}: {rule}", target=core.target.name)
+
+
+def execute(core, b: Bursts) -> None:
+    """Run a burst list: check every address, trace it, then write (last writer wins)."""
+    src = np.asarray(b.src, np.int64).reshape(-1)
+    dst = np.asarray(b.dst, np.int64).reshape(-1)
+    K = src.size
+    length = np.broadcast_to(np.asarray(b.length, np.int64), (K,))
+    if K == 0 or not length.any():
+        return
+    t = core.target.name
+    body = dst + b.left + length + b.right
+    end = (body + 31) // 32 * 32
+    sa, da = core.arena(b.src_space), core.arena(b.dst_space)
+    bad = (src < 0) | (src + length > sa.size)
+    if bad.any():
+        k = int(np.flatnonzero(bad)[0])
+        raise _fault(core, b.instr, "access outside arena",
+                     f"burst {k} reads {b.src_space.upper()} [{src[k]:#x}, {src[k] + length[k]:#x}), "
+                     f"outside [0, {sa.size:#x})")
+    bad = (dst < 0) | (end > da.size)
+    if bad.any():
+        k = int(np.flatnonzero(bad)[0])
+        raise _fault(core, b.instr, f"{b.dst_space.upper()} bound",
+                     f"burst {k} writes {b.dst_space.upper()} [{dst[k]:#x}, {end[k]:#x}), "
+                     f"outside [0, {da.size:#x})")
+    for tr in active(core):
+        tr.record(_Record(b.instr, b.src_space, b.dst_space, src.copy(), dst.copy(),
+                          length.copy(), b.left, b.right, end - body, b.repeat))
+    foot = end - dst
+    order = np.argsort(dst, kind="stable")
+    disjoint = bool((end[order][:-1] <= dst[order][1:]).all())
+    F = int(foot.max())
+    step = max(1, _CHUNK // F)
+    for k0 in range(0, K, step):
+        _write(sa, da, b, src[k0:k0 + step], dst[k0:k0 + step], length[k0:k0 + step],
+               foot[k0:k0 + step], F, disjoint)
+
+
+def _write(sa, da, b: Bursts, src, dst, length, foot, F, disjoint) -> None:
+    pos = np.arange(F, dtype=np.int64)[None, :]
+    L = length[:, None]
+    e = b.elem
+    if b.pad is None:
+        pat = sa.data[src[:, None] + np.arange(e, dtype=np.int64)[None, :]]
+    else:
+        pat = np.broadcast_to(np.frombuffer(b.pad, np.uint8)[None, :], (src.size, e))
+    in_data = (pos >= b.left) & (pos < b.left + L)
+    # Pads repeat the element from the start of the left pad and from the end of the payload.
+    pidx = np.where(pos < b.left, pos % e, (pos - b.left - L) % e)
+    vals = np.take_along_axis(np.ascontiguousarray(pat), pidx, axis=1)
+    data = sa.data[np.where(in_data, src[:, None] + pos - b.left, 0)]
+    vals = np.where(in_data, data, vals)
+    valid = pos < foot[:, None]
+    addrs, v = (dst[:, None] + pos)[valid], vals[valid]
+    if not disjoint:
+        # Row-major flattening keeps issue order; keep each byte's last occurrence.
+        uniq, first_rev = np.unique(addrs[::-1], return_index=True)
+        addrs, v = uniq, v[::-1][first_rev]
+    da.data[addrs] = v
+
+
+# --------------------------------------------------------------------------------------------
+# Strided burst lists (n_burst with head-to-head strides inside loop1 inside loop2)
+# --------------------------------------------------------------------------------------------
+def strided(n_burst: int, src: int, dst: int, src_stride: int, dst_stride: int,
+            loop1: int = 1, loop2: int = 1, l1_src: int = 0, l1_dst: int = 0,
+            l2_src: int = 0, l2_dst: int = 0) -> tuple[np.ndarray, np.ndarray, int]:
+    """(src, dst, repeat) of every burst in issue order (§D.2 nesting).
+
+    A loop level whose destination stride is 0 rewrites the same bytes each iteration, so
+    when the list would be huge only its last iteration is kept (``repeat`` counts the
+    folded issues). Results are unchanged; only the trace lists fewer bursts.
+    """
+    levels = [[loop2, l2_src, l2_dst], [loop1, l1_src, l1_dst], [n_burst, src_stride, dst_stride]]
+    repeat = 1
+    base_s, base_d = src, dst
+    if loop2 * loop1 * n_burst > MAX_BURSTS:
+        for lv in levels:
+            if lv[0] > 1 and lv[2] == 0:
+                base_s += (lv[0] - 1) * lv[1]
+                repeat *= lv[0]
+                lv[0] = 1
+    total = levels[0][0] * levels[1][0] * levels[2][0]
+    if total > MAX_BURSTS:
+        raise PtoError(f"{total} distinct bursts in one call exceed the emulation limit "
+                       f"({MAX_BURSTS})", rule="DMA emulation limit")
+    s = np.int64(base_s)
+    d = np.int64(base_d)
+    grids = np.meshgrid(*(np.arange(lv[0], dtype=np.int64) for lv in levels), indexing="ij")
+    for g, lv in zip(grids, levels):
+        s = s + g * lv[1]
+        d = d + g * lv[2]
+    return np.asarray(s).reshape(-1), np.asarray(d).reshape(-1), repeat
+
+
+# --------------------------------------------------------------------------------------------
+# The instructions' run-time rules
+# --------------------------------------------------------------------------------------------
+def _field(core, instr: str, name: str, value, lo: int, hi: int) -> int:
+    """A register field: an integer in [lo, hi] or a PtoFault (illegal DMA field value)."""
+    try:
+        v = int(value)
+    except (TypeError, ValueError):
+        raise PtoFault(f"{name} = {value!r} is not an integer", rule=f"{instr}: field {name}",
+                       target=core.target.name) from None
+    if isinstance(value, float) and v != value:
+        raise _fault(core, instr, f"field {name}", f"{name} = {value!r} is not an integer")
+    if not lo <= v <= hi:
+        raise _fault(core, instr, f"field {name}", f"{name} = {v} outside [{lo}, {hi}]")
+    return v
+
+
+def _pads(core, instr, left, right, elem):
+    left = _field(core, instr, "left_padding_count", left, 0, 63)
+    right = _field(core, instr, "right_padding_count", right, 0, 63)
+    for name, v in (("left_padding_count", left), ("right_padding_count", right)):
+        if v * elem > 32:
+            raise _fault(core, instr, "pad <= 32 bytes a side",
+                         f"{name} = {v} elements of {elem} bytes = {v * elem} bytes > 32")
+    return left, right
+
+
+def _len_multiple(core, instr, length, elem):
+    if length % elem:
+        raise _fault(core, instr, "len_burst multiple of sizeof(dtype)",
+                     f"len_burst = {length} bytes is not a multiple of {elem}")
+
+
+def _pad_value(core, instr, path: PathRegs, elem: int) -> bytes:
+    if not path.pad_set:
+        warnings.warn(f"[{core.target.name}] {instr}: constant padding with a pad register that "
+                      f"was never set (hardware: unspecified; emulator: 0)", UserWarning, stacklevel=4)
+    return path.pad_bytes(elem)
+
+
+def copy_align_v2(core, instr: str, dst, src, n_burst, len_burst, left, right, constant_pad,
+                  cache_ctl, src_stride, dst_stride) -> None:
+    """Ascend 950 ``copy_gm_to_{cbuf,ubuf}_align_v2`` (§D.1-§D.3), driven by the path's
+    loop and pad registers. ``dst``/``src`` are typed pointers, already type-checked."""
+    elem = dst.dtype.itemsize
+    n = _field(core, instr, "n_burst", n_burst, 0, M21)
+    length = _field(core, instr, "len_burst", len_burst, 0, M21)
+    left, right = _pads(core, instr, left, right, elem)
+    _field(core, instr, "l2_cache_ctl", cache_ctl, 0, 15)
+    ss = _field(core, instr, "burst_src_stride", src_stride, 0, M40)
+    ds = _field(core, instr, "burst_dst_stride", dst_stride, 0, M21)
+    _len_multiple(core, instr, length, elem)
+    if n > BURST_COUNT_WARN:
+        warnings.warn(f"[{core.target.name}] {instr}: n_burst = {n} exceeds the documented "
+                      f"range [0, {BURST_COUNT_WARN}]", UserWarning, stacklevel=3)
+    path = core.regs.path(dst.space)
+    if n == 0 or length == 0:
+        return
+    if dst.addr % 32:
+        raise _fault(core, instr, "dst 32-byte aligned", f"destination {dst.addr:#x} is not 32-byte aligned")
+    padded = bool(left or right)
+    if (ds != length or padded) and ds % 32:
+        raise _fault(core, instr, "burst_dst_stride 32-byte aligned",
+                     f"burst_dst_stride = {ds} differs from len_burst = {length} (or pads are "
+                     f"requested) and is not a multiple of 32")
+    if path.loop_mode and padded:
+        raise _fault(core, instr, "loop mode excludes left/right padding",
+                     f"loop sizes ({path.loop1}, {path.loop2}) with left/right padding "
+                     f"({left}, {right})")
+    for name, v in (("loop1 dst stride", path.loop1_dst), ("loop2 dst stride", path.loop2_dst)):
+        if v % 32:
+            raise _fault(core, instr, "loop dst strides 32-byte aligned", f"{name} = {v} is not a multiple of 32")
+    if path.loop1 == 0 or path.loop2 == 0:
+        return                                  # undocumented; zero iterations (§D.2)
+    pad = _pad_value(core, instr, path, elem) if (constant_pad or padded) else None
+    s, d, rep = strided(n, src.addr, dst.addr, ss, ds, path.loop1, path.loop2,
+                        path.loop1_src, path.loop1_dst, path.loop2_src, path.loop2_dst)
+    execute(core, Bursts(instr, src.space, dst.space, s, d, length, elem,
+                         left * elem, right * elem, pad, rep))
+
+
+def copy_align_gap(core, instr: str, dst, src, elem: int, sid, n_burst, len_burst, left, right,
+                   src_gap, dst_gap) -> None:
+    """A2/A3 ``copy_gm_to_ubuf_align_b{8,16,32}`` (§D.4): gaps converted to head-to-head
+    strides (§D.5); pads and filler take ``set_mov_pad_val`` when a pad count is non-zero,
+    else each burst's first element."""
+    _field(core, instr, "sid", sid, 0, 15)
+    n = _field(core, instr, "nBurst", n_burst, 0, BURST_COUNT_WARN)
+    length = _field(core, instr, "lenBurst", len_burst, 0, M21)
+    left, right = _pads(core, instr, left, right, elem)
+    sg = _field(core, instr, "srcGap", src_gap, 0, M40)
+    dg = _field(core, instr, "dstGap", dst_gap, 0, M21)
+    _len_multiple(core, instr, length, elem)
+    if n == 0 or length == 0:
+        return
+    if dst.addr % 32:
+        raise _fault(core, instr, "dst 32-byte aligned", f"UB destination {dst.addr:#x} is not "
+                     f"32-byte aligned (real A2/A3 silently drops such a transfer)")
+    ss = length + sg
+    ds = -(-(length + (left + right) * elem) // 32) * 32 + 32 * dg
+    pad = _pad_value(core, instr, core.regs.out_to_ub, elem) if (left or right) else None
+    s, d, rep = strided(n, src.addr, dst.addr, ss, ds)
+    execute(core, Bursts(instr, src.space, dst.space, s, d, length, elem,
+                         left * elem, right * elem, pad, rep))

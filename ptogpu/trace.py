@@ -1,0 +1,109 @@
+"""Burst traces: what the MTE2 DMA engine issued inside a ``with core.trace() as tr:`` block.
+
+Every DMA-backed instruction (``asc_copy_gm2l1_align``, ``asc_copy_gm2ub_align``, the A2/A3
+``copy_gm_to_ubuf_align_bN``, MGATHER A2/A3 Row into UB, MGATHER GM→L1) reports its bursts
+here, in issue order. Recording is array-based (one record per instruction call) so tracing
+a large gather costs little; :attr:`Trace.bursts` expands the records on demand.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Burst:
+    """One burst: ``left`` pad bytes, ``nbytes`` payload, ``right`` pad bytes, ``fill`` filler
+    bytes up to the next 32-byte boundary, written from ``dst_addr`` on."""
+    instr: str
+    src_space: str
+    src_addr: int
+    dst_space: str
+    dst_addr: int
+    nbytes: int
+    left: int = 0
+    right: int = 0
+    fill: int = 0
+
+    @property
+    def padding(self) -> int:
+        """Pad and filler bytes this burst wrote (left + right + fill)."""
+        return self.left + self.right + self.fill
+
+    @property
+    def dst_end(self) -> int:
+        """One past the last destination byte this burst wrote."""
+        return self.dst_addr + self.left + self.nbytes + self.right + self.fill
+
+
+@dataclass(frozen=True)
+class _Record:
+    instr: str
+    src_space: str
+    dst_space: str
+    src: np.ndarray        # int64 (K,)
+    dst: np.ndarray        # int64 (K,)
+    nbytes: np.ndarray     # int64 (K,)
+    left: int
+    right: int
+    fill: np.ndarray       # int64 (K,)
+    repeat: int            # each listed burst stands for `repeat` identical issues (see dma.py)
+
+
+class Trace:
+    """Collects the bursts issued on one core while active (``with core.trace() as tr``)."""
+
+    def __init__(self, core) -> None:
+        self.core = core
+        self._records: list[_Record] = []
+
+    def __enter__(self) -> "Trace":
+        tracers = getattr(self.core, "_tracers", None)
+        if tracers is None:
+            tracers = self.core._tracers = []
+        tracers.append(self)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.core._tracers.remove(self)
+
+    def record(self, rec: _Record) -> None:
+        self._records.append(rec)
+
+    @property
+    def bursts(self) -> list[Burst]:
+        """Every burst, in issue order (a burst repeated by a zero-stride loop is listed once)."""
+        out: list[Burst] = []
+        for r in self._records:
+            for s, d, n, f in zip(r.src.tolist(), r.dst.tolist(), r.nbytes.tolist(), r.fill.tolist()):
+                out.append(Burst(r.instr, r.src_space, s, r.dst_space, d, n, r.left, r.right, f))
+        return out
+
+    def totals(self, instr: str | None = None) -> dict[str, int]:
+        """``{"bursts", "payload_bytes", "padding_bytes"}`` over all records (or one instruction)."""
+        n = pay = pad = 0
+        for r in self._records:
+            if instr is not None and r.instr != instr:
+                continue
+            k = int(r.src.size)
+            n += k * r.repeat
+            pay += int(r.nbytes.sum()) * r.repeat
+            pad += (k * (r.left + r.right) + int(r.fill.sum())) * r.repeat
+        return {"bursts": n, "payload_bytes": pay, "padding_bytes": pad}
+
+    def instructions(self) -> list[str]:
+        """Names of the instructions that issued bursts, in first-issue order."""
+        seen: dict[str, None] = {}
+        for r in self._records:
+            seen.setdefault(r.instr, None)
+        return list(seen)
+
+    def __repr__(self) -> str:
+        t = self.totals()
+        return (f"<Trace {t['bursts']} bursts, {t['payload_bytes']} payload bytes, "
+                f"{t['padding_bytes']} padding bytes>")
+
+
+def active(core) -> list[Trace]:
+    return getattr(core, "_tracers", None) or []
