@@ -95,7 +95,7 @@ def gather(core, mode: Coalesce, oob: GatherOOB, dst, table, idx) -> None:
         offs = dst.offsets(r, c) if rules.tile_offsets == "full" else dst.plain_offsets(r, c)
         daddr = dst.addr + offs * dst.Element.itemsize
         if mode == Coalesce.Row and rules.row_tail_fill:
-            daddr, vals = _with_tail_fill(dst, daddr, vals, rd)
+            return _row_dma(core, dst, src, daddr, vals, rd)
         dst_arena.check_many(daddr, dst.Element.itemsize, f"{NAME} dst write", t)
         dst_arena.scatter(daddr, vals)
 
@@ -113,18 +113,15 @@ def convert(vals: np.ndarray, dst) -> np.ndarray:
         return vals.astype(want)
 
 
-def _with_tail_fill(dst, daddr, vals, rd):
-    """A2/A3 Row: each row is one aligned DMA with no pads, so the bytes from VC to the next
-    32-byte boundary take the burst's first element (other-ops.md §D.4)."""
-    VR, VC = vals.shape
+def _row_dma(core, dst, src, daddr, vals, rd) -> None:
+    """A2/A3 Row: each read row is one ``copy_gm_to_ubuf_align`` burst (nBurst 1, no pads), run
+    by the DMA engine, so the bytes from VC to the next 32-byte boundary take the burst's
+    first element (other-ops.md §D.4); Zero-OOB rows are written by the scalar unit."""
+    from .dma import Bursts, execute
+    arena = core.arena(dst.space)
     size = dst.Element.itemsize
-    end = -(-(VC * size) // 32) * 32 // size
-    if end == VC:
-        return daddr, vals
-    rows = np.flatnonzero(rd[:, 0])
-    extra_c = np.arange(VC, end, dtype=np.int64)
-    rr, cc = np.meshgrid(rows, extra_c, indexing="ij")
-    extra_addr = dst.addr + (rr * dst.Cols + cc) * size
-    extra_val = np.broadcast_to(vals[rows, :1], rr.shape)
-    return (np.concatenate([daddr.reshape(-1), extra_addr.reshape(-1)]),
-            np.concatenate([vals.reshape(-1), extra_val.reshape(-1)]))
+    rows = rd[:, 0]
+    arena.check_many(daddr[~rows], size, f"{NAME} dst write", core.target.name)
+    execute(core, Bursts(NAME, "gm", dst.space, src[rows, 0], daddr[rows, 0],
+                         vals.shape[1] * size, size))
+    arena.scatter(daddr[~rows], vals[~rows])

@@ -40,7 +40,11 @@ def row_nz(core, oob: GatherOOB, dst, table, idx) -> None:
     ub.check_many(daddr, T, f"{NAME} NZ row burst write", t)
     if oob == GatherOOB.Zero:                            # whole tile pre-zeroed by the scalar unit
         ub.data[dst.addr: dst.addr + dst.nbytes] = 0
-    ub.scatter(daddr, core.gm.gather(src, table.Element))
+    # One multi-burst DMA per (row, batch): nBurst = gShape1 bursts of 32 bytes (§6.4).
+    from .dma import Bursts, execute
+    shp = (len(rows), nblk, C0)
+    execute(core, Bursts(NAME, "gm", dst.space, src.reshape(shp)[..., 0], daddr.reshape(shp)[..., 0],
+                         C0 * T, T))
 
 
 def elem_nz(core, oob: GatherOOB, dst, table, idx) -> None:
