@@ -8,9 +8,12 @@ from .enums import DYNAMIC, BLayout, Coalesce, GatherExec, GatherOOB, Layout, SL
 from .errors import PtoCheckError, PtoError, PtoFault, PtoHazard
 from .ops.datamove import TASSIGN, TLOAD, TSTORE
 from .ops.mgather import MGATHER
+from .ops.tgatherb import TGATHERB
+from .ops.tinterleave import TDEINTERLEAVE, TINTERLEAVE
 from .targets import TARGETS
 from .tensor import GlobalTensor, Shape, Stride
 from .tile import Tile
+from . import reg  # noqa: E402  (ptogpu.reg: the Ascend 950 register API)
 
 float = float32  # noqa: A001  (C++ spelling: pto.float)
 
@@ -22,4 +25,5 @@ __all__ = [
     "GatherExec", "DYNAMIC", "PtoError", "PtoCheckError", "PtoFault", "PtoHazard", "TARGETS",
     "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64", "half", "bfloat16",
     "float32", "float", "float8_e4m3", "float8_e5m2", "hifloat8", "hifloat8_to_float32",
+    "TGATHERB", "TINTERLEAVE", "TDEINTERLEAVE", "reg",
 ]
