@@ -107,23 +107,30 @@ class Bursts:
     right: int = 0
     pad: bytes | None = None
     repeat: int = 1
+    fill: bool = True          # pad to the next 32-byte boundary (False: the body only)
 
 
 def _fault(core, instr: str, rule: str, msg: str) -> PtoFault:
     return PtoFault(msg, rule=f"{instr}: {rule}", target=core.target.name)
 
 
-def execute(core, b: Bursts) -> None:
-    """Run a burst list: check every address, trace it, then write (last writer wins)."""
+def execute(core, b: Bursts, prologue=None) -> None:
+    """Run a burst list: check every address, trace it, then write (last writer wins).
+
+    ``prologue()`` runs after the checks and before the first write (e.g. a pre-zero that
+    must not happen when a burst faults); it runs even when there is nothing to transfer.
+    """
     src = np.asarray(b.src, np.int64).reshape(-1)
     dst = np.asarray(b.dst, np.int64).reshape(-1)
     K = src.size
-    length = np.broadcast_to(np.asarray(b.length, np.int64), (K,))
+    length = np.asarray(b.length, np.int64)
+    length = np.broadcast_to(length.reshape(-1) if length.ndim else length, (K,))
     if K == 0 or not length.any():
+        if prologue is not None:
+            prologue()
         return
-    t = core.target.name
     body = dst + b.left + length + b.right
-    end = (body + 31) // 32 * 32
+    end = (body + 31) // 32 * 32 if b.fill else body
     sa, da = core.arena(b.src_space), core.arena(b.dst_space)
     bad = (src < 0) | (src + length > sa.size)
     if bad.any():
@@ -137,6 +144,8 @@ def execute(core, b: Bursts) -> None:
         raise _fault(core, b.instr, f"{b.dst_space.upper()} bound",
                      f"burst {k} writes {b.dst_space.upper()} [{dst[k]:#x}, {end[k]:#x}), "
                      f"outside [0, {da.size:#x})")
+    if prologue is not None:
+        prologue()
     for tr in active(core):
         tr.record(_Record(b.instr, b.src_space, b.dst_space, src.copy(), dst.copy(),
                           length.copy(), b.left, b.right, end - body, b.repeat))

@@ -1,0 +1,119 @@
+"""MGATHER GM→L1 on the NPU targets (mgather.md §5.6-§5.8, §6.7): execution only.
+
+Row: one ``copy_gm_to_cbuf_multi_nd2nz`` per read row (n 1, d VC), i.e. one burst per C0
+column block of the NZ tile, run by the DMA engine. Elem: the NZ image is built in the GM
+scratch (zeros first, so padding and Zero-OOB positions are 0) and one burst copies it into
+L1. The Scalar and SIMT executors give the same bytes; they differ only in the order a fault
+is found in, and in what happens when the scratch aliases the index or the table.
+"""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from ..enums import GatherOOB
+from ..errors import PtoHazard
+from .dma import Bursts, execute
+from .indexing import M32, cast_index, remap, u64, wrap_addr
+from .mgather import NAME, _prod, read_indices
+
+
+def nz_offsets(r, c, rows: int, c0: int):
+    """Element offset of logical (r, c) in a 512-byte NZ tile of ``rows`` padded rows."""
+    return (c // c0) * rows * c0 + r * c0 + c % c0
+
+
+def row(core, oob: GatherOOB, dst, table, idx) -> None:
+    """§5.6 / §6.7 Row: capacity ∏Shape[0..3], source row ``safe*Stride[3]``, Zero pre-zeroes
+    the whole tile; the nd2nz tail of a row's last C0 block per ``target.dma.nd2nz_tail``."""
+    t = core.target.name
+    VR, VC = dst.valid_row, dst.valid_col
+    size, C0, R = dst.Element.itemsize, dst.C0, dst.Rows
+    S = [table.GetShape(k) for k in range(5)]
+    cap = _prod(S[:4]) & M32
+    if VR > 0:
+        iaddr = idx.addr + np.arange(VR, dtype=np.int64) * idx.Element.itemsize
+        u = cast_index(read_indices(core, idx, iaddr, lambda i: f"row index {i}"), 32)
+        safe, read = remap(u, cap, oob, 32, rule="GatherOOB.Wrap", target=t)
+    else:
+        safe, read = np.zeros(0, np.uint64), None
+    rows = np.arange(VR, dtype=np.int64) if read is None else np.flatnonzero(read)
+    nblk = -(-VC // C0)
+    b = np.arange(nblk, dtype=np.int64)[None, :]
+    with np.errstate(over="ignore"):
+        start = safe[rows] * u64(table.GetStride(3))
+        src = wrap_addr(u64(table.addr) + (start[:, None] + (b * C0).astype(np.uint64)) * np.uint64(size))
+    daddr = dst.addr + (b * R + rows[:, None]) * C0 * size
+    length = np.broadcast_to(np.minimum(C0, VC - b * C0) * size, daddr.shape)
+    tail = core.target.dma.nd2nz_tail
+    pad = None if tail is None else (int(tail) & ((1 << (8 * size)) - 1)).to_bytes(size, "little")
+
+    def prezero():
+        if oob == GatherOOB.Zero:           # create_cbuf_matrix(…, 0) over the whole tile
+            core.l1.data[dst.addr: dst.addr + dst.nbytes] = 0
+
+    execute(core, Bursts(NAME, "gm", "l1", src, daddr, length, size, pad=pad or b"\0" * size,
+                         fill=tail is not None), prologue=prezero)
+
+
+def elem(core, oob: GatherOOB, dst, table, idx, scratch, simt: bool) -> None:
+    """§5.7 (Scalar) / §5.8 (SIMT) / §6.7 Elem: NZ image in scratch, then scratch → L1."""
+    t = core.target.name
+    VR, VC = dst.valid_row, dst.valid_col
+    size, C0, R = dst.Element.itemsize, dst.C0, dst.Rows
+    N = dst.Numel
+    cap = _prod(table.GetShape(k) for k in range(5)) & M32
+    r, c = np.meshgrid(np.arange(VR, dtype=np.int64), np.arange(VC, dtype=np.int64), indexing="ij")
+    off = nz_offsets(r, c, R, C0)
+    # Fault order: the scalar loop walks row-major; SIMT threads walk the padded NZ tile.
+    order = np.argsort(off, axis=None, kind="stable") if simt else np.arange(VR * VC)
+    r, c, off = (a.reshape(-1)[order] for a in (r, c, off))
+    with np.errstate(over="ignore"):
+        iaddr = idx.addr + (r * idx.GetStride(3) + c) * idx.Element.itemsize
+    raw = read_indices(core, idx, iaddr, lambda i: f"idx of dst({r[i]},{c[i]})")
+    u = cast_index(raw, 32)
+    safe, read = remap(u, cap, oob, 32, rule="GatherOOB.Wrap", target=t)
+    rd = np.ones(u.shape, bool) if read is None else read
+    with np.errstate(over="ignore"):
+        src = wrap_addr(u64(table.addr) + safe * np.uint64(size))
+    pos = np.flatnonzero(rd)
+    core.gm.check_many(src[rd], size, f"{NAME} ({oob.name}) table read", t,
+                       lambda i: f"dst({r[pos[i]]},{c[pos[i]]}) with index {int(u[pos[i]]):#x}")
+    core.gm.check(scratch.addr, N * size, f"{NAME} scratch write ({N} elements)", t)
+    s0, s1 = scratch.addr, scratch.addr + N * size
+    isz = idx.Element.itemsize
+    alias = bool(((iaddr + isz > s0) & (iaddr < s1)).any() or
+                 ((src[rd] + size > s0) & (src[rd] < s1)).any())
+    if alias and not simt:
+        _elem_scalar_aliased(core, oob, dst, table, idx, scratch, r, off, iaddr, cap)
+    else:
+        if alias:
+            warnings.warn(f"[{t}] {NAME}<Elem, Simt>: the scratch overlaps the index or the table; "
+                          f"lanes race (emulated as all reads before all writes)", PtoHazard, stacklevel=4)
+        st = table.Element if table.DType != "hifloat8" else np.dtype(np.uint8)
+        img = np.zeros(N, st)
+        img[off[rd]] = core.gm.gather(src[rd], table.Element)
+        core.gm.write(s0, img)
+    execute(core, Bursts(NAME, "gm", "l1", np.array([s0]), np.array([dst.addr]), N * size, size))
+
+
+def _elem_scalar_aliased(core, oob, dst, table, idx, scratch, r, off, iaddr, cap) -> None:
+    """The scalar executor, element by element, when its own stores feed later loads."""
+    size = dst.Element.itemsize
+    core.gm.data[scratch.addr: scratch.addr + dst.Numel * size] = 0
+    st = table.Element if table.DType != "hifloat8" else np.dtype(np.uint8)
+    zero = np.zeros(1, st)
+    for k in range(r.size):
+        a = int(iaddr[k])
+        core.gm.check(a, idx.Element.itemsize, f"{NAME} index read", core.target.name)
+        raw = core.gm.gather(np.array([a]), idx.Element)
+        u = cast_index(raw, 32)
+        s, ok = remap(u, cap, oob, 32, rule="GatherOOB.Wrap", target=core.target.name)
+        v = zero
+        if ok is None or bool(ok[0]):
+            with np.errstate(over="ignore"):
+                sa = int(wrap_addr(u64(table.addr) + s * np.uint64(size))[0])
+            core.gm.check(sa, size, f"{NAME} table read", core.target.name)
+            v = core.gm.gather(np.array([sa]), table.Element)
+        core.gm.write(scratch.addr + int(off[k]) * size, v)
