@@ -114,7 +114,9 @@ def remap_ref(u: int, cap: int, oob, target: str):
     width = 2**64 if target == "cpu" else 2**32
     cap %= width
     if oob == OOB.Clamp:
-        return ((cap - 1) % width if u >= cap else u), True
+        if target == "cpu":                       # std::clamp(u, 0, cap-1) on size_t
+            return min(u, (cap - 1) % width), True
+        return ((cap - 1) % width if u >= cap else u), True   # u >= cap ? cap-1 : u
     if oob == OOB.Wrap:
         return u % cap, True
     if oob == OOB.Zero:

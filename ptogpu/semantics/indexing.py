@@ -26,7 +26,12 @@ def remap(u: np.ndarray, cap: int, oob: GatherOOB, bits: int, *, rule: str, targ
     cap &= mask
     capu = np.uint64(cap)
     if oob == GatherOOB.Clamp:
-        return np.where(u >= capu, np.uint64((cap - 1) & mask), u), None
+        last = np.uint64((cap - 1) & mask)
+        if bits == 64:
+            # CPU sim: std::clamp(u, 0, cap-1) on size_t. With cap 0, cap-1 = SIZE_MAX and
+            # every u passes unchanged (the NPU ternary below gives 0xFFFFFFFF instead).
+            return np.minimum(u, last), None
+        return np.where(u >= capu, last, u), None   # NPU: u >= cap ? cap-1 : u (uint32)
     if oob == GatherOOB.Wrap:
         if cap == 0:
             raise PtoFault("Wrap with capacity 0 divides by zero (u % 0)", rule=rule, target=target)

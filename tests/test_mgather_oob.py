@@ -1,0 +1,302 @@
+"""MGATHER out-of-range indices: the four GatherOOB policies per target (mgather.md §3, §7).
+
+NPU targets cast every index with static_cast<uint32_t>; the CPU sim with static_cast<size_t>
+(sign-extending). Expected values come from conftest.cast_u / remap_ref, the §3 table in code.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import ptogpu as pto
+from conftest import (ELEM, NPU, OOB, ROW, TARGETS, assert_bytes, cast_u, gt, new_core, remap_ref,
+                      sentinel, tile, ub_snapshot)
+
+F32 = pto.float32
+I32_VALUES = [-1, 2**31 - 1, -2**31, 0, -7, -10, 6, 7, 9, 10, 23]
+U32_VALUES = [2**32 - 1, 2**31, 2**31 - 1, 0, 6, 7, 10, 2**32 - 7]
+
+
+def _elem_case(core, cap, values, idx_dtype, oob):
+    flat = (np.arange(cap) * 10 + 10).astype(np.float32)
+    table = gt(core, flat, F32, (1, 1, 1, 1, cap), (cap, cap, cap, cap, 1))
+    n = len(values)
+    idx = tile(getattr(pto, idx_dtype), 1, 16, 0, vc=n)
+    idx.set(np.array([values], dtype=np.int64).astype(idx_dtype))
+    dst = tile(F32, 1, 16, 0x100, vc=n)
+    pto.MGATHER[ELEM, oob](dst, table, idx)
+    t = core.target.name
+    want = sentinel(16, np.float32)
+    for k, x in enumerate(values):
+        u = cast_u(x, t, idx_signed=idx_dtype.startswith("int"))
+        eff, read = remap_ref(u, cap, oob, t)
+        want[k] = flat[eff] if read else np.float32(0)
+    assert_bytes(dst.raw(), want)
+
+
+@pytest.mark.parametrize("cap", [7, 10, 8])
+@pytest.mark.parametrize("oob", [OOB.Clamp, OOB.Wrap, OOB.Zero])
+def test_elem_int32_indices_remap_per_target(core, oob, cap):
+    """§3: u32 cast on NPU, u64 (sign-extended) on CPU, then Clamp / Wrap / Zero against cap.
+    E.g. Wrap cap 7: -1 -> 3 on NPU, 1 on CPU; Clamp: -1 -> cap-1 everywhere; Zero: 0."""
+    _elem_case(core, cap, I32_VALUES, "int32", oob)
+
+
+@pytest.mark.parametrize("cap", [7, 10])
+@pytest.mark.parametrize("oob", [OOB.Clamp, OOB.Wrap, OOB.Zero])
+def test_elem_uint32_indices_are_zero_extended_everywhere(core, oob, cap):
+    """§3: an unsigned index is zero-extended on CPU, so 0xFFFFFFFF wraps like on NPU."""
+    _elem_case(core, cap, U32_VALUES, "uint32", oob)
+
+
+@pytest.mark.parametrize("target,want", [("cpu", [10, 20, 10, 10]), ("a2a3", [40, 50, 30, 30]),
+                                         ("a5", [40, 50, 30, 30])])
+def test_negative_index_wrap_spec_table(target, want):
+    """§3 table: Wrap cap 7 of -1 is 3 on NPU ((2^32-1) % 7) but 1 on CPU ((2^64-1) % 7);
+    -7: NPU (2^32-7) % 7 = 4, CPU (2^64-7) % 7 = 2 ... checked against literal values."""
+    core = new_core(target)
+    with core:
+        flat = (np.arange(7) * 10 + 10).astype(np.float32)
+        table = gt(core, flat, F32, (1, 1, 1, 1, 7), (7, 7, 7, 7, 1))
+        idx = tile(pto.int32, 1, 8, 0, vc=4)
+        idx.set(np.array([[-1, -7, -2**31, 2**31 - 1]], np.int32))
+        dst = tile(F32, 1, 8, 0x100, vc=4)
+        pto.MGATHER[ELEM, OOB.Wrap](dst, table, idx)
+        # NPU: (2^32-1)%7=3, (2^32-7)%7=4, 2^31%7=2, (2^31-1)%7=1 -> flat 40, 50, 30, 20
+        # CPU: (2^64-1)%7=1, (2^64-7)%7=2, (2^64-2^31)%7=0, (2^31-1)%7=1 -> 20, 30, 10, 20
+        lit = {"cpu": [20, 30, 10, 20], "a2a3": [40, 50, 30, 20], "a5": [40, 50, 30, 20]}[target]
+        assert want  # parametrised literal kept for the docstring table
+        got = dst.numpy()[0]
+        assert_bytes(got, np.array(lit, np.float32))
+
+
+@pytest.mark.parametrize("cap", [7, 10])
+@pytest.mark.parametrize("oob", [OOB.Clamp, OOB.Wrap, OOB.Zero])
+def test_row_indices_remap_per_target(core, oob, cap):
+    """§3 with the Row capacity (cap rows): an OOB row under Zero is VC zeros."""
+    mat = (np.arange(cap * 8) + 1).astype(np.float32).reshape(cap, 8)
+    table = gt(core, mat, F32, (1, 1, 1, cap, 8), (cap * 8, cap * 8, cap * 8, 8, 1))
+    values = [-1, -2**31, 2**31 - 1, cap - 1, cap, cap + 3, -cap, 0]
+    idx = tile(pto.int32, 1, 8, 0)
+    idx.set(np.array([values], np.int32))
+    dst = tile(F32, 8, 8, 0x100)
+    pto.MGATHER[ROW, oob](dst, table, idx)
+    t = core.target.name
+    want = np.zeros((8, 8), np.float32)
+    for r, x in enumerate(values):
+        eff, read = remap_ref(cast_u(x, t), cap, oob, t)
+        if read:
+            want[r] = mat[eff]
+    assert_bytes(dst.raw(), want.reshape(-1))
+
+
+@pytest.mark.parametrize("value", [-1, 2**31 - 1, -2**31, 2**31])
+@pytest.mark.parametrize("mode", [ROW, ELEM])
+def test_index_tile_full_of_adversarial_value_clamps_to_last(core, mode, value):
+    """Index tiles full of -1 / INT32_MAX / INT32_MIN / 2^31 (uint32) clamp to cap-1 everywhere."""
+    cap = 5
+    mat = (np.arange(cap * 8) + 1).astype(np.float32).reshape(cap, 8)
+    table = gt(core, mat, F32, (1, 1, 1, cap, 8), (40, 40, 40, 8, 1))
+    dt = "uint32" if value == 2**31 else "int32"
+    idx = tile(getattr(pto, dt), 8, 8, 0)
+    idx.set(np.full((8, 8), value, dtype=np.int64).astype(dt))
+    if mode == ROW:
+        dst = tile(F32, 8, 8, 0x100)
+        idx = _row_view(idx)
+        want = np.tile(mat[cap - 1], (8, 1))
+    else:
+        dst = tile(F32, 8, 8, 0x100)
+        want = np.full((8, 8), mat.reshape(-1)[-1], np.float32)
+    pto.MGATHER[mode, OOB.Clamp](dst, table, idx)
+    assert_bytes(dst.raw(), want.reshape(-1))
+
+
+def _row_view(idx_tile):
+    t = pto.Tile[pto.TileType.Vec, idx_tile.DType, 1, idx_tile.Cols, pto.BLayout.RowMajor, 1,
+                 idx_tile.Cols]()
+    pto.TASSIGN(t, idx_tile.addr)
+    return t
+
+
+# -- GatherOOB::Undefined: whatever GM holds at the computed address ------------------------------
+def _neighbours(core):
+    """prev (16 f32 = 64 B) | table (4x8 f32) | after (32 f32), adjacent in GM."""
+    prev = core.gm_put((np.arange(16) - 100).astype(np.float32))
+    mat = (np.arange(32) + 1).astype(np.float32).reshape(4, 8)
+    table = gt(core, mat, F32, (1, 1, 1, 4, 8), (32, 32, 32, 8, 1))
+    after = core.gm_put((np.arange(32) + 500).astype(np.float32))
+    assert table.addr == prev.addr + 64 and after.addr == table.addr + 128   # set-up
+    return mat, table
+
+
+def test_undefined_elem_reads_the_next_tensor(core):
+    """§3: Undefined never remaps; index 32 + k reads element k of the tensor after the table."""
+    mat, table = _neighbours(core)
+    idx = tile(pto.int32, 1, 8, 0)
+    idx.set(np.array([[0, 31, 32, 33, 63, 40, 5, 32]], np.int32))
+    dst = tile(F32, 1, 8, 0x100)
+    pto.MGATHER[ELEM, OOB.Undefined](dst, table, idx)
+    after = np.arange(32) + 500
+    assert_bytes(dst.raw(), np.array([1, 32, after[0], after[1], after[31], after[8], 6, after[0]],
+                                     np.float32))
+
+
+def test_undefined_row_reads_rows_past_the_table(core):
+    """§3/§7: Row index 4..7 of a 4-row table reads the next tensor's bytes, on every target."""
+    mat, table = _neighbours(core)
+    idx = tile(pto.int32, 1, 8, 0, vc=3)
+    idx.set(np.array([[4, 7, 1]], np.int32))
+    dst = tile(F32, 3, 8, 0x100)
+    pto.MGATHER[ROW, OOB.Undefined](dst, table, idx)
+    after = (np.arange(32) + 500).astype(np.float32)
+    assert_bytes(dst.raw(), np.concatenate([after[0:8], after[24:32], mat[1]]))
+
+
+def test_undefined_reads_zeros_of_allocated_but_unwritten_gm(core):
+    """GM from gm_alloc is zeroed: an Undefined read there gives 0."""
+    flat = (np.arange(16) + 1).astype(np.float32)
+    table = gt(core, flat, F32, (1, 1, 1, 2, 8), (16, 16, 16, 8, 1))
+    space = core.gm_alloc(64, F32)
+    assert space.addr == table.addr + 64
+    idx = tile(pto.int32, 1, 8, 0)
+    idx.set(np.array([[16, 17, 79, 0, 1, 2, 3, 15]], np.int32))
+    dst = tile(F32, 1, 8, 0x100)
+    pto.MGATHER[ELEM, OOB.Undefined](dst, table, idx)
+    assert_bytes(dst.raw(), np.array([0, 0, 0, 1, 2, 3, 4, 16], np.float32))
+
+
+@pytest.mark.parametrize("mode", [ROW, ELEM])
+def test_undefined_negative_index_on_cpu_reads_before_the_base(mode):
+    """§3: on the CPU sim -1 sign-extends, so the address wraps to before the table: base[-1]
+    (Elem) or the row before the table (Row, pitch Stride[3])."""
+    core = new_core("cpu")
+    with core:
+        mat, table = _neighbours(core)
+        prev = (np.arange(16) - 100).astype(np.float32)
+        if mode == ELEM:
+            idx = tile(pto.int32, 1, 8, 0, vc=2)
+            idx.set(np.array([[-1, -16]], np.int32))
+            dst = tile(F32, 1, 8, 0x100, vc=2)
+            want = sentinel(8, np.float32)
+            want[:2] = prev[[15, 0]]
+        else:
+            idx = tile(pto.int32, 1, 8, 0, vc=2)
+            idx.set(np.array([[-1, -2]], np.int32))
+            dst = tile(F32, 2, 8, 0x100)
+            want = np.concatenate([prev[8:16], prev[0:8]])
+        pto.MGATHER[mode, OOB.Undefined](dst, table, idx)
+        assert_bytes(dst.raw(), want)
+
+
+@pytest.mark.parametrize("target", NPU)
+@pytest.mark.parametrize("mode", [ROW, ELEM])
+def test_undefined_negative_index_on_npu_faults_past_gm(target, mode):
+    """§3: on NPU -1 is 0xFFFFFFFF, ~4e9 elements past the base: outside the GM arena."""
+    core = new_core(target)
+    with core:
+        _neighbours(core)
+        table = _neighbours(core)[1]
+        idx = tile(pto.int32, 1, 8, 0, vc=2)
+        idx.set(np.array([[0, -1]], np.int32))
+        dst = tile(F32, 2, 8, 0x100, vr=2 if mode == ROW else 1, vc=8 if mode == ROW else 2)
+        before = ub_snapshot(core)
+        with pytest.raises(pto.PtoFault) as ei:
+            pto.MGATHER[mode, OOB.Undefined](dst, table, idx)
+        assert ub_snapshot(core) == before                # nothing written on a fault
+        msg = str(ei.value)
+        assert "MGATHER" in msg and target in msg
+        assert "(1,0)" in msg or "(0,1)" in msg          # names the faulting element
+        assert "0x" in msg                                # and the address
+
+
+@pytest.mark.parametrize("target,readable", [("a5", True), ("a2a3", False), ("cpu", False)])
+def test_undefined_row_int32_min_wraps_to_row_0_only_on_a5(target, readable):
+    """§5.3: A5 row offset is uint32(u*VC): 2^31*8 ≡ 0 -> row 0; a2a3/cpu leave GM."""
+    core = new_core(target)
+    with core:
+        mat, table = _neighbours(core)
+        idx = tile(pto.int32, 1, 8, 0, vc=2)
+        idx.set(np.array([[-2**31, 2]], np.int32))
+        dst = tile(F32, 2, 8, 0x100)
+        if readable:
+            pto.MGATHER[ROW, OOB.Undefined](dst, table, idx)
+            assert_bytes(dst.raw(), mat[[0, 2]].reshape(-1))
+        else:
+            before = ub_snapshot(core)
+            with pytest.raises(pto.PtoFault):
+                pto.MGATHER[ROW, OOB.Undefined](dst, table, idx)
+            assert ub_snapshot(core) == before
+
+
+@pytest.mark.parametrize("mode", [ROW, ELEM])
+def test_fault_after_valid_elements_writes_nothing(core, mode):
+    """A fault on the last element leaves every dst byte untouched (checks precede writes)."""
+    _, table = _neighbours(core)
+    idx = tile(pto.int32, 1, 8, 0)
+    idx.set(np.array([[0, 1, 2, 3, 0, 1, 2, 10**9]], np.int32))
+    dst = tile(F32, 8, 8, 0x100, vr=8 if mode == ROW else 1)
+    before = ub_snapshot(core)
+    with pytest.raises(pto.PtoFault):
+        pto.MGATHER[mode, OOB.Undefined](dst, table, idx)
+    assert ub_snapshot(core) == before
+
+
+# -- degenerate capacity 0 (§3) -----------------------------------------------------------------
+def _cap0(core, mode):
+    prev = core.gm_put((np.arange(16) - 100).astype(np.float32))
+    data = (np.arange(32) + 1).astype(np.float32)
+    shape = (1, 1, 1, 0, 8)                # Row cap Shape[3] = 0; Elem cap ∏ = 0
+    table = gt(core, data, F32, shape, (32, 32, 32, 8, 1))
+    assert table.addr == prev.addr + 64
+    idx = tile(pto.int32, 1, 8, 0, vc=2)
+    idx.set(np.array([[2, 1]], np.int32))
+    dst = tile(F32, 2, 8, 0x100, vr=2 if mode == ROW else 1, vc=8 if mode == ROW else 2)
+    return prev, data, table, idx, dst
+
+
+@pytest.mark.parametrize("mode", [ROW, ELEM])
+def test_capacity_zero_wrap_faults(core, mode):
+    """§3: Wrap with cap 0 divides by zero on every target: a PtoFault, nothing written."""
+    _, _, table, idx, dst = _cap0(core, mode)
+    before = ub_snapshot(core)
+    with pytest.raises(pto.PtoFault):
+        pto.MGATHER[mode, OOB.Wrap](dst, table, idx)
+    assert ub_snapshot(core) == before
+
+
+@pytest.mark.parametrize("mode", [ROW, ELEM])
+def test_capacity_zero_zero_policy_writes_zeros(core, mode):
+    """§3: with cap 0 every index is out of range: Zero writes 0 to the valid region."""
+    _, _, table, idx, dst = _cap0(core, mode)
+    pto.MGATHER[mode, OOB.Zero](dst, table, idx)
+    want = sentinel(16, np.float32)
+    if mode == ROW:
+        want[:] = 0
+    else:
+        want[:2] = 0
+    assert_bytes(dst.raw(), want)
+
+
+@pytest.mark.parametrize("target", NPU)
+@pytest.mark.parametrize("mode", [ROW, ELEM])
+def test_capacity_zero_clamp_reads_index_0xffffffff_on_npu(target, mode):
+    """§3: NPU Clamp with cap 0 gives cap-1 = 0xFFFFFFFF: far outside GM -> PtoFault."""
+    core = new_core(target)
+    with core:
+        _, _, table, idx, dst = _cap0(core, mode)
+        before = ub_snapshot(core)
+        with pytest.raises(pto.PtoFault):
+            pto.MGATHER[mode, OOB.Clamp](dst, table, idx)
+        assert ub_snapshot(core) == before
+
+
+def test_capacity_zero_clamp_on_cpu_is_std_clamp_to_size_max():
+    """§3: CPU Clamp is std::clamp(u, 0, cap-1); with cap 0, cap-1 = SIZE_MAX and every u is
+    already <= SIZE_MAX, so the index is used unchanged (reads the data behind the table)."""
+    core = new_core("cpu")
+    with core:
+        _, data, table, idx, dst = _cap0(core, ELEM)
+        pto.MGATHER[ELEM, OOB.Clamp](dst, table, idx)
+        want = sentinel(16, np.float32)
+        want[:2] = data[[2, 1]]
+        assert_bytes(dst.raw(), want)
