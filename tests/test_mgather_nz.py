@@ -332,3 +332,32 @@ def test_row_nz_and_elem_nz_agree_on_in_range_rows():
         pto.MGATHER[ELEM, OOB.Clamp](d2, table, ie)
         assert_bytes(d1.numpy(), d2.numpy())
         assert_bytes(d1.numpy()[0], mat[21])
+
+
+def test_nz_dims_and_strides_are_read_as_32_bit_int():
+    """§6.2: gShape0..2 and gStride0..4 are read as int: 2^32 + s behaves exactly like s."""
+    core = _core()
+    with core:
+        mat = logical(32, 16)
+        plain = nz_table(core, mat, 1, 2)
+        sh, st = pto.Shape[-1, -1, -1, 16, C0], pto.Stride[-1, -1, -1, -1, -1]
+        T = pto.GlobalTensor[F32, sh, st, pto.Layout.NZ]
+        big = T(plain.data(), sh(1 + 2**32, 2 + 2**32, 2 + 2**33),
+                st(2**32 + 512, 2**33 + 256, 2**32 + 128, 2**34 + 8, 2**35 + 1))
+        idx = tile(pto.int32, 1, 16, 0, vc=3)
+        idx.set(np.array([[7, 30, 31]], np.int32))
+        d1 = tile(F32, 16, 16, 0x400, bl=CM, sl=SRM, vr=3)
+        pto.MGATHER[ROW, OOB.Clamp](d1, big, idx)
+        ie = tile(pto.int32, 1, 16, 0x800)
+        ie.set(((np.arange(16) * 31) % 512).astype(np.int32)[None, :])
+        d2 = tile(F32, 16, 16, 0x1000, bl=CM, sl=SRM, vr=1)
+        pto.MGATHER[ELEM, OOB.Clamp](d2, big, ie)
+        want1 = sentinel(256, np.float32)
+        for r, row in enumerate([7, 30, 31]):
+            for c in range(16):
+                want1[nz_offset(r, c, 16)] = mat[row, c]
+        assert_bytes(d1.raw(), want1)
+        want2 = sentinel(256, np.float32)
+        for c in range(16):
+            want2[nz_offset(0, c, 16)] = mat.reshape(-1)[(c * 31) % 512]
+        assert_bytes(d2.raw(), want2)

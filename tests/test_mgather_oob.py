@@ -300,3 +300,77 @@ def test_capacity_zero_clamp_on_cpu_is_std_clamp_to_size_max():
         want = sentinel(16, np.float32)
         want[:2] = data[[2, 1]]
         assert_bytes(dst.raw(), want)
+
+
+# -- adversarial tables and valid dims: a target answer or a PtoError, never NumPy noise --------
+BIG = [0, 1, -1, -5, 2**31, 2**32, 2**32 + 3, 2**40, -2**40, 2**62, 2**63 - 1, -2**63, 2**64 + 5]
+
+
+def _adversarial_run(core, mode, oob, shape, stride, layout=pto.Layout.ND):
+    sh, st = pto.Shape[-1, -1, -1, -1, -1], pto.Stride[-1, -1, -1, -1, -1]
+    if layout == pto.Layout.NZ:
+        sh = pto.Shape[-1, -1, -1, 16, 8]
+        shape = shape[:3]
+    T = pto.GlobalTensor[F32, sh, st, layout]
+    table = T(core.gm_put(np.arange(64, dtype=np.float32)), sh(*shape), st(*stride))
+    idx = tile(pto.int32, 1, 8, 0)
+    idx.set(np.array([[0, 1, 5, -1, 2**31 - 1, -2**31, 63, 7]], np.int32))
+    if layout == pto.Layout.NZ:
+        dst = tile(F32, 16, 8, 0x100, bl=pto.BLayout.ColMajor, sl=pto.SLayout.RowMajor,
+                   vr=8 if mode == ROW else 1)
+    else:
+        dst = tile(F32, 8, 8, 0x100, vr=8 if mode == ROW else 1)
+    before = ub_snapshot(core)
+    try:
+        pto.MGATHER[mode, oob](dst, table, idx)
+    except pto.PtoError:
+        assert ub_snapshot(core) == before           # nothing written on an error
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("mode", [ROW, ELEM])
+@pytest.mark.parametrize("oob", list(OOB))
+def test_adversarial_shapes_and_strides_never_escape(target, mode, oob):
+    """Huge, negative and zero shapes/strides (2^40, 2^63-1, -2^40, 2^64+5 ...) either give the
+    target's answer or raise a PtoError -- no NumPy warning, OverflowError or MemoryError."""
+    core = new_core(target, quirks={"a5_dynamic_dim_cast": False} if target == "a5" else None)
+    with core:
+        for k, v in enumerate(BIG):
+            shape = [1, 1, 1, 8, 8]
+            stride = [64, 64, 64, 8, 1]
+            shape[k % 5] = v
+            stride[(k + 2) % 5] = BIG[-1 - k]
+            _adversarial_run(core, mode, oob, shape, stride)
+            _adversarial_run(core, mode, oob, [1, 1, v, 8, 8], [64, 64, 64, 8, 1])
+            _adversarial_run(core, mode, oob, [1, 1, 1, 8, 8], [64, 64, 64, v, v])
+
+
+@pytest.mark.parametrize("mode", [ROW, ELEM])
+@pytest.mark.parametrize("oob", list(OOB))
+def test_adversarial_nz_tables_never_escape(mode, oob):
+    """§6.4/§6.6 with hostile gShape0..2 / gStride0..4: an answer or a PtoError."""
+    core = new_core("a2a3")
+    with core:
+        for k, v in enumerate(BIG):
+            shape = [1, 1, 1]
+            shape[k % 3] = v
+            stride = [128, 128, 128, 8, 1]
+            stride[(k + 1) % 5] = BIG[-1 - k]
+            _adversarial_run(core, mode, oob, shape, stride, pto.Layout.NZ)
+            _adversarial_run(core, mode, oob, [v, v, v], [128, 128, 128, 8, 1], pto.Layout.NZ)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("mode", [ROW, ELEM])
+@pytest.mark.parametrize("valid", [(2**40, 2**40), (2**31, 8), (1, 2**33), (2**20, 2**20)])
+def test_huge_dynamic_valid_dims_fault_cleanly(target, mode, valid):
+    """A runtime valid shape far beyond the tile cannot fit in UB: PtoFault, no MemoryError."""
+    core = new_core(target, quirks={"a5_dynamic_dim_cast": False} if target == "a5" else None)
+    with core:
+        table = gt(core, np.arange(64, dtype=np.float32), F32, (1, 1, 1, 8, 8), (64, 64, 64, 8, 1))
+        idx = tile(pto.int32, 1, 8, 0, vr=-1, vc=-1, valid=(1, valid[0]) if mode == ROW else valid)
+        dst = tile(F32, 8, 8, 0x100, vr=-1, vc=-1, valid=valid)
+        before = ub_snapshot(core)
+        with pytest.raises(pto.PtoError):
+            pto.MGATHER[mode, OOB.Clamp](dst, table, idx)
+        assert ub_snapshot(core) == before
