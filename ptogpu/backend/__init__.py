@@ -1,9 +1,32 @@
-"""Backend selection. ``numpy`` is the reference and always available."""
+"""Backend selection. ``numpy`` is the reference and always available.
+
+``native`` (the kernels of ``cuda_src/`` compiled for the CPU through the host shim) and
+``cupy`` (the same kernels on an NVIDIA GPU) run the instructions that have kernels so far --
+MGATHER into UB (and the CPU simulator's generic MGATHER) -- and hand every other instruction
+to NumPy. ``auto`` therefore still picks ``numpy``: it will pick a kernel backend once every
+instruction has kernels.
+"""
 from __future__ import annotations
 
 from ..errors import PtoError
 
 BACKENDS = ("auto", "numpy", "cupy", "native")
+
+KERNEL_COVERAGE = "MGATHER into UB (all targets) and the CPU simulator's generic MGATHER"
+MISSING_KERNELS = "TGATHERB, TINTERLEAVE/TDEINTERLEAVE, register-level Gather, DMA and GM->L1 MGATHER"
+
+
+def backend_available(name: str) -> tuple[bool, str]:
+    """(usable, reason) for ``native`` or ``cupy``; builds the native library on first use."""
+    if name == "native":
+        from . import native_backend
+        return native_backend.available()
+    if name == "cupy":
+        from . import cupy_backend
+        return cupy_backend.available()
+    if name == "numpy":
+        return True, "numpy: always available"
+    raise ValueError(f"unknown backend {name!r}")
 
 
 def resolve_backend(name: str) -> tuple[str, str]:
@@ -13,6 +36,18 @@ def resolve_backend(name: str) -> tuple[str, str]:
     if name == "numpy":
         return "numpy", "requested"
     if name == "auto":
-        return "numpy", "auto: the numpy backend (kernel backends are not built into this version)"
-    raise PtoError(f"backend {name!r} is not available in this version of ptogpu; "
-                   f"use 'numpy' or 'auto'", rule="backend")
+        return "numpy", (f"auto: numpy, because kernels exist only for {KERNEL_COVERAGE}; "
+                         f"not yet for {MISSING_KERNELS}. Ask for backend='native' or 'cupy' "
+                         f"to run the kernels that exist (the rest stays on NumPy)")
+    ok, why = backend_available(name)
+    if not ok:
+        raise PtoError(f"backend {name!r} is not available here: {why}", rule="backend")
+    return name, f"requested; {why}; instructions without kernels run on NumPy"
+
+
+def run_mgather_ub(core, mode, oob, dst, table, idx) -> bool:
+    """Run a checked MGATHER as a kernel when ``core.backend`` has one; False: run NumPy."""
+    if core.backend == "numpy":
+        return False
+    from .mgather_kernels import run_mgather_ub as run
+    return run(core, mode, oob, dst, table, idx)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from .. import dtypes
+from ..backend import run_mgather_ub
 from ..core import current_core
 from ..enums import DYNAMIC, Coalesce, GatherExec, GatherOOB, Layout, TileType
 from ..errors import PtoCheckError, check
@@ -161,12 +162,14 @@ class MGatherForm:
             # One generic routine: every form honours CMode; scratch is ignored (cpu:97-120).
             mode = self.mode if self.mode is not None else rules.default_mode
             check_cpu(core, mode, dst, table, idx)
+            if run_mgather_ub(core, mode, oob, dst, table, idx): return  # noqa: E701 (native/cupy kernel)
             return sem.gather(core, mode, oob, dst, table, idx)
         if dst.Loc == TileType.Mat or scratch is not None or self.exec_ is not None:
             from .mgather_l1 import mgather_gm2l1
             return mgather_gm2l1(core, self, dst, table, idx, scratch, oob)
         mode = self.mode if self.mode is not None else rules.default_mode
         UB_CHECKS[rules.checks](core, mode, dst, table, idx)
+        if run_mgather_ub(core, mode, oob, dst, table, idx): return  # noqa: E701 (native/cupy kernel)
         if table.layout == Layout.NZ and rules.nz_tables:
             fn = sem_nz.row_nz if mode == Coalesce.Row else sem_nz.elem_nz
             return fn(core, oob, dst, table, idx)

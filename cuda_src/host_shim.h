@@ -1,0 +1,79 @@
+// host_shim.h — compile the kernels of cuda_src/ as plain C++ for the CPU (backend "native").
+//
+// Included first (g++ -include host_shim.h -x c++ mgather.cu). It supplies what CUDA would:
+// dim3, threadIdx / blockIdx / blockDim / gridDim (thread-local, so OpenMP workers each have
+// their own), the __global__ / __device__ qualifiers, atomicMin, and a launcher that runs a
+// grid as loops: blocks in parallel (OpenMP when enabled), the threads of one block one after
+// another in (z, y, x) order. That is faithful because no kernel synchronises inside a block
+// or uses warp intrinsics (common.cuh). Each PTO_EXPORT(kernel) becomes an extern "C"
+// function host_<kernel>(grid_x, block_x, block_y, block_z, <kernel parameters>) for ctypes.
+#ifndef PTOGPU_HOST_SHIM_H
+#define PTOGPU_HOST_SHIM_H
+
+#define PTO_HOST_SHIM 1
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+struct dim3 {
+    unsigned x, y, z;
+    constexpr dim3(unsigned x_ = 1, unsigned y_ = 1, unsigned z_ = 1) : x(x_), y(y_), z(z_) {}
+};
+
+static thread_local dim3 threadIdx, blockIdx, blockDim, gridDim;
+
+#define __global__
+#define __device__
+#define __host__
+#define __forceinline__ inline
+#define __restrict__ __restrict
+#define __launch_bounds__(...)
+
+static inline unsigned long long atomicMin(unsigned long long *addr, unsigned long long v) {
+    unsigned long long old = __atomic_load_n(addr, __ATOMIC_RELAXED);
+    while (v < old &&
+           !__atomic_compare_exchange_n(addr, &old, v, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+    }
+    return old;
+}
+
+// Run kernel `k` over `grid` x `block`: blocks in parallel, threads of a block sequentially.
+template <class... Params, class... Args>
+static void pto_launch(void (*k)(Params...), dim3 grid, dim3 block, Args... args) {
+    const long long nblocks = (long long)grid.x * grid.y * grid.z;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(dynamic, 1) if (nblocks > 1)
+#endif
+    for (long long b = 0; b < nblocks; ++b) {
+        gridDim = grid;
+        blockDim = block;
+        blockIdx = dim3((unsigned)(b % grid.x), (unsigned)((b / grid.x) % grid.y),
+                        (unsigned)(b / ((long long)grid.x * grid.y)));
+        for (unsigned tz = 0; tz < block.z; ++tz)
+            for (unsigned ty = 0; ty < block.y; ++ty)
+                for (unsigned tx = 0; tx < block.x; ++tx) {
+                    threadIdx = dim3(tx, ty, tz);
+                    k(args...);
+                }
+    }
+}
+
+// Exported entry point of one kernel (uses the uniform signature of common.cuh).
+#define PTO_EXPORT(name)                                                                    \
+    extern "C" void host_##name(unsigned grid_x, unsigned block_x, unsigned block_y,        \
+                                unsigned block_z, PTO_KERNEL_PARAMS) {                      \
+        pto_launch(name, dim3(grid_x), dim3(block_x, block_y, block_z), PTO_KERNEL_ARGS);    \
+    }
+
+// Lets the loader tell a shim build from anything else (weak: every .cu includes the shim).
+extern "C" __attribute__((weak)) int pto_host_shim_version(void) { return 1; }
+extern "C" __attribute__((weak)) int pto_host_shim_threads(void) {
+#ifdef _OPENMP
+    return omp_get_max_threads();
+#else
+    return 1;
+#endif
+}
+
+#endif  // PTOGPU_HOST_SHIM_H

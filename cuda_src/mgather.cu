@@ -1,0 +1,296 @@
+// mgather.cu — MGATHER into a Vec (UB) tile, every target (mgather.md §3-§6).
+//
+//   kernel                    mirrors                                   launch per instance
+//   mgather_a5_row            A5 simt_mgather_row_kernel (§5.3)         dim3(32, rowWarps*warpsPerRow), 2 passes
+//   mgather_a5_elem           A5 simt_mgather_elem_kernel (§5.4)        dim3(32, clamp(ceil(VR*VC/32),1,32)), 2 passes
+//   mgather_a5_scalar         A5 MGatherScalarImpl, static 1x1 (§5.5)   dim3(1)
+//   mgather_a2a3_row_nd       A2/A3 MGatherRowImpl (§6.3)               dim3(1), scalar loop
+//   mgather_a2a3_elem_nd      A2/A3 MGatherElemImpl (§6.5)              dim3(1), scalar loop
+//   mgather_a2a3_row_nz       A2/A3 MGatherRowNzImpl (§6.4)             dim3(1), scalar loop
+//   mgather_a2a3_elem_nz      A2/A3 MGatherElemNzImpl (§6.6)            dim3(1), scalar loop
+//   mgather_cpu               CPU simulator MGATHER_IMPL (§4)           dim3(1), scalar loop
+//
+// The semantics are those of ptogpu/semantics/mgather.py and mgather_nz.py, byte for byte,
+// including which fault is reported first. Host-side decisions (capacity, index width, the
+// Row source rule, whether the A2/A3 tail fill applies) arrive in the parameter block.
+#include "common.cuh"
+
+// Parameter block of one instance (int64 words). The Python side reads these names from this
+// file, so the order here is the only definition.
+enum {
+    MG_VR = 0, MG_VC, MG_OOB, MG_BITS, MG_CAP, MG_T, MG_TBASE,
+    MG_S0, MG_S1, MG_S2, MG_S3, MG_S4, MG_ST0, MG_ST1, MG_ST2, MG_ST3, MG_ST4,
+    MG_MODE, MG_ROWSRC, MG_TAIL, MG_DST_NBYTES,
+    MG_DST, MG_IDX = MG_DST + TD_WORDS, MG_WORDS = MG_IDX + TD_WORDS
+};
+enum { MODE_ROW = 0, MODE_ELEM = 1 };
+// Row source address rule: CPU row*s3 + c*s4, A2/A3 row*s3 + c, A5 (u32)(row*VC) + c.
+enum { ROWSRC_STRIDES = 0, ROWSRC_STRIDE3 = 1, ROWSRC_VALID_COLS = 2 };
+
+#define MG_INSTANCE_SETUP(inst)                        \
+    const i64 *P = prm + (inst) * prm_stride;          \
+    u64 *rec = fault + (inst) * FAULT_WORDS;           \
+    PTO_MEM_OF(m, inst)
+
+// Read the raw index at byte `addr` of the index arena; false if the read leaves the arena.
+PTO_DEV bool read_index(const Mem &m, const i64 *itd, u64 addr, u64 *raw) {
+    const Arena &a = m.a[itd[TD_SPACE]];
+    const int n = (int)itd[TD_ESIZE];
+    if (!arena_ok(a, addr, n)) return false;
+    *raw = load_index(a.p + addr, n, (int)itd[TD_SIGNED]);
+    return true;
+}
+
+// Move one element: table[src] (or 0) -> dst, or check both addresses, per `act`.
+PTO_DEV void move_one(const i64 *P, const Mem &m, u64 *rec, int act, bool rd, u64 src, u64 dst,
+                      u64 lin, u64 u) {
+    const int T = (int)P[MG_T];
+    const Arena &G = m.a[SPACE_GM];
+    const Arena &D = m.a[P[MG_DST + TD_SPACE]];
+    if (act == ACT_WRITE) {
+        if (rd) copy_elem(D.p + dst, G.p + src, T);
+        else zero_elem(D.p + dst, T);
+        return;
+    }
+    if (rd && !arena_ok(G, src, T)) on_bad(rec, act, fault_key(PHASE_TABLE, lin), src, u);
+    if (!arena_ok(D, dst, T)) on_bad(rec, act, fault_key(PHASE_DST, lin), dst, u);
+}
+
+// Elem mode, element (r, c): index at the index tile's layout offset, flat table read.
+PTO_DEV void elem_one(const i64 *P, const Mem &m, u64 *rec, int act, i64 r, i64 c) {
+    const i64 *dtd = P + MG_DST, *itd = P + MG_IDX;
+    const u64 lin = (u64)(r * P[MG_VC] + c);
+    const u64 iaddr = tile_addr(itd, r, c);
+    u64 raw;
+    if (!read_index(m, itd, iaddr, &raw)) {
+        on_bad(rec, act, fault_key(PHASE_INDEX, lin), iaddr, 0);
+        return;
+    }
+    const int bits = (int)P[MG_BITS];
+    const u64 u = cast_index(raw, bits);
+    bool rd;
+    const u64 safe = remap(u, (u64)P[MG_CAP], (int)P[MG_OOB], bits, &rd);
+    const u64 src = (u64)P[MG_TBASE] + safe * (u64)P[MG_T];
+    move_one(P, m, rec, act, rd, src, tile_addr(dtd, r, c), lin, u);
+}
+
+// Row mode, row r: read the flat index, remap; returns false when the index read faults.
+PTO_DEV bool row_index(const i64 *P, const Mem &m, u64 *rec, int act, i64 r, u64 *u, u64 *safe,
+                       bool *rd) {
+    const i64 *itd = P + MG_IDX;
+    const u64 iaddr = (u64)itd[TD_ADDR] + (u64)(r * itd[TD_ESIZE]);
+    u64 raw;
+    if (!read_index(m, itd, iaddr, &raw)) {
+        on_bad(rec, act, fault_key(PHASE_INDEX, (u64)r), iaddr, 0);
+        return false;
+    }
+    const int bits = (int)P[MG_BITS];
+    *u = cast_index(raw, bits);
+    *safe = remap(*u, (u64)P[MG_CAP], (int)P[MG_OOB], bits, rd);
+    return true;
+}
+
+// Row mode, source element offset of (safe row, c) per the target's rule.
+PTO_DEV u64 row_src(const i64 *P, u64 safe, i64 c) {
+    u64 off;
+    switch ((int)P[MG_ROWSRC]) {
+    case ROWSRC_STRIDES: off = safe * (u64)P[MG_ST3] + (u64)c * (u64)P[MG_ST4]; break;
+    case ROWSRC_STRIDE3: off = safe * (u64)P[MG_ST3] + (u64)c; break;
+    default: off = ((safe * (u64)P[MG_VC]) & 0xFFFFFFFFull) + (u64)c; break;
+    }
+    return (u64)P[MG_TBASE] + off * (u64)P[MG_T];
+}
+
+// ---- A5 SIMT ------------------------------------------------------------------------------
+
+extern "C" __global__ void mgather_a5_row(PTO_KERNEL_PARAMS) {
+    PTO_FOR_EACH_INSTANCE(inst) {
+        MG_INSTANCE_SETUP(inst);
+        const i64 *dtd = P + MG_DST;
+        const u32 VR = (u32)P[MG_VR], VC = (u32)P[MG_VC];
+        const u32 rowWarps = row_warps(VR), wpr = warps_per_row(VR, VC);
+        const u32 tx = threadIdx.x, ty = threadIdx.y;
+        if (tx >= 32u || ty >= rowWarps * wpr) continue;   // block sized for a wider instance
+        const int act = simt_act(pass, rec);
+        const u32 rowWarp = ty % rowWarps, colSeg = ty / rowWarps, colStride = wpr * 32u;
+        for (u32 row = rowWarp; row < VR; row += rowWarps) {
+            u64 u, safe;
+            bool rd;
+            if (!row_index(P, m, rec, act, row, &u, &safe, &rd)) continue;
+            for (u32 col = colSeg * 32u + tx; col < VC; col += colStride)
+                move_one(P, m, rec, act, rd, row_src(P, safe, col), tile_addr(dtd, row, col),
+                         (u64)row * VC + col, u);
+        }
+    }
+}
+
+extern "C" __global__ void mgather_a5_elem(PTO_KERNEL_PARAMS) {
+    PTO_FOR_EACH_INSTANCE(inst) {
+        MG_INSTANCE_SETUP(inst);
+        const u64 VR = (u64)P[MG_VR], VC = (u64)P[MG_VC];
+        const u64 total = (u64)(u32)(VR * VC);
+        const u32 launchWarps = elem_launch_warps((u32)total);
+        const u32 tx = threadIdx.x, ty = threadIdx.y;
+        if (tx >= 32u || ty >= launchWarps) continue;
+        const int act = simt_act(pass, rec);
+        const u64 launchThreads = 32u * launchWarps;
+        for (u64 i = (u64)ty * 32u + tx; i < total; i += launchThreads) {
+            const u64 r = VC == 1 ? i : i / VC, c = VC == 1 ? 0 : i % VC;
+            elem_one(P, m, rec, act, (i64)r, (i64)c);
+        }
+    }
+}
+
+extern "C" __global__ void mgather_a5_scalar(PTO_KERNEL_PARAMS) {
+    (void)pass;
+    if (threadIdx.x | threadIdx.y | threadIdx.z) return;
+    PTO_FOR_EACH_INSTANCE(inst) {
+        MG_INSTANCE_SETUP(inst);
+        elem_one(P, m, rec, ACT_NOTE, 0, 0);
+        if (rec[0] == FAULT_NONE) elem_one(P, m, rec, ACT_WRITE, 0, 0);
+    }
+}
+
+// ---- scalar loops: CPU simulator and A2/A3 ND ----------------------------------------------
+
+// Row mode, sequential rows; `tail` adds the A2/A3 fill from VC to the row's 32-byte boundary
+// with the burst's first element (semantics/mgather.py _with_tail_fill).
+PTO_DEV void row_loop(const i64 *P, const Mem &m, u64 *rec, int act, bool tail) {
+    const i64 *dtd = P + MG_DST;
+    const i64 VR = P[MG_VR], VC = P[MG_VC], T = P[MG_T];
+    const i64 end = ((VC * T + 31) / 32) * 32 / T, ntail = tail ? end - VC : 0;
+    i64 rowpos = 0;
+    for (i64 r = 0; r < VR; ++r) {
+        u64 u, safe;
+        bool rd;
+        if (!row_index(P, m, rec, act, r, &u, &safe, &rd)) continue;
+        for (i64 c = 0; c < VC; ++c)
+            move_one(P, m, rec, act, rd, row_src(P, safe, c), tile_addr(dtd, r, c),
+                     (u64)(r * VC + c), u);
+        if (!rd || ntail <= 0) continue;
+        const u64 first = row_src(P, safe, 0);
+        for (i64 k = 0; k < ntail; ++k) {
+            const u64 d = (u64)dtd[TD_ADDR] + (u64)((r * dtd[TD_COLS] + VC + k) * T);
+            move_one(P, m, rec, act, true, first, d, (u64)(VR * VC + rowpos * ntail + k), u);
+        }
+        ++rowpos;
+    }
+}
+
+PTO_DEV void elem_loop(const i64 *P, const Mem &m, u64 *rec, int act) {
+    const i64 VR = P[MG_VR], VC = P[MG_VC];
+    for (i64 r = 0; r < VR; ++r)
+        for (i64 c = 0; c < VC; ++c) elem_one(P, m, rec, act, r, c);
+}
+
+#define SCALAR_KERNEL(name, ...)                                   \
+    extern "C" __global__ void name(PTO_KERNEL_PARAMS) {           \
+        (void)pass;                                                \
+        if (threadIdx.x | threadIdx.y | threadIdx.z) return;       \
+        PTO_FOR_EACH_INSTANCE(inst) {                              \
+            MG_INSTANCE_SETUP(inst);                               \
+            int act = ACT_NOTE;                                    \
+            __VA_ARGS__;                                           \
+            if (rec[0] != FAULT_NONE) continue;                    \
+            act = ACT_WRITE;                                       \
+            __VA_ARGS__;                                           \
+        }                                                          \
+    }
+
+// CPU simulator: one generic routine, rows in order (cpu/MGather.hpp:21-95).
+SCALAR_KERNEL(mgather_cpu,
+              if (P[MG_MODE] == MODE_ROW) row_loop(P, m, rec, act, false);
+              else elem_loop(P, m, rec, act))
+
+SCALAR_KERNEL(mgather_a2a3_row_nd, row_loop(P, m, rec, act, P[MG_TAIL] != 0))
+
+SCALAR_KERNEL(mgather_a2a3_elem_nd, elem_loop(P, m, rec, act))
+
+// ---- A2/A3 NZ tables -----------------------------------------------------------------------
+
+// Row NZ (§6.4): per read row, gShape0 multi-burst DMAs of gShape1 32-byte bursts; Zero
+// pre-zeroes the whole destination tile. ValidCol is ignored.
+PTO_DEV void row_nz_loop(const i64 *P, const Mem &m, u64 *rec, int act) {
+    const i64 *dtd = P + MG_DST;
+    const i64 VR = P[MG_VR], T = P[MG_T], C0 = 32 / T, R = dtd[TD_ROWS];
+    const i64 n0 = P[MG_S0] > 0 ? P[MG_S0] : 0;
+    const i64 nb = (i64)((u64)P[MG_S1] & 0xFFFFull);            // nBurst is a uint16
+    const i64 nblk = n0 * nb;
+    const u64 base = (u64)P[MG_TBASE];
+    if (act == ACT_WRITE && P[MG_OOB] == OOB_ZERO) {
+        const Arena &D = m.a[dtd[TD_SPACE]];
+        if (arena_ok(D, (u64)dtd[TD_ADDR], P[MG_DST_NBYTES]))
+            for (i64 b = 0; b < P[MG_DST_NBYTES]; ++b) D.p[dtd[TD_ADDR] + b] = 0;
+    }
+    i64 rowpos = 0;
+    for (i64 r = 0; r < VR; ++r) {
+        u64 u, safe;
+        bool rd;
+        if (!row_index(P, m, rec, act, r, &u, &safe, &rd)) continue;
+        if (!rd) continue;
+        const u64 sbr = safe / 16, sri = safe % 16;
+        for (i64 i = 0; i < n0; ++i)
+            for (i64 j = 0; j < nb; ++j)
+                for (i64 k = 0; k < C0; ++k) {
+                    const u64 el = (u64)i * (u64)P[MG_ST0] + (u64)j * (u64)P[MG_ST1] +
+                                   sbr * (u64)P[MG_ST2] + sri * (u64)P[MG_ST3] + (u64)k;
+                    const u64 src = base + el * (u64)T;
+                    const u64 d = (u64)dtd[TD_ADDR] +
+                                  (u64)((((i * P[MG_S1] + j) * R + r) * C0 + k) * T);
+                    move_one(P, m, rec, act, true, src, d,
+                             (u64)(rowpos * nblk * C0 + (i * nb + j) * C0 + k), u);
+                }
+        ++rowpos;
+    }
+}
+
+// Elem NZ (§6.6): column block outer, then rows, then the block's columns; the index is a
+// logical row-major position in the un-tiled matrix, translated by MGatherNZGmOffset.
+PTO_DEV void elem_nz_loop(const i64 *P, const Mem &m, u64 *rec, int act) {
+    const i64 *dtd = P + MG_DST, *itd = P + MG_IDX;
+    const i64 VR = P[MG_VR], VC = P[MG_VC], T = P[MG_T], C0 = 32 / T, R = dtd[TD_ROWS];
+    const i64 S0 = P[MG_S0], S1 = P[MG_S1];
+    const i64 nlc = S0 * S1 * C0;                              // > 0 (the host refuses others)
+    const i64 g1 = S1 > 1 ? S1 : 1;
+    for (i64 b = 0; b * C0 < VC; ++b)
+        for (i64 r = 0; r < VR; ++r)
+            for (i64 k = 0; k < C0 && b * C0 + k < VC; ++k) {
+                const i64 c = b * C0 + k;
+                const u64 lin = (u64)(r * VC + c);
+                const u64 iaddr = tile_addr(itd, r, c);
+                u64 raw;
+                if (!read_index(m, itd, iaddr, &raw)) {
+                    on_bad(rec, act, fault_key(PHASE_INDEX, lin), iaddr, 0);
+                    continue;
+                }
+                const u64 u = cast_index(raw, 32);
+                bool rd;
+                const u64 safe = remap(u, (u64)P[MG_CAP], (int)P[MG_OOB], 32, &rd);
+                u64 src = 0;
+                if (rd) {
+                    const i64 s = (i64)safe;
+                    const i64 lr = s / nlc, lc = s % nlc;
+                    const i64 bcc = lc / C0, k0 = lc % C0, br = lr / 16, ri = lr % 16;
+                    const i64 o0 = S0 == 1 ? 0 : bcc / g1, o1 = S0 == 1 ? bcc : bcc % g1;
+                    const u64 off = (u64)o0 * (u64)P[MG_ST0] + (u64)o1 * (u64)P[MG_ST1] +
+                                    (u64)br * (u64)P[MG_ST2] + (u64)ri * (u64)P[MG_ST3] +
+                                    (u64)k0 * (u64)P[MG_ST4];
+                    src = (u64)P[MG_TBASE] + off * (u64)T;
+                }
+                const u64 d = (u64)dtd[TD_ADDR] + (u64)((b * R * C0 + r * C0 + k) * T);
+                move_one(P, m, rec, act, rd, src, d, lin, u);
+            }
+}
+
+SCALAR_KERNEL(mgather_a2a3_row_nz, row_nz_loop(P, m, rec, act))
+
+SCALAR_KERNEL(mgather_a2a3_elem_nz, elem_nz_loop(P, m, rec, act))
+
+PTO_EXPORT(mgather_a5_row)
+PTO_EXPORT(mgather_a5_elem)
+PTO_EXPORT(mgather_a5_scalar)
+PTO_EXPORT(mgather_a2a3_row_nd)
+PTO_EXPORT(mgather_a2a3_elem_nd)
+PTO_EXPORT(mgather_a2a3_row_nz)
+PTO_EXPORT(mgather_a2a3_elem_nz)
+PTO_EXPORT(mgather_cpu)

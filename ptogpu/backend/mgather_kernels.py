@@ -1,0 +1,263 @@
+"""MGATHER on the kernel backends: lower a checked call to a kernel launch (cuda_src/mgather.cu).
+
+:func:`run_mgather_ub` is the one entry point ``ops/mgather.py`` calls, at the two places
+where it would hand a checked call to the NumPy semantics (the CPU simulator's generic routine,
+and the A2/A3 / A5 UB paths). It returns ``False`` (the caller then runs NumPy) when the core's
+backend is ``numpy`` or when the call is outside what the kernels cover:
+
+* dst and table element types differ (the CPU simulator's value conversion);
+* the index tile and the destination tile overlap (NumPy reads every index before writing);
+* ``GatherOOB.Wrap`` with capacity 0, an NZ table with no logical columns, or a region larger
+  than its arena (NumPy raises its own fault for those, before touching memory);
+* operands not bound to this core;
+* a path NumPy runs through the DMA engine (A2/A3 Row) while ``core.trace()`` records bursts,
+  or with a destination that is not 32-byte aligned (TASSIGN never makes one).
+
+Everything else runs the kernel, which matches the NumPy backend byte for byte and reports
+the same first fault (same exception type, same message, nothing written).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .. import dtypes
+from ..enums import BLayout, Coalesce, GatherOOB, Layout, SLayout
+from ..errors import PtoFault
+from ..tensor import GlobalTensor
+from . import sources
+
+KERNEL_BACKENDS = ("native", "cupy")
+M32 = (1 << 32) - 1
+M64 = (1 << 64) - 1
+NAME = "MGATHER"
+
+
+def _E(name: str) -> int:
+    return sources.enum_values("mgather.cu")[name]
+
+
+def _i64(v: int) -> int:
+    """A Python int as the int64 with the same low 64 bits (uint64 arithmetic in the kernel)."""
+    v = int(v) & M64
+    return v - (1 << 64) if v >= 1 << 63 else v
+
+
+def _prod(vals) -> int:
+    p = 1
+    for v in vals:
+        p *= int(v)
+    return p
+
+
+# ---- A5 launch geometry (mgather.md §5.3-§5.4; the same formulas as common.cuh) -------------
+def row_launch_warps(vr: int, vc: int) -> int:
+    row_warps = 1 if vr == 0 else min(vr, 32)
+    free = 32 // row_warps
+    chunks = -(-vc // 32)
+    return row_warps * max(1, min(free, chunks))
+
+
+def elem_launch_warps(total: int) -> int:
+    return min(max(-(-(total & M32) // 32), 1), 32)
+
+
+@dataclass(frozen=True)
+class Plan:
+    kernel: str | None                 # None: nothing to do (empty valid region)
+    block: tuple[int, int, int] = (1, 1, 1)
+    passes: int = 1
+    params: np.ndarray | None = None
+    path: str = "gather"               # "gather" | "row_nz" | "elem_nz": fault message shapes
+
+
+_KIND_FULL = {  # (BLayout, SLayout) -> tile kind, the CPU simulator's full offset rule
+    (BLayout.RowMajor, SLayout.NoneBox): "TK_ROW", (BLayout.ColMajor, SLayout.NoneBox): "TK_COL",
+    (BLayout.ColMajor, SLayout.RowMajor): "TK_NZ", (BLayout.RowMajor, SLayout.ColMajor): "TK_ZN",
+    (BLayout.RowMajor, SLayout.RowMajor): "TK_ZZ", (BLayout.ColMajor, SLayout.ColMajor): "TK_NN",
+}
+_SPACE = {"gm": "SPACE_GM", "ub": "SPACE_UB", "l1": "SPACE_L1"}
+
+
+def _tile_desc(tile, offsets: str, force_kind: str | None = None) -> list[int]:
+    d = [0] * _E("TD_WORDS")
+    if isinstance(tile, GlobalTensor):
+        d[_E("TD_SPACE")] = _E("SPACE_GM")
+        d[_E("TD_KIND")] = _E("TK_GMROWS")
+        d[_E("TD_RSTRIDE")] = _i64(tile.GetStride(3))
+        d[_E("TD_ROWS")] = d[_E("TD_COLS")] = d[_E("TD_IR")] = d[_E("TD_IC")] = 1
+    else:
+        d[_E("TD_SPACE")] = _E(_SPACE[tile.space])
+        if force_kind:
+            kind = force_kind
+        elif offsets == "full":
+            kind = _KIND_FULL[(tile.BLayout, tile.SLayout)]
+        else:
+            kind = "TK_ROW" if tile.isRowMajor else "TK_COL"
+        d[_E("TD_KIND")] = _E(kind)
+        d[_E("TD_ROWS")], d[_E("TD_COLS")] = tile.Rows, tile.Cols
+        d[_E("TD_IR")], d[_E("TD_IC")] = tile.InnerRows, tile.InnerCols
+    d[_E("TD_ADDR")] = _i64(tile.addr)
+    d[_E("TD_ESIZE")] = tile.Element.itemsize
+    d[_E("TD_SIGNED")] = int(dtypes.storage(tile.Element).kind == "i")
+    return d
+
+
+def _overlap(dst, idx) -> bool:
+    if isinstance(idx, GlobalTensor) or idx.space != dst.space:
+        return False
+    return idx.addr < dst.addr + dst.nbytes and dst.addr < idx.addr + idx.nbytes
+
+
+def _bound(core, x) -> bool:
+    if isinstance(x, GlobalTensor):
+        return x.core is core
+    try:
+        return x.core is core and x.addr is not None and x.space in _SPACE
+    except Exception:          # a Loc with no emulated buffer: NumPy raises the error
+        return False
+
+
+def plan_mgather(core, mode: Coalesce, oob: GatherOOB, dst, table, idx) -> Plan | None:
+    """The launch that performs this checked MGATHER, or None to leave it to NumPy."""
+    rules = core.target.mgather
+    if not (_bound(core, dst) and _bound(core, table) and _bound(core, idx)):
+        return None
+    if dtypes.name_of(dst.Element) != dtypes.name_of(table.Element):
+        return None
+    if _overlap(dst, idx):
+        return None
+    T = dst.Element.itemsize
+    VR, VC = dst.valid_row, dst.valid_col
+    S = [table.GetShape(k) for k in range(5)]
+    St = [table.GetStride(k) for k in range(5)]
+    arena = core.arena(dst.space)
+    nz = table.layout == Layout.NZ and rules.nz_tables
+    dma = mode == Coalesce.Row and (nz or (not rules.simt and rules.row_tail_fill))
+    if dma and (dst.addr % 32 or getattr(core, "_tracers", None)):
+        return None            # DMA paths: unaligned bursts, or a trace that must see them
+
+    p = [0] * _E("MG_WORDS")
+    p[_E("MG_VR")], p[_E("MG_VC")], p[_E("MG_OOB")], p[_E("MG_T")] = VR, VC, int(oob), T
+    p[_E("MG_TBASE")] = _i64(table.addr)
+    for k in range(5):
+        p[_E(f"MG_S{k}")] = _i64(S[k])
+        p[_E(f"MG_ST{k}")] = _i64(St[k])
+    p[_E("MG_MODE")] = _E("MODE_ROW") if mode == Coalesce.Row else _E("MODE_ELEM")
+    p[_E("MG_DST_NBYTES")] = dst.nbytes
+
+    if nz:
+        c0 = 32 // T
+        p[_E("MG_BITS")] = 32
+        p[_E("MG_DST"): _E("MG_DST") + _E("TD_WORDS")] = _tile_desc(dst, "full")
+        p[_E("MG_IDX"): _E("MG_IDX") + _E("TD_WORDS")] = _tile_desc(idx, "full", "TK_ROW")
+        if mode == Coalesce.Row:
+            nblk = max(S[0], 0) * (S[1] & 0xFFFF)
+            if VR * nblk * c0 * T > arena.size:
+                return None
+            cap = (S[2] * 16) & M32
+            if oob == GatherOOB.Wrap and cap == 0:
+                return None
+            p[_E("MG_CAP")] = cap
+            return Plan("mgather_a2a3_row_nz", params=np.array(p, np.int64), path="row_nz")
+        if VR == 0 or VC == 0:
+            return Plan(None)
+        n_lc = S[0] * S[1] * c0
+        if VR * VC * T > arena.size or n_lc <= 0:
+            return None
+        cap = ((S[2] * 16) * n_lc) & M32
+        if oob == GatherOOB.Wrap and cap == 0:
+            return None
+        p[_E("MG_CAP")] = cap
+        return Plan("mgather_a2a3_elem_nz", params=np.array(p, np.int64), path="elem_nz")
+
+    if VR == 0 or VC == 0:
+        return Plan(None)
+    if VR * VC * T > arena.size:
+        return None
+    bits = rules.index_bits
+    mask = M32 if bits == 32 else M64
+    if mode == Coalesce.Elem:
+        cap = _prod(S) & mask
+    else:
+        cap = (S[3] if rules.row_capacity == "shape3" else _prod(S[:4])) & mask
+    if oob == GatherOOB.Wrap and cap == 0:
+        return None
+    p[_E("MG_BITS")], p[_E("MG_CAP")] = bits, _i64(cap)
+    p[_E("MG_ROWSRC")] = _E({"strides": "ROWSRC_STRIDES", "stride3": "ROWSRC_STRIDE3",
+                             "valid_cols": "ROWSRC_VALID_COLS"}[rules.row_source])
+    p[_E("MG_TAIL")] = int(mode == Coalesce.Row and rules.row_tail_fill)
+    p[_E("MG_DST"): _E("MG_DST") + _E("TD_WORDS")] = _tile_desc(dst, rules.tile_offsets)
+    p[_E("MG_IDX"): _E("MG_IDX") + _E("TD_WORDS")] = _tile_desc(idx, rules.tile_offsets)
+    prm = np.array(p, np.int64)
+    if rules.simt:
+        if mode == Coalesce.Row:
+            return Plan("mgather_a5_row", (32, row_launch_warps(VR, VC), 1), 2, prm)
+        if rules.scalar_1x1 and dst.ValidRow == 1 and dst.ValidCol == 1:
+            return Plan("mgather_a5_scalar", params=prm)
+        return Plan("mgather_a5_elem", (32, elem_launch_warps(VR * VC), 1), 2, prm)
+    if rules.checks == "cpu":
+        return Plan("mgather_cpu", params=prm)
+    return Plan("mgather_a2a3_row_nd" if mode == Coalesce.Row else "mgather_a2a3_elem_nd",
+                params=prm)
+
+
+def _fault(core, plan: Plan, rec: np.ndarray, mode, oob, dst, idx) -> PtoFault:
+    """The PtoFault the NumPy backend raises for the same first fault (same message)."""
+    key, addr, u = int(rec[0]), int(rec[1]), int(rec[2])
+    phase, lin = key >> 56, key & ((1 << 56) - 1)
+    VC = max(dst.valid_col, 1)
+    r, c = divmod(lin, VC)
+    T = dst.Element.itemsize
+    if phase == _E("PHASE_INDEX"):
+        arena = core.gm if isinstance(idx, GlobalTensor) else core.arena(idx.space)
+        nbytes, what = idx.Element.itemsize, f"{NAME} index read"
+        if plan.path == "elem_nz":
+            who = f"idx({r},{c})"
+        elif plan.path == "gather" and mode == Coalesce.Elem:
+            who = f"idx of dst({r},{c})"
+        else:
+            who = f"row index {lin}"
+    elif phase == _E("PHASE_TABLE"):
+        arena, nbytes = core.gm, T
+        if plan.path == "row_nz":
+            what, who = f"{NAME} NZ row burst read", f"element {lin}"
+        else:
+            nz = " NZ" if plan.path == "elem_nz" else ""
+            what, who = f"{NAME}{nz} ({oob.name}) table read", f"dst({r},{c}) with index {u:#x}"
+    else:
+        arena, nbytes = core.arena(dst.space), T
+        what = f"{NAME} NZ row burst write" if plan.path == "row_nz" else f"{NAME} dst write"
+        who = f"element {lin}"
+    a = _i64(addr)
+    return PtoFault(f"{what}: {who} accesses {arena.name.upper()} byte address {a:#x} "
+                    f"(+{nbytes}), outside [0, {arena.size:#x})",
+                    rule="access outside arena", target=core.target.name)
+
+
+def backend_module(name: str):
+    if name == "native":
+        from . import native_backend
+        return native_backend
+    if name == "cupy":
+        from . import cupy_backend
+        return cupy_backend
+    raise ValueError(f"backend {name!r} runs no kernels")
+
+
+def run_mgather_ub(core, mode: Coalesce, oob: GatherOOB, dst, table, idx) -> bool:
+    """Run a checked MGATHER (Vec destination, or any destination of the CPU simulator's
+    generic routine) as a kernel on ``core.backend``. Returns False when NumPy must run it."""
+    if core.backend not in KERNEL_BACKENDS:
+        return False
+    plan = plan_mgather(core, Coalesce(mode), GatherOOB(oob), dst, table, idx)
+    if plan is None:
+        return False
+    if plan.kernel is None:
+        return True
+    be = backend_module(core.backend)
+    fault = be.launch(core, plan.kernel, plan.block, plan.params, passes=plan.passes)
+    if int(fault[0, 0]) != M64:
+        raise _fault(core, plan, fault[0], Coalesce(mode), GatherOOB(oob), dst, idx)
+    return True

@@ -1,0 +1,170 @@
+"""Backend "native": the kernels of ``cuda_src/`` compiled for the CPU through the host shim.
+
+Build: ``<c++> -O2 -fopenmp -shared -fPIC -std=c++17 -include cuda_src/host_shim.h -I cuda_src
+-x c++ cuda_src/*.cu`` into ``$XDG_CACHE_HOME/ptogpu`` (or ``~/.cache/ptogpu``, or
+``$PTOGPU_CACHE_DIR``), named by a hash of every source file, the compiler's version and the
+flags: a changed source rebuilds, an unchanged one is loaded from the cache. The build goes to
+a temporary file first and is renamed into place, so concurrent processes never load half a
+library. Without OpenMP the same build is retried single-threaded.
+
+Launch: ``host_<kernel>(grid_x, block_x, block_y, block_z, ...)`` runs the blocks in parallel
+(OpenMP) and the threads of each block one after another, directly on the NumPy byte buffers
+of the Core's arenas (no copies).
+"""
+from __future__ import annotations
+
+import ctypes
+import os
+import shutil
+import subprocess
+import tempfile
+import threading
+from pathlib import Path
+
+import numpy as np
+
+from . import sources
+
+FLAGS = ("-O2", "-fopenmp", "-shared", "-fPIC", "-std=c++17")
+
+
+class NativeUnavailable(RuntimeError):
+    """The native backend cannot be built or loaded here (the message says why)."""
+
+
+def cache_dir() -> Path:
+    env = os.environ.get("PTOGPU_CACHE_DIR")
+    if env:
+        return Path(env)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "ptogpu"
+
+
+def compiler() -> str | None:
+    for name in (os.environ.get("CXX"), "g++", "c++", "clang++"):
+        if name and shutil.which(name):
+            return shutil.which(name)
+    return None
+
+
+def _compiler_id(cxx: str) -> str:
+    try:
+        out = subprocess.run([cxx, "--version"], capture_output=True, text=True, timeout=30)
+        return out.stdout.splitlines()[0] if out.stdout else cxx
+    except (OSError, subprocess.SubprocessError):
+        return cxx
+
+
+def _build(cxx: str, flags: tuple[str, ...], out: Path) -> str:
+    """Compile into ``out``; returns "" on success, else the compiler's complaint."""
+    src = sources.source_dir()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(suffix=".so.tmp", dir=out.parent)
+    os.close(fd)
+    cmd = [cxx, *flags, "-include", str(src / "host_shim.h"), "-I", str(src), "-x", "c++",
+           *(str(p) for p in sources.kernel_files()), "-o", tmp]
+    try:
+        res = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    except (OSError, subprocess.SubprocessError) as e:
+        os.unlink(tmp)
+        return f"{' '.join(cmd)}: {e}"
+    if res.returncode != 0:
+        os.unlink(tmp)
+        return f"{' '.join(cmd)}\n{res.stderr[-4000:]}"
+    os.replace(tmp, out)
+    return ""
+
+
+_lock = threading.Lock()
+_lib: ctypes.CDLL | None = None
+_lib_path: Path | None = None
+_error: str | None = None
+
+
+def library_path() -> Path | None:
+    """Path of the loaded library (after :func:`load`)."""
+    return _lib_path
+
+
+def load() -> ctypes.CDLL:
+    """Build (first use, or after a source change) and load the shim library, once per process."""
+    global _lib, _lib_path, _error
+    with _lock:
+        if _lib is not None:
+            return _lib
+        if _error is not None:
+            raise NativeUnavailable(_error)
+        if not sources.kernel_files():
+            _error = f"no kernel sources (*.cu) in {sources.source_dir()}"
+            raise NativeUnavailable(_error)
+        cxx = compiler()
+        if cxx is None:
+            _error = "no C++ compiler found (tried $CXX, g++, c++, clang++)"
+            raise NativeUnavailable(_error)
+        cid = _compiler_id(cxx)
+        problems = []
+        for flags in (FLAGS, tuple(f for f in FLAGS if f != "-fopenmp")):
+            key = sources.digest(f"{cid}\0{' '.join(flags)}")
+            path = cache_dir() / f"ptogpu_native_{key}.so"
+            if not path.exists():
+                err = _build(cxx, flags, path)
+                if err:
+                    problems.append(err)
+                    continue
+            try:
+                lib = ctypes.CDLL(str(path))
+                if lib.pto_host_shim_version() != 1:
+                    raise OSError("host shim version mismatch")
+            except OSError as e:
+                problems.append(f"loading {path}: {e}")
+                continue
+            _lib, _lib_path = lib, path
+            return lib
+        _error = "building the native kernels failed:\n" + "\n".join(problems)
+        raise NativeUnavailable(_error)
+
+
+def available() -> tuple[bool, str]:
+    """(usable, reason)."""
+    try:
+        lib = load()
+    except NativeUnavailable as e:
+        return False, str(e)
+    return True, f"native: {_lib_path.name}, {lib.pto_host_shim_threads()} OpenMP thread(s)"
+
+
+_ARGTYPES = ([ctypes.c_uint] * 4 + [ctypes.c_void_p, ctypes.c_longlong, ctypes.c_longlong] * 3
+             + [ctypes.c_void_p, ctypes.c_longlong, ctypes.c_void_p, ctypes.c_longlong, ctypes.c_int])
+_fns: dict[str, object] = {}
+
+
+def _fn(name: str):
+    f = _fns.get(name)
+    if f is None:
+        f = getattr(load(), "host_" + name)
+        f.argtypes = _ARGTYPES
+        f.restype = None
+        _fns[name] = f
+    return f
+
+
+def _arena_args(arena) -> tuple:
+    buf = arena._buf
+    return (buf.ctypes.data, arena.size, 0)
+
+
+def launch(core, kernel: str, block: tuple[int, int, int], params: np.ndarray, *,
+           passes: int = 1, n_inst: int = 1) -> np.ndarray:
+    """Run ``kernel`` once per pass over ``n_inst`` instances of ``core``'s arenas (shared);
+    returns the fault records, shape (n_inst, FAULT_WORDS) uint64."""
+    fn = _fn(kernel)
+    words = sources.enum_values("mgather.cu")["FAULT_WORDS"]
+    fault = np.full((n_inst, words), np.uint64(0xFFFFFFFFFFFFFFFF), np.uint64)
+    prm = np.ascontiguousarray(params, np.int64)
+    arenas = [core.gm, core.ub, core.l1]
+    args = []
+    for a in arenas:
+        args += _arena_args(a)
+    for p in range(passes):
+        fn(n_inst, *block, *args, prm.ctypes.data, 0, fault.ctypes.data, n_inst, p)
+    return fault

@@ -1,0 +1,349 @@
+"""MGATHER kernels (cuda_src/mgather.cu) against the NumPy backend, byte for byte.
+
+Every case is built twice from the same seed -- once on a ``numpy`` core, once on a kernel
+core (``native`` here: the .cu source compiled for the CPU through the host shim; ``cupy``
+in the ``gpu``-marked tests) -- and run; then every arena is compared as raw bytes, and a
+fault must be the same fault (type and message) with nothing written on either side.
+UB/L1 start filled with random bytes so a stray write cannot hide.
+"""
+from __future__ import annotations
+
+import warnings
+import zlib
+
+import numpy as np
+import pytest
+
+import ptogpu as pto
+from ptogpu.backend import backend_available, mgather_kernels
+
+V, M = pto.TileType.Vec, pto.TileType.Mat
+RM, CM = pto.BLayout.RowMajor, pto.BLayout.ColMajor
+NB, SRM, SCM = pto.SLayout.NoneBox, pto.SLayout.RowMajor, pto.SLayout.ColMajor
+ROW, ELEM = pto.Coalesce.Row, pto.Coalesce.Elem
+OOBS = tuple(pto.GatherOOB)
+I32_ADV = (-1, -(2 ** 31), 2 ** 31 - 1, 2 ** 32 - 1)      # as bits: 0xFFFFFFFF, 0x80000000, ...
+
+A5_TYPES = ("int8", "uint8", "int16", "uint16", "int32", "uint32", "half", "bfloat16", "float32",
+            "hifloat8", "float8_e4m3", "float8_e5m2")
+A2A3_TYPES = A5_TYPES[:9]
+CPU_TYPES = A5_TYPES + ("int64", "uint64")
+CPU_IDX = ("int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64")
+
+NATIVE_OK, NATIVE_WHY = backend_available("native")
+needs_native = pytest.mark.skipif(not NATIVE_OK, reason=f"native backend unavailable: {NATIVE_WHY}")
+
+
+def _cupy_ok():
+    try:
+        return backend_available("cupy")
+    except Exception as e:  # pragma: no cover
+        return False, str(e)
+
+
+# ---------------------------------------------------------------------------------------------
+# The harness
+# ---------------------------------------------------------------------------------------------
+def _round(n: int, m: int) -> int:
+    return -(-n // m) * m
+
+
+def _tile(dtype, rows, cols, addr, bl=RM, vr=None, vc=None, sl=NB, loc=V):
+    T = pto.Tile[loc, dtype, rows, cols, bl, rows if vr is None else vr,
+                 cols if vc is None else vc, sl, 512]
+    t = T()
+    pto.TASSIGN(t, addr)
+    return t
+
+
+def _gt(core, raw: np.ndarray, dtype, shape, stride, layout=pto.Layout.ND, extra=None):
+    """A GlobalTensor over the bytes ``raw`` (with ``extra`` bytes after it in GM)."""
+    size = np.dtype(pto.dtypes.storage(dtype)).itemsize
+    ptr = core.gm_alloc(len(raw) // size + (0 if extra is None else len(extra) // size + 1), dtype)
+    core.write("gm", ptr.addr, raw)
+    if extra is not None:
+        core.write("gm", ptr.addr + len(raw), extra)
+    T = pto.GlobalTensor[dtype, pto.Shape[tuple(shape)], pto.Stride[tuple(stride)], layout]
+    return T(ptr)
+
+
+def run_both(build, seed: int, backend: str = "native"):
+    """Run ``build(core, rng)`` (it sets memory up and issues MGATHER) on numpy and on
+    ``backend`` from the same seed; assert identical results. Returns (outcome, kernel_ran)."""
+    out = []
+    launches = []
+    for be in ("numpy", backend):
+        core = pto.Core(build.target, be)
+        rng = np.random.default_rng(seed)
+        core.write("ub", 0, rng.integers(0, 256, core.ub.size, dtype=np.uint8))
+        core.write("l1", 0, rng.integers(0, 256, core.l1.size, dtype=np.uint8))
+        err = None
+        with core, warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            orig = mgather_kernels.backend_module
+
+            def counting(name, _o=orig):
+                launches.append(name)
+                return _o(name)
+
+            mgather_kernels.backend_module = counting
+            try:
+                build(core, rng)
+            except pto.PtoError as e:
+                err = e
+            finally:
+                mgather_kernels.backend_module = orig
+        out.append((core, err))
+    (c0, e0), (c1, e1) = out
+    assert type(e0) is type(e1), f"seed {seed}: numpy raised {e0!r}, {backend} raised {e1!r}"
+    if e0 is not None:
+        assert str(e0) == str(e1), f"seed {seed}: fault messages differ"
+    for space in ("gm", "ub", "l1"):
+        a, b = c0.arena(space), c1.arena(space)
+        assert a.size == b.size
+        if not np.array_equal(a.data, b.data):
+            diff = np.flatnonzero(a.data != b.data)
+            raise AssertionError(f"seed {seed}: {space} differs at {len(diff)} bytes, first "
+                                 f"{diff[:8]}: numpy {a.data[diff[:8]]} vs {backend} "
+                                 f"{b.data[diff[:8]]}")
+    return ("fault" if e0 is not None else "ok"), bool(launches)
+
+
+def case(target):
+    def deco(fn):
+        fn.target = target
+        return fn
+    return deco
+
+
+def _indices(rng, n, cap, oob, dtype="int32", slack=0):
+    """In-range, just-out-of-range (read from `slack` extra GM) and adversarial indices."""
+    dt = np.dtype(pto.dtypes.storage(dtype))
+    kind = rng.integers(0, 10, n)
+    v = rng.integers(0, max(cap, 1), n).astype(np.int64)
+    if oob != pto.GatherOOB.Undefined or rng.random() < 0.3:
+        adv = np.array(I32_ADV + (cap, cap + 1, 2 ** 32 + 3), np.int64)
+        pick = kind >= 8
+        v[pick] = adv[rng.integers(0, len(adv), pick.sum())]
+    if slack:
+        pick = kind == 7
+        v[pick] = cap + rng.integers(0, slack, pick.sum())
+    if dt.itemsize == 8:
+        return v.astype(np.int64).view(dt)
+    if dt.kind == "u":
+        return (v % (1 << (8 * dt.itemsize))).astype(dt)
+    bits = 8 * dt.itemsize
+    w = v % (1 << bits)
+    w = np.where(w >= 1 << (bits - 1), w - (1 << bits), w)
+    return w.astype(dt)
+
+
+def _rand_bytes(rng, n, dtype):
+    """Random bytes, with NaN payloads planted for the float types."""
+    raw = rng.integers(0, 256, n, dtype=np.uint8)
+    name = pto.dtypes.name_of(dtype)
+    if name in ("float32",):
+        v = raw.view(np.uint32)
+        v[::5] = 0x7FC00001 + rng.integers(0, 1000, v[::5].size).astype(np.uint32)
+        v[1::7] = 0x7F800001                                   # signalling NaN payload
+    elif name in ("half", "bfloat16"):
+        v = raw.view(np.uint16)
+        v[::5] = (0x7E01 if name == "half" else 0x7FC1) + rng.integers(0, 50, v[::5].size).astype(np.uint16)
+    elif name in ("float8_e4m3", "float8_e5m2", "hifloat8"):
+        raw[::5] = {"float8_e4m3": 0x7F, "float8_e5m2": 0x7D, "hifloat8": 0x80}[name]
+    return raw
+
+
+# ---------------------------------------------------------------------------------------------
+# Random case builders, one per target family
+# ---------------------------------------------------------------------------------------------
+def build_a5(mode, oob, dtype):
+    @case("a5")
+    def build(core, r):
+        size = np.dtype(pto.dtypes.storage(dtype)).itemsize
+        c0 = 32 // size
+        big = r.random() < 0.15
+        VR = int(r.integers(1, 48 if big else 34))
+        VC = int(r.integers(1, 70 if big else 40))
+        if r.random() < 0.1:
+            VR, VC = 1, 1
+        dbl = CM if r.random() < 0.4 else RM
+        rows = _round(VR, c0) if dbl == CM else VR + int(r.integers(0, 3))
+        cols = VC + int(r.integers(0, 3)) if dbl == CM else _round(VC, c0)
+        if mode == ROW:
+            TR = int(r.integers(1, 40))
+            n = TR * VC
+            table = _gt(core, _rand_bytes(r, n * size, dtype), dtype, (1, 1, 1, TR, VC),
+                        (n, n, n, VC, 1), extra=_rand_bytes(r, 64 * size * VC, dtype))
+            cap = TR
+            if r.random() < 0.5:
+                it = _tile("int32" if r.random() < 0.7 else "uint32", 1, _round(VR, 8), 0,
+                           RM, 1, VR)
+            else:
+                it = _tile("int32", _round(VR, 8), 1, 0, CM, VR, 1)
+            idx = _indices(r, VR, cap, oob, it.DType, slack=60).reshape(it.valid_row, it.valid_col)
+        else:
+            n = int(r.integers(1, 300))
+            shp = (1, 1, 1, 1, n) if r.random() < 0.5 else (1, 1, 1, n, 1)
+            table = _gt(core, _rand_bytes(r, n * size, dtype), dtype, shp,
+                        (n, n, n, shp[4], 1), extra=_rand_bytes(r, 64 * size, dtype))
+            cap = n
+            ibl = CM if r.random() < 0.4 else RM
+            irows = _round(VR, 8) if ibl == CM else VR
+            icols = VC if ibl == CM else _round(VC, 8)
+            it = _tile("int32" if r.random() < 0.7 else "uint32", irows, icols, 0, ibl, VR, VC)
+            idx = _indices(r, VR * VC, cap, oob, it.DType, slack=60).reshape(VR, VC)
+        it.set(idx)
+        dst = _tile(dtype, rows, cols, _round(it.nbytes, 32) + 32 * int(r.integers(0, 3)),
+                    dbl, VR, VC)
+        pto.MGATHER[mode, oob](dst, table, it)
+    return build
+
+
+def build_a2a3(mode, oob, dtype):
+    @case("a2a3")
+    def build(core, r):
+        size = np.dtype(pto.dtypes.storage(dtype)).itemsize
+        c0 = 32 // size
+        VR = int(r.integers(1, 40))
+        VC = int(r.integers(1, 60))
+        cols = _round(VC, c0) + c0 * int(r.integers(0, 2))
+        if mode == ROW:
+            TR = int(r.integers(1, 30))
+            s3 = VC + int(r.integers(0, 5))
+            shp = (1, 1, 1, TR, VC) if r.random() < 0.6 else (2, 1, 1, TR, VC)
+            n = shp[0] * TR * s3
+            table = _gt(core, _rand_bytes(r, n * size, dtype), dtype, shp,
+                        (TR * s3, TR * s3, TR * s3, s3, 1), extra=_rand_bytes(r, 40 * s3 * size, dtype))
+            cap = shp[0] * TR
+            it = _tile("int32" if r.random() < 0.7 else "uint32", 1, _round(VR, 8), 0, RM, 1, VR)
+            idx = _indices(r, VR, cap, oob, it.DType, slack=30).reshape(1, VR)
+        else:
+            n = int(r.integers(1, 300))
+            table = _gt(core, _rand_bytes(r, n * size, dtype), dtype, (1, 1, 1, 1, n),
+                        (n, n, n, n, 1), extra=_rand_bytes(r, 64 * size, dtype))
+            it = _tile("int32" if r.random() < 0.7 else "uint32", VR, _round(VC, 8), 0, RM, VR, VC)
+            idx = _indices(r, VR * VC, n, oob, it.DType, slack=60).reshape(VR, VC)
+        it.set(idx)
+        dst = _tile(dtype, VR + int(r.integers(0, 3)), cols, _round(it.nbytes, 32), RM, VR, VC)
+        pto.MGATHER[mode, oob](dst, table, it)
+    return build
+
+
+def build_a2a3_nz(mode, oob, dtype):
+    @case("a2a3")
+    def build(core, r):
+        size = np.dtype(pto.dtypes.storage(dtype)).itemsize
+        c0 = 32 // size
+        S0, S1, S2 = int(r.integers(1, 3)), int(r.integers(1, 4)), int(r.integers(1, 4))
+        ncols = S0 * S1 * c0
+        nrows = S2 * 16
+        n = S0 * S1 * S2 * 16 * c0
+        table = _gt(core, _rand_bytes(r, n * size, dtype), dtype, (S0, S1, S2, 16, c0),
+                    (S1 * S2 * 16 * c0, S2 * 16 * c0, 16 * c0, c0, 1), pto.Layout.NZ,
+                    extra=_rand_bytes(r, 256 * size, dtype))
+        rows = 16 * int(r.integers(1, 3))
+        VR = int(r.integers(1, rows + 1))
+        VC = int(r.integers(1, ncols + 1)) if mode == ELEM else ncols
+        if mode == ROW:
+            it = _tile("int32", 1, _round(VR, 8), 0, RM, 1, VR)
+            idx = _indices(r, VR, nrows, oob, "int32", slack=4).reshape(1, VR)
+        else:
+            it = _tile("int32" if r.random() < 0.7 else "uint32", VR, _round(VC, 8), 0, RM, VR, VC)
+            idx = _indices(r, VR * VC, nrows * ncols, oob, it.DType, slack=8).reshape(VR, VC)
+        it.set(idx)
+        dst = _tile(dtype, rows, ncols, _round(it.nbytes, 32), CM, VR, VC, SRM)
+        pto.MGATHER[mode, oob](dst, table, it)
+    return build
+
+
+_BOXES = [(RM, NB), (CM, NB), (CM, SRM), (RM, SCM), (RM, SRM), (CM, SCM)]
+
+
+def _cpu_tile(r, dtype, VR, VC, addr, loc=V, boxes=_BOXES):
+    size = np.dtype(pto.dtypes.storage(dtype)).itemsize
+    c0 = 32 // size
+    bl, sl = boxes[int(r.integers(0, len(boxes)))]
+    if sl == NB:
+        rows = _round(VR, c0) if bl == CM else VR + int(r.integers(0, 2))
+        cols = VC if bl == CM else _round(VC, c0)
+    else:
+        ir, ic = (16, c0) if sl == SRM else (c0, 16)
+        rows, cols = _round(VR, ir), _round(VC, ic)
+    return _tile(dtype, rows, cols, addr, bl, VR, VC, sl, loc)
+
+
+def build_cpu(mode, oob, dtype):
+    @case("cpu")
+    def build(core, r):
+        size = np.dtype(pto.dtypes.storage(dtype)).itemsize
+        VR, VC = int(r.integers(1, 24)), int(r.integers(1, 40))
+        idt = CPU_IDX[int(r.integers(0, len(CPU_IDX)))]
+        gm_index = r.random() < 0.15
+        if mode == ROW:
+            TR = int(r.integers(1, 30))
+            s4 = int(r.integers(1, 3))
+            s3 = VC * s4 + int(r.integers(0, 4))
+            n = TR * s3
+            table = _gt(core, _rand_bytes(r, n * size, dtype), dtype, (1, 1, 1, TR, VC),
+                        (n, n, n, s3, s4), extra=_rand_bytes(r, 30 * s3 * size, dtype))
+            cap = TR
+            nidx = VR
+        else:
+            n = int(r.integers(1, 300))
+            table = _gt(core, _rand_bytes(r, n * size, dtype), dtype, (1, 1, 1, 1, n),
+                        (n, n, n, n, 1), extra=_rand_bytes(r, 64 * size, dtype))
+            cap = n
+            nidx = VR * VC
+        isz = np.dtype(pto.dtypes.storage(idt)).itemsize
+        if gm_index:
+            vals = _indices(r, nidx, cap, oob, idt, slack=20)
+            if mode == ROW:
+                it = _gt(core, vals.view(np.uint8), idt, (1, 1, 1, 1, VR), (VR, VR, VR, VR, 1))
+            else:
+                it = _gt(core, vals.view(np.uint8), idt, (1, 1, 1, VR, VC),
+                         (VR * VC, VR * VC, VR * VC, VC, 1))
+            dst_addr = 0
+        else:
+            if mode == ROW:
+                it = _tile(idt, 1, _round(VR, 32 // isz), 0, RM, 1, VR)
+                it.set(_indices(r, VR, cap, oob, idt, slack=20).reshape(1, VR))
+            else:
+                it = _cpu_tile(r, idt, VR, VC, 0)
+                it.set(_indices(r, VR * VC, cap, oob, idt, slack=20).reshape(VR, VC))
+            dst_addr = _round(it.nbytes, 32)
+        loc = M if r.random() < 0.2 else V
+        dst = _cpu_tile(r, dtype, VR, VC, 0 if loc == M else dst_addr, loc,
+                        boxes=_BOXES if loc == V else [(RM, NB), (CM, SRM), (RM, SCM)])
+        pto.MGATHER[mode, oob](dst, table, it)
+    return build
+
+
+FAMILIES = {
+    "a5": (build_a5, A5_TYPES),
+    "a2a3": (build_a2a3, A2A3_TYPES),
+    "a2a3_nz": (build_a2a3_nz, A2A3_TYPES),
+    "cpu": (build_cpu, CPU_TYPES),
+}
+
+
+# ---------------------------------------------------------------------------------------------
+# Tests: random batches
+# ---------------------------------------------------------------------------------------------
+@needs_native
+@pytest.mark.parametrize("family", sorted(FAMILIES))
+@pytest.mark.parametrize("mode", [ROW, ELEM], ids=["Row", "Elem"])
+@pytest.mark.parametrize("oob", OOBS, ids=[o.name for o in OOBS])
+def test_native_matches_numpy_random(family, mode, oob):
+    builder, types = FAMILIES[family]
+    outcomes = {"ok": 0, "fault": 0}
+    ran = 0
+    n = 24
+    for k in range(n):
+        seed = zlib.crc32(f"{family}/{mode.name}/{oob.name}/{k}".encode())
+        dtype = types[k % len(types)]
+        res, kernel = run_both(builder(mode, oob, dtype), seed)
+        outcomes[res] += 1
+        ran += kernel
+    assert outcomes["ok"] > 0, outcomes
+    assert ran >= n // 2, f"the kernel ran in only {ran} of {n} cases"
