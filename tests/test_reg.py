@@ -433,3 +433,13 @@ def test_demo_runs(capsys):
     demo.run()
     out = capsys.readouterr().out
     assert "GatherVF" in out and "216" in out and "PtoCheckError" in out
+
+
+def test_mask_raw_bytes_and_call_form(core):
+    m, c = reg.UpdateMask(pto.half, 5)               # template arguments first
+    assert c == 0
+    assert m.raw().tobytes() == bytes([0xFF, 0x03]) + bytes(30)
+    m, c = reg.UpdateMask(pto.int64, NumTwo, 65)
+    assert (m.raw().tobytes(), c) == (b"\xff" * 32, 1)
+    with pytest.raises(TypeError):
+        reg.UpdateMask(5)

@@ -169,6 +169,14 @@ class MaskReg:
         bits[: n * g] = True
         return cls(bits)
 
+    def numpy(self) -> np.ndarray:
+        """The 256 mask bits (bit ``i`` = byte lane ``i``), a bool copy."""
+        return self.bits.copy()
+
+    def raw(self) -> np.ndarray:
+        """The 32 bytes of the register, bit ``i`` at byte ``i // 8``, bit ``i % 8``."""
+        return np.packbits(self.bits, bitorder="little")
+
     def __eq__(self, other) -> bool:
         return isinstance(other, MaskReg) and bool((self.bits == other.bits).all())
 
@@ -215,8 +223,13 @@ class _Template:
             raise TypeError(f"{self.name}[T, ...] takes 1 to {self.arity} template arguments")
         return lambda *a: self.fn(*params, *a)
 
-    def __call__(self, *a, **k):
-        raise TypeError(f"{self.name} needs its element type: {self.name}[T](...)")
+    def __call__(self, *a):
+        """Also callable as ``Name(T, ...)`` (template arguments first)."""
+        try:
+            dtypes.name_of(a[0])
+        except (IndexError, TypeError):
+            raise TypeError(f"{self.name} needs its element type: {self.name}[T](...)") from None
+        return self.fn(*a)
 
     def __repr__(self) -> str:
         return self.name
