@@ -7,8 +7,16 @@ import numpy as np
 
 from . import dtypes
 from .enums import DYNAMIC, Layout
-from .errors import PtoCheckError
+from .errors import PtoCheckError, PtoFault
 from .memory import Ptr
+
+M64 = (1 << 64) - 1
+
+
+def _target() -> str:
+    from .core import _current
+    stack = _current.get()
+    return stack[-1].target.name if stack else ""
 
 
 class _DimsMeta(type):
@@ -147,26 +155,47 @@ class GlobalTensor(metaclass=_GTMeta):
         return self.stride.values[k]
 
     def offsets(self, r, c) -> np.ndarray:
-        """Element offsets of 2-D (r, c) under the tensor's layout (mgather.md §1.3)."""
+        """Element offsets of 2-D (r, c) under the tensor's layout (mgather.md §1.3).
+
+        The index arithmetic is exact; the final ``Σ i_k * stride_k`` is 64-bit address
+        arithmetic (wraps mod 2^64, returned as int64), so any stride is harmless here and an
+        address outside GM faults where it is used. A shape dim that the layout divides by must
+        be positive when there are elements to place (PtoFault otherwise, not a NumPy warning).
+        """
         r = np.asarray(r, np.int64)
         c = np.asarray(c, np.int64)
         S = self.shape.values
         st = self.stride.values
-        if self.layout == Layout.ND:
-            i4, i3 = c, r % S[3]
-            i2 = (r // S[3]) % S[2]
-            i1 = (r // (S[3] * S[2])) % S[1]
-            i0 = r // (S[1] * S[2] * S[3])
-        elif self.layout == Layout.DN:
-            i3, i4 = r, c % S[4]
-            i2 = (c // S[4]) % S[2]
-            i1 = (c // (S[4] * S[2])) % S[1]
-            i0 = c // (S[4] * S[2] * S[1])
+        lay = self.layout
+        divs = {Layout.ND: (1, 2, 3), Layout.DN: (1, 2, 4), Layout.NZ: (1, 3, 4)}[lay]
+        if r.size:
+            for k in divs:
+                if S[k] <= 0:
+                    raise PtoFault(f"{lay.name} addressing divides by Shape[{k}] = {S[k]}",
+                                   rule="GlobalTensor layout addressing", target=_target())
+        # divisors beyond any index behave like infinity: clamp so NumPy stays in int64
+        cap = lambda v: np.int64(min(int(v), 1 << 62))  # noqa: E731
+        if lay == Layout.ND:
+            s3, s32, s321 = cap(S[3]), cap(S[3] * S[2]), cap(S[3] * S[2] * S[1])
+            i4, i3 = c, r % s3
+            i2 = (r // s3) % cap(S[2])
+            i1 = (r // s32) % cap(S[1])
+            i0 = r // s321
+        elif lay == Layout.DN:
+            s4, s42, s421 = cap(S[4]), cap(S[4] * S[2]), cap(S[4] * S[2] * S[1])
+            i3, i4 = r, c % s4
+            i2 = (c // s4) % cap(S[2])
+            i1 = (c // s42) % cap(S[1])
+            i0 = c // s421
         else:  # NZ
-            i2, i3, i4 = r // S[3], r % S[3], c % S[4]
-            blk = c // S[4]
-            i0, i1 = blk // S[1], blk % S[1]
-        return i0 * st[0] + i1 * st[1] + i2 * st[2] + i3 * st[3] + i4 * st[4]
+            s3, s4 = cap(S[3]), cap(S[4])
+            i2, i3, i4 = r // s3, r % s3, c % s4
+            blk = c // s4
+            i0, i1 = blk // cap(S[1]), blk % cap(S[1])
+        off = np.zeros(np.broadcast(r, c).shape, np.uint64)
+        for i, sv in zip((i0, i1, i2, i3, i4), st):
+            off = off + i.astype(np.uint64) * np.uint64(int(sv) & M64)
+        return off.view(np.int64)
 
     def numel(self) -> int:
         n = 1
