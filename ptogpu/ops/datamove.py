@@ -39,6 +39,22 @@ def TASSIGN(obj, addr) -> None:
     obj.addr = addr
 
 
+_PAIRS = {"ND": "RowMajor/NoneBox", "DN": "ColMajor/NoneBox", "NZ": "NZ (ColMajor + SLayout RowMajor, 512)"}
+
+
+def _vec_layout_pairs(tile: Tile, gt: GlobalTensor) -> bool:
+    """Vec TLOAD/TSTORE move ND<->ND, DN<->DN, NZ<->NZ (a 1-row or 1-column tile is the same
+    memory either way, so it pairs with ND and DN alike)."""
+    lay = gt.layout.name
+    if lay in ("ND", "DN") and tile.SLayout.name == "NoneBox" and (tile.Rows == 1 or tile.Cols == 1):
+        return True
+    if lay == "ND":
+        return tile.is_nd()
+    if lay == "DN":
+        return not tile.isRowMajor and tile.SLayout.name == "NoneBox"
+    return tile.is_nz()
+
+
 def _tile_gt_addrs(core, tile: Tile, gt: GlobalTensor, what: str):
     t = core.target.name
     if not isinstance(tile, Tile) or not isinstance(gt, GlobalTensor):
@@ -46,15 +62,22 @@ def _tile_gt_addrs(core, tile: Tile, gt: GlobalTensor, what: str):
     if tile.DType != gt.DType:
         raise PtoCheckError(f"tile holds {tile.DType}, tensor holds {gt.DType}",
                             rule=f"{what}: element types match", target=t)
+    if tile.Loc not in (TileType.Vec, TileType.Mat):
+        raise PtoCheckError(f"TileType.{tile.Loc.name} tiles are not loaded/stored from GM here "
+                            f"(Vec and Mat are)", rule=f"{what}: tile Loc", target=t)
+    if tile.Loc == TileType.Vec and not _vec_layout_pairs(tile, gt):
+        raise PtoCheckError(f"a {gt.layout.name} tensor pairs with a {_PAIRS[gt.layout.name]} "
+                            f"Vec tile, not {tile.BLayout.name}/{tile.SLayout.name}",
+                            rule=f"{what}: layouts ND2ND / DN2DN / NZ2NZ", target=t)
     if tile.addr is None:
         raise PtoFault("tile has no address: TASSIGN it first", rule=what, target=t)
     VR, VC = tile.valid_row, tile.valid_col
     size = tile.Element.itemsize
-    if VR * VC * size > max(core.gm.size, tile.core.arena(tile.space).size):
+    if VR * VC * size > max(core.gm.size, core.arena(tile.space).size):
         raise PtoFault(f"valid region {VR}x{VC} cannot fit in memory", rule=what, target=t)
     r, c = np.meshgrid(np.arange(VR, dtype=np.int64), np.arange(VC, dtype=np.int64), indexing="ij")
-    with np.errstate(all="ignore"):
-        g = gt.addr + gt.offsets(r, c) * size
+    off = gt.offsets(r, c).view(np.uint64)
+    g = (np.uint64(gt.addr) + off * np.uint64(size)).view(np.int64)   # 64-bit, wrapping
     a = tile.addr + tile.offsets(r, c) * size
     return g, a
 
