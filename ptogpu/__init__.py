@@ -14,6 +14,8 @@ from .targets import TARGETS
 from .tensor import GlobalTensor, Shape, Stride
 from .tile import Tile
 from . import reg  # noqa: E402  (ptogpu.reg: the Ascend 950 register API)
+from . import asc  # noqa: E402  (ptogpu.asc: AscendC C-API MTE2 copies with padding)
+from .trace import Burst, Trace
 
 float = float32  # noqa: A001  (C++ spelling: pto.float)
 
@@ -26,4 +28,5 @@ __all__ = [
     "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64", "half", "bfloat16",
     "float32", "float", "float8_e4m3", "float8_e5m2", "hifloat8", "hifloat8_to_float32",
     "TGATHERB", "TINTERLEAVE", "TDEINTERLEAVE", "reg",
+    "asc", "Trace", "Burst",
 ]
