@@ -254,13 +254,18 @@ def test_gather_b64(core, T, dtrait, U, itrait, used):
         assert d.raw().tobytes() == w[0::2].tobytes() + w[1::2].tobytes()
 
 
-def test_gather_b64_first_32_indices_only(core):
-    """NumOne dst with a 64-lane u32 index: lanes 32..63 of the index are never read, even
-    when they would address outside UB."""
-    ir = load_index(core, list(range(32)) + [0xFFFFFFFF] * 32, pto.uint32)
+@pytest.mark.parametrize("U,itrait", [("uint32", NumOne), ("uint64", NumTwo)])
+def test_gather_b64_first_32_indices_only(core, U, itrait):
+    """NumOne dst with a 64-entry index: entries 32..63 are never read, even when they would
+    address outside UB."""
+    U = getattr(pto, U)
+    ir = load_index(core, list(range(32)) + [0xFFFFFFFF] * 32, U, trait=itrait)
     d = reg.RegTensor[pto.int64]()
     reg.Gather(d, core.ub_ptr(0, pto.int64), ir, reg.MaskReg(np.ones(256, bool)))
     assert d.raw().tobytes() == mem(core)[:256].tobytes()
+    d2 = reg.RegTensor[pto.int64, NumTwo]()
+    with pytest.raises(pto.PtoFault, match="lane 32"):
+        reg.Gather(d2, core.ub_ptr(0, pto.int64), ir, reg.MaskReg(np.ones(256, bool)))
 
 
 def test_gather_b64_word_index_wraps(core):
