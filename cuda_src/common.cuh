@@ -159,7 +159,7 @@ PTO_DEV i64 tile_offset(const i64 *td, i64 r, i64 c) {
     switch ((int)td[TD_KIND]) {
     case TK_ROW: return r * C + c;
     case TK_COL: return c * R + r;
-    case TK_GMROWS: return r * td[TD_RSTRIDE] + c;
+    case TK_GMROWS: return (i64)((u64)r * (u64)td[TD_RSTRIDE] + (u64)c);   // wraps, no UB
     default: break;
     }
     const i64 ir_ = td[TD_IR], ic_ = td[TD_IC];
@@ -174,7 +174,7 @@ PTO_DEV i64 tile_offset(const i64 *td, i64 r, i64 c) {
 }
 
 PTO_DEV u64 tile_addr(const i64 *td, i64 r, i64 c) {
-    return (u64)td[TD_ADDR] + (u64)(tile_offset(td, r, c) * td[TD_ESIZE]);
+    return (u64)td[TD_ADDR] + (u64)tile_offset(td, r, c) * (u64)td[TD_ESIZE];
 }
 
 // ---- index cast and OOB remap (mgather.md §3) ------------------------------------------------

@@ -236,7 +236,8 @@ PTO_DEV void row_nz_loop(const i64 *P, const Mem &m, u64 *rec, int act) {
                                    sbr * (u64)P[MG_ST2] + sri * (u64)P[MG_ST3] + (u64)k;
                     const u64 src = base + el * (u64)T;
                     const u64 d = (u64)dtd[TD_ADDR] +
-                                  (u64)((((i * P[MG_S1] + j) * R + r) * C0 + k) * T);
+                                  (((u64)i * (u64)P[MG_S1] + (u64)j) * (u64)(R * C0) +
+                                   (u64)(r * C0 + k)) * (u64)T;
                     move_one(P, m, rec, act, true, src, d,
                              (u64)(rowpos * nblk * C0 + (i * nb + j) * C0 + k), u);
                 }
@@ -245,13 +246,15 @@ PTO_DEV void row_nz_loop(const i64 *P, const Mem &m, u64 *rec, int act) {
 }
 
 // Elem NZ (§6.6): column block outer, then rows, then the block's columns; the index is a
-// logical row-major position in the un-tiled matrix, translated by MGatherNZGmOffset.
+// logical row-major position in the un-tiled matrix, translated by MGatherNZGmOffset. gShape
+// and gStride arrive as sign-extended 32-bit ints; the divisors are their uint32 values.
 PTO_DEV void elem_nz_loop(const i64 *P, const Mem &m, u64 *rec, int act) {
     const i64 *dtd = P + MG_DST, *itd = P + MG_IDX;
     const i64 VR = P[MG_VR], VC = P[MG_VC], T = P[MG_T], C0 = 32 / T, R = dtd[TD_ROWS];
-    const i64 S0 = P[MG_S0], S1 = P[MG_S1];
-    const i64 nlc = S0 * S1 * C0;                              // > 0 (the host refuses others)
-    const i64 g1 = S1 > 1 ? S1 : 1;
+    const u64 M32 = 0xFFFFFFFFull;
+    const u64 nlc = ((u64)P[MG_S0] * (u64)P[MG_S1] * (u64)C0) & M32;   // > 0 (host refuses 0)
+    const u64 g1 = (u64)P[MG_S1] & M32, g = g1 > 1 ? g1 : 1;
+    const bool one = P[MG_S0] == 1;
     for (i64 b = 0; b * C0 < VC; ++b)
         for (i64 r = 0; r < VR; ++r)
             for (i64 k = 0; k < C0 && b * C0 + k < VC; ++k) {
@@ -268,13 +271,12 @@ PTO_DEV void elem_nz_loop(const i64 *P, const Mem &m, u64 *rec, int act) {
                 const u64 safe = remap(u, (u64)P[MG_CAP], (int)P[MG_OOB], 32, &rd);
                 u64 src = 0;
                 if (rd) {
-                    const i64 s = (i64)safe;
-                    const i64 lr = s / nlc, lc = s % nlc;
-                    const i64 bcc = lc / C0, k0 = lc % C0, br = lr / 16, ri = lr % 16;
-                    const i64 o0 = S0 == 1 ? 0 : bcc / g1, o1 = S0 == 1 ? bcc : bcc % g1;
-                    const u64 off = (u64)o0 * (u64)P[MG_ST0] + (u64)o1 * (u64)P[MG_ST1] +
-                                    (u64)br * (u64)P[MG_ST2] + (u64)ri * (u64)P[MG_ST3] +
-                                    (u64)k0 * (u64)P[MG_ST4];
+                    const u64 lr = safe / nlc, lc = safe % nlc;
+                    const u64 bcc = lc / (u64)C0, k0 = lc % (u64)C0, br = lr / 16, ri = lr % 16;
+                    const u64 o0 = one ? 0 : bcc / g, o1 = one ? bcc : bcc % g;
+                    const u64 off = o0 * (u64)P[MG_ST0] + o1 * (u64)P[MG_ST1] +
+                                    br * (u64)P[MG_ST2] + ri * (u64)P[MG_ST3] +
+                                    k0 * (u64)P[MG_ST4];
                     src = (u64)P[MG_TBASE] + off * (u64)T;
                 }
                 const u64 d = (u64)dtd[TD_ADDR] + (u64)((b * R * C0 + r * C0 + k) * T);

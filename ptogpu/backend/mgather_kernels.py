@@ -44,6 +44,12 @@ def _i64(v: int) -> int:
     return v - (1 << 64) if v >= 1 << 63 else v
 
 
+def _i32(v: int) -> int:
+    """``static_cast<int>``: the low 32 bits, two's complement."""
+    v = int(v) & M32
+    return v - (1 << 32) if v >> 31 else v
+
+
 def _prod(vals) -> int:
     p = 1
     for v in vals:
@@ -130,10 +136,12 @@ def plan_mgather(core, mode: Coalesce, oob: GatherOOB, dst, table, idx) -> Plan 
         return None
     T = dst.Element.itemsize
     VR, VC = dst.valid_row, dst.valid_col
+    nz = table.layout == Layout.NZ and rules.nz_tables
     S = [table.GetShape(k) for k in range(5)]
     St = [table.GetStride(k) for k in range(5)]
+    if nz:                     # §6.2: the NZ paths read gShape/gStride as 32-bit int
+        S, St = [_i32(v) for v in S], [_i32(v) for v in St]
     arena = core.arena(dst.space)
-    nz = table.layout == Layout.NZ and rules.nz_tables
     dma = mode == Coalesce.Row and (nz or (not rules.simt and rules.row_tail_fill))
     if dma and (dst.addr % 32 or getattr(core, "_tracers", None)):
         return None            # DMA paths: unaligned bursts, or a trace that must see them
@@ -163,9 +171,9 @@ def plan_mgather(core, mode: Coalesce, oob: GatherOOB, dst, table, idx) -> Plan 
             return Plan("mgather_a2a3_row_nz", params=np.array(p, np.int64), path="row_nz")
         if VR == 0 or VC == 0:
             return Plan(None)
-        n_lc = S[0] * S[1] * c0
-        if VR * VC * T > arena.size or n_lc <= 0:
-            return None
+        n_lc = (S[0] * S[1] * c0) & M32
+        if VR * VC * T > arena.size or n_lc == 0 or (S[0] != 1 and S[1] & M32 == 0):
+            return None        # NumPy's divide-by-zero faults (when anything is read)
         cap = ((S[2] * 16) * n_lc) & M32
         if oob == GatherOOB.Wrap and cap == 0:
             return None

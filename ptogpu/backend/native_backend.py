@@ -75,6 +75,16 @@ def _build(cxx: str, flags: tuple[str, ...], out: Path) -> str:
     return ""
 
 
+def _prune(keep: Path) -> None:
+    """Remove builds of older sources (a process that still maps one keeps its copy)."""
+    for p in keep.parent.glob("ptogpu_native_*.so"):
+        if p != keep:
+            try:
+                p.unlink()
+            except OSError:
+                pass
+
+
 _lock = threading.Lock()
 _lib: ctypes.CDLL | None = None
 _lib_path: Path | None = None
@@ -119,6 +129,7 @@ def load() -> ctypes.CDLL:
                 problems.append(f"loading {path}: {e}")
                 continue
             _lib, _lib_path = lib, path
+            _prune(path)
             return lib
         _error = "building the native kernels failed:\n" + "\n".join(problems)
         raise NativeUnavailable(_error)
