@@ -13,14 +13,19 @@ from . import dtypes
 from .errors import PtoFault
 
 SPACES = ("gm", "ub", "l1")
+GM_LIMIT = 1 << 32
+"""Most bytes one Core's GM may hold (4 GiB): a larger allocation is a PtoFault, never a host
+MemoryError. Host pages are only touched where the emulator writes."""
 
 
 class Arena:
     """A byte-addressed memory. GM grows on allocation; UB and L1 have a fixed size."""
 
-    def __init__(self, name: str, size: int, *, growable: bool = False, align: int = 64) -> None:
+    def __init__(self, name: str, size: int, *, growable: bool = False, align: int = 64,
+                 limit: int = GM_LIMIT) -> None:
         self.name = name
         self.growable = growable
+        self.limit = limit
         self.align = align
         self.size = size                # bytes that exist (addresses [0, size))
         self._buf = np.zeros(max(size, 64), np.uint8)
@@ -35,7 +40,7 @@ class Arena:
         addr = -(-self.top // self.align) * self.align
         end = addr + max(int(nbytes), 0)
         if end > self.size:
-            if not self.growable:
+            if not self.growable or end > self.limit:
                 raise PtoFault(f"{self.name.upper()} exhausted: need {end} bytes, have {self.size}",
                                rule="arena capacity")
             self._grow(end)
@@ -45,7 +50,7 @@ class Arena:
     def _grow(self, end: int) -> None:
         new_size = -(-end // self.align) * self.align
         if new_size > self._buf.size:
-            cap = max(new_size, 2 * self._buf.size)
+            cap = min(max(new_size, 2 * self._buf.size), -(-self.limit // self.align) * self.align)
             buf = np.zeros(cap, np.uint8)
             buf[: self.size] = self._buf[: self.size]
             self._buf = buf
@@ -62,7 +67,13 @@ class Arena:
         return self.data[addr: addr + nbytes].copy()
 
     def write(self, addr: int, data) -> None:
-        b = np.ascontiguousarray(data).reshape(-1).view(np.uint8)
+        """Write raw bytes: a NumPy array's own bytes, or ``bytes`` / a list of byte values."""
+        if isinstance(data, (bytes, bytearray, memoryview)):
+            b = np.frombuffer(bytes(data), np.uint8)
+        elif isinstance(data, np.ndarray):
+            b = np.ascontiguousarray(data).reshape(-1).view(np.uint8)
+        else:
+            b = np.asarray(data, dtype=np.uint8).reshape(-1)
         self.check(addr, b.size, "write")
         self.data[addr: addr + b.size] = b
 
