@@ -5,7 +5,6 @@ zero for inactive lanes, zero extension b8 -> b16, b64 word pairs, first-32-indi
 """
 from __future__ import annotations
 
-
 import numpy as np
 import pytest
 
