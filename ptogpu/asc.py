@@ -130,9 +130,9 @@ def _loop_stride(path: str, which: int, src_stride: int, dst_stride: int) -> Non
     setattr(core.regs.path("l1" if path == "gm2l1" else "ub"), f"loop{which}_stride", (d << 40) | s)
 
 
-def asc_set_gm2l1_loop_size(loop1_size: int, loop2_size: int) -> None:
+def asc_set_gm2l1_loop_size(loop1: int, loop2: int) -> None:
     """``set_loop_size_outtol1((loop2 << 21) | loop1)``; persists until set again."""
-    _loop_size("gm2l1", loop1_size, loop2_size)
+    _loop_size("gm2l1", loop1, loop2)
 
 
 def asc_set_gm2l1_loop1_stride(src_stride: int, dst_stride: int) -> None:
@@ -148,7 +148,7 @@ def asc_set_gm2l1_loop2_stride(src_stride: int, dst_stride: int) -> None:
 # -- Ascend 950: GM → UB -----------------------------------------------------------------------
 def asc_copy_gm2ub_align(dst: Ptr, src: Ptr, n_burst: int, len_burst: int, left_padding_count: int,
                          right_padding_count: int, enable_constant_pad: bool, l2_cache_mode: int,
-                         burst_src_stride: int, burst_dst_stride: int) -> None:
+                         src_stride: int, dst_stride: int) -> None:
     """GM → UB with 32-byte padding (``copy_gm_to_ubuf_align_v2``): as the L1 form, with the
     OUT→UB loop registers and the ``asc_set_copy_pad_val`` pad register."""
     instr = "asc_copy_gm2ub_align"
@@ -156,16 +156,16 @@ def asc_copy_gm2ub_align(dst: Ptr, src: Ptr, n_burst: int, len_burst: int, left_
     _typed_pair(core, instr, dst, src, "ub")
     dma.copy_align_v2(core, instr, dst, src, n_burst, len_burst, left_padding_count,
                       right_padding_count, bool(enable_constant_pad), l2_cache_mode,
-                      burst_src_stride, burst_dst_stride)
+                      src_stride, dst_stride)
 
 
 def asc_copy_gm2ub_align_sync(dst: Ptr, src: Ptr, n_burst: int, len_burst: int,
                               left_padding_count: int, right_padding_count: int,
-                              enable_constant_pad: bool, l2_cache_mode: int, burst_src_stride: int,
-                              burst_dst_stride: int) -> None:
+                              enable_constant_pad: bool, l2_cache_mode: int, src_stride: int,
+                              dst_stride: int) -> None:
     """:func:`asc_copy_gm2ub_align` followed by a wait (the emulator is synchronous)."""
     asc_copy_gm2ub_align(dst, src, n_burst, len_burst, left_padding_count, right_padding_count,
-                         enable_constant_pad, l2_cache_mode, burst_src_stride, burst_dst_stride)
+                         enable_constant_pad, l2_cache_mode, src_stride, dst_stride)
 
 
 def asc_set_copy_pad_val(pad_val: int) -> None:
@@ -179,9 +179,9 @@ def asc_set_copy_pad_val(pad_val: int) -> None:
 set_mov_pad_val = asc_set_copy_pad_val
 
 
-def asc_set_gm2ub_loop_size(loop1_size: int, loop2_size: int) -> None:
+def asc_set_gm2ub_loop_size(loop1: int, loop2: int) -> None:
     """``set_loop_size_outtoub((loop2 << 21) | loop1)``."""
-    _loop_size("gm2ub", loop1_size, loop2_size)
+    _loop_size("gm2ub", loop1, loop2)
 
 
 def asc_set_gm2ub_loop1_stride(src_stride: int, dst_stride: int) -> None:
@@ -195,33 +195,30 @@ def asc_set_gm2ub_loop2_stride(src_stride: int, dst_stride: int) -> None:
 
 
 # -- Atlas A2/A3: gap form ---------------------------------------------------------------------
-def _gap(bits: int, dst, src, sid, n_burst, len_burst, left_padding, right_padding, src_gap,
-         dst_gap) -> None:
+def _gap(bits: int, dst, src, sid, nBurst, lenBurst, leftPad, rightPad, srcGap, dstGap) -> None:
     instr = f"copy_gm_to_ubuf_align_b{bits}"
     core = _core_for(instr, "gap")
     dst = _ptr(core, instr, dst, "ub", "dst")
     src = _ptr(core, instr, src, "gm", "src")
-    dma.copy_align_gap(core, instr, dst, src, bits // 8, sid, n_burst, len_burst, left_padding,
-                       right_padding, src_gap, dst_gap)
+    dma.copy_align_gap(core, instr, dst, src, bits // 8, sid, nBurst, lenBurst, leftPad, rightPad,
+                       srcGap, dstGap)
 
 
-def copy_gm_to_ubuf_align_b8(dst: Ptr, src: Ptr, sid: int, n_burst: int, len_burst: int,
-                             left_padding: int, right_padding: int, src_gap: int,
-                             dst_gap: int) -> None:
-    """A2/A3 GM → UB, 1-byte elements. ``len_burst`` and ``src_gap`` (tail to head) in bytes,
-    ``dst_gap`` in 32-byte blocks after the padded burst, pads in elements."""
-    _gap(8, dst, src, sid, n_burst, len_burst, left_padding, right_padding, src_gap, dst_gap)
+def copy_gm_to_ubuf_align_b8(dst: Ptr, src: Ptr, sid: int, nBurst: int, lenBurst: int,
+                             leftPad: int, rightPad: int, srcGap: int, dstGap: int) -> None:
+    """A2/A3 GM → UB, 1-byte elements (the intrinsic's own parameter names). ``lenBurst`` and
+    ``srcGap`` (tail to head) in bytes, ``dstGap`` in 32-byte blocks after the padded burst,
+    pads in elements."""
+    _gap(8, dst, src, sid, nBurst, lenBurst, leftPad, rightPad, srcGap, dstGap)
 
 
-def copy_gm_to_ubuf_align_b16(dst: Ptr, src: Ptr, sid: int, n_burst: int, len_burst: int,
-                              left_padding: int, right_padding: int, src_gap: int,
-                              dst_gap: int) -> None:
+def copy_gm_to_ubuf_align_b16(dst: Ptr, src: Ptr, sid: int, nBurst: int, lenBurst: int,
+                              leftPad: int, rightPad: int, srcGap: int, dstGap: int) -> None:
     """As :func:`copy_gm_to_ubuf_align_b8`, 2-byte elements."""
-    _gap(16, dst, src, sid, n_burst, len_burst, left_padding, right_padding, src_gap, dst_gap)
+    _gap(16, dst, src, sid, nBurst, lenBurst, leftPad, rightPad, srcGap, dstGap)
 
 
-def copy_gm_to_ubuf_align_b32(dst: Ptr, src: Ptr, sid: int, n_burst: int, len_burst: int,
-                              left_padding: int, right_padding: int, src_gap: int,
-                              dst_gap: int) -> None:
+def copy_gm_to_ubuf_align_b32(dst: Ptr, src: Ptr, sid: int, nBurst: int, lenBurst: int,
+                              leftPad: int, rightPad: int, srcGap: int, dstGap: int) -> None:
     """As :func:`copy_gm_to_ubuf_align_b8`, 4-byte elements (b64 data: pass as b32, doubled pads)."""
-    _gap(32, dst, src, sid, n_burst, len_burst, left_padding, right_padding, src_gap, dst_gap)
+    _gap(32, dst, src, sid, nBurst, lenBurst, leftPad, rightPad, srcGap, dstGap)
