@@ -12,7 +12,7 @@ import numpy as np
 
 from . import dtypes
 from .enums import DYNAMIC, BLayout, SLayout, TileType
-from .errors import PtoError, PtoFault, check
+from .errors import PtoCheckError, PtoError, PtoFault, check
 
 _SPACE = {TileType.Vec: "ub", TileType.Mat: "l1"}
 
@@ -21,6 +21,14 @@ def _target_name() -> str:
     from .core import _current
     stack = _current.get()
     return stack[-1].target.name if stack else "any target"
+
+
+class TileUsageError(PtoCheckError, TypeError):
+    """A constructor/setter form the C++ Tile does not have for these template arguments."""
+
+
+class ValidDimError(PtoFault, ValueError):
+    """A negative runtime valid dim."""
 
 
 class TileMeta(type):
@@ -109,23 +117,26 @@ class Tile(metaclass=TileMeta):
         vr, vc = self.ValidRow, self.ValidCol
         if len(valid) == 2:
             if not (dyn_r and dyn_c):
-                raise TypeError(f"{type(self).__name__}(vr, vc) needs both valid dims dynamic (-1)")
+                raise TileUsageError(f"{type(self).__name__}(vr, vc) needs both valid dims dynamic (-1)",
+                                     rule="Tile(VR, VC) constructor")
             vr, vc = valid
         elif len(valid) == 1:
             if dyn_r == dyn_c:
-                raise TypeError(f"{type(self).__name__}(v) needs exactly one dynamic valid dim")
+                raise TileUsageError(f"{type(self).__name__}(v) needs exactly one dynamic valid dim",
+                                     rule="Tile(V) constructor")
             if dyn_r:
                 vr = valid[0]
             else:
                 vc = valid[0]
         elif valid:
-            raise TypeError("Tile(), Tile(valid) or Tile(valid_row, valid_col)")
+            raise TileUsageError("Tile(), Tile(valid) or Tile(valid_row, valid_col)",
+                                 rule="Tile constructor")
         # Default-constructed dynamic dims are the full extent (what the C++ default mask holds).
         self._vr = self.Rows if vr == DYNAMIC else int(vr)
         self._vc = self.Cols if vc == DYNAMIC else int(vc)
         for v in (self._vr, self._vc):
             if v < 0:
-                raise ValueError(f"valid dims must be >= 0, got {v}")
+                raise ValidDimError(f"valid dims must be >= 0, got {v}", rule="Tile valid dims")
         self.core = None
         self.addr: int | None = None
 
@@ -146,16 +157,16 @@ class Tile(metaclass=TileMeta):
 
     def set_valid_row(self, v: int) -> None:
         if self.ValidRow != DYNAMIC:
-            raise TypeError("SetValidRow needs a dynamic (-1) RowValid")
+            raise TileUsageError("SetValidRow needs a dynamic (-1) RowValid", rule="SetValidRow")
         if int(v) < 0:
-            raise ValueError("valid row must be >= 0")
+            raise ValidDimError("valid row must be >= 0", rule="SetValidRow")
         self._vr = int(v)
 
     def set_valid_col(self, v: int) -> None:
         if self.ValidCol != DYNAMIC:
-            raise TypeError("SetValidCol needs a dynamic (-1) ColValid")
+            raise TileUsageError("SetValidCol needs a dynamic (-1) ColValid", rule="SetValidCol")
         if int(v) < 0:
-            raise ValueError("valid col must be >= 0")
+            raise ValidDimError("valid col must be >= 0", rule="SetValidCol")
         self._vc = int(v)
 
     SetValidRow = set_valid_row
@@ -217,6 +228,11 @@ class Tile(metaclass=TileMeta):
         return self.core.arena(self.space)
 
     def _grid(self):
+        arena = self.core.arena(self.space) if self.core is not None else None
+        if arena is not None and self._vr * self._vc * self.Element.itemsize > arena.size:
+            raise PtoFault(f"valid region {self._vr}x{self._vc} of {type(self).__name__} cannot "
+                           f"fit in {arena.name.upper()} ({arena.size} bytes)",
+                           rule="access outside arena", target=self.core.target.name)
         r, c = np.meshgrid(np.arange(self._vr), np.arange(self._vc), indexing="ij")
         return r, c
 
