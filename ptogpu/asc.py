@@ -21,7 +21,7 @@ import numpy as np
 
 from . import dtypes
 from .core import current_core
-from .errors import PtoCheckError, PtoFault
+from .errors import PtoCheckError
 from .memory import Ptr
 from .semantics import dma
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import dtypes
 from ..enums import Coalesce, GatherExec, Layout, TileType
 from ..errors import PtoCheckError, check
 from ..semantics import mgather_l1 as sem
@@ -87,4 +86,4 @@ def read_nz(tile: Tile) -> np.ndarray:
 
 def l1_bytes(tile: Tile) -> np.ndarray:
     """The tile's whole storage as raw bytes (uint8)."""
-    return tile.raw().view(np.uint8) if dtypes.name_of(tile.Element) != "hifloat8" else tile.raw()
+    return tile.raw().view(np.uint8)

@@ -16,7 +16,14 @@ from ..enums import GatherOOB
 from ..errors import PtoHazard
 from .dma import Bursts, execute
 from .indexing import M32, cast_index, remap, u64, wrap_addr
-from .mgather import NAME, _prod, read_indices
+from .mgather import NAME, read_indices
+
+
+def _prod(vals) -> int:
+    p = 1
+    for v in vals:
+        p *= int(v)
+    return p
 
 
 def nz_offsets(r, c, rows: int, c0: int):
