@@ -472,3 +472,31 @@ def test_read_helpers_and_tload_tstore_mat():
         out = gt(core, np.zeros(256, np.float32), F32, (1, 1, 1, 16, 16), (256, 256, 256, 16, 1))
         pto.TSTORE(out, dst)
         np.testing.assert_array_equal(core.read("gm", out.addr, 1024).view(np.float32).reshape(16, 16), m)
+
+
+def test_table_stride4_honoured_on_cpu_only():
+    """Row source: CPU ``row*s3 + c*s4``; A2/A3 and A5 GM→L1 ``row*s3 + c`` (§4, §5.6, §7)."""
+    flat = np.arange(200, dtype=np.float32)
+    got = {}
+    for target in TARGETS:
+        core = new_core(target)
+        with core:
+            table = gt(core, flat, F32, (1, 1, 1, 4, 8), (200, 200, 200, 40, 2))
+            idx = gt(core, np.array([2, 1], np.int32), pto.int32, (1, 1, 1, 1, 2), (2, 2, 2, 2, 1))
+            dst = nz_tile(F32, 16, 8, 0, vr=2, vc=8)
+            pto.MGATHER[ROW, OOB.Clamp](dst, table, idx)
+            got[target] = read_nd(dst, full=False).tolist()
+    assert got["cpu"] == [[80 + 2 * c for c in range(8)], [40 + 2 * c for c in range(8)]]
+    assert got["a2a3"] == got["a5"] == [[80 + c for c in range(8)], [40 + c for c in range(8)]]
+
+
+def test_cpu_four_argument_form_honours_row_mode():
+    core = new_core("cpu")
+    with core:
+        table = gt(core, TFLAT, F32, TSHAPE, TSTRIDE)
+        idx = gt(core, np.array([4, 0], np.int32), pto.int32, (1, 1, 1, 1, 2), (2, 2, 2, 2, 1))
+        scratch = gt(core, np.zeros(256, np.float32), F32, (1, 1, 1, 1, 256), (256,) * 4 + (1,))
+        dst = nz_tile(F32, 16, 16, 0, vr=2, vc=3)
+        pto.MGATHER[ROW, OOB.Clamp](dst, table, idx, scratch)
+        assert read_nd(dst, full=False).tolist() == [[1096, 1097, 1098], [1000, 1001, 1002]]
+        assert (core.read("gm", scratch.addr, 1024) == 0).all()
