@@ -632,3 +632,15 @@ def test_cpu_gathers_into_mat_tile_with_cmode_honoured():
             for c in range(8):          # NZ offset (c//8)*16*8 + r*8 + c%8
                 want[r * 8 + c] = flat[ix[r, c]]
         assert_bytes(dst.raw(), want)
+
+
+@pytest.mark.parametrize("which", ["dst", "idx"])
+def test_unassigned_operand_tile_faults(core, which):
+    """A tile that was never TASSIGNed has no storage: PtoFault, nothing written."""
+    _, table = table16x32(core)
+    idx = tile(pto.int32, 1, 8, 0) if which == "dst" else pto.Tile[V, pto.int32, 1, 8]()
+    dst = pto.Tile[V, F32, 8, 32]() if which == "dst" else tile(F32, 8, 32, 0x100)
+    before = ub_snapshot(core)
+    with pytest.raises(pto.PtoFault):
+        pto.MGATHER[ROW, OOB.Clamp](dst, table, idx)
+    assert ub_snapshot(core) == before

@@ -5,7 +5,7 @@ from .. import dtypes
 from ..backend import run_mgather_ub
 from ..core import current_core
 from ..enums import DYNAMIC, Coalesce, GatherExec, GatherOOB, Layout, TileType
-from ..errors import PtoCheckError, check
+from ..errors import PtoCheckError, PtoFault, check
 from ..semantics import mgather as sem
 from ..semantics import mgather_nz as sem_nz
 from ..tensor import GlobalTensor
@@ -116,6 +116,14 @@ def check_cpu(core, mode, dst, table, idx):
 UB_CHECKS = {"cpu": check_cpu, "a2a3": check_a2a3_ub, "a5": check_a5_ub}
 
 
+def require_assigned(t: str, *operands) -> None:
+    """A tile operand without a TASSIGNed address has no storage: a PtoFault, not a crash."""
+    for what, x in operands:
+        if isinstance(x, Tile) and x.addr is None:
+            raise PtoFault(f"{what} tile {type(x).__name__} has no address: TASSIGN it first",
+                           rule="MGATHER operand", target=t)
+
+
 class MGatherForm:
     """``MGATHER`` or ``MGATHER[CMode, Oob, Exec]``: the C++ template forms."""
 
@@ -162,6 +170,7 @@ class MGatherForm:
             # One generic routine: every form honours CMode; scratch is ignored (cpu:97-120).
             mode = self.mode if self.mode is not None else rules.default_mode
             check_cpu(core, mode, dst, table, idx)
+            require_assigned(t, ("dst", dst), ("idx", idx))
             if run_mgather_ub(core, mode, oob, dst, table, idx): return  # noqa: E701 (native/cupy kernel)
             return sem.gather(core, mode, oob, dst, table, idx)
         if dst.Loc == TileType.Mat or scratch is not None or self.exec_ is not None:
@@ -169,6 +178,7 @@ class MGatherForm:
             return mgather_gm2l1(core, self, dst, table, idx, scratch, oob)
         mode = self.mode if self.mode is not None else rules.default_mode
         UB_CHECKS[rules.checks](core, mode, dst, table, idx)
+        require_assigned(t, ("dst", dst), ("idx", idx))
         if run_mgather_ub(core, mode, oob, dst, table, idx): return  # noqa: E701 (native/cupy kernel)
         if table.layout == Layout.NZ and rules.nz_tables:
             fn = sem_nz.row_nz if mode == Coalesce.Row else sem_nz.elem_nz
