@@ -545,3 +545,69 @@ def test_cupy_matches_numpy_spec_shapes(target, mode, oob):
         pytest.skip(f"cupy backend unavailable: {why}")
     for k, (VR, VC) in enumerate(SPEC_SHAPES):
         run_both(_spec_build(target, mode, oob, VR, VC), 2000 + k, backend="cupy")
+
+
+# ---------------------------------------------------------------------------------------------
+# The batch interface (one block per instance, per-instance arena and parameter strides)
+# ---------------------------------------------------------------------------------------------
+@needs_native
+@pytest.mark.parametrize("target,mode", [("a5", ELEM), ("a5", ROW), ("a2a3", ROW), ("cpu", ELEM)])
+@pytest.mark.parametrize("grid", [None, 3])
+def test_native_batch_of_instances_matches_numpy_one_by_one(target, mode, grid):
+    """N instances in one launch, each with its own UB (stride = UB size) and a shared GM
+    table: every instance equals a NumPy run of its own index tile; an instance whose index
+    faults has its own fault record and writes nothing, the others are unaffected."""
+    from ptogpu.backend import native_backend
+    N, VR, VC = 7, 5, 24
+    rng = np.random.default_rng(3)
+    table_bytes = _rand_bytes(rng, 40 * VC * 4, "float32")
+    idx_sets = [rng.integers(0, 40, (VR, VC) if mode == ELEM else (1, VR)).astype(np.int32)
+                for _ in range(N)]
+    idx_sets[4][0, 1] = 2 ** 31 - 1                      # instance 4 faults (Undefined)
+    ub_init = rng.integers(0, 256, 8192, dtype=np.uint8)
+
+    def setup(core, idx_vals):
+        core.write("ub", 0, ub_init)
+        table = _gt(core, table_bytes, "float32", (1, 1, 1, 40, VC), (40 * VC, 40 * VC, 40 * VC, VC, 1))
+        if mode == ELEM:
+            it = _tile("int32", VR, VC, 0, RM, VR, VC)
+        else:
+            it = _tile("int32", 1, 8, 0, RM, 1, VR)
+        it.set(idx_vals)
+        dst = _tile("float32", VR, VC, 1024, RM, VR, VC)
+        return table, it, dst
+
+    expect = []
+    for k in range(N):
+        with pto.Core(target, "numpy") as c:
+            table, it, dst = setup(c, idx_sets[k])
+            try:
+                pto.MGATHER[mode, pto.GatherOOB.Undefined](dst, table, it)
+                err = None
+            except pto.PtoFault as e:
+                err = str(e)
+            expect.append((c.ub.data[:8192].copy(), err))
+    assert expect[4][1] is not None and all(e is None for k, (_, e) in enumerate(expect) if k != 4)
+    with pto.Core(target, "native") as c:
+        table, it, dst = setup(c, idx_sets[0])
+        plan = mgather_kernels.plan_mgather(c, mode, pto.GatherOOB.Undefined, dst, table, it)
+        ub = np.concatenate([c.ub.data[:8192].copy() for _ in range(N)])
+        for k in range(N):
+            ub[k * 8192: k * 8192 + it.nbytes] = np.pad(
+                idx_sets[k].reshape(-1), (0, it.Numel - idx_sets[k].size)).view(np.uint8)
+        gm = c.gm._buf
+        faults = native_backend.launch_raw(
+            plan.kernel, plan.block, N, {"gm": (gm, c.gm.size, 0), "ub": (ub, 8192, 8192),
+                                         "l1": (np.zeros(1, np.uint8), 0, 0)},
+            plan.params, passes=plan.passes, grid=grid)
+        for k in range(N):
+            got = ub[k * 8192:(k + 1) * 8192]
+            want, err = expect[k]
+            if err is None:
+                assert int(faults[k, 0]) == 2 ** 64 - 1
+                assert np.array_equal(got[1024:], want[1024:]), f"instance {k}"
+            else:
+                msg = str(mgather_kernels._fault(c, plan, faults[k], mode, pto.GatherOOB.Undefined,
+                                                 dst, it))
+                assert msg == err
+                assert np.array_equal(got[1024:], ub_init[1024:]), f"instance {k} wrote on a fault"

@@ -159,23 +159,36 @@ def _fn(name: str):
     return f
 
 
-def _arena_args(arena) -> tuple:
-    buf = arena._buf
-    return (buf.ctypes.data, arena.size, 0)
-
-
-def launch(core, kernel: str, block: tuple[int, int, int], params: np.ndarray, *,
-           passes: int = 1, n_inst: int = 1) -> np.ndarray:
-    """Run ``kernel`` once per pass over ``n_inst`` instances of ``core``'s arenas (shared);
-    returns the fault records, shape (n_inst, FAULT_WORDS) uint64."""
+def launch_raw(kernel: str, block: tuple[int, int, int], n_inst: int, arenas: dict,
+               params: np.ndarray, *, prm_stride: int = 0, passes: int = 1,
+               grid: int | None = None) -> np.ndarray:
+    """Launch over ``n_inst`` instances. ``arenas`` maps "gm"/"ub"/"l1" to (uint8 array,
+    size, stride): instance k sees ``array[k*stride : k*stride + size]`` (stride 0: shared).
+    ``params`` holds one block per instance at ``k*prm_stride`` (0: shared). ``grid`` blocks
+    (default one per instance; fewer makes the kernels grid-stride over instances).
+    Returns the fault records, shape (n_inst, FAULT_WORDS) uint64."""
     fn = _fn(kernel)
     words = sources.enum_values("mgather.cu")["FAULT_WORDS"]
     fault = np.full((n_inst, words), np.uint64(0xFFFFFFFFFFFFFFFF), np.uint64)
     prm = np.ascontiguousarray(params, np.int64)
-    arenas = [core.gm, core.ub, core.l1]
     args = []
-    for a in arenas:
-        args += _arena_args(a)
+    for space in ("gm", "ub", "l1"):
+        buf, size, stride = arenas[space]
+        if buf.dtype != np.uint8 or not buf.flags.c_contiguous:
+            raise ValueError(f"{space} arena must be a contiguous uint8 array")
+        if n_inst and buf.size < (n_inst - 1) * stride + size:
+            raise ValueError(f"{space} arena holds fewer than {n_inst} instances")
+        args += [buf.ctypes.data, int(size), int(stride)]
+    if n_inst and prm.size < (n_inst - 1) * prm_stride + 1:
+        raise ValueError("params hold fewer than n_inst blocks")
+    g = n_inst if grid is None else max(1, min(int(grid), n_inst))
     for p in range(passes):
-        fn(n_inst, *block, *args, prm.ctypes.data, 0, fault.ctypes.data, n_inst, p)
+        fn(g, *block, *args, prm.ctypes.data, int(prm_stride), fault.ctypes.data, n_inst, p)
     return fault
+
+
+def launch(core, kernel: str, block: tuple[int, int, int], params: np.ndarray, *,
+           passes: int = 1, n_inst: int = 1) -> np.ndarray:
+    """Run ``kernel`` once per pass on ``core``'s arenas, in place (no copies)."""
+    arenas = {s: (core.arena(s)._buf, core.arena(s).size, 0) for s in ("gm", "ub", "l1")}
+    return launch_raw(kernel, block, n_inst, arenas, params, passes=passes)
