@@ -23,17 +23,28 @@ def cmd_demo(args) -> int:
     return 0
 
 
+def _fmt(v) -> str:
+    return v.name if hasattr(v, "name") else str(v)
+
+
 def cmd_targets(args) -> int:
+    """Print every target table: sizes, per-instruction rules, quirks (with their switch)."""
+    import dataclasses
+
     from .targets import TARGETS
     for t in TARGETS.values():
         print(f"{t.name:5s} {t.title}")
         print(f"      UB {t.ub_bytes // 1024} KiB ({t.ub_usable // 1024} KiB for tiles), "
-              f"L1 {t.l1_bytes // 1024} KiB")
-        m = t.mgather
-        print(f"      MGATHER: plain call = {m.default_mode.name}, index cast u{m.index_bits}, "
-              f"Row capacity {m.row_capacity}, Row source {m.row_source}")
+              f"L1 {t.l1_bytes // 1024} KiB, register API (ptogpu.reg): "
+              f"{'yes' if t.has_reg_api else 'no'}")
+        for f in dataclasses.fields(t):
+            v = getattr(t, f.name)
+            if dataclasses.is_dataclass(v):
+                items = ", ".join(f"{g.name}={_fmt(getattr(v, g.name))}" for g in dataclasses.fields(v)
+                                  if not g.name.endswith("dtypes"))
+                print(f"      {f.name}: {items}")
         for q, v in t.quirks.items():
-            print(f"      quirk {q} = {'on' if v else 'off'}")
+            print(f"      quirk {q} = {'on' if v else 'off'}   (Core(..., quirks={{{q!r}: ...}}))")
         for k, v in t.notes.items():
             print(f"      note ({k}): {v}")
     return 0
