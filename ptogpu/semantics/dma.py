@@ -152,6 +152,16 @@ def execute(core, b: Bursts, prologue=None) -> None:
     foot = end - dst
     order = np.argsort(dst, kind="stable")
     disjoint = bool((end[order][:-1] <= dst[order][1:]).all())
+    if not disjoint and (length == length[0]).all():
+        # Equal lengths: bursts with the same start have the same footprint, and the last of
+        # them overwrites all of it, so only the last one per start can leave a byte behind.
+        _, first_rev = np.unique(dst[::-1], return_index=True)
+        keep = np.sort(K - 1 - first_rev)
+        if keep.size < K:
+            src, dst, length, foot, end = src[keep], dst[keep], length[keep], foot[keep], end[keep]
+            K = keep.size
+            order = np.argsort(dst, kind="stable")
+            disjoint = bool((end[order][:-1] <= dst[order][1:]).all())
     F = int(foot.max())
     step = max(1, _CHUNK // F)
     for k0 in range(0, K, step):
@@ -256,6 +266,21 @@ def _pad_value(core, instr, path: PathRegs, elem: int) -> bytes:
     return path.pad_bytes(elem)
 
 
+def _bounds(core, instr, dst, src, length, pads, levels) -> None:
+    """Strides are unsigned, so the last burst reaches furthest: check it before building the
+    burst list (a transfer too large to list still faults like hardware)."""
+    hi_s = src.addr + sum((c - 1) * s for c, s, _ in levels) + length
+    last = dst.addr + sum((c - 1) * d for c, _, d in levels) + pads + length
+    hi_d = -(-last // 32) * 32
+    sa, da = core.arena(src.space), core.arena(dst.space)
+    if src.addr < 0 or hi_s > sa.size:
+        raise _fault(core, instr, "access outside arena",
+                     f"bursts read {src.space.upper()} up to {hi_s:#x}, outside [0, {sa.size:#x})")
+    if dst.addr < 0 or hi_d > da.size:
+        raise _fault(core, instr, f"{dst.space.upper()} bound",
+                     f"bursts write {dst.space.upper()} up to {hi_d:#x}, outside [0, {da.size:#x})")
+
+
 def copy_align_v2(core, instr: str, dst, src, n_burst, len_burst, left, right, constant_pad,
                   cache_ctl, src_stride, dst_stride) -> None:
     """Ascend 950 ``copy_gm_to_{cbuf,ubuf}_align_v2`` (§D.1-§D.3), driven by the path's
@@ -291,6 +316,9 @@ def copy_align_v2(core, instr: str, dst, src, n_burst, len_burst, left, right, c
     if path.loop1 == 0 or path.loop2 == 0:
         return                                  # undocumented; zero iterations (§D.2)
     pad = _pad_value(core, instr, path, elem) if (constant_pad or padded) else None
+    _bounds(core, instr, dst, src, length, (left + right) * elem,
+            ((path.loop2, path.loop2_src, path.loop2_dst), (path.loop1, path.loop1_src, path.loop1_dst),
+             (n, ss, ds)))
     s, d, rep = strided(n, src.addr, dst.addr, ss, ds, path.loop1, path.loop2,
                         path.loop1_src, path.loop1_dst, path.loop2_src, path.loop2_dst)
     execute(core, Bursts(instr, src.space, dst.space, s, d, length, elem,
@@ -317,6 +345,7 @@ def copy_align_gap(core, instr: str, dst, src, elem: int, sid, n_burst, len_burs
     ss = length + sg
     ds = -(-(length + (left + right) * elem) // 32) * 32 + 32 * dg
     pad = _pad_value(core, instr, core.regs.out_to_ub, elem) if (left or right) else None
+    _bounds(core, instr, dst, src, length, (left + right) * elem, ((n, ss, ds),))
     s, d, rep = strided(n, src.addr, dst.addr, ss, ds)
     execute(core, Bursts(instr, src.space, dst.space, s, d, length, elem,
                          left * elem, right * elem, pad, rep))
