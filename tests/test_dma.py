@@ -272,3 +272,21 @@ def test_mgather_a2a3_row_nz_bursts():
     assert len(b) == 8 and all(x.nbytes == 32 and x.fill == 0 for x in b)
     # one multi-burst DMA per (row, batch): dst stride Rows*32 bytes between its bursts
     assert [x.dst_addr - 64 for x in b[:4]] == [0, 16 * 32, 2 * 16 * 32, 3 * 16 * 32]
+
+
+def test_huge_transfer_past_l1_faults_before_listing(a5):
+    g = a5.gm_put(np.zeros(64, np.uint8))
+    asc.asc_set_gm2l1_loop_size((1 << 21) - 1, (1 << 21) - 1)
+    asc.asc_set_gm2l1_loop1_stride(0, 32)
+    with pytest.raises(pto.PtoFault, match="L1 bound"):
+        asc.asc_copy_gm2l1_align(a5.l1_ptr(0, pto.uint8), g, 100, 32, 0, 0, False, 0, 0, 32)
+
+
+def test_many_bursts_on_one_block_last_one_wins(a5):
+    data = (np.arange(40000, dtype=np.uint32) * 7).view(np.uint8)
+    g = a5.gm_put(data)
+    with a5.trace() as tr:
+        asc.asc_copy_gm2l1_align(a5.l1_ptr(64, pto.uint8), g, 4000, 20, 0, 0, False, 0, 3, 0)
+    last = 3 * 3999
+    assert bytes(a5.read("l1", 64, 32)) == bytes(data[last:last + 20]) + bytes([data[last]]) * 12
+    assert tr.totals() == {"bursts": 4000, "payload_bytes": 80000, "padding_bytes": 48000}
