@@ -90,24 +90,28 @@ def test_row_indices_remap_per_target(core, oob, cap):
     assert_bytes(dst.raw(), want.reshape(-1))
 
 
-@pytest.mark.parametrize("value", [-1, 2**31 - 1, -2**31, 2**31])
+@pytest.mark.parametrize("value,dt", [(-1, "int32"), (2**31 - 1, "int32"), (-2**31, "int32"),
+                                      (2**31, "uint32"), (2**32 - 1, "uint32")])
+@pytest.mark.parametrize("oob", [OOB.Clamp, OOB.Wrap, OOB.Zero])
 @pytest.mark.parametrize("mode", [ROW, ELEM])
-def test_index_tile_full_of_adversarial_value_clamps_to_last(core, mode, value):
-    """Index tiles full of -1 / INT32_MAX / INT32_MIN / 2^31 (uint32) clamp to cap-1 everywhere."""
-    cap = 5
-    mat = (np.arange(cap * 8) + 1).astype(np.float32).reshape(cap, 8)
-    table = gt(core, mat, F32, (1, 1, 1, cap, 8), (40, 40, 40, 8, 1))
-    dt = "uint32" if value == 2**31 else "int32"
+def test_index_tile_full_of_adversarial_value(core, mode, oob, value, dt):
+    """Index tiles full of -1 / INT32_MAX / INT32_MIN / 2^31 / 2^32-1 give the §3 answer."""
+    cap_rows = 5
+    mat = (np.arange(cap_rows * 8) + 1).astype(np.float32).reshape(cap_rows, 8)
+    table = gt(core, mat, F32, (1, 1, 1, cap_rows, 8), (40, 40, 40, 8, 1))
     idx = tile(getattr(pto, dt), 8, 8, 0)
     idx.set(np.full((8, 8), value, dtype=np.int64).astype(dt))
+    dst = tile(F32, 8, 8, 0x100)
+    t = core.target.name
+    u = cast_u(value, t, idx_signed=dt == "int32")
     if mode == ROW:
-        dst = tile(F32, 8, 8, 0x100)
         idx = _row_view(idx)
-        want = np.tile(mat[cap - 1], (8, 1))
+        eff, read = remap_ref(u, cap_rows, oob, t)
+        want = np.tile(mat[eff] if read else np.zeros(8, np.float32), (8, 1))
     else:
-        dst = tile(F32, 8, 8, 0x100)
-        want = np.full((8, 8), mat.reshape(-1)[-1], np.float32)
-    pto.MGATHER[mode, OOB.Clamp](dst, table, idx)
+        eff, read = remap_ref(u, cap_rows * 8, oob, t)
+        want = np.full((8, 8), mat.reshape(-1)[eff] if read else 0, np.float32)
+    pto.MGATHER[mode, oob](dst, table, idx)
     assert_bytes(dst.raw(), want.reshape(-1))
 
 
@@ -374,3 +378,29 @@ def test_huge_dynamic_valid_dims_fault_cleanly(target, mode, valid):
         with pytest.raises(pto.PtoError):
             pto.MGATHER[mode, OOB.Clamp](dst, table, idx)
         assert ub_snapshot(core) == before
+
+
+@pytest.mark.parametrize("name,values", [
+    ("int8", [-1, -128, 127, 6]), ("uint8", [255, 128, 7, 0]), ("int16", [-1, -32768, 9, 3]),
+    ("uint16", [65535, 32768, 14, 1]), ("int64", [-1, 2**40, -2**40, 2**63 - 1]),
+    ("uint64", [2**64 - 1, 2**40, 2**63, 13]),
+])
+@pytest.mark.parametrize("oob", [OOB.Clamp, OOB.Wrap, OOB.Zero])
+def test_cpu_index_widths_sign_or_zero_extend_to_size_t(name, values, oob):
+    """§3: static_cast<size_t> sign-extends signed index types and zero-extends unsigned ones."""
+    core = new_core("cpu")
+    with core:
+        cap = 7
+        flat = (np.arange(cap) * 10 + 10).astype(np.float32)
+        table = gt(core, flat, F32, (1, 1, 1, 1, cap), (cap, cap, cap, cap, 1))
+        dt = getattr(pto, name)
+        cols = 32 // dt.itemsize
+        idx = tile(dt, 1, cols, 0, vc=4)
+        idx.set(np.array([values], dtype=object).astype(dt))
+        dst = tile(F32, 1, 8, 0x100, vc=4)
+        pto.MGATHER[ELEM, oob](dst, table, idx)
+        want = sentinel(8, np.float32)
+        for k, x in enumerate(values):
+            eff, read = remap_ref(x % 2**64, cap, oob, "cpu")
+            want[k] = flat[eff] if read else 0
+        assert_bytes(dst.raw(), want)

@@ -644,3 +644,105 @@ def test_unassigned_operand_tile_faults(core, which):
     with pytest.raises(pto.PtoFault):
         pto.MGATHER[ROW, OOB.Clamp](dst, table, idx)
     assert ub_snapshot(core) == before
+
+
+# -- more per-target address rules ---------------------------------------------------------------
+def test_a2a3_row_source_ignores_strides_0_to_2():
+    """§6.3: A2/A3 reads row u at table + u*Stride[3] -- the outer strides never enter, even
+    when dims 0-2 make rows >= Shape[3] live elsewhere under the 5-D layout."""
+    core = new_core("a2a3")
+    with core:
+        buf = (np.arange(2000) + 1).astype(np.float32)
+        table = gt(core, buf, F32, (2, 1, 1, 4, 8), (1000, 1000, 1000, 8, 1))   # cap 8
+        idx = tile(pto.int32, 1, 8, 0, vc=2)
+        idx.set(np.array([[6, 7]], np.int32))
+        dst = tile(F32, 2, 8, 0x100)
+        pto.MGATHER[ROW, OOB.Clamp](dst, table, idx)
+        assert_bytes(dst.raw(), np.concatenate([buf[48:56], buf[56:64]]))
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_elem_capacity_product_wraps_at_32_bits_on_npu(target):
+    """§5.2/§6.2: NPU tableSize = ∏Shape as uint32 (2^32 + 2^16 -> 2^16); the CPU sim's
+    size_t product does not wrap (§4), so index 70000 is in range there."""
+    core = new_core(target)
+    with core:
+        buf = (np.arange(80000) % 10007).astype(np.float32)
+        table = gt(core, buf, F32, (1, 1, 1, 65536, 65537), (1, 1, 1, 65537, 1))
+        idx = tile(pto.int32, 1, 8, 0, vc=2)
+        idx.set(np.array([[70000, 5]], np.int32))
+        dst = tile(F32, 1, 8, 0x100, vc=2)
+        pto.MGATHER[ELEM, OOB.Clamp](dst, table, idx)
+        want = sentinel(8, np.float32)
+        want[:2] = buf[[70000 if target == "cpu" else 65535, 5]]
+        assert_bytes(dst.raw(), want)
+
+
+def test_a5_boxed_index_tile_is_read_as_plain_layout():
+    """§5.4/§7: A5 reads a boxed (Zz) index tile at plain RowMajor offsets r*Cols + c; the CPU
+    sim at its full Zz offset."""
+    ix = (np.arange(256, dtype=np.int32).reshape(16, 16) * 7) % 256
+    flat = (np.arange(256) + 3).astype(np.float32)
+    storage = ix.reshape(-1)                      # plain RowMajor image of ix
+    for target in ("a5", "cpu"):
+        core = new_core(target)
+        with core:
+            table = gt(core, flat, F32, (1, 1, 1, 16, 16), (256, 256, 256, 16, 1))
+            idx = tile(pto.int32, 16, 16, 0, sl=SRM)              # Zz, boxes 16 x 8
+            core.write("ub", 0, storage)
+            dst = tile(F32, 16, 16, 0x400)
+            pto.MGATHER[ELEM, OOB.Clamp](dst, table, idx)
+            if target == "a5":
+                logical = ix
+            else:   # Zz offset of (r, c) = (c//8)*128 + r*8 + c%8 (one row band of 16)
+                r, c = np.meshgrid(np.arange(16), np.arange(16), indexing="ij")
+                logical = storage[(c // 8) * 128 + r * 8 + c % 8]
+            assert_bytes(dst.raw(), flat[logical].reshape(-1))
+
+
+def test_cpu_gm_index_tensor_row_is_flat_and_elem_uses_stride3():
+    """§4 step 5: a GlobalTensor index: Row reads element r flat; Elem reads r*Stride[3] + c."""
+    core = new_core("cpu")
+    with core:
+        mat, table = table16x32(core)
+        gidx = gt(core, np.array([4, 9, 1, 0, 15, 2, 3, 7, 8, 5, 6, 11], np.int32), pto.int32,
+                  (1, 1, 1, 2, 4), (12, 12, 12, 6, 1))
+        dst = tile(F32, 3, 32, 0x100)
+        pto.MGATHER[ROW, OOB.Clamp](dst, table, gidx)
+        assert_bytes(dst.raw(), mat[[4, 9, 1]].reshape(-1))
+        d2 = tile(F32, 2, 8, 0x1000, vc=4)
+        pto.MGATHER[ELEM, OOB.Clamp](d2, table, gidx)
+        want = sentinel(16, np.float32).reshape(2, 8)
+        want[0, :4] = mat.reshape(-1)[[4, 9, 1, 0]]
+        want[1, :4] = mat.reshape(-1)[[3, 7, 8, 5]]            # row 1 starts at Stride[3] = 6
+        assert_bytes(d2.raw(), want.reshape(-1))
+
+
+@pytest.mark.parametrize("target", NPU)
+def test_npu_ub_destination_rejects_gm_index_tensor(target):
+    """§5.1/§6.1 check 5: a Vec destination needs a Vec index tile."""
+    core = new_core(target)
+    with core:
+        _, table = table16x32(core)
+        gidx = gt(core, np.arange(8, dtype=np.int32), pto.int32, (1, 1, 1, 1, 8), (8, 8, 8, 8, 1))
+        dst = tile(F32, 8, 32, 0x100)
+        before = ub_snapshot(core)
+        with pytest.raises(pto.PtoCheckError):
+            pto.MGATHER[ROW, OOB.Clamp](dst, table, gidx)
+        assert ub_snapshot(core) == before
+
+
+def test_cpu_four_argument_form_honours_cmode_and_ignores_scratch():
+    """§2: CPU 4-arg (scratch) forms are the same generic routine; scratch is never touched."""
+    core = new_core("cpu")
+    with core:
+        flat = (np.arange(64) + 1).astype(np.float32)
+        table = gt(core, flat, F32, (1, 1, 1, 8, 8), (64, 64, 64, 8, 1))
+        scratch = gt(core, np.full(64, 9.0, np.float32), F32, (1, 1, 1, 8, 8), (64, 64, 64, 8, 1))
+        idx = tile(pto.int32, 1, 8, 0)
+        idx.set(np.array([[63, 0, 1, 2, 3, 4, 5, 6]], np.int32))
+        dst = tile(F32, 1, 8, 0x100)
+        gm_before = core.read("gm", scratch.addr, 256).tobytes()
+        pto.MGATHER[ELEM, OOB.Clamp](dst, table, idx, scratch)
+        assert_bytes(dst.raw(), flat[[63, 0, 1, 2, 3, 4, 5, 6]])
+        assert core.read("gm", scratch.addr, 256).tobytes() == gm_before
