@@ -77,7 +77,18 @@ PTO_DEV bool arena_ok(const Arena &ar, u64 addr, i64 nbytes) {
 }
 
 // Unchecked element copies: callers have checked both addresses first.
+// Emulated addresses need not be aligned to the element size, so copies are byte-wise (the
+// host build lets the compiler turn fixed-size memcpy into single moves).
 PTO_DEV void copy_elem(u8 *d, const u8 *s, int n) {
+#ifdef PTO_HOST_SHIM
+    switch (n) {
+    case 1: *d = *s; return;
+    case 2: __builtin_memcpy(d, s, 2); return;
+    case 4: __builtin_memcpy(d, s, 4); return;
+    case 8: __builtin_memcpy(d, s, 8); return;
+    default: break;
+    }
+#endif
     for (int k = 0; k < n; ++k) d[k] = s[k];
 }
 
@@ -89,6 +100,13 @@ PTO_DEV void zero_elem(u8 *d, int n) {
 // (static_cast<size_t>); the caller masks to 32 bits for static_cast<uint32_t>.
 PTO_DEV u64 load_index(const u8 *p, int size, int is_signed) {
     u64 v = 0;
+#ifdef PTO_HOST_SHIM
+    if (size == 4) {
+        u32 w;
+        __builtin_memcpy(&w, p, 4);                               // x86/arm64: little-endian
+        v = w;
+    } else
+#endif
     for (int k = 0; k < size; ++k) v |= (u64)p[k] << (8 * k);   // little-endian, as NumPy
     if (is_signed && size < 8) {
         const int sh = 64 - 8 * size;
