@@ -500,3 +500,14 @@ def test_cpu_four_argument_form_honours_row_mode():
         pto.MGATHER[ROW, OOB.Clamp](dst, table, idx, scratch)
         assert read_nd(dst, full=False).tolist() == [[1096, 1097, 1098], [1000, 1001, 1002]]
         assert (core.read("gm", scratch.addr, 1024) == 0).all()
+
+
+def test_unassigned_mat_dst_is_a_fault(npu_core):
+    table = gt(npu_core, ETAB, F32, (1, 1, 1, 1, 64), (64, 64, 64, 64, 1))
+    idx = gt(npu_core, np.zeros(4, np.int32), pto.int32, (1, 1, 1, 1, 4), (4, 4, 4, 4, 1))
+    scratch = gt(npu_core, np.zeros(256, np.float32), F32, (1, 1, 1, 1, 256), (256,) * 4 + (1,))
+    dst = pto.Tile[M, F32, 16, 16, CM, 1, 4, SRM, 512]()
+    with pytest.raises(pto.PtoFault):
+        pto.MGATHER[ROW, OOB.Clamp](dst, table, idx)
+    with pytest.raises(pto.PtoFault):
+        pto.MGATHER[ELEM, OOB.Clamp](dst, table, idx, scratch)

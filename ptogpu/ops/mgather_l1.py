@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..enums import Coalesce, GatherExec, Layout, TileType
-from ..errors import PtoCheckError, check
+from ..errors import PtoCheckError, PtoFault, check
 from ..semantics import mgather_l1 as sem
 from ..tensor import GlobalTensor
 from ..tile import Tile
@@ -51,6 +51,12 @@ def check_gm2l1(core, mode: Coalesce, dst: Tile, table: GlobalTensor, idx, scrat
               f"scratch is {type(scratch).__name__} of {getattr(scratch, 'DType', '?')}")
 
 
+def _assigned(t: str, dst: Tile) -> None:
+    if dst.addr is None:
+        raise PtoFault(f"dst tile {type(dst).__name__} has no address: TASSIGN it first",
+                       rule="MGATHER operand", target=t)
+
+
 def mgather_gm2l1(core, form, dst, table, idx, scratch, oob):
     """Run an NPU MGATHER whose destination is L1, or which has a scratch / GatherExec."""
     t = core.target.name
@@ -59,12 +65,14 @@ def mgather_gm2l1(core, form, dst, table, idx, scratch, oob):
             raise PtoCheckError("MGATHER<CMode, Oob, Exec> exists only in the 4-argument form "
                                 "(dst, table, gmIdx, scratch)", rule="MGATHER<.., Exec>", target=t)
         check_gm2l1(core, Coalesce.Row, dst, table, idx)           # CMode ignored: always Row
+        _assigned(t, dst)
         return sem.row(core, oob, dst, table, idx)
     simt = form.exec_ == GatherExec.Simt
     if simt:
         check(form.mode == Coalesce.Elem, "MGATHER<.., GatherExec::Simt>: Mode == Elem", t,
               f"CMode is {form.mode.name if form.mode is not None else 'default'}")
     check_gm2l1(core, Coalesce.Elem, dst, table, idx, scratch)    # CMode ignored: always Elem
+    _assigned(t, dst)
     return sem.elem(core, oob, dst, table, idx, scratch, simt)
 
 
