@@ -32,9 +32,31 @@ class Burst:
         return self.left + self.right + self.fill
 
     @property
+    def src(self) -> int:
+        return self.src_addr
+
+    @property
+    def dst(self) -> int:
+        return self.dst_addr
+
+    @property
+    def length(self) -> int:
+        return self.nbytes
+
+    @property
     def dst_end(self) -> int:
         """One past the last destination byte this burst wrote."""
         return self.dst_addr + self.left + self.nbytes + self.right + self.fill
+
+
+class Totals(dict):
+    """``{"bursts", "payload_bytes", "padding_bytes"}``; also readable as attributes."""
+
+    def __getattr__(self, name: str) -> int:
+        try:
+            return self[name]
+        except KeyError:
+            raise AttributeError(name) from None
 
 
 @dataclass(frozen=True)
@@ -80,7 +102,7 @@ class Trace:
                 out.append(Burst(r.instr, r.src_space, s, r.dst_space, d, n, r.left, r.right, f))
         return out
 
-    def totals(self, instr: str | None = None) -> dict[str, int]:
+    def totals(self, instr: str | None = None) -> Totals:
         """``{"bursts", "payload_bytes", "padding_bytes"}`` over all records (or one instruction)."""
         n = pay = pad = 0
         for r in self._records:
@@ -90,7 +112,7 @@ class Trace:
             n += k * r.repeat
             pay += int(r.nbytes.sum()) * r.repeat
             pad += (k * (r.left + r.right) + int(r.fill.sum())) * r.repeat
-        return {"bursts": n, "payload_bytes": pay, "padding_bytes": pad}
+        return Totals(bursts=n, payload_bytes=pay, padding_bytes=pad)
 
     def instructions(self) -> list[str]:
         """Names of the instructions that issued bursts, in first-issue order."""

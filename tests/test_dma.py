@@ -290,3 +290,14 @@ def test_many_bursts_on_one_block_last_one_wins(a5):
     last = 3 * 3999
     assert bytes(a5.read("l1", 64, 32)) == bytes(data[last:last + 20]) + bytes([data[last]]) * 12
     assert tr.totals() == {"bursts": 4000, "payload_bytes": 80000, "padding_bytes": 48000}
+
+
+def test_trace_totals_read_as_attributes_too(a5):
+    g = a5.gm_put(np.arange(64, dtype=np.uint8))
+    with a5.trace() as tr:
+        asc.asc_copy_gm2l1_align(a5.l1_ptr(0, pto.uint8), g, 2, 20, 0, 0, False, 0, 20, 32)
+    t = tr.totals()
+    assert (t.bursts, t.payload_bytes, t.padding_bytes) == (2, 40, 24)
+    b = tr.bursts[1]
+    assert (b.src - g.addr, b.dst, b.length) == (20, 32, 20)
+    assert repr(tr) == "<Trace 2 bursts, 40 payload bytes, 24 padding bytes>"
