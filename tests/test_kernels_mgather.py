@@ -611,3 +611,85 @@ def test_native_batch_of_instances_matches_numpy_one_by_one(target, mode, grid):
                                                  dst, it))
                 assert msg == err
                 assert np.array_equal(got[1024:], ub_init[1024:]), f"instance {k} wrote on a fault"
+
+
+# ---------------------------------------------------------------------------------------------
+# The cupy glue without a GPU: a stand-in "cupy" whose RawModule runs the host-shim build
+# ---------------------------------------------------------------------------------------------
+class _FakeCupy:
+    """Just enough of cupy for cupy_backend: device arrays are NumPy copies, and a kernel
+    call forwards the exact argument tuple to the native host_<kernel> entry point."""
+    __version__ = "fake"
+    uint64 = np.uint64
+
+    def __init__(self):
+        self.compiled = []
+        fake = self
+
+        class _Runtime:
+            @staticmethod
+            def getDeviceCount():
+                return 1
+
+            @staticmethod
+            def getDeviceProperties(i):
+                return {"name": b"host shim"}
+
+        class _Device:
+            id = 0
+
+        class _Cuda:
+            runtime = _Runtime
+            Device = _Device
+
+        class RawModule:
+            def __init__(self, code, options, backend):
+                assert backend == "nvrtc" and '#include "' not in code
+                fake.compiled.append(options)
+
+            def get_function(self, name):
+                from ptogpu.backend import native_backend
+                host = native_backend._fn(name)
+
+                def call(grid, block, args):
+                    assert len(grid) == 1 and len(block) == 3
+                    conv = []
+                    for a in args:
+                        if isinstance(a, np.ndarray):
+                            conv.append(a.ctypes.data)
+                        else:
+                            assert isinstance(a, (np.int64, np.int32)), type(a)
+                            conv.append(int(a))
+                    host(grid[0], *block, *conv)
+                return call
+
+        self.cuda = _Cuda
+        self.RawModule = RawModule
+
+    @staticmethod
+    def asarray(a):
+        return np.array(a, copy=True)
+
+    @staticmethod
+    def asnumpy(a):
+        return np.array(a, copy=True)
+
+    @staticmethod
+    def full(shape, value, dtype):
+        return np.full(shape, value, dtype)
+
+
+@needs_native
+@pytest.mark.parametrize("family", sorted(FAMILIES))
+@pytest.mark.parametrize("mode", [ROW, ELEM], ids=["Row", "Elem"])
+def test_cupy_glue_with_stand_in_device(monkeypatch, family, mode):
+    from ptogpu.backend import cupy_backend
+    fake = _FakeCupy()
+    monkeypatch.setattr(cupy_backend, "_cupy", lambda: fake)
+    monkeypatch.setattr(cupy_backend, "_modules", {})
+    monkeypatch.setattr(cupy_backend, "_fns", {})
+    builder, types = FAMILIES[family]
+    ran = [run_both(builder(mode, oob, types[(3 * k) % len(types)]), 500 + k, backend="cupy")[1]
+           for k, oob in enumerate(OOBS)]
+    assert sum(ran) >= 2, ran
+    assert fake.compiled == [cupy_backend.NVRTC_OPTIONS]        # compiled once per process
