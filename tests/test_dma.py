@@ -51,7 +51,7 @@ def _case(rng):
 @pytest.mark.parametrize("seed", range(6))
 def test_random_transfers_match_the_byte_loop_reference(seed):
     rng = np.random.default_rng(seed)
-    for _ in range(40):
+    for _ in range(120):
         p = _case(rng)
         core = new_core("a5")
         with core:
