@@ -511,3 +511,14 @@ def test_unassigned_mat_dst_is_a_fault(npu_core):
         pto.MGATHER[ROW, OOB.Clamp](dst, table, idx)
     with pytest.raises(pto.PtoFault):
         pto.MGATHER[ELEM, OOB.Clamp](dst, table, idx, scratch)
+
+
+def test_plain_four_argument_call_is_elem_undefined():
+    for target in TARGETS:
+        core = new_core(target)
+        with core:
+            iv = [[1, 70, 3]]
+            table, idx, scratch, dst = elem_setup(core, iv)
+            pto.MGATHER(dst, table, idx, scratch)
+            want = expected_elem(target, iv, OOB.Undefined)
+            np.testing.assert_array_equal(l1_image(core, dst).view(np.uint8), want.view(np.uint8))
