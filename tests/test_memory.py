@@ -193,3 +193,15 @@ def test_ub_pointer_and_l1_pointer_name_on_chip_addresses(target):
     assert (q.space, (q + 1).addr) == ("l1", 0x82)
     core.write("ub", 0x40, np.array([7, 8], np.int32))
     assert p.numpy(2).tolist() == [7, 8]
+
+
+def test_tassign_takes_a_pointer_of_the_tiles_own_buffer():
+    core = new_core("a5")
+    with core:
+        t = pto.Tile[V, pto.float32, 1, 8]()
+        pto.TASSIGN(t, core.ub_ptr(0x40, pto.float32))
+        assert t.addr == 0x40
+        with pytest.raises(pto.PtoCheckError):
+            pto.TASSIGN(pto.Tile[V, pto.float32, 1, 8](), core.l1_ptr(0x40, pto.float32))
+        with pytest.raises(pto.PtoCheckError):
+            pto.TASSIGN(pto.Tile[V, pto.float32, 1, 8](), core.gm_put(np.zeros(8, np.float32)))

@@ -21,13 +21,17 @@ def TASSIGN(obj, addr) -> None:
     if not isinstance(obj, Tile):
         raise PtoCheckError(f"TASSIGN takes a Tile or GlobalTensor, got {type(obj).__name__}",
                             rule="TASSIGN", target=t)
-    if isinstance(addr, Ptr):
-        addr = addr.addr
-    addr = int(addr)
     if obj.Loc not in (TileType.Vec, TileType.Mat):
         raise PtoCheckError(f"TileType.{obj.Loc.name} buffers are not emulated (Vec and Mat are)",
                             rule="TASSIGN", target=t)
     space = obj.space
+    if isinstance(addr, Ptr):
+        if addr.space != space:
+            raise PtoCheckError(f"a {obj.Loc.name} tile lives in {space.upper()}, not in "
+                                f"{addr.space.upper()} ({addr!r})", rule="TASSIGN pointer space",
+                                target=t)
+        addr = addr.addr
+    addr = int(addr)
     limit = core.target.ub_usable if space == "ub" else core.target.l1_bytes
     if addr % 32:
         raise PtoFault(f"tile address {addr:#x} is not 32-byte aligned", rule="TASSIGN alignment",
