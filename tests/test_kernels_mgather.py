@@ -338,7 +338,7 @@ def test_native_matches_numpy_random(family, mode, oob):
     builder, types = FAMILIES[family]
     outcomes = {"ok": 0, "fault": 0}
     ran = 0
-    n = 24
+    n = 64
     for k in range(n):
         seed = zlib.crc32(f"{family}/{mode.name}/{oob.name}/{k}".encode())
         dtype = types[k % len(types)]
