@@ -1,4 +1,5 @@
-// mgather.cu — MGATHER into a Vec (UB) tile, every target (mgather.md §3-§6).
+// mgather.cu — MGATHER into a Vec (UB) tile on every target, and the CPU simulator's generic
+// routine (any destination arena) (mgather.md §3-§6).
 //
 //   kernel                    mirrors                                   launch per instance
 //   mgather_a5_row            A5 simt_mgather_row_kernel (§5.3)         dim3(32, rowWarps*warpsPerRow), 2 passes
