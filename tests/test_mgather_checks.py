@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import ptogpu as pto
-from conftest import CM, ELEM, M, NB, NPU, OOB, RM, ROW, SCM, SRM, V, gt, nd_table, new_core, tile
+from conftest import CM, ELEM, M, NPU, OOB, RM, ROW, SRM, gt, nd_table, new_core, tile
 
 F32 = pto.float32
 L = pto.Layout

@@ -5,12 +5,11 @@ including the padding the instruction must leave untouched (UB starts filled wit
 """
 from __future__ import annotations
 
-import ml_dtypes
 import numpy as np
 import pytest
 
 import ptogpu as pto
-from conftest import (CM, ELEM, M, NPU, OOB, RM, ROW, SCM, SRM, TARGETS, V, assert_bytes, gt,
+from conftest import (CM, ELEM, M, NPU, OOB, RM, ROW, SRM, TARGETS, V, assert_bytes, gt,
                       nd_table, new_core, sentinel, tile, ub_snapshot)
 
 F32 = pto.float32

@@ -220,3 +220,16 @@ def test_valid_region_past_the_end_of_ub_faults(core):
     t = tile(F32, 4, 8, 216 * 1024 - 128, vr=-1, vc=-1, valid=(2000, 8))
     with pytest.raises(pto.PtoFault):
         t.numpy()
+
+
+def test_huge_static_tile_cannot_be_assigned(core):
+    """A 2^40-row tile is a legal type but cannot fit in UB: TASSIGN faults."""
+    T = pto.Tile[V, F32, 2**40, 8]
+    with pytest.raises(pto.PtoFault):
+        pto.TASSIGN(T(), 0)
+
+
+def test_element_type_may_be_named():
+    assert pto.Tile[V, "float32", 1, 8].Element == F32
+    assert pto.Tile[V, "hifloat8", 1, 32].DType == "hifloat8"
+    assert pto.DYNAMIC == -1
