@@ -481,7 +481,8 @@ def test_spec_suites_pass_on_native(tmp_path):
     import subprocess
     import sys
     here = os.path.dirname(os.path.abspath(__file__))
-    files = [f for f in ("test_mgather_ub.py", "test_mgather_oob.py", "test_mgather_nz.py")
+    files = [f for f in ("test_mgather_ub.py", "test_mgather_oob.py", "test_mgather_nz.py",
+                         "test_mgather_l1.py", "test_mgather_checks.py")
              if os.path.exists(os.path.join(here, f))]
     if not files:
         pytest.skip("no MGATHER spec test files here")
