@@ -1,0 +1,17 @@
+"""SIMT thread mapping of the Ascend 950 (A5) MGATHER launches ``dim3{32, warps}``.
+
+* :mod:`~ptogpu.simt.geometry` — the kernels' launch formulas (one Python copy);
+* :class:`SimtCase`, :func:`case_from_mgather` — what a launch is about;
+* :func:`launch_map` — per element (warp, lane, round) and addresses; per thread its elements;
+* :func:`trace` — the same, recorded by running the thread loops (numpy, native, cupy);
+* :func:`launch_metrics` — lanes, rounds, sectors and blocks touched per warp-round;
+* :func:`sweep` — metrics over thousands of shapes at once;
+* :mod:`~ptogpu.simt.hazards` — schedule-dependent results when tiles alias in UB.
+"""
+from __future__ import annotations
+
+from .case import MODES, SimtCase, case_from_mgather
+from .launch_map import LaunchMap, launch_map
+from .trace import Trace, trace
+
+__all__ = ["MODES", "SimtCase", "case_from_mgather", "LaunchMap", "launch_map", "Trace", "trace"]
