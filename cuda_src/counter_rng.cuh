@@ -1,0 +1,56 @@
+// counter_rng.cuh — counter-based index generators, identical bit for bit to
+// ptogpu/fuzz/rng.py (tests/test_fuzz_rng.py checks it). A tile is a pure function of
+// (seed, instance, element): kernels generate indices in registers, no index memory traffic.
+//
+//   key(seed, n)  = mix64(mix64(seed) + n * G1)
+//   h(seed, n, e) = mix64(key + (e + 1) * G2)             (SplitMix64 finaliser)
+//
+// Kinds (GEN_*): uniform [0,cap), oob [cap,2cap), negative [-cap,-1], extreme (INT32_MIN, -1,
+// 2^31-1, 2^32-1), boundary (cap-1, cap, cap+1), dup (4 values per tile), mixed (top byte of
+// h: <128 uniform, <154 oob, <180 negative, <205 extreme, <230 boundary, else dup).
+#ifndef PTOGPU_COUNTER_RNG_CUH
+#define PTOGPU_COUNTER_RNG_CUH
+
+#include "common.cuh"
+
+enum { GEN_UNIFORM = 0, GEN_OOB = 1, GEN_NEGATIVE = 2, GEN_EXTREME = 3, GEN_BOUNDARY = 4,
+       GEN_DUP = 5, GEN_MIXED = 6 };
+
+#define RNG_G1 0x9E3779B97F4A7C15ull
+#define RNG_G2 0xD1B54A32D192ED03ull
+
+PTO_DEV u64 rng_mix64(u64 z) {
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+PTO_DEV u64 rng_key(u64 seed, u64 inst) { return rng_mix64(rng_mix64(seed) + inst * RNG_G1); }
+
+PTO_DEV u64 rng_word(u64 key, u64 elem) { return rng_mix64(key + (elem + 1ull) * RNG_G2); }
+
+PTO_DEV i64 rng_mulhi(u64 x, u64 cap) { return (i64)(((x & 0xFFFFFFFFull) * cap) >> 32); }
+
+// One index value (int64; the caller casts it to the index type) of generator `kind`.
+PTO_DEV i64 rng_value(int kind, u64 h, u64 key, u64 cap) {
+    cap &= 0xFFFFFFFFull;
+    if (kind == GEN_MIXED) {
+        const u64 sel = h >> 56;
+        kind = sel < 128 ? GEN_UNIFORM : sel < 154 ? GEN_OOB : sel < 180 ? GEN_NEGATIVE
+             : sel < 205 ? GEN_EXTREME : sel < 230 ? GEN_BOUNDARY : GEN_DUP;
+    }
+    const u64 hi = h >> 32;
+    switch (kind) {
+    case GEN_UNIFORM: return rng_mulhi(h, cap);
+    case GEN_OOB: return (i64)cap + rng_mulhi(h, cap);
+    case GEN_NEGATIVE: return -1 - rng_mulhi(h, cap);
+    case GEN_EXTREME: {
+        const u64 j = hi & 3ull;
+        return j == 0 ? -(i64)2147483648ll : j == 1 ? -1 : j == 2 ? 2147483647ll : 4294967295ll;
+    }
+    case GEN_BOUNDARY: return (i64)cap - 1 + rng_mulhi(hi, 3);
+    default: return rng_mulhi(rng_mix64(key + (hi & 3ull) + 1ull), cap);   // GEN_DUP
+    }
+}
+
+#endif  // PTOGPU_COUNTER_RNG_CUH

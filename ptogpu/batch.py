@@ -1,0 +1,395 @@
+"""Batched execution: one instruction configuration over N independent instances.
+
+All instances share the table (or TGATHERB src); each has its own index tile, produced by a
+counter-based generator from (seed, instance number), an array, or a callable
+(``ptogpu.fuzz.rng.Generator``). Instances are streamed in chunks sized from free memory, so
+N can be 10^9; each chunk returns the output bytes and per-instance fault records, or only a
+digest when ``keep_outputs=False``.
+
+The NumPy path is vectorised across instances (one array expression per chunk, no Python loop
+per tile) and gives exactly the bytes the single-instance public API gives
+(``ptogpu.fuzz.single.run_single``; tests/test_batch.py checks random configurations). What it
+does not vectorise (TGATHERB, GM→L1 reads that alias the scratch) runs instance by instance
+through the public API ("loop" path), so it is still exact, only slower. On ``native`` /
+``cupy`` MGATHER-into-UB batches run the kernels of ``cuda_src/mgather.cu`` (one block per
+instance, per-instance UB strides); other instructions run on NumPy.
+
+    from ptogpu.batch import run_batch
+    from ptogpu.fuzz import FuzzConfig
+    res = run_batch(FuzzConfig(target="a5", mode="elem", oob="wrap"), n=100_000, seed=1)
+    res.outputs     # (N, bytes) uint8: the destination tile's whole storage per instance
+    res.faults      # (N,) int8: 0 none, 1 index read, 2 table read, 3 dst write, 4 other
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterator
+
+import numpy as np
+
+from . import dtypes
+from .fuzz.config import FuzzConfig, _pad
+from .fuzz.rng import Generator
+from .fuzz.single import F_DST, F_INDEX, F_NONE, F_TABLE, cast_indices, fault_code, layout, run_single
+from .targets import get_target
+
+M32 = np.uint64(0xFFFFFFFF)
+
+
+@dataclass
+class BatchResult:
+    start: int                       # first instance number
+    n: int
+    outputs: np.ndarray | None       # (n, out_bytes) uint8, or None (digest only)
+    faults: np.ndarray               # (n,) int8 fault codes (ptogpu.fuzz.single.F_*)
+    fault_elem: np.ndarray           # (n,) int64: first faulting element (-1: none / unknown)
+    digest: int                      # order-independent digest of (instance, bytes, fault)
+    path: str                        # "vector" | "loop" | "kernel"
+
+
+def free_bytes() -> int:
+    """Available host memory (MemAvailable), or 1 GiB when unknown."""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 1 << 30
+
+
+def chunk_size(cfg: FuzzConfig, n: int, budget: int | None = None) -> int:
+    """Instances per chunk: a small share (1/16, at most 256 MiB) of free memory."""
+    per = 64 * max(cfg.n_idx, 1) + 8 * out_bytes(cfg) + 64
+    budget = budget if budget is not None else min(free_bytes() // 16, 256 << 20)
+    return int(max(256, min(n, budget // per, 1 << 20)))
+
+
+def out_bytes(cfg: FuzzConfig) -> int:
+    L = layout(cfg)
+    if cfg.instr == "tinterleave":
+        r, c = L["tile_shape"]
+        return 2 * r * c * L["T"]
+    r, c = L["dst_shape"]
+    return r * c * L["T"]
+
+
+def digest_rows(inst: np.ndarray, outputs: np.ndarray, faults: np.ndarray) -> np.ndarray:
+    """Per-instance 64-bit digests (SplitMix64 over the bytes, padded to 8)."""
+    from .fuzz.rng import mix64
+    n, b = outputs.shape
+    pad = (-b) % 8
+    w = np.concatenate([outputs, np.zeros((n, pad), np.uint8)], 1).view(np.uint64) if n else \
+        np.zeros((0, 1), np.uint64)
+    h = mix64(inst.astype(np.uint64) ^ (faults.astype(np.uint64) << np.uint64(56)))
+    with np.errstate(over="ignore"):
+        for k in range(w.shape[1]):
+            h = mix64(h + w[:, k] * np.uint64(0x9E3779B97F4A7C15) + np.uint64(k))
+    return h
+
+
+# -- the vectorised NumPy paths -------------------------------------------------------------
+def _cast(raw: np.ndarray, bits: int) -> np.ndarray:
+    if raw.dtype.kind == "i":
+        return raw.astype(np.int64).view(np.uint64) & (M32 if bits == 32 else np.uint64(~np.uint64(0)))
+    return raw.astype(np.uint64) & (M32 if bits == 32 else np.uint64(0xFFFFFFFFFFFFFFFF))
+
+
+def _remap(u: np.ndarray, cap: int, oob: str, bits: int):
+    mask = (1 << bits) - 1
+    cap &= mask
+    capu = np.uint64(cap)
+    if oob == "clamp":
+        last = np.uint64((cap - 1) & mask)
+        return (np.minimum(u, last) if bits == 64 else np.where(u >= capu, last, u)), None
+    if oob == "wrap":
+        return u % capu, None
+    if oob == "zero":
+        return u, u < capu
+    return u, None
+
+
+def _first(bad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(any bad per instance, first bad linear position or -1) over the trailing axes."""
+    flat = bad.reshape(bad.shape[0], -1)
+    anyb = flat.any(1)
+    return anyb, np.where(anyb, flat.argmax(1), -1)
+
+
+def _prod(v) -> int:
+    p = 1
+    for x in v:
+        p *= int(x)
+    return p
+
+
+def _mgather_ub(cfg: FuzzConfig, raw: np.ndarray, L: dict):
+    """MGATHER into UB, ND table, RowMajor tiles (all targets): (outputs, faults, elem)."""
+    t = get_target(cfg.target)
+    rules = t.mgather
+    N = raw.shape[0]
+    VR, VC, T = cfg.rows, cfg.cols, L["T"]
+    R, C = L["dst_shape"]
+    out = np.zeros((N, R, C * T), np.uint8)
+    codes = np.zeros(N, np.int8)
+    elem = np.full(N, -1, np.int64)
+    if VR == 0 or VC == 0 or N == 0:
+        return out.reshape(N, -1), codes, elem
+    bits = rules.index_bits
+    S, St = cfg.shape5, cfg.stride5
+    gm = np.zeros(L["gm_size"], np.uint8)
+    gm[: L["table_bytes"]] = cfg.table.view(np.uint8)
+    mask = (1 << bits) - 1
+    u = _cast(raw, bits)
+    with np.errstate(over="ignore"):
+        if cfg.mode == "elem":
+            cap = _prod(S) & mask
+            safe, rd = _remap(u.reshape(N, VR, VC), cap, cfg.oob, bits)
+            src = (safe * np.uint64(T)).view(np.int64)
+        else:
+            cap = (S[3] if rules.row_capacity == "shape3" else _prod(S[:4])) & mask
+            safe, rd = _remap(u.reshape(N, VR), cap, cfg.oob, bits)
+            c = np.arange(VC, dtype=np.uint64)[None, None, :]
+            s = safe[:, :, None]
+            if rules.row_source == "strides":
+                off = s * np.uint64(St[3] & 0xFFFFFFFFFFFFFFFF) + c * np.uint64(St[4] & 0xFFFFFFFFFFFFFFFF)
+            elif rules.row_source == "stride3":
+                off = s * np.uint64(St[3] & 0xFFFFFFFFFFFFFFFF) + c
+            else:
+                off = ((s * np.uint64(VC)) & M32) + c
+            src = (off * np.uint64(T)).view(np.int64)
+            if rd is not None:
+                rd = np.broadcast_to(rd[:, :, None], (N, VR, VC))
+    rdm = np.ones(src.shape, bool) if rd is None else rd
+    bad = rdm & ((src < 0) | (src > gm.size - T))
+    fb, fe = _first(bad)
+    codes[fb] = F_TABLE
+    elem[fb] = fe[fb]
+    ok = ~fb
+    st = np.dtype(f"u{T}") if T in (1, 2, 4, 8) else None
+    srcs = np.where(rdm & ~bad, src, 0) // T
+    vals = gm.view(st)[srcs]
+    vals = np.where(rdm, vals, 0).astype(st)
+    vals[~ok] = 0
+    view = out.view(st).reshape(N, R, C)
+    view[:, :VR, :VC] = vals
+    if cfg.mode == "row" and rules.row_tail_fill:
+        tail = _pad(VC * T, 32) - VC * T
+        if tail:
+            first = np.ascontiguousarray(vals[:, :, :1]).view(np.uint8).reshape(N, VR, T)
+            rows_read = rdm[:, :, 0] & ok[:, None]
+            pos = np.arange(tail)
+            fill = first[:, :, pos % T]
+            seg = out[:, :VR, VC * T: VC * T + tail]
+            out[:, :VR, VC * T: VC * T + tail] = np.where(rows_read[:, :, None], fill, seg)
+    return out.reshape(N, -1), codes, elem
+
+
+def _mgather_l1(cfg: FuzzConfig, raw: np.ndarray, L: dict):
+    """MGATHER GM→L1 on the NPU targets (Row: nd2nz bursts; Elem: NZ image via scratch).
+    Returns None for the instances that must run on the loop path (reads into the scratch)."""
+    t = get_target(cfg.target)
+    N = raw.shape[0]
+    VR, VC, T = cfg.rows, cfg.cols, L["T"]
+    R, C = L["dst_shape"]
+    C0 = 32 // T
+    out = np.zeros((N, R * C), np.dtype(f"u{T}"))
+    codes = np.zeros(N, np.int8)
+    elem = np.full(N, -1, np.int64)
+    slow = np.zeros(N, bool)
+    if N == 0:
+        return out.view(np.uint8).reshape(N, -1), codes, elem, slow
+    S, St = cfg.shape5, cfg.stride5
+    gm_size = L["gm_size"]
+    tb, ia = L["table_bytes"], L["idx_addr"]
+    u = _cast(raw, 32)
+    # Per-instance GM: the table, then this instance's index tensor (Undefined may read it).
+    ibytes = raw.astype(dtypes.storage(dtypes.as_dtype(cfg.index_dtype))).view(np.uint8).reshape(N, -1)
+    tab = cfg.table.view(np.uint8)
+
+    def fetch(src: np.ndarray) -> np.ndarray:
+        """Elements of T at byte addresses src (N, ...) (in-arena, checked by the caller)."""
+        b = src[..., None] + np.arange(T)
+        flat = b.reshape(N, -1)
+        v = np.zeros(flat.shape, np.uint8)
+        in_t = flat < tab.size
+        v[in_t] = tab[flat[in_t]]
+        in_i = (flat >= ia) & (flat < ia + ibytes.shape[1])
+        if in_i.any():
+            rows = np.broadcast_to(np.arange(N)[:, None], flat.shape)
+            v[in_i] = ibytes[rows[in_i], flat[in_i] - ia]
+        return v.reshape(*src.shape, T).view(np.dtype(f"u{T}"))[..., 0]
+
+    with np.errstate(over="ignore"):
+        if cfg.mode == "row":
+            if VR == 0:
+                return out.view(np.uint8).reshape(N, -1), codes, elem, slow
+            cap = _prod(S[:4]) & 0xFFFFFFFF
+            safe, rd = _remap(u.reshape(N, VR), cap, cfg.oob, 32)
+            rdm = np.ones((N, VR), bool) if rd is None else rd
+            nblk = -(-VC // C0)
+            b = np.arange(nblk, dtype=np.uint64)
+            src = ((safe[:, :, None] * np.uint64(St[3] & 0xFFFFFFFFFFFFFFFF) + b * np.uint64(C0))
+                   * np.uint64(T)).view(np.int64)
+            length = np.minimum(C0, VC - np.arange(nblk) * C0) * T
+            bad = rdm[:, :, None] & ((src < 0) | (src + length > gm_size))
+            fb, fe = _first(bad)
+            codes[fb], elem[fb] = F_TABLE, fe[fb]
+            c = np.arange(VC)
+            cs = (safe[:, :, None] * np.uint64(St[3] & 0xFFFFFFFFFFFFFFFF) + c.astype(np.uint64)) * np.uint64(T)
+            cs = cs.view(np.int64)
+            good = rdm & ~fb[:, None]
+            cs = np.where(good[:, :, None], cs, 0)
+            vals = fetch(cs)
+            r = np.arange(VR)
+            nz = (c // C0)[None, :] * R * C0 + r[:, None] * C0 + (c % C0)[None, :]
+            ii = np.broadcast_to(np.arange(N)[:, None, None], vals.shape)
+            nzb = np.broadcast_to(nz[None], vals.shape)
+            g = np.broadcast_to(good[:, :, None], vals.shape)
+            out[ii[g], nzb[g]] = vals[g]
+            return out.view(np.uint8).reshape(N, -1), codes, elem, slow
+        if VR == 0 or VC == 0:
+            return out.view(np.uint8).reshape(N, -1), codes, elem, slow
+        cap = _prod(S) & 0xFFFFFFFF
+        safe, rd = _remap(u.reshape(N, VR, VC), cap, cfg.oob, 32)
+        rdm = np.ones((N, VR, VC), bool) if rd is None else rd
+        src = (safe * np.uint64(T)).view(np.int64)
+        r, c = np.meshgrid(np.arange(VR), np.arange(VC), indexing="ij")
+        nz = (c // C0) * R * C0 + r * C0 + c % C0
+        bad = rdm & ((src < 0) | (src > gm_size - T))
+        simt = cfg.exec == "simt"
+        order = np.argsort(nz, axis=None, kind="stable") if simt else np.arange(VR * VC)
+        fb, fe = _first(bad.reshape(N, -1)[:, order])
+        codes[fb] = F_TABLE
+        elem[fb] = order[np.maximum(fe[fb], 0)]
+        s0, s1 = L["scratch_addr"], L["scratch_addr"] + R * C * T
+        alias = (rdm & ~bad & (src + T > s0) & (src < s1)).reshape(N, -1).any(1) & ~fb
+        slow |= alias
+        good = rdm & ~bad & ~fb[:, None, None] & ~alias[:, None, None]
+        vals = fetch(np.where(good, src, 0))
+        ii = np.broadcast_to(np.arange(N)[:, None, None], vals.shape)
+        nzb = np.broadcast_to(nz[None], vals.shape)
+        out[ii[good], nzb[good]] = vals[good]
+    return out.view(np.uint8).reshape(N, -1), codes, elem, slow
+
+
+def _tinterleave(cfg: FuzzConfig, raw: np.ndarray, L: dict):
+    from .core import Core
+    from .semantics.tinterleave import interleave_map
+    N = raw.shape[0]
+    VR, VC, T = cfg.rows, cfg.cols, L["T"]
+    R, C = L["tile_shape"]
+    st = np.dtype(f"u{T}")
+    out = np.zeros((N, 2, R, C), st)
+    codes = np.zeros(N, np.int8)
+    elem = np.full(N, -1, np.int64)
+    core = Core(cfg.target, "numpy", quirks=dict(cfg.quirks))
+    if not core.target.interleave.supported:
+        codes[:] = 4                     # PtoCheckError: the loop path reports it
+        return None
+    dn, dc, sn, sc = interleave_map(core, VC, T)
+    vals = raw.view(st).reshape(N, 2, VR, VC)
+    if VR and dn.size:
+        out[:, dn[None, :], np.arange(VR)[:, None], dc[None, :]] = vals[:, sn[None, :], np.arange(VR)[:, None], sc[None, :]]
+    return out.view(np.uint8).reshape(N, -1), codes, elem
+
+
+def _vector(cfg: FuzzConfig, raw: np.ndarray):
+    """(outputs, codes, elem, slow mask) or None when the configuration has no vector path."""
+    L = layout(cfg)
+    if cfg.instr == "mgather" and cfg.space == "ub":
+        if cfg.target != "cpu" and (cfg.index_dtype not in ("int32", "uint32")):
+            return None
+        o, c, e = _mgather_ub(cfg, raw, L)
+        return o, c, e, np.zeros(len(o), bool)
+    if cfg.instr == "mgather" and cfg.target != "cpu":
+        return _mgather_l1(cfg, raw, L)
+    if cfg.instr == "tinterleave":
+        r = _tinterleave(cfg, raw, L)
+        if r is None:
+            return None
+        return (*r, np.zeros(len(r[0]), bool))
+    return None
+
+
+def _loop(cfg: FuzzConfig, raw: np.ndarray, backend: str, outb: int):
+    N = raw.shape[0]
+    out = np.zeros((N, outb), np.uint8)
+    codes = np.zeros(N, np.int8)
+    elem = np.full(N, -1, np.int64)
+    vals = raw.astype(np.int64) if cfg.instr != "tinterleave" else \
+        raw.view(np.dtype(f"u{raw.dtype.itemsize}")).astype(np.int64)
+    for i in range(N):
+        o, f = run_single(cfg, vals[i], backend)
+        out[i] = o
+        if f is not None:
+            codes[i] = fault_code(f)
+    return out, codes, elem
+
+
+# -- public API ---------------------------------------------------------------------------------
+def run_chunk(cfg: FuzzConfig, inst: np.ndarray, generator: Generator, backend: str = "numpy",
+              keep_outputs: bool = True, path: str = "auto") -> BatchResult:
+    """Instances ``inst`` (consecutive numbers) of ``cfg``; ``path`` "auto" | "vector" | "loop"."""
+    inst = np.asarray(inst, np.int64)
+    vals = generator(inst, cfg.n_idx, cfg.cap)
+    raw = cast_indices(cfg, vals).reshape(inst.size, -1) if inst.size else \
+        np.zeros((0, cfg.n_idx), np.int64)
+    ob = out_bytes(cfg)
+    res = None
+    used = "loop"
+    if backend in ("native", "cupy") and path == "auto":
+        from .fuzz.kernels import mgather_ub_batch
+        res = mgather_ub_batch(cfg, raw, backend)
+        used = "kernel" if res is not None else used
+    if res is None and path in ("auto", "vector"):
+        v = _vector(cfg, raw)
+        if v is not None:
+            o, c, e, slow = v
+            if slow.any():
+                lo = _loop(cfg, raw[slow], "numpy", ob)
+                o[slow], c[slow], e[slow] = lo
+            res, used = (o, c, e), "vector"
+        elif path == "vector":
+            raise ValueError(f"no vectorised path for {cfg.label}")
+    if res is None:
+        res = _loop(cfg, raw, "numpy" if backend == "auto" else backend, ob)
+    o, c, e = res
+    d = digest_rows(inst, o, c)
+    dig = int(np.bitwise_xor.reduce(d)) if d.size else 0
+    return BatchResult(int(inst[0]) if inst.size else 0, int(inst.size), o if keep_outputs else None,
+                       c, e, dig, used)
+
+
+def iter_batches(cfg: FuzzConfig, n: int, *, generator: Generator | str = "mixed", seed: int = 0,
+                 start: int = 0, backend: str = "numpy", chunk: int | None = None,
+                 keep_outputs: bool = True, path: str = "auto") -> Iterator[BatchResult]:
+    """Stream ``n`` instances (numbers ``start .. start+n-1``) in chunks."""
+    gen = generator if isinstance(generator, Generator) else Generator(generator, seed)
+    step = chunk or chunk_size(cfg, n)
+    for a in range(start, start + n, step):
+        b = min(a + step, start + n)
+        yield run_chunk(cfg, np.arange(a, b, dtype=np.int64), gen, backend, keep_outputs, path)
+
+
+def run_batch(cfg: FuzzConfig, n: int, *, generator: Generator | str = "mixed", seed: int = 0,
+              start: int = 0, backend: str = "numpy", chunk: int | None = None,
+              keep_outputs: bool = True, path: str = "auto") -> BatchResult:
+    """Run ``n`` instances and concatenate the chunks (``keep_outputs=False``: digest and fault
+    codes only, memory bounded by one chunk plus the fault codes)."""
+    parts = list(iter_batches(cfg, n, generator=generator, seed=seed, start=start, backend=backend,
+                              chunk=chunk, keep_outputs=keep_outputs, path=path))
+    if not parts:
+        return BatchResult(start, 0, np.zeros((0, out_bytes(cfg)), np.uint8) if keep_outputs else None,
+                           np.zeros(0, np.int8), np.zeros(0, np.int64), 0, "vector")
+    dig = 0
+    for p in parts:
+        dig ^= p.digest
+    return BatchResult(start, n, np.concatenate([p.outputs for p in parts]) if keep_outputs else None,
+                       np.concatenate([p.faults for p in parts]),
+                       np.concatenate([p.fault_elem for p in parts]), dig,
+                       "+".join(sorted({p.path for p in parts})))
+
+
+__all__ = ["BatchResult", "run_batch", "iter_batches", "run_chunk", "chunk_size", "free_bytes"]

@@ -1,0 +1,158 @@
+"""``FuzzConfig``: one instruction configuration, as a small frozen dataclass.
+
+A configuration fixes everything but the index tile (or, for TINTERLEAVE, the source data):
+instruction, target, executor, mode, OOB policy, element and index types, shapes, table.
+:meth:`FuzzConfig.world` describes the canonical single-instance set-up every backend and
+the reproducer snippets share (table at GM address 0, index tile at UB 0, destination next).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+
+import numpy as np
+
+from .. import dtypes
+from ..targets import get_target
+
+INSTRS = ("mgather", "tgatherb", "tinterleave")
+OOBS = ("undefined", "clamp", "wrap", "zero")
+MODES = ("row", "elem")
+EXECS = ("auto", "simt", "scalar")
+
+
+def _pad(n: int, m: int) -> int:
+    return max(m, -(-n // m) * m)
+
+
+def table_values(n: int, dtype) -> np.ndarray:
+    """The table every instance shares: 1..97 repeating (exact in every element type, never 0,
+    so a zero-fill never looks like a read)."""
+    st = dtypes.storage(dtypes.as_dtype(dtype))
+    v = (np.arange(n) % 97 + 1)
+    if dtypes.name_of(dtypes.as_dtype(dtype)) in ("hifloat8",):
+        return v.astype(np.uint8)
+    return v.astype(dtypes.as_dtype(dtype)).view(st) if st != dtypes.as_dtype(dtype) else v.astype(st)
+
+
+@dataclass(frozen=True)
+class FuzzConfig:
+    """One instruction configuration. ``rows``/``cols`` are the destination's valid shape.
+
+    ``table_size``: elements of the MGATHER table (Elem: Shape (1,1,1,1,n); Row: (1,1,1,n//cols,
+    cols)), or of the TGATHERB src tile; ``table_shape``/``table_stride`` override the 5-D
+    table view. ``quirks`` are ``(name, on)`` pairs for ``Core(..., quirks=...)``.
+    """
+    instr: str = "mgather"
+    target: str = "a5"
+    space: str = "ub"                 # MGATHER destination: "ub" (Vec) | "l1" (Mat, GM→L1)
+    mode: str = "elem"
+    oob: str = "wrap"
+    dtype: str = "float32"
+    index_dtype: str = "int32"
+    rows: int = 16
+    cols: int = 16
+    table_size: int = 4096
+    table_shape: tuple[int, ...] | None = None
+    table_stride: tuple[int, ...] | None = None
+    exec: str = "auto"
+    quirks: tuple[tuple[str, bool], ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        t = get_target(self.target)
+        if self.instr not in INSTRS:
+            raise ValueError(f"instr must be one of {INSTRS}")
+        if self.oob not in OOBS or self.mode not in MODES or self.exec not in EXECS:
+            raise ValueError(f"oob in {OOBS}, mode in {MODES}, exec in {EXECS}")
+        if self.space not in ("ub", "l1"):
+            raise ValueError("space must be 'ub' or 'l1'")
+        if self.exec == "simt" and not t.mgather.simt:
+            raise ValueError(f"exec 'simt' needs a SIMT target (a5), not {self.target}")
+        if self.rows < 0 or self.cols < 0:
+            raise ValueError("rows and cols must be >= 0")
+        for k, _ in self.quirks:
+            if k not in t.quirks:
+                raise ValueError(f"unknown quirk {k!r} for {self.target}")
+        if self.table_shape is not None and len(self.table_shape) != 5:
+            raise ValueError("table_shape has 5 dims")
+        if self.table_stride is not None and len(self.table_stride) != 5:
+            raise ValueError("table_stride has 5 dims")
+
+    def with_(self, **kw) -> "FuzzConfig":
+        return replace(self, **kw)
+
+    # -- derived shapes ------------------------------------------------------------------
+    @property
+    def esize(self) -> int:
+        return dtypes.as_dtype(self.dtype).itemsize
+
+    @property
+    def shape5(self) -> tuple[int, ...]:
+        if self.table_shape is not None:
+            return tuple(self.table_shape)
+        if self.instr == "mgather" and self.mode == "row":
+            return (1, 1, 1, max(self.table_size // max(self.cols, 1), 1), self.cols)
+        return (1, 1, 1, 1, self.table_size)
+
+    @property
+    def stride5(self) -> tuple[int, ...]:
+        if self.table_stride is not None:
+            return tuple(self.table_stride)
+        s = self.shape5
+        out, acc = [0] * 5, 1
+        for k in range(4, -1, -1):
+            out[k] = acc
+            acc *= s[k]
+        return tuple(out)
+
+    @property
+    def table_elems(self) -> int:
+        """Elements the table occupies in GM (its extent under the strides)."""
+        ext = 1 + sum((s - 1) * st for s, st in zip(self.shape5, self.stride5) if s > 0)
+        return max(ext, self.table_size if self.table_shape is None else 0, 1)
+
+    @property
+    def n_idx(self) -> int:
+        """Index values one instance consumes."""
+        if self.instr == "mgather":
+            return self.rows if self.mode == "row" else self.rows * self.cols
+        if self.instr == "tgatherb":
+            return self.rows * self.off_cols
+        return 2 * self.rows * self.cols          # tinterleave: src0 and src1 values
+
+    @property
+    def off_cols(self) -> int:
+        """TGATHERB offset tile columns: ceil(VC/B) rounded up to 8 entries (32 bytes)."""
+        B = 32 // self.esize
+        return _pad(-(-self.cols // B), 8)
+
+    @property
+    def cap(self) -> int:
+        """The capacity generators aim at (Elem: table elements; Row: table rows; TGATHERB:
+        src blocks; TINTERLEAVE: 2^32 (any value))."""
+        if self.instr == "tgatherb":
+            return max(self.table_size * self.esize // 32, 1)
+        if self.instr == "tinterleave":
+            return 1 << 32
+        s = self.shape5
+        if self.mode == "row":
+            return max(s[3], 1)
+        p = 1
+        for v in s:
+            p *= v
+        return max(p, 1)
+
+    @property
+    def label(self) -> str:
+        ex = f".{self.exec}" if self.exec != "auto" else ""
+        if self.instr == "mgather":
+            sp = "" if self.space == "ub" else " GM->L1"
+            return (f"MGATHER{sp}<{self.mode.capitalize()}, {self.oob.capitalize()}> {self.target}{ex} "
+                    f"{self.dtype} {self.rows}x{self.cols} idx {self.index_dtype}")
+        if self.instr == "tgatherb":
+            return f"TGATHERB {self.target} {self.dtype} {self.rows}x{self.cols}"
+        return f"TINTERLEAVE {self.target} {self.dtype} {self.rows}x{self.cols}"
+
+    @cached_property
+    def table(self) -> np.ndarray:
+        return table_values(self.table_elems, self.dtype)

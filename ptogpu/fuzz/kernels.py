@@ -1,0 +1,78 @@
+"""Batches of MGATHER-into-UB on the kernel backends (cuda_src/mgather.cu): one launch per
+chunk, one block per instance, the UB arena strided per instance, GM (the table) shared."""
+from __future__ import annotations
+
+import numpy as np
+
+from .config import FuzzConfig
+from .single import F_DST, F_INDEX, F_TABLE, layout
+
+_PHASE = {0: F_INDEX, 1: F_TABLE, 2: F_DST}
+
+
+def _world(cfg: FuzzConfig):
+    """A Core holding the canonical instance (no indices) and the kernel plan for it."""
+    import ptogpu as pto
+    from ..backend.mgather_kernels import plan_mgather
+    L = layout(cfg)
+    core = pto.Core(cfg.target, "numpy", quirks=dict(cfg.quirks))
+    T = pto.dtypes.as_dtype(cfg.dtype) if hasattr(pto, "dtypes") else cfg.dtype
+    with core:
+        TableT = pto.GlobalTensor[cfg.dtype, pto.Shape[cfg.shape5], pto.Stride[cfg.stride5], pto.Layout.ND]
+        table = TableT(core.gm_put(cfg.table, cfg.dtype))
+        ir, ic, ivr, ivc = L["idx_shape"]
+        idx = pto.Tile[pto.TileType.Vec, cfg.index_dtype, ir, ic, pto.BLayout.RowMajor, ivr, ivc]()
+        dst = pto.Tile[pto.TileType.Vec, cfg.dtype, *L["dst_shape"], pto.BLayout.RowMajor,
+                       cfg.rows, cfg.cols]()
+        pto.TASSIGN(idx, L["idx_addr"])
+        pto.TASSIGN(dst, L["dst_addr"])
+        mode = pto.Coalesce.Row if cfg.mode == "row" else pto.Coalesce.Elem
+        oob = getattr(pto.GatherOOB, cfg.oob.capitalize())
+        plan = plan_mgather(core, mode, oob, dst, table, idx)
+    del T
+    return core, plan, L, dst
+
+
+def mgather_ub_batch(cfg: FuzzConfig, raw: np.ndarray, backend: str):
+    """(outputs, fault codes, fault elements) from the mgather.cu kernels, or None when this
+    configuration or backend has no batched kernel path (the caller then runs NumPy)."""
+    if backend != "native" or cfg.instr != "mgather" or cfg.space != "ub":
+        return None
+    if cfg.target != "cpu" and cfg.index_dtype not in ("int32", "uint32"):
+        return None
+    from ..backend import native_backend
+    try:
+        native_backend.load()
+    except native_backend.NativeUnavailable:
+        return None
+    core, plan, L, dst = _world(cfg)
+    N = raw.shape[0]
+    nb = dst.nbytes
+    out = np.zeros((N, nb), np.uint8)
+    codes = np.zeros(N, np.int8)
+    elem = np.full(N, -1, np.int64)
+    if plan is None or N == 0:
+        return None if plan is None else (out, codes, elem)
+    if plan.kernel is None:
+        return out, codes, elem
+    stride = -(-(L["dst_addr"] + nb) // 64) * 64
+    ub_size = core.ub.size
+    ub = np.zeros((N - 1) * stride + ub_size, np.uint8)
+    rows = ub[: N * stride].reshape(N, stride) if N * stride <= ub.size else None
+    ir, ic, ivr, ivc = L["idx_shape"]
+    isz = L["isz"]
+    img = np.zeros((N, ir, ic), raw.dtype)
+    img[:, :ivr, :ivc] = raw.reshape(N, ivr, ivc)
+    rows[:, L["idx_addr"]: L["idx_addr"] + ir * ic * isz] = img.view(np.uint8).reshape(N, -1)
+    arenas = {"gm": (core.gm._buf, core.gm.size, 0), "ub": (ub, ub_size, stride),
+              "l1": (core.l1._buf, core.l1.size, 0)}
+    fault = native_backend.launch_raw(plan.kernel, plan.block, N, arenas, plan.params,
+                                      passes=plan.passes)
+    out[:] = rows[:, L["dst_addr"]: L["dst_addr"] + nb]
+    key = fault[:, 0]
+    bad = key != np.uint64(0xFFFFFFFFFFFFFFFF)
+    phase = (key[bad] >> np.uint64(56)).astype(np.int64)
+    codes[bad] = np.array([_PHASE.get(int(p), 4) for p in phase], np.int8) if phase.size else codes[bad]
+    elem[bad] = (key[bad] & np.uint64((1 << 56) - 1)).astype(np.int64)
+    out[bad] = 0
+    return out, codes, elem

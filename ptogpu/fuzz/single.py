@@ -1,0 +1,219 @@
+"""One instance through the public API: the reference the batch paths must match byte for
+byte, and the text of a runnable reproducer snippet doing exactly the same."""
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from .. import dtypes
+from ..errors import PtoFault
+from .config import FuzzConfig, _pad
+
+# Fault codes of a batch (0: none). The phase of the first fault, as the NumPy backend
+# reports it: an index read, a table (GM) read, a destination write, or anything else.
+F_NONE, F_INDEX, F_TABLE, F_DST, F_OTHER = 0, 1, 2, 3, 4
+
+
+def fault_code(msg: str) -> int:
+    m = msg.lower()
+    if "index read" in m or "offset read" in m:
+        return F_INDEX
+    if "table read" in m or "burst read" in m or re.search(r"reads gm", m) or "source" in m:
+        return F_TABLE
+    if "write" in m or "writes" in m:
+        return F_DST
+    return F_OTHER
+
+
+def layout(cfg: FuzzConfig) -> dict:
+    """Addresses and tile geometry of the canonical instance (shared with the batch paths)."""
+    T, isz = cfg.esize, dtypes.as_dtype(cfg.index_dtype).itemsize
+    VR, VC = cfg.rows, cfg.cols
+    d: dict = {"T": T, "isz": isz}
+    tbytes = cfg.table_elems * T
+    d["table_bytes"] = tbytes
+    if cfg.instr == "mgather" and cfg.space == "ub":
+        if cfg.mode == "elem":
+            d["idx_shape"] = (max(VR, 1), _pad(VC, 32 // isz), VR, VC)
+        else:
+            d["idx_shape"] = (1, _pad(VR, 32 // isz), 1, VR)
+        ir, ic = d["idx_shape"][:2]
+        d["idx_addr"] = 0
+        d["dst_shape"] = (max(VR, 1), _pad(VC, 32 // T))
+        d["dst_addr"] = _pad(ir * ic * isz, 32)
+        d["gm_size"] = _pad(tbytes, 64)
+    elif cfg.instr == "mgather":
+        c0 = 32 // T
+        d["dst_shape"] = (_pad(VR, 16), _pad(VC, c0))
+        d["dst_addr"] = 0
+        d["idx_addr"] = _pad(tbytes, 64)
+        n_i = VR * VC if cfg.mode == "elem" else VR
+        d["idx_n"] = n_i
+        d["scratch_addr"] = _pad(d["idx_addr"] + n_i * isz, 64) if n_i * isz else d["idx_addr"]
+        numel = d["dst_shape"][0] * d["dst_shape"][1]
+        d["gm_size"] = _pad(d["scratch_addr"] + (numel * T if cfg.mode == "elem" else 0), 64)
+    elif cfg.instr == "tgatherb":
+        d["src_shape"] = (1, _pad(cfg.table_size, 32 // T))
+        d["src_addr"] = 0
+        d["off_shape"] = (max(VR, 1), cfg.off_cols)
+        d["off_addr"] = _pad(d["src_shape"][1] * T, 32)
+        d["dst_shape"] = (max(VR, 1), _pad(VC, 32 // T))
+        d["dst_addr"] = _pad(d["off_addr"] + d["off_shape"][0] * d["off_shape"][1] * 4, 32)
+    else:
+        shp = (max(VR, 1), _pad(VC, 32 // T))
+        n = shp[0] * shp[1] * T
+        d["tile_shape"] = shp
+        d["addrs"] = [k * _pad(n, 32) for k in range(4)]     # src0, src1, dst0, dst1
+    return d
+
+
+def cast_indices(cfg: FuzzConfig, values: np.ndarray) -> np.ndarray:
+    """Generator values (int64) as the instance's index (or data) array, wrapping."""
+    v = np.asarray(values, np.int64)
+    if cfg.instr == "tgatherb":
+        return (v * 32).astype(np.uint32)          # block-granular byte offsets, mod 2^32
+    if cfg.instr == "tinterleave":
+        st = dtypes.storage(dtypes.as_dtype(cfg.dtype))
+        return v.astype(np.uint64).astype(np.dtype(f"u{st.itemsize}")).view(st)
+    return v.astype(dtypes.storage(dtypes.as_dtype(cfg.index_dtype)))
+
+
+def run_single(cfg: FuzzConfig, values, backend: str = "numpy"):
+    """Run one instance through the public API. Returns (output bytes, fault message or None)."""
+    import warnings
+
+    import ptogpu as pto
+    L = layout(cfg)
+    idx = cast_indices(cfg, np.asarray(values).reshape(-1))
+    core = pto.Core(cfg.target, backend, quirks=dict(cfg.quirks))
+    T = dtypes.as_dtype(cfg.dtype)
+    with core, warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            out = _run(pto, core, cfg, L, T, idx)
+            return out, None
+        except PtoFault as e:
+            return _read_out(core, cfg, L), str(e)
+
+
+def _read_out(core, cfg, L) -> np.ndarray:
+    if cfg.instr == "mgather":
+        r, c = L["dst_shape"]
+        return core.read("ub" if cfg.space == "ub" else "l1", L["dst_addr"], r * c * L["T"])
+    if cfg.instr == "tgatherb":
+        r, c = L["dst_shape"]
+        return core.read("ub", L["dst_addr"], r * c * L["T"])
+    r, c = L["tile_shape"]
+    n = r * c * L["T"]
+    return np.concatenate([core.read("ub", L["addrs"][2], n), core.read("ub", L["addrs"][3], n)])
+
+
+def _run(pto, core, cfg, L, T, idx) -> np.ndarray:
+    VR, VC = cfg.rows, cfg.cols
+    if cfg.instr == "mgather":
+        TableT = pto.GlobalTensor[T, pto.Shape[cfg.shape5], pto.Stride[cfg.stride5], pto.Layout.ND]
+        table = TableT(core.gm_put(cfg.table, T))
+        mode = pto.Coalesce.Row if cfg.mode == "row" else pto.Coalesce.Elem
+        oob = getattr(pto.GatherOOB, cfg.oob.capitalize())
+        if cfg.space == "ub":
+            ir, ic, ivr, ivc = L["idx_shape"]
+            IdxT = pto.Tile[pto.TileType.Vec, cfg.index_dtype, ir, ic, pto.BLayout.RowMajor, ivr, ivc]
+            DstT = pto.Tile[pto.TileType.Vec, T, *L["dst_shape"], pto.BLayout.RowMajor, VR, VC]
+            it, dst = IdxT(), DstT()
+            pto.TASSIGN(it, L["idx_addr"])
+            pto.TASSIGN(dst, L["dst_addr"])
+            it.set(idx.reshape(ivr, ivc))
+            pto.MGATHER[mode, oob](dst, table, it)
+        else:
+            gi = core.gm_put(idx, cfg.index_dtype)
+            n = idx.size
+            IdxG = pto.GlobalTensor[cfg.index_dtype, pto.Shape[1, 1, 1, VR if cfg.mode == "elem" else 1,
+                                                             VC if cfg.mode == "elem" else n],
+                                    pto.Stride[n, n, n, VC if cfg.mode == "elem" else n, 1], pto.Layout.ND]
+            gidx = IdxG(gi)
+            R, C = L["dst_shape"]
+            DstT = pto.Tile[pto.TileType.Mat, T, R, C, pto.BLayout.ColMajor, VR, VC,
+                            pto.SLayout.RowMajor, 512]
+            dst = DstT()
+            pto.TASSIGN(dst, 0)
+            if cfg.mode == "row":
+                pto.MGATHER[mode, oob](dst, table, gidx)
+            else:
+                sp = core.gm_alloc(R * C, T)
+                assert sp.addr == L["scratch_addr"], (sp.addr, L)
+                scratch = pto.GlobalTensor[T, pto.Shape[1, 1, 1, 1, R * C],
+                                           pto.Stride[R * C, R * C, R * C, R * C, 1], pto.Layout.ND](sp)
+                if cfg.exec == "simt":
+                    pto.MGATHER[mode, oob, pto.GatherExec.Simt](dst, table, gidx, scratch)
+                elif cfg.exec == "scalar" and core.target.mgather.simt:
+                    pto.MGATHER[mode, oob, pto.GatherExec.Scalar](dst, table, gidx, scratch)
+                else:
+                    pto.MGATHER[mode, oob](dst, table, gidx, scratch)
+        return _read_out(core, cfg, L)
+    if cfg.instr == "tgatherb":
+        SrcT = pto.Tile[pto.TileType.Vec, T, *L["src_shape"]]
+        OffT = pto.Tile[pto.TileType.Vec, pto.uint32, *L["off_shape"]]
+        DstT = pto.Tile[pto.TileType.Vec, T, *L["dst_shape"], pto.BLayout.RowMajor, VR, VC]
+        src, off, dst = SrcT(), OffT(), DstT()
+        pto.TASSIGN(src, L["src_addr"])
+        pto.TASSIGN(off, L["off_addr"])
+        pto.TASSIGN(dst, L["dst_addr"])
+        src.set(np.resize(cfg.table, L["src_shape"]).astype(src.Element))
+        off.set(idx.reshape(L["off_shape"]))
+        pto.TGATHERB(dst, src, off)
+        return _read_out(core, cfg, L)
+    TT = pto.Tile[pto.TileType.Vec, T, *L["tile_shape"], pto.BLayout.RowMajor, VR, VC]
+    s0, s1, d0, d1 = TT(), TT(), TT(), TT()
+    for t, a in zip((s0, s1, d0, d1), L["addrs"]):
+        pto.TASSIGN(t, a)
+    half = idx.size // 2
+    s0.set(idx[:half].reshape(VR, VC))
+    s1.set(idx[half:].reshape(VR, VC))
+    pto.TINTERLEAVE(d1, d0, s1, s0)
+    return _read_out(core, cfg, L)
+
+
+# -- reproducer snippets ------------------------------------------------------------------------
+def snippet(cfg: FuzzConfig, values, *, expect: dict | None = None) -> str:
+    """A self-contained Python program that runs this instance through the public API and
+    prints the output bytes (and any fault). ``expect`` maps target names to what the fuzzer
+    saw, printed as a comment."""
+    idx = cast_indices(cfg, np.asarray(values).reshape(-1))
+    lines = ["import numpy as np", "import ptogpu as pto", "from ptogpu.fuzz import FuzzConfig, run_single",
+             "",
+             f"cfg = {cfg!r}",
+             f"values = np.array({idx.astype(np.int64).tolist() if cfg.instr != 'tinterleave' else idx.view(np.dtype(f'u{idx.dtype.itemsize}')).astype(np.int64).tolist()}, np.int64)",
+             "out, fault = run_single(cfg, values)",
+             "print(cfg.label, '->', out.tobytes().hex(), fault or '')"]
+    body = _explicit(cfg, idx)
+    if body:
+        lines += ["", "# the same instance, spelled out with the public API:"] + body
+    if expect:
+        lines += [""] + [f"# fuzzer saw on {k}: {v}" for k, v in expect.items()]
+    return "\n".join(lines) + "\n"
+
+
+def _explicit(cfg: FuzzConfig, idx: np.ndarray) -> list[str]:
+    """The MGATHER-into-UB call written out (other instructions use run_single only)."""
+    if cfg.instr != "mgather" or cfg.space != "ub":
+        return []
+    L = layout(cfg)
+    ir, ic, ivr, ivc = L["idx_shape"]
+    R, C = L["dst_shape"]
+    mode, oob = cfg.mode.capitalize(), cfg.oob.capitalize()
+    q = f", quirks={dict(cfg.quirks)!r}" if cfg.quirks else ""
+    return [
+        f"with pto.Core({cfg.target!r}, 'numpy'{q}) as core:",
+        f"    table = pto.GlobalTensor[pto.{cfg.dtype}, pto.Shape{list(cfg.shape5)}, "
+        f"pto.Stride{list(cfg.stride5)}, pto.Layout.ND](core.gm_put(cfg.table, pto.{cfg.dtype}))",
+        f"    idx = pto.Tile[pto.TileType.Vec, pto.{cfg.index_dtype}, {ir}, {ic}, pto.BLayout.RowMajor, {ivr}, {ivc}]()",
+        f"    dst = pto.Tile[pto.TileType.Vec, pto.{cfg.dtype}, {R}, {C}, pto.BLayout.RowMajor, {cfg.rows}, {cfg.cols}]()",
+        f"    pto.TASSIGN(idx, {L['idx_addr']:#x}); pto.TASSIGN(dst, {L['dst_addr']:#x})",
+        f"    idx.set(np.array({idx.reshape(ivr, ivc).tolist()}, np.{cfg.index_dtype}))",
+        "    try:",
+        f"        pto.MGATHER[pto.Coalesce.{mode}, pto.GatherOOB.{oob}](dst, table, idx)",
+        "        print(dst.numpy())",
+        "    except pto.PtoFault as e:",
+        "        print('PtoFault:', e)",
+    ]
