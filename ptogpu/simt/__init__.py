@@ -12,6 +12,9 @@ from __future__ import annotations
 
 from .case import MODES, SimtCase, case_from_mgather
 from .launch_map import LaunchMap, launch_map
+from .metrics import LaunchMetrics, launch_metrics
+from .sweep import SweepResult, sweep
 from .trace import Trace, trace
 
-__all__ = ["MODES", "SimtCase", "case_from_mgather", "LaunchMap", "launch_map", "Trace", "trace"]
+__all__ = ["MODES", "SimtCase", "case_from_mgather", "LaunchMap", "launch_map", "Trace", "trace",
+           "LaunchMetrics", "launch_metrics", "SweepResult", "sweep"]

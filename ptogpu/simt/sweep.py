@@ -1,0 +1,166 @@
+"""Metrics over thousands of shapes at once: NumPy over shapes, no per-shape Python loop.
+
+The per-shape values equal :func:`ptogpu.simt.launch_metrics` of ``SimtCase(mode, vr, vc,
+dtype)`` (tested): identity indices (Row: index r for row r; Elem: r*VC + c), table,
+destination and index tiles 32-byte aligned, RowMajor tiles padded to 32 bytes.
+
+Row mode is closed form per shape (every warp-round covers one 32-column chunk of one row; the
+sector count of a chunk depends only on its row's start address mod 32, i.e. on r mod 32).
+Elem mode walks the ``ceil(VR*VC/32)`` warp-rounds of all shapes as one flat array.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import geometry as g
+from ..dtypes import as_dtype
+
+COLUMNS = ("warps", "threads", "elements", "rounds", "rounds_min", "warp_rounds",
+           "lane_utilisation", "occupancy", "idle_threads", "elems_min", "elems_max",
+           "gm_sectors", "sectors_per_element", "ub_blocks", "ub_blocks_per_element")
+
+
+@dataclass(frozen=True, eq=False)
+class SweepResult:
+    """One row per (dtype, vr, vc); ``data[name]`` is a column (NumPy array)."""
+
+    mode: str
+    dtypes: tuple[str, ...]
+    vr: np.ndarray
+    vc: np.ndarray
+    dtype: np.ndarray
+    data: dict
+    seconds: float = 0.0
+
+    def __len__(self) -> int:
+        return int(self.vr.size)
+
+    def __getitem__(self, name: str) -> np.ndarray:
+        return self.data[name]
+
+    def grid(self, name: str, dtype: str | None = None):
+        """(row values, col values, 2-D array of column ``name``) for one dtype."""
+        dt = dtype or self.dtypes[0]
+        sel = self.dtype == dt
+        rs, cs = np.unique(self.vr[sel]), np.unique(self.vc[sel])
+        out = np.full((rs.size, cs.size), np.nan)
+        out[np.searchsorted(rs, self.vr[sel]), np.searchsorted(cs, self.vc[sel])] = self.data[name][sel]
+        return rs, cs, out
+
+    def order(self, by: str = "lane_utilisation") -> np.ndarray:
+        return np.lexsort((self.vc, self.vr, self.data[by]))
+
+    def table(self, rows: np.ndarray | None = None, limit: int = 20) -> str:
+        cols = ("dtype", "vr", "vc", "warps", "rounds", "lane_utilisation", "occupancy",
+                "idle_threads", "elems_max", "sectors_per_element", "ub_blocks_per_element")
+        heads = ("dtype", "rows", "cols", "warps", "rounds", "lane util", "occupancy", "idle thr",
+                 "elem/thr", "sectors/el", "UB blk/el")
+        idx = np.arange(len(self)) if rows is None else np.asarray(rows)
+        idx = idx[:limit]
+        lines = ["  ".join(f"{h:>10}" for h in heads)]
+        for i in idx:
+            vals = []
+            for c in cols:
+                v = {"dtype": self.dtype, "vr": self.vr, "vc": self.vc}.get(c, self.data.get(c))[i]
+                vals.append(f"{v:>10.3f}" if isinstance(v, (float, np.floating)) else f"{v!s:>10}")
+            lines.append("  ".join(vals))
+        return "\n".join(lines)
+
+    def csv(self) -> str:
+        head = "mode,dtype,rows,cols," + ",".join(COLUMNS)
+        body = [f"{self.mode},{self.dtype[i]},{self.vr[i]},{self.vc[i]}," +
+                ",".join(f"{self.data[c][i]:.6g}" if self.data[c].dtype.kind == "f" else str(self.data[c][i])
+                         for c in COLUMNS) for i in range(len(self))]
+        return "\n".join([head, *body]) + "\n"
+
+
+def _ceil(a, b):
+    return -(-a // b)
+
+
+def _cells(x, vc, c0):
+    """#{i in [0, x): (i mod vc) mod c0 == 0}: starts of 32-byte blocks along RowMajor rows."""
+    return (x // vc) * _ceil(vc, c0) + _ceil(x % vc, c0)
+
+
+def _row(vr, vc, T):
+    rw, wpr = g.row_warps(vr), g.warps_per_row(vr, vc)
+    warps = rw * wpr
+    cs = wpr * g.LANES
+    chunks = g.col_chunks(vc)
+    n = vr * vc
+    rounds = _ceil(vr, rw) * _ceil(chunks, wpr)
+    rounds_min = (vr // rw) * (chunks // wpr)
+    warp_rounds = vr * chunks
+    s = np.arange(g.MAX_WARPS)[None, :]
+    in_seg = s < wpr[:, None]
+    live = np.clip(vc[:, None] - g.LANES * s, 0, g.LANES)
+    idle = rw * np.where(in_seg, g.LANES - live, 0).sum(axis=1)
+    emax = _ceil(vr, rw) * _ceil(vc, cs)
+    emin = (vr // rw) * np.maximum(0, _ceil(vc - 31 - g.LANES * (wpr - 1), cs))
+    q = np.arange(32)[None, :]
+    cnt = np.maximum(0, _ceil(vr[:, None] - q, 32))
+    a = (q * vc[:, None] * T[:, None]) % 32
+    nf, lt = vc // g.LANES, (vc % g.LANES) * T
+    per_row = nf[:, None] * _ceil(a + 32 * T[:, None], 32) + np.where(lt[:, None] > 0, _ceil(a + lt[:, None], 32), 0)
+    gm = (cnt * per_row).sum(axis=1)
+    ub = vr * (nf * T + _ceil(lt, 32)) + warp_rounds
+    return warps, n, rounds, rounds_min, warp_rounds, idle, emin, emax, gm, ub
+
+
+def _elem(vr, vc, T, batch: int = 1 << 22):
+    n = vr * vc
+    warps = g.elem_launch_warps(n)
+    threads = warps * g.LANES
+    rounds = _ceil(n, threads)
+    rounds_min = np.where(n > 0, _ceil(n - g.LANES * (warps - 1), threads), 0)
+    warp_rounds = _ceil(n, g.LANES)
+    idle = np.maximum(0, threads - n)
+    emax, emin = rounds, n // threads
+    gm = (n // g.LANES) * T + _ceil((n % g.LANES) * T, 32)
+    c0 = 32 // T
+    dcols = np.maximum(1, _ceil(vc, c0) * c0)             # the map's default padded dst cols
+    del dcols                                             # (block starts only need vc and C0)
+    ub = np.zeros(vr.size, np.int64)
+    # per warp-round m (positions [32m, min(32m+32, n))): distinct row blocks of dst and index
+    shape_of = np.repeat(np.arange(vr.size), warp_rounds)
+    for lo in range(0, shape_of.size, batch):
+        sh = shape_of[lo: lo + batch]
+        first = np.searchsorted(shape_of, sh, side="left")
+        m = np.arange(lo, lo + sh.size) - first
+        a = g.LANES * m
+        b = np.minimum(a + g.LANES, n[sh])
+        v = np.maximum(vc[sh], 1)
+        d = (1 + _cells(b, v, c0[sh]) - _cells(a + 1, v, c0[sh])) + (1 + _cells(b, v, 8) - _cells(a + 1, v, 8))
+        ub += np.bincount(sh, weights=d, minlength=vr.size).astype(np.int64)
+    return warps, n, rounds, rounds_min, warp_rounds, idle, emin, emax, gm, ub
+
+
+def sweep(mode: str, rows, cols, dtypes=("float32",)) -> SweepResult:
+    """Metrics of ``mode`` ("row" | "elem") for every (dtype, vr, vc) in the product of
+    ``dtypes`` x ``rows`` x ``cols`` (iterables of valid dims >= 1)."""
+    import time
+    t0 = time.perf_counter()
+    if mode not in ("row", "elem"):
+        raise ValueError("sweeps cover mode 'row' or 'elem' (use launch_metrics for l1_elem)")
+    rows = np.asarray(list(rows), np.int64)
+    cols = np.asarray(list(cols), np.int64)
+    if (rows < 1).any() or (cols < 1).any():
+        raise ValueError("valid dims must be >= 1")
+    dts = tuple(str(as_dtype(d)) for d in dtypes)
+    sizes = np.array([as_dtype(d).itemsize for d in dts], np.int64)
+    D, R, C = (a.reshape(-1) for a in np.meshgrid(np.arange(len(dts)), rows, cols, indexing="ij"))
+    T = sizes[D]
+    warps, n, rounds, rmin, wr, idle, emin, emax, gm, ub = (_row if mode == "row" else _elem)(R, C, T)
+    threads = warps * g.LANES
+    nf = n.astype(np.float64)
+    data = {
+        "warps": warps, "threads": threads, "elements": n, "rounds": rounds, "rounds_min": rmin,
+        "warp_rounds": wr, "lane_utilisation": nf / (g.LANES * wr), "occupancy": nf / (threads * rounds),
+        "idle_threads": idle, "elems_min": emin, "elems_max": emax, "gm_sectors": gm,
+        "sectors_per_element": gm / nf, "ub_blocks": ub, "ub_blocks_per_element": ub / nf,
+    }
+    return SweepResult(mode, dts, R, C, np.asarray(dts, dtype=object)[D], data,
+                       time.perf_counter() - t0)
