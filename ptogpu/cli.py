@@ -59,6 +59,8 @@ def main(argv: list[str] | None = None) -> int:
     d.set_defaults(fn=cmd_demo)
     t = sub.add_parser("targets", help="print the target tables")
     t.set_defaults(fn=cmd_targets)
+    from .simt.cli import register as register_simt
+    register_simt(sub)                  # ptogpu simt sweep | show
     args = p.parse_args(argv)
     if not getattr(args, "fn", None):
         p.print_help()

@@ -1,0 +1,70 @@
+"""``ptogpu simt sweep`` / ``ptogpu simt show``: text always, PNG with matplotlib."""
+from __future__ import annotations
+
+import importlib.util
+import sys
+import time
+
+import pytest
+
+from ptogpu.cli import main
+from ptogpu.simt.cli import index_pattern, parse_range
+
+HAVE_MPL = importlib.util.find_spec("matplotlib") is not None
+needs_mpl = pytest.mark.skipif(not HAVE_MPL, reason="matplotlib not installed (pip install 'ptogpu[plot]')")
+
+
+def test_parse_range_and_patterns():
+    assert parse_range("1:4") == [1, 2, 3, 4]
+    assert parse_range("8:32:8,100") == [8, 16, 24, 32, 100]
+    assert index_pattern("identity", "row", 3, 4) is None
+    assert index_pattern("stride:3", "elem", 2, 2).tolist() == [[0, 3], [6, 9]]
+    assert index_pattern("constant:5", "row", 3, 4).tolist() == [5, 5, 5]
+    assert index_pattern("random:1", "elem", 2, 3).shape == (2, 3)
+    with pytest.raises(ValueError):
+        index_pattern("nope", "row", 1, 1)
+
+
+@pytest.mark.parametrize("mode", ["row", "elem"])
+def test_sweep_10000_shapes_text(capsys, tmp_path, mode):
+    t = time.perf_counter()
+    assert main(["simt", "sweep", "--mode", mode, "--rows", "1:100", "--cols", "1:100",
+                 "--csv", str(tmp_path / "s.csv")]) == 0
+    assert time.perf_counter() - t < 10
+    out = capsys.readouterr().out
+    assert "10000 shapes" in out and "worst 10 by lane_utilisation" in out and "lane util" in out
+    assert (tmp_path / "s.csv").read_text().count("\n") == 10001
+
+
+def test_show_text(capsys):
+    assert main(["simt", "show", "--rows", "3", "--cols", "40", "--indices", "random:2"]) == 0
+    out = capsys.readouterr().out
+    assert "dim3{32, 6}" in out and "warp of each element" in out and "lane of each element" in out
+    assert "round of each element" in out and "( 0, 0): (0,0), (0,32)" not in out   # 1 col per lane per row
+
+
+def test_text_output_without_matplotlib(capsys, monkeypatch):
+    monkeypatch.setitem(sys.modules, "matplotlib", None)        # import matplotlib -> ImportError
+    assert main(["simt", "show", "--mode", "elem", "--rows", "4", "--cols", "9"]) == 0
+    assert main(["simt", "sweep", "--rows", "1:5", "--cols", "1:5", "--top", "0"]) == 0
+    with pytest.raises(RuntimeError, match="matplotlib"):
+        main(["simt", "show", "--png", "x.png"])
+
+
+@needs_mpl
+def test_show_png(tmp_path):
+    p = tmp_path / "show.png"
+    assert main(["simt", "show", "--mode", "row", "--rows", "4", "--cols", "40", "--png", str(p)]) == 0
+    assert p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and p.stat().st_size > 10_000
+    p2 = tmp_path / "l1.png"
+    assert main(["simt", "show", "--mode", "l1_elem", "--rows", "5", "--cols", "9", "--dtype", "half",
+                 "--png", str(p2)]) == 0
+    assert p2.stat().st_size > 5_000
+
+
+@needs_mpl
+def test_sweep_png(tmp_path):
+    p = tmp_path / "sweep.png"
+    assert main(["simt", "sweep", "--mode", "elem", "--rows", "1:40", "--cols", "1:40",
+                 "--dtype", "float32,int8", "--top", "0", "--png", str(p)]) == 0
+    assert p.read_bytes()[:4] == b"\x89PNG" and p.stat().st_size > 10_000
