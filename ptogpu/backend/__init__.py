@@ -51,3 +51,51 @@ def run_mgather_ub(core, mode, oob, dst, table, idx) -> bool:
         return False
     from .mgather_kernels import run_mgather_ub as run
     return run(core, mode, oob, dst, table, idx)
+
+
+def run_dma_bursts(core, bursts, prologue=None) -> bool:
+    """Run a checked DMA burst list as the ``dma_bursts`` kernel; False: run NumPy."""
+    if core.backend == "numpy":
+        return False
+    from .dma_kernels import run_bursts
+    return run_bursts(core, bursts, prologue)
+
+
+def run_mgather_l1(core, oob, dst, table, idx, scratch=None, simt=False) -> bool:
+    """Run a checked GM->L1 MGATHER (Row: scratch None) as a kernel; False: run NumPy."""
+    if core.backend == "numpy":
+        return False
+    from .mgather_l1_kernels import run
+    return run(core, oob, dst, table, idx, scratch, simt)
+
+
+def run_tgatherb(core, dst, src, offset) -> bool:
+    """Run a checked TGATHERB as its target engine's kernel; False: run NumPy."""
+    if core.backend == "numpy":
+        return False
+    from .ops_kernels import run_tgatherb as run
+    return run(core, dst, src, offset)
+
+
+def run_interleave(core, mode, dsts, srcs, VR, n=0, h=0) -> bool:
+    """Run a checked TINTERLEAVE/TDEINTERLEAVE as the ``interleave`` kernel; False: NumPy."""
+    if core.backend == "numpy":
+        return False
+    from .ops_kernels import run_interleave as run
+    return run(core, mode, dsts, srcs, VR, n, h)
+
+
+def run_reg_gather(core, dst, base, idx, active, mode) -> bool:
+    """Run a checked Reg::Gather as the ``reg_gather`` kernel; False: run NumPy."""
+    if core.backend == "numpy":
+        return False
+    from .ops_kernels import run_reg_gather as run
+    return run(core, dst, base, idx, active, mode)
+
+
+def run_reg_gatherb(core, dst, base, off, on) -> bool:
+    """Run a checked Reg::GatherB as the ``reg_gatherb`` kernel; False: run NumPy."""
+    if core.backend == "numpy":
+        return False
+    from .ops_kernels import run_reg_gatherb as run
+    return run(core, dst, base, off, on)

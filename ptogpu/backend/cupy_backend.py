@@ -78,34 +78,69 @@ def module(filename: str = "mgather.cu"):
         return mod
 
 
-def _fn(kernel: str, filename: str = "mgather.cu"):
+def _fn(kernel: str, filename: str | None = None):
     f = _fns.get(kernel)
     if f is None:
+        if filename is None:
+            from .kernels import kernel_file
+            filename = kernel_file(kernel)
         f = module(filename).get_function(kernel)
         _fns[kernel] = f
     return f
 
 
-def launch(core, kernel: str, block: tuple[int, int, int], params: np.ndarray, *,
-           passes: int = 1, n_inst: int = 1, writes: tuple[str, ...] = ("ub", "l1")) -> np.ndarray:
-    """Run ``kernel`` once per pass over ``n_inst`` instances; arenas mirrored (see module doc).
-    Returns the fault records, shape (n_inst, FAULT_WORDS) uint64."""
+def _is_host(a) -> bool:
+    return isinstance(a, np.ndarray)
+
+
+def launch_raw(kernel: str, block: tuple[int, int, int], n_inst: int, arenas: dict,
+               params, *, prm_stride: int = 0, passes: int = 1, grid: int | None = None,
+               writes=("gm", "ub", "l1")):
+    """Launch over ``n_inst`` instances, as ``native_backend.launch_raw``. An arena or the
+    parameter array given as a cupy array stays on the device (device-resident batches: nothing
+    is copied); a NumPy array is copied in before the first pass and, for the spaces named in
+    ``writes``, copied back after the last. Returns the fault records as a NumPy array (for
+    device-resident callers: :func:`launch_device` keeps them on the device)."""
+    cupy = _cupy()
+    d_fault = launch_device(kernel, block, n_inst, arenas, params, prm_stride=prm_stride,
+                            passes=passes, grid=grid, writes=writes)
+    return cupy.asnumpy(d_fault)
+
+
+def launch_device(kernel, block, n_inst, arenas, params, *, prm_stride=0, passes=1, grid=None,
+                  writes=("gm", "ub", "l1")):
+    """:func:`launch_raw` returning the fault records as a cupy array (left on the device)."""
     cupy = _cupy()
     fn = _fn(kernel)
     words = sources.enum_values("mgather.cu")["FAULT_WORDS"]
-    d_fault = cupy.full((n_inst, words), np.uint64(0xFFFFFFFFFFFFFFFF), dtype=cupy.uint64)
-    d_prm = cupy.asarray(np.ascontiguousarray(params, np.int64))
-    arenas = {"gm": core.gm, "ub": core.ub, "l1": core.l1}
-    dev = {k: cupy.asarray(a._buf[: max(a.size, 1)]) for k, a in arenas.items()}
-    args = []
+    d_fault = cupy.full((max(n_inst, 0), words), np.uint64(0xFFFFFFFFFFFFFFFF), dtype=cupy.uint64)
+    if n_inst <= 0:
+        return d_fault
+    d_prm = cupy.asarray(np.ascontiguousarray(params, np.int64)) if _is_host(params) else params
+    args, back = [], []
     for k in ("gm", "ub", "l1"):
-        args += [dev[k], np.int64(arenas[k].size), np.int64(0)]
+        buf, size, stride = arenas[k]
+        span = max((n_inst - 1) * int(stride) + int(size), 1)
+        if _is_host(buf):
+            d = cupy.asarray(buf[:span]) if buf.size else cupy.asarray(np.zeros(1, np.uint8))
+            if k in writes and size:
+                back.append((buf, d, span))
+        else:
+            d = buf
+        args += [d, np.int64(size), np.int64(stride)]
+    g = n_inst if grid is None else max(1, min(int(grid), n_inst))
     for p in range(passes):
-        fn((n_inst,), tuple(block), (*args, d_prm, np.int64(0), d_fault, np.int64(n_inst),
-                                     np.int32(p)))
+        fn((g,), tuple(block), (*args, d_prm, np.int64(prm_stride), d_fault, np.int64(n_inst),
+                                np.int32(p)))
     # A faulted instance wrote nothing, so copying back is right whatever the records say.
-    for k in writes:
-        a = arenas[k]
-        if a.size:
-            a._buf[: a.size] = cupy.asnumpy(dev[k][: a.size])
-    return cupy.asnumpy(d_fault)
+    for buf, d, span in back:
+        buf[:span] = cupy.asnumpy(d[:span])
+    return d_fault
+
+
+def launch(core, kernel: str, block: tuple[int, int, int], params: np.ndarray, *,
+           passes: int = 1, n_inst: int = 1, writes: tuple[str, ...] = ("ub", "l1")) -> np.ndarray:
+    """Run ``kernel`` once per pass over ``n_inst`` instances on ``core``'s arenas (copied to
+    the device and back, see the module doc). Returns the fault records, (n_inst, FAULT_WORDS)."""
+    arenas = {k: (core.arena(k)._buf, core.arena(k).size, 0) for k in ("gm", "ub", "l1")}
+    return launch_raw(kernel, block, n_inst, arenas, params, passes=passes, writes=writes)

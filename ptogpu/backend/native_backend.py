@@ -161,8 +161,9 @@ def _fn(name: str):
 
 def launch_raw(kernel: str, block: tuple[int, int, int], n_inst: int, arenas: dict,
                params: np.ndarray, *, prm_stride: int = 0, passes: int = 1,
-               grid: int | None = None) -> np.ndarray:
-    """Launch over ``n_inst`` instances. ``arenas`` maps "gm"/"ub"/"l1" to (uint8 array,
+               grid: int | None = None, writes=None) -> np.ndarray:
+    """Launch over ``n_inst`` instances (in place: ``writes`` is accepted for symmetry with
+    the cupy backend and ignored). ``arenas`` maps "gm"/"ub"/"l1" to (uint8 array,
     size, stride): instance k sees ``array[k*stride : k*stride + size]`` (stride 0: shared).
     ``params`` holds one block per instance at ``k*prm_stride`` (0: shared). ``grid`` blocks
     (default one per instance; fewer makes the kernels grid-stride over instances).
@@ -170,6 +171,8 @@ def launch_raw(kernel: str, block: tuple[int, int, int], n_inst: int, arenas: di
     fn = _fn(kernel)
     words = sources.enum_values("mgather.cu")["FAULT_WORDS"]
     fault = np.full((n_inst, words), np.uint64(0xFFFFFFFFFFFFFFFF), np.uint64)
+    if n_inst == 0:
+        return fault
     prm = np.ascontiguousarray(params, np.int64)
     args = []
     for space in ("gm", "ub", "l1"):

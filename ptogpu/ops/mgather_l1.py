@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..backend import run_mgather_l1
 from ..enums import Coalesce, GatherExec, Layout, TileType
 from ..errors import PtoCheckError, PtoFault, check
 from ..semantics import mgather_l1 as sem
@@ -66,6 +67,7 @@ def mgather_gm2l1(core, form, dst, table, idx, scratch, oob):
                                 "(dst, table, gmIdx, scratch)", rule="MGATHER<.., Exec>", target=t)
         check_gm2l1(core, Coalesce.Row, dst, table, idx)           # CMode ignored: always Row
         _assigned(t, dst)
+        if run_mgather_l1(core, oob, dst, table, idx): return  # noqa: E701 (native/cupy kernel)
         return sem.row(core, oob, dst, table, idx)
     simt = form.exec_ == GatherExec.Simt
     if simt:
@@ -73,6 +75,7 @@ def mgather_gm2l1(core, form, dst, table, idx, scratch, oob):
               f"CMode is {form.mode.name if form.mode is not None else 'default'}")
     check_gm2l1(core, Coalesce.Elem, dst, table, idx, scratch)    # CMode ignored: always Elem
     _assigned(t, dst)
+    if run_mgather_l1(core, oob, dst, table, idx, scratch, simt): return  # noqa: E701 (kernel)
     return sem.elem(core, oob, dst, table, idx, scratch, simt)
 
 

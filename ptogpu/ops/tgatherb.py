@@ -4,6 +4,7 @@ Each uint32 offset moves one 32-byte block, counted in bytes from the src tile's
 """
 from __future__ import annotations
 
+from ..backend import run_tgatherb
 from ..core import current_core
 from ..enums import TileType
 from ..errors import PtoCheckError, check
@@ -34,4 +35,5 @@ def TGATHERB(dst: Tile, src: Tile, offset: Tile) -> None:
               f"sizeof({dst.DType}) = {dst.Element.itemsize}")
     for tile in (dst, src, offset):
         tile._bound()                       # unassigned tile -> PtoFault
+    if run_tgatherb(core, dst, src, offset): return  # noqa: E701 (native/cupy kernel)
     sem.tgatherb(core, dst, src, offset)

@@ -4,6 +4,7 @@ Outputs first, high half first, as in C++. The iteration domain is dst0's valid 
 """
 from __future__ import annotations
 
+from ..backend import run_interleave
 from ..core import current_core
 from ..enums import TileType
 from ..errors import PtoCheckError, PtoHazard, check, warn
@@ -68,6 +69,9 @@ def TINTERLEAVE(dst1: Tile, dst0: Tile, src1: Tile, src0: Tile) -> None:
     VR, VC = dst0.valid_row, dst0.valid_col
     _odd(core, "TINTERLEAVE", VC)
     size = dst0.Element.itemsize
+    if run_interleave(core, "interleave", [dst0, dst1], [src0, src1], VR,  # native/cupy kernel
+                      n=sem.interleave_count(core, VC, size), h=VC >> 1):
+        return
     sem.execute(core, [dst0, dst1], [src0, src1], VR, sem.interleave_map(core, VC, size))
 
 
@@ -90,6 +94,7 @@ def TDEINTERLEAVE(dst1: Tile, dst0: Tile, src1: Tile, src0: Tile | None = None) 
         else:
             check(SVC == 2 * VC, "TDEINTERLEAVE: src ValidCol == 2 * dst ValidCol (assert)", t,
                   f"src {SVC}, dst {VC}")
+        if run_interleave(core, "deint1", [dst0, dst1], [src], VR, n=VC): return  # noqa: E701
         sem.execute(core, [dst0, dst1], [src], VR, sem.deinterleave1_map(VC))
         return
     _common(core, "TDEINTERLEAVE", dict(dst1=dst1, dst0=dst0, src1=src1, src0=src0))
@@ -97,4 +102,5 @@ def TDEINTERLEAVE(dst1: Tile, dst0: Tile, src1: Tile, src0: Tile | None = None) 
     VR, VC = dst0.valid_row, dst0.valid_col
     _odd(core, "TDEINTERLEAVE", VC)
     size = dst0.Element.itemsize
+    if run_interleave(core, "deint2", [dst0, dst1], [src0, src1], VR, h=VC >> 1): return  # noqa: E701
     sem.execute(core, [dst0, dst1], [src0, src1], VR, sem.deinterleave2_map(core, VC, size))

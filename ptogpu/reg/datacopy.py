@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes
+from ..backend import run_reg_gather, run_reg_gatherb
 from ..errors import PtoCheckError, PtoFault, check, warn
 from ..memory import Ptr
 from .registers import M32, VL, MaskReg, RegTensor, RegTraitNumOne, require_reg_api
@@ -132,6 +133,9 @@ def Gather(dst: RegTensor, base: Ptr, index: RegTensor, mask: MaskReg) -> None:
     if idx.size < n:                          # cannot happen with the table; defensive
         raise PtoCheckError("index register has too few lanes", rule="Gather", target=t)
     e = np.flatnonzero(act)
+    mode = "b64" if dst.dtype.itemsize == 8 else (
+        "same" if base.dtype.itemsize == dst.dtype.itemsize else "b8_to_b16")
+    if run_reg_gather(core, dst, base, idx, act, mode): return  # noqa: E701 (native/cupy kernel)
     if dst.dtype.itemsize == 8:
         lo = base.addr + ((2 * idx[e]) & M32) * 4
         hi = base.addr + ((2 * idx[e] + 1) & M32) * 4
@@ -177,8 +181,9 @@ def GatherB(dst: RegTensor, base: Ptr, index: RegTensor, mask: MaskReg) -> None:
     mis = off % 32 != 0
     if mis.any():
         warn(f"[{t}] GatherB: index {int(off[mis][0]):#x} not 32-byte aligned; rounded down")
-    off &= ~np.int64(31)
     on = mask.bits[4 * k]
+    if run_reg_gatherb(core, dst, base, off, on): return  # noqa: E701 (native/cupy kernel)
+    off &= ~np.int64(31)
     kk = np.flatnonzero(on)
     addrs = base.addr + off[kk]
     core.ub.check_many(addrs, 32, "GatherB block read", t,

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..backend import run_dma_bursts
 from ..errors import PtoError, PtoFault
 from ..trace import _Record, active
 
@@ -120,6 +121,7 @@ def execute(core, b: Bursts, prologue=None) -> None:
     ``prologue()`` runs after the checks and before the first write (e.g. a pre-zero that
     must not happen when a burst faults); it runs even when there is nothing to transfer.
     """
+    if run_dma_bursts(core, b, prologue): return  # noqa: E701 (native/cupy kernel)
     src = np.asarray(b.src, np.int64).reshape(-1)
     dst = np.asarray(b.dst, np.int64).reshape(-1)
     K = src.size

@@ -1,0 +1,75 @@
+"""Shared glue for the kernel backends: which ``.cu`` defines a kernel, one-instance launches on
+a Core's arenas, and the parameter-block helpers every ``*_kernels`` module uses.
+
+A kernel returns a fault record per instance (``FAULT_WORDS`` uint64: key, address, value,
+flags; common.cuh). The instruction modules run the kernel and, when the record says the
+instance faulted (or, for the few kernels that detect it, that its reads and writes alias),
+leave the call to the NumPy semantics: the kernel wrote nothing, so NumPy raises exactly the
+fault the NumPy backend raises (same type, same message, same partial effects).
+"""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+import numpy as np
+
+from . import sources
+
+KERNEL_BACKENDS = ("native", "cupy")
+M32 = (1 << 32) - 1
+M64 = (1 << 64) - 1
+NONE = M64
+ALIAS_FLAG_WORD = 3          # rec[3] == 0: the instance's reads and writes alias (see kernels)
+
+
+def i64(v: int) -> int:
+    """A Python int as the int64 with the same low 64 bits (uint64 arithmetic in kernels)."""
+    v = int(v) & M64
+    return v - (1 << 64) if v >= 1 << 63 else v
+
+
+@lru_cache(maxsize=None)
+def kernel_file(kernel: str) -> str:
+    """The ``cuda_src`` file whose ``PTO_EXPORT(kernel)`` line defines ``kernel``."""
+    for p in sources.kernel_files():
+        if re.search(rf"^PTO_EXPORT\({kernel}\)", p.read_text(), re.M):
+            return p.name
+    raise KeyError(f"no cuda_src/*.cu exports kernel {kernel!r}")
+
+
+def enum(filename: str, name: str) -> int:
+    return sources.enum_values(filename)[name]
+
+
+def backend_module(name: str):
+    if name == "native":
+        from . import native_backend
+        return native_backend
+    if name == "cupy":
+        from . import cupy_backend
+        return cupy_backend
+    raise ValueError(f"backend {name!r} runs no kernels")
+
+
+def core_arenas(core) -> dict:
+    return {s: (core.arena(s)._buf, core.arena(s).size, 0) for s in ("gm", "ub", "l1")}
+
+
+def launch_on(core, kernel: str, params, *, block=(1, 1, 1), passes: int = 1,
+              arenas: dict | None = None, writes=("gm", "ub", "l1")) -> np.ndarray:
+    """One instance of ``kernel`` on ``core``'s backend over its arenas (or ``arenas``, same
+    form as :func:`ptogpu.backend.launch.launch_batch`); returns the (1, FAULT_WORDS) record."""
+    be = backend_module(core.backend)
+    a = core_arenas(core) if arenas is None else arenas
+    return be.launch_raw(kernel, tuple(block), 1, a, np.asarray(params, np.int64),
+                         passes=passes, writes=writes)
+
+
+def clean(rec: np.ndarray) -> bool:
+    """True when the instance neither faulted nor flagged aliasing."""
+    return int(rec[0]) == NONE and int(rec[ALIAS_FLAG_WORD]) != 0
+
+
+def use_kernels(core) -> bool:
+    return core.backend in KERNEL_BACKENDS

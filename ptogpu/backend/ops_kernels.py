@@ -1,0 +1,142 @@
+"""TGATHERB, TINTERLEAVE/TDEINTERLEAVE and the register gathers on the kernel backends
+(cuda_src/tgatherb.cu, interleave.cu, reg_gather.cu).
+
+Each ``run_*`` is the hook its instruction calls after the static checks. It returns False
+(NumPy runs) on the numpy backend, for the few inputs the kernels leave to NumPy on purpose
+(CPU TGATHERB offsets of a floating type; operands of another core), and whenever the kernel's
+check pass reports a fault or a read inside the bytes the instruction writes: the kernel wrote
+nothing, so NumPy raises the same fault, or reads the sources as they were before the
+instruction, exactly as on the numpy backend.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import dtypes
+from ..errors import warn
+from .kernels import NONE, clean, enum, i64, launch_on, use_kernels
+
+
+def _bound(core, *tiles) -> bool:
+    return all(getattr(t, "core", None) is core and t.addr is not None and t.space == "ub"
+               for t in tiles)
+
+
+# ---- TGATHERB -----------------------------------------------------------------------------
+_TG_KERNEL = {"cpu": "tgatherb_cpu", "vreg": "tgatherb_a5", "vrepeat": "tgatherb_a2a3"}
+
+
+def tgatherb_params(core, dst, src, off) -> tuple[str, np.ndarray] | None:
+    engine = core.target.tgatherb.engine
+    if engine == "cpu" and dtypes.storage(off.Element).kind not in "iub":
+        return None                         # float offsets: NumPy's float->int conversion
+    E = lambda n: enum("tgatherb.cu", n)    # noqa: E731
+    p = np.zeros(E("TG_WORDS"), np.int64)
+    size = dst.Element.itemsize
+    rowwise = -(-dst.Cols // (256 // size)) > dst.Rows
+    vals = {
+        "TG_VR": dst.valid_row, "TG_VC": dst.valid_col, "TG_T": size, "TG_DST": dst.addr,
+        "TG_DST_COLS": dst.Cols, "TG_DST_RSTRIDE": dst.RowStride, "TG_SRC": src.addr,
+        "TG_SRC_BYTES": src.Rows * src.Cols * src.Element.itemsize, "TG_OFF": off.addr,
+        "TG_OFF_COLS": off.Cols, "TG_OFF_RSTRIDE": off.RowStride,
+        "TG_OFF_ESIZE": off.Element.itemsize,
+        "TG_OFF_SIGNED": int(dtypes.storage(off.Element).kind == "i"),
+        "TG_ROWWISE_B32": int(rowwise and core.quirks.get("a5_tgatherb_rowwise_b32_store", False)),
+        "TG_UNUSED_FAULT": int(core.quirks.get("a5_tgatherb_unused_block_fault", False)),
+        "TG_TAIL_STREAM": int(core.quirks.get("a2a3_tgatherb_tail_stream", True)),
+    }
+    for k, v in vals.items():
+        p[E(k)] = v
+    return _TG_KERNEL[engine], p
+
+
+def run_tgatherb(core, dst, src, off) -> bool:
+    if not use_kernels(core) or not _bound(core, dst, src, off):
+        return False
+    kp = tgatherb_params(core, dst, src, off)
+    if kp is None:
+        return False
+    kernel, p = kp
+    rec = launch_on(core, kernel, p, passes=1, writes=())[0]
+    if not clean(rec):
+        return False
+    if int(rec[2]):
+        warn(f"[{core.target.name}] TGATHERB: {int(rec[2])} offset(s) not 32-byte aligned "
+             f"(first {int(rec[1]):#x}); rounded down to the block")
+    launch_on(core, kernel, p, passes=2, writes=("ub",))
+    return True
+
+
+# ---- TINTERLEAVE / TDEINTERLEAVE ------------------------------------------------------------
+def interleave_params(mode: str, dsts, srcs, VR: int, n: int, h: int) -> np.ndarray:
+    E = lambda k: enum("interleave.cu", k)  # noqa: E731
+    p = np.zeros(E("IL_WORDS"), np.int64)
+    s = list(srcs) + [srcs[0]] * (2 - len(srcs))
+    vals = {"IL_MODE": E({"interleave": "MODE_INTERLEAVE", "deint2": "MODE_DEINT2",
+                          "deint1": "MODE_DEINT1"}[mode]),
+            "IL_VR": VR, "IL_N": n, "IL_H": h, "IL_T": dsts[0].Element.itemsize,
+            "IL_D0": dsts[0].addr, "IL_D0C": dsts[0].Cols, "IL_D1": dsts[1].addr,
+            "IL_D1C": dsts[1].Cols, "IL_S0": s[0].addr, "IL_S0C": s[0].Cols,
+            "IL_S1": s[1].addr, "IL_S1C": s[1].Cols}
+    for k, v in vals.items():
+        p[E(k)] = v
+    return p
+
+
+def run_interleave(core, mode: str, dsts, srcs, VR: int, n: int = 0, h: int = 0) -> bool:
+    """``mode``: "interleave" (n = written count, h = VC/2), "deint2" (h = VC/2) or "deint1"
+    (n = dst VC); ``dsts`` = [dst0, dst1], ``srcs`` = [src0, src1] or [src]."""
+    if not use_kernels(core) or not _bound(core, *dsts, *srcs):
+        return False
+    p = interleave_params(mode, dsts, srcs, VR, n, h)
+    if not clean(launch_on(core, "interleave", p, passes=1, writes=())[0]):
+        return False
+    launch_on(core, "interleave", p, passes=2, writes=("ub",))
+    return True
+
+
+# ---- Reg::Gather / Reg::GatherB ----------------------------------------------------------------
+def _reg_launch(core, kernel, block, p, nbytes) -> np.ndarray | None:
+    out = np.zeros(max(nbytes, 1), np.uint8)
+    ub = core.ub
+    arenas = {"gm": (np.zeros(1, np.uint8), 0, 0), "ub": (ub._buf, ub.size, 0),
+              "l1": (out, nbytes, 0)}
+    rec = launch_on(core, kernel, p, block=block, passes=2, arenas=arenas, writes=("l1",))[0]
+    return out if int(rec[0]) == NONE else None
+
+
+def run_reg_gather(core, dst, base, idx: np.ndarray, active: np.ndarray, mode: str) -> bool:
+    """Lanes of ``dst`` from ``base`` (a UB pointer); ``mode``: "same", "b8_to_b16", "b64"."""
+    if not use_kernels(core):
+        return False
+    E = lambda k: enum("reg_gather.cu", k)  # noqa: E731
+    n = dst.lanes
+    dsize = dst.dtype.itemsize
+    p = np.zeros(E("RG_HDR") + 2 * n, np.int64)
+    p[E("RG_LANES")], p[E("RG_SSIZE")], p[E("RG_DSIZE")] = n, base.dtype.itemsize, dsize
+    p[E("RG_MODE")] = E({"same": "RG_SAME", "b8_to_b16": "RG_B8_TO_B16", "b64": "RG_B64_WORDS"}[mode])
+    p[E("RG_BASE")] = i64(base.addr)
+    p[E("RG_HDR"): E("RG_HDR") + n] = idx[:n]
+    p[E("RG_HDR") + n:] = active[:n].astype(np.int64)
+    out = _reg_launch(core, "reg_gather", (32, -(-n // 32), 1), p, n * dsize)
+    if out is None:
+        return False
+    dst._put(out[: n * dsize].view(dtypes.storage(dst.dtype)))
+    return True
+
+
+def run_reg_gatherb(core, dst, base, off: np.ndarray, on: np.ndarray) -> bool:
+    """Blocks of ``dst`` (8 x 32 bytes) from ``base`` + ``off[k]`` (rounded down in-kernel)."""
+    if not use_kernels(core):
+        return False
+    E = lambda k: enum("reg_gather.cu", k)  # noqa: E731
+    p = np.zeros(E("RG_HDR") + 16, np.int64)
+    p[E("RG_LANES")], p[E("RG_MODE")] = 8, E("RG_BLOCKS")
+    p[E("RG_BASE")] = i64(base.addr)
+    p[E("RG_HDR"): E("RG_HDR") + 8] = np.asarray(off[:8], np.int64)
+    p[E("RG_HDR") + 8:] = np.asarray(on[:8], np.int64)
+    out = _reg_launch(core, "reg_gatherb", (8, 1, 1), p, 256)
+    if out is None:
+        return False
+    dst._b[0] = out[:256]
+    return True
