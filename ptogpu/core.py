@@ -20,11 +20,13 @@ class Core:
     """An emulated core of ``target`` ("cpu" | "a2a3" | "a5") on ``backend``.
 
     ``quirks`` switches known implementation quirks of the target on or off (see
-    ``ptogpu.targets``); unknown names are an error.
+    ``ptogpu.targets``); unknown names are an error. ``strict_hazards`` raises
+    :class:`~ptogpu.errors.PtoHazard` (instead of warning) when an A5 SIMT MGATHER's result
+    depends on the execution order (aliasing tiles; ``ptogpu.simt.hazards``).
     """
 
     def __init__(self, target: str | Target = "a5", backend: str = "auto", *,
-                 quirks: Mapping[str, bool] | None = None) -> None:
+                 quirks: Mapping[str, bool] | None = None, strict_hazards: bool = False) -> None:
         self.target = get_target(target)
         self.backend, self.backend_reason = resolve_backend(backend)
         self.quirks = dict(self.target.quirks)
@@ -38,6 +40,7 @@ class Core:
         self.l1 = Arena("l1", self.target.l1_bytes)
         self.regs = DmaRegs()           # MTE2 loop/pad registers; persist across instructions
         self._tracers: list = []
+        self.strict_hazards = bool(strict_hazards)
 
     # -- context ---------------------------------------------------------------------------
     def __enter__(self) -> "Core":

@@ -179,6 +179,9 @@ class MGatherForm:
         mode = self.mode if self.mode is not None else rules.default_mode
         UB_CHECKS[rules.checks](core, mode, dst, table, idx)
         require_assigned(t, ("dst", dst), ("idx", idx))
+        if rules.simt:                  # dst aliasing idx: PtoHazard on races; run in lock-step
+            from ..simt.hazards import check_mgather
+            if check_mgather(core, mode, oob, dst, table, idx): return  # noqa: E701
         if run_mgather_ub(core, mode, oob, dst, table, idx): return  # noqa: E701 (native/cupy kernel)
         if table.layout == Layout.NZ and rules.nz_tables:
             fn = sem_nz.row_nz if mode == Coalesce.Row else sem_nz.elem_nz
