@@ -53,4 +53,30 @@ PTO_DEV i64 rng_value(int kind, u64 h, u64 key, u64 cap) {
     }
 }
 
+// The 4 values GEN_DUP draws from in the tile of `key` (rng_value's default case, hoisted).
+PTO_DEV void rng_dup_values(u64 key, u64 cap, i64 out[4]) {
+    for (u64 j = 0; j < 4; ++j) out[j] = rng_mulhi(rng_mix64(key + j + 1ull), cap & 0xFFFFFFFFull);
+}
+
+// rng_value without branches (for vectorised loops): every candidate is computed and one is
+// selected; `dup` comes from rng_dup_values. Same results as rng_value.
+PTO_DEV i64 rng_value_sel(int kind, u64 h, const i64 dup[4], u64 cap) {
+    cap &= 0xFFFFFFFFull;
+    const u64 sel = h >> 56, hi = h >> 32, j = hi & 3ull;
+    const u64 km = (u64)(sel >= 128) + (u64)(sel >= 154) + (u64)(sel >= 180) + (u64)(sel >= 205) +
+                   (u64)(sel >= 230);
+    const u64 k = kind == GEN_MIXED ? km : (u64)kind;
+    const i64 u = rng_mulhi(h, cap);
+    const i64 ext = j == 0 ? -(i64)2147483648ll : j == 1 ? -1 : j == 2 ? 2147483647ll : 4294967295ll;
+    const i64 d = j == 0 ? dup[0] : j == 1 ? dup[1] : j == 2 ? dup[2] : dup[3];
+    const i64 bnd = (i64)cap - 1 + rng_mulhi(hi, 3);
+    i64 v = u;
+    v = k == GEN_OOB ? (i64)cap + u : v;
+    v = k == GEN_NEGATIVE ? -1 - u : v;
+    v = k == GEN_EXTREME ? ext : v;
+    v = k == GEN_BOUNDARY ? bnd : v;
+    v = k == GEN_DUP ? d : v;
+    return v;
+}
+
 #endif  // PTOGPU_COUNTER_RNG_CUH

@@ -45,6 +45,7 @@ class BatchResult:
     fault_elem: np.ndarray           # (n,) int64: first faulting element (-1: none / unknown)
     digest: int                      # order-independent digest of (instance, bytes, fault)
     path: str                        # "vector" | "loop" | "kernel"
+    n_faults: int = 0                # instances that faulted
 
 
 def free_bytes() -> int:
@@ -359,7 +360,7 @@ def run_chunk(cfg: FuzzConfig, inst: np.ndarray, generator: Generator, backend: 
     d = digest_rows(inst, o, c)
     dig = int(np.bitwise_xor.reduce(d)) if d.size else 0
     return BatchResult(int(inst[0]) if inst.size else 0, int(inst.size), o if keep_outputs else None,
-                       c, e, dig, used)
+                       c, e, dig, used, int(np.count_nonzero(c)))
 
 
 def iter_batches(cfg: FuzzConfig, n: int, *, generator: Generator | str = "mixed", seed: int = 0,
@@ -376,20 +377,24 @@ def iter_batches(cfg: FuzzConfig, n: int, *, generator: Generator | str = "mixed
 def run_batch(cfg: FuzzConfig, n: int, *, generator: Generator | str = "mixed", seed: int = 0,
               start: int = 0, backend: str = "numpy", chunk: int | None = None,
               keep_outputs: bool = True, path: str = "auto") -> BatchResult:
-    """Run ``n`` instances and concatenate the chunks (``keep_outputs=False``: digest and fault
-    codes only, memory bounded by one chunk plus the fault codes)."""
-    parts = list(iter_batches(cfg, n, generator=generator, seed=seed, start=start, backend=backend,
-                              chunk=chunk, keep_outputs=keep_outputs, path=path))
-    if not parts:
-        return BatchResult(start, 0, np.zeros((0, out_bytes(cfg)), np.uint8) if keep_outputs else None,
-                           np.zeros(0, np.int8), np.zeros(0, np.int64), 0, "vector")
-    dig = 0
-    for p in parts:
+    """Run ``n`` instances and concatenate the chunks. ``keep_outputs=False``: only the digest
+    and the fault count come back, and memory stays bounded by one chunk whatever ``n``."""
+    outs, codes, elems, paths = [], [], [], set()
+    dig = nf = 0
+    for p in iter_batches(cfg, n, generator=generator, seed=seed, start=start, backend=backend,
+                          chunk=chunk, keep_outputs=keep_outputs, path=path):
         dig ^= p.digest
-    return BatchResult(start, n, np.concatenate([p.outputs for p in parts]) if keep_outputs else None,
-                       np.concatenate([p.faults for p in parts]),
-                       np.concatenate([p.fault_elem for p in parts]), dig,
-                       "+".join(sorted({p.path for p in parts})))
+        nf += p.n_faults
+        paths.add(p.path)
+        if keep_outputs:                 # digest only: nothing per instance is kept
+            outs.append(p.outputs)
+            codes.append(p.faults)
+            elems.append(p.fault_elem)
+    ob = out_bytes(cfg)
+    cat = (lambda xs, empty: np.concatenate(xs) if xs else empty)
+    return BatchResult(start, n, cat(outs, np.zeros((0, ob), np.uint8)) if keep_outputs else None,
+                       cat(codes, np.zeros(0, np.int8)), cat(elems, np.zeros(0, np.int64)), dig,
+                       "+".join(sorted(paths)) or "vector", nf)
 
 
 __all__ = ["BatchResult", "run_batch", "iter_batches", "run_chunk", "chunk_size", "free_bytes"]

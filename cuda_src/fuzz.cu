@@ -1,0 +1,433 @@
+// fuzz.cu — the fused MGATHER-into-UB fuzz campaign: indices generated in the kernel with the
+// counter RNG (counter_rng.cuh), two configurations ("sides") run on each tile, outputs and
+// faults compared, divergent tiles classified and counted. Only counters come back: no index,
+// output or table traffic beyond the shared table.
+//
+// Semantics are those of ptogpu/batch.py (_mgather_ub) and ptogpu/fuzz/classify.py, in the
+// canonical instance of ptogpu/fuzz/single.py: table at GM byte 0 (GM = the table padded to 64
+// bytes), RowMajor index tile, RowMajor destination of R x C padded elements, which starts
+// zeroed. Covered: Row and Elem, every GatherOOB, 32-bit index types, element sizes 1/2/4/8,
+// the three Row source rules, the A2/A3 Row tail fill. tests/test_fuzz_fused.py checks the
+// counts against the NumPy campaign.
+//
+//   fuzz_campaign   one thread per tile (grid-stride over tiles), two passes over the tile's
+//                   elements with indices regenerated in registers; results by atomics.
+//                   A5 SIMT sides walk elements in the launch's lane order (§5.3/§5.4).
+//   pto_fuzz_native (host build only) the same element functions over a tile held in arrays,
+//                   OpenMP over tiles; this is what backend "native" runs.
+#include "common.cuh"
+#include "counter_rng.cuh"
+
+// Campaign parameter block (int64 words); the Python side reads these names from this file.
+enum {
+    FZ_SEED = 0, FZ_INST0, FZ_GEN, FZ_GCAP, FZ_MODE, FZ_OOB, FZ_T, FZ_VR, FZ_VC, FZ_R, FZ_C,
+    FZ_SIGNED, FZ_GMSIZE, FZ_REL, FZ_A = 16,
+    SD_BITS = 0, SD_CAP, SD_ROWSRC, SD_TAIL, SD_S3, SD_S4, SD_SIMT, SIDE_WORDS = 8,
+    FZ_B = FZ_A + SIDE_WORDS, FZ_WORDS = FZ_B + SIDE_WORDS
+};
+// Fact bits: the same numbers as ptogpu/fuzz/rules.py.
+enum { FACT_CAST = 1, FACT_CAP = 2, FACT_ROWSRC = 4, FACT_PAD = 8, FACT_FAULT = 16,
+       FACT_UNDEF = 32, FACT_UNEXPLAINED = 1 << 15 };
+// Result record (u64 words): counters, then FZ_MAXC class slots of FZ_SLOT words each:
+// [mask, count, n_first, first_0 .. first_{FZ_FIRST-1}].
+enum { FZ_FAULTS_A = 0, FZ_FAULTS_B, FZ_DIVERGENT, FZ_HEAD = 4, FZ_MAXC = 64, FZ_FIRST = 5,
+       FZ_SLOT = 3 + FZ_FIRST, FZ_RESULT_WORDS = FZ_HEAD + FZ_MAXC * FZ_SLOT };
+enum { MODE_ROW_ = 0, MODE_ELEM_ = 1 };
+enum { RS_STRIDES = 0, RS_STRIDE3 = 1, RS_VALID_COLS = 2 };
+#define FZ_EMPTY (~0ull)
+
+// The index value of element k, cast to the 32-bit index type and sign/zero-extended.
+PTO_DEV u64 fz_index(const i64 *P, u64 key, u64 k) {
+    const i64 v = rng_value((int)P[FZ_GEN], rng_word(key, k), key, (u64)P[FZ_GCAP]);
+    const u32 w = (u32)(u64)v;
+    return P[FZ_SIGNED] ? (u64)(i64)(int)w : (u64)w;
+}
+
+// Remap (mgather.md §3) for one side; returns the safe index and sets *rd.
+PTO_DEV u64 fz_remap(const i64 *S, int oob, u64 raw, bool *rd) {
+    const int bits = (int)S[SD_BITS];
+    return remap(cast_index(raw, bits), (u64)S[SD_CAP], oob, bits, rd);
+}
+
+// Table element offset of (safe row, column c) under the side's Row source rule.
+PTO_DEV u64 fz_row_off(const i64 *S, u64 safe, u64 c, u64 vc) {
+    switch ((int)S[SD_ROWSRC]) {
+    case RS_STRIDES: return safe * (u64)S[SD_S3] + c * (u64)S[SD_S4];
+    case RS_STRIDE3: return safe * (u64)S[SD_S3] + c;
+    default: return ((safe * vc) & 0xFFFFFFFFull) + c;
+    }
+}
+
+// Read table element `off` (elements of T bytes from GM byte 0): *bad when it leaves GM.
+PTO_DEV u64 fz_load(const u8 *gm, i64 gm_size, int T, u64 off, bool *bad) {
+    const u64 byte = off * (u64)T;
+    *bad = !((i64)byte >= 0 && (i64)byte <= gm_size - T);
+    if (*bad) return 0;
+    u64 v = 0;
+    for (int k = 0; k < T; ++k) v |= (u64)gm[byte + k] << (8 * k);
+    return v;
+}
+
+// Value of valid element (r, c) on one side; *bad: this read faults.
+PTO_DEV u64 fz_value(const i64 *P, const i64 *S, const u8 *gm, u64 raw, u64 c, bool *bad) {
+    bool rd;
+    const u64 safe = fz_remap(S, (int)P[FZ_OOB], raw, &rd);
+    *bad = false;
+    if (!rd) return 0;
+    const u64 off = P[FZ_MODE] == MODE_ELEM_ ? safe : fz_row_off(S, safe, c, (u64)P[FZ_VC]);
+    return fz_load(gm, P[FZ_GMSIZE], (int)P[FZ_T], off, bad);
+}
+
+// Padding element (r, c >= VC) of a Row side with the A2/A3 tail fill: covered by the burst's
+// 32-byte tail (it then holds the row's first element)?
+PTO_DEV bool fz_in_tail(const i64 *P, const i64 *S, u64 c) {
+    if (P[FZ_MODE] != MODE_ROW_ || !S[SD_TAIL]) return false;
+    const u64 T = (u64)P[FZ_T], vcb = (u64)P[FZ_VC] * T;
+    return c * T < ((vcb + 31u) / 32u) * 32u;
+}
+
+// Facts explaining a difference at valid element (r, c) with index value `raw` (classify.py).
+PTO_DEV i64 fz_facts(const i64 *P, u64 raw, u64 c) {
+    const i64 *A = P + FZ_A, *B = P + FZ_B;
+    const u64 ua = cast_index(raw, (int)A[SD_BITS]), ub = cast_index(raw, (int)B[SD_BITS]);
+    const u64 capa = (u64)A[SD_CAP], capb = (u64)B[SD_CAP];
+    i64 f = 0;
+    if (A[SD_BITS] != B[SD_BITS] && P[FZ_SIGNED] && (i64)raw < 0) f |= FACT_CAST;
+    if (capa != capb) {
+        const u64 lo = capa < capb ? capa : capb;
+        if (ua >= lo || ub >= lo) f |= FACT_CAP;
+    }
+    if (P[FZ_OOB] == OOB_UNDEFINED && (ua >= capa || ub >= capb)) f |= FACT_UNDEF;
+    if (P[FZ_MODE] == MODE_ROW_ && A[SD_ROWSRC] != B[SD_ROWSRC]) {
+        const u64 safe = P[FZ_OOB] == OOB_WRAP ? ua % (capa ? capa : 1) : ua;
+        if (fz_row_off(A, safe, c, (u64)P[FZ_VC]) != fz_row_off(B, safe, c, (u64)P[FZ_VC])) f |= FACT_ROWSRC;
+    }
+    return f;
+}
+
+// ---- class table (shared by both drivers) -----------------------------------------------------
+// Insert one divergent tile; `atomic` on the GPU (slots claimed by CAS), plain on one host thread.
+PTO_DEV void fz_note(u64 *res, u64 mask, u64 inst) {
+    u64 *slots = res + FZ_HEAD;
+    for (int s = 0; s < FZ_MAXC; ++s) {
+        u64 *sl = slots + s * FZ_SLOT;
+#ifdef PTO_HOST_SHIM
+        u64 cur = sl[0];
+        if (cur == FZ_EMPTY) { sl[0] = mask; cur = mask; }
+#else
+        u64 cur = atomicCAS(&sl[0], FZ_EMPTY, mask);
+        if (cur == FZ_EMPTY) cur = mask;
+#endif
+        if (cur != mask) continue;
+#ifdef PTO_HOST_SHIM
+        sl[1] += 1;
+        if (sl[2] < FZ_FIRST) sl[3 + sl[2]++] = inst;
+#else
+        atomicAdd(&sl[1], 1ull);
+        const u64 k = atomicAdd(&sl[2], 1ull);
+        if (k < FZ_FIRST) sl[3 + k] = inst;
+#endif
+        return;
+    }
+}
+
+PTO_DEV void fz_count(u64 *res, int which) {
+#ifdef PTO_HOST_SHIM
+    res[which] += 1;
+#else
+    atomicAdd(&res[which], 1ull);
+#endif
+}
+
+// ---- GPU driver: one thread per tile, indices regenerated in registers ---------------------------
+// Fault pass of one side: does any read of the tile leave GM? A5 SIMT sides visit elements in
+// the launch's order (Elem: tid + round*threads; Row: warp rows, then column segments).
+PTO_DEV bool fz_faults(const i64 *P, const i64 *S, const u8 *gm, u64 key) {
+    const u64 VR = (u64)P[FZ_VR], VC = (u64)P[FZ_VC];
+    bool any = false, bad;
+    if (P[FZ_MODE] == MODE_ELEM_) {
+        const u64 total = VR * VC;
+        const u64 threads = S[SD_SIMT] ? 32ull * elem_launch_warps((u32)total) : 1ull;
+        for (u64 tid = 0; tid < threads; ++tid)
+            for (u64 i = tid; i < total; i += threads) {
+                fz_value(P, S, gm, fz_index(P, key, i), i % VC, &bad);
+                any |= bad;
+            }
+        return any;
+    }
+    const u64 rw = S[SD_SIMT] ? row_warps((u32)VR) : 1ull;
+    for (u64 w = 0; w < rw; ++w)
+        for (u64 r = w; r < VR; r += rw) {
+            const u64 raw = fz_index(P, key, r);
+            for (u64 c = 0; c < VC; ++c) {
+                fz_value(P, S, gm, raw, c, &bad);
+                any |= bad;
+            }
+        }
+    return any;
+}
+
+// Compare pass: element by element over the padded tile; returns the class mask (0: equal).
+PTO_DEV u64 fz_compare(const i64 *P, const u8 *gm, u64 key, bool fa, bool fb) {
+    const i64 *A = P + FZ_A, *B = P + FZ_B;
+    const u64 VR = (u64)P[FZ_VR], VC = (u64)P[FZ_VC], R = (u64)P[FZ_R], C = (u64)P[FZ_C];
+    const bool elem = P[FZ_MODE] == MODE_ELEM_;
+    u64 mask = 0, tilef = 0;
+    bool bad;
+    for (u64 r = 0; r < R; ++r) {
+        const u64 rowraw = (!elem && r < VR) ? fz_index(P, key, r) : 0;
+        for (u64 c = 0; c < C; ++c) {
+            const bool valid = r < VR && c < VC;
+            if (valid) {
+                const u64 raw = elem ? fz_index(P, key, r * VC + c) : rowraw;
+                const i64 f = fz_facts(P, raw, c);
+                tilef |= (u64)f;
+                if (fa || fb) continue;
+                const u64 va = fz_value(P, A, gm, raw, c, &bad);
+                const u64 vb = fz_value(P, B, gm, raw, c, &bad);
+                if (va != vb) mask |= f ? (u64)f : (u64)FACT_UNEXPLAINED;
+            } else if (r < VR && !(fa || fb)) {
+                const bool ta = fz_in_tail(P, A, c), tb = fz_in_tail(P, B, c);
+                const u64 va = ta ? fz_value(P, A, gm, rowraw, 0, &bad) : 0;
+                const u64 vb = tb ? fz_value(P, B, gm, rowraw, 0, &bad) : 0;
+                if (va != vb) mask |= FACT_PAD;
+            }
+        }
+    }
+    if (fa != fb) mask |= FACT_FAULT | (tilef & (FACT_CAST | FACT_CAP | FACT_UNDEF));
+    return mask;
+}
+
+// Uniform kernel signature (common.cuh): gm = the table, prm = the campaign block (shared),
+// fault = the result record, n_inst = tiles in this launch; ub, l1 and pass are unused.
+extern "C" __global__ void __launch_bounds__(256) fuzz_campaign(PTO_KERNEL_PARAMS) {
+    const i64 *P = prm;
+    const u64 stride = (u64)gridDim.x * blockDim.x * blockDim.y;
+    const u64 tid0 = (u64)blockIdx.x * blockDim.x * blockDim.y + threadIdx.y * blockDim.x + threadIdx.x;
+    for (u64 t = tid0; t < (u64)n_inst; t += stride) {
+        const u64 inst = (u64)P[FZ_INST0] + t;
+        const u64 key = rng_key((u64)P[FZ_SEED], inst);
+        const bool fa = fz_faults(P, P + FZ_A, gm, key), fb = fz_faults(P, P + FZ_B, gm, key);
+        if (fa) fz_count(fault, FZ_FAULTS_A);
+        if (fb) fz_count(fault, FZ_FAULTS_B);
+        u64 mask = fz_compare(P, gm, key, fa, fb);
+        if (mask && P[FZ_REL]) mask = (u64)P[FZ_REL];
+        if (mask) {
+            fz_count(fault, FZ_DIVERGENT);
+            fz_note(fault, mask, inst);
+        }
+    }
+}
+PTO_EXPORT(fuzz_campaign)
+
+// ---- host driver: arrays per tile, OpenMP over tiles --------------------------------------------
+#ifdef PTO_HOST_SHIM
+#include <cstring>
+#include <vector>
+
+namespace {
+
+#define FZ_INLINE __attribute__((always_inline)) inline
+
+// Each side first computes, per valid element, its *effective source*: the table element it
+// reads, ZS (writes 0: Zero and out of range) or FS (the read leaves GM: the tile faults).
+// Equal effective sources give equal bytes, so table values are only loaded where the two
+// sides' sources differ (the bytes may still agree: the table repeats values).
+static const u64 ZS = ~0ull, FS = ~0ull - 1;
+
+template <typename E, int OOB>
+FZ_INLINE void side_eff(const i64 *P, const i64 *S, u64 nelem, const u64 *raw, u64 *eff, u64 n) {
+    const int bits = (int)S[SD_BITS];
+    const u64 mask = bits == 32 ? 0xFFFFFFFFull : ~0ull;
+    const u64 cap = (u64)S[SD_CAP], last = (cap - 1) & mask, T = sizeof(E), limb = nelem * T;
+    const u64 VC = (u64)P[FZ_VC];
+    if (P[FZ_MODE] == MODE_ELEM_) {
+        if (OOB == OOB_WRAP && (cap & (cap - 1)) == 0) {
+            const u64 m = (cap - 1) & mask;
+#pragma omp simd
+            for (u64 k = 0; k < n; ++k) {
+                const u64 byte = (raw[k] & m) * T;
+                eff[k] = byte < limb ? byte / T : FS;
+            }
+            return;
+        }
+#pragma omp simd
+        for (u64 k = 0; k < n; ++k) {
+            const u64 u = raw[k] & mask;
+            u64 safe = u;
+            if (OOB == OOB_CLAMP) safe = bits == 64 ? (u < last ? u : last) : (u >= cap ? last : u);
+            if (OOB == OOB_WRAP) safe = u % cap;
+            const u64 byte = safe * T;                     // "negative" bytes are huge: rejected
+            const u64 e = byte < limb ? byte / T : FS;
+            eff[k] = (OOB == OOB_ZERO && u >= cap) ? ZS : e;
+        }
+        return;
+    }
+    const u64 VR = (u64)P[FZ_VR];
+    for (u64 r = 0; r < VR; ++r) {
+        bool rd;
+        const u64 safe = remap(raw[r] & mask, cap, OOB, bits, &rd);
+        u64 *er = eff + r * VC;
+        for (u64 c = 0; c < VC; ++c) {
+            const u64 byte = fz_row_off(S, safe, c, VC) * T;
+            er[c] = !rd ? ZS : byte < limb ? byte / T : FS;
+        }
+    }
+}
+
+template <typename E>
+FZ_INLINE void side_eff_any(const i64 *P, const i64 *S, u64 nelem, const u64 *raw, u64 *eff, u64 n) {
+    switch ((int)P[FZ_OOB]) {
+    case OOB_CLAMP: side_eff<E, OOB_CLAMP>(P, S, nelem, raw, eff, n); break;
+    case OOB_WRAP: side_eff<E, OOB_WRAP>(P, S, nelem, raw, eff, n); break;
+    case OOB_ZERO: side_eff<E, OOB_ZERO>(P, S, nelem, raw, eff, n); break;
+    default: side_eff<E, OOB_UNDEFINED>(P, S, nelem, raw, eff, n); break;
+    }
+}
+
+// Does any element fault? (8 lanes at a time; the arrays are padded with 0 to a multiple of 8.)
+FZ_INLINE bool any_fault(const u64 *eff, u64 n8) {
+    u64 acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    for (u64 k = 0; k < n8; k += 8)
+        for (int j = 0; j < 8; ++j) acc[j] |= (u64)(eff[k + j] == FS);
+    u64 a = 0;
+    for (int j = 0; j < 8; ++j) a |= acc[j];
+    return a != 0;
+}
+
+template <typename E>
+FZ_INLINE u64 eff_value(const E *tab, u64 e) { return e >= FS ? 0 : (u64)tab[e]; }
+
+// The tail-fill padding value at column c of a row whose first element reads `e0`.
+template <typename E>
+FZ_INLINE u64 tail_value(const i64 *P, const i64 *S, const E *tab, u64 c, u64 e0) {
+    return fz_in_tail(P, S, c) ? eff_value<E>(tab, e0) : 0;
+}
+
+template <typename E>
+FZ_INLINE void run_range(const i64 *P, const u8 *gm, u64 lo, u64 hi, u64 *res) {
+    const u64 VR = (u64)P[FZ_VR], VC = (u64)P[FZ_VC], C = (u64)P[FZ_C];
+    const bool elem = P[FZ_MODE] == MODE_ELEM_;
+    const u64 n = elem ? VR * VC : VR, ne = VR * VC, ne8 = (ne + 7) / 8 * 8;
+    const i64 *A = P + FZ_A, *B = P + FZ_B;
+    const u64 nelem = (u64)P[FZ_GMSIZE] / sizeof(E);
+    const E *tab = (const E *)gm;
+    std::vector<u64> raw(n + 8), ea(ne8, 0), eb(ne8, 0);
+    const int gen = (int)P[FZ_GEN];
+    const u64 gcap = (u64)P[FZ_GCAP], seed = (u64)P[FZ_SEED];
+    const bool sgn = P[FZ_SIGNED] != 0;
+    const bool tails = !elem && (A[SD_TAIL] || B[SD_TAIL]) && (VC * sizeof(E)) % 32;
+    for (u64 inst = lo; inst < hi; ++inst) {
+        const u64 key = rng_key(seed, inst);
+        u64 *rw = raw.data();
+        i64 dup[4];
+        rng_dup_values(key, gcap, dup);
+#pragma omp simd
+        for (u64 k = 0; k < n; ++k) {
+            const u32 w = (u32)(u64)rng_value_sel(gen, rng_word(key, k), dup, gcap);
+            rw[k] = sgn ? (u64)(i64)(int)w : (u64)w;
+        }
+        side_eff_any<E>(P, A, nelem, rw, ea.data(), n);
+        side_eff_any<E>(P, B, nelem, rw, eb.data(), n);
+        const bool fa = any_fault(ea.data(), ne8), fb = any_fault(eb.data(), ne8);
+        res[FZ_FAULTS_A] += fa;
+        res[FZ_FAULTS_B] += fb;
+        u64 mask = 0;
+        if (fa || fb) {
+            if (fa != fb) {
+                u64 tilef = 0;
+                for (u64 r = 0; r < VR; ++r)
+                    for (u64 c = 0; c < VC; ++c) tilef |= (u64)fz_facts(P, rw[elem ? r * VC + c : r], c);
+                mask = FACT_FAULT | (tilef & (FACT_CAST | FACT_CAP | FACT_UNDEF));
+            }
+        } else {
+            if (std::memcmp(ea.data(), eb.data(), ne * sizeof(u64)) != 0) {
+                for (u64 k = 0; k < ne; ++k)
+                    if (ea[k] != eb[k] && eff_value<E>(tab, ea[k]) != eff_value<E>(tab, eb[k])) {
+                        const i64 f = fz_facts(P, rw[elem ? k : k / VC], k % VC);
+                        mask |= f ? (u64)f : (u64)FACT_UNEXPLAINED;
+                    }
+            }
+            if (tails)
+                for (u64 r = 0; r < VR; ++r)
+                    for (u64 c = VC; c < C; ++c)
+                        if (tail_value<E>(P, A, tab, c, ea[r * VC]) != tail_value<E>(P, B, tab, c, eb[r * VC])) {
+                            mask |= FACT_PAD;
+                            break;
+                        }
+        }
+        if (mask && P[FZ_REL]) mask = (u64)P[FZ_REL];
+        if (mask) {
+            res[FZ_DIVERGENT] += 1;
+            fz_note(res, mask, inst);
+        }
+    }
+}
+
+template <typename E>
+void run_range_default(const i64 *P, const u8 *gm, u64 lo, u64 hi, u64 *res) { run_range<E>(P, gm, lo, hi, res); }
+
+// The same loops compiled for AVX-512 (gathers, 64-bit multiplies in vector registers); picked
+// at run time when the CPU has it.
+#if defined(__x86_64__) && defined(__GNUC__)
+#define FZ_HAVE_WIDE 1
+template <typename E>
+__attribute__((target("avx512f,avx512dq,avx512vl,avx512bw,avx2,bmi2,fma")))
+void run_range_wide(const i64 *P, const u8 *gm, u64 lo, u64 hi, u64 *res) { run_range<E>(P, gm, lo, hi, res); }
+#endif
+
+template <typename E>
+void run_range_any(const i64 *P, const u8 *gm, u64 lo, u64 hi, u64 *res) {
+#ifdef FZ_HAVE_WIDE
+    if (__builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+        __builtin_cpu_supports("avx512bw")) {
+        run_range_wide<E>(P, gm, lo, hi, res);
+        return;
+    }
+#endif
+    run_range_default<E>(P, gm, lo, hi, res);
+}
+
+}  // namespace
+
+// Tiles inst0 .. inst0+n-1 of the campaign `prm` (table = `gm`); `res` holds one result record
+// per thread (n_res records, FZ_RESULT_WORDS each, slots pre-set to FZ_EMPTY by the caller).
+// Thread k takes the k-th contiguous range, so its first instances per class are its smallest.
+extern "C" void pto_fuzz_native(const i64 *prm, const u8 *gm, i64 n, u64 *res, int n_res) {
+    const i64 *P = prm;
+    const int T = (int)P[FZ_T];
+#ifdef _OPENMP
+#pragma omp parallel num_threads(n_res)
+#endif
+    {
+#ifdef _OPENMP
+        const int t = omp_get_thread_num(), nt = omp_get_num_threads();
+#else
+        const int t = 0, nt = 1;
+#endif
+        const u64 lo = (u64)P[FZ_INST0] + (u64)n * t / nt, hi = (u64)P[FZ_INST0] + (u64)n * (t + 1) / nt;
+        u64 *r = res + (u64)t * FZ_RESULT_WORDS;
+        switch (T) {
+        case 1: run_range_any<u8>(P, gm, lo, hi, r); break;
+        case 2: run_range_any<unsigned short>(P, gm, lo, hi, r); break;
+        case 8: run_range_any<u64>(P, gm, lo, hi, r); break;
+        default: run_range_any<u32>(P, gm, lo, hi, r); break;
+        }
+    }
+}
+// Index values (int64) of tiles inst0 .. inst0+n_inst-1, n_elem each, from both value
+// functions (rng_value into out, rng_value_sel into out2): tests compare them with NumPy.
+extern "C" void pto_fuzz_gen(u64 seed, int kind, u64 cap, u64 inst0, i64 n_inst, i64 n_elem,
+                             i64 *out, i64 *out2) {
+    for (i64 t = 0; t < n_inst; ++t) {
+        const u64 key = rng_key(seed, inst0 + (u64)t);
+        i64 dup[4];
+        rng_dup_values(key, cap, dup);
+        for (i64 e = 0; e < n_elem; ++e) {
+            const u64 h = rng_word(key, (u64)e);
+            out[t * n_elem + e] = rng_value(kind, h, key, cap);
+            out2[t * n_elem + e] = rng_value_sel(kind, h, dup, cap);
+        }
+    }
+}
+#endif  // PTO_HOST_SHIM

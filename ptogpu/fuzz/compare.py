@@ -1,0 +1,192 @@
+"""Campaigns: run one configuration on two sides (target, executor, backend) over N instances,
+compare raw bytes and faults, group divergences into classes, shrink each class.
+
+A side is written ``target[.exec][@backend]``: ``a5.simt``, ``a2a3``, ``cpu@native``,
+``a5@numpy``. Two sides that differ only in backend must agree (a difference is an emulator
+bug: class BACKEND); two sides of one target that differ only in executor must agree too
+(class EXECUTOR). Everything else is explained by the rules of ``ptogpu.fuzz.rules`` or
+flagged unexplained.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+from ..batch import chunk_size, run_chunk
+from . import rules as R
+from .classify import facts
+from .config import FuzzConfig
+from .rng import Generator
+from .single import cast_indices
+
+FIRST = 5          # instance numbers kept per class
+
+
+@dataclass(frozen=True)
+class Side:
+    target: str
+    exec: str = "auto"
+    backend: str = "numpy"
+
+    @classmethod
+    def parse(cls, s: str, backend: str = "numpy") -> "Side":
+        s = s.strip()
+        be = backend
+        if "@" in s:
+            s, be = s.split("@", 1)
+        tgt, _, ex = s.partition(".")
+        return cls(tgt, ex or "auto", be)
+
+    def config(self, base: FuzzConfig) -> FuzzConfig:
+        ex = self.exec
+        if ex == "simt" and self.target != "a5":
+            raise ValueError(f"{self}: only a5 has a SIMT executor")
+        return base.with_(target=self.target, exec=ex)
+
+    def __str__(self) -> str:
+        ex = f".{self.exec}" if self.exec != "auto" else ""
+        return f"{self.target}{ex}@{self.backend}"
+
+
+def relation(a: Side, b: Side) -> int:
+    if (a.target, a.exec) == (b.target, b.exec):
+        return R.BACKEND if a.backend != b.backend else 0
+    if a.target == b.target:
+        return R.EXECUTOR
+    return 0
+
+
+@dataclass
+class DivClass:
+    mask: int
+    count: int = 0
+    first: list = field(default_factory=list)
+    example: np.ndarray | None = None           # generator values of the first instance
+    reproducer: str | None = None
+    shrunk: dict | None = None
+
+    @property
+    def name(self) -> str:
+        return R.class_name(self.mask)
+
+    @property
+    def explained(self) -> bool:
+        return R.explained(self.mask)
+
+
+@dataclass
+class Report:
+    a: Side
+    b: Side
+    config: FuzzConfig
+    n: int
+    generator: str
+    seed: int
+    seconds: float = 0.0
+    engine: str = "numpy"
+    faults_a: int = 0
+    faults_b: int = 0
+    divergent: int = 0
+    classes: dict = field(default_factory=dict)
+    check_error: str | None = None
+
+    @property
+    def tiles_per_s(self) -> float:
+        return self.n / self.seconds if self.seconds else 0.0
+
+    @property
+    def unexplained(self) -> int:
+        return sum(c.count for c in self.classes.values() if not c.explained)
+
+    @property
+    def bugs(self) -> int:
+        return sum(c.count for c in self.classes.values() if c.mask & (R.BACKEND | R.EXECUTOR))
+
+    def to_json(self) -> dict:
+        ca, cb = self.a.config(self.config), self.b.config(self.config)
+        return {
+            "a": str(self.a), "b": str(self.b), "config": self.config.label, "n": self.n,
+            "generator": self.generator, "seed": self.seed, "engine": self.engine,
+            "seconds": round(self.seconds, 4), "tiles_per_s": round(self.tiles_per_s, 1),
+            "faults_a": self.faults_a, "faults_b": self.faults_b, "divergent": self.divergent,
+            "unexplained": self.unexplained, "emulator_bugs": self.bugs,
+            "check_error": self.check_error,
+            "classes": [{"class": c.name, "mask": c.mask, "count": c.count, "first": c.first,
+                         "explained": c.explained, "rules": R.describe(c.mask, ca, cb),
+                         "shrunk": c.shrunk, "reproducer": c.reproducer}
+                        for c in sorted(self.classes.values(), key=lambda c: -c.count)],
+        }
+
+
+def _run_side(cfg, inst, gen, side):
+    return run_chunk(cfg, inst, gen, side.backend)
+
+
+def campaign(base: FuzzConfig, a: Side | str, b: Side | str, n: int, *, generator: str | Generator = "mixed",
+             seed: int = 0, start: int = 0, chunk: int | None = None, shrink: bool = True,
+             fused: bool | None = None, progress: Callable[[int, int], None] | None = None) -> Report:
+    """Compare sides ``a`` and ``b`` on instances ``start .. start+n-1`` of ``base``.
+
+    ``fused`` (default: when both sides are ``native``/``cupy`` and the configuration is
+    covered) runs the fused campaign kernel of ``cuda_src/fuzz.cu``: indices generated in the
+    kernel, both configurations run and compared there, only class counts come back."""
+    a = Side.parse(a) if isinstance(a, str) else a
+    b = Side.parse(b) if isinstance(b, str) else b
+    ca, cb = a.config(base), b.config(base)
+    gen = generator if isinstance(generator, Generator) else Generator(generator, seed)
+    rep = Report(a, b, base, n, gen.kind, gen.seed)
+    t0 = time.perf_counter()
+    rel = relation(a, b)
+    from . import fused as F
+    use_fused = F.covers(ca, cb, gen, a, b) if fused is None else fused
+    if use_fused:
+        F.run(ca, cb, gen, a, b, n, start, rep, rel, chunk=chunk, progress=progress)
+    else:
+        step = chunk or max(1, chunk_size(base, n) // 2)
+        done = 0
+        for s in range(start, start + n, step):
+            inst = np.arange(s, min(s + step, start + n), dtype=np.int64)
+            try:
+                ra = _run_side(ca, inst, gen, a)
+                rb = _run_side(cb, inst, gen, b)
+            except Exception as e:                      # a static check rejects one side
+                from ..errors import PtoCheckError
+                if isinstance(e, PtoCheckError):
+                    rep.check_error = str(e)
+                    break
+                raise
+            raw = cast_indices(ca, gen(inst, ca.n_idx, ca.cap))
+            m = facts(ca, cb, raw.reshape(inst.size, -1), ra.outputs, rb.outputs, ra.faults, rb.faults, rel)
+            rep.faults_a += int((ra.faults != 0).sum())
+            rep.faults_b += int((rb.faults != 0).sum())
+            note(rep, m, inst, gen, ca)
+            done += inst.size
+            if progress:
+                progress(done, n)
+        rep.engine = "numpy" if {a.backend, b.backend} == {"numpy"} else f"{a.backend}/{b.backend}"
+    rep.seconds = time.perf_counter() - t0
+    if shrink:
+        from .shrink import shrink_class
+        for c in rep.classes.values():
+            shrink_class(c, ca, cb, a, b)
+    return rep
+
+
+def note(rep: Report, masks: np.ndarray, inst: np.ndarray, gen: Generator, cfg: FuzzConfig) -> None:
+    """Add the divergent instances of one chunk to the report's classes."""
+    div = np.flatnonzero(masks)
+    rep.divergent += int(div.size)
+    if not div.size:
+        return
+    ms = masks[div]
+    for m in np.unique(ms):
+        sel = div[ms == m]
+        c = rep.classes.setdefault(int(m), DivClass(int(m)))
+        c.count += int(sel.size)
+        if len(c.first) < FIRST:
+            c.first += [int(i) for i in inst[sel[: FIRST - len(c.first)]]]
+        if c.example is None:
+            c.example = gen(inst[sel[:1]], cfg.n_idx, cfg.cap)[0]

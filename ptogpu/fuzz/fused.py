@@ -1,0 +1,165 @@
+"""Driver of the fused campaign kernel (cuda_src/fuzz.cu): indices generated in the kernel,
+both sides run and compared there, only class counts and first instance numbers come back.
+
+Covered: MGATHER into UB, Row and Elem, every GatherOOB, 32-bit index types, element sizes
+1/2/4/8, counter generators, both sides on the same kernel backend. ``native`` runs
+``pto_fuzz_native`` (OpenMP over tiles, tiles held in arrays); ``cupy`` launches the
+``fuzz_campaign`` kernel (one thread per tile). Other campaigns run through ``ptogpu.batch``.
+"""
+from __future__ import annotations
+
+import ctypes
+
+import numpy as np
+
+from ..backend import sources
+from ..enums import GatherOOB
+from ..targets import get_target
+from .classify import caps
+from .config import FuzzConfig
+from .single import layout
+
+EMPTY = np.uint64(0xFFFFFFFFFFFFFFFF)
+ROWSRC = {"strides": "RS_STRIDES", "stride3": "RS_STRIDE3", "valid_cols": "RS_VALID_COLS"}
+
+
+def _E(name: str) -> int:
+    return sources.enum_values("fuzz.cu")[name]
+
+
+def _i64(v: int) -> int:
+    v = int(v) & ((1 << 64) - 1)
+    return v - (1 << 64) if v >> 63 else v
+
+
+def covers(a: FuzzConfig, b: FuzzConfig, gen, sa, sb) -> bool:
+    if sa.backend != sb.backend or sa.backend not in ("native", "cupy"):
+        return False
+    if gen.counter_kind is None:
+        return False
+    for c in (a, b):
+        if c.instr != "mgather" or c.space != "ub" or c.index_dtype not in ("int32", "uint32"):
+            return False
+        if c.esize not in (1, 2, 4, 8) or c.rows == 0 or c.cols == 0:
+            return False
+        if c.oob == "wrap" and caps(c)[0] == 0:
+            return False
+    if (a.mode, a.oob, a.dtype, a.index_dtype, a.rows, a.cols, a.shape5, a.stride5) != \
+            (b.mode, b.oob, b.dtype, b.index_dtype, b.rows, b.cols, b.shape5, b.stride5):
+        return False
+    if not (sources.source_dir() / "fuzz.cu").exists():
+        return False
+    if sa.backend == "native":
+        try:
+            _lib()
+        except Exception:
+            return False
+    return True
+
+
+def params(a: FuzzConfig, b: FuzzConfig, seed: int, kind: int, inst0: int, rel: int) -> np.ndarray:
+    L = layout(a)
+    p = [0] * _E("FZ_WORDS")
+    p[_E("FZ_SEED")], p[_E("FZ_INST0")] = _i64(seed), int(inst0)
+    p[_E("FZ_GEN")], p[_E("FZ_GCAP")] = kind, a.cap & 0xFFFFFFFF
+    p[_E("FZ_MODE")] = _E("MODE_ELEM_") if a.mode == "elem" else _E("MODE_ROW_")
+    p[_E("FZ_OOB")] = int(getattr(GatherOOB, a.oob.capitalize()))
+    p[_E("FZ_T")], p[_E("FZ_VR")], p[_E("FZ_VC")] = a.esize, a.rows, a.cols
+    p[_E("FZ_R")], p[_E("FZ_C")] = L["dst_shape"]
+    p[_E("FZ_SIGNED")] = int(a.index_dtype == "int32")
+    p[_E("FZ_GMSIZE")] = L["gm_size"]
+    p[_E("FZ_REL")] = rel
+    for base, c in ((_E("FZ_A"), a), (_E("FZ_B"), b)):
+        m = get_target(c.target).mgather
+        cap, bits = caps(c)
+        p[base + _E("SD_BITS")], p[base + _E("SD_CAP")] = bits, _i64(cap)
+        p[base + _E("SD_ROWSRC")] = _E(ROWSRC[m.row_source])
+        p[base + _E("SD_TAIL")] = int(c.mode == "row" and m.row_tail_fill)
+        p[base + _E("SD_S3")], p[base + _E("SD_S4")] = _i64(c.stride5[3]), _i64(c.stride5[4])
+        p[base + _E("SD_SIMT")] = int(m.simt and c.exec != "scalar")
+    return np.array(p, np.int64)
+
+
+def gm_image(a: FuzzConfig) -> np.ndarray:
+    L = layout(a)
+    gm = np.zeros(L["gm_size"], np.uint8)
+    gm[: L["table_bytes"]] = a.table.view(np.uint8)
+    return gm
+
+
+_fn = None
+
+
+def _lib():
+    global _fn
+    if _fn is None:
+        from ..backend import native_backend
+        lib = native_backend.load()
+        f = lib.pto_fuzz_native
+        f.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_longlong, ctypes.c_void_p, ctypes.c_int]
+        f.restype = None
+        _fn = (f, lib.pto_host_shim_threads())
+    return _fn
+
+
+def empty_results(n: int) -> np.ndarray:
+    W, H, S = _E("FZ_RESULT_WORDS"), _E("FZ_HEAD"), _E("FZ_SLOT")
+    res = np.zeros((n, W), np.uint64)
+    res[:, H::S] = EMPTY
+    return res
+
+
+def run_native_chunk(prm: np.ndarray, gm: np.ndarray, n: int) -> np.ndarray:
+    f, threads = _lib()
+    res = empty_results(max(1, threads))
+    f(prm.ctypes.data, gm.ctypes.data, int(n), res.ctypes.data, int(res.shape[0]))
+    return res
+
+
+def run_cupy_chunk(prm: np.ndarray, gm: np.ndarray, n: int) -> np.ndarray:
+    import cupy as cp
+    from ..backend import cupy_backend
+    fn = cupy_backend.module("fuzz.cu").get_function("fuzz_campaign")
+    res = cp.asarray(empty_results(1))
+    dgm, dprm = cp.asarray(gm), cp.asarray(prm)
+    threads = 256
+    grid = int(min(max(1, -(-n // threads)), 65535 * 8))
+    z = np.int64(0)
+    fn((grid,), (threads, 1, 1), (dgm, np.int64(gm.size), z, dgm, z, z, dgm, z, z, dprm, z, res,
+                                  np.int64(n), np.int32(0)))
+    return cp.asnumpy(res)
+
+
+def merge(rep, res: np.ndarray, gen, cfg: FuzzConfig) -> None:
+    """Fold per-thread result records into the report's classes."""
+    from .compare import FIRST, DivClass
+    H, S, NF = _E("FZ_HEAD"), _E("FZ_SLOT"), _E("FZ_FIRST")
+    for rec in res:
+        rep.faults_a += int(rec[_E("FZ_FAULTS_A")])
+        rep.faults_b += int(rec[_E("FZ_FAULTS_B")])
+        rep.divergent += int(rec[_E("FZ_DIVERGENT")])
+        for s in range(_E("FZ_MAXC")):
+            sl = rec[H + s * S: H + (s + 1) * S]
+            if sl[0] == EMPTY:
+                break
+            c = rep.classes.setdefault(int(sl[0]), DivClass(int(sl[0])))
+            c.count += int(sl[1])
+            c.first = sorted(c.first + [int(x) for x in sl[3: 3 + min(int(sl[2]), NF)]])[:FIRST]
+    for c in rep.classes.values():
+        c.example = gen(np.array(c.first[:1], np.int64), cfg.n_idx, cfg.cap)[0] if c.first else None
+
+
+def run(a, b, gen, sa, sb, n, start, rep, rel, *, chunk=None, progress=None) -> None:
+    gm = gm_image(a)
+    step = int(chunk or (1 << 22))
+    run_chunk = run_native_chunk if sa.backend == "native" else run_cupy_chunk
+    done = 0
+    allres = []
+    for s in range(start, start + n, step):
+        m = min(step, start + n - s)
+        allres.append(run_chunk(params(a, b, gen.seed, gen.counter_kind, s, rel), gm, m))
+        done += m
+        if progress:
+            progress(done, n)
+    merge(rep, np.concatenate(allres) if allres else empty_results(0), gen, a)
+    rep.engine = f"fused {sa.backend}"

@@ -1,0 +1,132 @@
+"""Shrinking: a divergence class to a minimal reproducer (smallest shape, fewest non-trivial
+indices) and a runnable snippet using the public API.
+
+Greedy, deterministic: (1) keep one row (and, for element gathers, one element) around the
+first divergent element; (2) set every other index to 0 while the instance still diverges in
+the same class. Each candidate is run through ``run_single`` on both sides, so the snippet
+reproduces exactly what the shrinker saw."""
+from __future__ import annotations
+
+import numpy as np
+
+from . import rules as R
+from .classify import facts
+from .config import FuzzConfig
+from .single import cast_indices, run_single
+
+MAX_TRIES = 200
+
+
+def _mask(a: FuzzConfig, b: FuzzConfig, sa, sb, vals, rel: int) -> int:
+    """Class mask of one instance (0: no divergence; -1: a side rejects the configuration)."""
+    from ..errors import PtoCheckError
+    try:
+        oa, fa = run_single(a, vals, sa.backend)
+        ob, fb = run_single(b, vals, sb.backend)
+    except (PtoCheckError, ValueError):
+        return -1
+    from .single import fault_code
+    raw = cast_indices(a, np.asarray(vals, np.int64)).reshape(1, -1)
+    return int(facts(a, b, raw, oa[None, :], ob[None, :],
+                     np.array([fault_code(fa) if fa else 0], np.int8),
+                     np.array([fault_code(fb) if fb else 0], np.int8), rel)[0])
+
+
+def _first_div(a, b, sa, sb, vals) -> tuple[int, int]:
+    """(row, col) of the first differing output element, or (0, 0) (faults)."""
+    from .classify import _elem_positions
+    from .single import layout
+    oa, _ = run_single(a, vals, sa.backend)
+    ob, _ = run_single(b, vals, sb.backend)
+    L = layout(a)
+    d = np.flatnonzero((oa != ob).reshape(-1, L["T"]).any(1))
+    if not d.size:
+        return 0, 0
+    r, c, valid = _elem_positions(a, L)
+    k = d[valid[d]] if valid[d].any() else d
+    return int(min(r[k[0]], a.rows - 1)), int(min(c[k[0]], a.cols - 1))
+
+
+def _candidates(a: FuzzConfig, vals: np.ndarray, r: int, c: int):
+    """Smaller (config changes, values) around element (r, c), smallest first."""
+    v = np.asarray(vals, np.int64)
+    if a.instr == "mgather":
+        if a.mode == "elem":
+            g = v.reshape(a.rows, a.cols)
+            yield dict(rows=1, cols=1), g[r:r + 1, c:c + 1].reshape(-1)
+            yield dict(rows=1), g[r:r + 1].reshape(-1)
+            yield dict(rows=r + 1), g[: r + 1].reshape(-1)
+        else:
+            pin = dict(table_shape=a.shape5, table_stride=a.stride5)
+            yield dict(rows=1, **pin), v[r:r + 1]
+            yield dict(rows=r + 1, **pin), v[: r + 1]
+    elif a.instr == "tgatherb":
+        g = v.reshape(a.rows, a.off_cols)
+        yield dict(rows=1), g[r:r + 1].reshape(-1)
+        yield dict(rows=r + 1), g[: r + 1].reshape(-1)
+    else:
+        g = v.reshape(2, a.rows, a.cols)
+        yield dict(rows=1), g[:, r:r + 1].reshape(-1)
+
+
+def shrink(a: FuzzConfig, b: FuzzConfig, sa, sb, vals, target_mask: int, rel: int = 0):
+    """(config a, config b, values) of a minimal instance in class ``target_mask``."""
+    vals = np.asarray(vals, np.int64)
+    tries = 0
+    r, c = _first_div(a, b, sa, sb, vals)
+    for kw, v in _candidates(a, vals, r, c):
+        tries += 1
+        na, nb = a.with_(**kw), b.with_(**kw)
+        if _mask(na, nb, sa, sb, v, rel) == target_mask:
+            a, b, vals = na, nb, v
+            break
+    order = np.argsort(-np.abs(vals), kind="stable")[::-1]      # trivial-looking ones first
+    for i in order:
+        if vals[i] == 0 or tries >= MAX_TRIES:
+            continue
+        tries += 1
+        t = vals.copy()
+        t[i] = 0
+        if _mask(a, b, sa, sb, t, rel) == target_mask:
+            vals = t
+    return a, b, vals
+
+
+def pair_snippet(a: FuzzConfig, b: FuzzConfig, sa, sb, vals) -> str:
+    """A runnable program: both sides on the same instance, printing both and checking they
+    differ (bytes, or fault vs no fault)."""
+    from .single import _explicit
+    raw = cast_indices(a, np.asarray(vals, np.int64))
+    lines = [
+        "import numpy as np",
+        "import ptogpu as pto",
+        "from ptogpu.fuzz import FuzzConfig, run_single",
+        "",
+        f"values = np.array({np.asarray(vals, np.int64).tolist()}, np.int64)",
+        f"a = {a!r}",
+        f"b = {b!r}",
+        f"out_a, fault_a = run_single(a, values, {sa.backend!r})",
+        f"out_b, fault_b = run_single(b, values, {sb.backend!r})",
+        "for cfg, out, fault in ((a, out_a, fault_a), (b, out_b, fault_b)):",
+        "    print(f'{cfg.label}: {fault}' if fault else f'{cfg.label}: {out.tobytes().hex()}')",
+        "assert out_a.tobytes() != out_b.tobytes() or (fault_a is None) != (fault_b is None), 'no divergence'",
+    ]
+    ex = _explicit(a, raw)
+    if ex:
+        lines += ["", f"# side a ({a.target}) spelled out with the public API; change the target for side b:"]
+        lines += [ln.replace("cfg.table", "a.table") for ln in ex]
+    return "\n".join(lines) + "\n"
+
+
+def shrink_class(cls, a, b, sa, sb) -> None:
+    """Fill ``cls.shrunk`` and ``cls.reproducer`` from its first example."""
+    if cls.example is None:
+        return
+    from .compare import relation
+    rel = relation(sa, sb)
+    na, nb, v = shrink(a, b, sa, sb, cls.example, cls.mask, rel)
+    nontrivial = int(np.count_nonzero(v))
+    cls.shrunk = {"rows": na.rows, "cols": na.cols, "indices": np.asarray(v).tolist(),
+                  "nontrivial": nontrivial}
+    cls.reproducer = pair_snippet(na, nb, sa, sb, v)
+

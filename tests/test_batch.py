@@ -1,0 +1,111 @@
+"""Batched execution: the vectorised NumPy path (and the mgather.cu kernels on native) give
+exactly the bytes and faults of the single-instance public API; chunking changes nothing;
+digest-only runs keep memory bounded whatever N."""
+from __future__ import annotations
+
+import tracemalloc
+
+import numpy as np
+import pytest
+
+from ptogpu.batch import chunk_size, iter_batches, run_batch
+from ptogpu.fuzz import FuzzConfig, run_single
+from ptogpu.fuzz.single import cast_indices, fault_code
+from ptogpu.fuzz.rng import Generator
+
+DTYPES = ("float32", "half", "int8", "uint16", "int32", "bfloat16")
+
+
+def random_configs(k: int, seed: int = 0):
+    rng = np.random.default_rng(seed)
+    out = []
+    while len(out) < k:
+        instr = rng.choice(["mgather"] * 6 + ["tinterleave"])
+        tgt = str(rng.choice(["cpu", "a2a3", "a5"]))
+        dt = str(rng.choice(DTYPES))
+        rows, cols = int(rng.integers(1, 6)), int(rng.integers(1, 20))
+        if instr == "tinterleave":
+            if tgt == "a2a3":
+                continue
+            out.append(FuzzConfig(instr="tinterleave", target=tgt, dtype=dt, rows=rows, cols=cols))
+            continue
+        space = str(rng.choice(["ub", "ub", "l1"])) if tgt != "cpu" else "ub"
+        mode = str(rng.choice(["row", "elem"]))
+        oob = str(rng.choice(["undefined", "clamp", "wrap", "zero"]))
+        ex = str(rng.choice(["auto", "simt", "scalar"])) if tgt == "a5" and space == "l1" and mode == "elem" else "auto"
+        idt = str(rng.choice(["int32", "uint32"]))
+        size = int(rng.integers(8, 200))
+        shape = stride = None
+        if mode == "row" and space == "ub" and rng.random() < 0.5:
+            s2, s3 = int(rng.integers(1, 3)), int(rng.integers(1, 9))
+            pitch = cols + int(rng.integers(0, 5))
+            shape, stride = (1, 1, s2, s3, cols), (s2 * s3 * pitch,) * 2 + (s3 * pitch, pitch, 1)
+        out.append(FuzzConfig(target=tgt, space=space, mode=mode, oob=oob, dtype=dt, index_dtype=idt,
+                              rows=rows, cols=cols, table_size=size, table_shape=shape,
+                              table_stride=stride, exec=ex))
+    return out
+
+
+@pytest.mark.parametrize("cfg", random_configs(36), ids=lambda c: c.label.replace(" ", "_"))
+def test_vector_path_matches_the_public_api(cfg):
+    n = 24
+    res = run_batch(cfg, n, seed=11, path="vector")
+    assert res.path == "vector"
+    vals = Generator("mixed", 11)(np.arange(n), cfg.n_idx, cfg.cap)
+    for i in range(n):
+        out, fault = run_single(cfg, vals[i])
+        assert res.outputs[i].tobytes() == out.tobytes(), (i, fault)
+        assert res.faults[i] == (fault_code(fault) if fault else 0), (i, fault)
+
+
+@pytest.mark.parametrize("cfg", [c for c in random_configs(60, 1) if c.instr == "mgather" and c.space == "ub"][:12],
+                         ids=lambda c: c.label.replace(" ", "_"))
+def test_native_kernels_match_numpy_batch(cfg):
+    from ptogpu.backend import native_backend
+    ok, why = native_backend.available()
+    if not ok:
+        pytest.skip(why)
+    v = run_batch(cfg, 200, seed=4, path="vector")
+    k = run_batch(cfg, 200, seed=4, backend="native")
+    assert k.path == "kernel"
+    np.testing.assert_array_equal(v.outputs, k.outputs)
+    np.testing.assert_array_equal(v.faults, k.faults)
+    np.testing.assert_array_equal(v.fault_elem, k.fault_elem)
+
+
+def test_tgatherb_runs_on_the_loop_path():
+    cfg = FuzzConfig(instr="tgatherb", target="a2a3", rows=2, cols=72, table_size=256)
+    res = run_batch(cfg, 5, generator="uniform", seed=2)
+    assert res.path == "loop" and res.outputs.shape == (5, 2 * 72 * 4)
+
+
+def test_chunking_and_streaming_change_nothing():
+    cfg = FuzzConfig(rows=4, cols=8, table_size=100, oob="undefined")
+    a = run_batch(cfg, 1000, seed=3, chunk=1000)
+    b = run_batch(cfg, 1000, seed=3, chunk=77)
+    np.testing.assert_array_equal(a.outputs, b.outputs)
+    assert a.digest == b.digest and a.n_faults == b.n_faults > 0
+    c = run_batch(cfg, 1000, seed=3, chunk=64, keep_outputs=False)
+    assert c.outputs is None and c.digest == a.digest and c.n_faults == a.n_faults
+    tail = next(iter_batches(cfg, 10, seed=3, start=990))
+    np.testing.assert_array_equal(tail.outputs, a.outputs[990:])
+    assert chunk_size(FuzzConfig(), 10**9) <= 1 << 20
+
+
+def test_digest_only_memory_does_not_grow_with_n():
+    cfg = FuzzConfig(rows=4, cols=8, table_size=100)
+
+    def peak(n):
+        tracemalloc.start()
+        run_batch(cfg, n, seed=1, chunk=2000, keep_outputs=False)
+        p = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        return p
+
+    small, big = peak(4000), peak(40000)
+    assert big < small * 1.3 + 200_000, (small, big)
+
+
+def test_cast_indices_wrap_like_the_index_type():
+    cfg = FuzzConfig(index_dtype="uint32")
+    assert cast_indices(cfg, np.array([-1, 2**32 + 5])).tolist() == [2**32 - 1, 5]
