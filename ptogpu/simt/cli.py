@@ -83,8 +83,9 @@ def cmd_show(args) -> int:
         if what:
             print()
             print(grid_text(m, what))
-    print()
-    print(threads_text(m, args.threads))
+    if args.threads:
+        print()
+        print(threads_text(m, args.threads))
     if args.png:
         from .plot import show_png
         show_png(m, args.png)

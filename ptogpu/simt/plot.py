@@ -67,7 +67,9 @@ def show_png(m: LaunchMap, path: str, title: str | None = None) -> str:
     wc = ListedColormap(_warp_colours().colors[: max(m.warps, 1)])
     im0 = _cells(axes[0], warp, wc, -0.5, m.warps - 0.5, lane if fs else None, fs)
     axes[0].set_title("warp (colour) and lane (number) that writes each element", fontsize=9)
-    cb = fig.colorbar(im0, ax=axes[0], fraction=0.04, pad=0.01, ticks=range(0, m.warps, max(1, m.warps // 8)))
+    every = max(1, -(-m.warps // max(4, int(tile_h * 10))))
+    cb = fig.colorbar(im0, ax=axes[0], fraction=0.04, pad=0.01, ticks=range(0, m.warps, every))
+    cb.ax.tick_params(labelsize=6)
     cb.set_label("warp", fontsize=8)
     nr = max(int(rnd.max()) + 1, 1)
     rc = plt.get_cmap("Pastel1" if nr <= 9 else "viridis", nr)
@@ -102,7 +104,7 @@ def show_png(m: LaunchMap, path: str, title: str | None = None) -> str:
              f"lane utilisation {met.lane_utilisation:.2f}   occupancy {met.occupancy:.2f}   "
              f"idle threads {met.idle_threads}/{met.threads}   elements/thread "
              f"{met.elems_per_thread[0]}..{met.elems_per_thread[1]}   GM sectors/element "
-             f"{met.sectors_per_element:.3f}   UB blocks {met.ub_blocks}", fontsize=8)
+             f"{met.sectors_per_element:.3f}   UB blocks {met.ub_blocks}", fontsize=9)
     fig.tight_layout(rect=(0, 0.02, 1, 0.97))
     fig.savefig(path, dpi=130)
     plt.close(fig)
