@@ -157,3 +157,32 @@ def test_map_sources_equal_what_the_data_kernels_read(backend, mode, VR, VC):
     m = launch_map(case)
     np.testing.assert_array_equal(np.where(m.src >= 0, m.src, 0).reshape(VR, VC), out)
     assert case.dst_addr == 0x4000 and case.cap == (4096 // VC if mode == "row" else 4096)
+
+
+@pytest.mark.parametrize("backend", ["numpy", "native"])
+@pytest.mark.parametrize("VR,VC,rows,cols", [(5, 9, 16, 16), (20, 30, 32, 32), (16, 8, 16, 8)])
+def test_l1_map_sources_equal_the_scratch_image(backend, VR, VC, rows, cols):
+    """GM->L1 Elem SIMT: scratch[off] holds table[src] of the map's slot off (0 where -1)."""
+    if backend == "native" and not _native_ok()[0]:
+        pytest.skip(_native_ok()[1])
+    core = pto.Core("a5", backend=backend)
+    n = 2048
+    with core:
+        TabT = pto.GlobalTensor[pto.int32, pto.Shape[1, 1, 1, 1, n], pto.Stride[1, 1, 1, n, 1], pto.Layout.ND]
+        table = TabT(core.gm_put(np.arange(n, dtype=np.int32)))
+        vals = RNG.integers(-5, n + 100, (VR, VC)).astype(np.int32)
+        IdxT = pto.GlobalTensor[pto.int32, pto.Shape[1, 1, 1, VR, VC], pto.Stride[1, 1, 1, VC, 1], pto.Layout.ND]
+        idx = IdxT(core.gm_put(vals))
+        ScrT = pto.GlobalTensor[pto.int32, pto.Shape[1, 1, 1, 1, rows * cols],
+                                pto.Stride[1, 1, 1, rows * cols, 1], pto.Layout.ND]
+        scratch = ScrT(core.gm_put(np.full(rows * cols, -9, np.int32)))
+        DstT = pto.Tile[pto.TileType.Mat, pto.int32, rows, cols, pto.BLayout.ColMajor, VR, VC,
+                        pto.SLayout.RowMajor, 512]
+        dst = DstT()
+        pto.TASSIGN(dst, 0x400)
+        case = case_from_mgather(core, pto.Coalesce.Elem, pto.GatherOOB.Zero, dst, table, idx, scratch)
+        pto.MGATHER[pto.Coalesce.Elem, pto.GatherOOB.Zero, pto.GatherExec.Simt](dst, table, idx, scratch)
+        image = core.read("gm", scratch.addr, rows * cols * 4).view(np.int32)
+    m = launch_map(case)
+    assert case.mode == "l1_elem" and case.padded == (rows, cols)
+    np.testing.assert_array_equal(np.where(m.src >= 0, m.src, 0), image)
