@@ -314,13 +314,12 @@ def _vector(cfg: FuzzConfig, raw: np.ndarray):
     return None
 
 
-def _loop(cfg: FuzzConfig, raw: np.ndarray, backend: str, outb: int):
-    N = raw.shape[0]
+def _loop(cfg: FuzzConfig, vals: np.ndarray, backend: str, outb: int):
+    """Instance by instance through the public API; ``vals`` are generator values (int64)."""
+    N = vals.shape[0]
     out = np.zeros((N, outb), np.uint8)
     codes = np.zeros(N, np.int8)
     elem = np.full(N, -1, np.int64)
-    vals = raw.astype(np.int64) if cfg.instr != "tinterleave" else \
-        raw.view(np.dtype(f"u{raw.dtype.itemsize}")).astype(np.int64)
     for i in range(N):
         o, f = run_single(cfg, vals[i], backend)
         out[i] = o
@@ -349,13 +348,13 @@ def run_chunk(cfg: FuzzConfig, inst: np.ndarray, generator: Generator, backend: 
         if v is not None:
             o, c, e, slow = v
             if slow.any():
-                lo = _loop(cfg, raw[slow], "numpy", ob)
+                lo = _loop(cfg, vals[slow], "numpy", ob)
                 o[slow], c[slow], e[slow] = lo
             res, used = (o, c, e), "vector"
         elif path == "vector":
             raise ValueError(f"no vectorised path for {cfg.label}")
     if res is None:
-        res = _loop(cfg, raw, "numpy" if backend == "auto" else backend, ob)
+        res = _loop(cfg, vals, "numpy" if backend == "auto" else backend, ob)
     o, c, e = res
     d = digest_rows(inst, o, c)
     dig = int(np.bitwise_xor.reduce(d)) if d.size else 0

@@ -61,6 +61,8 @@ def main(argv: list[str] | None = None) -> int:
     t.set_defaults(fn=cmd_targets)
     from .simt.cli import register as register_simt
     register_simt(sub)                  # ptogpu simt sweep | show
+    from .fuzz.cli import add_parser as register_fuzz
+    register_fuzz(sub)                  # ptogpu fuzz
     args = p.parse_args(argv)
     if not getattr(args, "fn", None):
         p.print_help()

@@ -108,7 +108,7 @@ class Report:
     def to_json(self) -> dict:
         ca, cb = self.a.config(self.config), self.b.config(self.config)
         return {
-            "a": str(self.a), "b": str(self.b), "config": self.config.label, "n": self.n,
+            "a": str(self.a), "b": str(self.b), "config": self.config.op_label, "n": self.n,
             "generator": self.generator, "seed": self.seed, "engine": self.engine,
             "seconds": round(self.seconds, 4), "tiles_per_s": round(self.tiles_per_s, 1),
             "faults_a": self.faults_a, "faults_b": self.faults_b, "divergent": self.divergent,

@@ -129,11 +129,11 @@ class FuzzConfig:
     @property
     def cap(self) -> int:
         """The capacity generators aim at (Elem: table elements; Row: table rows; TGATHERB:
-        src blocks; TINTERLEAVE: 2^32 (any value))."""
+        src blocks; TINTERLEAVE: 2^32-1 (any value))."""
         if self.instr == "tgatherb":
             return max(self.table_size * self.esize // 32, 1)
         if self.instr == "tinterleave":
-            return 1 << 32
+            return (1 << 32) - 1
         s = self.shape5
         if self.mode == "row":
             return max(s[3], 1)
@@ -152,6 +152,11 @@ class FuzzConfig:
         if self.instr == "tgatherb":
             return f"TGATHERB {self.target} {self.dtype} {self.rows}x{self.cols}"
         return f"TINTERLEAVE {self.target} {self.dtype} {self.rows}x{self.cols}"
+
+    @property
+    def op_label(self) -> str:
+        """The label without target and executor (what two sides of a campaign share)."""
+        return self.label.replace(f" {self.target}.{self.exec}", "").replace(f" {self.target}", "")
 
     @cached_property
     def table(self) -> np.ndarray:

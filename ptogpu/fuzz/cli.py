@@ -1,0 +1,187 @@
+"""``ptogpu fuzz``: run fuzz campaigns from the command line.
+
+With no campaign options it runs the *known divergences* suite (every cross-target
+divergence of mgather.md §7 / other-ops.md §A-§B that index tiles can show, plus agreement
+checks between executors and backends) in a few seconds. Exit status 1 when a divergence no
+rule explains, or a backend/executor disagreement (an emulator bug), is found."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+
+from .compare import Report, campaign
+from .config import FuzzConfig
+from . import rules as R
+
+
+def known_suite(n: int) -> list[tuple[str, FuzzConfig, str, str, str, int]]:
+    """(title, config, side a, side b, generator, instances)."""
+    row = dict(mode="row", rows=4, cols=16)
+    return [
+        ("A5 SIMT vs A2/A3, Elem Wrap: must agree", FuzzConfig(), "a5.simt", "a2a3", "mixed", 10 * n),
+        ("CPU sim vs A5, Elem Wrap: index cast width", FuzzConfig(rows=4, cols=8, table_size=100),
+         "cpu", "a5", "mixed", n),
+        ("A2/A3 vs A5, Row Wrap: capacity rule", FuzzConfig(**row, table_shape=(1, 1, 2, 8, 16),
+                                                            table_stride=(256, 256, 128, 16, 1)),
+         "a2a3", "a5", "mixed", n),
+        ("A2/A3 vs A5, Row Clamp, padded table: row source rule",
+         FuzzConfig(**row, oob="clamp", table_shape=(1, 1, 1, 8, 16), table_stride=(192, 192, 192, 24, 1)),
+         "a2a3", "a5", "uniform", n),
+        ("A2/A3 vs A5, Row Zero, VC*4 % 32 != 0: A2/A3 DMA tail fill",
+         FuzzConfig(mode="row", rows=4, cols=12, oob="zero", table_size=96), "a2a3", "a5", "mixed", n),
+        ("CPU sim vs A5, Row Undefined: fault vs value",
+         FuzzConfig(**row, oob="undefined", table_size=128), "cpu", "a5", "mixed", n),
+        ("A5 GM->L1 Elem: SIMT vs Scalar executor, must agree",
+         FuzzConfig(space="l1", rows=4, cols=12, table_size=100, oob="zero"), "a5.simt", "a5.scalar", "mixed", n // 4),
+        ("A5 SIMT vs CPU sim, GM->L1 Elem Wrap: index cast width",
+         FuzzConfig(space="l1", rows=4, cols=12, table_size=100), "a5.simt", "cpu", "mixed", n // 4),
+        ("TGATHERB A2/A3 vs A5, 4x72 float32: A2/A3 tail",
+         FuzzConfig(instr="tgatherb", rows=4, cols=72, table_size=512), "a2a3", "a5", "uniform", n // 10),
+        ("TGATHERB CPU sim vs A5, 2x12 float32: partial block",
+         FuzzConfig(instr="tgatherb", rows=2, cols=12, table_size=512), "cpu", "a5", "uniform", n // 10),
+        ("TINTERLEAVE CPU sim vs A5, odd VC", FuzzConfig(instr="tinterleave", rows=2, cols=9, dtype="int16"),
+         "cpu", "a5", "uniform", n),
+    ]
+
+
+def _tuple(s: str | None):
+    return None if s is None else tuple(int(x) for x in s.replace("x", ",").split(","))
+
+
+def add_parser(sub) -> argparse.ArgumentParser:
+    f = sub.add_parser("fuzz", help="fuzz campaigns: compare targets, executors and backends",
+                       description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    f.add_argument("--instr", choices=("mgather", "tgatherb", "tinterleave"), help="instruction (default mgather)")
+    f.add_argument("--space", choices=("ub", "l1"), help="MGATHER destination: ub (Vec) or l1 (GM->L1)")
+    f.add_argument("--mode", choices=("elem", "row"), help="Coalesce mode (default elem)")
+    f.add_argument("--oob", choices=("undefined", "clamp", "wrap", "zero"), help="GatherOOB (default wrap)")
+    f.add_argument("--dtype", help="element type (default float32)")
+    f.add_argument("--index-dtype", help="index element type (default int32)")
+    f.add_argument("--shape", help="dst valid shape RxC (default 16x16)")
+    f.add_argument("--table-size", type=int, help="table (or TGATHERB src) elements (default 4096)")
+    f.add_argument("--table-shape", help="5-D table shape, e.g. 1,1,2,64,16")
+    f.add_argument("--table-stride", help="5-D table stride")
+    f.add_argument("--gen", default=None, help="generator: uniform oob negative extreme boundary dup mixed")
+    f.add_argument("--pair", action="append", help="sides to compare, A:B with A = target[.exec][@backend] "
+                   "(default a5.simt:a2a3); repeatable")
+    f.add_argument("-n", "--instances", type=int, default=None, help="instances per campaign")
+    f.add_argument("--seed", type=int, default=0)
+    f.add_argument("--backend", default="auto", help="auto | numpy | native | cupy (sides without @backend)")
+    f.add_argument("--chunk", type=int, default=None, help="instances per chunk")
+    f.add_argument("--suite", choices=("known",), help="run the known-divergences suite (default without options)")
+    f.add_argument("--no-shrink", action="store_true", help="skip shrinking")
+    f.add_argument("--json", action="store_true", help="one JSON document on stdout")
+    f.add_argument("--quiet", action="store_true", help="no progress bar")
+    f.set_defaults(fn=main)
+    return f
+
+
+def _backend(name: str) -> str:
+    if name != "auto":
+        return name
+    from ..backend import backend_available
+    for b in ("cupy", "native"):
+        try:
+            if backend_available(b)[0]:
+                return b
+        except Exception:
+            pass
+    return "numpy"
+
+
+class Bar:
+    """A small stderr progress bar with live throughput."""
+
+    def __init__(self, title: str, enabled: bool) -> None:
+        self.title, self.on, self.t0 = title[:40], enabled, time.perf_counter()
+
+    def __call__(self, done: int, total: int) -> None:
+        if not self.on:
+            return
+        dt = max(time.perf_counter() - self.t0, 1e-9)
+        w = 24
+        k = int(w * done / max(total, 1))
+        sys.stderr.write(f"\r{self.title:40s} [{'#' * k}{'.' * (w - k)}] {done:>12,}/{total:,} "
+                         f"{done / dt:>12,.0f} tiles/s")
+        sys.stderr.flush()
+
+    def close(self) -> None:
+        if self.on:
+            sys.stderr.write("\n")
+
+
+def _side(s: str, backend: str) -> str:
+    return s if "@" in s else f"{s}@{backend}"
+
+
+def format_report(title: str, rep: Report) -> str:
+    j = rep.to_json()
+    out = [f"== {title}", f"   {j['config']}: {j['a']} vs {j['b']}, {j['n']:,} tiles in {j['seconds']:.2f}s "
+           f"({j['tiles_per_s']:,.0f} tiles/s, {j['engine']})"]
+    if rep.check_error:
+        out.append(f"   a static check rejects one side: {rep.check_error}")
+        return "\n".join(out)
+    out.append(f"   faults: {rep.a.target} {j['faults_a']:,}, {rep.b.target} {j['faults_b']:,}; "
+               f"divergent tiles: {j['divergent']:,}")
+    if not j["classes"]:
+        out.append("   no divergence")
+    for c in j["classes"]:
+        tag = "explained" if c["explained"] else ("EMULATOR BUG" if c["mask"] & (R.BACKEND | R.EXECUTOR) else "UNEXPLAINED")
+        out.append(f"   [{tag}] {c['class']}: {c['count']:,} tiles (first: {', '.join(map(str, c['first']))})")
+        for r in c["rules"]:
+            out.append(f"      rule: {r}")
+        if c["shrunk"]:
+            s = c["shrunk"]
+            out.append(f"      minimal reproducer ({s['rows']}x{s['cols']}, {s['nontrivial']} non-trivial "
+                       f"index value(s)):")
+            out += ["        " + ln for ln in c["reproducer"].rstrip().splitlines()]
+    return "\n".join(out)
+
+
+def main(args) -> int:
+    backend = _backend(args.backend)
+    custom = any(getattr(args, k) is not None for k in
+                 ("instr", "space", "mode", "oob", "dtype", "index_dtype", "shape", "table_size",
+                  "table_shape", "table_stride", "pair", "gen"))
+    runs = []
+    if args.suite or not custom:
+        n = args.instances or 2000
+        for title, cfg, a, b, gen, k in known_suite(n):
+            runs.append((title, cfg, a, b, gen, max(k, 1)))
+    else:
+        kw = {k: getattr(args, k) for k in ("instr", "space", "mode", "oob", "dtype", "index_dtype",
+                                             "table_size") if getattr(args, k) is not None}
+        if args.shape:
+            kw["rows"], kw["cols"] = _tuple(args.shape)
+        if args.table_shape:
+            kw["table_shape"] = _tuple(args.table_shape)
+        if args.table_stride:
+            kw["table_stride"] = _tuple(args.table_stride)
+        cfg = FuzzConfig(**kw)
+        for p in args.pair or ["a5.simt:a2a3"]:
+            a, b = p.split(":")
+            runs.append((f"{a} vs {b}", cfg, a, b, args.gen or "mixed", args.instances or 100_000))
+    reports, bad = [], 0
+    show = not args.quiet and not args.json
+    for title, cfg, a, b, gen, n in runs:
+        bar = Bar(title, show and sys.stderr.isatty())
+        try:
+            rep = campaign(cfg, _side(a, backend), _side(b, backend), n, generator=gen, seed=args.seed,
+                           chunk=args.chunk, shrink=not args.no_shrink, progress=bar)
+        finally:
+            bar.close()
+        bad += rep.unexplained + rep.bugs
+        reports.append((title, rep))
+        if not args.json:
+            print(format_report(title, rep), flush=True)
+    if args.json:
+        print(json.dumps({"backend": backend, "campaigns": [dict(title=t, **r.to_json()) for t, r in reports],
+                          "unexplained_or_bugs": bad}, indent=1))
+    else:
+        tot = sum(r.n for _, r in reports)
+        print(f"\n{len(reports)} campaign(s), {tot:,} tiles, backend {backend}: "
+              + ("every divergence is explained by a target-table rule" if not bad else
+                 f"{bad:,} tile(s) unexplained or emulator bugs"))
+    return 1 if bad else 0
