@@ -121,7 +121,6 @@ def case_from_mgather(core, mode, oob, dst, table, idx, scratch=None) -> SimtCas
     from ..tensor import GlobalTensor
     VR, VC = dst.valid_row, dst.valid_col
     shape = [table.GetShape(k) for k in range(5)]
-    esize = dst.Element.itemsize
     if scratch is not None or isinstance(idx, GlobalTensor):
         stride = idx.GetStride(3)
         r, c = np.meshgrid(np.arange(VR), np.arange(VC), indexing="ij")

@@ -108,7 +108,6 @@ def launch_metrics(m: LaunchMap | SimtCase) -> LaunchMetrics:
     ngroups = m.warps * max(nr, 1)
     per_group = np.bincount(gid, minlength=ngroups)
     warp_rounds = int(np.count_nonzero(per_group))
-    steps = np.bincount(m.warp, weights=None, minlength=m.warps) if n else np.zeros(m.warps, int)
     warp_steps = np.zeros(m.warps, np.int64)
     if n:
         np.maximum.at(warp_steps, m.warp, m.round + 1)
@@ -122,7 +121,6 @@ def launch_metrics(m: LaunchMap | SimtCase) -> LaunchMetrics:
             gm += d
         else:
             ub += d
-    del steps
     gm_bytes = int(np.count_nonzero(m.src_addr >= 0)) * c.esize
     if m.mode == "l1_elem":
         gm_bytes += n * c.esize + int(np.count_nonzero(m.idx_addr >= 0)) * c.idx_size

@@ -120,9 +120,7 @@ def _elem(vr, vc, T, batch: int = 1 << 22):
     idle = np.maximum(0, threads - n)
     emax, emin = rounds, n // threads
     gm = (n // g.LANES) * T + _ceil((n % g.LANES) * T, 32)
-    c0 = 32 // T
-    dcols = np.maximum(1, _ceil(vc, c0) * c0)             # the map's default padded dst cols
-    del dcols                                             # (block starts only need vc and C0)
+    c0 = 32 // T                                          # dst elements per 32-byte block
     ub = np.zeros(vr.size, np.int64)
     # per warp-round m (positions [32m, min(32m+32, n))): distinct row blocks of dst and index
     shape_of = np.repeat(np.arange(vr.size), warp_rounds)
