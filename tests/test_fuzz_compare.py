@@ -1,0 +1,108 @@
+"""Campaigns find, classify and shrink the known cross-target divergences; injected
+differences no rule explains are flagged (unexplained, backend or executor disagreement); the
+reproducer snippets run and reproduce."""
+from __future__ import annotations
+
+import contextlib
+import io
+
+import numpy as np
+import pytest
+
+from ptogpu.fuzz import FuzzConfig
+from ptogpu.fuzz import compare as C
+from ptogpu.fuzz import rules as R
+from ptogpu.fuzz.cli import known_suite
+
+EXPECT = {   # suite title fragment -> fact bit every class of that campaign must carry
+    "index cast width": R.CAST, "capacity rule": R.CAP, "row source rule": R.ROWSRC,
+    "tail fill": R.PAD, "fault vs value": R.FAULT, "A2/A3 tail": R.TGB_TAIL,
+    "partial block": R.TGB_CPU, "odd VC": R.ODD,
+}
+
+
+def _run_snippet(code: str) -> str:
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        exec(compile(code, "<reproducer>", "exec"), {})
+    return buf.getvalue()
+
+
+@pytest.mark.parametrize("entry", known_suite(300), ids=lambda e: e[0])
+def test_known_divergences_are_found_explained_and_shrunk(entry):
+    title, cfg, a, b, gen, n = entry
+    rep = C.campaign(cfg, a, b, min(n, 400), generator=gen, seed=1)
+    assert rep.unexplained == 0 and rep.bugs == 0, rep.to_json()
+    fact = next((bit for k, bit in EXPECT.items() if k in title), None)
+    if fact is None:                       # "must agree" campaigns
+        assert rep.divergent == 0
+        return
+    assert rep.divergent > 0 and rep.classes
+    main = max(rep.classes.values(), key=lambda c: c.count)
+    assert main.mask & fact and main.explained
+    assert main.first == sorted(main.first) and len(main.first) == min(5, main.count)
+    assert main.shrunk["rows"] <= cfg.rows and main.shrunk["nontrivial"] <= 2
+    out = _run_snippet(main.reproducer)          # asserts the divergence itself
+    assert out.count(":") >= 2
+
+
+def test_shrinking_reaches_one_element_for_an_elem_cast_divergence():
+    rep = C.campaign(FuzzConfig(rows=8, cols=8, table_size=100), "cpu", "a5", 50, seed=3)
+    (cls,) = rep.classes.values()
+    assert cls.mask == R.CAST
+    assert (cls.shrunk["rows"], cls.shrunk["cols"]) == (1, 1) and cls.shrunk["nontrivial"] == 1
+    assert cls.shrunk["indices"][0] < 0 or cls.shrunk["indices"][0] >= 2**31
+
+
+def _inject(monkeypatch, backend_or_target: str, instance: int = 7, byte: int = 0):
+    """Flip one output byte of one instance on the side matching ``backend_or_target``."""
+    real = C.run_chunk
+
+    def fake(cfg, inst, gen, backend="numpy", *a, **k):
+        res = real(cfg, inst, gen, backend, *a, **k)
+        if backend_or_target in (backend, cfg.target, f"{cfg.target}.{cfg.exec}") and instance in inst:
+            res.outputs[list(inst).index(instance), byte] ^= 1
+        return res
+    monkeypatch.setattr(C, "run_chunk", fake)
+
+
+def test_unexplained_difference_is_flagged(monkeypatch):
+    _inject(monkeypatch, "a2a3")
+    rep = C.campaign(FuzzConfig(rows=4, cols=8, table_size=100), "a5.simt", "a2a3", 50, shrink=False)
+    assert rep.unexplained == 1
+    (cls,) = rep.classes.values()
+    assert cls.mask == R.UNEXPLAINED and cls.first == [7] and not cls.explained
+
+
+def test_backend_disagreement_is_an_emulator_bug(monkeypatch):
+    _inject(monkeypatch, "native", instance=3)
+    cfg = FuzzConfig(rows=4, cols=8, table_size=100)
+    rep = C.campaign(cfg, "a5@numpy", "a5@native", 40, shrink=False, fused=False)
+    assert rep.bugs == 1 and list(rep.classes) == [R.BACKEND]
+    assert "backend disagreement" in rep.to_json()["classes"][0]["class"]
+
+
+def test_executor_disagreement_is_an_emulator_bug(monkeypatch):
+    _inject(monkeypatch, "a5.scalar", instance=2)
+    cfg = FuzzConfig(space="l1", rows=4, cols=8, table_size=100)
+    rep = C.campaign(cfg, "a5.simt", "a5.scalar", 20, shrink=False)
+    assert rep.bugs == 1 and list(rep.classes) == [R.EXECUTOR]
+
+
+def test_side_parsing_and_rules_text():
+    s = C.Side.parse("a5.simt@native")
+    assert (s.target, s.exec, s.backend) == ("a5", "simt", "native") and str(s) == "a5.simt@native"
+    with pytest.raises(ValueError):
+        C.Side.parse("a2a3.simt").config(FuzzConfig())
+    a, b = FuzzConfig(target="cpu"), FuzzConfig(target="a5")
+    assert "size_t" in R.explain(R.CAST, a, b) and "uint32_t" in R.explain(R.CAST, a, b)
+    assert R.class_name(R.CAST | R.PAD) == "index cast width + padding / zero-fill outside the valid region"
+
+
+def test_report_json_is_complete():
+    rep = C.campaign(FuzzConfig(rows=2, cols=8, table_size=100), "cpu", "a2a3", 30, seed=5)
+    j = rep.to_json()
+    for k in ("a", "b", "config", "n", "seconds", "tiles_per_s", "divergent", "classes", "unexplained"):
+        assert k in j
+    assert j["classes"][0]["rules"] and j["classes"][0]["reproducer"].startswith("import numpy")
+    assert isinstance(np.int64(j["n"]), np.int64)
