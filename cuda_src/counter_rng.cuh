@@ -2,12 +2,14 @@
 // ptogpu/fuzz/rng.py (tests/test_fuzz_rng.py checks it). A tile is a pure function of
 // (seed, instance, element): kernels generate indices in registers, no index memory traffic.
 //
-//   key(seed, n)  = mix64(mix64(seed) + n * G1)
-//   h(seed, n, e) = mix64(key + (e + 1) * G2)             (SplitMix64 finaliser)
+//   key(seed, n)  = mix64(mix64(seed) + n * G1)             (SplitMix64 finaliser, per tile)
+//   h(seed, n, e) = hash32(lo32(key) + (e+1)*G32) | hash32(hi32(key) + (e+1)*G32) << 32
+//                   (hash32 = Wellons' lowbias32; 32-bit lanes vectorise twice as wide)
 //
-// Kinds (GEN_*): uniform [0,cap), oob [cap,2cap), negative [-cap,-1], extreme (INT32_MIN, -1,
-// 2^31-1, 2^32-1), boundary (cap-1, cap, cap+1), dup (4 values per tile), mixed (top byte of
-// h: <128 uniform, <154 oob, <180 negative, <205 extreme, <230 boundary, else dup).
+// Kinds (GEN_*), with lo = h & 0xFFFFFFFF, hi = h >> 32: uniform [0,cap) = lo*cap >> 32;
+// oob [cap,2cap); negative [-cap,-1]; extreme (INT32_MIN, -1, 2^31-1, 2^32-1)[(hi>>16)&3];
+// boundary cap-1 + ((hi&0xFFFF)*3 >> 16); dup (4 values per tile)[(hi>>16)&3]; mixed by the
+// top byte of hi: <128 uniform, <154 oob, <180 negative, <205 extreme, <230 boundary, else dup.
 #ifndef PTOGPU_COUNTER_RNG_CUH
 #define PTOGPU_COUNTER_RNG_CUH
 
@@ -27,29 +29,42 @@ PTO_DEV u64 rng_mix64(u64 z) {
 
 PTO_DEV u64 rng_key(u64 seed, u64 inst) { return rng_mix64(rng_mix64(seed) + inst * RNG_G1); }
 
-PTO_DEV u64 rng_word(u64 key, u64 elem) { return rng_mix64(key + (elem + 1ull) * RNG_G2); }
+PTO_DEV u32 rng_hash32(u32 x) {
+    x ^= x >> 16;
+    x *= 0x7FEB352Du;
+    x ^= x >> 15;
+    x *= 0x846CA68Bu;
+    return x ^ (x >> 16);
+}
+
+#define RNG_G32 0x9E3779B9u
+
+PTO_DEV u64 rng_word(u64 key, u64 elem) {
+    const u32 c = (u32)(elem + 1ull) * RNG_G32;
+    return (u64)rng_hash32((u32)key + c) | ((u64)rng_hash32((u32)(key >> 32) + c) << 32);
+}
 
 PTO_DEV i64 rng_mulhi(u64 x, u64 cap) { return (i64)(((x & 0xFFFFFFFFull) * cap) >> 32); }
+
+PTO_DEV i64 rng_boundary(u64 hi, u64 cap) { return (i64)cap - 1 + (i64)(((hi & 0xFFFFull) * 3ull) >> 16); }
 
 // One index value (int64; the caller casts it to the index type) of generator `kind`.
 PTO_DEV i64 rng_value(int kind, u64 h, u64 key, u64 cap) {
     cap &= 0xFFFFFFFFull;
+    const u64 hi = h >> 32, j = (hi >> 16) & 3ull;
     if (kind == GEN_MIXED) {
-        const u64 sel = h >> 56;
+        const u64 sel = hi >> 24;
         kind = sel < 128 ? GEN_UNIFORM : sel < 154 ? GEN_OOB : sel < 180 ? GEN_NEGATIVE
              : sel < 205 ? GEN_EXTREME : sel < 230 ? GEN_BOUNDARY : GEN_DUP;
     }
-    const u64 hi = h >> 32;
     switch (kind) {
     case GEN_UNIFORM: return rng_mulhi(h, cap);
     case GEN_OOB: return (i64)cap + rng_mulhi(h, cap);
     case GEN_NEGATIVE: return -1 - rng_mulhi(h, cap);
-    case GEN_EXTREME: {
-        const u64 j = hi & 3ull;
+    case GEN_EXTREME:
         return j == 0 ? -(i64)2147483648ll : j == 1 ? -1 : j == 2 ? 2147483647ll : 4294967295ll;
-    }
-    case GEN_BOUNDARY: return (i64)cap - 1 + rng_mulhi(hi, 3);
-    default: return rng_mulhi(rng_mix64(key + (hi & 3ull) + 1ull), cap);   // GEN_DUP
+    case GEN_BOUNDARY: return rng_boundary(hi, cap);
+    default: return rng_mulhi(rng_mix64(key + j + 1ull), cap);   // GEN_DUP
     }
 }
 
@@ -62,19 +77,39 @@ PTO_DEV void rng_dup_values(u64 key, u64 cap, i64 out[4]) {
 // selected; `dup` comes from rng_dup_values. Same results as rng_value.
 PTO_DEV i64 rng_value_sel(int kind, u64 h, const i64 dup[4], u64 cap) {
     cap &= 0xFFFFFFFFull;
-    const u64 sel = h >> 56, hi = h >> 32, j = hi & 3ull;
+    const u64 hi = h >> 32, sel = hi >> 24, j = (hi >> 16) & 3ull;
     const u64 km = (u64)(sel >= 128) + (u64)(sel >= 154) + (u64)(sel >= 180) + (u64)(sel >= 205) +
                    (u64)(sel >= 230);
     const u64 k = kind == GEN_MIXED ? km : (u64)kind;
     const i64 u = rng_mulhi(h, cap);
     const i64 ext = j == 0 ? -(i64)2147483648ll : j == 1 ? -1 : j == 2 ? 2147483647ll : 4294967295ll;
     const i64 d = j == 0 ? dup[0] : j == 1 ? dup[1] : j == 2 ? dup[2] : dup[3];
-    const i64 bnd = (i64)cap - 1 + rng_mulhi(hi, 3);
     i64 v = u;
     v = k == GEN_OOB ? (i64)cap + u : v;
     v = k == GEN_NEGATIVE ? -1 - u : v;
     v = k == GEN_EXTREME ? ext : v;
-    v = k == GEN_BOUNDARY ? bnd : v;
+    v = k == GEN_BOUNDARY ? rng_boundary(hi, cap) : v;
+    v = k == GEN_DUP ? d : v;
+    return v;
+}
+
+// The low 32 bits of rng_value (what a 32-bit index type keeps), in 32-bit lanes only: the
+// form the host loops vectorise 16 wide. `k1`/`k2` are the halves of the tile key.
+PTO_DEV u32 rng_value32(int kind, u32 k1, u32 k2, u64 elem, const u32 dup[4], u32 cap) {
+    const u32 c = (u32)(elem + 1ull) * RNG_G32;
+    const u32 lo = rng_hash32(k1 + c), hi = rng_hash32(k2 + c);
+    const u32 sel = hi >> 24, j = (hi >> 16) & 3u;
+    const u32 km = (u32)(sel >= 128) + (u32)(sel >= 154) + (u32)(sel >= 180) + (u32)(sel >= 205) +
+                   (u32)(sel >= 230);
+    const u32 k = kind == GEN_MIXED ? km : (u32)kind;
+    const u32 u = (u32)(((u64)lo * cap) >> 32);
+    const u32 ext = j == 0 ? 0x80000000u : j == 1 ? 0xFFFFFFFFu : j == 2 ? 0x7FFFFFFFu : 0xFFFFFFFFu;
+    const u32 d = j == 0 ? dup[0] : j == 1 ? dup[1] : j == 2 ? dup[2] : dup[3];
+    u32 v = u;
+    v = k == GEN_OOB ? cap + u : v;
+    v = k == GEN_NEGATIVE ? 0xFFFFFFFFu - u : v;
+    v = k == GEN_EXTREME ? ext : v;
+    v = k == GEN_BOUNDARY ? cap - 1u + (((hi & 0xFFFFu) * 3u) >> 16) : v;
     v = k == GEN_DUP ? d : v;
     return v;
 }

@@ -322,9 +322,11 @@ FZ_INLINE void run_range(const i64 *P, const u8 *gm, u64 lo, u64 hi, u64 *res) {
         u64 *rw = raw.data();
         i64 dup[4];
         rng_dup_values(key, gcap, dup);
+        const u32 d32[4] = {(u32)dup[0], (u32)dup[1], (u32)dup[2], (u32)dup[3]};
+        const u32 k1 = (u32)key, k2 = (u32)(key >> 32), c32 = (u32)gcap;
 #pragma omp simd
         for (u64 k = 0; k < n; ++k) {
-            const u32 w = (u32)(u64)rng_value_sel(gen, rng_word(key, k), dup, gcap);
+            const u32 w = rng_value32(gen, k1, k2, k, d32, c32);
             rw[k] = sgn ? (u64)(i64)(int)w : (u64)w;
         }
         side_eff_any<E>(P, A, nelem, rw, ea.data(), n);
@@ -415,10 +417,11 @@ extern "C" void pto_fuzz_native(const i64 *prm, const u8 *gm, i64 n, u64 *res, i
         }
     }
 }
-// Index values (int64) of tiles inst0 .. inst0+n_inst-1, n_elem each, from both value
-// functions (rng_value into out, rng_value_sel into out2): tests compare them with NumPy.
+// Index values (int64) of tiles inst0 .. inst0+n_inst-1, n_elem each, from every value
+// function (rng_value, rng_value_sel; rng_value32's low 32 bits into out3): tests compare
+// them with NumPy.
 extern "C" void pto_fuzz_gen(u64 seed, int kind, u64 cap, u64 inst0, i64 n_inst, i64 n_elem,
-                             i64 *out, i64 *out2) {
+                             i64 *out, i64 *out2, u32 *out3) {
     for (i64 t = 0; t < n_inst; ++t) {
         const u64 key = rng_key(seed, inst0 + (u64)t);
         i64 dup[4];
@@ -427,6 +430,8 @@ extern "C" void pto_fuzz_gen(u64 seed, int kind, u64 cap, u64 inst0, i64 n_inst,
             const u64 h = rng_word(key, (u64)e);
             out[t * n_elem + e] = rng_value(kind, h, key, cap);
             out2[t * n_elem + e] = rng_value_sel(kind, h, dup, cap);
+            const u32 d32[4] = {(u32)dup[0], (u32)dup[1], (u32)dup[2], (u32)dup[3]};
+            out3[t * n_elem + e] = rng_value32(kind, (u32)key, (u32)(key >> 32), (u64)e, d32, (u32)cap);
         }
     }
 }

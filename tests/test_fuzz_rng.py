@@ -17,7 +17,7 @@ def _native():
         pytest.skip(why)
     f = native_backend.load().pto_fuzz_gen
     f.argtypes = [ctypes.c_uint64, ctypes.c_int, ctypes.c_uint64, ctypes.c_uint64, ctypes.c_longlong,
-                  ctypes.c_longlong, ctypes.c_void_p, ctypes.c_void_p]
+                  ctypes.c_longlong, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p]
     f.restype = None
     return f
 
@@ -29,10 +29,12 @@ def test_numpy_and_cpp_agree_bit_for_bit(kind, seed, cap):
     n_inst, n_elem, inst0 = 37, 61, 10**12 + 5
     out = np.zeros((n_inst, n_elem), np.int64)
     out2 = np.zeros_like(out)
-    f(seed, KINDS[kind], cap, inst0, n_inst, n_elem, out.ctypes.data, out2.ctypes.data)
+    out3 = np.zeros(out.shape, np.uint32)
+    f(seed, KINDS[kind], cap, inst0, n_inst, n_elem, out.ctypes.data, out2.ctypes.data, out3.ctypes.data)
     want = generate(kind, seed, np.arange(inst0, inst0 + n_inst), n_elem, cap)
     np.testing.assert_array_equal(out, want)
-    np.testing.assert_array_equal(out2, want)        # the branch-free form used by the kernels
+    np.testing.assert_array_equal(out2, want)        # the branch-free form
+    np.testing.assert_array_equal(out3, want.astype(np.uint32))   # the 32-bit lanes of the host loops
 
 
 def test_tile_depends_only_on_seed_and_instance():

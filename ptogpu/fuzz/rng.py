@@ -1,17 +1,18 @@
 """Counter-based index generators: a tile is a pure function of (seed, instance number).
 
-The hash is SplitMix64 over (seed, instance, element), written once here (vectorised NumPy,
-uint64 arithmetic wraps) and once in ``cuda_src/counter_rng.cuh`` (C++/CUDA, usable inside
-kernels so indices need no memory traffic); ``tests/test_fuzz_rng.py`` checks the two agree
-bit for bit. Why not Philox4x32-10: SplitMix64 costs 2 multiplies per element instead of
-~20, which is what lets the fused native campaign run millions of tiles per second, and its
-statistical quality is ample for choosing test indices.
+The hash is written once here (vectorised NumPy, wrapping integer arithmetic) and once in
+``cuda_src/counter_rng.cuh`` (C++/CUDA, usable inside kernels so indices need no memory
+traffic); ``tests/test_fuzz_rng.py`` checks the two agree bit for bit:
 
-    key(seed, n)  = mix64(mix64(seed) + n * G1)          (one key per instance)
-    h(seed, n, e) = mix64(key(seed, n) + (e + 1) * G2)   (one 64-bit word per element)
+    key(seed, n)  = mix64(mix64(seed) + n * G1)            SplitMix64 finaliser, once per tile
+    h(seed, n, e) = hash32(lo32(key) + (e+1)*G32)           Wellons' lowbias32, per element,
+                  | hash32(hi32(key) + (e+1)*G32) << 32     twice (two 32-bit halves)
 
-Each generator turns ``h`` into an index value (int64, then cast to the index dtype by
-wrapping): see :data:`KINDS`.
+Why not Philox4x32-10: it costs ~20 multiplies per element; this costs 4 (32-bit, which vector
+units do 16 at a time), which is what lets the fused native campaign reach millions of tiles
+per second. The per-tile key is a full 64-bit SplitMix64 value, so tiles are independent;
+within a tile the two 32-bit hashes give 64 bits per element. Each generator turns ``h`` into
+an index value (int64, then cast to the index dtype by wrapping): see :data:`KINDS`.
 """
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 G1 = np.uint64(0x9E3779B97F4A7C15)
-G2 = np.uint64(0xD1B54A32D192ED03)
+G32 = np.uint32(0x9E3779B9)
 M1 = np.uint64(0xBF58476D1CE4E5B9)
 M2 = np.uint64(0x94D049BB133111EB)
 U32 = np.uint64(0xFFFFFFFF)
@@ -30,10 +31,10 @@ KINDS = {
     "uniform": 0,    # [0, cap)
     "oob": 1,        # [cap, 2*cap)
     "negative": 2,   # [-cap, -1]
-    "extreme": 3,    # INT32_MIN, -1, 2^31-1, 2^32-1
-    "boundary": 4,   # cap-1, cap, cap+1
+    "extreme": 3,    # INT32_MIN, -1, 2^31-1, 2^32-1 (by bits 16-17 of hi)
+    "boundary": 4,   # cap-1, cap, cap+1 (by the low 16 bits of hi)
     "dup": 5,        # one of 4 values in [0, cap) fixed per tile (heavy duplicates)
-    "mixed": 6,      # per element, by the top byte of h: 50% uniform, ~10% each other kind
+    "mixed": 6,      # per element, by the top byte of hi: 50% uniform, ~10% each other kind
 }
 EXTREMES = np.array([-(1 << 31), -1, (1 << 31) - 1, (1 << 32) - 1], np.int64)
 # Cumulative thresholds on the top byte of h for "mixed" (uniform, oob, negative, extreme,
@@ -56,12 +57,31 @@ def instance_keys(seed: int, inst: np.ndarray) -> np.ndarray:
         return mix64(s + np.asarray(inst, np.uint64) * G1)
 
 
+def hash32(x: np.ndarray) -> np.ndarray:
+    """Wellons' lowbias32 (uint32 in, uint32 out)."""
+    x = np.asarray(x, np.uint32)
+    with np.errstate(over="ignore"):
+        x = x ^ (x >> np.uint32(16))
+        x = x * np.uint32(0x7FEB352D)
+        x = x ^ (x >> np.uint32(15))
+        x = x * np.uint32(0x846CA68B)
+    return x ^ (x >> np.uint32(16))
+
+
+def words(keys: np.ndarray, n_elem: int) -> np.ndarray:
+    """(len(keys), n_elem) uint64 words h of the tiles with these keys."""
+    with np.errstate(over="ignore"):
+        c = (np.arange(1, n_elem + 1, dtype=np.uint64).astype(np.uint32) * G32)[None, :]
+        k1 = keys.astype(np.uint32)[:, None]
+        k2 = (keys >> np.uint64(32)).astype(np.uint32)[:, None]
+        lo = hash32(k1 + c).astype(np.uint64)
+        hi = hash32(k2 + c).astype(np.uint64)
+    return lo | (hi << np.uint64(32))
+
+
 def hashes(seed: int, inst: np.ndarray, n_elem: int) -> np.ndarray:
     """(len(inst), n_elem) uint64 words."""
-    k = instance_keys(seed, inst)[:, None]
-    e = np.arange(1, n_elem + 1, dtype=np.uint64)[None, :]
-    with np.errstate(over="ignore"):
-        return mix64(k + e * G2)
+    return words(instance_keys(seed, inst), n_elem)
 
 
 def _mulhi(x32: np.ndarray, cap: int) -> np.ndarray:
@@ -74,14 +94,15 @@ def values(kind: int, h: np.ndarray, keys: np.ndarray, cap: int) -> np.ndarray:
     cap = int(cap) & 0xFFFFFFFF
     lo = h & U32
     hi = h >> np.uint64(32)
+    j = ((hi >> np.uint64(16)) & np.uint64(3)).astype(np.int64)
     if kind == 6:
-        sel = (h >> np.uint64(56)).astype(np.int64)
+        sel = (hi >> np.uint64(24)).astype(np.int64)
         k = np.searchsorted(np.array(MIXED_CUTS), sel, side="right")
         out = np.zeros(h.shape, np.int64)
         for kk in range(6):
             m = k == kk
             if m.any():
-                out[m] = values(kk, h, keys, cap)[m]
+                out[m] = values(kk, h[m], keys_of(keys, h.shape)[m], cap)
         return out
     if kind == 0:
         return _mulhi(lo, cap).astype(np.int64)
@@ -90,15 +111,23 @@ def values(kind: int, h: np.ndarray, keys: np.ndarray, cap: int) -> np.ndarray:
     if kind == 2:
         return -1 - _mulhi(lo, cap).astype(np.int64)
     if kind == 3:
-        return EXTREMES[(hi & np.uint64(3)).astype(np.int64)]
+        return EXTREMES[j]
     if kind == 4:
-        return cap - 1 + _mulhi(hi, 3).astype(np.int64)
+        return cap - 1 + (((hi & np.uint64(0xFFFF)) * np.uint64(3)) >> np.uint64(16)).astype(np.int64)
     if kind == 5:
-        j = (hi & np.uint64(3))
         with np.errstate(over="ignore"):
-            d = mix64(np.broadcast_to(keys.reshape(-1, *([1] * (h.ndim - 1))), h.shape) + j + np.uint64(1))
+            d = mix64(keys_of(keys, h.shape) + j.astype(np.uint64) + np.uint64(1))
         return _mulhi(d & U32, cap).astype(np.int64)
     raise ValueError(f"unknown generator kind {kind}")
+
+
+def keys_of(keys: np.ndarray, shape) -> np.ndarray:
+    """The tile key of every word: ``keys`` (one per instance) broadcast to ``shape``, or
+    already per word."""
+    keys = np.asarray(keys, np.uint64)
+    if keys.shape == tuple(shape):
+        return keys
+    return np.broadcast_to(keys.reshape(-1, *([1] * (len(shape) - 1))), shape)
 
 
 def generate(kind: str | int, seed: int, inst: np.ndarray, n_elem: int, cap: int) -> np.ndarray:
@@ -106,10 +135,7 @@ def generate(kind: str | int, seed: int, inst: np.ndarray, n_elem: int, cap: int
     k = KINDS[kind] if isinstance(kind, str) else int(kind)
     inst = np.asarray(inst, np.uint64).reshape(-1)
     keys = instance_keys(seed, inst)
-    e = np.arange(1, n_elem + 1, dtype=np.uint64)[None, :]
-    with np.errstate(over="ignore"):
-        h = mix64(keys[:, None] + e * G2)
-    return values(k, h, keys, cap)
+    return values(k, words(keys, n_elem), keys, cap)
 
 
 class Generator:
