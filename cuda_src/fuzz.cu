@@ -10,9 +10,8 @@
 // the three Row source rules, the A2/A3 Row tail fill. tests/test_fuzz_fused.py checks the
 // counts against the NumPy campaign.
 //
-//   fuzz_campaign   one thread per tile (grid-stride over tiles), two passes over the tile's
-//                   elements with indices regenerated in registers; results by atomics.
-//                   A5 SIMT sides walk elements in the launch's lane order (§5.3/§5.4).
+//   fuzz_campaign   one thread per tile (grid-stride over tiles), one pass over the tile's
+//                   elements with indices generated in registers; results by atomics.
 //   pto_fuzz_native (host build only) the same element functions over a tile held in arrays,
 //                   OpenMP over tiles; this is what backend "native" runs.
 #include "common.cuh"
@@ -22,6 +21,7 @@
 enum {
     FZ_SEED = 0, FZ_INST0, FZ_GEN, FZ_GCAP, FZ_MODE, FZ_OOB, FZ_T, FZ_VR, FZ_VC, FZ_R, FZ_C,
     FZ_SIGNED, FZ_GMSIZE, FZ_REL, FZ_A = 16,
+    // SD_SIMT records the executor; per-tile results do not depend on lane order.
     SD_BITS = 0, SD_CAP, SD_ROWSRC, SD_TAIL, SD_S3, SD_S4, SD_SIMT, SIDE_WORDS = 8,
     FZ_B = FZ_A + SIDE_WORDS, FZ_WORDS = FZ_B + SIDE_WORDS
 };
@@ -140,62 +140,44 @@ PTO_DEV void fz_count(u64 *res, int which) {
 }
 
 // ---- GPU driver: one thread per tile, indices regenerated in registers ---------------------------
-// Fault pass of one side: does any read of the tile leave GM? A5 SIMT sides visit elements in
-// the launch's order (Elem: tid + round*threads; Row: warp rows, then column segments).
-PTO_DEV bool fz_faults(const i64 *P, const i64 *S, const u8 *gm, u64 key) {
-    const u64 VR = (u64)P[FZ_VR], VC = (u64)P[FZ_VC];
-    bool any = false, bad;
-    if (P[FZ_MODE] == MODE_ELEM_) {
-        const u64 total = VR * VC;
-        const u64 threads = S[SD_SIMT] ? 32ull * elem_launch_warps((u32)total) : 1ull;
-        for (u64 tid = 0; tid < threads; ++tid)
-            for (u64 i = tid; i < total; i += threads) {
-                fz_value(P, S, gm, fz_index(P, key, i), i % VC, &bad);
-                any |= bad;
-            }
-        return any;
-    }
-    const u64 rw = S[SD_SIMT] ? row_warps((u32)VR) : 1ull;
-    for (u64 w = 0; w < rw; ++w)
-        for (u64 r = w; r < VR; r += rw) {
-            const u64 raw = fz_index(P, key, r);
-            for (u64 c = 0; c < VC; ++c) {
-                fz_value(P, S, gm, raw, c, &bad);
-                any |= bad;
-            }
-        }
-    return any;
-}
-
-// Compare pass: element by element over the padded tile; returns the class mask (0: equal).
-PTO_DEV u64 fz_compare(const i64 *P, const u8 *gm, u64 key, bool fa, bool fb) {
+// One pass over the valid elements computes both sides' values and whether they read outside
+// GM (a fault is "any element", so the lane order of an A5 SIMT launch cannot change it); a
+// second pass runs only for tiles where exactly one side faults, to name the index facts.
+PTO_DEV u64 fz_tile(const i64 *P, const u8 *gm, u64 key, bool *pfa, bool *pfb) {
     const i64 *A = P + FZ_A, *B = P + FZ_B;
-    const u64 VR = (u64)P[FZ_VR], VC = (u64)P[FZ_VC], R = (u64)P[FZ_R], C = (u64)P[FZ_C];
+    const u64 VR = (u64)P[FZ_VR], VC = (u64)P[FZ_VC], C = (u64)P[FZ_C];
     const bool elem = P[FZ_MODE] == MODE_ELEM_;
-    u64 mask = 0, tilef = 0;
-    bool bad;
-    for (u64 r = 0; r < R; ++r) {
-        const u64 rowraw = (!elem && r < VR) ? fz_index(P, key, r) : 0;
-        for (u64 c = 0; c < C; ++c) {
-            const bool valid = r < VR && c < VC;
-            if (valid) {
-                const u64 raw = elem ? fz_index(P, key, r * VC + c) : rowraw;
+    bool fa = false, fb = false;
+    u64 diff = 0;
+    for (u64 r = 0; r < VR; ++r) {
+        const u64 rowraw = elem ? 0 : fz_index(P, key, r);
+        u64 a0 = 0, b0 = 0;
+        for (u64 c = 0; c < VC; ++c) {
+            const u64 raw = elem ? fz_index(P, key, r * VC + c) : rowraw;
+            bool ba, bb;
+            const u64 va = fz_value(P, A, gm, raw, c, &ba), vb = fz_value(P, B, gm, raw, c, &bb);
+            fa |= ba;
+            fb |= bb;
+            if (c == 0) { a0 = va; b0 = vb; }
+            if (va != vb) {
                 const i64 f = fz_facts(P, raw, c);
-                tilef |= (u64)f;
-                if (fa || fb) continue;
-                const u64 va = fz_value(P, A, gm, raw, c, &bad);
-                const u64 vb = fz_value(P, B, gm, raw, c, &bad);
-                if (va != vb) mask |= f ? (u64)f : (u64)FACT_UNEXPLAINED;
-            } else if (r < VR && !(fa || fb)) {
-                const bool ta = fz_in_tail(P, A, c), tb = fz_in_tail(P, B, c);
-                const u64 va = ta ? fz_value(P, A, gm, rowraw, 0, &bad) : 0;
-                const u64 vb = tb ? fz_value(P, B, gm, rowraw, 0, &bad) : 0;
-                if (va != vb) mask |= FACT_PAD;
+                diff |= f ? (u64)f : (u64)FACT_UNEXPLAINED;
             }
         }
+        if (!elem)
+            for (u64 c = VC; c < C; ++c)
+                if ((fz_in_tail(P, A, c) ? a0 : 0) != (fz_in_tail(P, B, c) ? b0 : 0)) diff |= FACT_PAD;
     }
-    if (fa != fb) mask |= FACT_FAULT | (tilef & (FACT_CAST | FACT_CAP | FACT_UNDEF));
-    return mask;
+    *pfa = fa;
+    *pfb = fb;
+    if (!fa && !fb) return diff;
+    if (fa == fb) return 0;                  // both fault: equal as faults
+    u64 tilef = 0;
+    for (u64 r = 0; r < VR; ++r) {
+        const u64 rowraw = elem ? 0 : fz_index(P, key, r);
+        for (u64 c = 0; c < VC; ++c) tilef |= (u64)fz_facts(P, elem ? fz_index(P, key, r * VC + c) : rowraw, c);
+    }
+    return FACT_FAULT | (tilef & (FACT_CAST | FACT_CAP | FACT_UNDEF));
 }
 
 // Uniform kernel signature (common.cuh): gm = the table, prm = the campaign block (shared),
@@ -207,10 +189,10 @@ extern "C" __global__ void __launch_bounds__(256) fuzz_campaign(PTO_KERNEL_PARAM
     for (u64 t = tid0; t < (u64)n_inst; t += stride) {
         const u64 inst = (u64)P[FZ_INST0] + t;
         const u64 key = rng_key((u64)P[FZ_SEED], inst);
-        const bool fa = fz_faults(P, P + FZ_A, gm, key), fb = fz_faults(P, P + FZ_B, gm, key);
+        bool fa, fb;
+        u64 mask = fz_tile(P, gm, key, &fa, &fb);
         if (fa) fz_count(fault, FZ_FAULTS_A);
         if (fb) fz_count(fault, FZ_FAULTS_B);
-        u64 mask = fz_compare(P, gm, key, fa, fb);
         if (mask && P[FZ_REL]) mask = (u64)P[FZ_REL];
         if (mask) {
             fz_count(fault, FZ_DIVERGENT);
