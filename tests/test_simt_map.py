@@ -186,3 +186,37 @@ def test_l1_map_sources_equal_the_scratch_image(backend, VR, VC, rows, cols):
     m = launch_map(case)
     assert case.mode == "l1_elem" and case.padded == (rows, cols)
     np.testing.assert_array_equal(np.where(m.src >= 0, m.src, 0), image)
+
+
+@pytest.mark.parametrize("mode,VR,VC,dtype", [("row", 40, 70, pto.int32), ("row", 3, 8, pto.half),
+                                              ("row", 64, 16, pto.int8), ("elem", 40, 41, pto.int32),
+                                              ("elem", 5, 200, pto.half), ("elem", 64, 64, pto.float32)])
+def test_map_equals_the_data_kernels_own_stores(mode, VR, VC, dtype):
+    """mgather.cu itself, built with simt_trace_shim.h: every store's (warp, lane, position in
+    the thread's stores) equals the map; each element is stored exactly once."""
+    if not _native_ok()[0]:
+        pytest.skip(_native_ok()[1])
+    from ptogpu.simt.shim_trace import trace_mgather
+    size = np.dtype(dtype).itemsize
+    cols = -(-VC * size // 32) * 32 // size
+    core = pto.Core("a5", backend="native")
+    with core:
+        n = 4096
+        shape = (n // VC, VC) if mode == "row" else (1, n)
+        TableT = pto.GlobalTensor[dtype, pto.Shape[1, 1, 1, shape[0], shape[1]],
+                                  pto.Stride[1, 1, 1, shape[1], 1], pto.Layout.ND]
+        table = TableT(core.gm_put(np.zeros(n, dtype)))
+        DstT = pto.Tile[pto.TileType.Vec, dtype, VR, cols, pto.BLayout.RowMajor, VR, VC]
+        if mode == "row":
+            IdxT = pto.Tile[pto.TileType.Vec, pto.int32, -(-VR // 8) * 8, 1, pto.BLayout.ColMajor, VR, 1]
+        else:
+            IdxT = pto.Tile[pto.TileType.Vec, pto.int32, VR, -(-VC // 8) * 8, pto.BLayout.RowMajor, VR, VC]
+        dst, idx = DstT(), IdxT()
+        pto.TASSIGN(idx, 0)
+        pto.TASSIGN(dst, 0x8000)
+        idx.set(RNG.integers(0, shape[0] if mode == "row" else n, (idx.valid_row, idx.valid_col)).astype(np.int32))
+        cm = pto.Coalesce.Row if mode == "row" else pto.Coalesce.Elem
+        m, got, count, stray = trace_mgather(core, cm, pto.GatherOOB.Clamp, dst, table, idx)
+    assert stray == 0 and (count == 1).all()
+    for f in ("warp", "lane", "seq"):
+        np.testing.assert_array_equal(got[f], getattr(m, f), err_msg=f)
