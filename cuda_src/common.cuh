@@ -25,6 +25,16 @@ typedef unsigned long long u64;
 typedef long long i64;
 typedef unsigned int u32;
 typedef unsigned char u8;
+typedef decltype(sizeof(0)) usize;
+
+// Raw byte copies (callers have checked both ranges).
+#ifdef PTO_HOST_SHIM
+#define PTO_MEMCPY(d, s, n) __builtin_memcpy((d), (s), (usize)(n))
+#define PTO_MEMSET0(d, n) __builtin_memset((d), 0, (usize)(n))
+#else
+#define PTO_MEMCPY(d, s, n) memcpy((d), (s), (usize)(n))
+#define PTO_MEMSET0(d, n) memset((d), 0, (usize)(n))
+#endif
 
 #ifndef PTO_HOST_SHIM
 #define PTO_EXPORT(name)

@@ -59,11 +59,52 @@ static void pto_launch(void (*k)(Params...), dim3 grid, dim3 block, Args... args
     }
 }
 
-// Exported entry point of one kernel (uses the uniform signature of common.cuh).
+// Run passes 0..npasses-1 of kernel `k` block by block: each block runs all its passes before
+// the next block starts (blocks are independent instances, and pass p+1 of an instance reads
+// only what pass p of the same instance wrote), so a batch streams through memory once per
+// block instead of once per pass. Blocks are handed to OpenMP workers in chunks.
+template <class K>
+static void pto_launch_passes(K k, dim3 grid, dim3 block, int npasses, unsigned char *gm,
+                              long long gm_size, long long gm_stride, unsigned char *ub,
+                              long long ub_size, long long ub_stride, unsigned char *l1,
+                              long long l1_size, long long l1_stride, const long long *prm,
+                              long long prm_stride, unsigned long long *fault, long long n_inst) {
+    const long long nblocks = (long long)grid.x * grid.y * grid.z;
+#ifdef _OPENMP
+    const long long nt = omp_get_max_threads();
+    long long chunk = nblocks / (nt * 16);
+    chunk = chunk < 1 ? 1 : (chunk > 256 ? 256 : chunk);
+#pragma omp parallel for schedule(dynamic, chunk) if (nblocks > 1)
+#endif
+    for (long long b = 0; b < nblocks; ++b) {
+        gridDim = grid;
+        blockDim = block;
+        blockIdx = dim3((unsigned)(b % grid.x), (unsigned)((b / grid.x) % grid.y),
+                        (unsigned)(b / ((long long)grid.x * grid.y)));
+        for (int p = 0; p < npasses; ++p)
+            for (unsigned tz = 0; tz < block.z; ++tz)
+                for (unsigned ty = 0; ty < block.y; ++ty)
+                    for (unsigned tx = 0; tx < block.x; ++tx) {
+                        threadIdx = dim3(tx, ty, tz);
+                        k(gm, gm_size, gm_stride, ub, ub_size, ub_stride, l1, l1_size, l1_stride,
+                          prm, prm_stride, fault, n_inst, p);
+                    }
+    }
+}
+
+// Exported entry points of one kernel (uses the uniform signature of common.cuh):
+// host_<name> runs one pass over the grid, hostp_<name> runs `npasses` passes block by block.
 #define PTO_EXPORT(name)                                                                    \
     extern "C" void host_##name(unsigned grid_x, unsigned block_x, unsigned block_y,        \
                                 unsigned block_z, PTO_KERNEL_PARAMS) {                      \
         pto_launch(name, dim3(grid_x), dim3(block_x, block_y, block_z), PTO_KERNEL_ARGS);    \
+    }                                                                                       \
+    extern "C" void hostp_##name(unsigned grid_x, unsigned block_x, unsigned block_y,       \
+                                 unsigned block_z, int npasses, PTO_KERNEL_PARAMS) {        \
+        (void)pass;                                                                         \
+        pto_launch_passes(name, dim3(grid_x), dim3(block_x, block_y, block_z), npasses, gm,  \
+                          gm_size, gm_stride, ub, ub_size, ub_stride, l1, l1_size,          \
+                          l1_stride, prm, prm_stride, fault, n_inst);                       \
     }
 
 // Lets the loader tell a shim build from anything else (weak: every .cu includes the shim).

@@ -104,41 +104,216 @@ PTO_DEV u64 row_src(const i64 *P, u64 safe, i64 c) {
 
 // ---- A5 SIMT ------------------------------------------------------------------------------
 
+// Whole-block threads: launched with a block of ONE thread (the host shim's fast mode), a
+// SIMT kernel below does the work of its whole block: thread 0 walks the union of every
+// thread's iterations. That is the same set of element moves (no two threads of a block write
+// the same byte, and no thread reads what another writes), and pass 0 combines faults by
+// minimum key, so the bytes and the fault record are the same. On the GPU the kernels are
+// always launched with the block of the hardware launch.
+#define MG_COPY_PARAMS(L, P)                     \
+    i64 L[MG_WORDS];                             \
+    for (int w_ = 0; w_ < MG_WORDS; ++w_) L[w_] = P[w_]
+
+// ---- whole-block fast paths ------------------------------------------------------------
+// A whole-block thread owns its instance, so it may check and write in one pass, like the
+// scalar kernels: gather into a private buffer while checking, and store the buffer only when
+// nothing faulted. The fast paths take the common shapes (ND tiles in an on-chip arena, a
+// 4-byte index, 32-bit casts, at most FAST_MAX elements) and return false for anything else,
+// or on any fault, leaving the instance untouched; the generic path then runs (and finds the
+// same fault the two-pass SIMT execution reports).
+enum { FAST_MAX = 4096 };
+
+// Byte range [addr, addr + n) of a tile's valid region inside its arena? (ND kinds only.)
+PTO_DEV bool fast_tile_ok(const Mem &m, const i64 *td, i64 vr, i64 vc) {
+    const int k = (int)td[TD_KIND];
+    if ((k != TK_ROW && k != TK_COL) || td[TD_SPACE] == SPACE_GM) return false;
+    const i64 last = tile_offset(td, vr - 1, vc - 1);
+    return arena_ok(m.a[td[TD_SPACE]], (u64)td[TD_ADDR], (last + 1) * td[TD_ESIZE]);
+}
+
+template <int OOB, int TS>
+PTO_DEV bool elem_fast_t(const i64 *L, const Mem &m) {
+    const i64 *dtd = L + MG_DST, *itd = L + MG_IDX;
+    const i64 VR = L[MG_VR], VC = L[MG_VC];
+    const u8 *ib = m.a[itd[TD_SPACE]].p + itd[TD_ADDR];
+    u8 *db = m.a[dtd[TD_SPACE]].p + dtd[TD_ADDR];
+    const u8 *g = m.a[SPACE_GM].p;
+    const i64 glim = m.a[SPACE_GM].size - TS;
+    const u64 cap = (u64)L[MG_CAP] & 0xFFFFFFFFull, last = (cap - 1) & 0xFFFFFFFFull;
+    const u64 tbase = (u64)L[MG_TBASE];
+    const bool irow = itd[TD_KIND] == TK_ROW, drow = dtd[TD_KIND] == TK_ROW;
+    const i64 IR = itd[TD_ROWS], IC = itd[TD_COLS], DR = dtd[TD_ROWS], DC = dtd[TD_COLS];
+    u8 buf[FAST_MAX * TS];
+    bool bad = false;
+    i64 k = 0;
+    for (i64 r = 0; r < VR; ++r)
+        for (i64 c = 0; c < VC; ++c, ++k) {
+            u32 u;
+            PTO_MEMCPY(&u, ib + 4 * (irow ? r * IC + c : c * IR + r), 4);
+            u64 safe = u;
+            bool rd = true;
+            if (OOB == OOB_CLAMP) safe = u >= cap ? last : u;
+            else if (OOB == OOB_WRAP) safe = u % cap;
+            else if (OOB == OOB_ZERO) rd = u < cap;
+            const i64 src = (i64)(tbase + safe * (u64)TS);
+            const bool ok = src >= 0 && src <= glim;
+            bad |= rd && !ok;
+            if (rd && ok) PTO_MEMCPY(buf + k * TS, g + src, TS);
+            else PTO_MEMSET0(buf + k * TS, TS);
+        }
+    if (bad) return false;
+    if (drow && DC == VC) {
+        PTO_MEMCPY(db, buf, VR * VC * TS);
+        return true;
+    }
+    k = 0;
+    for (i64 r = 0; r < VR; ++r)
+        for (i64 c = 0; c < VC; ++c, ++k)
+            PTO_MEMCPY(db + TS * (drow ? r * DC + c : c * DR + r), buf + k * TS, TS);
+    return true;
+}
+
+template <int OOB>
+PTO_DEV bool elem_fast_o(const i64 *L, const Mem &m) {
+    switch ((int)L[MG_T]) {
+    case 1: return elem_fast_t<OOB, 1>(L, m);
+    case 2: return elem_fast_t<OOB, 2>(L, m);
+    case 4: return elem_fast_t<OOB, 4>(L, m);
+    default: return false;
+    }
+}
+
+PTO_DEV bool elem_fast(const i64 *L, const Mem &m) {
+    const i64 VR = L[MG_VR], VC = L[MG_VC];
+    if (VR < 1 || VC < 1 || VR * VC > FAST_MAX || L[MG_BITS] != 32 || L[MG_IDX + TD_ESIZE] != 4)
+        return false;
+    if (!fast_tile_ok(m, L + MG_IDX, VR, VC) || !fast_tile_ok(m, L + MG_DST, VR, VC)) return false;
+    if (L[MG_DST + TD_SPACE] == L[MG_IDX + TD_SPACE]) {   // index tile overlapping dst: generic
+        const i64 ia = L[MG_IDX + TD_ADDR], da = L[MG_DST + TD_ADDR];
+        const i64 in = L[MG_IDX + TD_ROWS] * L[MG_IDX + TD_COLS] * 4;
+        const i64 dn = L[MG_DST + TD_ROWS] * L[MG_DST + TD_COLS] * L[MG_T];
+        if (ia < da + dn && da < ia + in) return false;
+    }
+    switch ((int)L[MG_OOB]) {
+    case OOB_CLAMP: return elem_fast_o<OOB_CLAMP>(L, m);
+    case OOB_WRAP: return L[MG_CAP] & 0xFFFFFFFFll ? elem_fast_o<OOB_WRAP>(L, m) : false;
+    case OOB_ZERO: return elem_fast_o<OOB_ZERO>(L, m);
+    default: return elem_fast_o<OOB_UNDEFINED>(L, m);
+    }
+}
+
+// Row mode: each row is one contiguous source run (the A5 rule (u32)(row*VC) + c).
+PTO_DEV bool row_fast(const i64 *L, const Mem &m) {
+    const i64 VR = L[MG_VR], VC = L[MG_VC], T = L[MG_T];
+    const i64 *dtd = L + MG_DST, *itd = L + MG_IDX;
+    if (VR < 1 || VC < 1 || VR * VC * T > FAST_MAX * 8 || L[MG_BITS] != 32 ||
+        itd[TD_ESIZE] != 4 || L[MG_ROWSRC] != ROWSRC_VALID_COLS || dtd[TD_KIND] != TK_ROW ||
+        dtd[TD_SPACE] == SPACE_GM || itd[TD_SPACE] == SPACE_GM)
+        return false;
+    const Arena &I = m.a[itd[TD_SPACE]], &G = m.a[SPACE_GM];
+    if (!arena_ok(I, (u64)itd[TD_ADDR], VR * 4) || !fast_tile_ok(m, dtd, VR, VC)) return false;
+    if (dtd[TD_SPACE] == itd[TD_SPACE]) {
+        const i64 ia = itd[TD_ADDR], da = dtd[TD_ADDR], dn = dtd[TD_ROWS] * dtd[TD_COLS] * T;
+        if (ia < da + dn && da < ia + VR * 4) return false;
+    }
+    const u64 cap = (u64)L[MG_CAP] & 0xFFFFFFFFull;
+    const int oob = (int)L[MG_OOB];
+    if (oob == OOB_WRAP && cap == 0) return false;
+    u8 buf[FAST_MAX * 8];
+    const i64 rb = VC * T;
+    for (i64 r = 0; r < VR; ++r) {
+        u32 u;
+        PTO_MEMCPY(&u, I.p + itd[TD_ADDR] + 4 * r, 4);
+        bool rd;
+        const u64 safe = remap(u, cap, oob, 32, &rd);
+        if (!rd) {
+            PTO_MEMSET0(buf + r * rb, rb);
+            continue;
+        }
+        const i64 src = (i64)((u64)L[MG_TBASE] + ((safe * (u64)VC) & 0xFFFFFFFFull) * (u64)T);
+        if (!arena_ok(G, (u64)src, rb)) return false;
+        PTO_MEMCPY(buf + r * rb, G.p + src, rb);
+    }
+    u8 *db = m.a[dtd[TD_SPACE]].p + dtd[TD_ADDR];
+    const i64 drb = dtd[TD_COLS] * T;
+    if (drb == rb) {
+        PTO_MEMCPY(db, buf, VR * rb);
+    } else {
+        for (i64 r = 0; r < VR; ++r) PTO_MEMCPY(db + r * drb, buf + r * rb, rb);
+    }
+    return true;
+}
+
 extern "C" __global__ void mgather_a5_row(PTO_KERNEL_PARAMS) {
+    const bool whole = blockDim.x * blockDim.y * blockDim.z == 1u;
     PTO_FOR_EACH_INSTANCE(inst) {
         MG_INSTANCE_SETUP(inst);
-        const i64 *dtd = P + MG_DST;
-        const u32 VR = (u32)P[MG_VR], VC = (u32)P[MG_VC];
+        MG_COPY_PARAMS(L, P);                       // a local copy: byte stores cannot alias it
+        const i64 *dtd = L + MG_DST;
+        const u32 VR = (u32)L[MG_VR], VC = (u32)L[MG_VC];
         const u32 rowWarps = row_warps(VR), wpr = warps_per_row(VR, VC);
         const u32 tx = threadIdx.x, ty = threadIdx.y;
-        if (tx >= 32u || ty >= rowWarps * wpr) continue;   // block sized for a wider instance
-        const int act = simt_act(pass, rec);
-        const u32 rowWarp = ty % rowWarps, colSeg = ty / rowWarps, colStride = wpr * 32u;
-        for (u32 row = rowWarp; row < VR; row += rowWarps) {
+        if (!whole && (tx >= 32u || ty >= rowWarps * wpr)) continue;   // block sized for a wider instance
+        int act = simt_act(pass, rec);
+        if (whole) {                         // one thread owns the instance: check, then write
+            if (pass != 0 || row_fast(L, m)) continue;
+            act = ACT_NOTE;
+        }
+    again:
+        const u32 rowWarp = whole ? 0u : ty % rowWarps, colSeg = whole ? 0u : ty / rowWarps;
+        const u32 rowStep = whole ? 1u : rowWarps, colStride = whole ? 1u : wpr * 32u;
+        for (u32 row = rowWarp; row < VR; row += rowStep) {
             u64 u, safe;
             bool rd;
-            if (!row_index(P, m, rec, act, row, &u, &safe, &rd)) continue;
-            for (u32 col = colSeg * 32u + tx; col < VC; col += colStride)
-                move_one(P, m, rec, act, rd, row_src(P, safe, col), tile_addr(dtd, row, col),
+            if (!row_index(L, m, rec, act, row, &u, &safe, &rd)) continue;
+            for (u32 col = whole ? 0u : colSeg * 32u + tx; col < VC; col += colStride)
+                move_one(L, m, rec, act, rd, row_src(L, safe, col), tile_addr(dtd, row, col),
                          (u64)row * VC + col, u);
+        }
+        if (act == ACT_NOTE && rec[0] == FAULT_NONE) {
+            act = ACT_WRITE;
+            goto again;
         }
     }
 }
 
+// The element loop of one thread, with the action fixed at compile time.
+template <int ACT>
+PTO_DEV void elem_range(const i64 *L, const Mem &m, u64 *rec, u32 first, u32 step, u32 total,
+                        u32 VC) {
+    if (step == 1u) {                                // whole-block thread: rows, then columns
+        for (u32 r = 0, i = 0; i < total; ++r)
+            for (u32 c = 0; c < VC && i < total; ++c, ++i) elem_one(L, m, rec, ACT, r, c);
+        return;
+    }
+    for (u32 i = first; i < total; i += step) {
+        const u32 r = VC == 1u ? i : i / VC, c = VC == 1u ? 0u : i % VC;
+        elem_one(L, m, rec, ACT, (i64)r, (i64)c);
+    }
+}
+
 extern "C" __global__ void mgather_a5_elem(PTO_KERNEL_PARAMS) {
+    const bool whole = blockDim.x * blockDim.y * blockDim.z == 1u;
     PTO_FOR_EACH_INSTANCE(inst) {
         MG_INSTANCE_SETUP(inst);
-        const u64 VR = (u64)P[MG_VR], VC = (u64)P[MG_VC];
+        MG_COPY_PARAMS(L, P);
+        const u64 VR = (u64)L[MG_VR], VC = (u64)L[MG_VC];
         const u64 total = (u64)(u32)(VR * VC);
         const u32 launchWarps = elem_launch_warps((u32)total);
         const u32 tx = threadIdx.x, ty = threadIdx.y;
-        if (tx >= 32u || ty >= launchWarps) continue;
+        if (!whole && (tx >= 32u || ty >= launchWarps)) continue;
         const int act = simt_act(pass, rec);
-        const u64 launchThreads = 32u * launchWarps;
-        for (u64 i = (u64)ty * 32u + tx; i < total; i += launchThreads) {
-            const u64 r = VC == 1 ? i : i / VC, c = VC == 1 ? 0 : i % VC;
-            elem_one(P, m, rec, act, (i64)r, (i64)c);
+        const u32 first = whole ? 0u : ty * 32u + tx, step = whole ? 1u : 32u * launchWarps;
+        const u32 t32 = (u32)total, vc = (u32)VC;
+        if (whole) {                         // one thread owns the instance: check, then write
+            if (pass != 0 || elem_fast(L, m)) continue;
+            elem_range<ACT_NOTE>(L, m, rec, 0, 1, t32, vc);
+            if (rec[0] == FAULT_NONE) elem_range<ACT_WRITE>(L, m, rec, 0, 1, t32, vc);
+            continue;
         }
+        if (act == ACT_WRITE) elem_range<ACT_WRITE>(L, m, rec, first, step, t32, vc);
+        else if (act == ACT_RACE) elem_range<ACT_RACE>(L, m, rec, first, step, t32, vc);
+        else elem_range<ACT_FILL>(L, m, rec, first, step, t32, vc);
     }
 }
 

@@ -380,3 +380,114 @@ def test_spec_suites_pass_on_native():
                           "-p", "native_as_numpy_plugin", *files], cwd=here, env=env,
                          capture_output=True, text=True, timeout=300)
     assert res.returncode == 0, res.stdout[-4000:] + res.stderr[-2000:]
+
+
+# ---- batches: whole-block host threads ("one") == every thread ("block") == NumPy -------------
+@pytest.mark.parametrize("mode", [pto.Coalesce.Elem, pto.Coalesce.Row], ids=["Elem", "Row"])
+@pytest.mark.parametrize("oob", OOBS, ids=[o.name for o in OOBS])
+@pytest.mark.parametrize("dtype", ["float32", "half", "int8"])
+def test_a5_batch_whole_block_threads_match_every_thread_and_numpy(mode, oob, dtype):
+    """mgather_a5_elem / mgather_a5_row over a batch of random index tiles (some adversarial:
+    2^32-1, 2^31, just past the table) with one UB per instance: the fast host mode (one
+    thread per block, fused check-and-write) gives the same UB bytes and fault records as
+    running every thread of the dim3(32, warps) block, and both equal NumPy tile by tile."""
+    from ptogpu.backend import launch, mgather_kernels
+    rng = np.random.default_rng(zlib.crc32(f"{mode}/{oob}/{dtype}".encode()))
+    N, VR, VC = 40, 7, 19
+    size = np.dtype(pto.dtypes.storage(getattr(pto, dtype))).itemsize
+    TR = 23
+    tbytes = rng.integers(0, 256, TR * VC * size, dtype=np.uint8)
+    UB = 8192
+
+    def setup(c):
+        ptr = c.gm_put(tbytes.view(pto.dtypes.storage(getattr(pto, dtype))), getattr(pto, dtype))
+        n = TR * VC
+        shape = (1, 1, 1, TR, VC) if mode == pto.Coalesce.Row else (1, 1, 1, 1, n)
+        stride = (n, n, n, VC, 1) if mode == pto.Coalesce.Row else (n, n, n, n, 1)
+        table = pto.GlobalTensor[getattr(pto, dtype), pto.Shape[shape], pto.Stride[stride]](ptr)
+        if mode == pto.Coalesce.Row:
+            it = pto.Tile[V, pto.int32, 1, 8, RM, 1, VR]()
+        else:
+            it = pto.Tile[V, pto.int32, VR, 24, RM, VR, VC]()
+        dst = pto.Tile[V, getattr(pto, dtype), VR, 64 // size * 2, RM, VR, VC]()
+        pto.TASSIGN(it, 0)
+        pto.TASSIGN(dst, 1024)
+        return table, it, dst
+
+    cap = TR if mode == pto.Coalesce.Row else TR * VC
+    shape = (1, VR) if mode == pto.Coalesce.Row else (VR, VC)
+    tiles = []
+    for k in range(N):
+        v = rng.integers(0, cap + 4, shape).astype(np.int64)
+        if k % 5 == 0:
+            v.reshape(-1)[rng.integers(0, v.size)] = int(rng.choice(ADV32 + (cap, cap + 1)))
+        tiles.append((v % 2 ** 32).astype(np.uint32).view(np.int32))
+    ub_init = rng.integers(0, 256, UB, dtype=np.uint8)
+    ub_init[:1024] = 0                                     # the index tiles' padding
+    want = []
+    for k in range(N):
+        with pto.Core("a5", "numpy") as c:
+            table, it, dst = setup(c)
+            c.ub.data[:UB] = ub_init
+            it.set(tiles[k])
+            try:
+                pto.MGATHER[mode, oob](dst, table, it)
+                err = None
+            except pto.PtoFault as e:
+                err = str(e)
+            want.append((c.ub.data[:UB].copy(), err))
+    with pto.Core("a5", "native") as c:
+        table, it, dst = setup(c)
+        plan = mgather_kernels.plan_mgather(c, mode, oob, dst, table, it)
+        got = {}
+        for threads in ("block", "one"):
+            ub = np.tile(ub_init, N)
+            for k in range(N):
+                full = np.zeros((it.Rows, it.Cols), np.int32)
+                full[: tiles[k].shape[0], : tiles[k].shape[1]] = tiles[k]
+                ub[k * UB: k * UB + it.nbytes] = full.reshape(-1).view(np.uint8)
+            f = launch.launch_batch(plan.kernel, N, {"gm": (c.gm._buf, c.gm.size, 0), "ub": (ub, UB, UB)},
+                                    plan.params, passes=plan.passes, block=plan.block,
+                                    backend="native", threads=threads)
+            got[threads] = (ub, f)
+        assert np.array_equal(got["one"][0], got["block"][0])
+        assert np.array_equal(got["one"][1], got["block"][1])
+        ub, f = got["one"]
+        for k in range(N):
+            w, err = want[k]
+            assert (err is None) == (int(f[k, 0]) == kernels.NONE), k
+            if err is None:
+                assert np.array_equal(ub[k * UB + 1024:(k + 1) * UB], w[1024:]), k
+            else:
+                assert mgather_kernels._fault(c, plan, f[k], mode, oob, dst, it).args[0] == err
+                assert np.array_equal(ub[k * UB + 1024:(k + 1) * UB], ub_init[1024:]), k
+
+
+def test_adversarial_batches_give_fault_records_not_crashes():
+    """All indices 2^32-1 and huge table strides/bases, Undefined OOB: every instance faults
+    with a record (no crash, nothing written)."""
+    from ptogpu.backend import launch, mgather_kernels
+    N, UB = 64, 4096
+    for mode in (pto.Coalesce.Elem, pto.Coalesce.Row):
+        with pto.Core("a5", "native") as c:
+            ptr = c.gm_put(np.arange(64, dtype=np.float32))
+            big = 2 ** 40
+            table = pto.GlobalTensor[pto.float32, pto.Shape[1, 1, 1, 8, 8],
+                                     pto.Stride[big, big, big, big, 1]](ptr)
+            it = pto.Tile[V, pto.int32, 8, 8]() if mode == pto.Coalesce.Elem else \
+                pto.Tile[V, pto.int32, 1, 8]()
+            dst = pto.Tile[V, pto.float32, 8, 8]()
+            pto.TASSIGN(it, 0)
+            pto.TASSIGN(dst, 1024)
+            plan = mgather_kernels.plan_mgather(c, mode, pto.GatherOOB.Undefined, dst, table, it)
+            ub = np.zeros(N * UB, np.uint8)
+            ub.reshape(N, UB)[:, : it.nbytes] = 0xFF              # every index 2^32-1
+            before = ub.copy()
+            for threads in ("one", "block"):
+                f = launch.launch_batch(plan.kernel, N, {"gm": (c.gm._buf, c.gm.size, 0),
+                                                         "ub": (ub, UB, UB)},
+                                        plan.params, passes=plan.passes, block=plan.block,
+                                        backend="native", threads=threads)
+                assert (f[:, 0] != np.uint64(kernels.NONE)).all()
+                assert (f[:, 0] >> np.uint64(56) == 1).all()     # phase 1: the table read
+                assert np.array_equal(ub, before)

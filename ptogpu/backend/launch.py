@@ -44,16 +44,23 @@ _EMPTY = np.zeros(1, np.uint8)
 
 def launch_batch(kernel: str, n_instances: int, arenas: dict, params, *, prm_stride: int = 0,
                  passes: int = 1, block=(1, 1, 1), grid: int | None = None,
-                 backend: str = "auto", writes=("gm", "ub", "l1")) -> np.ndarray:
-    """Run ``kernel`` over ``n_instances`` instances (see the module doc)."""
+                 backend: str = "auto", writes=("gm", "ub", "l1"),
+                 threads: str | None = None) -> np.ndarray:
+    """Run ``kernel`` over ``n_instances`` instances (see the module doc). ``threads`` (native
+    only): "one" (default for batches) runs the whole-block SIMT kernels as one host thread per
+    block, "block" runs every thread of the block; same bytes either way."""
     name, _ = resolve_backend(backend)
     if name == "numpy":
         raise ValueError("launch_batch runs kernels: backend 'native' or 'cupy' (auto found "
                          "neither; see `ptogpu info`)")
     full = {s: arenas.get(s, (_EMPTY, 0, 0)) for s in ("gm", "ub", "l1")}
     be = backend_module(name)
+    extra = {}
+    if name == "native":
+        extra["threads"] = threads or os.environ.get("PTOGPU_NATIVE_THREADS", "one")
     return be.launch_raw(kernel, tuple(block), int(n_instances), full, params,
-                         prm_stride=int(prm_stride), passes=passes, grid=grid, writes=writes)
+                         prm_stride=int(prm_stride), passes=passes, grid=grid, writes=writes,
+                         **extra)
 
 
 def free_host_bytes() -> int:
@@ -95,8 +102,19 @@ def batch_size(bytes_per_instance: int, backend: str = "native", *, fraction: fl
                cap: int = 1 << 22, minimum: int = 1) -> int:
     """Instances per launch: ``fraction`` of free memory (device memory on cupy, host memory
     otherwise) divided by ``bytes_per_instance``, clamped to ``[minimum, cap]``."""
+    per = max(int(bytes_per_instance), 1)
     free = free_device_bytes() if backend == "cupy" else None
     if free is None:
         free = free_host_bytes()
-    n = int(free * fraction) // max(int(bytes_per_instance), 1)
+    n = int(free * fraction) // per
+    if backend == "native":
+        # The CPU streams each launch's arenas through its caches: past a few tens of MB per
+        # launch a 2-core VM turns memory-bound (MGATHER Elem 16x16: 1.5e9 elements/s with
+        # 8192 tiles = 16 MiB per launch, 0.5e9 with 100000). Python overhead per launch is
+        # ~20 us, so launches of this size still cost under 2 % of the time.
+        n = min(n, NATIVE_LAUNCH_BYTES // per)
     return max(minimum, min(cap, n))
+
+
+NATIVE_LAUNCH_BYTES = int(os.environ.get("PTOGPU_NATIVE_LAUNCH_BYTES", 16 << 20))
+"""Bytes of per-instance arenas one native launch should stream (cache-sized)."""

@@ -25,7 +25,7 @@ import numpy as np
 
 from . import sources
 
-FLAGS = ("-O2", "-fopenmp", "-shared", "-fPIC", "-std=c++17")
+FLAGS = ("-O3", "-fopenmp", "-shared", "-fPIC", "-std=c++17")
 
 
 class NativeUnavailable(RuntimeError):
@@ -149,26 +149,37 @@ _ARGTYPES = ([ctypes.c_uint] * 4 + [ctypes.c_void_p, ctypes.c_longlong, ctypes.c
 _fns: dict[str, object] = {}
 
 
-def _fn(name: str):
-    f = _fns.get(name)
+def _fn(name: str, prefix: str = "host_"):
+    f = _fns.get(prefix + name)
     if f is None:
-        f = getattr(load(), "host_" + name)
-        f.argtypes = _ARGTYPES
+        f = getattr(load(), prefix + name)
+        f.argtypes = _ARGTYPES if prefix == "host_" else _ARGTYPES[:4] + [ctypes.c_int] + _ARGTYPES[4:]
         f.restype = None
-        _fns[name] = f
+        _fns[prefix + name] = f
     return f
+
+
+# SIMT kernels whose thread loops are written so that a block of ONE thread does the work of
+# the whole block (common.cuh, "whole-block threads"): on the host they run with block (1,1,1)
+# when ``threads="one"`` -- the same iterations in one loop, without a call per thread.
+WHOLE_BLOCK_KERNELS = frozenset({"mgather_a5_elem", "mgather_a5_row"})
 
 
 def launch_raw(kernel: str, block: tuple[int, int, int], n_inst: int, arenas: dict,
                params: np.ndarray, *, prm_stride: int = 0, passes: int = 1,
-               grid: int | None = None, writes=None) -> np.ndarray:
+               grid: int | None = None, writes=None, threads: str = "block") -> np.ndarray:
     """Launch over ``n_inst`` instances (in place: ``writes`` is accepted for symmetry with
     the cupy backend and ignored). ``arenas`` maps "gm"/"ub"/"l1" to (uint8 array,
     size, stride): instance k sees ``array[k*stride : k*stride + size]`` (stride 0: shared).
     ``params`` holds one block per instance at ``k*prm_stride`` (0: shared). ``grid`` blocks
     (default one per instance; fewer makes the kernels grid-stride over instances).
+    ``threads``: "block" runs every thread of the kernel's block, one after another; "one"
+    runs the kernels of :data:`WHOLE_BLOCK_KERNELS` as one host thread per block (faster, same
+    bytes; tests run both). Passes run block by block (``hostp_<kernel>``).
     Returns the fault records, shape (n_inst, FAULT_WORDS) uint64."""
-    fn = _fn(kernel)
+    fn = _fn(kernel, "hostp_")
+    if threads == "one" and kernel in WHOLE_BLOCK_KERNELS:
+        block = (1, 1, 1)
     words = sources.enum_values("mgather.cu")["FAULT_WORDS"]
     fault = np.full((n_inst, words), np.uint64(0xFFFFFFFFFFFFFFFF), np.uint64)
     if n_inst == 0:
@@ -185,8 +196,8 @@ def launch_raw(kernel: str, block: tuple[int, int, int], n_inst: int, arenas: di
     if n_inst and prm.size < (n_inst - 1) * prm_stride + 1:
         raise ValueError("params hold fewer than n_inst blocks")
     g = n_inst if grid is None else max(1, min(int(grid), n_inst))
-    for p in range(passes):
-        fn(g, *block, *args, prm.ctypes.data, int(prm_stride), fault.ctypes.data, n_inst, p)
+    fn(g, *block, int(passes), *args, prm.ctypes.data, int(prm_stride), fault.ctypes.data,
+       n_inst, 0)
     return fault
 
 
