@@ -494,10 +494,21 @@ def test_spec_suites_pass_on_native(tmp_path):
     assert res.returncode == 0, res.stdout[-4000:] + res.stderr[-2000:]
 
 
-def test_auto_stays_numpy_and_says_why():
+def test_auto_picks_cupy_else_native_else_numpy_and_says_why(monkeypatch):
+    from ptogpu import backend as B
     core = pto.Core("a5", "auto")
-    assert core.backend == "numpy"
-    assert "MGATHER" in core.backend_reason and "TGATHERB" in core.backend_reason
+    cupy_ok, cupy_why = _cupy_ok()
+    if cupy_ok:
+        assert core.backend == "cupy"
+    elif NATIVE_OK:
+        assert core.backend == "native"
+        assert "native" in core.backend_reason and "cupy unusable" in core.backend_reason
+    assert core.backend_reason.startswith("auto:")
+    # no device, no compiler: numpy, with both reasons
+    monkeypatch.setattr(B, "backend_available",
+                        lambda name: (False, f"{name} missing (test)"))
+    name, why = B.resolve_backend("auto")
+    assert name == "numpy" and "cupy missing (test)" in why and "native missing (test)" in why
 
 
 @needs_native

@@ -1,10 +1,10 @@
 """Backend selection. ``numpy`` is the reference and always available.
 
 ``native`` (the kernels of ``cuda_src/`` compiled for the CPU through the host shim) and
-``cupy`` (the same kernels on an NVIDIA GPU) run the instructions that have kernels so far --
-MGATHER into UB (and the CPU simulator's generic MGATHER) -- and hand every other instruction
-to NumPy. ``auto`` therefore still picks ``numpy``: it will pick a kernel backend once every
-instruction has kernels.
+``cupy`` (the same kernels on an NVIDIA GPU) run every instruction family as kernels: MGATHER
+(UB and GM->L1, every target), TGATHERB, TINTERLEAVE/TDEINTERLEAVE, Reg::Gather/GatherB and
+the DMA burst engine (TLOAD/TSTORE/asc_copy_*). ``auto`` picks cupy when a CUDA device
+answers, else native when a C++ compiler builds the kernels, else numpy; the reason is kept.
 """
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from ..errors import PtoError
 
 BACKENDS = ("auto", "numpy", "cupy", "native")
 
-KERNEL_COVERAGE = "MGATHER into UB (all targets) and the CPU simulator's generic MGATHER"
-MISSING_KERNELS = "TGATHERB, TINTERLEAVE/TDEINTERLEAVE, register-level Gather, DMA and GM->L1 MGATHER"
+KERNEL_COVERAGE = ("MGATHER (UB and GM->L1, all targets), TGATHERB, TINTERLEAVE/TDEINTERLEAVE, "
+                   "Reg::Gather/GatherB, the DMA burst engine")
 
 
 def backend_available(name: str) -> tuple[bool, str]:
@@ -36,13 +36,25 @@ def resolve_backend(name: str) -> tuple[str, str]:
     if name == "numpy":
         return "numpy", "requested"
     if name == "auto":
-        return "numpy", (f"auto: numpy, because kernels exist only for {KERNEL_COVERAGE}; "
-                         f"not yet for {MISSING_KERNELS}. Ask for backend='native' or 'cupy' "
-                         f"to run the kernels that exist (the rest stays on NumPy)")
+        return choose_auto()
     ok, why = backend_available(name)
     if not ok:
         raise PtoError(f"backend {name!r} is not available here: {why}", rule="backend")
     return name, f"requested; {why}; instructions without kernels run on NumPy"
+
+
+def choose_auto() -> tuple[str, str]:
+    """cupy when a CUDA device answers, else native when the kernels build, else numpy."""
+    why = []
+    for name in ("cupy", "native"):
+        try:
+            ok, reason = backend_available(name)
+        except Exception as e:  # pragma: no cover - a broken install must not break auto
+            ok, reason = False, f"{type(e).__name__}: {e}"
+        if ok:
+            return name, f"auto: {reason}" + (f" ({'; '.join(why)})" if why else "")
+        why.append(f"{name} unusable: {reason.splitlines()[0] if reason else '?'}")
+    return "numpy", "auto: numpy, the reference (" + "; ".join(why) + ")"
 
 
 def run_mgather_ub(core, mode, oob, dst, table, idx) -> bool:
