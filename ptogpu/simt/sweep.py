@@ -6,7 +6,7 @@ destination and index tiles 32-byte aligned, RowMajor tiles padded to 32 bytes.
 
 Row mode is closed form per shape (every warp-round covers one 32-column chunk of one row; the
 sector count of a chunk depends only on its row's start address mod 32, i.e. on r mod 32).
-Elem mode walks the ``ceil(VR*VC/32)`` warp-rounds of all shapes as one flat array.
+Elem mode is closed form too, except one sum over rows for the UB blocks (``_elem_blocks``).
 """
 from __future__ import annotations
 
@@ -110,7 +110,34 @@ def _row(vr, vc, T):
     return warps, n, rounds, rounds_min, warp_rounds, idle, emin, emax, gm, ub
 
 
-def _elem(vr, vc, T, batch: int = 1 << 22):
+def _elem_blocks(n, vc, c0, batch: int = 1 << 22):
+    """Σ over warp-rounds m (positions [32m, min(32m+32, n))) of the distinct 32-byte blocks of
+    a RowMajor tile they touch (``c0`` elements per block; rows padded to whole blocks).
+
+    A warp-round touches ``1 + S(b) - S(a+1)`` blocks (S counts block starts). Summed over the
+    ``M`` warp-rounds this telescopes to ``M + S(n) - K``, with K the warp-rounds that begin on
+    a block start: 32m ≡ 0 (mod c0) always, so those are the m whose row ``q = 32m // VC``
+    satisfies ``q*VC ≡ 0 (mod c0)``, i.e. q a multiple of ``d = c0 / gcd(VC, c0)``. K is summed
+    over those rows (about VR/d terms per shape, flat over all shapes)."""
+    M = _ceil(n, g.LANES)
+    v = np.maximum(vc, 1)
+    total = M + _cells(n, v, c0)
+    d = c0 // np.gcd(v, c0)
+    Q = np.where(M > 0, (g.LANES * (M - 1)) // v, -1)          # row of the last warp-round
+    nq = np.where(M > 0, Q // d + 1, 0)                          # rows q = 0, d, 2d, ... <= Q
+    shape_of = np.repeat(np.arange(n.size), nq)
+    K = np.zeros(n.size, np.int64)
+    for lo in range(0, shape_of.size, batch):
+        sh = shape_of[lo: lo + batch]
+        first = np.searchsorted(shape_of, sh, side="left")
+        q = (np.arange(lo, lo + sh.size) - first) * d[sh]
+        m_lo = _ceil(q * v[sh], g.LANES)
+        m_hi = np.minimum(M[sh], _ceil((q + 1) * v[sh], g.LANES))
+        K += np.bincount(sh, weights=np.maximum(0, m_hi - m_lo), minlength=n.size).astype(np.int64)
+    return np.where(M > 0, total - K, 0)
+
+
+def _elem(vr, vc, T):
     n = vr * vc
     warps = g.elem_launch_warps(n)
     threads = warps * g.LANES
@@ -121,18 +148,7 @@ def _elem(vr, vc, T, batch: int = 1 << 22):
     emax, emin = rounds, n // threads
     gm = (n // g.LANES) * T + _ceil((n % g.LANES) * T, 32)
     c0 = 32 // T                                          # dst elements per 32-byte block
-    ub = np.zeros(vr.size, np.int64)
-    # per warp-round m (positions [32m, min(32m+32, n))): distinct row blocks of dst and index
-    shape_of = np.repeat(np.arange(vr.size), warp_rounds)
-    for lo in range(0, shape_of.size, batch):
-        sh = shape_of[lo: lo + batch]
-        first = np.searchsorted(shape_of, sh, side="left")
-        m = np.arange(lo, lo + sh.size) - first
-        a = g.LANES * m
-        b = np.minimum(a + g.LANES, n[sh])
-        v = np.maximum(vc[sh], 1)
-        d = (1 + _cells(b, v, c0[sh]) - _cells(a + 1, v, c0[sh])) + (1 + _cells(b, v, 8) - _cells(a + 1, v, 8))
-        ub += np.bincount(sh, weights=d, minlength=vr.size).astype(np.int64)
+    ub = _elem_blocks(n, vc, c0) + _elem_blocks(n, vc, np.full_like(vc, 8))
     return warps, n, rounds, rounds_min, warp_rounds, idle, emin, emax, gm, ub
 
 
