@@ -85,6 +85,9 @@ def test_sweep_of_10000_shapes_takes_seconds(mode):
     assert len(s) == 10_000
     assert dt < 5.0, f"{dt:.2f} s"
     assert np.isfinite(s["lane_utilisation"]).all() and (s["lane_utilisation"] <= 1).all()
+    t = time.perf_counter()
+    big = sweep(mode, range(1, 1001, 10), range(1, 1001, 10), ["float32", "half"])
+    assert len(big) == 20_000 and time.perf_counter() - t < 5.0
 
 
 def test_sweep_table_grid_and_csv():
