@@ -330,10 +330,12 @@ def _loop(cfg: FuzzConfig, vals: np.ndarray, backend: str, outb: int):
 
 # -- public API ---------------------------------------------------------------------------------
 def run_chunk(cfg: FuzzConfig, inst: np.ndarray, generator: Generator, backend: str = "numpy",
-              keep_outputs: bool = True, path: str = "auto") -> BatchResult:
-    """Instances ``inst`` (consecutive numbers) of ``cfg``; ``path`` "auto" | "vector" | "loop"."""
+              keep_outputs: bool = True, path: str = "auto", *, values: np.ndarray | None = None,
+              digest: bool = True) -> BatchResult:
+    """Instances ``inst`` (consecutive numbers) of ``cfg``; ``path`` "auto" | "vector" | "loop".
+    ``values``: the generator's values for ``inst`` when the caller has them already."""
     inst = np.asarray(inst, np.int64)
-    vals = generator(inst, cfg.n_idx, cfg.cap)
+    vals = generator(inst, cfg.n_idx, cfg.cap) if values is None else values
     raw = cast_indices(cfg, vals).reshape(inst.size, -1) if inst.size else \
         np.zeros((0, cfg.n_idx), np.int64)
     ob = out_bytes(cfg)
@@ -356,8 +358,9 @@ def run_chunk(cfg: FuzzConfig, inst: np.ndarray, generator: Generator, backend: 
     if res is None:
         res = _loop(cfg, vals, "numpy" if backend == "auto" else backend, ob)
     o, c, e = res
-    d = digest_rows(inst, o, c)
-    dig = int(np.bitwise_xor.reduce(d)) if d.size else 0
+    dig = 0
+    if digest and inst.size:
+        dig = int(np.bitwise_xor.reduce(digest_rows(inst, o, c)))
     return BatchResult(int(inst[0]) if inst.size else 0, int(inst.size), o if keep_outputs else None,
                        c, e, dig, used, int(np.count_nonzero(c)))
 

@@ -122,6 +122,14 @@ def facts(a: FuzzConfig, b: FuzzConfig, raw: np.ndarray, out_a: np.ndarray, out_
         return out
     L = layout(a)
     T = L["T"]
+    # Only instances whose bytes or faults differ need facts: find them first, cheaply.
+    fdiff_all = ((fault_a != 0) != (fault_b != 0)) | ((fault_a != fault_b) & (fault_a != 0))
+    cand = np.flatnonzero(fdiff_all | (out_a != out_b).any(1))
+    if cand.size == 0:
+        return out
+    if cand.size < M:
+        out[cand] = facts(a, b, raw[cand], out_a[cand], out_b[cand], fault_a[cand], fault_b[cand], relation)
+        return out
     r, c, valid = _elem_positions(a, L)
     for s in range(0, M, SUB):
         sl = slice(s, min(M, s + SUB))

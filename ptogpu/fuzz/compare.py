@@ -121,8 +121,8 @@ class Report:
         }
 
 
-def _run_side(cfg, inst, gen, side):
-    return run_chunk(cfg, inst, gen, side.backend)
+def _run_side(cfg, inst, gen, side, values):
+    return run_chunk(cfg, inst, gen, side.backend, values=values, digest=False)
 
 
 def campaign(base: FuzzConfig, a: Side | str, b: Side | str, n: int, *, generator: str | Generator = "mixed",
@@ -149,16 +149,17 @@ def campaign(base: FuzzConfig, a: Side | str, b: Side | str, n: int, *, generato
         done = 0
         for s in range(start, start + n, step):
             inst = np.arange(s, min(s + step, start + n), dtype=np.int64)
+            vals = gen(inst, ca.n_idx, ca.cap)          # one generation serves both sides
             try:
-                ra = _run_side(ca, inst, gen, a)
-                rb = _run_side(cb, inst, gen, b)
+                ra = _run_side(ca, inst, gen, a, vals)
+                rb = _run_side(cb, inst, gen, b, vals)
             except Exception as e:                      # a static check rejects one side
                 from ..errors import PtoCheckError
                 if isinstance(e, PtoCheckError):
                     rep.check_error = str(e)
                     break
                 raise
-            raw = cast_indices(ca, gen(inst, ca.n_idx, ca.cap))
+            raw = cast_indices(ca, vals)
             m = facts(ca, cb, raw.reshape(inst.size, -1), ra.outputs, rb.outputs, ra.faults, rb.faults, rel)
             rep.faults_a += int((ra.faults != 0).sum())
             rep.faults_b += int((rb.faults != 0).sum())

@@ -68,15 +68,20 @@ def hash32(x: np.ndarray) -> np.ndarray:
     return x ^ (x >> np.uint32(16))
 
 
+def words32(keys: np.ndarray, n_elem: int) -> tuple[np.ndarray, np.ndarray]:
+    """(lo, hi): the two uint32 halves of the words of the tiles with these keys."""
+    keys = np.asarray(keys, np.uint64)
+    with np.errstate(over="ignore"):
+        c = (np.arange(1, n_elem + 1, dtype=np.uint32) * G32)[None, :]
+        lo = hash32(keys.astype(np.uint32)[:, None] + c)
+        hi = hash32((keys >> np.uint64(32)).astype(np.uint32)[:, None] + c)
+    return lo, hi
+
+
 def words(keys: np.ndarray, n_elem: int) -> np.ndarray:
     """(len(keys), n_elem) uint64 words h of the tiles with these keys."""
-    with np.errstate(over="ignore"):
-        c = (np.arange(1, n_elem + 1, dtype=np.uint64).astype(np.uint32) * G32)[None, :]
-        k1 = keys.astype(np.uint32)[:, None]
-        k2 = (keys >> np.uint64(32)).astype(np.uint32)[:, None]
-        lo = hash32(k1 + c).astype(np.uint64)
-        hi = hash32(k2 + c).astype(np.uint64)
-    return lo | (hi << np.uint64(32))
+    lo, hi = words32(keys, n_elem)
+    return lo.astype(np.uint64) | (hi.astype(np.uint64) << np.uint64(32))
 
 
 def hashes(seed: int, inst: np.ndarray, n_elem: int) -> np.ndarray:
@@ -91,34 +96,60 @@ def _mulhi(x32: np.ndarray, cap: int) -> np.ndarray:
 
 def values(kind: int, h: np.ndarray, keys: np.ndarray, cap: int) -> np.ndarray:
     """Index values (int64) of generator ``kind`` from words ``h`` (rows = instances)."""
+    h = np.asarray(h, np.uint64)
+    return values32(kind, (h & U32).astype(np.uint32), (h >> np.uint64(32)).astype(np.uint32), keys, cap)
+
+
+def values32(kind: int, lo: np.ndarray, hi: np.ndarray, keys: np.ndarray, cap: int) -> np.ndarray:
+    """Index values (int64) of generator ``kind`` from the word halves ``lo``, ``hi`` (uint32)."""
     cap = int(cap) & 0xFFFFFFFF
-    lo = h & U32
-    hi = h >> np.uint64(32)
-    j = ((hi >> np.uint64(16)) & np.uint64(3)).astype(np.int64)
+    shape = lo.shape
+    j = (hi >> np.uint32(16)) & np.uint32(3)
+
+    def u():
+        return ((lo.astype(np.uint64) * np.uint64(cap)) >> np.uint64(32)).astype(np.int64)
+
+    def bnd():
+        return cap - 1 + (((hi & np.uint32(0xFFFF)) * np.uint32(3)) >> np.uint32(16)).astype(np.int64)
+
+    def dup():
+        kk = np.asarray(keys, np.uint64)
+        if kk.shape == shape:
+            return _dup(kk, j, cap)
+        dv = _dup(kk.reshape(-1, 1), np.arange(4)[None, :], cap)           # (instances, 4)
+        return np.take_along_axis(dv, j.reshape(dv.shape[0], -1).astype(np.intp), 1).reshape(shape)
+
     if kind == 6:
-        sel = (hi >> np.uint64(24)).astype(np.int64)
-        k = np.searchsorted(np.array(MIXED_CUTS), sel, side="right")
-        out = np.zeros(h.shape, np.int64)
-        for kk in range(6):
+        # every candidate on the whole array, then one pass of masked copies (no fancy indexing)
+        sel = (hi >> np.uint32(24)).astype(np.uint8)
+        k = sum((sel >= np.uint8(t)).view(np.uint8) for t in MIXED_CUTS[:-1])
+        base = u()
+        out = base.copy()
+        for kk, cand in ((1, lambda: cap + base), (2, lambda: -1 - base), (3, lambda: EXTREMES[j]),
+                         (4, bnd), (5, dup)):
             m = k == kk
-            if m.any():
-                out[m] = values(kk, h[m], keys_of(keys, h.shape)[m], cap)
+            np.copyto(out, cand(), where=m)
         return out
     if kind == 0:
-        return _mulhi(lo, cap).astype(np.int64)
+        return u()
     if kind == 1:
-        return cap + _mulhi(lo, cap).astype(np.int64)
+        return cap + u()
     if kind == 2:
-        return -1 - _mulhi(lo, cap).astype(np.int64)
+        return -1 - u()
     if kind == 3:
         return EXTREMES[j]
     if kind == 4:
-        return cap - 1 + (((hi & np.uint64(0xFFFF)) * np.uint64(3)) >> np.uint64(16)).astype(np.int64)
+        return bnd()
     if kind == 5:
-        with np.errstate(over="ignore"):
-            d = mix64(keys_of(keys, h.shape) + j.astype(np.uint64) + np.uint64(1))
-        return _mulhi(d & U32, cap).astype(np.int64)
+        return dup()
     raise ValueError(f"unknown generator kind {kind}")
+
+
+def _dup(keys: np.ndarray, j: np.ndarray, cap: int) -> np.ndarray:
+    """The dup kind's value number ``j`` (0..3) of the tiles with these keys."""
+    with np.errstate(over="ignore"):
+        d = mix64(np.asarray(keys, np.uint64) + np.asarray(j).astype(np.uint64) + np.uint64(1))
+    return _mulhi(d & U32, cap).astype(np.int64)
 
 
 def keys_of(keys: np.ndarray, shape) -> np.ndarray:
@@ -135,7 +166,8 @@ def generate(kind: str | int, seed: int, inst: np.ndarray, n_elem: int, cap: int
     k = KINDS[kind] if isinstance(kind, str) else int(kind)
     inst = np.asarray(inst, np.uint64).reshape(-1)
     keys = instance_keys(seed, inst)
-    return values(k, words(keys, n_elem), keys, cap)
+    lo, hi = words32(keys, n_elem)
+    return values32(k, lo, hi, keys, cap)
 
 
 class Generator:
