@@ -59,6 +59,8 @@ def main(argv: list[str] | None = None) -> int:
     d.set_defaults(fn=cmd_demo)
     t = sub.add_parser("targets", help="print the target tables")
     t.set_defaults(fn=cmd_targets)
+    from .backend.info import register as register_info
+    register_info(sub)                  # ptogpu info
     from .simt.cli import register as register_simt
     register_simt(sub)                  # ptogpu simt sweep | show
     from .fuzz.cli import add_parser as register_fuzz
