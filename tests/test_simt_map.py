@@ -220,3 +220,29 @@ def test_map_equals_the_data_kernels_own_stores(mode, VR, VC, dtype):
     assert stray == 0 and (count == 1).all()
     for f in ("warp", "lane", "seq"):
         np.testing.assert_array_equal(got[f], getattr(m, f), err_msg=f)
+
+
+@pytest.mark.parametrize("VR,VC,rows,cols", [(5, 9, 16, 16), (40, 60, 48, 64), (16, 8, 16, 8)])
+def test_l1_map_equals_the_data_kernels_own_stores(VR, VC, rows, cols):
+    """mgather_l1_elem_simt (mgather_l1.cu) with the trace shim: its scratch stores."""
+    if not _native_ok()[0]:
+        pytest.skip(_native_ok()[1])
+    from ptogpu.simt.shim_trace import trace_mgather_l1
+    core = pto.Core("a5", backend="native")
+    n = 2048
+    with core:
+        TabT = pto.GlobalTensor[pto.int32, pto.Shape[1, 1, 1, 1, n], pto.Stride[1, 1, 1, n, 1], pto.Layout.ND]
+        table = TabT(core.gm_put(np.arange(n, dtype=np.int32)))
+        IdxT = pto.GlobalTensor[pto.int32, pto.Shape[1, 1, 1, VR, VC], pto.Stride[1, 1, 1, VC, 1], pto.Layout.ND]
+        idx = IdxT(core.gm_put(RNG.integers(0, n, (VR, VC)).astype(np.int32)))
+        ScrT = pto.GlobalTensor[pto.int32, pto.Shape[1, 1, 1, 1, rows * cols],
+                                pto.Stride[1, 1, 1, rows * cols, 1], pto.Layout.ND]
+        scratch = ScrT(core.gm_put(np.zeros(rows * cols, np.int32)))
+        DstT = pto.Tile[pto.TileType.Mat, pto.int32, rows, cols, pto.BLayout.ColMajor, VR, VC,
+                        pto.SLayout.RowMajor, 512]
+        dst = DstT()
+        pto.TASSIGN(dst, 0)
+        m, got, count, stray = trace_mgather_l1(core, pto.GatherOOB.Clamp, dst, table, idx, scratch)
+    assert stray == 0 and (count == 1).all()
+    for f in ("warp", "lane", "seq"):
+        np.testing.assert_array_equal(got[f], getattr(m, f), err_msg=f)

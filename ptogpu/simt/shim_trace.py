@@ -56,44 +56,76 @@ def library(filename: str = "mgather.cu") -> ctypes.CDLL:
         return lib
 
 
-def trace_mgather(core, mode, oob, dst, table, idx):
-    """Run ``MGATHER[mode, oob](dst, table, idx)`` on an A5 core through the traced data
-    kernel, launched with ``dim3(32, 32)`` (the kernel's own geometry picks the working warps).
-    Returns (launch map of the call, per-slot warp, lane, seq, store count)."""
+def _run_traced(core, filename: str, kernel: str, params: np.ndarray, cap: int) -> np.ndarray:
+    """Pass 0 (checks), then pass 1 with the store log on; returns the log (n, REC) uint64."""
     from ..backend import native_backend
-    from ..backend.mgather_kernels import plan_mgather
-    plan = plan_mgather(core, mode, oob, dst, table, idx)
-    if plan is None or plan.kernel is None:
-        raise ShimTraceUnavailable("the kernel backend does not run this call")
-    lib = library("mgather.cu")
-    fn = getattr(lib, "host_" + plan.kernel)
+    lib = library(filename)
+    fn = getattr(lib, "host_" + kernel)
     fn.argtypes = native_backend._ARGTYPES
     fn.restype = None
-    case = case_from_mgather(core, mode, oob, dst, table, idx)
-    m = launch_map(case)
-    cap = 4 * m.size + 64
     log = np.zeros((cap, REC), np.uint64)
     fault = np.full((1, 4), np.uint64(0xFFFFFFFFFFFFFFFF), np.uint64)
     args = []
     for space in ("gm", "ub", "l1"):
         a = core.arena(space)
         args += [a._buf.ctypes.data, int(a.size), 0]
-    prm = np.ascontiguousarray(plan.params, np.int64)
-    fn(1, 32, 32, 1, *args, prm.ctypes.data, 0, fault.ctypes.data, 1, 0)      # pass 0: checks
+    prm = np.ascontiguousarray(params, np.int64)
+    fn(1, 32, 32, 1, *args, prm.ctypes.data, 0, fault.ctypes.data, 1, 0)
     lib.pto_trace_begin(log.ctypes.data, cap)
-    fn(1, 32, 32, 1, *args, prm.ctypes.data, 0, fault.ctypes.data, 1, 1)      # pass 1: stores
+    fn(1, 32, 32, 1, *args, prm.ctypes.data, 0, fault.ctypes.data, 1, 1)
     n = int(lib.pto_trace_end())
     if n > cap:
-        raise RuntimeError(f"{n} stores for {m.size} elements")
-    log = log[:n]
-    base = core.arena(dst.space)._buf.ctypes.data
-    addr = log[:, 0].astype(np.int64) - base
-    order = np.argsort(m.dst_addr)
-    pos = np.clip(np.searchsorted(m.dst_addr[order], addr), 0, max(m.size - 1, 0))
-    ok = m.dst_addr[order][pos] == addr
+        raise RuntimeError(f"{n} stores, more than the {cap} expected")
+    return log[:n]
+
+
+def _per_slot(m, log: np.ndarray, addr: np.ndarray, want: np.ndarray):
+    """Match logged store addresses to the map's slots (``want``: each slot's address);
+    ``seq`` is re-ranked among the matched stores of each thread (its order of these stores)."""
+    order = np.argsort(want)
+    pos = np.clip(np.searchsorted(want[order], addr), 0, max(m.size - 1, 0))
+    ok = want[order][pos] == addr if m.size else np.zeros(addr.size, bool)
     slot = order[pos[ok]]
+    lg = log[ok].astype(np.int64)
+    thread = lg[:, 2] * 32 + lg[:, 3]
+    rank = np.empty(slot.size, np.int64)
+    srt = np.lexsort((lg[:, 4], thread))
+    t_sorted = thread[srt]
+    starts = np.r_[0, np.flatnonzero(t_sorted[1:] != t_sorted[:-1]) + 1] if slot.size else np.zeros(0, int)
+    first = np.repeat(starts, np.diff(np.r_[starts, slot.size]))
+    rank[srt] = np.arange(slot.size) - first
     out = {k: np.full(m.size, -1, np.int64) for k in ("warp", "lane", "seq")}
-    for k, col in (("warp", 2), ("lane", 3), ("seq", 4)):
-        out[k][slot] = log[ok, col].astype(np.int64)
-    count = np.bincount(slot, minlength=m.size)
-    return m, out, count, int(n - ok.sum())
+    out["warp"][slot], out["lane"][slot], out["seq"][slot] = lg[:, 2], lg[:, 3], rank
+    return out, np.bincount(slot, minlength=m.size), int(addr.size - ok.sum())
+
+
+def trace_mgather(core, mode, oob, dst, table, idx):
+    """Run ``MGATHER[mode, oob](dst, table, idx)`` (A5, UB) through the traced data kernel,
+    launched with ``dim3(32, 32)`` (the kernel's own geometry picks the working warps).
+    Returns (launch map, per-slot {warp, lane, seq} of its store, stores per slot, stray
+    stores outside the destination)."""
+    from ..backend.mgather_kernels import plan_mgather
+    plan = plan_mgather(core, mode, oob, dst, table, idx)
+    if plan is None or plan.kernel is None:
+        raise ShimTraceUnavailable("the kernel backend does not run this call")
+    m = launch_map(case_from_mgather(core, mode, oob, dst, table, idx))
+    log = _run_traced(core, "mgather.cu", plan.kernel, plan.params, 4 * m.size + 64)
+    addr = log[:, 0].astype(np.int64) - core.arena(dst.space)._buf.ctypes.data
+    return (m, *_per_slot(m, log, addr, m.dst_addr))
+
+
+def trace_mgather_l1(core, oob, dst, table, idx, scratch):
+    """The same for ``MGATHER[Elem, oob, GatherExec::Simt](dst, table, idx, scratch)``: the
+    stores into the GM scratch (one per padded NZ slot) of ``mgather_l1_elem_simt``."""
+    from ..backend.mgather_l1_kernels import plan
+    from ..enums import Coalesce
+    pl = plan(core, oob, dst, table, idx, scratch, simt=True)
+    if pl is None:
+        raise ShimTraceUnavailable("the kernel backend does not run this call")
+    kernel, _, params = pl
+    m = launch_map(case_from_mgather(core, Coalesce.Elem, oob, dst, table, idx, scratch))
+    log = _run_traced(core, "mgather_l1.cu", kernel, params, 4 * m.size + 64)
+    addr = log[:, 0].astype(np.int64) - core.gm._buf.ctypes.data
+    in_gm = (addr >= 0) & (addr < core.gm.size)
+    m_out = _per_slot(m, log[in_gm], addr[in_gm], m.dst_addr)
+    return (m, *m_out)
