@@ -9,6 +9,7 @@ single-threaded (no OpenMP), so the log is in the shim's thread order.
 from __future__ import annotations
 
 import ctypes
+import re
 import subprocess
 import threading
 from pathlib import Path
@@ -49,6 +50,13 @@ def library(filename: str = "mgather.cu") -> ctypes.CDLL:
             if res.returncode != 0:
                 raise ShimTraceUnavailable(" ".join(cmd) + "\n" + res.stderr[-3000:])
             tmp.replace(out)
+            mine = re.compile(rf"ptogpu_simt_trace_{re.escape(Path(filename).stem)}_[0-9a-f]+\.so")
+            for old in out.parent.glob("ptogpu_simt_trace_*.so"):
+                if old != out and mine.fullmatch(old.name):       # builds of older sources
+                    try:
+                        old.unlink()
+                    except OSError:
+                        pass
         lib = ctypes.CDLL(str(out))
         lib.pto_trace_begin.argtypes = [ctypes.c_void_p, ctypes.c_longlong]
         lib.pto_trace_end.restype = ctypes.c_longlong
