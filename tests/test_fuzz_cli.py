@@ -15,6 +15,17 @@ def test_default_suite_json(capsys):
     assert main(["fuzz", "-n", "200", "--json", "--backend", "numpy"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["unexplained_or_bugs"] == 0 and len(doc["campaigns"]) == 11
+
+
+def test_default_suite_checks_the_kernel_backend(capsys):
+    from ptogpu.backend import native_backend
+    if not native_backend.available()[0]:
+        import pytest
+        pytest.skip("no native backend")
+    assert main(["fuzz", "-n", "300", "--json", "--backend", "native"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert len(doc["campaigns"]) == 13
+    assert all(c["divergent"] == 0 for c in doc["campaigns"] if "must agree" in c["title"])
     classes = {c["class"] for camp in doc["campaigns"] for c in camp["classes"]}
     for name in ("index cast width", "capacity rule", "row source address rule", "A2/A3 TGATHERB tail",
                  "TINTERLEAVE odd VC"):

@@ -150,6 +150,11 @@ def main(args) -> int:
         n = args.instances or 2000
         for title, cfg, a, b, gen, k in known_suite(n):
             runs.append((title, cfg, a, b, gen, max(k, 1)))
+        if backend != "numpy":             # the kernels against the NumPy reference
+            for mode in ("elem", "row"):
+                runs.append((f"A2/A3 {mode.capitalize()} Undefined, numpy vs {backend}: must agree",
+                             FuzzConfig(mode=mode, rows=4, cols=8, table_size=96, oob="undefined"),
+                             "a2a3@numpy", f"a2a3@{backend}", "mixed", n))
     else:
         kw = {k: getattr(args, k) for k in ("instr", "space", "mode", "oob", "dtype", "index_dtype",
                                              "table_size") if getattr(args, k) is not None}
