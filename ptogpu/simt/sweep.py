@@ -11,6 +11,7 @@ Elem mode is closed form too, except one sum over rows for the UB blocks (``_ele
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Iterable
 
 import numpy as np
 
@@ -152,7 +153,8 @@ def _elem(vr, vc, T):
     return warps, n, rounds, rounds_min, warp_rounds, idle, emin, emax, gm, ub
 
 
-def sweep(mode: str, rows, cols, dtypes=("float32",)) -> SweepResult:
+def sweep(mode: str, rows: Iterable[int], cols: Iterable[int],
+          dtypes: Iterable[str] = ("float32",)) -> SweepResult:
     """Metrics of ``mode`` ("row" | "elem") for every (dtype, vr, vc) in the product of
     ``dtypes`` x ``rows`` x ``cols`` (iterables of valid dims >= 1)."""
     import time
