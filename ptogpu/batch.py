@@ -67,6 +67,12 @@ def chunk_size(cfg: FuzzConfig, n: int, budget: int | None = None) -> int:
     return int(max(256, min(n, budget // per, 1 << 20)))
 
 
+def cache_chunk(cfg: FuzzConfig, n: int) -> int:
+    """Instances per chunk for the NumPy array code: ~256 K index values, so the temporaries
+    stay in cache (4x faster than memory-sized chunks); never more than :func:`chunk_size`."""
+    return int(max(16, min(chunk_size(cfg, n), (1 << 18) // max(cfg.n_idx, 1))))
+
+
 def out_bytes(cfg: FuzzConfig) -> int:
     L = layout(cfg)
     if cfg.instr == "tinterleave":
@@ -105,6 +111,8 @@ def _remap(u: np.ndarray, cap: int, oob: str, bits: int):
         last = np.uint64((cap - 1) & mask)
         return (np.minimum(u, last) if bits == 64 else np.where(u >= capu, last, u)), None
     if oob == "wrap":
+        if cap and not cap & (cap - 1):
+            return u & np.uint64(cap - 1), None            # a power of two: no division
         return u % capu, None
     if oob == "zero":
         return u, u < capu
@@ -162,24 +170,28 @@ def _mgather_ub(cfg: FuzzConfig, raw: np.ndarray, L: dict):
             src = (off * np.uint64(T)).view(np.int64)
             if rd is not None:
                 rd = np.broadcast_to(rd[:, :, None], (N, VR, VC))
-    rdm = np.ones(src.shape, bool) if rd is None else rd
-    bad = rdm & ((src < 0) | (src > gm.size - T))
-    fb, fe = _first(bad)
-    codes[fb] = F_TABLE
-    elem[fb] = fe[fb]
+    st = np.dtype(f"u{T}")
+    outside = (src < 0) | (src > gm.size - T)
+    bad = outside if rd is None else rd & outside
+    if rd is None and not bad.any():                   # the common case: one gather
+        fb = np.zeros(N, bool)
+        vals = gm.view(st)[src // T]
+    else:
+        rdm = np.ones(src.shape, bool) if rd is None else rd
+        fb, fe = _first(bad)
+        codes[fb] = F_TABLE
+        elem[fb] = fe[fb]
+        vals = gm.view(st)[np.where(rdm & ~bad, src, 0) // T]
+        vals = np.where(rdm, vals, 0).astype(st)
+        vals[fb] = 0
     ok = ~fb
-    st = np.dtype(f"u{T}") if T in (1, 2, 4, 8) else None
-    srcs = np.where(rdm & ~bad, src, 0) // T
-    vals = gm.view(st)[srcs]
-    vals = np.where(rdm, vals, 0).astype(st)
-    vals[~ok] = 0
     view = out.view(st).reshape(N, R, C)
     view[:, :VR, :VC] = vals
     if cfg.mode == "row" and rules.row_tail_fill:
         tail = _pad(VC * T, 32) - VC * T
         if tail:
             first = np.ascontiguousarray(vals[:, :, :1]).view(np.uint8).reshape(N, VR, T)
-            rows_read = rdm[:, :, 0] & ok[:, None]
+            rows_read = (np.ones((N, VR), bool) if rd is None else rd[:, :, 0]) & ok[:, None]
             pos = np.arange(tail)
             fill = first[:, :, pos % T]
             seg = out[:, :VR, VC * T: VC * T + tail]
@@ -370,7 +382,7 @@ def iter_batches(cfg: FuzzConfig, n: int, *, generator: Generator | str = "mixed
                  keep_outputs: bool = True, path: str = "auto") -> Iterator[BatchResult]:
     """Stream ``n`` instances (numbers ``start .. start+n-1``) in chunks."""
     gen = generator if isinstance(generator, Generator) else Generator(generator, seed)
-    step = chunk or chunk_size(cfg, n)
+    step = chunk or (chunk_size(cfg, n) if backend in ("native", "cupy") else cache_chunk(cfg, n))
     for a in range(start, start + n, step):
         b = min(a + step, start + n)
         yield run_chunk(cfg, np.arange(a, b, dtype=np.int64), gen, backend, keep_outputs, path)

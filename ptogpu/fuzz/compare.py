@@ -15,7 +15,7 @@ from typing import Callable
 
 import numpy as np
 
-from ..batch import chunk_size, run_chunk
+from ..batch import cache_chunk, chunk_size, run_chunk
 from . import rules as R
 from .classify import facts
 from .config import FuzzConfig
@@ -145,7 +145,8 @@ def campaign(base: FuzzConfig, a: Side | str, b: Side | str, n: int, *, generato
     if use_fused:
         F.run(ca, cb, gen, a, b, n, start, rep, rel, chunk=chunk, progress=progress)
     else:
-        step = chunk or max(1, chunk_size(base, n) // 2)
+        step = chunk or (chunk_size(base, n) // 2 if {a.backend, b.backend} & {"native", "cupy"}
+                         else cache_chunk(base, n))
         done = 0
         for s in range(start, start + n, step):
             inst = np.arange(s, min(s + step, start + n), dtype=np.int64)
