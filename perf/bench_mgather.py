@@ -119,26 +119,32 @@ def bench_kernel(case, s, backend, tiles, chunk_cap=None):
 
     def run(n):
         return launch_batch(plan.kernel, n, arenas, plan.params, passes=plan.passes,
-                            block=plan.block, backend=backend, writes=())
+                            block=plan.block, backend=backend, writes=(),
+                            faults_on_device=backend == "cupy")
     f = run(chunk)                                    # warm-up (build, first touch, compile)
-    if backend == "cupy":
-        xp.cuda.Device().synchronize()
-    t = time.perf_counter()
-    done, launches, faults = 0, 0, 0
-    while done < tiles:
-        n = min(chunk, tiles - done)
-        f = run(n)
-        launches += 1
-        faults += int((np.asarray(f[:, 0]) != np.uint64(2 ** 64 - 1)).sum())
-        done += n
-    if backend == "cupy":
-        xp.cuda.Device().synchronize()
-    dt = time.perf_counter() - t
+    times = []
+    for _ in range(REPEAT):
+        if backend == "cupy":
+            xp.cuda.Device().synchronize()
+        t = time.perf_counter()
+        done, launches, faults = 0, 0, 0
+        while done < tiles:
+            n = min(chunk, tiles - done)
+            f = run(n)
+            launches += 1
+            faults += int((f[:, 0] != np.uint64(2 ** 64 - 1)).sum())  # on the device (cupy)
+            done += n
+        if backend == "cupy":
+            xp.cuda.Device().synchronize()
+        times.append(time.perf_counter() - t)
+    dt = float(np.median(times))
     # spot check: the last chunk's first tile against np.take / the table rows
     out = (xp.asnumpy(ub[:stride]) if backend == "cupy" else ub[:stride])[s["dst_addr"]:].view(np.float32)
     want = reference(s, idx[0])
     assert np.array_equal(out.view(np.uint32), want.view(np.uint32)), "kernel output differs"
-    return dt, dict(launches=launches, chunk=chunk, faulted_tiles=faults,
+    return dt, dict(launches=launches, chunk=chunk, faulted_tiles=faults, repeats=REPEAT,
+                    seconds_all=[round(x, 4) for x in times], timing="median of repeats",
+                    index_tiles="a pool of `chunk` random index tiles, reused by every launch",
                     kernel=plan.kernel, block=list(plan.block), passes=plan.passes)
 
 
@@ -214,11 +220,13 @@ def main(argv=None):
                     help="tiles actually run for the per-tile loops (extrapolated)")
     ap.add_argument("--quick", action="store_true", help="100,000 tiles, 500 slow tiles")
     ap.add_argument("--chunk", type=int, default=None, help="tiles per launch (default: from free memory)")
+    ap.add_argument("--repeat", type=int, default=3, help="timed repetitions of each kernel run (median)")
     a = ap.parse_args(argv)
     if a.quick:
         a.tiles, a.slow_tiles = 100_000, 500
-    global MACHINE
+    global MACHINE, REPEAT
     MACHINE = machine()
+    REPEAT = max(1, a.repeat)
     for case in CASES:
         s = setup(case)
         for be in a.backends.split(","):
@@ -241,6 +249,7 @@ def main(argv=None):
 
 
 MACHINE: dict = {}
+REPEAT = 3
 
 if __name__ == "__main__":
     main()

@@ -45,10 +45,11 @@ _EMPTY = np.zeros(1, np.uint8)
 def launch_batch(kernel: str, n_instances: int, arenas: dict, params, *, prm_stride: int = 0,
                  passes: int = 1, block=(1, 1, 1), grid: int | None = None,
                  backend: str = "auto", writes=("gm", "ub", "l1"),
-                 threads: str | None = None) -> np.ndarray:
+                 threads: str | None = None, faults_on_device: bool = False):
     """Run ``kernel`` over ``n_instances`` instances (see the module doc). ``threads`` (native
     only): "one" (default for batches) runs the whole-block SIMT kernels as one host thread per
-    block, "block" runs every thread of the block; same bytes either way."""
+    block, "block" runs every thread of the block; same bytes either way.
+    ``faults_on_device`` (cupy only): return the fault records as a cupy array (no copy back)."""
     name, _ = resolve_backend(backend)
     if name == "numpy":
         raise ValueError("launch_batch runs kernels: backend 'native' or 'cupy' (auto found "
@@ -58,9 +59,9 @@ def launch_batch(kernel: str, n_instances: int, arenas: dict, params, *, prm_str
     extra = {}
     if name == "native":
         extra["threads"] = threads or os.environ.get("PTOGPU_NATIVE_THREADS", "one")
-    return be.launch_raw(kernel, tuple(block), int(n_instances), full, params,
-                         prm_stride=int(prm_stride), passes=passes, grid=grid, writes=writes,
-                         **extra)
+    fn = be.launch_device if (faults_on_device and name == "cupy") else be.launch_raw
+    return fn(kernel, tuple(block), int(n_instances), full, params,
+              prm_stride=int(prm_stride), passes=passes, grid=grid, writes=writes, **extra)
 
 
 def free_host_bytes() -> int:

@@ -122,6 +122,10 @@ def load() -> ctypes.CDLL:
                     problems.append(err)
                     continue
             try:
+                # Idle OpenMP workers sleep instead of spinning between launches: on a small
+                # (2-vCPU) machine a spinning worker steals the core the caller needs, and
+                # batched runs turned 2-5x slower at random. Read once, when libgomp loads.
+                os.environ.setdefault("OMP_WAIT_POLICY", "passive")
                 lib = ctypes.CDLL(str(path))
                 if lib.pto_host_shim_version() != 1:
                     raise OSError("host shim version mismatch")
