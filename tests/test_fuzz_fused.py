@@ -35,6 +35,12 @@ CASES = [
                 table_stride=(128, 128, 128, 16, 2)), "cpu", "a2a3", "mixed"),
     (FuzzConfig(mode="row", rows=5, cols=6, oob="clamp", dtype="uint8"), "cpu", "a5", "dup"),
     (FuzzConfig(rows=2, cols=4, table_size=50, dtype="uint64"), "cpu", "a2a3", "mixed"),
+    # both sides 32-bit (the narrow 32-bit-lane loops), every policy, non-power-of-two tables
+    (FuzzConfig(rows=3, cols=5, table_size=100, oob="undefined"), "a2a3", "a5.simt", "mixed"),
+    (FuzzConfig(rows=3, cols=5, table_size=100, oob="clamp", dtype="int8"), "a2a3", "a5", "extreme"),
+    (FuzzConfig(rows=3, cols=5, table_size=100, oob="zero", dtype="half"), "a5", "a2a3", "boundary"),
+    (FuzzConfig(rows=3, cols=5, table_size=100, oob="wrap", index_dtype="uint32"), "a5", "a2a3", "negative"),
+    (FuzzConfig(rows=16, cols=16, table_size=64, oob="undefined", dtype="float32"), "a5", "a2a3", "oob"),
 ]
 
 
