@@ -56,21 +56,41 @@ def _compiler_id(cxx: str) -> str:
 
 
 def _build(cxx: str, flags: tuple[str, ...], out: Path) -> str:
-    """Compile into ``out``; returns "" on success, else the compiler's complaint."""
+    """Compile into ``out``; returns "" on success, else the compiler's complaint. Each ``.cu``
+    is compiled to an object file in its own process (in parallel, one per CPU), then linked."""
     src = sources.source_dir()
     out.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(suffix=".so.tmp", dir=out.parent)
     os.close(fd)
-    cmd = [cxx, *flags, "-include", str(src / "host_shim.h"), "-I", str(src), "-x", "c++",
-           *(str(p) for p in sources.kernel_files()), "-o", tmp]
-    try:
-        res = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
-    except (OSError, subprocess.SubprocessError) as e:
-        os.unlink(tmp)
-        return f"{' '.join(cmd)}: {e}"
-    if res.returncode != 0:
-        os.unlink(tmp)
-        return f"{' '.join(cmd)}\n{res.stderr[-4000:]}"
+    cflags = [f for f in flags if f != "-shared"]
+    with tempfile.TemporaryDirectory(dir=out.parent) as objdir:
+        jobs, objs = [], []
+        for p in sources.kernel_files():
+            obj = os.path.join(objdir, p.stem + ".o")
+            objs.append(obj)
+            jobs.append([cxx, *cflags, "-c", "-include", str(src / "host_shim.h"), "-I", str(src),
+                         "-x", "c++", str(p), "-o", obj])
+        link = [cxx, *flags, *objs, "-o", tmp]
+        width = max(1, os.cpu_count() or 1)
+        try:
+            for k in range(0, len(jobs), width):
+                procs = [(c, subprocess.Popen(c, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                              text=True)) for c in jobs[k:k + width]]
+                for c, pr in procs:
+                    _, err = pr.communicate(timeout=600)
+                    if pr.returncode != 0:
+                        for _, other in procs:
+                            if other.poll() is None:
+                                other.kill()
+                        os.unlink(tmp)
+                        return f"{' '.join(c)}\n{err[-4000:]}"
+            res = subprocess.run(link, capture_output=True, text=True, timeout=600)
+        except (OSError, subprocess.SubprocessError) as e:
+            os.unlink(tmp)
+            return f"{cxx}: {e}"
+        if res.returncode != 0:
+            os.unlink(tmp)
+            return f"{' '.join(link)}\n{res.stderr[-4000:]}"
     os.replace(tmp, out)
     return ""
 
