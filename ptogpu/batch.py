@@ -6,11 +6,11 @@ counter-based generator from (seed, instance number), an array, or a callable
 N can be 10^9; each chunk returns the output bytes and per-instance fault records, or only a
 digest when ``keep_outputs=False``.
 
-The NumPy path is vectorised across instances (one array expression per chunk, no Python loop
-per tile) and gives exactly the bytes the single-instance public API gives
-(``ptogpu.fuzz.single.run_single``; tests/test_batch.py checks random configurations). What it
-does not vectorise (TGATHERB, GM→L1 reads that alias the scratch) runs instance by instance
-through the public API ("loop" path), so it is still exact, only slower. On ``native`` /
+The NumPy path is vectorised across instances (array expressions per chunk, no Python loop
+per tile) for MGATHER into UB and GM→L1, TGATHERB and TINTERLEAVE, and gives exactly the bytes
+the single-instance public API gives (``ptogpu.fuzz.single.run_single``; tests/test_batch.py
+checks random configurations). The one case it does not vectorise (an NPU GM→L1 Elem read of
+the scratch being written) runs instance by instance through the public API ("loop" path). On ``native`` /
 ``cupy`` MGATHER-into-UB batches run the kernels of ``cuda_src/mgather.cu`` (one block per
 instance, per-instance UB strides); other instructions run on NumPy.
 
@@ -200,9 +200,11 @@ def _mgather_ub(cfg: FuzzConfig, raw: np.ndarray, L: dict):
 
 
 def _mgather_l1(cfg: FuzzConfig, raw: np.ndarray, L: dict):
-    """MGATHER GM→L1 on the NPU targets (Row: nd2nz bursts; Elem: NZ image via scratch).
-    Returns None for the instances that must run on the loop path (reads into the scratch)."""
-    t = get_target(cfg.target)
+    """MGATHER GM→L1 (NPU: Row nd2nz bursts, Elem NZ image via the scratch; CPU sim: its
+    generic routine with an NZ Mat destination). ``slow`` marks the instances that must run
+    on the loop path (an NPU Elem read of the scratch it is writing)."""
+    cpu = cfg.target == "cpu"
+    bits = 64 if cpu else 32
     N = raw.shape[0]
     VR, VC, T = cfg.rows, cfg.cols, L["T"]
     R, C = L["dst_shape"]
@@ -216,7 +218,7 @@ def _mgather_l1(cfg: FuzzConfig, raw: np.ndarray, L: dict):
     S, St = cfg.shape5, cfg.stride5
     gm_size = L["gm_size"]
     tb, ia = L["table_bytes"], L["idx_addr"]
-    u = _cast(raw, 32)
+    u = _cast(raw, bits)
     # Per-instance GM: the table, then this instance's index tensor (Undefined may read it).
     ibytes = raw.astype(dtypes.storage(dtypes.as_dtype(cfg.index_dtype))).view(np.uint8).reshape(N, -1)
     tab = cfg.table.view(np.uint8)
@@ -238,20 +240,23 @@ def _mgather_l1(cfg: FuzzConfig, raw: np.ndarray, L: dict):
         if cfg.mode == "row":
             if VR == 0:
                 return out.view(np.uint8).reshape(N, -1), codes, elem, slow
-            cap = _prod(S[:4]) & 0xFFFFFFFF
-            safe, rd = _remap(u.reshape(N, VR), cap, cfg.oob, 32)
+            cap = (S[3] if cpu else _prod(S[:4])) & ((1 << bits) - 1)
+            safe, rd = _remap(u.reshape(N, VR), cap, cfg.oob, bits)
             rdm = np.ones((N, VR), bool) if rd is None else rd
-            nblk = -(-VC // C0)
-            b = np.arange(nblk, dtype=np.uint64)
-            src = ((safe[:, :, None] * np.uint64(St[3] & 0xFFFFFFFFFFFFFFFF) + b * np.uint64(C0))
-                   * np.uint64(T)).view(np.int64)
-            length = np.minimum(C0, VC - np.arange(nblk) * C0) * T
-            bad = rdm[:, :, None] & ((src < 0) | (src + length > gm_size))
+            c = np.arange(VC)
+            s3 = np.uint64(St[3] & 0xFFFFFFFFFFFFFFFF)
+            step = np.uint64(St[4] & 0xFFFFFFFFFFFFFFFF) if cpu else np.uint64(1)
+            cs = ((safe[:, :, None] * s3 + c.astype(np.uint64) * step) * np.uint64(T)).view(np.int64)
+            if cpu:                               # element by element (cpu:65-93)
+                bad = rdm[:, :, None] & ((cs < 0) | (cs > gm_size - T))
+            else:                                 # one burst per C0 block (§5.6)
+                nblk = -(-VC // C0)
+                b = np.arange(nblk, dtype=np.uint64)
+                src = ((safe[:, :, None] * s3 + b * np.uint64(C0)) * np.uint64(T)).view(np.int64)
+                length = np.minimum(C0, VC - np.arange(nblk) * C0) * T
+                bad = rdm[:, :, None] & ((src < 0) | (src + length > gm_size))
             fb, fe = _first(bad)
             codes[fb], elem[fb] = F_TABLE, fe[fb]
-            c = np.arange(VC)
-            cs = (safe[:, :, None] * np.uint64(St[3] & 0xFFFFFFFFFFFFFFFF) + c.astype(np.uint64)) * np.uint64(T)
-            cs = cs.view(np.int64)
             good = rdm & ~fb[:, None]
             cs = np.where(good[:, :, None], cs, 0)
             vals = fetch(cs)
@@ -264,8 +269,8 @@ def _mgather_l1(cfg: FuzzConfig, raw: np.ndarray, L: dict):
             return out.view(np.uint8).reshape(N, -1), codes, elem, slow
         if VR == 0 or VC == 0:
             return out.view(np.uint8).reshape(N, -1), codes, elem, slow
-        cap = _prod(S) & 0xFFFFFFFF
-        safe, rd = _remap(u.reshape(N, VR, VC), cap, cfg.oob, 32)
+        cap = _prod(S) & ((1 << bits) - 1)
+        safe, rd = _remap(u.reshape(N, VR, VC), cap, cfg.oob, bits)
         rdm = np.ones((N, VR, VC), bool) if rd is None else rd
         src = (safe * np.uint64(T)).view(np.int64)
         r, c = np.meshgrid(np.arange(VR), np.arange(VC), indexing="ij")
@@ -278,6 +283,8 @@ def _mgather_l1(cfg: FuzzConfig, raw: np.ndarray, L: dict):
         elem[fb] = order[np.maximum(fe[fb], 0)]
         s0, s1 = L["scratch_addr"], L["scratch_addr"] + R * C * T
         alias = (rdm & ~bad & (src + T > s0) & (src < s1)).reshape(N, -1).any(1) & ~fb
+        if cpu:
+            alias[:] = False                      # the CPU sim never writes the scratch
         slow |= alias
         good = rdm & ~bad & ~fb[:, None, None] & ~alias[:, None, None]
         vals = fetch(np.where(good, src, 0))
@@ -308,6 +315,109 @@ def _tinterleave(cfg: FuzzConfig, raw: np.ndarray, L: dict):
     return out.view(np.uint8).reshape(N, -1), codes, elem
 
 
+def _tgatherb_structure(cfg: FuzzConfig, L: dict):
+    """The block plan of this TGATHERB configuration, found once by probing the target's
+    engine with a UB whose every 32-bit word holds 32 x its own word number: each block's
+    source then names the offset entry it reads. Returns (core, dst, src, off, plan, entry)."""
+    import warnings
+
+    import ptogpu as pto
+    from .semantics import tgatherb as sem
+    core = pto.Core(cfg.target, "numpy", quirks=dict(cfg.quirks))
+    T = dtypes.as_dtype(cfg.dtype)
+    with core, warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        src = pto.Tile[pto.TileType.Vec, T, *L["src_shape"]]()
+        off = pto.Tile[pto.TileType.Vec, pto.uint32, *L["off_shape"]]()
+        dst = pto.Tile[pto.TileType.Vec, T, *L["dst_shape"], pto.BLayout.RowMajor, cfg.rows, cfg.cols]()
+        for t, a in ((src, L["src_addr"]), (off, L["off_addr"]), (dst, L["dst_addr"])):
+            pto.TASSIGN(t, a)
+        words = core.ub.size // 4
+        core.ub.data.view(np.uint32)[:] = (np.arange(words, dtype=np.uint64) * 32).astype(np.uint32)
+        plan = sem.ENGINES[core.target.tgatherb.engine](core, dst, src, off)
+        entry = (plan.src - src.addr) // 32 * 4            # byte address of each block's entry
+        core.ub.data[:] = 0
+        src.set(np.resize(cfg.table, L["src_shape"]).astype(src.Element))
+    return core, dst, src, off, plan, entry
+
+
+def _tgatherb(cfg: FuzzConfig, raw: np.ndarray, L: dict):
+    """TGATHERB on every target: the plan's structure (block destinations, sizes, which offset
+    entry each block reads) does not depend on the offset values, so it is probed once and the
+    instances only differ in the offsets they read."""
+    from .semantics.tgatherb import BLK
+    core, dst, src, off, plan, entry = _tgatherb_structure(cfg, L)
+    N = raw.shape[0]
+    ub = core.ub.data                                     # the static image: src data, zeros
+    usz = core.ub.size
+    nb = dst.nbytes
+    out = np.zeros((N, nb), np.uint8)
+    codes = np.zeros(N, np.int8)
+    elem = np.full(N, -1, np.int64)
+    if plan.dst.size == 0 or N == 0:
+        return out, codes, elem
+    offb = raw.astype(np.uint32).view(np.uint8).reshape(N, -1)        # the instances' offset tiles
+    oa, oe = off.addr, off.addr + offb.shape[1]
+
+    def ub_bytes(addrs: np.ndarray, per_instance: bool) -> np.ndarray:
+        """Bytes of each instance's UB (before the instruction) at ``addrs``: (N, ...) when
+        ``per_instance``, else one address array shared by all instances."""
+        a = addrs if per_instance else np.broadcast_to(addrs, (N,) + addrs.shape)
+        v = ub[np.clip(a, 0, usz - 1)]
+        inside = (a >= oa) & (a < oe)
+        if inside.any():
+            rows = np.broadcast_to(np.arange(N).reshape((N,) + (1,) * (a.ndim - 1)), a.shape)
+            v = np.where(inside, offb[rows, np.clip(a - oa, 0, offb.shape[1] - 1)], v)
+        return v
+
+    # offset entries (structural addresses; a read outside UB faults every instance)
+    rd = ~plan.zero
+    if ((entry[rd] < 0) | (entry[rd] > usz - 4)).any():
+        codes[:] = F_INDEX
+        return out, codes, elem
+    e = np.clip(entry, 0, usz - 4)
+    ob = ub_bytes(e[:, None] + np.arange(4), False)                    # (N, blocks, 4)
+    o = np.ascontiguousarray(ob).view(np.uint32)[..., 0].astype(np.int64)
+    eng = core.target.tgatherb.engine
+    if core.target.tgatherb.misaligned == "round_down":
+        o &= ~np.int64(BLK - 1)
+    nbytes = np.broadcast_to(plan.nbytes, o.shape)
+    if eng == "cpu":
+        ok = ((o + BLK) & 0xFFFFFFFF) <= src.Rows * src.Cols * src.Element.itemsize
+        rd = ok
+        nbytes = np.where(ok, BLK, 0)
+    else:
+        rd = np.broadcast_to(rd, o.shape)
+    sa = src.addr + o
+    bad = rd & ((sa < 0) | (sa > usz - BLK))
+    fb, fe = _first(bad)
+    codes[fb], elem[fb] = F_TABLE, fe[fb]
+    ends = plan.dst + plan.nbytes if eng != "cpu" else plan.dst + BLK
+    wbad = ((plan.dst < 0) | (ends > usz)) & (plan.nbytes > 0 if eng != "cpu" else True)
+    if wbad.any():
+        codes[~fb] = F_DST
+        return out, codes, elem
+    # last writer of every dst-tile byte (blocks in issue order; the CPU's blocks are disjoint)
+    j = np.arange(BLK)
+    wpos = plan.dst[:, None] + j[None, :] - dst.addr                   # (blocks, 32)
+    live = j[None, :] < (plan.nbytes[:, None] if eng != "cpu" else BLK)
+    inside = live & (wpos >= 0) & (wpos < nb)
+    flat = np.flatnonzero(inside.reshape(-1))
+    pos = wpos.reshape(-1)[flat]
+    uniq, first_rev = np.unique(pos[::-1], return_index=True)
+    win = flat[::-1][first_rev]                                        # flat (block*32 + j) winners
+    blk, jj = win // BLK, win % BLK
+    srcb = sa[:, blk] + jj[None, :]                                    # (N, winners) byte addresses
+    vals = ub_bytes(np.clip(srcb, 0, usz - 1), True)
+    keep = rd[:, blk] & (jj[None, :] < nbytes[:, blk]) if eng == "cpu" else rd[:, blk]
+    zero = np.broadcast_to(plan.zero[blk], keep.shape) if eng != "cpu" else np.zeros_like(keep)
+    v = np.where(zero, 0, vals)
+    cur = out[:, uniq]
+    out[:, uniq] = np.where(keep | zero, v, cur)
+    out[fb] = 0
+    return out, codes, elem
+
+
 def _vector(cfg: FuzzConfig, raw: np.ndarray):
     """(outputs, codes, elem, slow mask) or None when the configuration has no vector path."""
     L = layout(cfg)
@@ -316,8 +426,11 @@ def _vector(cfg: FuzzConfig, raw: np.ndarray):
             return None
         o, c, e = _mgather_ub(cfg, raw, L)
         return o, c, e, np.zeros(len(o), bool)
-    if cfg.instr == "mgather" and cfg.target != "cpu":
+    if cfg.instr == "mgather":
         return _mgather_l1(cfg, raw, L)
+    if cfg.instr == "tgatherb":
+        r = _tgatherb(cfg, raw, L)
+        return (*r, np.zeros(len(r[0]), bool))
     if cfg.instr == "tinterleave":
         r = _tinterleave(cfg, raw, L)
         if r is None:

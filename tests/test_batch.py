@@ -20,16 +20,22 @@ def random_configs(k: int, seed: int = 0):
     rng = np.random.default_rng(seed)
     out = []
     while len(out) < k:
-        instr = rng.choice(["mgather"] * 6 + ["tinterleave"])
+        instr = rng.choice(["mgather"] * 6 + ["tinterleave", "tgatherb"])
         tgt = str(rng.choice(["cpu", "a2a3", "a5"]))
         dt = str(rng.choice(DTYPES))
         rows, cols = int(rng.integers(1, 6)), int(rng.integers(1, 20))
+        if instr == "tgatherb":
+            dt = str(rng.choice(["float32", "half", "int8"]))
+            q = (("a2a3_tgatherb_tail_stream", bool(rng.random() < 0.5)),) if tgt == "a2a3" else ()
+            out.append(FuzzConfig(instr="tgatherb", target=tgt, dtype=dt, rows=rows, cols=int(rng.integers(1, 300)),
+                                  table_size=int(rng.integers(64, 1024)), quirks=q))
+            continue
         if instr == "tinterleave":
             if tgt == "a2a3":
                 continue
             out.append(FuzzConfig(instr="tinterleave", target=tgt, dtype=dt, rows=rows, cols=cols))
             continue
-        space = str(rng.choice(["ub", "ub", "l1"])) if tgt != "cpu" else "ub"
+        space = str(rng.choice(["ub", "ub", "l1"]))
         mode = str(rng.choice(["row", "elem"]))
         oob = str(rng.choice(["undefined", "clamp", "wrap", "zero"]))
         ex = str(rng.choice(["auto", "simt", "scalar"])) if tgt == "a5" and space == "l1" and mode == "elem" else "auto"
@@ -73,10 +79,15 @@ def test_native_kernels_match_numpy_batch(cfg):
     np.testing.assert_array_equal(v.fault_elem, k.fault_elem)
 
 
-def test_tgatherb_runs_on_the_loop_path():
-    cfg = FuzzConfig(instr="tgatherb", target="a2a3", rows=2, cols=72, table_size=256)
-    res = run_batch(cfg, 5, generator="uniform", seed=2)
-    assert res.path == "loop" and res.outputs.shape == (5, 2 * 72 * 4)
+@pytest.mark.parametrize("target", ["cpu", "a2a3", "a5"])
+@pytest.mark.parametrize("gen", ["uniform", "mixed"])
+def test_tgatherb_vector_path_matches_the_loop_path(target, gen):
+    cfg = FuzzConfig(instr="tgatherb", target=target, rows=4, cols=72, table_size=512)
+    v = run_batch(cfg, 30, generator=gen, seed=2, path="vector")
+    lo = run_batch(cfg, 30, generator=gen, seed=2, path="loop")
+    assert v.path == "vector" and lo.path == "loop" and v.outputs.shape == (30, 4 * 72 * 4)
+    np.testing.assert_array_equal(v.outputs, lo.outputs)
+    np.testing.assert_array_equal(v.faults, lo.faults)
 
 
 def test_chunking_and_streaming_change_nothing():
