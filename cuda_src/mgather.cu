@@ -246,6 +246,7 @@ PTO_DEV bool row_fast(const i64 *L, const Mem &m) {
 
 extern "C" __global__ void mgather_a5_row(PTO_KERNEL_PARAMS) {
     const bool whole = blockDim.x * blockDim.y * blockDim.z == 1u;
+    if (whole && pass != 0) return;          // a whole-block thread checked and wrote in pass 0
     PTO_FOR_EACH_INSTANCE(inst) {
         MG_INSTANCE_SETUP(inst);
         MG_COPY_PARAMS(L, P);                       // a local copy: byte stores cannot alias it
@@ -294,6 +295,7 @@ PTO_DEV void elem_range(const i64 *L, const Mem &m, u64 *rec, u32 first, u32 ste
 
 extern "C" __global__ void mgather_a5_elem(PTO_KERNEL_PARAMS) {
     const bool whole = blockDim.x * blockDim.y * blockDim.z == 1u;
+    if (whole && pass != 0) return;          // a whole-block thread checked and wrote in pass 0
     PTO_FOR_EACH_INSTANCE(inst) {
         MG_INSTANCE_SETUP(inst);
         MG_COPY_PARAMS(L, P);
