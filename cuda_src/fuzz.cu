@@ -36,9 +36,10 @@ enum { MODE_ROW_ = 0, MODE_ELEM_ = 1 };
 enum { RS_STRIDES = 0, RS_STRIDE3 = 1, RS_VALID_COLS = 2 };
 #define FZ_EMPTY (~0ull)
 
-// The index value of element k, cast to the 32-bit index type and sign/zero-extended.
-PTO_DEV u64 fz_index(const i64 *P, u64 key, u64 k) {
-    const i64 v = rng_value((int)P[FZ_GEN], rng_word(key, k), key, (u64)P[FZ_GCAP]);
+// The index value of element k, cast to the 32-bit index type and sign/zero-extended. `dup`
+// holds the tile's rng_dup_values (branch-free selection: lanes of a warp never diverge).
+PTO_DEV u64 fz_index(const i64 *P, u64 key, const i64 *dup, u64 k) {
+    const i64 v = rng_value_sel((int)P[FZ_GEN], rng_word(key, k), dup, (u64)P[FZ_GCAP]);
     const u32 w = (u32)(u64)v;
     return P[FZ_SIGNED] ? (u64)(i64)(int)w : (u64)w;
 }
@@ -149,11 +150,13 @@ PTO_DEV u64 fz_tile(const i64 *P, const u8 *gm, u64 key, bool *pfa, bool *pfb) {
     const bool elem = P[FZ_MODE] == MODE_ELEM_;
     bool fa = false, fb = false;
     u64 diff = 0;
+    i64 dup[4];
+    rng_dup_values(key, (u64)P[FZ_GCAP], dup);
     for (u64 r = 0; r < VR; ++r) {
-        const u64 rowraw = elem ? 0 : fz_index(P, key, r);
+        const u64 rowraw = elem ? 0 : fz_index(P, key, dup, r);
         u64 a0 = 0, b0 = 0;
         for (u64 c = 0; c < VC; ++c) {
-            const u64 raw = elem ? fz_index(P, key, r * VC + c) : rowraw;
+            const u64 raw = elem ? fz_index(P, key, dup, r * VC + c) : rowraw;
             bool ba, bb;
             const u64 va = fz_value(P, A, gm, raw, c, &ba), vb = fz_value(P, B, gm, raw, c, &bb);
             fa |= ba;
@@ -174,8 +177,8 @@ PTO_DEV u64 fz_tile(const i64 *P, const u8 *gm, u64 key, bool *pfa, bool *pfb) {
     if (fa == fb) return 0;                  // both fault: equal as faults
     u64 tilef = 0;
     for (u64 r = 0; r < VR; ++r) {
-        const u64 rowraw = elem ? 0 : fz_index(P, key, r);
-        for (u64 c = 0; c < VC; ++c) tilef |= (u64)fz_facts(P, elem ? fz_index(P, key, r * VC + c) : rowraw, c);
+        const u64 rowraw = elem ? 0 : fz_index(P, key, dup, r);
+        for (u64 c = 0; c < VC; ++c) tilef |= (u64)fz_facts(P, elem ? fz_index(P, key, dup, r * VC + c) : rowraw, c);
     }
     return FACT_FAULT | (tilef & (FACT_CAST | FACT_CAP | FACT_UNDEF));
 }

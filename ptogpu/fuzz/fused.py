@@ -151,7 +151,7 @@ def merge(rep, res: np.ndarray, gen, cfg: FuzzConfig) -> None:
 
 def run(a, b, gen, sa, sb, n, start, rep, rel, *, chunk=None, progress=None) -> None:
     gm = gm_image(a)
-    step = int(chunk or (1 << 22))
+    step = int(chunk or (1 << 22 if sa.backend == "native" else 1 << 26))
     run_chunk = run_native_chunk if sa.backend == "native" else run_cupy_chunk
     done = 0
     allres = []
