@@ -106,3 +106,18 @@ def test_report_json_is_complete():
         assert k in j
     assert j["classes"][0]["rules"] and j["classes"][0]["reproducer"].startswith("import numpy")
     assert isinstance(np.int64(j["n"]), np.int64)
+
+
+def test_campaign_memory_does_not_grow_with_n():
+    import tracemalloc
+    cfg = FuzzConfig(rows=4, cols=8, table_size=100)
+
+    def peak(n):
+        tracemalloc.start()
+        C.campaign(cfg, "cpu", "a5", n, chunk=1000, shrink=False)   # every tile diverges
+        p = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        return p
+
+    small, big = peak(3000), peak(30000)
+    assert big < small * 1.3 + 200_000, (small, big)
