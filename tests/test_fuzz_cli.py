@@ -56,3 +56,13 @@ def test_exit_status_1_on_unexplained(monkeypatch, capsys):
     assert rc == 1
     assert "UNEXPLAINED" in capsys.readouterr().out
     assert isinstance(np.int8(rc), np.int8)
+
+
+def test_bad_configurations_are_reported_not_raised(capsys):
+    assert main(["fuzz", "--pair", "a2a3.simt:a5", "-n", "10", "--backend", "numpy"]) == 2
+    assert "SIMT" in capsys.readouterr().err
+    # a static check rejecting one side (A5 Row: staticShape[4] == dst ValidCol) is reported
+    rc = main(["fuzz", "--mode", "row", "--shape", "4x16", "--table-shape", "1,1,1,8,32",
+               "--pair", "a2a3:a5", "-n", "20", "--backend", "native", "--json"])
+    doc = json.loads(capsys.readouterr().out)
+    assert rc == 0 and "staticShape[4]" in doc["campaigns"][0]["check_error"]

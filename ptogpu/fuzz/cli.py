@@ -141,6 +141,14 @@ def format_report(title: str, rep: Report) -> str:
 
 
 def main(args) -> int:
+    try:
+        return _main(args)
+    except ValueError as e:                       # a configuration no target accepts
+        print(f"ptogpu fuzz: {e}", file=sys.stderr)
+        return 2
+
+
+def _main(args) -> int:
     backend = _backend(args.backend)
     custom = any(getattr(args, k) is not None for k in
                  ("instr", "space", "mode", "oob", "dtype", "index_dtype", "shape", "table_size",

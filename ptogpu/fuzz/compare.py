@@ -141,7 +141,19 @@ def campaign(base: FuzzConfig, a: Side | str, b: Side | str, n: int, *, generato
     t0 = time.perf_counter()
     rel = relation(a, b)
     from . import fused as F
+    from ..errors import PtoCheckError
+    from .single import run_single
     use_fused = F.covers(ca, cb, gen, a, b) if fused is None else fused
+    if use_fused and n:
+        # The fused kernel runs no static checks: let the public API judge one instance first.
+        try:
+            v0 = gen(np.array([start], np.int64), ca.n_idx, ca.cap)[0]
+            run_single(ca, v0)
+            run_single(cb, v0)
+        except PtoCheckError as e:
+            rep.check_error = str(e)
+            rep.seconds = time.perf_counter() - t0
+            return rep
     if use_fused:
         F.run(ca, cb, gen, a, b, n, start, rep, rel, chunk=chunk, progress=progress)
     else:
