@@ -24,7 +24,8 @@ def test_default_suite_checks_the_kernel_backend(capsys):
         pytest.skip("no native backend")
     assert main(["fuzz", "-n", "300", "--json", "--backend", "native"]) == 0
     doc = json.loads(capsys.readouterr().out)
-    assert len(doc["campaigns"]) == 13
+    assert len(doc["campaigns"]) == 15
+    assert any(c["a"].startswith("a5.simt@native") and c["b"] == "a5.scalar@numpy" for c in doc["campaigns"])
     assert all(c["divergent"] == 0 for c in doc["campaigns"] if "must agree" in c["title"])
     classes = {c["class"] for camp in doc["campaigns"] for c in camp["classes"]}
     for name in ("index cast width", "capacity rule", "row source address rule", "A2/A3 TGATHERB tail",

@@ -160,9 +160,13 @@ def _main(args) -> int:
             runs.append((title, cfg, a, b, gen, max(k, 1)))
         if backend != "numpy":             # the kernels against the NumPy reference
             for mode in ("elem", "row"):
-                runs.append((f"A2/A3 {mode.capitalize()} Undefined, numpy vs {backend}: must agree",
-                             FuzzConfig(mode=mode, rows=4, cols=8, table_size=96, oob="undefined"),
-                             "a2a3@numpy", f"a2a3@{backend}", "mixed", n))
+                cfg = FuzzConfig(mode=mode, rows=6, cols=40, table_size=240,
+                                 oob="zero" if mode == "elem" else "undefined")
+                runs.append((f"A5 {mode.capitalize()}: SIMT kernel ({backend}, warp lanes) vs scalar "
+                             f"NumPy semantics: must agree", cfg, f"a5.simt@{backend}", "a5.scalar@numpy",
+                             "mixed", n))
+                runs.append((f"A2/A3 {mode.capitalize()}: scalar-loop kernel ({backend}) vs NumPy: "
+                             f"must agree", cfg, "a2a3@numpy", f"a2a3@{backend}", "mixed", n))
     else:
         kw = {k: getattr(args, k) for k in ("instr", "space", "mode", "oob", "dtype", "index_dtype",
                                              "table_size") if getattr(args, k) is not None}
