@@ -110,9 +110,16 @@ PTO_DEV u64 row_src(const i64 *P, u64 safe, i64 c) {
 // the same byte, and no thread reads what another writes), and pass 0 combines faults by
 // minimum key, so the bytes and the fault record are the same. On the GPU the kernels are
 // always launched with the block of the hardware launch.
+// Host: a local copy of the parameter block, so byte stores into the arenas cannot alias it
+// and the compiler keeps it in registers. Device: read in place (one copy per thread would
+// cost more loads than the thread's own element moves).
+#ifdef PTO_HOST_SHIM
 #define MG_COPY_PARAMS(L, P)                     \
     i64 L[MG_WORDS];                             \
     for (int w_ = 0; w_ < MG_WORDS; ++w_) L[w_] = P[w_]
+#else
+#define MG_COPY_PARAMS(L, P) const i64 *L = P
+#endif
 
 // ---- whole-block fast paths ------------------------------------------------------------
 // A whole-block thread owns its instance, so it may check and write in one pass, like the
