@@ -5,11 +5,11 @@ adds the device's ``-arch``, ``-ftz=true`` and ``--device-as-default-execution-s
 keeps its own on-disk cache keyed by source and options). Local ``#include "..."`` lines are
 expanded before compiling, so an edited header changes the source text and the cache key.
 
-Arenas: the Core's arenas stay NumPy byte arrays (the NumPy backend and the inspection API read
-them directly). For now each launch mirrors them: GM, UB and L1 are copied to the device
-before the call and the arenas the instruction writes are copied back after it. Correct, and
-cheap for single instructions; batched launches (many instances per launch, per-instance
-strides already in the kernel signature) are where device-resident arenas will pay off.
+Arenas: the Core's arenas stay NumPy byte arrays (the NumPy backend, the fallbacks and the
+inspection API read them directly), so a single instruction on a cupy Core copies GM, UB and
+L1 to the device before the launch and the arenas it writes back after it. Batched launches
+(:func:`launch_raw` / :func:`launch_device`, used by ``ptogpu.backend.launch.launch_batch``)
+take cupy arrays as they are: device-resident arenas, nothing copied.
 """
 from __future__ import annotations
 
