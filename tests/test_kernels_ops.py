@@ -563,7 +563,7 @@ def test_cupy_device_resident_batch_matches_native(mode):
         assert np.array_equal(cupy.asnumpy(d_ub), a_host)
 
 
-@pytest.mark.parametrize("k", [0, 2, 7, 13, 16, 19, 23, 29])
+@pytest.mark.parametrize("k", [0, 2, 7, 13, 16, 19, 21, 23, 29, 32])
 def test_cupy_glue_for_every_kernel_file_with_stand_in_device(monkeypatch, k):
     """cupy_backend (RawModule per .cu file, argument order, arenas copied in and back, the
     register arena) driven by a stand-in device that runs the host-shim build."""
