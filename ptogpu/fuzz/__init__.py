@@ -7,4 +7,17 @@ from .config import FuzzConfig
 from .rng import Generator
 from .single import run_single, snippet
 
-__all__ = ["FuzzConfig", "Generator", "run_single", "snippet"]
+
+def __getattr__(name: str):
+    """``campaign``, ``Side`` and ``run_batch`` load lazily (they pull in the batch engines)."""
+    if name in ("campaign", "Side", "Report"):
+        from . import compare
+        return getattr(compare, name)
+    if name in ("run_batch", "iter_batches"):
+        from .. import batch
+        return getattr(batch, name)
+    raise AttributeError(name)
+
+
+__all__ = ["FuzzConfig", "Generator", "run_single", "snippet", "campaign", "Side", "Report",
+           "run_batch", "iter_batches"]

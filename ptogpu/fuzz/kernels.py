@@ -16,7 +16,6 @@ def _world(cfg: FuzzConfig):
     from ..backend.mgather_kernels import plan_mgather
     L = layout(cfg)
     core = pto.Core(cfg.target, "numpy", quirks=dict(cfg.quirks))
-    T = pto.dtypes.as_dtype(cfg.dtype) if hasattr(pto, "dtypes") else cfg.dtype
     with core:
         TableT = pto.GlobalTensor[cfg.dtype, pto.Shape[cfg.shape5], pto.Stride[cfg.stride5], pto.Layout.ND]
         table = TableT(core.gm_put(cfg.table, cfg.dtype))
@@ -29,7 +28,6 @@ def _world(cfg: FuzzConfig):
         mode = pto.Coalesce.Row if cfg.mode == "row" else pto.Coalesce.Elem
         oob = getattr(pto.GatherOOB, cfg.oob.capitalize())
         plan = plan_mgather(core, mode, oob, dst, table, idx)
-    del T
     return core, plan, L, dst
 
 
@@ -58,7 +56,7 @@ def mgather_ub_batch(cfg: FuzzConfig, raw: np.ndarray, backend: str):
     stride = -(-(L["dst_addr"] + nb) // 64) * 64
     ub_size = core.ub.size
     ub = np.zeros((N - 1) * stride + ub_size, np.uint8)
-    rows = ub[: N * stride].reshape(N, stride) if N * stride <= ub.size else None
+    rows = ub[: N * stride].reshape(N, stride)             # instance k's UB starts at k*stride
     ir, ic, ivr, ivc = L["idx_shape"]
     isz = L["isz"]
     img = np.zeros((N, ir, ic), raw.dtype)
