@@ -117,3 +117,40 @@ def test_cupy_campaign_matches_numpy():
         k1, k2 = _key(ref), _key(got)
         assert k1[:3] == k2[:3]
         assert [(m, c) for m, c, _ in k1[3]] == [(m, c) for m, c, _ in k2[3]]   # first lists unordered on GPU
+
+
+def _random_cases(k: int, seed: int = 5):
+    rng = np.random.default_rng(seed)
+    out = []
+    while len(out) < k:
+        mode = str(rng.choice(["row", "elem"]))
+        oob = str(rng.choice(["undefined", "clamp", "wrap", "zero"]))
+        dt = str(rng.choice(["float32", "half", "int8", "bfloat16", "uint32"]))
+        idt = str(rng.choice(["int32", "uint32"]))
+        rows, cols = int(rng.integers(1, 7)), int(rng.integers(1, 40))
+        a, b = (str(x) for x in rng.choice(["cpu", "a2a3", "a5", "a5.simt"], 2, replace=False))
+        if a.split(".")[0] == b.split(".")[0]:
+            continue
+        kw = {}
+        if mode == "row" and rng.random() < 0.6:
+            s2, s3 = int(rng.integers(1, 3)), int(rng.integers(1, 9))
+            pitch = cols + int(rng.integers(0, 9))
+            s4 = int(rng.choice([1, 1, 2]))
+            kw = dict(table_shape=(1, 1, s2, s3, cols), table_stride=(s2 * s3 * pitch * s4,) * 2 + (s3 * pitch * s4, pitch * s4, s4))
+        cfg = FuzzConfig(mode=mode, oob=oob, dtype=dt, index_dtype=idt, rows=rows, cols=cols,
+                         table_size=int(rng.integers(8, 300)), **kw)
+        out.append((cfg, a, b, str(rng.choice(["mixed", "uniform", "oob", "negative", "extreme", "boundary", "dup"]))))
+    return out
+
+
+@pytest.mark.parametrize("case", _random_cases(30), ids=lambda c: f"{c[1]}-{c[2]}-{c[0].op_label}-{c[3]}")
+def test_fused_native_matches_numpy_on_random_configurations(case):
+    _native()
+    cfg, a, b, gen = case
+    ref = campaign(cfg, a, b, 600, generator=gen, seed=13, shrink=False)
+    got = campaign(cfg, a + "@native", b + "@native", 600, generator=gen, seed=13, shrink=False)
+    if ref.check_error:
+        assert got.check_error == ref.check_error
+        return
+    assert got.engine == "fused native"
+    assert _key(got) == _key(ref)
