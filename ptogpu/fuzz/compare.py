@@ -160,6 +160,7 @@ def campaign(base: FuzzConfig, a: Side | str, b: Side | str, n: int, *, generato
         step = chunk or (chunk_size(base, n) // 2 if {a.backend, b.backend} & {"native", "cupy"}
                          else cache_chunk(base, n))
         done = 0
+        paths: set = set()
         for s in range(start, start + n, step):
             inst = np.arange(s, min(s + step, start + n), dtype=np.int64)
             vals = gen(inst, ca.n_idx, ca.cap)          # one generation serves both sides
@@ -174,13 +175,14 @@ def campaign(base: FuzzConfig, a: Side | str, b: Side | str, n: int, *, generato
                 raise
             raw = cast_indices(ca, vals)
             m = facts(ca, cb, raw.reshape(inst.size, -1), ra.outputs, rb.outputs, ra.faults, rb.faults, rel)
+            paths.add(f"{a.backend}:{ra.path} vs {b.backend}:{rb.path}")
             rep.faults_a += int((ra.faults != 0).sum())
             rep.faults_b += int((rb.faults != 0).sum())
             note(rep, m, inst, gen, ca)
             done += inst.size
             if progress:
                 progress(done, n)
-        rep.engine = "numpy" if {a.backend, b.backend} == {"numpy"} else f"{a.backend}/{b.backend}"
+        rep.engine = ", ".join(sorted(paths)) or "numpy"     # e.g. "native:kernel vs numpy:vector"
     rep.seconds = time.perf_counter() - t0
     if shrink:
         from .shrink import shrink_class

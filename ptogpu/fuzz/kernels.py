@@ -1,5 +1,7 @@
 """Batches of MGATHER-into-UB on the kernel backends (cuda_src/mgather.cu): one launch per
-chunk, one block per instance, the UB arena strided per instance, GM (the table) shared."""
+chunk, one block per instance, the UB arena strided per instance, GM (the table) shared.
+``native`` runs on the host arrays in place; ``cupy`` copies them to the device and back
+(``cupy_backend.launch_raw``; unverified here: no GPU in CI)."""
 from __future__ import annotations
 
 import numpy as np
@@ -34,14 +36,17 @@ def _world(cfg: FuzzConfig):
 def mgather_ub_batch(cfg: FuzzConfig, raw: np.ndarray, backend: str):
     """(outputs, fault codes, fault elements) from the mgather.cu kernels, or None when this
     configuration or backend has no batched kernel path (the caller then runs NumPy)."""
-    if backend != "native" or cfg.instr != "mgather" or cfg.space != "ub":
+    if backend not in ("native", "cupy") or cfg.instr != "mgather" or cfg.space != "ub":
         return None
     if cfg.target != "cpu" and cfg.index_dtype not in ("int32", "uint32"):
         return None
-    from ..backend import native_backend
+    from ..backend import backend_available
+    from ..backend.mgather_kernels import backend_module
     try:
-        native_backend.load()
-    except native_backend.NativeUnavailable:
+        if not backend_available(backend)[0]:
+            return None
+        be = backend_module(backend)
+    except Exception:
         return None
     core, plan, L, dst = _world(cfg)
     N = raw.shape[0]
@@ -64,8 +69,7 @@ def mgather_ub_batch(cfg: FuzzConfig, raw: np.ndarray, backend: str):
     rows[:, L["idx_addr"]: L["idx_addr"] + ir * ic * isz] = img.view(np.uint8).reshape(N, -1)
     arenas = {"gm": (core.gm._buf, core.gm.size, 0), "ub": (ub, ub_size, stride),
               "l1": (core.l1._buf, core.l1.size, 0)}
-    fault = native_backend.launch_raw(plan.kernel, plan.block, N, arenas, plan.params,
-                                      passes=plan.passes)
+    fault = be.launch_raw(plan.kernel, plan.block, N, arenas, plan.params, passes=plan.passes)
     out[:] = rows[:, L["dst_addr"]: L["dst_addr"] + nb]
     key = fault[:, 0]
     bad = key != np.uint64(0xFFFFFFFFFFFFFFFF)
