@@ -67,3 +67,15 @@ def test_bad_configurations_are_reported_not_raised(capsys):
                "--pair", "a2a3:a5", "-n", "20", "--backend", "native", "--json"])
     doc = json.loads(capsys.readouterr().out)
     assert rc == 0 and "staticShape[4]" in doc["campaigns"][0]["check_error"]
+
+
+def test_progress_bar_reports_throughput(capsys):
+    import sys
+    from ptogpu.fuzz.cli import Bar
+    bar = Bar("campaign", True)
+    bar(500, 1000)
+    bar(1000, 1000)
+    bar.close()
+    err = capsys.readouterr().err
+    assert "1,000/1,000" in err and "tiles/s" in err and "#" * 24 in err and err.endswith("\n")
+    assert sys.stderr is not None
