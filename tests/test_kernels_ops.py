@@ -579,3 +579,46 @@ def test_cupy_glue_for_every_kernel_file_with_stand_in_device(monkeypatch, k):
         _, n = run_both(target, build, seed, backend="cupy")
         launched.update(n)
     assert sum(launched.values()) >= 1, tag
+
+
+@pytest.mark.parametrize("oob", [pto.GatherOOB.Clamp, pto.GatherOOB.Wrap, pto.GatherOOB.Zero])
+def test_batch_table_shape_larger_than_gm_faults_in_both_thread_modes(oob):
+    """A table whose shape claims 2^20 elements over 64 real ones: indices that remap past GM
+    fault (per instance, nothing written), the others gather -- in both host thread modes,
+    through the vectorised Clamp fast path too."""
+    from ptogpu.backend import launch, mgather_kernels
+    N, UB = 32, 4096
+    with pto.Core("a5", "native") as c:
+        ptr = c.gm_put(np.arange(64, dtype=np.float32))
+        n = 1 << 20
+        table = pto.GlobalTensor[pto.float32, pto.Shape[1, 1, 1, 1, n], pto.Stride[n, n, n, n, 1]](ptr)
+        it = pto.Tile[V, pto.int32, 8, 8]()
+        dst = pto.Tile[V, pto.float32, 8, 8]()
+        pto.TASSIGN(it, 0)
+        pto.TASSIGN(dst, 1024)
+        plan = mgather_kernels.plan_mgather(c, pto.Coalesce.Elem, oob, dst, table, it)
+        rng = np.random.default_rng(1)
+        vals = rng.integers(0, 60, (N, 64)).astype(np.int32)
+        bad = np.arange(N) % 3 == 0
+        vals[bad, 5] = -1 if oob == pto.GatherOOB.Clamp else n - 1     # clamps / wraps past GM
+        out = {}
+        for threads in ("one", "block"):
+            ub = np.zeros(N * UB, np.uint8)
+            ub.reshape(N, UB)[:, :256] = vals.view(np.uint8)
+            f = launch.launch_batch(plan.kernel, N, {"gm": (c.gm._buf, c.gm.size, 0), "ub": (ub, UB, UB)},
+                                    plan.params, passes=plan.passes, block=plan.block,
+                                    backend="native", threads=threads)
+            out[threads] = (ub, f)
+        assert np.array_equal(out["one"][0], out["block"][0])
+        assert np.array_equal(out["one"][1], out["block"][1])
+        ub, f = out["one"]
+        faulted = f[:, 0] != np.uint64(kernels.NONE)
+        assert np.array_equal(faulted, bad)
+        for k in range(N):
+            got = ub[k * UB + 1024: k * UB + 1280].view(np.float32)
+            if faulted[k]:
+                assert not got.any()
+            else:
+                v = vals[k].astype(np.int64) % 2 ** 32
+                want = np.where(v < n, v, 0).astype(np.float32) if oob == pto.GatherOOB.Zero else v.astype(np.float32)
+                assert np.array_equal(got, want), k
