@@ -304,7 +304,7 @@ def _tinterleave(cfg: FuzzConfig, raw: np.ndarray, L: dict):
     out = np.zeros((N, 2, R, C), st)
     codes = np.zeros(N, np.int8)
     elem = np.full(N, -1, np.int64)
-    core = Core(cfg.target, "numpy", quirks=dict(cfg.quirks))
+    core = Core(cfg.target, "numpy", quirks=cfg.core_quirks)
     if not core.target.interleave.supported:
         codes[:] = 4                     # PtoCheckError: the loop path reports it
         return None
@@ -323,7 +323,7 @@ def _tgatherb_structure(cfg: FuzzConfig, L: dict):
 
     import ptogpu as pto
     from .semantics import tgatherb as sem
-    core = pto.Core(cfg.target, "numpy", quirks=dict(cfg.quirks))
+    core = pto.Core(cfg.target, "numpy", quirks=cfg.core_quirks)
     T = dtypes.as_dtype(cfg.dtype)
     with core, warnings.catch_warnings():
         warnings.simplefilter("ignore")

@@ -79,3 +79,14 @@ def test_progress_bar_reports_throughput(capsys):
     err = capsys.readouterr().err
     assert "1,000/1,000" in err and "tiles/s" in err and "#" * 24 in err and err.endswith("\n")
     assert sys.stderr is not None
+
+
+def test_quirk_switch_changes_the_tgatherb_classes(capsys):
+    base = ["fuzz", "--instr", "tgatherb", "--shape", "4x72", "--table-size", "512", "--pair", "a2a3:a5",
+            "--gen", "uniform", "-n", "60", "--backend", "numpy", "--json", "--no-shrink"]
+    assert main(base) == 0
+    on = json.loads(capsys.readouterr().out)["campaigns"][0]
+    assert main(base + ["--quirk", "a2a3_tgatherb_tail_stream=off"]) == 0
+    off = json.loads(capsys.readouterr().out)["campaigns"][0]
+    assert on["divergent"] > 0 and off["divergent"] > 0
+    assert "quirk a2a3_tgatherb_tail_stream=False" in off["classes"][0]["rules"][0]

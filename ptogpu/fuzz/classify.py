@@ -149,7 +149,7 @@ def facts(a: FuzzConfig, b: FuzzConfig, raw: np.ndarray, out_a: np.ndarray, out_
             ef = _tgb_facts(a, b, raw[sl], r, c, valid, L)
         else:
             ia, ib = get_target(a.target).interleave, get_target(b.target).interleave
-            odd = (a.cols % 2 == 1) and (ia.odd_vc != ib.odd_vc or dict(a.quirks) != dict(b.quirks))
+            odd = (a.cols % 2 == 1) and (ia.odd_vc != ib.odd_vc or a.core_quirks != b.core_quirks)
             ef = np.full((oa.shape[0], r.size), R.ODD if odd else 0, np.int64)
         ef = np.where(valid[None, :], ef, ef | R.PAD) if a.instr != "mgather" else \
             np.where(valid[None, :], ef & ~R.PAD, R.PAD)

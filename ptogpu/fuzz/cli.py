@@ -63,6 +63,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
     f.add_argument("--table-size", type=int, help="table (or TGATHERB src) elements (default 4096)")
     f.add_argument("--table-shape", help="5-D table shape, e.g. 1,1,2,64,16")
     f.add_argument("--table-stride", help="5-D table stride")
+    f.add_argument("--quirk", action="append", metavar="NAME=on|off",
+                   help="switch a target quirk (ptogpu targets lists them); repeatable")
     f.add_argument("--gen", default=None, help="generator: uniform oob negative extreme boundary dup mixed")
     f.add_argument("--pair", action="append", help="sides to compare, A:B with A = target[.exec][@backend] "
                    "(default a5.simt:a2a3); repeatable")
@@ -152,7 +154,7 @@ def _main(args) -> int:
     backend = _backend(args.backend)
     custom = any(getattr(args, k) is not None for k in
                  ("instr", "space", "mode", "oob", "dtype", "index_dtype", "shape", "table_size",
-                  "table_shape", "table_stride", "pair", "gen"))
+                  "table_shape", "table_stride", "pair", "gen", "quirk"))
     runs = []
     if args.suite or not custom:
         n = args.instances or 2000
@@ -176,6 +178,9 @@ def _main(args) -> int:
             kw["table_shape"] = _tuple(args.table_shape)
         if args.table_stride:
             kw["table_stride"] = _tuple(args.table_stride)
+        if args.quirk:
+            kw["quirks"] = tuple((q.split("=")[0], q.split("=")[1].lower() in ("on", "1", "true"))
+                                 for q in args.quirk)
         cfg = FuzzConfig(**kw)
         for p in args.pair or ["a5.simt:a2a3"]:
             a, b = p.split(":")

@@ -41,7 +41,8 @@ class FuzzConfig:
 
     ``table_size``: elements of the MGATHER table (Elem: Shape (1,1,1,1,n); Row: (1,1,1,n//cols,
     cols)), or of the TGATHERB src tile; ``table_shape``/``table_stride`` override the 5-D
-    table view. ``quirks`` are ``(name, on)`` pairs for ``Core(..., quirks=...)``.
+    table view. ``quirks`` are ``(name, on)`` pairs for ``Core(..., quirks=...)``; a quirk of
+another target is ignored (:attr:`core_quirks`).
     """
     instr: str = "mgather"
     target: str = "a5"
@@ -70,13 +71,22 @@ class FuzzConfig:
             raise ValueError(f"exec 'simt' needs a SIMT target (a5), not {self.target}")
         if self.rows < 0 or self.cols < 0:
             raise ValueError("rows and cols must be >= 0")
+        from ..targets import TARGETS
+        known = {q for tt in TARGETS.values() for q in tt.quirks}
         for k, _ in self.quirks:
-            if k not in t.quirks:
-                raise ValueError(f"unknown quirk {k!r} for {self.target}")
+            if k not in known:
+                raise ValueError(f"unknown quirk {k!r}; known: {', '.join(sorted(known))}")
         if self.table_shape is not None and len(self.table_shape) != 5:
             raise ValueError("table_shape has 5 dims")
         if self.table_stride is not None and len(self.table_stride) != 5:
             raise ValueError("table_stride has 5 dims")
+
+    @property
+    def core_quirks(self) -> dict:
+        """The quirks that apply to this configuration's target (others are ignored, so one
+        quirk list can serve both sides of a campaign)."""
+        own = get_target(self.target).quirks
+        return {k: bool(v) for k, v in self.quirks if k in own}
 
     def with_(self, **kw) -> "FuzzConfig":
         return replace(self, **kw)

@@ -17,7 +17,7 @@ def _world(cfg: FuzzConfig):
     import ptogpu as pto
     from ..backend.mgather_kernels import plan_mgather
     L = layout(cfg)
-    core = pto.Core(cfg.target, "numpy", quirks=dict(cfg.quirks))
+    core = pto.Core(cfg.target, "numpy", quirks=cfg.core_quirks)
     with core:
         TableT = pto.GlobalTensor[cfg.dtype, pto.Shape[cfg.shape5], pto.Stride[cfg.stride5], pto.Layout.ND]
         table = TableT(core.gm_put(cfg.table, cfg.dtype))

@@ -48,7 +48,7 @@ def explain(fact: int, a, b) -> str:
     if fact == UNDEF:
         return "GatherOOB::Undefined reads whatever GM holds at the computed address (mgather.md §3)"
     if fact == TGB_TAIL:
-        q = dict(a.quirks).get("a2a3_tgatherb_tail_stream", True)
+        q = {**a.core_quirks, **b.core_quirks}.get("a2a3_tgatherb_tail_stream", True)
         return (f"A2/A3 TGATHERB tail (targets.tgatherb.engine vrepeat, quirk a2a3_tgatherb_tail_stream="
                 f"{q}): tail rows read offsets 8 apart and write 8 full blocks (other-ops.md §A.4)")
     if fact == TGB_CPU:

@@ -86,7 +86,7 @@ def run_single(cfg: FuzzConfig, values, backend: str = "numpy"):
     import ptogpu as pto
     L = layout(cfg)
     idx = cast_indices(cfg, np.asarray(values).reshape(-1))
-    core = pto.Core(cfg.target, backend, quirks=dict(cfg.quirks))
+    core = pto.Core(cfg.target, backend, quirks=cfg.core_quirks)
     T = dtypes.as_dtype(cfg.dtype)
     with core, warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -202,7 +202,7 @@ def _explicit(cfg: FuzzConfig, idx: np.ndarray) -> list[str]:
     ir, ic, ivr, ivc = L["idx_shape"]
     R, C = L["dst_shape"]
     mode, oob = cfg.mode.capitalize(), cfg.oob.capitalize()
-    q = f", quirks={dict(cfg.quirks)!r}" if cfg.quirks else ""
+    q = f", quirks={cfg.core_quirks!r}" if cfg.core_quirks else ""
     return [
         f"with pto.Core({cfg.target!r}, 'numpy'{q}) as core:",
         f"    table = pto.GlobalTensor[pto.{cfg.dtype}, pto.Shape{list(cfg.shape5)}, "
