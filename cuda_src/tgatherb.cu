@@ -20,8 +20,59 @@
 enum {
     TG_VR = 0, TG_VC, TG_T, TG_DST, TG_DST_COLS, TG_DST_RSTRIDE, TG_SRC, TG_SRC_BYTES,
     TG_OFF, TG_OFF_COLS, TG_OFF_RSTRIDE, TG_OFF_ESIZE, TG_OFF_SIGNED, TG_ROWWISE_B32,
-    TG_UNUSED_FAULT, TG_TAIL_STREAM, TG_WORDS
+    TG_UNUSED_FAULT, TG_TAIL_STREAM, TG_OFF_KIND, TG_WORDS
 };
+// CPU simulator offsets of a floating type are converted with static_cast<uint32_t> through
+// int64 (truncation toward zero; NaN, infinities and |x| >= 2^63 give INT64_MIN, as x86 does).
+enum { OFFK_INT = 0, OFFK_HALF, OFFK_BF16, OFFK_F32, OFFK_E4M3FN, OFFK_E5M2 };
+
+PTO_DEV double tg_p2(int k) {               // 2^k for the small k used below
+    u64 bits = (u64)(k + 1023) << 52;
+    double d;
+    PTO_MEMCPY(&d, &bits, 8);
+    return d;
+}
+
+// Sign s, biased exponent e of `eb` bits, mantissa m of `mb` bits; `ieee`: the all-ones
+// exponent means inf/NaN (else only all-ones exponent and mantissa is NaN: E4M3FN).
+PTO_DEV double tg_minifloat(u32 s, u32 e, u32 m, int eb, int mb, bool ieee, bool *special) {
+    const u32 emax = (1u << eb) - 1u, bias = (1u << (eb - 1)) - 1u;
+    *special = ieee ? e == emax : (e == emax && m == (1u << mb) - 1u);
+    if (*special) return 0.0;
+    const double v = e == 0 ? (double)m * tg_p2(1 - (int)bias - mb)
+                            : (double)((1u << mb) + m) * tg_p2((int)e - (int)bias - mb);
+    return s ? -v : v;
+}
+
+PTO_DEV u64 tg_float_offset(const u8 *p, int kind) {
+    double v = 0.0;
+    bool special = false;
+    switch (kind) {
+    case OFFK_HALF: {
+        const u32 b = (u32)p[0] | ((u32)p[1] << 8);
+        v = tg_minifloat(b >> 15, (b >> 10) & 31u, b & 1023u, 5, 10, true, &special);
+        break;
+    }
+    case OFFK_BF16: case OFFK_F32: {
+        u32 b = kind == OFFK_BF16 ? ((u32)p[0] | ((u32)p[1] << 8)) << 16
+                                  : (u32)p[0] | ((u32)p[1] << 8) | ((u32)p[2] << 16) | ((u32)p[3] << 24);
+        float f;
+        PTO_MEMCPY(&f, &b, 4);
+        v = (double)f;
+        special = ((b >> 23) & 255u) == 255u;
+        break;
+    }
+    case OFFK_E4M3FN:
+        v = tg_minifloat(p[0] >> 7, (p[0] >> 3) & 15u, p[0] & 7u, 4, 3, false, &special);
+        break;
+    default:
+        v = tg_minifloat(p[0] >> 7, (p[0] >> 2) & 31u, p[0] & 3u, 5, 2, true, &special);
+        break;
+    }
+    const double lim = 9223372036854775808.0;   // 2^63
+    if (special || v >= lim || v <= -lim) return 0x8000000000000000ull & 0xFFFFFFFFull;
+    return (u64)(i64)v & 0xFFFFFFFFull;              // (i64)v truncates toward zero
+}
 enum { TG_BLK = 32, TG_VL = 256 };
 
 // One block in issue order: where its offset lives, where it lands, how many bytes it stores,
@@ -58,7 +109,9 @@ PTO_DEV void tg_visit(TgState &s, u64 q, const TgBlock &b) {
         }
         if (s.act == -1 && s.rec[3] == 0) return;
         if (!arena_ok(U, (u64)b.oaddr, esz)) return;
-        const u64 raw = load_index(U.p + b.oaddr, (int)esz, s.npu ? 0 : (int)P[TG_OFF_SIGNED]);
+        const u64 raw = !s.npu && P[TG_OFF_KIND] != OFFK_INT
+                            ? tg_float_offset(U.p + b.oaddr, (int)P[TG_OFF_KIND])
+                            : load_index(U.p + b.oaddr, (int)esz, s.npu ? 0 : (int)P[TG_OFF_SIGNED]);
         o = (i64)(raw & 0xFFFFFFFFull);
         if (s.npu) {
             if (o % TG_BLK) {

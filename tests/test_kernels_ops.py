@@ -622,3 +622,33 @@ def test_batch_table_shape_larger_than_gm_faults_in_both_thread_modes(oob):
                 v = vals[k].astype(np.int64) % 2 ** 32
                 want = np.where(v < n, v, 0).astype(np.float32) if oob == pto.GatherOOB.Zero else v.astype(np.float32)
                 assert np.array_equal(got, want), k
+
+
+@pytest.mark.parametrize("otype", ["half", "bfloat16", "float32", "float8_e4m3", "float8_e5m2"])
+def test_tgatherb_cpu_float_offsets(otype):
+    """The CPU simulator converts float offsets through int64 (trunc; NaN/inf/huge -> 0 after
+    the uint32 cast): every bit pattern of the 8-bit types, random ones of the wider types."""
+    st = np.dtype(pto.dtypes.storage(getattr(pto, otype)))
+
+    def build(core, r):
+        src = pto.Tile[V, pto.int32, 16, 64]()
+        off = pto.Tile[V, getattr(pto, otype), 4, 64]()
+        dst = pto.Tile[V, pto.int32, 4, 64 * 8]()
+        pto.TASSIGN(src, 0)
+        pto.TASSIGN(off, 0x2000)
+        pto.TASSIGN(dst, 0x4000)
+        if st.itemsize == 1:
+            bits = r.permutation(256).astype(np.uint8)
+        else:
+            vals = r.integers(-64, 140, 256).astype(np.float64) * 32 + r.random(256) * 40
+            vals[r.integers(0, 256, 12)] = np.array([np.nan, np.inf, -np.inf, -0.5, 1e30, -1e30,
+                                                     4095.9, 31.99, 2.0 ** 40, -2.0 ** 33, 1e-3, -1e-3])
+            with np.errstate(all="ignore"):
+                bits = vals.astype(st).view(np.uint8)
+        core.write("ub", off.addr, bits)
+        pto.TGATHERB(dst, src, off)
+    ran = 0
+    for seed in _seeds(f"tgb-float/{otype}", 8):
+        _, n = run_both("cpu", build, seed)
+        ran += n["tgatherb_cpu"]
+    assert ran >= 8

@@ -2,8 +2,7 @@
 (cuda_src/tgatherb.cu, interleave.cu, reg_gather.cu).
 
 Each ``run_*`` is the hook its instruction calls after the static checks. It returns False
-(NumPy runs) on the numpy backend, for the few inputs the kernels leave to NumPy on purpose
-(CPU TGATHERB offsets of a floating type; operands of another core), and whenever the kernel's
+(NumPy runs) on the numpy backend, for operands of another core, and whenever the kernel's
 check pass reports a fault or a read inside the bytes the instruction writes: the kernel wrote
 nothing, so NumPy raises the same fault, or reads the sources as they were before the
 instruction, exactly as on the numpy backend.
@@ -24,13 +23,18 @@ def _bound(core, *tiles) -> bool:
 
 # ---- TGATHERB -----------------------------------------------------------------------------
 _TG_KERNEL = {"cpu": "tgatherb_cpu", "vreg": "tgatherb_a5", "vrepeat": "tgatherb_a2a3"}
+_FLOAT_OFFSETS = {"half": "OFFK_HALF", "bfloat16": "OFFK_BF16", "float32": "OFFK_F32",
+                  "float8_e4m3": "OFFK_E4M3FN", "float8_e5m2": "OFFK_E5M2"}
 
 
 def tgatherb_params(core, dst, src, off) -> tuple[str, np.ndarray] | None:
     engine = core.target.tgatherb.engine
-    if engine == "cpu" and dtypes.storage(off.Element).kind not in "iub":
-        return None                         # float offsets: NumPy's float->int conversion
     E = lambda n: enum("tgatherb.cu", n)    # noqa: E731
+    kind = "OFFK_INT"
+    if engine == "cpu" and dtypes.storage(off.Element).kind not in "iub":
+        kind = _FLOAT_OFFSETS.get(dtypes.name_of(off.Element))
+        if kind is None:
+            return None                     # a float type the kernel does not decode
     p = np.zeros(E("TG_WORDS"), np.int64)
     size = dst.Element.itemsize
     rowwise = -(-dst.Cols // (256 // size)) > dst.Rows
@@ -44,6 +48,7 @@ def tgatherb_params(core, dst, src, off) -> tuple[str, np.ndarray] | None:
         "TG_ROWWISE_B32": int(rowwise and core.quirks.get("a5_tgatherb_rowwise_b32_store", False)),
         "TG_UNUSED_FAULT": int(core.quirks.get("a5_tgatherb_unused_block_fault", False)),
         "TG_TAIL_STREAM": int(core.quirks.get("a2a3_tgatherb_tail_stream", True)),
+        "TG_OFF_KIND": E(kind),
     }
     for k, v in vals.items():
         p[E(k)] = v
