@@ -652,3 +652,25 @@ def test_tgatherb_cpu_float_offsets(otype):
         _, n = run_both("cpu", build, seed)
         ran += n["tgatherb_cpu"]
     assert ran >= 8
+
+
+def test_dma_trace_is_recorded_on_the_kernel_path():
+    """core.trace() sees the same bursts whether the burst executor is NumPy or the kernel."""
+    traces = {}
+    for be in ("numpy", "native"):
+        with pto.Core("a5", be) as core, Counter() as cnt:
+            r = np.random.default_rng(4)
+            core.write("l1", 0, r.integers(0, 256, core.l1.size, dtype=np.uint8))
+            for seed in range(6):
+                with core.trace() as tr:
+                    build_bursts("l1")(core, np.random.default_rng(100 + seed))
+                traces.setdefault(be, []).append([(b.instr, b.src, b.dst, b.length, b.left, b.right, b.fill)
+                                                  for b in tr.bursts])
+            if be == "native":
+                assert cnt.n["dma_bursts"] >= 6
+            traces[be].append(core.l1.data.copy())
+    for a, b in zip(traces["numpy"], traces["native"]):
+        if isinstance(a, np.ndarray):
+            assert np.array_equal(a, b)
+        else:
+            assert a == b

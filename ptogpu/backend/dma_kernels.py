@@ -1,17 +1,18 @@
 """The DMA burst executor on the kernel backends (cuda_src/dma.cu ``dma_bursts``).
 
 :func:`run_bursts` is the hook ``semantics/dma.execute`` calls first. It returns False (NumPy
-runs the burst list) on the numpy backend, while ``core.trace()`` records bursts, for bursts
-within one arena, for a first-element pad pattern wider than a zero-length payload (NumPy reads
+runs the burst list) on the numpy backend, for bursts within one arena, for a first-element
+pad pattern wider than a zero-length payload (NumPy reads
 past the payload there), and when the kernel finds a fault (NumPy then raises the same fault,
-nothing having been written). Otherwise pass 0 checks every burst, the prologue runs, and
+nothing having been written). Otherwise pass 0 checks every burst, the prologue runs, the
+burst list is recorded into any active ``core.trace()`` exactly as NumPy records it, and
 pass 1 writes every burst in issue order (last writer wins).
 """
 from __future__ import annotations
 
 import numpy as np
 
-from ..trace import active
+from ..trace import _Record, active
 from .kernels import clean, enum, i64, launch_on, use_kernels
 
 FILE = "dma.cu"
@@ -37,7 +38,7 @@ def burst_params(b, src, dst, length) -> np.ndarray:
 
 
 def run_bursts(core, b, prologue=None) -> bool:
-    if not use_kernels(core) or active(core) or b.src_space == b.dst_space:
+    if not use_kernels(core) or b.src_space == b.dst_space:
         return False
     if b.elem > 8 or (b.pad is not None and len(bytes(b.pad)) < b.elem):
         return False
@@ -54,5 +55,12 @@ def run_bursts(core, b, prologue=None) -> bool:
         return False
     if prologue is not None:
         prologue()
+    tracers = active(core)
+    if tracers:                             # the same record NumPy's execute() makes
+        body = dst + b.left + length + b.right
+        end = (body + 31) // 32 * 32 if b.fill else body
+        for tr in tracers:
+            tr.record(_Record(b.instr, b.src_space, b.dst_space, src.copy(), dst.copy(),
+                              np.array(length), b.left, b.right, end - body, b.repeat))
     launch_on(core, "dma_bursts", prm, passes=2, writes=(b.dst_space,))
     return True
