@@ -134,7 +134,7 @@ def _prod(v) -> int:
 
 
 def _mgather_ub(cfg: FuzzConfig, raw: np.ndarray, L: dict):
-    """MGATHER into UB, ND table, RowMajor tiles (all targets): (outputs, faults, elem)."""
+    """MGATHER into UB, ND table, any cfg.layout (all targets): (outputs, faults, elem)."""
     t = get_target(cfg.target)
     rules = t.mgather
     N = raw.shape[0]
@@ -145,6 +145,20 @@ def _mgather_ub(cfg: FuzzConfig, raw: np.ndarray, L: dict):
     elem = np.full(N, -1, np.int64)
     if VR == 0 or VC == 0 or N == 0:
         return out.reshape(N, -1), codes, elem
+    dpos = None
+    if cfg.layout != "nd":
+        # Tile.set stores the index tile at the full layout offsets; the target reads it, and
+        # writes the destination, at its own offsets (full, or A5's plain Row/ColMajor).
+        from .fuzz.single import tile_classes
+        IdxT, DstT = tile_classes(cfg, L)
+        r, c = np.meshgrid(np.arange(VR), np.arange(VC), indexing="ij")
+        full = rules.tile_offsets == "full"
+        if cfg.mode == "elem":
+            ir, ic = L["idx_shape"][:2]
+            img = np.zeros((N, ir * ic), raw.dtype)
+            img[:, IdxT.offsets(r, c).reshape(-1)] = raw.reshape(N, -1)
+            raw = img[:, (IdxT.offsets(r, c) if full else IdxT.plain_offsets(r, c)).reshape(-1)]
+        dpos = (DstT.offsets(r, c) if full else DstT.plain_offsets(r, c)).reshape(-1)
     bits = rules.index_bits
     S, St = cfg.shape5, cfg.stride5
     gm = np.zeros(L["gm_size"], np.uint8)
@@ -185,6 +199,9 @@ def _mgather_ub(cfg: FuzzConfig, raw: np.ndarray, L: dict):
         vals = np.where(rdm, vals, 0).astype(st)
         vals[fb] = 0
     ok = ~fb
+    if dpos is not None:
+        out.view(st).reshape(N, R * C)[:, dpos] = vals.reshape(N, -1)
+        return out.reshape(N, -1), codes, elem
     view = out.view(st).reshape(N, R, C)
     view[:, :VR, :VC] = vals
     if cfg.mode == "row" and rules.row_tail_fill:
@@ -496,6 +513,10 @@ def iter_batches(cfg: FuzzConfig, n: int, *, generator: Generator | str = "mixed
     """Stream ``n`` instances (numbers ``start .. start+n-1``) in chunks."""
     gen = generator if isinstance(generator, Generator) else Generator(generator, seed)
     step = chunk or (chunk_size(cfg, n) if backend in ("native", "cupy") else cache_chunk(cfg, n))
+    if n > 0 and path != "loop":
+        # The array paths run no static checks: the public API judges one instance first and
+        # raises the PtoCheckError the C++ compiler would.
+        run_single(cfg, gen(np.array([start], np.int64), cfg.n_idx, cfg.cap)[0])
     for a in range(start, start + n, step):
         b = min(a + step, start + n)
         yield run_chunk(cfg, np.arange(a, b, dtype=np.int64), gen, backend, keep_outputs, path)

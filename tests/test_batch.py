@@ -46,9 +46,12 @@ def random_configs(k: int, seed: int = 0):
             s2, s3 = int(rng.integers(1, 3)), int(rng.integers(1, 9))
             pitch = cols + int(rng.integers(0, 5))
             shape, stride = (1, 1, s2, s3, cols), (s2 * s3 * pitch,) * 2 + (s3 * pitch, pitch, 1)
+        lay = "nd"
+        if space == "ub" and tgt != "a2a3" and shape is None and rng.random() < 0.4:
+            lay = str(rng.choice(["dn", "nz", "zz"]))
         out.append(FuzzConfig(target=tgt, space=space, mode=mode, oob=oob, dtype=dt, index_dtype=idt,
                               rows=rows, cols=cols, table_size=size, table_shape=shape,
-                              table_stride=stride, exec=ex))
+                              table_stride=stride, exec=ex, layout=lay))
     return out
 
 
@@ -120,3 +123,9 @@ def test_digest_only_memory_does_not_grow_with_n():
 def test_cast_indices_wrap_like_the_index_type():
     cfg = FuzzConfig(index_dtype="uint32")
     assert cast_indices(cfg, np.array([-1, 2**32 + 5])).tolist() == [2**32 - 1, 5]
+
+
+def test_array_paths_raise_the_static_check_errors():
+    from ptogpu.errors import PtoCheckError
+    with pytest.raises(PtoCheckError):       # A2/A3: the index tile must be RowMajor
+        run_batch(FuzzConfig(target="a2a3", layout="dn"), 10)

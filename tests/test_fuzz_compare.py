@@ -17,7 +17,7 @@ from ptogpu.fuzz.cli import known_suite
 EXPECT = {   # suite title fragment -> fact bit every class of that campaign must carry
     "index cast width": R.CAST, "capacity rule": R.CAP, "row source rule": R.ROWSRC,
     "tail fill": R.PAD, "fault vs value": R.FAULT, "A2/A3 tail": R.TGB_TAIL,
-    "partial block": R.TGB_CPU, "odd VC": R.ODD,
+    "partial block": R.TGB_CPU, "odd VC": R.ODD, "tile offset rule": R.LAYOUT,
 }
 
 

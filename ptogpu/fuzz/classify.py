@@ -46,6 +46,18 @@ def _elem_positions(cfg: FuzzConfig, L: dict):
         r_, c_ = L["tile_shape"]
         e = np.arange(2 * r_ * c_)
         r, c = (e % (r_ * c_)) // c_, e % c_
+    elif cfg.instr == "mgather" and cfg.space == "ub" and cfg.layout != "nd":
+        from .single import tile_classes
+        _, DstT = tile_classes(cfg, L)
+        Rr, Cc = L["dst_shape"]
+        rr, cc = np.meshgrid(np.arange(cfg.rows), np.arange(cfg.cols), indexing="ij")
+        full = get_target(cfg.target).mgather.tile_offsets == "full"
+        pos = (DstT.offsets(rr, cc) if full else DstT.plain_offsets(rr, cc)).reshape(-1)
+        inv = np.full(Rr * Cc, -1, np.int64)
+        inv[pos] = np.arange(pos.size)
+        valid = inv >= 0
+        vc = max(cfg.cols, 1)
+        return np.where(valid, inv // vc, 0), np.where(valid, inv % vc, 0), valid
     else:
         Rr, Cc = L["dst_shape"]
         e = np.arange(Rr * Cc)
@@ -145,6 +157,9 @@ def facts(a: FuzzConfig, b: FuzzConfig, raw: np.ndarray, out_a: np.ndarray, out_
             continue
         if a.instr == "mgather":
             ef = _mgather_facts(a, b, raw[sl], r, c, valid)
+            if a.layout in ("nz", "zz") and a.space == "ub" and \
+                    get_target(a.target).mgather.tile_offsets != get_target(b.target).mgather.tile_offsets:
+                ef = ef | R.LAYOUT
         elif a.instr == "tgatherb":
             ef = _tgb_facts(a, b, raw[sl], r, c, valid, L)
         else:
@@ -152,7 +167,7 @@ def facts(a: FuzzConfig, b: FuzzConfig, raw: np.ndarray, out_a: np.ndarray, out_
             odd = (a.cols % 2 == 1) and (ia.odd_vc != ib.odd_vc or a.core_quirks != b.core_quirks)
             ef = np.full((oa.shape[0], r.size), R.ODD if odd else 0, np.int64)
         ef = np.where(valid[None, :], ef, ef | R.PAD) if a.instr != "mgather" else \
-            np.where(valid[None, :], ef & ~R.PAD, R.PAD)
+            np.where(valid[None, :], ef & ~R.PAD, R.PAD | (ef & R.LAYOUT))
         ef = np.where(ef == 0, R.UNEXPLAINED, ef)
         m |= np.bitwise_or.reduce(np.where(d, ef, 0), axis=1) if d.shape[1] else 0
         if fdiff.any():

@@ -144,8 +144,9 @@ def campaign(base: FuzzConfig, a: Side | str, b: Side | str, n: int, *, generato
     from ..errors import PtoCheckError
     from .single import run_single
     use_fused = F.covers(ca, cb, gen, a, b) if fused is None else fused
-    if use_fused and n:
-        # The fused kernel runs no static checks: let the public API judge one instance first.
+    if n:
+        # The array paths and the fused kernel run no static checks: let the public API judge
+        # one instance first.
         try:
             v0 = gen(np.array([start], np.int64), ca.n_idx, ca.cap)[0]
             run_single(ca, v0)

@@ -16,6 +16,9 @@ from .. import dtypes
 from ..targets import get_target
 
 INSTRS = ("mgather", "tgatherb", "tinterleave")
+# Tile layouts of MGATHER-into-UB destination and Elem index tiles: (BLayout, SLayout) names.
+LAYOUTS = {"nd": ("RowMajor", "NoneBox"), "dn": ("ColMajor", "NoneBox"),
+           "nz": ("ColMajor", "RowMajor"), "zz": ("RowMajor", "RowMajor")}
 OOBS = ("undefined", "clamp", "wrap", "zero")
 MODES = ("row", "elem")
 EXECS = ("auto", "simt", "scalar")
@@ -58,6 +61,7 @@ another target is ignored (:attr:`core_quirks`).
     table_stride: tuple[int, ...] | None = None
     exec: str = "auto"
     quirks: tuple[tuple[str, bool], ...] = field(default=())
+    layout: str = "nd"                # MGATHER into UB: dst (and Elem index) tile layout, LAYOUTS
 
     def __post_init__(self) -> None:
         t = get_target(self.target)
@@ -76,6 +80,10 @@ another target is ignored (:attr:`core_quirks`).
         for k, _ in self.quirks:
             if k not in known:
                 raise ValueError(f"unknown quirk {k!r}; known: {', '.join(sorted(known))}")
+        if self.layout not in LAYOUTS:
+            raise ValueError(f"layout must be one of {', '.join(LAYOUTS)}")
+        if self.layout != "nd" and not (self.instr == "mgather" and self.space == "ub"):
+            raise ValueError("tile layouts other than nd apply to MGATHER into UB only")
         if self.table_shape is not None and len(self.table_shape) != 5:
             raise ValueError("table_shape has 5 dims")
         if self.table_stride is not None and len(self.table_stride) != 5:
@@ -157,8 +165,9 @@ another target is ignored (:attr:`core_quirks`).
         ex = f".{self.exec}" if self.exec != "auto" else ""
         if self.instr == "mgather":
             sp = "" if self.space == "ub" else " GM->L1"
+            lay = f" {self.layout}" if self.layout != "nd" else ""
             return (f"MGATHER{sp}<{self.mode.capitalize()}, {self.oob.capitalize()}> {self.target}{ex} "
-                    f"{self.dtype} {self.rows}x{self.cols} idx {self.index_dtype}")
+                    f"{self.dtype} {self.rows}x{self.cols}{lay} idx {self.index_dtype}")
         if self.instr == "tgatherb":
             return f"TGATHERB {self.target} {self.dtype} {self.rows}x{self.cols}"
         return f"TINTERLEAVE {self.target} {self.dtype} {self.rows}x{self.cols}"

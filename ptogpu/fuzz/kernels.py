@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from .config import FuzzConfig
-from .single import F_DST, F_INDEX, F_TABLE, layout
+from .single import F_DST, F_INDEX, F_TABLE, layout, tile_classes
 
 _PHASE = {0: F_INDEX, 1: F_TABLE, 2: F_DST}
 
@@ -21,16 +21,18 @@ def _world(cfg: FuzzConfig):
     with core:
         TableT = pto.GlobalTensor[cfg.dtype, pto.Shape[cfg.shape5], pto.Stride[cfg.stride5], pto.Layout.ND]
         table = TableT(core.gm_put(cfg.table, cfg.dtype))
-        ir, ic, ivr, ivc = L["idx_shape"]
-        idx = pto.Tile[pto.TileType.Vec, cfg.index_dtype, ir, ic, pto.BLayout.RowMajor, ivr, ivc]()
-        dst = pto.Tile[pto.TileType.Vec, cfg.dtype, *L["dst_shape"], pto.BLayout.RowMajor,
-                       cfg.rows, cfg.cols]()
+        IdxT, DstT = tile_classes(cfg, L)
+        idx, dst = IdxT(), DstT()
         pto.TASSIGN(idx, L["idx_addr"])
         pto.TASSIGN(dst, L["dst_addr"])
         mode = pto.Coalesce.Row if cfg.mode == "row" else pto.Coalesce.Elem
         oob = getattr(pto.GatherOOB, cfg.oob.capitalize())
         plan = plan_mgather(core, mode, oob, dst, table, idx)
     return core, plan, L, dst
+
+
+def _idx_tile(cfg: FuzzConfig, L: dict):
+    return tile_classes(cfg, L)[0]()
 
 
 def mgather_ub_batch(cfg: FuzzConfig, raw: np.ndarray, backend: str):
@@ -64,8 +66,9 @@ def mgather_ub_batch(cfg: FuzzConfig, raw: np.ndarray, backend: str):
     rows = ub[: N * stride].reshape(N, stride)             # instance k's UB starts at k*stride
     ir, ic, ivr, ivc = L["idx_shape"]
     isz = L["isz"]
-    img = np.zeros((N, ir, ic), raw.dtype)
-    img[:, :ivr, :ivc] = raw.reshape(N, ivr, ivc)
+    img = np.zeros((N, ir * ic), raw.dtype)               # the index tile as Tile.set stores it
+    rr, cc = np.meshgrid(np.arange(ivr), np.arange(ivc), indexing="ij")
+    img[:, type(_idx_tile(cfg, L)).offsets(rr, cc).reshape(-1)] = raw.reshape(N, -1)
     rows[:, L["idx_addr"]: L["idx_addr"] + ir * ic * isz] = img.view(np.uint8).reshape(N, -1)
     arenas = {"gm": (core.gm._buf, core.gm.size, 0), "ub": (ub, ub_size, stride),
               "l1": (core.l1._buf, core.l1.size, 0)}

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ..targets import get_target
 
-CAST, CAP, ROWSRC, PAD, FAULT, UNDEF, TGB_TAIL, TGB_CPU, ODD, ALIGN = (1 << k for k in range(10))
+CAST, CAP, ROWSRC, PAD, FAULT, UNDEF, TGB_TAIL, TGB_CPU, ODD, ALIGN, LAYOUT = (1 << k for k in range(11))
 UNEXPLAINED = 1 << 15
 BACKEND = 1 << 16          # same configuration on two backends: an emulator bug
 EXECUTOR = 1 << 17         # same semantics on two executors of one target: an emulator bug
@@ -15,6 +15,7 @@ NAMES = {CAST: "index cast width", CAP: "capacity rule", ROWSRC: "row source add
          PAD: "padding / zero-fill outside the valid region", FAULT: "fault vs value",
          UNDEF: "Undefined OOB reads GM beyond the table", TGB_TAIL: "A2/A3 TGATHERB tail",
          TGB_CPU: "CPU TGATHERB skipped blocks", ODD: "TINTERLEAVE odd VC", ALIGN: "offset alignment",
+         LAYOUT: "tile offset rule",
          UNEXPLAINED: "unexplained", BACKEND: "backend disagreement (emulator bug)",
          EXECUTOR: "executor disagreement (emulator bug)"}
 
@@ -57,6 +58,10 @@ def explain(fact: int, a, b) -> str:
     if fact == ODD:
         return (f"TINTERLEAVE odd VC (targets.interleave.odd_vc): {a.target} {ta.interleave.odd_vc} vs "
                 f"{b.target} {tb.interleave.odd_vc} (other-ops.md §B.3, §B.4)")
+    if fact == LAYOUT:
+        return (f"tile offsets (targets.mgather.tile_offsets): {a.target} {ma.tile_offsets} vs {b.target} "
+                f"{mb.tile_offsets}: A5's tile_offset_2d ignores SLayout, so a boxed ({a.layout}) tile is "
+                f"addressed as plain Row/ColMajor (mgather.md §5.3, §7)")
     if fact == ALIGN:
         return "misaligned TGATHERB offsets: byte-exact (cpu) vs rounded down to the block (NPU)"
     if fact == BACKEND:

@@ -34,13 +34,22 @@ def layout(cfg: FuzzConfig) -> dict:
     tbytes = cfg.table_elems * T
     d["table_bytes"] = tbytes
     if cfg.instr == "mgather" and cfg.space == "ub":
+        def extent(size: int) -> tuple[int, int]:
+            """(Rows, Cols) of a VR x VC tile of `size`-byte elements in cfg.layout: the 32-byte
+            rule on the contiguous dim (NoneBox), C0 columns and 16 rows per box (boxed)."""
+            e = 32 // size
+            if cfg.layout == "nd":
+                return max(VR, 1), _pad(VC, e)
+            if cfg.layout == "dn":
+                return _pad(VR, e), max(VC, 1)
+            return _pad(VR, 16), _pad(VC, e)
         if cfg.mode == "elem":
-            d["idx_shape"] = (max(VR, 1), _pad(VC, 32 // isz), VR, VC)
+            d["idx_shape"] = (*extent(isz), VR, VC)
         else:
             d["idx_shape"] = (1, _pad(VR, 32 // isz), 1, VR)
         ir, ic = d["idx_shape"][:2]
         d["idx_addr"] = 0
-        d["dst_shape"] = (max(VR, 1), _pad(VC, 32 // T))
+        d["dst_shape"] = extent(T)
         d["dst_addr"] = _pad(ir * ic * isz, 32)
         d["gm_size"] = _pad(tbytes, 64)
     elif cfg.instr == "mgather":
@@ -66,6 +75,21 @@ def layout(cfg: FuzzConfig) -> dict:
         d["tile_shape"] = shp
         d["addrs"] = [k * _pad(n, 32) for k in range(4)]     # src0, src1, dst0, dst1
     return d
+
+
+def tile_classes(cfg: FuzzConfig, L: dict | None = None):
+    """(index tile class, destination tile class) of an MGATHER-into-UB configuration."""
+    import ptogpu as pto
+    from .config import LAYOUTS
+    L = L or layout(cfg)
+    bl, sl = (getattr(pto.BLayout, LAYOUTS[cfg.layout][0]), getattr(pto.SLayout, LAYOUTS[cfg.layout][1]))
+    ir, ic, ivr, ivc = L["idx_shape"]
+    if cfg.mode == "elem":
+        IdxT = pto.Tile[pto.TileType.Vec, cfg.index_dtype, ir, ic, bl, ivr, ivc, sl, 512]
+    else:
+        IdxT = pto.Tile[pto.TileType.Vec, cfg.index_dtype, ir, ic, pto.BLayout.RowMajor, ivr, ivc]
+    DstT = pto.Tile[pto.TileType.Vec, cfg.dtype, *L["dst_shape"], bl, cfg.rows, cfg.cols, sl, 512]
+    return IdxT, DstT
 
 
 def cast_indices(cfg: FuzzConfig, values: np.ndarray) -> np.ndarray:
@@ -118,8 +142,7 @@ def _run(pto, core, cfg, L, T, idx) -> np.ndarray:
         oob = getattr(pto.GatherOOB, cfg.oob.capitalize())
         if cfg.space == "ub":
             ir, ic, ivr, ivc = L["idx_shape"]
-            IdxT = pto.Tile[pto.TileType.Vec, cfg.index_dtype, ir, ic, pto.BLayout.RowMajor, ivr, ivc]
-            DstT = pto.Tile[pto.TileType.Vec, T, *L["dst_shape"], pto.BLayout.RowMajor, VR, VC]
+            IdxT, DstT = tile_classes(cfg, L)
             it, dst = IdxT(), DstT()
             pto.TASSIGN(it, L["idx_addr"])
             pto.TASSIGN(dst, L["dst_addr"])
@@ -198,17 +221,22 @@ def _explicit(cfg: FuzzConfig, idx: np.ndarray) -> list[str]:
     """The MGATHER-into-UB call written out (other instructions use run_single only)."""
     if cfg.instr != "mgather" or cfg.space != "ub":
         return []
+    from .config import LAYOUTS
     L = layout(cfg)
     ir, ic, ivr, ivc = L["idx_shape"]
     R, C = L["dst_shape"]
     mode, oob = cfg.mode.capitalize(), cfg.oob.capitalize()
+    bl, sl = LAYOUTS[cfg.layout]
+    ilay = f"pto.BLayout.{bl}, {ivr}, {ivc}, pto.SLayout.{sl}, 512" if cfg.mode == "elem" else \
+        f"pto.BLayout.RowMajor, {ivr}, {ivc}"
+    dlay = f"pto.BLayout.{bl}, {cfg.rows}, {cfg.cols}, pto.SLayout.{sl}, 512"
     q = f", quirks={cfg.core_quirks!r}" if cfg.core_quirks else ""
     return [
         f"with pto.Core({cfg.target!r}, 'numpy'{q}) as core:",
         f"    table = pto.GlobalTensor[pto.{cfg.dtype}, pto.Shape{list(cfg.shape5)}, "
         f"pto.Stride{list(cfg.stride5)}, pto.Layout.ND](core.gm_put(cfg.table, pto.{cfg.dtype}))",
-        f"    idx = pto.Tile[pto.TileType.Vec, pto.{cfg.index_dtype}, {ir}, {ic}, pto.BLayout.RowMajor, {ivr}, {ivc}]()",
-        f"    dst = pto.Tile[pto.TileType.Vec, pto.{cfg.dtype}, {R}, {C}, pto.BLayout.RowMajor, {cfg.rows}, {cfg.cols}]()",
+        f"    idx = pto.Tile[pto.TileType.Vec, pto.{cfg.index_dtype}, {ir}, {ic}, {ilay}]()",
+        f"    dst = pto.Tile[pto.TileType.Vec, pto.{cfg.dtype}, {R}, {C}, {dlay}]()",
         f"    pto.TASSIGN(idx, {L['idx_addr']:#x}); pto.TASSIGN(dst, {L['dst_addr']:#x})",
         f"    idx.set(np.array({idx.reshape(ivr, ivc).tolist()}, np.{cfg.index_dtype}))",
         "    try:",
