@@ -163,6 +163,8 @@ PTO_DEV bool fast_tile_ok(const Mem &m, const i64 *td, i64 vr, i64 vc) {
     const u32 *__restrict idx, i64 ic, i64 vr, i64 vc, const u32 *__restrict tab,     \
         u32 lim, u32 cap, u32 last, u32 *__restrict out
 
+extern "C" char *getenv(const char *);
+
 static int gather_u32_clamp_base(PTO_GATHER_U32_CLAMP_ARGS) { PTO_GATHER_U32_CLAMP_BODY; }
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
@@ -172,7 +174,8 @@ static int gather_u32_clamp_avx2(PTO_GATHER_U32_CLAMP_ARGS) { PTO_GATHER_U32_CLA
 
 static int gather_u32_clamp(PTO_GATHER_U32_CLAMP_ARGS) {
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-    static const bool avx2 = __builtin_cpu_supports("avx2");
+    // PTOGPU_NATIVE_NO_AVX2=1 forces the baseline build (tests run both).
+    static const bool avx2 = __builtin_cpu_supports("avx2") && !getenv("PTOGPU_NATIVE_NO_AVX2");
     if (avx2) return gather_u32_clamp_avx2(idx, ic, vr, vc, tab, lim, cap, last, out);
 #endif
     return gather_u32_clamp_base(idx, ic, vr, vc, tab, lim, cap, last, out);

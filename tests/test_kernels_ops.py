@@ -674,3 +674,16 @@ def test_dma_trace_is_recorded_on_the_kernel_path():
             assert np.array_equal(a, b)
         else:
             assert a == b
+
+
+def test_batches_with_the_baseline_build_of_the_gather_loop():
+    """The x86-64 baseline build of the Elem Clamp gather loop (PTOGPU_NATIVE_NO_AVX2=1) passes
+    the same batch comparisons as the AVX2 build this machine picks by default."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    env = dict(os.environ, PTOGPU_NATIVE_NO_AVX2="1")
+    env["PYTHONPATH"] = os.pathsep.join([here, os.path.dirname(here), env.get("PYTHONPATH", "")])
+    res = subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider",
+                          "test_kernels_ops.py", "-k", "whole_block and Clamp or larger"],
+                         cwd=here, env=env, capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-2000:]
+    assert " passed" in res.stdout
