@@ -140,7 +140,7 @@ def _mgather_ub(cfg: FuzzConfig, raw: np.ndarray, L: dict):
     N = raw.shape[0]
     VR, VC, T = cfg.rows, cfg.cols, L["T"]
     R, C = L["dst_shape"]
-    out = np.zeros((N, R, C * T), np.uint8)
+    out = np.full((N, R, C * T), cfg.dst_fill, np.uint8)
     codes = np.zeros(N, np.int8)
     elem = np.full(N, -1, np.int64)
     if VR == 0 or VC == 0 or N == 0:
@@ -197,13 +197,13 @@ def _mgather_ub(cfg: FuzzConfig, raw: np.ndarray, L: dict):
         elem[fb] = fe[fb]
         vals = gm.view(st)[np.where(rdm & ~bad, src, 0) // T]
         vals = np.where(rdm, vals, 0).astype(st)
-        vals[fb] = 0
-    ok = ~fb
+    ok = ~fb                                           # a faulting instance writes nothing
     if dpos is not None:
-        out.view(st).reshape(N, R * C)[:, dpos] = vals.reshape(N, -1)
+        flat = out.view(st).reshape(N, R * C)
+        flat[:, dpos] = np.where(ok[:, None], vals.reshape(N, -1), flat[:, dpos])
         return out.reshape(N, -1), codes, elem
     view = out.view(st).reshape(N, R, C)
-    view[:, :VR, :VC] = vals
+    view[:, :VR, :VC] = np.where(ok[:, None, None], vals, view[:, :VR, :VC])
     if cfg.mode == "row" and rules.row_tail_fill:
         tail = _pad(VC * T, 32) - VC * T
         if tail:
@@ -226,7 +226,7 @@ def _mgather_l1(cfg: FuzzConfig, raw: np.ndarray, L: dict):
     VR, VC, T = cfg.rows, cfg.cols, L["T"]
     R, C = L["dst_shape"]
     C0 = 32 // T
-    out = np.zeros((N, R * C), np.dtype(f"u{T}"))
+    out = np.full((N, R * C * T), cfg.dst_fill, np.uint8).view(np.dtype(f"u{T}"))
     codes = np.zeros(N, np.int8)
     elem = np.full(N, -1, np.int64)
     slow = np.zeros(N, bool)
@@ -274,6 +274,18 @@ def _mgather_l1(cfg: FuzzConfig, raw: np.ndarray, L: dict):
                 bad = rdm[:, :, None] & ((src < 0) | (src + length > gm_size))
             fb, fe = _first(bad)
             codes[fb], elem[fb] = F_TABLE, fe[fb]
+            ok = ~fb
+            if not cpu and cfg.oob == "zero":
+                out[ok] = 0                       # create_cbuf_matrix(..., 0): the whole tile
+            if not cpu and cfg.dst_fill:          # nd2nz pads each row's last C0 block with 0
+                r_ = np.arange(VR)
+                for b_ in range(-(-VC // C0)):
+                    n_ = min(C0, VC - b_ * C0)
+                    if n_ < C0:
+                        pos_ = (b_ * R + r_[:, None]) * C0 + np.arange(n_, C0)[None, :]   # (VR, pad)
+                        m_ = rdm & ok[:, None]                                       # (N, VR)
+                        cur = out[:, pos_]
+                        out[:, pos_] = np.where(m_[:, :, None], 0, cur)
             good = rdm & ~fb[:, None]
             cs = np.where(good[:, :, None], cs, 0)
             vals = fetch(cs)
@@ -283,6 +295,9 @@ def _mgather_l1(cfg: FuzzConfig, raw: np.ndarray, L: dict):
             nzb = np.broadcast_to(nz[None], vals.shape)
             g = np.broadcast_to(good[:, :, None], vals.shape)
             out[ii[g], nzb[g]] = vals[g]
+            if cpu and cfg.oob == "zero":         # the CPU sim writes 0 to an OOB row's columns
+                z = np.broadcast_to((~rdm & ok[:, None])[:, :, None], vals.shape)
+                out[ii[z], nzb[z]] = 0
             return out.view(np.uint8).reshape(N, -1), codes, elem, slow
         if VR == 0 or VC == 0:
             return out.view(np.uint8).reshape(N, -1), codes, elem, slow
@@ -307,6 +322,12 @@ def _mgather_l1(cfg: FuzzConfig, raw: np.ndarray, L: dict):
         vals = fetch(np.where(good, src, 0))
         ii = np.broadcast_to(np.arange(N)[:, None, None], vals.shape)
         nzb = np.broadcast_to(nz[None], vals.shape)
+        live = ~fb & ~alias
+        if cpu:                                   # valid positions only: values, or 0 (Zero)
+            z = ~rdm & live[:, None, None]
+            out[ii[z], nzb[z]] = 0
+        else:                                     # the scratch image rewrites the whole tile
+            out[live] = 0
         out[ii[good], nzb[good]] = vals[good]
     return out.view(np.uint8).reshape(N, -1), codes, elem, slow
 
@@ -318,7 +339,7 @@ def _tinterleave(cfg: FuzzConfig, raw: np.ndarray, L: dict):
     VR, VC, T = cfg.rows, cfg.cols, L["T"]
     R, C = L["tile_shape"]
     st = np.dtype(f"u{T}")
-    out = np.zeros((N, 2, R, C), st)
+    out = np.full((N, 2, R, C * T), cfg.dst_fill, np.uint8).view(st)
     codes = np.zeros(N, np.int8)
     elem = np.full(N, -1, np.int64)
     core = Core(cfg.target, "numpy", quirks=cfg.core_quirks)
@@ -368,7 +389,7 @@ def _tgatherb(cfg: FuzzConfig, raw: np.ndarray, L: dict):
     ub = core.ub.data                                     # the static image: src data, zeros
     usz = core.ub.size
     nb = dst.nbytes
-    out = np.zeros((N, nb), np.uint8)
+    out = np.full((N, nb), cfg.dst_fill, np.uint8)
     codes = np.zeros(N, np.int8)
     elem = np.full(N, -1, np.int64)
     if plan.dst.size == 0 or N == 0:
@@ -430,8 +451,7 @@ def _tgatherb(cfg: FuzzConfig, raw: np.ndarray, L: dict):
     zero = np.broadcast_to(plan.zero[blk], keep.shape) if eng != "cpu" else np.zeros_like(keep)
     v = np.where(zero, 0, vals)
     cur = out[:, uniq]
-    out[:, uniq] = np.where(keep | zero, v, cur)
-    out[fb] = 0
+    out[:, uniq] = np.where((keep | zero) & ~fb[:, None], v, cur)
     return out, codes, elem
 
 

@@ -46,12 +46,13 @@ def random_configs(k: int, seed: int = 0):
             s2, s3 = int(rng.integers(1, 3)), int(rng.integers(1, 9))
             pitch = cols + int(rng.integers(0, 5))
             shape, stride = (1, 1, s2, s3, cols), (s2 * s3 * pitch,) * 2 + (s3 * pitch, pitch, 1)
+        fill = int(rng.choice([0, 0, 0xAB]))
         lay = "nd"
         if space == "ub" and tgt != "a2a3" and shape is None and rng.random() < 0.4:
             lay = str(rng.choice(["dn", "nz", "zz"]))
         out.append(FuzzConfig(target=tgt, space=space, mode=mode, oob=oob, dtype=dt, index_dtype=idt,
                               rows=rows, cols=cols, table_size=size, table_shape=shape,
-                              table_stride=stride, exec=ex, layout=lay))
+                              table_stride=stride, exec=ex, layout=lay, dst_fill=fill))
     return out
 
 

@@ -18,6 +18,7 @@ EXPECT = {   # suite title fragment -> fact bit every class of that campaign mus
     "index cast width": R.CAST, "capacity rule": R.CAP, "row source rule": R.ROWSRC,
     "tail fill": R.PAD, "fault vs value": R.FAULT, "A2/A3 tail": R.TGB_TAIL,
     "partial block": R.TGB_CPU, "odd VC": R.ODD, "tile offset rule": R.LAYOUT,
+    "rewrites the padding": R.PAD, "pre-zeroes the tile": R.PAD,
 }
 
 

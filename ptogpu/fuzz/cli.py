@@ -35,6 +35,12 @@ def known_suite(n: int) -> list[tuple[str, FuzzConfig, str, str, str, int]]:
          FuzzConfig(**row, oob="undefined", table_size=128), "cpu", "a5", "mixed", n),
         ("CPU sim vs A5, Elem Zero, Nz tiles: tile offset rule",
          FuzzConfig(rows=2, cols=16, table_size=100, oob="zero", layout="nz"), "cpu", "a5", "uniform", n),
+        ("CPU sim vs A5, GM->L1 Elem, L1 prefilled: the NPU rewrites the padding",
+         FuzzConfig(space="l1", rows=4, cols=12, table_size=100, oob="zero", dst_fill=0xAB),
+         "cpu", "a5.simt", "uniform", n // 4),
+        ("CPU sim vs A2/A3, GM->L1 Row Zero, L1 prefilled: the NPU pre-zeroes the tile",
+         FuzzConfig(space="l1", mode="row", rows=4, cols=16, table_size=128, oob="zero", dst_fill=0xAB),
+         "cpu", "a2a3", "uniform", n // 4),
         ("A5 GM->L1 Elem: SIMT vs Scalar executor, must agree",
          FuzzConfig(space="l1", rows=4, cols=12, table_size=100, oob="zero"), "a5.simt", "a5.scalar", "mixed", n // 4),
         ("A5 SIMT vs CPU sim, GM->L1 Elem Wrap: index cast width",
@@ -62,6 +68,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
     f.add_argument("--dtype", help="element type (default float32)")
     f.add_argument("--index-dtype", help="index element type (default int32)")
     f.add_argument("--shape", help="dst valid shape RxC (default 16x16)")
+    f.add_argument("--dst-fill", type=lambda v: int(v, 0), default=None,
+                   help="byte the destination holds before the instruction, e.g. 0xAB (default 0)")
     f.add_argument("--layout", choices=("nd", "dn", "nz", "zz"),
                    help="MGATHER into UB: dst and Elem index tile layout (default nd)")
     f.add_argument("--table-size", type=int, help="table (or TGATHERB src) elements (default 4096)")
@@ -158,6 +166,7 @@ def _main(args) -> int:
     backend = _backend(args.backend)
     custom = any(getattr(args, k) is not None for k in
                  ("instr", "space", "mode", "oob", "dtype", "index_dtype", "shape", "table_size", "layout",
+                  "dst_fill",
                   "table_shape", "table_stride", "pair", "gen", "quirk"))
     runs = []
     if args.suite or not custom:
@@ -175,7 +184,8 @@ def _main(args) -> int:
                              f"must agree", cfg, "a2a3@numpy", f"a2a3@{backend}", "mixed", n))
     else:
         kw = {k: getattr(args, k) for k in ("instr", "space", "mode", "oob", "dtype", "index_dtype",
-                                             "table_size", "layout") if getattr(args, k) is not None}
+                                             "table_size", "layout", "dst_fill")
+              if getattr(args, k) is not None}
         if args.shape:
             kw["rows"], kw["cols"] = _tuple(args.shape)
         if args.table_shape:

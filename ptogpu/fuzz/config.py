@@ -44,7 +44,8 @@ class FuzzConfig:
 
     ``table_size``: elements of the MGATHER table (Elem: Shape (1,1,1,1,n); Row: (1,1,1,n//cols,
     cols)), or of the TGATHERB src tile; ``table_shape``/``table_stride`` override the 5-D
-    table view. ``quirks`` are ``(name, on)`` pairs for ``Core(..., quirks=...)``; a quirk of
+    table view. ``dst_fill``: the byte the destination holds beforehand (0: fresh memory; another
+value shows which padding bytes a target writes). ``quirks`` are ``(name, on)`` pairs for ``Core(..., quirks=...)``; a quirk of
 another target is ignored (:attr:`core_quirks`).
     """
     instr: str = "mgather"
@@ -62,6 +63,7 @@ another target is ignored (:attr:`core_quirks`).
     exec: str = "auto"
     quirks: tuple[tuple[str, bool], ...] = field(default=())
     layout: str = "nd"                # MGATHER into UB: dst (and Elem index) tile layout, LAYOUTS
+    dst_fill: int = 0                 # byte the destination tile(s) hold before the instruction
 
     def __post_init__(self) -> None:
         t = get_target(self.target)
@@ -80,6 +82,8 @@ another target is ignored (:attr:`core_quirks`).
         for k, _ in self.quirks:
             if k not in known:
                 raise ValueError(f"unknown quirk {k!r}; known: {', '.join(sorted(known))}")
+        if not 0 <= self.dst_fill <= 255:
+            raise ValueError("dst_fill is a byte value 0..255")
         if self.layout not in LAYOUTS:
             raise ValueError(f"layout must be one of {', '.join(LAYOUTS)}")
         if self.layout != "nd" and not (self.instr == "mgather" and self.space == "ub"):
@@ -166,6 +170,7 @@ another target is ignored (:attr:`core_quirks`).
         if self.instr == "mgather":
             sp = "" if self.space == "ub" else " GM->L1"
             lay = f" {self.layout}" if self.layout != "nd" else ""
+            lay += f" fill {self.dst_fill:#04x}" if self.dst_fill else ""
             return (f"MGATHER{sp}<{self.mode.capitalize()}, {self.oob.capitalize()}> {self.target}{ex} "
                     f"{self.dtype} {self.rows}x{self.cols}{lay} idx {self.index_dtype}")
         if self.instr == "tgatherb":

@@ -39,7 +39,7 @@ def covers(a: FuzzConfig, b: FuzzConfig, gen, sa, sb) -> bool:
         return False
     for c in (a, b):
         if c.instr != "mgather" or c.space != "ub" or c.index_dtype not in ("int32", "uint32") \
-                or c.layout != "nd":
+                or c.layout != "nd" or c.dst_fill:
             return False
         if c.esize not in (1, 2, 4, 8) or c.rows == 0 or c.cols == 0:
             return False

@@ -64,6 +64,7 @@ def mgather_ub_batch(cfg: FuzzConfig, raw: np.ndarray, backend: str):
     ub_size = core.ub.size
     ub = np.zeros((N - 1) * stride + ub_size, np.uint8)
     rows = ub[: N * stride].reshape(N, stride)             # instance k's UB starts at k*stride
+    rows[:, L["dst_addr"]: L["dst_addr"] + nb] = cfg.dst_fill
     ir, ic, ivr, ivc = L["idx_shape"]
     isz = L["isz"]
     img = np.zeros((N, ir * ic), raw.dtype)               # the index tile as Tile.set stores it
@@ -79,5 +80,4 @@ def mgather_ub_batch(cfg: FuzzConfig, raw: np.ndarray, backend: str):
     phase = (key[bad] >> np.uint64(56)).astype(np.int64)
     codes[bad] = np.array([_PHASE.get(int(p), 4) for p in phase], np.int8) if phase.size else codes[bad]
     elem[bad] = (key[bad] & np.uint64((1 << 56) - 1)).astype(np.int64)
-    out[bad] = 0
-    return out, codes, elem
+    return out, codes, elem                                # a faulting instance wrote nothing

@@ -133,6 +133,12 @@ def _read_out(core, cfg, L) -> np.ndarray:
     return np.concatenate([core.read("ub", L["addrs"][2], n), core.read("ub", L["addrs"][3], n)])
 
 
+def _prefill(core, cfg, tile) -> None:
+    """The destination's bytes before the instruction (cfg.dst_fill)."""
+    if cfg.dst_fill:
+        core.write(tile.space, tile.addr, bytes([cfg.dst_fill]) * tile.nbytes)
+
+
 def _run(pto, core, cfg, L, T, idx) -> np.ndarray:
     VR, VC = cfg.rows, cfg.cols
     if cfg.instr == "mgather":
@@ -146,6 +152,7 @@ def _run(pto, core, cfg, L, T, idx) -> np.ndarray:
             it, dst = IdxT(), DstT()
             pto.TASSIGN(it, L["idx_addr"])
             pto.TASSIGN(dst, L["dst_addr"])
+            _prefill(core, cfg, dst)
             it.set(idx.reshape(ivr, ivc))
             pto.MGATHER[mode, oob](dst, table, it)
         else:
@@ -160,6 +167,7 @@ def _run(pto, core, cfg, L, T, idx) -> np.ndarray:
                             pto.SLayout.RowMajor, 512]
             dst = DstT()
             pto.TASSIGN(dst, 0)
+            _prefill(core, cfg, dst)
             if cfg.mode == "row":
                 pto.MGATHER[mode, oob](dst, table, gidx)
             else:
@@ -182,6 +190,7 @@ def _run(pto, core, cfg, L, T, idx) -> np.ndarray:
         pto.TASSIGN(src, L["src_addr"])
         pto.TASSIGN(off, L["off_addr"])
         pto.TASSIGN(dst, L["dst_addr"])
+        _prefill(core, cfg, dst)
         src.set(np.resize(cfg.table, L["src_shape"]).astype(src.Element))
         off.set(idx.reshape(L["off_shape"]))
         pto.TGATHERB(dst, src, off)
@@ -190,6 +199,8 @@ def _run(pto, core, cfg, L, T, idx) -> np.ndarray:
     s0, s1, d0, d1 = TT(), TT(), TT(), TT()
     for t, a in zip((s0, s1, d0, d1), L["addrs"]):
         pto.TASSIGN(t, a)
+    _prefill(core, cfg, d0)
+    _prefill(core, cfg, d1)
     half = idx.size // 2
     s0.set(idx[:half].reshape(VR, VC))
     s1.set(idx[half:].reshape(VR, VC))
@@ -238,6 +249,8 @@ def _explicit(cfg: FuzzConfig, idx: np.ndarray) -> list[str]:
         f"    idx = pto.Tile[pto.TileType.Vec, pto.{cfg.index_dtype}, {ir}, {ic}, {ilay}]()",
         f"    dst = pto.Tile[pto.TileType.Vec, pto.{cfg.dtype}, {R}, {C}, {dlay}]()",
         f"    pto.TASSIGN(idx, {L['idx_addr']:#x}); pto.TASSIGN(dst, {L['dst_addr']:#x})",
+    ] + ([f"    core.write('ub', dst.addr, bytes([{cfg.dst_fill:#04x}]) * dst.nbytes)   # what dst held before"]
+         if cfg.dst_fill else []) + [
         f"    idx.set(np.array({idx.reshape(ivr, ivc).tolist()}, np.{cfg.index_dtype}))",
         "    try:",
         f"        pto.MGATHER[pto.Coalesce.{mode}, pto.GatherOOB.{oob}](dst, table, idx)",
