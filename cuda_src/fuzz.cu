@@ -28,9 +28,10 @@ enum {
 // Fact bits: the same numbers as ptogpu/fuzz/rules.py.
 enum { FACT_CAST = 1, FACT_CAP = 2, FACT_ROWSRC = 4, FACT_PAD = 8, FACT_FAULT = 16,
        FACT_UNDEF = 32, FACT_UNEXPLAINED = 1 << 15 };
-// Result record (u64 words): counters, then FZ_MAXC class slots of FZ_SLOT words each:
+// Result record (u64 words): counters (tiles faulting on A, on B, divergent, divergent but
+// beyond FZ_MAXC classes), then FZ_MAXC class slots of FZ_SLOT words each:
 // [mask, count, n_first, first_0 .. first_{FZ_FIRST-1}].
-enum { FZ_FAULTS_A = 0, FZ_FAULTS_B, FZ_DIVERGENT, FZ_HEAD = 4, FZ_MAXC = 64, FZ_FIRST = 5,
+enum { FZ_FAULTS_A = 0, FZ_FAULTS_B, FZ_DIVERGENT, FZ_OVERFLOW, FZ_HEAD = 4, FZ_MAXC = 64, FZ_FIRST = 5,
        FZ_SLOT = 3 + FZ_FIRST, FZ_RESULT_WORDS = FZ_HEAD + FZ_MAXC * FZ_SLOT };
 enum { MODE_ROW_ = 0, MODE_ELEM_ = 1 };
 enum { RS_STRIDES = 0, RS_STRIDE3 = 1, RS_VALID_COLS = 2 };
@@ -108,6 +109,14 @@ PTO_DEV i64 fz_facts(const i64 *P, u64 raw, u64 c) {
 
 // ---- class table (shared by both drivers) -----------------------------------------------------
 // Insert one divergent tile; `atomic` on the GPU (slots claimed by CAS), plain on one host thread.
+PTO_DEV void fz_count(u64 *res, int which) {
+#ifdef PTO_HOST_SHIM
+    res[which] += 1;
+#else
+    atomicAdd(&res[which], 1ull);
+#endif
+}
+
 PTO_DEV void fz_note(u64 *res, u64 mask, u64 inst) {
     u64 *slots = res + FZ_HEAD;
     for (int s = 0; s < FZ_MAXC; ++s) {
@@ -130,16 +139,8 @@ PTO_DEV void fz_note(u64 *res, u64 mask, u64 inst) {
 #endif
         return;
     }
+    fz_count(res, FZ_OVERFLOW);          // more than FZ_MAXC classes: counted, not classified
 }
-
-PTO_DEV void fz_count(u64 *res, int which) {
-#ifdef PTO_HOST_SHIM
-    res[which] += 1;
-#else
-    atomicAdd(&res[which], 1ull);
-#endif
-}
-
 // ---- GPU driver: one thread per tile, indices regenerated in registers ---------------------------
 // One pass over the valid elements computes both sides' values and whether they read outside
 // GM (a fault is "any element", so the lane order of an A5 SIMT launch cannot change it); a

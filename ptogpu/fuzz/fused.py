@@ -139,6 +139,11 @@ def merge(rep, res: np.ndarray, gen, cfg: FuzzConfig) -> None:
         rep.faults_a += int(rec[_E("FZ_FAULTS_A")])
         rep.faults_b += int(rec[_E("FZ_FAULTS_B")])
         rep.divergent += int(rec[_E("FZ_DIVERGENT")])
+        over = int(rec[_E("FZ_OVERFLOW")])
+        if over:                          # never seen: counted as unexplained, to be safe
+            from . import rules as R
+            c = rep.classes.setdefault(R.UNEXPLAINED, DivClass(R.UNEXPLAINED))
+            c.count += over
         for s in range(_E("FZ_MAXC")):
             sl = rec[H + s * S: H + (s + 1) * S]
             if sl[0] == EMPTY:
