@@ -30,7 +30,7 @@ import numpy as np
 from . import dtypes
 from .fuzz.config import FuzzConfig, _pad
 from .fuzz.rng import Generator
-from .fuzz.single import F_DST, F_INDEX, F_NONE, F_TABLE, cast_indices, fault_code, layout, run_single
+from .fuzz.single import F_DST, F_INDEX, F_TABLE, cast_indices, fault_code, layout, run_single
 from .targets import get_target
 
 M32 = np.uint64(0xFFFFFFFF)
@@ -234,7 +234,7 @@ def _mgather_l1(cfg: FuzzConfig, raw: np.ndarray, L: dict):
         return out.view(np.uint8).reshape(N, -1), codes, elem, slow
     S, St = cfg.shape5, cfg.stride5
     gm_size = L["gm_size"]
-    tb, ia = L["table_bytes"], L["idx_addr"]
+    ia = L["idx_addr"]
     u = _cast(raw, bits)
     # Per-instance GM: the table, then this instance's index tensor (Undefined may read it).
     ibytes = raw.astype(dtypes.storage(dtypes.as_dtype(cfg.index_dtype))).view(np.uint8).reshape(N, -1)

@@ -44,8 +44,8 @@ def explain(fact: int, a, b) -> str:
         return (f"bytes outside the valid region (targets.mgather.row_tail_fill {ma.row_tail_fill}/{mb.row_tail_fill}, "
                 f"GM->L1 zero-fill, TGATHERB/TINTERLEAVE stores past VC) differ between {a.target} and {b.target}")
     if fact == FAULT:
-        return (f"fault vs value: an address one side computes leaves its arena (PtoFault), the other's "
-                f"does not (or they fault in different phases)")
+        return ("fault vs value: an address one side computes leaves its arena (PtoFault), the other's "
+                "does not (or they fault in different phases)")
     if fact == UNDEF:
         return "GatherOOB::Undefined reads whatever GM holds at the computed address (mgather.md §3)"
     if fact == TGB_TAIL:

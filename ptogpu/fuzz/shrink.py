@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import rules as R
 from .classify import facts
 from .config import FuzzConfig
 from .single import cast_indices, run_single
