@@ -60,10 +60,24 @@ def free_bytes() -> int:
     return 1 << 30
 
 
-def chunk_size(cfg: FuzzConfig, n: int, budget: int | None = None) -> int:
-    """Instances per chunk: a small share (1/16, at most 256 MiB) of free memory."""
+def free_device_bytes() -> int | None:
+    """Free memory of the current CUDA device, or None without one."""
+    try:
+        import cupy
+        return int(cupy.cuda.runtime.memGetInfo()[0])
+    except Exception:
+        return None
+
+
+def chunk_size(cfg: FuzzConfig, n: int, budget: int | None = None, backend: str = "numpy") -> int:
+    """Instances per chunk: a small share (1/16, at most 256 MiB) of free host memory, and of
+    free device memory on ``cupy``."""
     per = 64 * max(cfg.n_idx, 1) + 8 * out_bytes(cfg) + 64
-    budget = budget if budget is not None else min(free_bytes() // 16, 256 << 20)
+    if budget is None:
+        budget = min(free_bytes() // 16, 256 << 20)
+        dev = free_device_bytes() if backend == "cupy" else None
+        if dev is not None:
+            budget = min(budget, dev // 16)
     return int(max(256, min(n, budget // per, 1 << 20)))
 
 
@@ -532,7 +546,8 @@ def iter_batches(cfg: FuzzConfig, n: int, *, generator: Generator | str = "mixed
                  keep_outputs: bool = True, path: str = "auto") -> Iterator[BatchResult]:
     """Stream ``n`` instances (numbers ``start .. start+n-1``) in chunks."""
     gen = generator if isinstance(generator, Generator) else Generator(generator, seed)
-    step = chunk or (chunk_size(cfg, n) if backend in ("native", "cupy") else cache_chunk(cfg, n))
+    step = chunk or (chunk_size(cfg, n, backend=backend) if backend in ("native", "cupy")
+                     else cache_chunk(cfg, n))
     if n > 0 and path != "loop":
         # The array paths run no static checks: the public API judges one instance first and
         # raises the PtoCheckError the C++ compiler would.
