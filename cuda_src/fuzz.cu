@@ -70,15 +70,27 @@ PTO_DEV u64 fz_load(const u8 *gm, i64 gm_size, int T, u64 off, bool *bad) {
     return v;
 }
 
-// Value of valid element (r, c) on one side; *bad: this read faults.
-PTO_DEV u64 fz_value(const i64 *P, const i64 *S, const u8 *gm, u64 raw, u64 c, bool *bad) {
+// Effective source of valid element (r, c) on one side: the table element it reads, or
+// FZ_ZS (written as 0), or FZ_FS (the read leaves GM: the tile faults). Equal sources give
+// equal bytes, so the GPU driver loads table values only where the two sides' sources differ.
+#define FZ_ZS (~0ull)
+#define FZ_FS (~0ull - 1)
+PTO_DEV u64 fz_eff(const i64 *P, const i64 *S, u64 raw, u64 c) {
     bool rd;
     const u64 safe = fz_remap(S, (int)P[FZ_OOB], raw, &rd);
-    *bad = false;
-    if (!rd) return 0;
+    if (!rd) return FZ_ZS;
     const u64 off = P[FZ_MODE] == MODE_ELEM_ ? safe : fz_row_off(S, safe, c, (u64)P[FZ_VC]);
-    return fz_load(gm, P[FZ_GMSIZE], (int)P[FZ_T], off, bad);
+    const u64 T = (u64)P[FZ_T], byte = off * T;
+    return ((i64)byte >= 0 && (i64)byte <= P[FZ_GMSIZE] - (i64)T) ? off : FZ_FS;
 }
+
+// The bytes (as an integer) an effective source puts in the destination.
+PTO_DEV u64 fz_eff_value(const i64 *P, const u8 *gm, u64 e) {
+    if (e >= FZ_FS) return 0;
+    bool bad;
+    return fz_load(gm, P[FZ_GMSIZE], (int)P[FZ_T], e, &bad);
+}
+
 
 // Padding element (r, c >= VC) of a Row side with the A2/A3 tail fill: covered by the burst's
 // 32-byte tail (it then holds the row's first element)?
@@ -155,22 +167,23 @@ PTO_DEV u64 fz_tile(const i64 *P, const u8 *gm, u64 key, bool *pfa, bool *pfb) {
     rng_dup_values(key, (u64)P[FZ_GCAP], dup);
     for (u64 r = 0; r < VR; ++r) {
         const u64 rowraw = elem ? 0 : fz_index(P, key, dup, r);
-        u64 a0 = 0, b0 = 0;
+        u64 a0 = FZ_ZS, b0 = FZ_ZS;
         for (u64 c = 0; c < VC; ++c) {
             const u64 raw = elem ? fz_index(P, key, dup, r * VC + c) : rowraw;
-            bool ba, bb;
-            const u64 va = fz_value(P, A, gm, raw, c, &ba), vb = fz_value(P, B, gm, raw, c, &bb);
-            fa |= ba;
-            fb |= bb;
-            if (c == 0) { a0 = va; b0 = vb; }
-            if (va != vb) {
+            const u64 ea = fz_eff(P, A, raw, c), eb = fz_eff(P, B, raw, c);
+            fa |= ea == FZ_FS;
+            fb |= eb == FZ_FS;
+            if (c == 0) { a0 = ea; b0 = eb; }
+            if (ea != eb && fz_eff_value(P, gm, ea) != fz_eff_value(P, gm, eb)) {
                 const i64 f = fz_facts(P, raw, c);
                 diff |= f ? (u64)f : (u64)FACT_UNEXPLAINED;
             }
         }
-        if (!elem)
+        if (!elem && (A[SD_TAIL] || B[SD_TAIL])) {
+            const u64 va0 = fz_eff_value(P, gm, a0), vb0 = fz_eff_value(P, gm, b0);
             for (u64 c = VC; c < C; ++c)
-                if ((fz_in_tail(P, A, c) ? a0 : 0) != (fz_in_tail(P, B, c) ? b0 : 0)) diff |= FACT_PAD;
+                if ((fz_in_tail(P, A, c) ? va0 : 0) != (fz_in_tail(P, B, c) ? vb0 : 0)) diff |= FACT_PAD;
+        }
     }
     *pfa = fa;
     *pfb = fb;
@@ -219,7 +232,7 @@ namespace {
 // reads, ZS (writes 0: Zero and out of range) or FS (the read leaves GM: the tile faults).
 // Equal effective sources give equal bytes, so table values are only loaded where the two
 // sides' sources differ (the bytes may still agree: the table repeats values).
-static const u64 ZS = ~0ull, FS = ~0ull - 1;
+static const u64 ZS = FZ_ZS, FS = FZ_FS;
 
 template <typename E, int OOB>
 FZ_INLINE void side_eff(const i64 *P, const i64 *S, u64 nelem, const u64 *raw, u64 *eff, u64 n) {
