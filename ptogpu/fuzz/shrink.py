@@ -3,7 +3,8 @@ indices) and a runnable snippet using the public API.
 
 Greedy, deterministic: (1) keep one row (and, for element gathers, one element) around the
 first divergent element; (2) set every other index to 0 while the instance still diverges in
-the same class. Each candidate is run through ``run_single`` on both sides, so the snippet
+the same class; (3) replace each remaining index by the simplest value that keeps the class
+(1, -1, cap-1, cap, cap+1, ...). Each candidate is run through ``run_single`` on both sides, so the snippet
 reproduces exactly what the shrinker saw."""
 from __future__ import annotations
 
@@ -73,11 +74,19 @@ def shrink(a: FuzzConfig, b: FuzzConfig, sa, sb, vals, target_mask: int, rel: in
     vals = np.asarray(vals, np.int64)
     tries = 0
     r, c = _first_div(a, b, sa, sb, vals)
-    for kw, v in _candidates(a, vals, r, c):
+    cands = list(_candidates(a, vals, r, c))
+    if a.instr == "mgather":              # faults: the culprit need not be the first difference
+        one = cands[0][0]
+        g = vals.reshape(a.rows, -1)
+        cands += [(one, g[rr, cc: cc + 1] if a.mode == "elem" else g[rr])
+                  for rr in range(min(a.rows, 16)) for cc in range(min(g.shape[1], 16) if a.mode == "elem" else 1)]
+    for kw, v in cands:
+        if tries >= MAX_TRIES:
+            break
         tries += 1
         na, nb = a.with_(**kw), b.with_(**kw)
-        if _mask(na, nb, sa, sb, v, rel) == target_mask:
-            a, b, vals = na, nb, v
+        if _mask(na, nb, sa, sb, np.asarray(v).reshape(-1), rel) == target_mask:
+            a, b, vals = na, nb, np.asarray(v).reshape(-1)
             break
     order = np.argsort(-np.abs(vals), kind="stable")[::-1]      # trivial-looking ones first
     for i in order:
@@ -88,6 +97,19 @@ def shrink(a: FuzzConfig, b: FuzzConfig, sa, sb, vals, target_mask: int, rel: in
         t[i] = 0
         if _mask(a, b, sa, sb, t, rel) == target_mask:
             vals = t
+    # simplest values that keep the class, for the indices that must stay non-zero
+    cap = a.cap
+    simple = [1, -1, cap - 1, cap, cap + 1, 2 * cap - 1, (1 << 31) - 1, -(1 << 31)]
+    for i in np.flatnonzero(vals):
+        for v in simple:
+            if tries >= MAX_TRIES or v == vals[i] or abs(v) >= abs(int(vals[i])) and v != -1:
+                continue
+            tries += 1
+            t = vals.copy()
+            t[i] = v
+            if _mask(a, b, sa, sb, t, rel) == target_mask:
+                vals = t
+                break
     return a, b, vals
 
 
