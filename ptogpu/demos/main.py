@@ -43,7 +43,9 @@ def elem_gather(target: str, backend: str = "auto") -> np.ndarray:
 
 
 def run(backend: str = "auto") -> None:
-    print("ptogpu demo: the same MGATHER calls on every target\n")
+    probe = pto.Core("a5", backend)
+    print("ptogpu demo: the same MGATHER calls on every target")
+    print(f"backend: {probe.backend} ({probe.backend_reason})\n")
     print(f"1) Embedding lookup, MGATHER<Row, Wrap>: {ROWS}x{DIM} float32 table, "
           f"tokens {TOKENS.tolist()}")
     rows = {}
