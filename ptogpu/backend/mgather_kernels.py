@@ -27,6 +27,7 @@ from ..enums import BLayout, Coalesce, GatherOOB, Layout, SLayout
 from ..errors import PtoFault
 from ..tensor import GlobalTensor
 from . import sources
+from .kernels import backend_module
 
 KERNEL_BACKENDS = ("native", "cupy")
 M32 = (1 << 32) - 1
@@ -242,16 +243,6 @@ def _fault(core, plan: Plan, rec: np.ndarray, mode, oob, dst, idx) -> PtoFault:
     return PtoFault(f"{what}: {who} accesses {arena.name.upper()} byte address {a:#x} "
                     f"(+{nbytes}), outside [0, {arena.size:#x})",
                     rule="access outside arena", target=core.target.name)
-
-
-def backend_module(name: str):
-    if name == "native":
-        from . import native_backend
-        return native_backend
-    if name == "cupy":
-        from . import cupy_backend
-        return cupy_backend
-    raise ValueError(f"backend {name!r} runs no kernels")
 
 
 def run_mgather_ub(core, mode: Coalesce, oob: GatherOOB, dst, table, idx) -> bool:
