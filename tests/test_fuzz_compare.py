@@ -13,6 +13,7 @@ from ptogpu.fuzz import FuzzConfig
 from ptogpu.fuzz import compare as C
 from ptogpu.fuzz import rules as R
 from ptogpu.fuzz.cli import known_suite
+from test_batch import random_configs
 
 EXPECT = {   # suite title fragment -> fact bit every class of that campaign must carry
     "index cast width": R.CAST, "capacity rule": R.CAP, "row source rule": R.ROWSRC,
@@ -43,8 +44,40 @@ def test_known_divergences_are_found_explained_and_shrunk(entry):
     assert main.mask & fact and main.explained
     assert main.first == sorted(main.first) and len(main.first) == min(5, main.count)
     assert main.shrunk["rows"] <= cfg.rows and main.shrunk["nontrivial"] <= 2
-    out = _run_snippet(main.reproducer)          # asserts the divergence itself
-    assert out.count(":") >= 2
+    for cls in rep.classes.values():             # every class: a public-API script that
+        code = cls.reproducer                    # runs and asserts the divergence itself
+        assert "ptogpu.fuzz" not in code and "FuzzConfig" not in code and "run_single" not in code
+        assert code.startswith("import numpy as np\nimport ptogpu as pto\n")
+        assert code.count("with pto.Core(") == 2 and "assert bytes_a != bytes_b" in code
+        out = _run_snippet(code)
+        assert out.count(":") >= 2
+        assert len(code.splitlines()) <= 50
+
+
+def _script_out(code: str) -> dict:
+    g: dict = {}
+    with contextlib.redirect_stdout(io.StringIO()):
+        exec(compile(code, "<reproducer>", "exec"), g)
+    return g["out"]
+
+
+@pytest.mark.parametrize("cfg", random_configs(36, seed=11),
+                         ids=lambda c: c.label.replace(" ", "_"))
+def test_reproducer_script_does_what_run_single_does(cfg):
+    """The public-API script of one side gives the bytes and the fault of run_single."""
+    import warnings
+
+    from ptogpu.fuzz import run_single, snippet
+    from ptogpu.fuzz.rng import generate
+    vals = generate("mixed", 3, np.array([5]), cfg.n_idx, cfg.cap)[0]
+    vals[: vals.size // 2] = 0                   # exercise the sparse (zeros + entries) form
+    code = snippet(cfg, vals)
+    assert "ptogpu.fuzz" not in code
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        (got, fault), = _script_out(code).values()
+        ref, rfault = run_single(cfg, vals)
+    assert got == ref.tobytes() and (fault is None) == (rfault is None)
 
 
 def test_shrinking_reaches_one_element_for_an_elem_cast_divergence():

@@ -1,10 +1,10 @@
 """Shrinking: a divergence class to a minimal reproducer (smallest shape, fewest non-trivial
-indices) and a runnable snippet using the public API.
+indices) and a runnable script using the public API only (:mod:`.repro`).
 
 Greedy, deterministic: (1) keep one row (and, for element gathers, one element) around the
 first divergent element; (2) set every other index to 0 while the instance still diverges in
 the same class; (3) replace each remaining index by the simplest value that keeps the class
-(1, -1, cap-1, cap, cap+1, ...). Each candidate is run through ``run_single`` on both sides, so the snippet
+(1, -1, cap-1, cap, cap+1, ...). Each candidate is run through ``run_single`` on both sides, so the script
 reproduces exactly what the shrinker saw."""
 from __future__ import annotations
 
@@ -113,32 +113,6 @@ def shrink(a: FuzzConfig, b: FuzzConfig, sa, sb, vals, target_mask: int, rel: in
     return a, b, vals
 
 
-def pair_snippet(a: FuzzConfig, b: FuzzConfig, sa, sb, vals) -> str:
-    """A runnable program: both sides on the same instance, printing both and checking they
-    differ (bytes, or fault vs no fault)."""
-    from .single import _explicit
-    raw = cast_indices(a, np.asarray(vals, np.int64))
-    lines = [
-        "import numpy as np",
-        "import ptogpu as pto",
-        "from ptogpu.fuzz import FuzzConfig, run_single",
-        "",
-        f"values = np.array({np.asarray(vals, np.int64).tolist()}, np.int64)",
-        f"a = {a!r}",
-        f"b = {b!r}",
-        f"out_a, fault_a = run_single(a, values, {sa.backend!r})",
-        f"out_b, fault_b = run_single(b, values, {sb.backend!r})",
-        "for cfg, out, fault in ((a, out_a, fault_a), (b, out_b, fault_b)):",
-        "    print(f'{cfg.label}: {fault}' if fault else f'{cfg.label}: {out.tobytes().hex()}')",
-        "assert out_a.tobytes() != out_b.tobytes() or (fault_a is None) != (fault_b is None), 'no divergence'",
-    ]
-    ex = _explicit(a, raw)
-    if ex:
-        lines += ["", f"# side a ({a.target}) spelled out with the public API; change the target for side b:"]
-        lines += [ln.replace("cfg.table", "a.table") for ln in ex]
-    return "\n".join(lines) + "\n"
-
-
 def shrink_class(cls, a, b, sa, sb) -> None:
     """Fill ``cls.shrunk`` and ``cls.reproducer`` from its first example."""
     if cls.example is None:
@@ -149,5 +123,6 @@ def shrink_class(cls, a, b, sa, sb) -> None:
     nontrivial = int(np.count_nonzero(v))
     cls.shrunk = {"rows": na.rows, "cols": na.cols, "indices": np.asarray(v).tolist(),
                   "nontrivial": nontrivial}
-    cls.reproducer = pair_snippet(na, nb, sa, sb, v)
+    from .repro import pair_script
+    cls.reproducer = pair_script(na, nb, sa, sb, v)
 

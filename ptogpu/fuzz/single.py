@@ -209,52 +209,14 @@ def _run(pto, core, cfg, L, T, idx) -> np.ndarray:
 
 
 # -- reproducer snippets ------------------------------------------------------------------------
-def snippet(cfg: FuzzConfig, values, *, expect: dict | None = None) -> str:
-    """A self-contained Python program that runs this instance through the public API and
-    prints the output bytes (and any fault). ``expect`` maps target names to what the fuzzer
-    saw, printed as a comment."""
-    idx = cast_indices(cfg, np.asarray(values).reshape(-1))
-    lines = ["import numpy as np", "import ptogpu as pto", "from ptogpu.fuzz import FuzzConfig, run_single",
-             "",
-             f"cfg = {cfg!r}",
-             f"values = np.array({idx.astype(np.int64).tolist() if cfg.instr != 'tinterleave' else idx.view(np.dtype(f'u{idx.dtype.itemsize}')).astype(np.int64).tolist()}, np.int64)",
-             "out, fault = run_single(cfg, values)",
-             "print(cfg.label, '->', out.tobytes().hex(), fault or '')"]
-    body = _explicit(cfg, idx)
-    if body:
-        lines += ["", "# the same instance, spelled out with the public API:"] + body
+def snippet(cfg: FuzzConfig, values, *, backend: str = "numpy", expect: dict | None = None) -> str:
+    """A self-contained Python program (public API only) that runs this instance as
+    :func:`run_single` does and prints the destination bytes (or the fault). ``expect`` maps
+    target names to what the fuzzer saw, printed as a comment."""
+    from .repro import side_block
+    key = cfg.target + (f".{cfg.exec}" if cfg.exec != "auto" else "")
+    lines = ["import numpy as np", "import ptogpu as pto", "", "out = {}   # side -> (destination bytes, fault)"]
+    lines += side_block(cfg, key, backend, values)
     if expect:
         lines += [""] + [f"# fuzzer saw on {k}: {v}" for k, v in expect.items()]
     return "\n".join(lines) + "\n"
-
-
-def _explicit(cfg: FuzzConfig, idx: np.ndarray) -> list[str]:
-    """The MGATHER-into-UB call written out (other instructions use run_single only)."""
-    if cfg.instr != "mgather" or cfg.space != "ub":
-        return []
-    from .config import LAYOUTS
-    L = layout(cfg)
-    ir, ic, ivr, ivc = L["idx_shape"]
-    R, C = L["dst_shape"]
-    mode, oob = cfg.mode.capitalize(), cfg.oob.capitalize()
-    bl, sl = LAYOUTS[cfg.layout]
-    ilay = f"pto.BLayout.{bl}, {ivr}, {ivc}, pto.SLayout.{sl}, 512" if cfg.mode == "elem" else \
-        f"pto.BLayout.RowMajor, {ivr}, {ivc}"
-    dlay = f"pto.BLayout.{bl}, {cfg.rows}, {cfg.cols}, pto.SLayout.{sl}, 512"
-    q = f", quirks={cfg.core_quirks!r}" if cfg.core_quirks else ""
-    return [
-        f"with pto.Core({cfg.target!r}, 'numpy'{q}) as core:",
-        f"    table = pto.GlobalTensor[pto.{cfg.dtype}, pto.Shape{list(cfg.shape5)}, "
-        f"pto.Stride{list(cfg.stride5)}, pto.Layout.ND](core.gm_put(cfg.table, pto.{cfg.dtype}))",
-        f"    idx = pto.Tile[pto.TileType.Vec, pto.{cfg.index_dtype}, {ir}, {ic}, {ilay}]()",
-        f"    dst = pto.Tile[pto.TileType.Vec, pto.{cfg.dtype}, {R}, {C}, {dlay}]()",
-        f"    pto.TASSIGN(idx, {L['idx_addr']:#x}); pto.TASSIGN(dst, {L['dst_addr']:#x})",
-    ] + ([f"    core.write('ub', dst.addr, bytes([{cfg.dst_fill:#04x}]) * dst.nbytes)   # what dst held before"]
-         if cfg.dst_fill else []) + [
-        f"    idx.set(np.array({idx.reshape(ivr, ivc).tolist()}, np.{cfg.index_dtype}))",
-        "    try:",
-        f"        pto.MGATHER[pto.Coalesce.{mode}, pto.GatherOOB.{oob}](dst, table, idx)",
-        "        print(dst.numpy())",
-        "    except pto.PtoFault as e:",
-        "        print('PtoFault:', e)",
-    ]

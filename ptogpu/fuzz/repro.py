@@ -1,0 +1,177 @@
+"""Reproducer scripts written with the public API only (``import ptogpu as pto``).
+
+:func:`pair_script` prints a self-contained program a kernel author recognises: for each side
+a ``with pto.Core(target, backend) as core:`` block that puts the table in GM, declares the
+``GlobalTensor`` / ``Tile`` classes, ``TASSIGN``s the tiles, sets the (shrunk) index values and
+calls the instruction exactly as in C++, catching ``pto.PtoFault``; it prints each side's
+destination bytes and asserts that the two sides differ. The program does exactly what
+:func:`ptogpu.fuzz.single.run_single` does (same arenas, same addresses, same allocation
+order), so it reproduces what the shrinker saw; the tests exec every class's script."""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import dtypes
+from .config import LAYOUTS, FuzzConfig
+from .single import cast_indices, layout
+
+
+def _dt(name: str) -> str:
+    return f"pto.{dtypes.name_of(dtypes.as_dtype(name))}"
+
+
+def _array(var: str, arr: np.ndarray, dt: str, ind: str, view: str = "") -> list[str]:
+    """``var = <arr>`` as short as possible: the full list when small or dense, else zeros
+    plus the non-trivial entries."""
+    arr = np.asarray(arr)
+    vals = arr.astype(np.int64) if arr.dtype.kind in "iu" else arr
+    nz = np.argwhere(vals != 0)
+    shape = tuple(arr.shape)
+    if not nz.size and arr.size > 8:
+        return [f"{ind}{var} = np.zeros({shape}, {dt}){view}"]
+    if arr.size <= 8 or len(nz) > 4:
+        return [f"{ind}{var} = np.array({vals.tolist()}, {dt}){view}"]
+    out = [f"{ind}{var} = np.zeros({shape}, {dt})"]
+    for pos in nz:
+        out.append(f"{ind}{var}[{', '.join(map(str, pos))}] = {int(vals[tuple(pos)])}")
+    if view:
+        out.append(f"{ind}{var} = {var}{view}")
+    return out
+
+
+def _table_expr(cfg: FuzzConfig, n: int) -> str:
+    """The fuzz table (1..97 repeating, ``config.table_values``) as a NumPy expression."""
+    base = f"np.arange(1, {n + 1})" if n <= 97 else f"(np.arange({n}) % 97 + 1)"
+    if dtypes.name_of(dtypes.as_dtype(cfg.dtype)) == "hifloat8":
+        return f"{base}.astype(np.uint8)"             # hifloat8 is stored as its 8-bit code
+    return f"{base}.astype({_dt(cfg.dtype)})"
+
+
+def _fill(cfg: FuzzConfig, space: str, addr: int, nbytes: int, ind: str) -> list[str]:
+    if not cfg.dst_fill:
+        return []
+    return [f"{ind}core.write({space!r}, {addr:#x}, bytes([{cfg.dst_fill:#04x}]) * {nbytes})"
+            f"   # what the destination held before"]
+
+
+def side_block(cfg: FuzzConfig, key: str, backend: str, values) -> list[str]:
+    """One side: the instance of ``run_single(cfg, values, backend)`` spelled out."""
+    L = layout(cfg)
+    idx = cast_indices(cfg, np.asarray(values, np.int64).reshape(-1))
+    T, VR, VC = _dt(cfg.dtype), cfg.rows, cfg.cols
+    q = f", quirks={cfg.core_quirks!r}" if cfg.core_quirks else ""
+    i = "    "
+    ln = [f"with pto.Core({cfg.target!r}, {backend!r}{q}) as core:   # side {key}"]
+    call = ""
+    if cfg.instr == "mgather":
+        gput = (f"core.gm_put({_table_expr(cfg, cfg.table_elems)}"
+                + (f", {T})" if dtypes.name_of(dtypes.as_dtype(cfg.dtype)) == "hifloat8" else ")"))
+        ln.append(f"{i}table = pto.GlobalTensor[{T}, pto.Shape{list(cfg.shape5)}, "
+                  f"pto.Stride{list(cfg.stride5)}, pto.Layout.ND]({gput})")
+        cm = f"pto.Coalesce.{cfg.mode.capitalize()}, pto.GatherOOB.{cfg.oob.capitalize()}"
+        I = _dt(cfg.index_dtype)
+        if cfg.space == "ub":
+            ir, ic, ivr, ivc = L["idx_shape"]
+            R, C = L["dst_shape"]
+            bl, sl = LAYOUTS[cfg.layout]
+            box = "" if (bl, sl) == ("RowMajor", "NoneBox") else f", pto.SLayout.{sl}, 512"
+            ilay = (f"pto.BLayout.{bl}, {ivr}, {ivc}{box}" if cfg.mode == "elem"
+                    else f"pto.BLayout.RowMajor, {ivr}, {ivc}")
+            ln += [f"{i}idx = pto.Tile[pto.TileType.Vec, {I}, {ir}, {ic}, {ilay}]()",
+                   f"{i}dst = pto.Tile[pto.TileType.Vec, {T}, {R}, {C}, pto.BLayout.{bl}, {VR}, {VC}{box}]()",
+                   f"{i}pto.TASSIGN(idx, {L['idx_addr']:#x})",
+                   f"{i}pto.TASSIGN(dst, {L['dst_addr']:#x})"]
+            ln += _fill(cfg, "ub", L["dst_addr"], R * C * L["T"], i)
+            ln += _array("ii", idx.reshape(ivr, ivc), f"np.{idx.dtype.name}", i)
+            ln.append(f"{i}idx.set(ii)")
+            call = f"pto.MGATHER[{cm}](dst, table, idx)"
+        else:
+            n = idx.size
+            shp = f"pto.Shape[1, 1, 1, {VR}, {VC}]" if cfg.mode == "elem" else f"pto.Shape[1, 1, 1, 1, {n}]"
+            std = (f"pto.Stride[{n}, {n}, {n}, {VC}, 1]" if cfg.mode == "elem"
+                   else f"pto.Stride[{n}, {n}, {n}, {n}, 1]")
+            ln += _array("ii", idx.reshape(VR, VC) if cfg.mode == "elem" else idx.reshape(1, n),
+                         f"np.{idx.dtype.name}", i)
+            ln.append(f"{i}gidx = pto.GlobalTensor[{I}, {shp}, {std}, pto.Layout.ND](core.gm_put(ii))")
+            R, C = L["dst_shape"]
+            ln += [f"{i}dst = pto.Tile[pto.TileType.Mat, {T}, {R}, {C}, pto.BLayout.ColMajor, {VR}, {VC}, "
+                   f"pto.SLayout.RowMajor, 512]()",
+                   f"{i}pto.TASSIGN(dst, 0x0)"]
+            ln += _fill(cfg, "l1", 0, R * C * L["T"], i)
+            if cfg.mode == "row":
+                call = f"pto.MGATHER[{cm}](dst, table, gidx)"
+            else:
+                RC = R * C
+                ln.append(f"{i}scratch = pto.GlobalTensor[{T}, pto.Shape[1, 1, 1, 1, {RC}], "
+                          f"pto.Stride[{RC}, {RC}, {RC}, {RC}, 1], pto.Layout.ND](core.gm_alloc({RC}, {T}))")
+                from ..targets import get_target
+                simt = get_target(cfg.target).mgather.simt
+                ex = (", pto.GatherExec.Simt" if cfg.exec == "simt" else
+                      ", pto.GatherExec.Scalar" if cfg.exec == "scalar" and simt else "")
+                call = f"pto.MGATHER[{cm}{ex}](dst, table, gidx, scratch)"
+        outs, shows = "dst.raw()", "dst.numpy()"
+    elif cfg.instr == "tgatherb":
+        (sr, sc), (orr, oc), (R, C) = L["src_shape"], L["off_shape"], L["dst_shape"]
+        n = sr * sc
+        src_vals = (f"{_table_expr(cfg, n)}" if n <= cfg.table_elems else
+                    f"np.resize({_table_expr(cfg, cfg.table_elems)}, {n})")
+        ln += [f"{i}src = pto.Tile[pto.TileType.Vec, {T}, {sr}, {sc}]()",
+               f"{i}off = pto.Tile[pto.TileType.Vec, pto.uint32, {orr}, {oc}]()",
+               f"{i}dst = pto.Tile[pto.TileType.Vec, {T}, {R}, {C}, pto.BLayout.RowMajor, {VR}, {VC}]()",
+               f"{i}pto.TASSIGN(src, {L['src_addr']:#x})",
+               f"{i}pto.TASSIGN(off, {L['off_addr']:#x})",
+               f"{i}pto.TASSIGN(dst, {L['dst_addr']:#x})"]
+        ln += _fill(cfg, "ub", L["dst_addr"], R * C * L["T"], i)
+        ln.append(f"{i}src.set({src_vals}.reshape({sr}, {sc}))")
+        ln.append(f"{i}# offsets: byte offsets of 32-byte blocks of src")
+        ln += _array("oo", idx.reshape(orr, oc), "np.uint32", i)
+        ln.append(f"{i}off.set(oo)")
+        call = "pto.TGATHERB(dst, src, off)"
+        outs, shows = "dst.raw()", "dst.numpy()"
+    else:
+        R, C = L["tile_shape"]
+        st = idx.dtype
+        bits = idx.view(np.dtype(f"u{st.itemsize}")) if st.kind not in "iu" else idx
+        view = "" if st.kind in "iu" else f".view({T})"
+        ut = f"np.{bits.dtype.name}"
+        tt = f"pto.Tile[pto.TileType.Vec, {T}, {R}, {C}, pto.BLayout.RowMajor, {VR}, {VC}]"
+        ln += [f"{i}TT = {tt}",
+               f"{i}src0, src1, dst0, dst1 = TT(), TT(), TT(), TT()"]
+        for name, a in zip(("src0", "src1", "dst0", "dst1"), L["addrs"]):
+            ln.append(f"{i}pto.TASSIGN({name}, {a:#x})")
+        nb = R * C * L["T"]
+        ln += _fill(cfg, "ub", L["addrs"][2], nb, i) + _fill(cfg, "ub", L["addrs"][3], nb, i)
+        half = bits.size // 2
+        ln += _array("s0", bits[:half].reshape(VR, VC), ut, i, view)
+        ln += _array("s1", bits[half:].reshape(VR, VC), ut, i, view)
+        ln += [f"{i}src0.set(s0)", f"{i}src1.set(s1)"]
+        call = "pto.TINTERLEAVE(dst1, dst0, src1, src0)"
+        outs, shows = "np.concatenate([dst0.raw(), dst1.raw()])", "dst0.numpy(), dst1.numpy()"
+    ln += [f"{i}try:",
+           f"{i}    {call}",
+           f"{i}    fault = None",
+           f"{i}except pto.PtoFault as e:",
+           f"{i}    fault = f'PtoFault: {{e}}'",
+           f"{i}out[{key!r}] = ({outs}.tobytes(), fault)",
+           f"{i}print({key + ':'!r}, fault or {shows})",
+           f"{i}print('   bytes:', out[{key!r}][0].hex())"]
+    return ln
+
+
+def side_key(s, other) -> str:
+    """A side's name in the script: target, executor and backend where they tell it apart."""
+    k = s.target + (f".{s.exec}" if s.exec != "auto" else "")
+    ko = other.target + (f".{other.exec}" if other.exec != "auto" else "")
+    return k + (f"@{s.backend}" if k == ko else "")
+
+
+def pair_script(a: FuzzConfig, b: FuzzConfig, sa, sb, vals) -> str:
+    """The two sides on one instance; the final assert checks they differ (bytes, or one
+    faults and the other does not)."""
+    ka, kb = side_key(sa, sb), side_key(sb, sa)
+    lines = ["import numpy as np", "import ptogpu as pto", "", "out = {}   # side -> (destination bytes, fault)"]
+    lines += side_block(a, ka, sa.backend, vals)
+    lines += side_block(b, kb, sb.backend, vals)
+    lines += [f"(bytes_a, fault_a), (bytes_b, fault_b) = out[{ka!r}], out[{kb!r}]",
+              "assert bytes_a != bytes_b or (fault_a is None) != (fault_b is None), 'no divergence'"]
+    return "\n".join(lines) + "\n"
