@@ -147,6 +147,31 @@ def _prod(v) -> int:
     return p
 
 
+def _elem32(cfg: FuzzConfig, u: np.ndarray, gm: np.ndarray, T: int, cap: int):
+    """Elem gather with 32-bit index arithmetic (static_cast<uint32_t>) when no instance can
+    fault: the values, in uint32 lanes (no int64 temporaries, no byte addresses); None when
+    some index may leave GM (the general path reports the fault)."""
+    lim = (gm.size - T) // T                          # last element a read may start at
+    tab = gm.view(np.dtype(f"u{T}"))
+    if cap == 0:
+        return None
+    if cfg.oob == "wrap":
+        safe = u & np.uint32(cap - 1) if not cap & (cap - 1) else u % np.uint32(cap)
+    elif cfg.oob == "clamp":
+        safe = np.minimum(u, np.uint32(cap - 1))
+    elif cfg.oob == "zero":
+        rd = u < np.uint32(cap)
+        safe = np.where(rd, u, np.uint32(0))
+    else:
+        safe = u
+    if (cfg.oob == "undefined" or cap - 1 > lim) and int(safe.max(initial=0)) > lim:
+        return None
+    vals = tab.take(safe)
+    if cfg.oob == "zero":
+        vals[~rd] = 0
+    return vals
+
+
 def _mgather_ub(cfg: FuzzConfig, raw: np.ndarray, L: dict):
     """MGATHER into UB, ND table, any cfg.layout (all targets): (outputs, faults, elem)."""
     t = get_target(cfg.target)
@@ -177,6 +202,13 @@ def _mgather_ub(cfg: FuzzConfig, raw: np.ndarray, L: dict):
     S, St = cfg.shape5, cfg.stride5
     gm = np.zeros(L["gm_size"], np.uint8)
     gm[: L["table_bytes"]] = cfg.table.view(np.uint8)
+    if cfg.mode == "elem" and dpos is None and bits == 32 and raw.dtype.itemsize == 4:
+        fast = _elem32(cfg, raw.view(np.uint32).reshape(N, VR, VC), gm, T, _prod(S) & 0xFFFFFFFF)
+        if fast is not None:
+            if cfg.dst_fill == 0 and C == VC:
+                return fast.view(np.uint8).reshape(N, -1), codes, elem
+            out.view(np.dtype(f"u{T}")).reshape(N, R, C)[:, :VR, :VC] = fast
+            return out.reshape(N, -1), codes, elem
     mask = (1 << bits) - 1
     u = _cast(raw, bits)
     with np.errstate(over="ignore"):
@@ -507,13 +539,15 @@ def _loop(cfg: FuzzConfig, vals: np.ndarray, backend: str, outb: int):
 # -- public API ---------------------------------------------------------------------------------
 def run_chunk(cfg: FuzzConfig, inst: np.ndarray, generator: Generator, backend: str = "numpy",
               keep_outputs: bool = True, path: str = "auto", *, values: np.ndarray | None = None,
-              digest: bool = True) -> BatchResult:
+              raw: np.ndarray | None = None, digest: bool = True) -> BatchResult:
     """Instances ``inst`` (consecutive numbers) of ``cfg``; ``path`` "auto" | "vector" | "loop".
-    ``values``: the generator's values for ``inst`` when the caller has them already."""
+    ``values``: the generator's values for ``inst`` when the caller has them already; ``raw``:
+    those values cast (``cast_indices(cfg, values)``, one row per instance)."""
     inst = np.asarray(inst, np.int64)
     vals = generator(inst, cfg.n_idx, cfg.cap) if values is None else values
-    raw = cast_indices(cfg, vals).reshape(inst.size, -1) if inst.size else \
-        np.zeros((0, cfg.n_idx), np.int64)
+    if raw is None or not inst.size:
+        raw = cast_indices(cfg, vals).reshape(inst.size, -1) if inst.size else \
+            np.zeros((0, cfg.n_idx), np.int64)
     ob = out_bytes(cfg)
     res = None
     used = "loop"

@@ -68,6 +68,27 @@ def test_vector_path_matches_the_public_api(cfg):
         assert res.faults[i] == (fault_code(fault) if fault else 0), (i, fault)
 
 
+ELEM32 = [FuzzConfig(target=t, oob=o, index_dtype=i, rows=3, cols=c, table_size=ts, dst_fill=f, dtype=d)
+          for t, o, i, c, ts, f, d in [
+              ("a5", "wrap", "int32", 8, 64, 0, "float32"), ("a2a3", "wrap", "uint32", 5, 100, 0xAB, "half"),
+              ("a5", "clamp", "int32", 16, 100, 0, "int8"), ("a2a3", "zero", "int32", 8, 64, 0, "float32"),
+              ("a5", "zero", "uint32", 7, 100, 0xAB, "float32"), ("a5", "undefined", "int32", 8, 4096, 0, "float32"),
+              ("a2a3", "undefined", "uint32", 8, 20, 0, "half"), ("a5", "wrap", "int32", 8, 1, 0, "float32")]]
+
+
+@pytest.mark.parametrize("cfg", ELEM32, ids=lambda c: c.label.replace(" ", "_"))
+def test_elem_32bit_lane_path_matches_the_public_api(cfg):
+    """The uint32-lane Elem path (no faults possible, or none found) and its fallback."""
+    n = 40
+    for gen in ("mixed", "uniform"):
+        res = run_batch(cfg, n, generator=gen, seed=2, path="vector")
+        vals = Generator(gen, 2)(np.arange(n), cfg.n_idx, cfg.cap)
+        for i in range(n):
+            out, fault = run_single(cfg, vals[i])
+            assert res.outputs[i].tobytes() == out.tobytes(), (gen, i, fault)
+            assert res.faults[i] == (fault_code(fault) if fault else 0), (gen, i, fault)
+
+
 @pytest.mark.parametrize("cfg", [c for c in random_configs(60, 1) if c.instr == "mgather" and c.space == "ub"][:12],
                          ids=lambda c: c.label.replace(" ", "_"))
 def test_native_kernels_match_numpy_batch(cfg):

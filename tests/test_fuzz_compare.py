@@ -98,6 +98,29 @@ def _inject(monkeypatch, backend_or_target: str, instance: int = 7, byte: int = 
             res.outputs[list(inst).index(instance), byte] ^= 1
         return res
     monkeypatch.setattr(C, "run_chunk", fake)
+    monkeypatch.setattr(C, "SHARE_SIDES", False)     # both sides really run
+
+
+def test_sides_share_one_run_only_when_the_table_fields_the_path_reads_are_equal(monkeypatch):
+    import dataclasses
+
+    from ptogpu import targets
+    el, row = FuzzConfig(rows=4, cols=8, table_size=128), FuzzConfig(mode="row", rows=4, cols=8, table_size=128)
+    sh = lambda cfg, a, b: C.shared_semantics(C.Side.parse(a).config(cfg), C.Side.parse(b).config(cfg),
+                                              C.Side.parse(a), C.Side.parse(b))
+    assert sh(el, "a5.simt", "a2a3") and not sh(el, "cpu", "a5") and not sh(row, "a2a3", "a5")
+    assert not sh(el, "a5@numpy", "a2a3@native") and not sh(el.with_(space="l1"), "a5", "a2a3")
+    a2 = targets.get_target("a2a3")
+    patched = dataclasses.replace(a2, mgather=dataclasses.replace(a2.mgather, index_bits=64))
+    monkeypatch.setitem(targets.TARGETS, "a2a3", patched)
+    assert not sh(el, "a5.simt", "a2a3")                       # from the fields, not the names
+    monkeypatch.undo()
+    gen = C.Generator("mixed", 4)
+    one = C.campaign(el.with_(oob="zero"), "a5.simt", "a2a3", 300, generator=gen, shrink=False)
+    monkeypatch.setattr(C, "SHARE_SIDES", False)
+    two = C.campaign(el.with_(oob="zero"), "a5.simt", "a2a3", 300, generator=gen, shrink=False)
+    assert "one run" in one.engine and "vs" in two.engine
+    assert (one.divergent, one.faults_a, one.faults_b) == (two.divergent, two.faults_a, two.faults_b) == (0, 0, 0)
 
 
 def test_unexplained_difference_is_flagged(monkeypatch):

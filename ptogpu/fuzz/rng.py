@@ -40,6 +40,7 @@ EXTREMES = np.array([-(1 << 31), -1, (1 << 31) - 1, (1 << 32) - 1], np.int64)
 # Cumulative thresholds on the top byte of h for "mixed" (uniform, oob, negative, extreme,
 # boundary, dup).
 MIXED_CUTS = (128, 154, 180, 205, 230, 256)
+_MIXED_LUT = np.searchsorted(np.array(MIXED_CUTS), np.arange(256), side="right").astype(np.uint8)
 
 
 def mix64(z: np.ndarray) -> np.ndarray:
@@ -57,15 +58,18 @@ def instance_keys(seed: int, inst: np.ndarray) -> np.ndarray:
         return mix64(s + np.asarray(inst, np.uint64) * G1)
 
 
-def hash32(x: np.ndarray) -> np.ndarray:
-    """Wellons' lowbias32 (uint32 in, uint32 out)."""
+def hash32(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+    """Wellons' lowbias32 (uint32 in, uint32 out); ``out``: write there (may be ``x``)."""
     x = np.asarray(x, np.uint32)
-    with np.errstate(over="ignore"):
-        x = x ^ (x >> np.uint32(16))
-        x = x * np.uint32(0x7FEB352D)
-        x = x ^ (x >> np.uint32(15))
-        x = x * np.uint32(0x846CA68B)
-    return x ^ (x >> np.uint32(16))
+    t = x >> np.uint32(16)
+    y = np.bitwise_xor(x, t, out=out)               # in place from here: one temporary
+    np.multiply(y, np.uint32(0x7FEB352D), out=y)
+    np.right_shift(y, np.uint32(15), out=t)
+    np.bitwise_xor(y, t, out=y)
+    np.multiply(y, np.uint32(0x846CA68B), out=y)
+    np.right_shift(y, np.uint32(16), out=t)
+    np.bitwise_xor(y, t, out=y)
+    return y
 
 
 def words32(keys: np.ndarray, n_elem: int) -> tuple[np.ndarray, np.ndarray]:
@@ -73,8 +77,10 @@ def words32(keys: np.ndarray, n_elem: int) -> tuple[np.ndarray, np.ndarray]:
     keys = np.asarray(keys, np.uint64)
     with np.errstate(over="ignore"):
         c = (np.arange(1, n_elem + 1, dtype=np.uint32) * G32)[None, :]
-        lo = hash32(keys.astype(np.uint32)[:, None] + c)
-        hi = hash32((keys >> np.uint64(32)).astype(np.uint32)[:, None] + c)
+        lo = keys.astype(np.uint32)[:, None] + c
+        hash32(lo, out=lo)
+        hi = (keys >> np.uint64(32)).astype(np.uint32)[:, None] + c
+        hash32(hi, out=hi)
     return lo, hi
 
 
@@ -107,7 +113,10 @@ def values32(kind: int, lo: np.ndarray, hi: np.ndarray, keys: np.ndarray, cap: i
     j = (hi >> np.uint32(16)) & np.uint32(3)
 
     def u():
-        return ((lo.astype(np.uint64) * np.uint64(cap)) >> np.uint64(32)).astype(np.int64)
+        t = lo.astype(np.uint64)
+        np.multiply(t, np.uint64(cap), out=t)
+        np.right_shift(t, np.uint64(32), out=t)
+        return t.view(np.int64)
 
     def bnd():
         return cap - 1 + (((hi & np.uint32(0xFFFF)) * np.uint32(3)) >> np.uint32(16)).astype(np.int64)
@@ -120,15 +129,28 @@ def values32(kind: int, lo: np.ndarray, hi: np.ndarray, keys: np.ndarray, cap: i
         return np.take_along_axis(dv, j.reshape(dv.shape[0], -1).astype(np.intp), 1).reshape(shape)
 
     if kind == 6:
-        # every candidate on the whole array, then one pass of masked copies (no fancy indexing)
-        sel = (hi >> np.uint32(24)).astype(np.uint8)
-        k = sum((sel >= np.uint8(t)).view(np.uint8) for t in MIXED_CUTS[:-1])
-        base = u()
-        out = base.copy()
-        for kk, cand in ((1, lambda: cap + base), (2, lambda: -1 - base), (3, lambda: EXTREMES[j]),
-                         (4, bnd), (5, dup)):
-            m = k == kk
-            np.copyto(out, cand(), where=m)
+        # the kind of every element from a 256-entry table on the top byte of hi; uniform
+        # (half of them) and oob / negative by in-place arithmetic on the uniform value, the
+        # rarer kinds (extreme, boundary, dup: ~10% each) on their own elements only
+        k = _MIXED_LUT[hi >> np.uint32(24)]
+        out = u()
+        np.add(out, cap, out=out, where=k == 1)
+        np.subtract(-1, out, out=out, where=k == 2)
+        kf = k.reshape(-1)
+        of, hf, jf = out.reshape(-1), hi.reshape(-1), j.reshape(-1)
+        e = np.flatnonzero(kf == 3)
+        of[e] = EXTREMES[jf[e]]
+        e = np.flatnonzero(kf == 4)
+        of[e] = cap - 1 + (((hf[e] & np.uint32(0xFFFF)) * np.uint32(3)) >> np.uint32(16)).astype(np.int64)
+        e = np.flatnonzero(kf == 5)
+        if e.size:
+            kk = np.asarray(keys, np.uint64)
+            if kk.shape == shape:
+                of[e] = _dup(kk.reshape(-1)[e], jf[e], cap)
+            else:
+                dv = _dup(kk.reshape(-1, 1), np.arange(4)[None, :], cap).reshape(-1)   # (instances*4)
+                per = int(np.prod(shape[1:])) if len(shape) > 1 else 1
+                of[e] = dv[(e // per) * 4 + jf[e]]
         return out
     if kind == 0:
         return u()
