@@ -3,7 +3,10 @@
 Campaign: 16x16 Elem index tiles, float32, 4096-element table, mixed generator, GatherOOB::Wrap,
 A5 SIMT vs A2/A3, on each backend that is available here. Usage:
 
-    python perf/bench_fuzz.py [--n 10000000] [--numpy-n 1000000] [--backends native,numpy,cupy]
+    python perf/bench_fuzz.py [--n 10000000] [--numpy-n 1000000] [--backends native,numpy,cupy] [--no-share]
+
+On numpy the two sides' target-table rules for this campaign coincide (both cast to uint32_t,
+same capacity), so one array computation serves both; --no-share runs and compares both.
 """
 from __future__ import annotations
 
@@ -48,9 +51,14 @@ def main() -> int:
     ap.add_argument("--numpy-n", type=int, default=1_000_000, help="tiles for numpy (slow)")
     ap.add_argument("--backends", default="native,cupy,numpy")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--no-share", action="store_true",
+                    help="numpy: run both sides even when their target-table rules coincide")
     args = ap.parse_args()
     cfg = FuzzConfig(mode="elem", oob="wrap", dtype="float32", rows=16, cols=16, table_size=4096)
     mach = machine()
+    if args.no_share:
+        from ptogpu.fuzz import compare
+        compare.SHARE_SIDES = False
     for be in args.backends.split(","):
         if be != "numpy" and not available(be):
             print(json.dumps({"bench": "fuzz_campaign", "backend": be, "skipped": "not available"}), flush=True)

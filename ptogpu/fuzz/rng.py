@@ -40,7 +40,6 @@ EXTREMES = np.array([-(1 << 31), -1, (1 << 31) - 1, (1 << 32) - 1], np.int64)
 # Cumulative thresholds on the top byte of h for "mixed" (uniform, oob, negative, extreme,
 # boundary, dup).
 MIXED_CUTS = (128, 154, 180, 205, 230, 256)
-_MIXED_LUT = np.searchsorted(np.array(MIXED_CUTS), np.arange(256), side="right").astype(np.uint8)
 
 
 def mix64(z: np.ndarray) -> np.ndarray:
@@ -129,28 +128,35 @@ def values32(kind: int, lo: np.ndarray, hi: np.ndarray, keys: np.ndarray, cap: i
         return np.take_along_axis(dv, j.reshape(dv.shape[0], -1).astype(np.intp), 1).reshape(shape)
 
     if kind == 6:
-        # the kind of every element from a 256-entry table on the top byte of hi; uniform
-        # (half of them) and oob / negative by in-place arithmetic on the uniform value, the
-        # rarer kinds (extreme, boundary, dup: ~10% each) on their own elements only
-        k = _MIXED_LUT[hi >> np.uint32(24)]
+        # The kind of every element from comparisons on the top byte of hi (uint8 lanes);
+        # uniform (half of them), oob and negative by arithmetic on the uniform value; the
+        # rarer kinds (extreme, boundary, dup: ~10% each) on their own elements only.
+        top = (hi >> np.uint32(24)).astype(np.uint8)
+        k = (top >= np.uint8(MIXED_CUTS[0])).view(np.uint8)
+        for cut in MIXED_CUTS[1:-1]:
+            k += (top >= np.uint8(cut)).view(np.uint8)
         out = u()
-        np.add(out, cap, out=out, where=k == 1)
-        np.subtract(-1, out, out=out, where=k == 2)
-        kf = k.reshape(-1)
-        of, hf, jf = out.reshape(-1), hi.reshape(-1), j.reshape(-1)
-        e = np.flatnonzero(kf == 3)
-        of[e] = EXTREMES[jf[e]]
-        e = np.flatnonzero(kf == 4)
-        of[e] = cap - 1 + (((hf[e] & np.uint32(0xFFFF)) * np.uint32(3)) >> np.uint32(16)).astype(np.int64)
-        e = np.flatnonzero(kf == 5)
+        out += (k == 1) * np.int64(cap)
+        neg = k == 2
+        np.subtract(-1, out, out=out, where=neg)
+        e = np.flatnonzero(k >= 3)
         if e.size:
-            kk = np.asarray(keys, np.uint64)
-            if kk.shape == shape:
-                of[e] = _dup(kk.reshape(-1)[e], jf[e], cap)
-            else:
-                dv = _dup(kk.reshape(-1, 1), np.arange(4)[None, :], cap).reshape(-1)   # (instances*4)
-                per = int(np.prod(shape[1:])) if len(shape) > 1 else 1
-                of[e] = dv[(e // per) * 4 + jf[e]]
+            ke, he = k.reshape(-1).take(e), hi.reshape(-1).take(e)
+            je = ((he >> np.uint32(16)) & np.uint32(3)).astype(np.intp)
+            v = EXTREMES.take(je)
+            bnd_v = (((he & np.uint32(0xFFFF)) * np.uint32(3)) >> np.uint32(16)).astype(np.int64)
+            bnd_v += cap - 1
+            np.copyto(v, bnd_v, where=ke == 4)
+            d = np.flatnonzero(ke == 5)
+            if d.size:
+                kk = np.asarray(keys, np.uint64)
+                if kk.shape == shape:
+                    v[d] = _dup(kk.reshape(-1)[e[d]], je[d], cap)
+                else:
+                    dv = _dup(kk.reshape(-1, 1), np.arange(4)[None, :], cap).reshape(-1)   # (instances*4)
+                    per = int(np.prod(shape[1:])) if len(shape) > 1 else 1
+                    v[d] = dv[(e[d] // per) * 4 + je[d]]
+            out.reshape(-1).put(e, v)
         return out
     if kind == 0:
         return u()
