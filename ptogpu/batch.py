@@ -545,10 +545,17 @@ def run_chunk(cfg: FuzzConfig, inst: np.ndarray, generator: Generator, backend: 
     ``values``: the generator's values for ``inst`` when the caller has them already; ``raw``:
     those values cast (``cast_indices(cfg, values)``, one row per instance)."""
     inst = np.asarray(inst, np.int64)
-    vals = generator(inst, cfg.n_idx, cfg.cap) if values is None else values
+    vals = values
     if raw is None or not inst.size:
+        vals = generator(inst, cfg.n_idx, cfg.cap) if vals is None else vals
         raw = cast_indices(cfg, vals).reshape(inst.size, -1) if inst.size else \
             np.zeros((0, cfg.n_idx), np.int64)
+
+    def need_vals() -> np.ndarray:            # generator values: only the loop path needs them
+        nonlocal vals
+        if vals is None:
+            vals = generator(inst, cfg.n_idx, cfg.cap)
+        return vals
     ob = out_bytes(cfg)
     res = None
     used = "loop"
@@ -561,13 +568,13 @@ def run_chunk(cfg: FuzzConfig, inst: np.ndarray, generator: Generator, backend: 
         if v is not None:
             o, c, e, slow = v
             if slow.any():
-                lo = _loop(cfg, vals[slow], "numpy", ob)
+                lo = _loop(cfg, need_vals()[slow], "numpy", ob)
                 o[slow], c[slow], e[slow] = lo
             res, used = (o, c, e), "vector"
         elif path == "vector":
             raise ValueError(f"no vectorised path for {cfg.label}")
     if res is None:
-        res = _loop(cfg, vals, "numpy" if backend == "auto" else backend, ob)
+        res = _loop(cfg, need_vals(), "numpy" if backend == "auto" else backend, ob)
     o, c, e = res
     dig = 0
     if digest and inst.size:

@@ -69,3 +69,22 @@ def test_user_callables_and_arrays():
     np.testing.assert_array_equal(Generator(tiles)(np.array([0, 1, 2]), 2, 9), [[1, 2], [3, 4], [1, 2]])
     with pytest.raises(ValueError):
         Generator("nope")
+
+
+@pytest.mark.parametrize("kind", list(KINDS))
+def test_lo32_lanes_are_the_low_bits_of_the_values(kind):
+    """Generator.lo32 (32-bit lanes, what the campaign feeds 32-bit index types) is the
+    wrapping cast of the int64 values, whatever the capacity."""
+    for cap in (0, 1, 2, 7, 100, 4096, 65535, 65536, 65537, 2**31 - 1, 2**31, 2**32 - 1, 2**32, 2**33 + 5):
+        g = Generator(kind, 3)
+        inst = np.arange(50, 250)
+        np.testing.assert_array_equal(g.lo32(inst, 37, cap), g(inst, 37, cap).astype(np.uint32))
+    assert Generator(lambda i, n, c: np.zeros((len(i), n))).lo32(np.arange(3), 4, 8) is None
+
+
+def test_mulhi32_is_exact():
+    from ptogpu.fuzz.rng import _mulhi32
+    lo = np.array([0, 1, 2**16 - 1, 2**16, 2**31, 2**32 - 1, 123456789, 0xDEADBEEF], np.uint32)
+    for cap in list(range(70)) + [2**16 - 1, 2**16, 2**16 + 1, 2**31, 2**32 - 1, 4096, 97]:
+        want = ((lo.astype(np.uint64) * np.uint64(cap)) >> np.uint64(32)).astype(np.uint32)
+        np.testing.assert_array_equal(_mulhi32(lo, cap), want)

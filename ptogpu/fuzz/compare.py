@@ -187,10 +187,17 @@ def campaign(base: FuzzConfig, a: Side | str, b: Side | str, n: int, *, generato
         done = 0
         paths: set = set()
         share = shared_semantics(ca, cb, a, b)
+        lanes32 = ca.instr == "mgather" and ca.index_dtype in ("int32", "uint32")
         for s in range(start, start + n, step):
             inst = np.arange(s, min(s + step, start + n), dtype=np.int64)
-            vals = gen(inst, ca.n_idx, ca.cap)          # one generation serves both sides
-            raw = cast_indices(ca, vals).reshape(inst.size, -1)     # and one cast
+            # one generation and one cast serve both sides; 32-bit index types take the
+            # generator's low 32 bits, computed in 32-bit lanes (the same wrapping cast)
+            lo32 = gen.lo32(inst, ca.n_idx, ca.cap) if lanes32 else None
+            if lo32 is not None:
+                vals, raw = None, lo32.view(np.dtype(ca.index_dtype)).reshape(inst.size, -1)
+            else:
+                vals = gen(inst, ca.n_idx, ca.cap)
+                raw = cast_indices(ca, vals).reshape(inst.size, -1)
             try:
                 ra = _run_side(ca, inst, gen, a, vals, raw)
                 rb = ra if share else _run_side(cb, inst, gen, b, vals, raw)

@@ -109,7 +109,8 @@ def values32(kind: int, lo: np.ndarray, hi: np.ndarray, keys: np.ndarray, cap: i
     """Index values (int64) of generator ``kind`` from the word halves ``lo``, ``hi`` (uint32)."""
     cap = int(cap) & 0xFFFFFFFF
     shape = lo.shape
-    j = (hi >> np.uint32(16)) & np.uint32(3)
+    if kind in (3, 5):
+        j = (hi >> np.uint32(16)) & np.uint32(3)
 
     def u():
         t = lo.astype(np.uint64)
@@ -129,7 +130,8 @@ def values32(kind: int, lo: np.ndarray, hi: np.ndarray, keys: np.ndarray, cap: i
 
     if kind == 6:
         # The kind of every element from comparisons on the top byte of hi (uint8 lanes);
-        # uniform (half of them), oob and negative by arithmetic on the uniform value; the
+        # uniform (half of them), oob and negative by arithmetic on the uniform value (no
+        # masked ufuncs: they cost 4x a plain pass); the
         # rarer kinds (extreme, boundary, dup: ~10% each) on their own elements only.
         top = (hi >> np.uint32(24)).astype(np.uint8)
         k = (top >= np.uint8(MIXED_CUTS[0])).view(np.uint8)
@@ -137,8 +139,7 @@ def values32(kind: int, lo: np.ndarray, hi: np.ndarray, keys: np.ndarray, cap: i
             k += (top >= np.uint8(cut)).view(np.uint8)
         out = u()
         out += (k == 1) * np.int64(cap)
-        neg = k == 2
-        np.subtract(-1, out, out=out, where=neg)
+        out ^= -(k == 2).view(np.int8)              # -1 - u == ~u: xor with 0 or -1
         e = np.flatnonzero(k >= 3)
         if e.size:
             ke, he = k.reshape(-1).take(e), hi.reshape(-1).take(e)
@@ -171,6 +172,72 @@ def values32(kind: int, lo: np.ndarray, hi: np.ndarray, keys: np.ndarray, cap: i
     if kind == 5:
         return dup()
     raise ValueError(f"unknown generator kind {kind}")
+
+
+EXTREMES_LO32 = EXTREMES.astype(np.uint32)
+
+
+def _mulhi32(lo: np.ndarray, cap: int) -> np.ndarray:
+    """floor(lo * cap / 2^32) (uint32 in, uint32 out) without 64-bit lanes where exact:
+    a shift for a power-of-two cap, 16-bit halves for cap <= 2^16."""
+    if cap == 0:
+        return np.zeros(lo.shape, np.uint32)
+    if not cap & (cap - 1):
+        m = cap.bit_length() - 1
+        return lo >> np.uint32(32 - m) if m else np.zeros(lo.shape, np.uint32)
+    if cap <= 1 << 16:             # lo*cap = a*cap*2^16 + b*cap, every partial sum < 2^32
+        a = lo >> np.uint32(16)
+        a *= np.uint32(cap)
+        b = lo & np.uint32(0xFFFF)
+        b *= np.uint32(cap)
+        b >>= np.uint32(16)
+        a += b
+        a >>= np.uint32(16)
+        return a
+    t = lo.astype(np.uint64)
+    t *= np.uint64(cap)
+    t >>= np.uint64(32)
+    return t.astype(np.uint32)
+
+
+def values_lo32(kind: int, lo: np.ndarray, hi: np.ndarray, keys: np.ndarray, cap: int) -> np.ndarray:
+    """The low 32 bits (uint32) of :func:`values32`, computed in 32-bit lanes: what a 32-bit
+    index dtype holds after the wrapping cast, at half the memory traffic of int64 values."""
+    if kind != 6:
+        return values32(kind, lo, hi, keys, cap).astype(np.uint32)
+    cap = int(cap) & 0xFFFFFFFF
+    shape = lo.shape
+    top = (hi >> np.uint32(24)).astype(np.uint8)
+    k = (top >= np.uint8(MIXED_CUTS[0])).view(np.uint8)
+    for cut in MIXED_CUTS[1:-1]:
+        k += (top >= np.uint8(cut)).view(np.uint8)
+    with np.errstate(over="ignore"):
+        out = _mulhi32(lo, cap)                            # uniform: floor(lo * cap / 2^32)
+        out += (k == 1).view(np.uint8) * np.uint32(cap)     # oob: cap + u (mod 2^32)
+        out ^= (k == 2).view(np.uint8) * np.uint32(0xFFFFFFFF)   # negative: -1 - u == ~u
+        e = np.flatnonzero(k >= 3)
+        if e.size:
+            ke, he = k.reshape(-1).take(e), hi.reshape(-1).take(e)
+            je = ((he >> np.uint32(16)) & np.uint32(3)).astype(np.intp)
+            v = EXTREMES_LO32.take(je)
+            b = he & np.uint32(0xFFFF)
+            b *= np.uint32(3)
+            b >>= np.uint32(16)
+            b += np.uint32((cap - 1) & 0xFFFFFFFF)
+            v = np.where(ke == 4, b, v)
+            kk = np.asarray(keys, np.uint64)
+            if kk.shape == shape:
+                d = np.flatnonzero(ke == 5)
+                v[d] = _dup(kk.reshape(-1)[e[d]], je[d], cap).astype(np.uint32)
+            else:                                    # the tile's 4 values, by (tile, j)
+                dv = _dup(kk.reshape(-1, 1), np.arange(4)[None, :], cap).reshape(-1).astype(np.uint32)
+                per = int(np.prod(shape[1:])) if len(shape) > 1 else 1
+                w = e // per
+                w *= 4
+                w += je
+                v = np.where(ke == 5, dv.take(w), v)
+            out.reshape(-1).put(e, v)
+    return out
 
 
 def _dup(keys: np.ndarray, j: np.ndarray, cap: int) -> np.ndarray:
@@ -230,6 +297,17 @@ class Generator:
                 raise ValueError(f"array tiles hold {t.shape[1]} indices, the instruction needs {n_elem}")
             return t[inst % t.shape[0]].astype(np.int64)
         return generate(self.kind, self.seed, inst, n_elem, cap)
+
+    def lo32(self, inst: np.ndarray, n_elem: int, cap: int) -> np.ndarray | None:
+        """The low 32 bits of ``self(inst, n_elem, cap)`` as uint32, computed in 32-bit lanes
+        (counter kinds only; None otherwise)."""
+        k = self.counter_kind
+        if k is None:
+            return None
+        inst = np.asarray(inst, np.uint64).reshape(-1)
+        keys = instance_keys(self.seed, inst)
+        lo, hi = words32(keys, n_elem)
+        return values_lo32(k, lo, hi, keys, cap)
 
     def __repr__(self) -> str:
         return f"Generator({self.kind!r}, seed={self.seed})"
