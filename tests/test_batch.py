@@ -151,3 +151,23 @@ def test_array_paths_raise_the_static_check_errors():
     from ptogpu.errors import PtoCheckError
     with pytest.raises(PtoCheckError):       # A2/A3: the index tile must be RowMajor
         run_batch(FuzzConfig(target="a2a3", layout="dn"), 10)
+
+
+@pytest.mark.parametrize("cfg", [
+    FuzzConfig(instr="tinterleave", target="a5", dtype="int16", rows=2, cols=9),
+    FuzzConfig(instr="tinterleave", target="cpu", dtype="int16", rows=3, cols=9, dst_fill=0xAB),
+    FuzzConfig(instr="tinterleave", target="a5", dtype="float32", rows=4, cols=16, dst_fill=0x5A),
+    FuzzConfig(instr="tinterleave", target="cpu", dtype="half", rows=1, cols=40),
+    FuzzConfig(instr="tinterleave", target="a5", dtype="int8", rows=5, cols=7),
+    FuzzConfig(instr="tinterleave", target="a5", dtype="bfloat16", rows=2, cols=64),
+], ids=lambda c: c.label.replace(" ", "_") + f"_fill{c.dst_fill}")
+def test_tinterleave_kernel_batch_matches_numpy_batch(cfg):
+    from ptogpu.backend import native_backend
+    ok, why = native_backend.available()
+    if not ok:
+        pytest.skip(why)
+    v = run_batch(cfg, 300, seed=6, path="vector")
+    k = run_batch(cfg, 300, seed=6, backend="native")
+    assert k.path == "kernel"
+    assert np.array_equal(k.outputs, v.outputs) and np.array_equal(k.faults, v.faults)
+    assert k.digest == v.digest

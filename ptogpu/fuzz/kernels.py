@@ -81,3 +81,71 @@ def mgather_ub_batch(cfg: FuzzConfig, raw: np.ndarray, backend: str):
     codes[bad] = np.array([_PHASE.get(int(p), 4) for p in phase], np.int8) if phase.size else codes[bad]
     elem[bad] = (key[bad] & np.uint64((1 << 56) - 1)).astype(np.int64)
     return out, codes, elem                                # a faulting instance wrote nothing
+
+
+def _kernel_backend(backend: str):
+    from ..backend import backend_available
+    from ..backend.mgather_kernels import backend_module
+    try:
+        if not backend_available(backend)[0]:
+            return None
+        return backend_module(backend)
+    except Exception:
+        return None
+
+
+def tinterleave_batch(cfg: FuzzConfig, raw: np.ndarray, backend: str):
+    """TINTERLEAVE batches on the ``interleave`` kernel of cuda_src/interleave.cu: one launch
+    per chunk, one instance per block, each instance's UB a ``stride``-byte window holding the
+    four canonical tiles (every address the instruction touches is structural, so the window
+    is exact). Returns (outputs, codes, elem, fallback mask) — the mask marks instances whose
+    kernel check pass faulted or flagged aliasing (none in the canonical layout; the caller
+    runs NumPy for them) — or None without a kernel path."""
+    if backend not in ("native", "cupy") or cfg.instr != "tinterleave":
+        return None
+    be = _kernel_backend(backend)
+    if be is None:
+        return None
+    import warnings
+
+    import ptogpu as pto
+    from .. import dtypes
+    from ..backend.ops_kernels import interleave_params
+    from ..semantics import tinterleave as sem
+    L = layout(cfg)
+    core = pto.Core(cfg.target, "numpy", quirks=cfg.core_quirks)
+    if not core.target.interleave.supported:
+        return None
+    VR, VC, T = cfg.rows, cfg.cols, L["T"]
+    R, C = L["tile_shape"]
+    with core, warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        TT = pto.Tile[pto.TileType.Vec, dtypes.as_dtype(cfg.dtype), R, C, pto.BLayout.RowMajor, VR, VC]
+        s0, s1, d0, d1 = TT(), TT(), TT(), TT()
+        for t, a in zip((s0, s1, d0, d1), L["addrs"]):
+            pto.TASSIGN(t, a)
+        p = interleave_params("interleave", [d0, d1], [s0, s1], VR,
+                              n=sem.interleave_count(core, VC, T), h=VC >> 1)
+    N = raw.shape[0]
+    nb = R * C * T
+    a0, a1, a2, a3 = L["addrs"]
+    stride = -(-(a3 + nb) // 64) * 64
+    ub_size = core.ub.size
+    ub = np.zeros(max((N - 1) * stride + ub_size, 1), np.uint8)
+    rows = ub[: N * stride].reshape(N, stride)
+    if cfg.dst_fill:
+        rows[:, a2: a2 + nb] = cfg.dst_fill
+        rows[:, a3: a3 + nb] = cfg.dst_fill
+    st = np.dtype(f"u{T}")
+    vals = np.ascontiguousarray(raw).view(st).reshape(N, 2, VR, VC)
+    for k, a in ((0, a0), (1, a1)):
+        img = np.zeros((N, R, C), st)
+        img[:, :VR, :VC] = vals[:, k]
+        rows[:, a: a + nb] = img.view(np.uint8).reshape(N, nb)
+    arenas = {"gm": (np.zeros(64, np.uint8), 64, 0), "ub": (ub, ub_size, stride),
+              "l1": (np.zeros(64, np.uint8), 64, 0)}
+    fault = be.launch_raw("interleave", (1, 1, 1), N, arenas, p, passes=2)
+    from ..backend.kernels import ALIAS_FLAG_WORD
+    bad = (fault[:, 0] != np.uint64(0xFFFFFFFFFFFFFFFF)) | (fault[:, ALIAS_FLAG_WORD] == 0)
+    out = np.concatenate([rows[:, a2: a2 + nb], rows[:, a3: a3 + nb]], 1)
+    return out, np.zeros(N, np.int8), np.full(N, -1, np.int64), bad
