@@ -560,17 +560,19 @@ def run_chunk(cfg: FuzzConfig, inst: np.ndarray, generator: Generator, backend: 
     res = None
     used = "loop"
     if backend in ("native", "cupy") and path == "auto":
-        from .fuzz.kernels import mgather_ub_batch, tinterleave_batch
+        from .fuzz.kernels import mgather_ub_batch, tgatherb_batch, tinterleave_batch
         res = mgather_ub_batch(cfg, raw, backend)
-        if res is None and cfg.instr == "tinterleave":
-            kr = tinterleave_batch(cfg, raw, backend)
+        if res is None and cfg.instr in ("tinterleave", "tgatherb"):
+            kr = (tinterleave_batch if cfg.instr == "tinterleave" else tgatherb_batch)(cfg, raw, backend)
             if kr is not None:
                 o, c, e, back = kr
                 if back.any():                     # the kernel declined: NumPy for those
                     v = _vector(cfg, raw[back])
                     o[back], c[back], e[back] = v[0], v[1], v[2]
                 res = (o, c, e)
-        used = "kernel" if res is not None else used
+                used = "vector" if back.all() else "kernel+vector" if back.any() else "kernel"
+        elif res is not None:
+            used = "kernel"
     if res is None and path in ("auto", "vector"):
         v = _vector(cfg, raw)
         if v is not None:

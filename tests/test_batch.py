@@ -171,3 +171,27 @@ def test_tinterleave_kernel_batch_matches_numpy_batch(cfg):
     assert k.path == "kernel"
     assert np.array_equal(k.outputs, v.outputs) and np.array_equal(k.faults, v.faults)
     assert k.digest == v.digest
+
+
+@pytest.mark.parametrize("cfg", [
+    FuzzConfig(instr="tgatherb", target="a2a3", rows=4, cols=72, table_size=512),
+    FuzzConfig(instr="tgatherb", target="a2a3", rows=4, cols=72, table_size=512, dtype="half",
+               quirks=(("a2a3_tgatherb_tail_stream", False),)),
+    FuzzConfig(instr="tgatherb", target="a5", rows=3, cols=300, table_size=1000, dtype="int8"),
+    FuzzConfig(instr="tgatherb", target="a5", rows=2, cols=12, table_size=512, dst_fill=0xAB),
+    FuzzConfig(instr="tgatherb", target="cpu", rows=2, cols=12, table_size=512, dst_fill=0xAB),
+    FuzzConfig(instr="tgatherb", target="cpu", rows=4, cols=72, table_size=512, dtype="half"),
+], ids=lambda c: c.label.replace(" ", "_") + ("_nostream" if c.quirks else "") + f"_fill{c.dst_fill}")
+def test_tgatherb_kernel_batch_matches_numpy_batch(cfg):
+    """In-window instances run the tgatherb.cu kernel, the others (reads past the
+    instance's UB window, faults) NumPy; the bytes are the NumPy batch's either way."""
+    from ptogpu.backend import native_backend
+    ok, why = native_backend.available()
+    if not ok:
+        pytest.skip(why)
+    for gen in ("uniform", "mixed"):
+        v = run_batch(cfg, 200, generator=gen, seed=6, path="vector")
+        k = run_batch(cfg, 200, generator=gen, seed=6, backend="native")
+        assert np.array_equal(k.outputs, v.outputs) and np.array_equal(k.faults, v.faults), gen
+        if gen == "uniform" and not (cfg.target == "cpu" and cfg.esize < 4 and cfg.cols == 12):
+            assert k.path == "kernel"

@@ -149,3 +149,59 @@ def tinterleave_batch(cfg: FuzzConfig, raw: np.ndarray, backend: str):
     bad = (fault[:, 0] != np.uint64(0xFFFFFFFFFFFFFFFF)) | (fault[:, ALIAS_FLAG_WORD] == 0)
     out = np.concatenate([rows[:, a2: a2 + nb], rows[:, a3: a3 + nb]], 1)
     return out, np.zeros(N, np.int8), np.full(N, -1, np.int64), bad
+
+
+def tgatherb_batch(cfg: FuzzConfig, raw: np.ndarray, backend: str):
+    """TGATHERB batches on the tgatherb.cu kernels (cpu / vreg / vrepeat engines, quirks
+    included): one launch per chunk, each instance's UB a ``stride``-byte window holding the
+    canonical image (src data, offset tile, destination, zeros). A block may read anywhere in
+    UB, and a window only mirrors the canonical UB below ``stride``: instances with a block
+    source outside their window (or whose kernel check pass faults or flags aliasing) are
+    marked for NumPy. Returns (outputs, codes, elem, fallback mask), or None without a kernel
+    path (an offset entry outside the offset tile, a float offset type, no backend)."""
+    if backend not in ("native", "cupy") or cfg.instr != "tgatherb":
+        return None
+    be = _kernel_backend(backend)
+    if be is None:
+        return None
+    from ..backend.kernels import ALIAS_FLAG_WORD
+    from ..backend.ops_kernels import tgatherb_params
+    from ..batch import _tgatherb_structure
+    from ..semantics.tgatherb import BLK
+    L = layout(cfg)
+    core, dst, src, off, plan, entry = _tgatherb_structure(cfg, L)
+    kp = tgatherb_params(core, dst, src, off)
+    if kp is None:
+        return None
+    kernel, p = kp
+    N = raw.shape[0]
+    nb = dst.nbytes
+    oa, ob = off.addr, off.addr + off.nbytes
+    rd = ~plan.zero                                       # blocks that read a source
+    e = entry[rd]
+    if plan.dst.size == 0 or ((e < oa) | (e > ob - 4) | ((e - oa) % 4 != 0)).any():
+        return None
+    wend = int(max(dst.addr + nb, int((plan.dst + BLK).max()), ob, int(entry.max()) + 4))
+    stride = -(-(wend + 256) // 64) * 64                  # writes (and the spill) stay inside
+    if (entry < 0).any():
+        return None
+    u = np.ascontiguousarray(raw).astype(np.uint32, copy=False).reshape(N, -1)
+    o = u[:, (e - oa) // 4].astype(np.int64)              # (N, reading blocks) offsets read
+    if core.target.tgatherb.misaligned == "round_down":
+        o &= ~np.int64(BLK - 1)
+    sa = src.addr + o
+    back = ((sa < 0) | (sa + BLK > stride)).any(1)       # a read past the window: NumPy
+    if back.all():                                        # nothing for the kernel to do
+        return (np.zeros((N, nb), np.uint8), np.zeros(N, np.int8), np.full(N, -1, np.int64), back)
+    ub_size = core.ub.size
+    ub = np.zeros(max((N - 1) * stride + ub_size, 1), np.uint8)
+    rows = ub[: N * stride].reshape(N, stride)
+    rows[:] = core.ub.data[:stride]                        # src data, zeros
+    rows[:, oa: ob] = u.view(np.uint8).reshape(N, -1)[:, : ob - oa]
+    rows[:, dst.addr: dst.addr + nb] = cfg.dst_fill
+    arenas = {"gm": (np.zeros(64, np.uint8), 64, 0), "ub": (ub, ub_size, stride),
+              "l1": (np.zeros(64, np.uint8), 64, 0)}
+    fault = be.launch_raw(kernel, (1, 1, 1), N, arenas, p, passes=2)
+    back |= (fault[:, 0] != np.uint64(0xFFFFFFFFFFFFFFFF)) | (fault[:, ALIAS_FLAG_WORD] == 0)
+    out = rows[:, dst.addr: dst.addr + nb].copy()
+    return out, np.zeros(N, np.int8), np.full(N, -1, np.int64), back
