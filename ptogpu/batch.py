@@ -11,8 +11,10 @@ per tile) for MGATHER into UB and GM→L1, TGATHERB and TINTERLEAVE, and gives e
 the single-instance public API gives (``ptogpu.fuzz.single.run_single``; tests/test_batch.py
 checks random configurations). The one case it does not vectorise (an NPU GM→L1 Elem read of
 the scratch being written) runs instance by instance through the public API ("loop" path). On ``native`` /
-``cupy`` MGATHER-into-UB batches run the kernels of ``cuda_src/mgather.cu`` (one block per
-instance, per-instance UB strides); other instructions run on NumPy.
+``cupy`` batches run the kernels (``ptogpu.fuzz.kernels``: mgather.cu for MGATHER into UB,
+mgather_l1.cu for NPU GM→L1, interleave.cu, tgatherb.cu; one block per instance, per-instance
+arenas); instances a kernel path declines (faults, aliasing, TGATHERB reads past the
+instance's UB window) run on NumPy, path "kernel+vector".
 
     from ptogpu.batch import run_batch
     from ptogpu.fuzz import FuzzConfig
@@ -560,15 +562,20 @@ def run_chunk(cfg: FuzzConfig, inst: np.ndarray, generator: Generator, backend: 
     res = None
     used = "loop"
     if backend in ("native", "cupy") and path == "auto":
-        from .fuzz.kernels import mgather_ub_batch, tgatherb_batch, tinterleave_batch
+        from .fuzz.kernels import mgather_l1_batch, mgather_ub_batch, tgatherb_batch, tinterleave_batch
         res = mgather_ub_batch(cfg, raw, backend)
-        if res is None and cfg.instr in ("tinterleave", "tgatherb"):
-            kr = (tinterleave_batch if cfg.instr == "tinterleave" else tgatherb_batch)(cfg, raw, backend)
+        if res is None and (cfg.instr in ("tinterleave", "tgatherb") or cfg.space == "l1"):
+            kr = {"tinterleave": tinterleave_batch, "tgatherb": tgatherb_batch}.get(
+                cfg.instr, mgather_l1_batch)(cfg, raw, backend)
             if kr is not None:
                 o, c, e, back = kr
                 if back.any():                     # the kernel declined: NumPy for those
                     v = _vector(cfg, raw[back])
                     o[back], c[back], e[back] = v[0], v[1], v[2]
+                    slow = np.flatnonzero(back)[v[3]]     # (GM->L1: reads of the scratch)
+                    if slow.size:
+                        lo = _loop(cfg, need_vals()[slow], "numpy", ob)
+                        o[slow], c[slow], e[slow] = lo
                 res = (o, c, e)
                 used = "vector" if back.all() else "kernel+vector" if back.any() else "kernel"
         elif res is not None:

@@ -195,3 +195,42 @@ def test_tgatherb_kernel_batch_matches_numpy_batch(cfg):
         assert np.array_equal(k.outputs, v.outputs) and np.array_equal(k.faults, v.faults), gen
         if gen == "uniform" and not (cfg.target == "cpu" and cfg.esize < 4 and cfg.cols == 12):
             assert k.path == "kernel"
+
+
+@pytest.mark.parametrize("cfg", [
+    FuzzConfig(space="l1", target="a2a3", mode="row", oob="zero", rows=4, cols=16, table_size=128, dst_fill=0xAB),
+    FuzzConfig(space="l1", target="a5", mode="row", oob="undefined", rows=3, cols=12, table_size=100, dtype="half"),
+    FuzzConfig(space="l1", target="a2a3", oob="wrap", rows=4, cols=12, table_size=100, index_dtype="uint32"),
+    FuzzConfig(space="l1", target="a5", exec="simt", oob="zero", rows=4, cols=12, table_size=100, dst_fill=0xAB),
+    FuzzConfig(space="l1", target="a5", exec="scalar", oob="undefined", rows=5, cols=40, table_size=300, dtype="int8"),
+    FuzzConfig(space="l1", target="a5", exec="simt", oob="clamp", rows=3, cols=16, table_size=128, dtype="half"),
+], ids=lambda c: c.label.replace(" ", "_"))
+def test_gm2l1_kernel_batch_matches_numpy_batch(cfg):
+    """NPU GM->L1 batches on mgather_l1.cu (own GM copy per instance); faults and scratch
+    reads fall back to NumPy (and its loop path); same bytes and faults as the NumPy batch."""
+    from ptogpu.backend import native_backend
+    ok, why = native_backend.available()
+    if not ok:
+        pytest.skip(why)
+    for gen in ("uniform", "mixed"):
+        v = run_batch(cfg, 150, generator=gen, seed=8, path="vector")
+        k = run_batch(cfg, 150, generator=gen, seed=8, backend="native")
+        assert np.array_equal(k.outputs, v.outputs) and np.array_equal(k.faults, v.faults), gen
+        assert "kernel" in k.path or gen == "mixed"      # mixed: every tile may fault
+
+
+def test_kernel_batches_launch_in_parts_under_the_arena_budget(monkeypatch):
+    """Per-instance arenas (a GM copy, a UB window) are bounded per launch: a chunk larger
+    than the budget runs in parts with the same bytes."""
+    from ptogpu.backend import native_backend
+    ok, why = native_backend.available()
+    if not ok:
+        pytest.skip(why)
+    import ptogpu.fuzz.kernels as K
+    monkeypatch.setattr(K, "ARENA_BUDGET", 20000)
+    for cfg in (FuzzConfig(space="l1", target="a5", exec="simt", oob="zero", rows=4, cols=12, table_size=100),
+                FuzzConfig(instr="tgatherb", target="a2a3", rows=4, cols=72, table_size=512),
+                FuzzConfig(instr="tinterleave", target="a5", dtype="int16", rows=2, cols=9)):
+        v = run_batch(cfg, 90, generator="uniform", seed=8, path="vector")
+        k = run_batch(cfg, 90, generator="uniform", seed=8, backend="native")
+        assert k.path == "kernel" and np.array_equal(k.outputs, v.outputs)
