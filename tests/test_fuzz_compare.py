@@ -178,3 +178,14 @@ def test_campaign_memory_does_not_grow_with_n():
 
     small, big = peak(3000), peak(30000)
     assert big < small * 1.3 + 200_000, (small, big)
+
+
+def test_threaded_chunks_give_the_same_report(monkeypatch):
+    cfg = FuzzConfig(rows=4, cols=8, table_size=100)
+    got = []
+    for t in ("1", "2", "3"):
+        monkeypatch.setenv("PTOGPU_FUZZ_THREADS", t)
+        rep = C.campaign(cfg, "cpu", "a5", 5000, chunk=700, seed=2, shrink=False)
+        got.append((rep.divergent, rep.faults_a, rep.faults_b,
+                    {m: (c.count, c.first) for m, c in rep.classes.items()}))
+    assert got[0] == got[1] == got[2] and got[0][0] > 0

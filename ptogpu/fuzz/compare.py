@@ -188,7 +188,9 @@ def campaign(base: FuzzConfig, a: Side | str, b: Side | str, n: int, *, generato
         paths: set = set()
         share = shared_semantics(ca, cb, a, b)
         lanes32 = ca.instr == "mgather" and ca.index_dtype in ("int32", "uint32")
-        for s in range(start, start + n, step):
+
+        def work(s: int):
+            """One chunk, both sides and the class masks (no report state: threads run it)."""
             inst = np.arange(s, min(s + step, start + n), dtype=np.int64)
             # one generation and one cast serve both sides; 32-bit index types take the
             # generator's low 32 bits, computed in 32-bit lanes (the same wrapping cast)
@@ -198,24 +200,28 @@ def campaign(base: FuzzConfig, a: Side | str, b: Side | str, n: int, *, generato
             else:
                 vals = gen(inst, ca.n_idx, ca.cap)
                 raw = cast_indices(ca, vals).reshape(inst.size, -1)
-            try:
-                ra = _run_side(ca, inst, gen, a, vals, raw)
-                rb = ra if share else _run_side(cb, inst, gen, b, vals, raw)
-            except PtoCheckError as e:                  # a static check rejects one side
-                rep.check_error = str(e)
-                break
+            ra = _run_side(ca, inst, gen, a, vals, raw)
+            rb = ra if share else _run_side(cb, inst, gen, b, vals, raw)
             if rb is ra:
                 m = np.zeros(inst.size, np.int64)
-                paths.add(f"{a.backend}:{ra.path}, one run for both sides (equal target-table rules)")
+                path = f"{a.backend}:{ra.path}, one run for both sides (equal target-table rules)"
             else:
                 m = facts(ca, cb, raw, ra.outputs, rb.outputs, ra.faults, rb.faults, rel)
-                paths.add(f"{a.backend}:{ra.path} vs {b.backend}:{rb.path}")
-            rep.faults_a += int((ra.faults != 0).sum())
-            rep.faults_b += int((rb.faults != 0).sum())
-            note(rep, m, inst, gen, ca)
-            done += inst.size
-            if progress:
-                progress(done, n)
+                path = f"{a.backend}:{ra.path} vs {b.backend}:{rb.path}"
+            return inst, int(np.count_nonzero(ra.faults)), int(np.count_nonzero(rb.faults)), m, path
+
+        try:
+            for inst, fa, fb, m, path in _in_order(work, range(start, start + n, step),
+                                                   _threads(a, b, n, step)):
+                paths.add(path)
+                rep.faults_a += fa
+                rep.faults_b += fb
+                note(rep, m, inst, gen, ca)
+                done += inst.size
+                if progress:
+                    progress(done, n)
+        except PtoCheckError as e:                      # a static check rejects one side
+            rep.check_error = str(e)
         rep.engine = ", ".join(sorted(paths)) or "numpy"     # e.g. "native:kernel vs numpy:vector"
     rep.seconds = time.perf_counter() - t0
     if shrink:
@@ -223,6 +229,48 @@ def campaign(base: FuzzConfig, a: Side | str, b: Side | str, n: int, *, generato
         for c in rep.classes.values():
             shrink_class(c, ca, cb, a, b)
     return rep
+
+
+# NumPy-only campaigns run chunks on this many threads (NumPy releases the GIL in its array
+# loops; results are consumed in chunk order, so reports do not depend on it). 0: one per CPU
+# (at most 4); PTOGPU_FUZZ_THREADS overrides.
+THREADS = 0
+
+
+def _threads(a: Side, b: Side, n: int, step: int) -> int:
+    import os
+    if a.backend != "numpy" or b.backend != "numpy" or n <= step:
+        return 1
+    t = int(os.environ.get("PTOGPU_FUZZ_THREADS", THREADS) or 0)
+    return max(1, t if t > 0 else min(os.cpu_count() or 1, 4))
+
+
+def _in_order(fn, items, threads: int):
+    """``fn(item)`` for each item, yielded in order; with threads > 1 at most 2*threads chunks
+    are in flight (memory stays bounded by a few chunks whatever N)."""
+    if threads <= 1:
+        for it in items:
+            yield fn(it)
+        return
+    from collections import deque
+    from concurrent.futures import ThreadPoolExecutor
+    items = iter(items)
+    with ThreadPoolExecutor(threads) as ex:
+        q: deque = deque()
+        for it in items:
+            q.append(ex.submit(fn, it))
+            if len(q) >= 2 * threads:
+                break
+        try:
+            while q:
+                res = q.popleft().result()
+                nxt = next(items, None)
+                if nxt is not None:
+                    q.append(ex.submit(fn, nxt))
+                yield res
+        finally:
+            for f in q:
+                f.cancel()
 
 
 def note(rep: Report, masks: np.ndarray, inst: np.ndarray, gen: Generator, cfg: FuzzConfig) -> None:
