@@ -30,6 +30,7 @@ from typing import Iterator
 import numpy as np
 
 from . import dtypes
+from .backend.launch import free_host_bytes
 from .fuzz.config import FuzzConfig, _pad
 from .fuzz.rng import Generator
 from .fuzz.single import F_DST, F_INDEX, F_TABLE, cast_indices, fault_code, layout, run_single
@@ -50,18 +51,6 @@ class BatchResult:
     n_faults: int = 0                # instances that faulted
 
 
-def free_bytes() -> int:
-    """Available host memory (MemAvailable), or 1 GiB when unknown."""
-    try:
-        with open("/proc/meminfo") as f:
-            for line in f:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except OSError:
-        pass
-    return 1 << 30
-
-
 def free_device_bytes() -> int | None:
     """Free memory of the current CUDA device, or None without one."""
     try:
@@ -76,7 +65,7 @@ def chunk_size(cfg: FuzzConfig, n: int, budget: int | None = None, backend: str 
     free device memory on ``cupy``."""
     per = 64 * max(cfg.n_idx, 1) + 8 * out_bytes(cfg) + 64
     if budget is None:
-        budget = min(free_bytes() // 16, 256 << 20)
+        budget = min(free_host_bytes() // 16, 256 << 20)
         dev = free_device_bytes() if backend == "cupy" else None
         if dev is not None:
             budget = min(budget, dev // 16)
@@ -639,4 +628,4 @@ def run_batch(cfg: FuzzConfig, n: int, *, generator: Generator | str = "mixed", 
                        "+".join(sorted(paths)) or "vector", nf)
 
 
-__all__ = ["BatchResult", "run_batch", "iter_batches", "run_chunk", "chunk_size", "free_bytes"]
+__all__ = ["BatchResult", "run_batch", "iter_batches", "run_chunk", "chunk_size", "free_host_bytes"]
