@@ -184,8 +184,7 @@ class MGatherForm:
             if check_mgather(core, mode, oob, dst, table, idx): return  # noqa: E701
         if run_mgather_ub(core, mode, oob, dst, table, idx): return  # noqa: E701 (native/cupy kernel)
         if table.layout == Layout.NZ and rules.nz_tables:
-            fn = sem_nz.row_nz if mode == Coalesce.Row else sem_nz.elem_nz
-            return fn(core, oob, dst, table, idx)
+            return sem_nz.gather_nz(core, mode, oob, dst, table, idx)
         return sem.gather(core, mode, oob, dst, table, idx)
 
 

@@ -47,30 +47,65 @@ def _index_addrs_elem(idx, r, c, tile_offsets: str) -> np.ndarray:
 
 def gather(core, mode: Coalesce, oob: GatherOOB, dst, table, idx) -> None:
     """MGATHER from an ND (or flat-addressed) table into ``dst``, parameterised by the target."""
-    rules = core.target.mgather
-    t = core.target.name
     VR, VC = dst.valid_row, dst.valid_col
     if VR == 0 or VC == 0:
         return
+    guard_region(core, core.arena(dst.space), VR * VC, dst.Element.itemsize)
+    rows, cols = np.arange(VR, dtype=np.int64), np.arange(VC, dtype=np.int64)
+    if not core.target.mgather.simt and storage_overlaps(dst, idx):
+        return _in_program_order(core, mode, oob, dst, table, idx, rows, cols)
+    _gather_cells(core, mode, oob, dst, table, idx, rows, cols)
+
+
+def storage_overlaps(dst, idx) -> bool:
+    """The dst and index tiles share storage bytes in one arena (so loads may see stores)."""
+    if getattr(idx, "space", None) != dst.space:
+        return False
+    return dst.addr < idx.addr + idx.nbytes and idx.addr < dst.addr + dst.nbytes
+
+
+def _in_program_order(core, mode, oob, dst, table, idx, rows, cols) -> None:
+    """The scalar loops (CPU simulator, A2/A3) read each index just before its stores, so when
+    the dst aliases the index tile a later index load sees an earlier store. Run the reference
+    loop order — row by row (Row: one index per row; Elem: row-major, element by element) —
+    and undo every store if one step faults, so nothing is written on a fault."""
+    arena = core.arena(dst.space)
+    saved = arena.data.copy()                # on-chip arenas are small: a whole copy is cheap
+    try:
+        for r in rows:
+            if mode == Coalesce.Row:
+                _gather_cells(core, mode, oob, dst, table, idx, rows[r:r + 1], cols)
+            else:
+                for c in cols:
+                    _gather_cells(core, mode, oob, dst, table, idx, rows[r:r + 1], cols[c:c + 1])
+    except BaseException:
+        arena.data[:] = saved
+        raise
+
+
+def _gather_cells(core, mode, oob, dst, table, idx, rows, cols) -> None:
+    """One vectorised step over the cells ``rows x cols`` (every index read before any store)."""
+    rules = core.target.mgather
+    t = core.target.name
+    VR, VC = dst.valid_row, dst.valid_col
     dst_arena = core.arena(dst.space)
-    guard_region(core, dst_arena, VR * VC, dst.Element.itemsize)
     bits = rules.index_bits
     mask = M32 if bits == 32 else M64
     T = table.Element.itemsize
     base = u64(table.addr)
-    r, c = np.meshgrid(np.arange(VR, dtype=np.int64), np.arange(VC, dtype=np.int64), indexing="ij")
+    r, c = np.meshgrid(rows, cols, indexing="ij")
     shape = [table.GetShape(k) for k in range(5)]
     with np.errstate(over="ignore"):
         if mode == Coalesce.Elem:
             iaddr = _index_addrs_elem(idx, r, c, rules.tile_offsets)
-            raw = read_indices(core, idx, iaddr, lambda i: f"idx of dst({i // VC},{i % VC})")
+            raw = read_indices(core, idx, iaddr, lambda i: f"idx of dst({r.flat[i]},{c.flat[i]})")
             u = cast_index(raw, bits)
             cap = _prod(shape) & mask
             safe, read = remap(u, cap, oob, bits, rule="GatherOOB.Wrap", target=t)
             src = wrap_addr(base + safe * np.uint64(T))
         else:
-            iaddr = idx.addr + np.arange(VR, dtype=np.int64) * idx.Element.itemsize
-            raw = read_indices(core, idx, iaddr, lambda i: f"row index {i}")
+            iaddr = idx.addr + rows * idx.Element.itemsize
+            raw = read_indices(core, idx, iaddr, lambda i: f"row index {rows[i]}")
             u = cast_index(raw, bits)
             cap = (shape[3] if rules.row_capacity == "shape3" else _prod(shape[:4])) & mask
             safe, read = remap(u, cap, oob, bits, rule="GatherOOB.Wrap", target=t)
@@ -83,13 +118,13 @@ def gather(core, mode: Coalesce, oob: GatherOOB, dst, table, idx) -> None:
                 off = ((safe * np.uint64(VC)) & np.uint64(M32))[:, None] + cu
             src = wrap_addr(base + off * np.uint64(T))
             if read is not None:
-                read = np.broadcast_to(read[:, None], (VR, VC))
-        rd = np.ones((VR, VC), bool) if read is None else read
+                read = np.broadcast_to(read[:, None], r.shape)
+        rd = np.ones(r.shape, bool) if read is None else read
         pos = np.argwhere(rd)
         core.gm.check_many(src[rd], T, f"{NAME} ({oob.name}) table read", t,
-                           lambda i: f"dst({pos[i][0]},{pos[i][1]}) with index "
+                           lambda i: f"dst({r[tuple(pos[i])]},{c[tuple(pos[i])]}) with index "
                                      f"{_index_of(u, pos[i], mode, VC):#x}")
-        vals = np.zeros((VR, VC), table.Element if table.DType != "hifloat8" else np.uint8)
+        vals = np.zeros(r.shape, table.Element if table.DType != "hifloat8" else np.uint8)
         vals[rd] = core.gm.gather(src[rd], table.Element)
         vals = convert(vals, dst)
         offs = dst.offsets(r, c) if rules.tile_offsets == "full" else dst.plain_offsets(r, c)

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..enums import GatherOOB
+from ..enums import Coalesce, GatherOOB
 from ..errors import PtoFault
 from .indexing import M32, cast_index, remap, u64, wrap_addr
-from .mgather import NAME, guard_region, read_indices
+from .mgather import NAME, guard_region, read_indices, storage_overlaps
 
 
 def _i32(v: int) -> int:
@@ -22,22 +22,25 @@ def _gm_dims(table):
             [_i32(table.GetStride(k)) for k in range(5)])
 
 
-def row_nz(core, oob: GatherOOB, dst, table, idx) -> None:
+def row_nz(core, oob: GatherOOB, dst, table, idx, sel=None, prezero: bool = True) -> None:
+    """Rows ``sel`` (default: all valid rows) of §6.4; ``prezero``: the Zero pre-zero step."""
     t = core.target.name
     VR = dst.valid_row
+    sel = np.arange(VR, dtype=np.int64) if sel is None else sel
     S, St = _gm_dims(table)
     T, C0, R = dst.Element.itemsize, dst.C0, dst.Rows
     ub = core.arena(dst.space)
     cap = (S[2] * 16) & M32
-    iaddr = idx.addr + np.arange(VR, dtype=np.int64) * idx.Element.itemsize
-    u = cast_index(read_indices(core, idx, iaddr, lambda i: f"row index {i}"), 32)
+    iaddr = idx.addr + sel * idx.Element.itemsize
+    u = cast_index(read_indices(core, idx, iaddr, lambda i: f"row index {sel[i]}"), 32)
     safe, read = remap(u, cap, oob, 32, rule="GatherOOB.Wrap", target=t)
-    rows = np.arange(VR) if read is None else np.flatnonzero(read)
+    keep = np.ones(len(sel), bool) if read is None else read
+    rows = sel[keep]
     nb = S[1] & 0xFFFF                                  # nBurst is a uint16
     nblk = max(S[0], 0) * nb
     guard_region(core, ub, len(rows) * nblk * C0, T)
     with np.errstate(over="ignore"):
-        s = safe[rows].astype(np.uint64)
+        s = safe[keep].astype(np.uint64)
         sbr, sri = s // np.uint64(16), s % np.uint64(16)
         i, j, k = np.meshgrid(np.arange(max(S[0], 0), dtype=np.uint64), np.arange(nb, dtype=np.uint64),
                               np.arange(C0, dtype=np.uint64), indexing="ij")
@@ -49,7 +52,7 @@ def row_nz(core, oob: GatherOOB, dst, table, idx) -> None:
         daddr = wrap_addr(u64(dst.addr) + dst_el * np.uint64(T))
     core.gm.check_many(src, T, f"{NAME} NZ row burst read", t)
     ub.check_many(daddr, T, f"{NAME} NZ row burst write", t)
-    if oob == GatherOOB.Zero:                            # whole tile pre-zeroed by the scalar unit
+    if oob == GatherOOB.Zero and prezero:                # whole tile pre-zeroed by the scalar unit
         ub.data[dst.addr: dst.addr + dst.nbytes] = 0
     # One multi-burst DMA per (row, batch): nBurst = gShape1 bursts of 32 bytes (§6.4).
     from .dma import Bursts, execute
@@ -58,7 +61,8 @@ def row_nz(core, oob: GatherOOB, dst, table, idx) -> None:
                          C0 * T, T))
 
 
-def elem_nz(core, oob: GatherOOB, dst, table, idx) -> None:
+def elem_nz(core, oob: GatherOOB, dst, table, idx, cells=None) -> None:
+    """Cells ``(r, c)`` (default: the whole valid region) of §6.6."""
     t = core.target.name
     VR, VC = dst.valid_row, dst.valid_col
     if VR == 0 or VC == 0:
@@ -70,11 +74,15 @@ def elem_nz(core, oob: GatherOOB, dst, table, idx) -> None:
     # int arithmetic (wrapping at 32 bits), then unsigned 32-bit division by these values
     n_lc = (S[0] * S[1] * C0) & M32
     cap = ((S[2] * 16) * n_lc) & M32
-    r, c = np.meshgrid(np.arange(VR, dtype=np.int64), np.arange(VC, dtype=np.int64), indexing="ij")
+    if cells is None:
+        r, c = (g.reshape(-1) for g in np.meshgrid(np.arange(VR, dtype=np.int64),
+                                                   np.arange(VC, dtype=np.int64), indexing="ij"))
+    else:
+        r, c = cells
     iaddr = idx.addr + (r * idx.Cols + c) * idx.Element.itemsize
-    u = cast_index(read_indices(core, idx, iaddr, lambda i: f"idx({i // VC},{i % VC})"), 32)
+    u = cast_index(read_indices(core, idx, iaddr, lambda i: f"idx({r[i]},{c[i]})"), 32)
     safe, read = remap(u, cap, oob, 32, rule="GatherOOB.Wrap", target=t)
-    rd = np.ones((VR, VC), bool) if read is None else read
+    rd = np.ones(r.shape, bool) if read is None else read
     s = safe[rd].astype(np.uint64)
     g1 = S[1] & M32
     if s.size and n_lc == 0:
@@ -96,11 +104,38 @@ def elem_nz(core, oob: GatherOOB, dst, table, idx) -> None:
         off = (o0 * u64(St[0]) + o1 * u64(St[1]) + br * u64(St[2]) + ri * u64(St[3])
                + k0 * u64(St[4]))
         src = wrap_addr(u64(table.addr) + off * np.uint64(T))
-    pos = np.argwhere(rd)
+    pos = np.flatnonzero(rd)
     core.gm.check_many(src, T, f"{NAME} NZ ({oob.name}) table read", t,
-                       lambda i: f"dst({pos[i][0]},{pos[i][1]}) with index {int(u[tuple(pos[i])]):#x}")
-    vals = np.zeros((VR, VC), table.Element)
+                       lambda i: f"dst({r[pos[i]]},{c[pos[i]]}) with index {int(u[pos[i]]):#x}")
+    vals = np.zeros(r.shape, table.Element)
     vals[rd] = core.gm.gather(src, table.Element)
     daddr = dst.addr + ((c // C0) * R * C0 + r * C0 + c % C0) * T
     ub.check_many(daddr, T, f"{NAME} dst write", t)
     ub.scatter(daddr, vals)
+
+
+def gather_nz(core, mode: Coalesce, oob: GatherOOB, dst, table, idx) -> None:
+    """A2/A3 NZ MGATHER. When the dst aliases the index tile, the scalar loop's order decides
+    what later index loads see, so run it step by step: Row — pre-zero (Zero), then one row at
+    a time; Elem — column block, then row, then column in the block (§6.6) — and undo every
+    store if a step faults."""
+    if not storage_overlaps(dst, idx):
+        return (row_nz if mode == Coalesce.Row else elem_nz)(core, oob, dst, table, idx)
+    arena = core.arena(dst.space)
+    saved = arena.data.copy()
+    VR, VC, C0 = dst.valid_row, dst.valid_col, dst.C0
+    try:
+        if mode == Coalesce.Row:
+            if oob == GatherOOB.Zero:
+                arena.data[dst.addr: dst.addr + dst.nbytes] = 0
+            for r in range(VR):
+                row_nz(core, oob, dst, table, idx, np.array([r], np.int64), prezero=False)
+        else:
+            for b in range(-(-VC // C0)):
+                for r in range(VR):
+                    for c in range(b * C0, min(VC, (b + 1) * C0)):
+                        elem_nz(core, oob, dst, table, idx,
+                                (np.array([r], np.int64), np.array([c], np.int64)))
+    except BaseException:
+        arena.data[:] = saved
+        raise
