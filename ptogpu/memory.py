@@ -5,6 +5,7 @@ instruction computes can reach memory outside the arena: it becomes a :class:`Pt
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
@@ -61,6 +62,18 @@ class Arena:
             raise PtoFault(f"{what}: bytes [{addr:#x}, {addr + nbytes:#x}) lie outside "
                            f"{self.name.upper()} [0, {self.size:#x})",
                            rule="access outside arena", target=target)
+
+    @contextmanager
+    def undo_on_error(self):
+        """Restore every byte if the block raises: a step-by-step execution that faults part-way
+        must leave memory as it was (nothing is written on a fault). For on-chip arenas only:
+        they are small enough that a whole copy is cheap."""
+        saved = self.data.copy()
+        try:
+            yield
+        except BaseException:
+            self.data[:] = saved
+            raise
 
     def read(self, addr: int, nbytes: int) -> np.ndarray:
         self.check(addr, nbytes, "read")

@@ -69,18 +69,13 @@ def _in_program_order(core, mode, oob, dst, table, idx, rows, cols) -> None:
     the dst aliases the index tile a later index load sees an earlier store. Run the reference
     loop order — row by row (Row: one index per row; Elem: row-major, element by element) —
     and undo every store if one step faults, so nothing is written on a fault."""
-    arena = core.arena(dst.space)
-    saved = arena.data.copy()                # on-chip arenas are small: a whole copy is cheap
-    try:
+    with core.arena(dst.space).undo_on_error():
         for r in rows:
             if mode == Coalesce.Row:
                 _gather_cells(core, mode, oob, dst, table, idx, rows[r:r + 1], cols)
             else:
                 for c in cols:
                     _gather_cells(core, mode, oob, dst, table, idx, rows[r:r + 1], cols[c:c + 1])
-    except BaseException:
-        arena.data[:] = saved
-        raise
 
 
 def _gather_cells(core, mode, oob, dst, table, idx, rows, cols) -> None:

@@ -122,9 +122,8 @@ def gather_nz(core, mode: Coalesce, oob: GatherOOB, dst, table, idx) -> None:
     if not storage_overlaps(dst, idx):
         return (row_nz if mode == Coalesce.Row else elem_nz)(core, oob, dst, table, idx)
     arena = core.arena(dst.space)
-    saved = arena.data.copy()
     VR, VC, C0 = dst.valid_row, dst.valid_col, dst.C0
-    try:
+    with arena.undo_on_error():
         if mode == Coalesce.Row:
             if oob == GatherOOB.Zero:
                 arena.data[dst.addr: dst.addr + dst.nbytes] = 0
@@ -136,6 +135,3 @@ def gather_nz(core, mode: Coalesce, oob: GatherOOB, dst, table, idx) -> None:
                     for c in range(b * C0, min(VC, (b + 1) * C0)):
                         elem_nz(core, oob, dst, table, idx,
                                 (np.array([r], np.int64), np.array([c], np.int64)))
-    except BaseException:
-        arena.data[:] = saved
-        raise
