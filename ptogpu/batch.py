@@ -35,6 +35,7 @@ from .fuzz.config import FuzzConfig, _pad
 from .fuzz.rng import Generator
 from .fuzz.single import F_DST, F_INDEX, F_TABLE, cast_indices, fault_code, layout, run_single
 from .targets import get_target
+from .semantics.indexing import prod
 
 M32 = np.uint64(0xFFFFFFFF)
 
@@ -132,13 +133,6 @@ def _first(bad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return anyb, np.where(anyb, flat.argmax(1), -1)
 
 
-def _prod(v) -> int:
-    p = 1
-    for x in v:
-        p *= int(x)
-    return p
-
-
 def _elem32(cfg: FuzzConfig, u: np.ndarray, gm: np.ndarray, T: int, cap: int):
     """Elem gather with 32-bit index arithmetic (static_cast<uint32_t>) when no instance can
     fault: the values, in uint32 lanes (no int64 temporaries, no byte addresses); None when
@@ -195,7 +189,7 @@ def _mgather_ub(cfg: FuzzConfig, raw: np.ndarray, L: dict):
     gm = np.zeros(L["gm_size"], np.uint8)
     gm[: L["table_bytes"]] = cfg.table.view(np.uint8)
     if cfg.mode == "elem" and dpos is None and bits == 32 and raw.dtype.itemsize == 4:
-        fast = _elem32(cfg, raw.view(np.uint32).reshape(N, VR, VC), gm, T, _prod(S) & 0xFFFFFFFF)
+        fast = _elem32(cfg, raw.view(np.uint32).reshape(N, VR, VC), gm, T, prod(S) & 0xFFFFFFFF)
         if fast is not None:
             if cfg.dst_fill == 0 and C == VC:
                 return fast.view(np.uint8).reshape(N, -1), codes, elem
@@ -205,11 +199,11 @@ def _mgather_ub(cfg: FuzzConfig, raw: np.ndarray, L: dict):
     u = _cast(raw, bits)
     with np.errstate(over="ignore"):
         if cfg.mode == "elem":
-            cap = _prod(S) & mask
+            cap = prod(S) & mask
             safe, rd = _remap(u.reshape(N, VR, VC), cap, cfg.oob, bits)
             src = (safe * np.uint64(T)).view(np.int64)
         else:
-            cap = (S[3] if rules.row_capacity == "shape3" else _prod(S[:4])) & mask
+            cap = (S[3] if rules.row_capacity == "shape3" else prod(S[:4])) & mask
             safe, rd = _remap(u.reshape(N, VR), cap, cfg.oob, bits)
             c = np.arange(VC, dtype=np.uint64)[None, None, :]
             s = safe[:, :, None]
@@ -295,7 +289,7 @@ def _mgather_l1(cfg: FuzzConfig, raw: np.ndarray, L: dict):
         if cfg.mode == "row":
             if VR == 0:
                 return out.view(np.uint8).reshape(N, -1), codes, elem, slow
-            cap = (S[3] if cpu else _prod(S[:4])) & ((1 << bits) - 1)
+            cap = (S[3] if cpu else prod(S[:4])) & ((1 << bits) - 1)
             safe, rd = _remap(u.reshape(N, VR), cap, cfg.oob, bits)
             rdm = np.ones((N, VR), bool) if rd is None else rd
             c = np.arange(VC)
@@ -339,7 +333,7 @@ def _mgather_l1(cfg: FuzzConfig, raw: np.ndarray, L: dict):
             return out.view(np.uint8).reshape(N, -1), codes, elem, slow
         if VR == 0 or VC == 0:
             return out.view(np.uint8).reshape(N, -1), codes, elem, slow
-        cap = _prod(S) & ((1 << bits) - 1)
+        cap = prod(S) & ((1 << bits) - 1)
         safe, rd = _remap(u.reshape(N, VR, VC), cap, cfg.oob, bits)
         rdm = np.ones((N, VR, VC), bool) if rd is None else rd
         src = (safe * np.uint64(T)).view(np.int64)

@@ -28,6 +28,7 @@ from ..errors import PtoFault
 from ..tensor import GlobalTensor
 from . import sources
 from .kernels import backend_module
+from ..semantics.indexing import prod
 
 KERNEL_BACKENDS = ("native", "cupy")
 M32 = (1 << 32) - 1
@@ -49,13 +50,6 @@ def _i32(v: int) -> int:
     """``static_cast<int>``: the low 32 bits, two's complement."""
     v = int(v) & M32
     return v - (1 << 32) if v >> 31 else v
-
-
-def _prod(vals) -> int:
-    p = 1
-    for v in vals:
-        p *= int(v)
-    return p
 
 
 # ---- A5 launch geometry (mgather.md §5.3-§5.4; the same formulas as common.cuh) -------------
@@ -188,9 +182,9 @@ def plan_mgather(core, mode: Coalesce, oob: GatherOOB, dst, table, idx) -> Plan 
     bits = rules.index_bits
     mask = M32 if bits == 32 else M64
     if mode == Coalesce.Elem:
-        cap = _prod(S) & mask
+        cap = prod(S) & mask
     else:
-        cap = (S[3] if rules.row_capacity == "shape3" else _prod(S[:4])) & mask
+        cap = (S[3] if rules.row_capacity == "shape3" else prod(S[:4])) & mask
     if oob == GatherOOB.Wrap and cap == 0:
         return None
     p[_E("MG_BITS")], p[_E("MG_CAP")] = bits, _i64(cap)

@@ -15,15 +15,9 @@ from ..tensor import GlobalTensor
 from ..trace import active
 from .kernels import M32, clean, enum, i64, launch_on, use_kernels
 from .mgather_kernels import elem_launch_warps
+from ..semantics.indexing import prod
 
 FILE = "mgather_l1.cu"
-
-
-def _prod(vals) -> int:
-    p = 1
-    for v in vals:
-        p *= int(v)
-    return p
 
 
 def _E(name):
@@ -62,9 +56,9 @@ def plan(core, oob, dst, table, idx, scratch=None, simt=False):
     if dst.core is not core or dst.space != "l1" or dst.addr % 32:
         return None
     if scratch is None:
-        cap = _prod(table.GetShape(k) for k in range(4)) & M32
+        cap = prod(table.GetShape(k) for k in range(4)) & M32
     else:
-        cap = _prod(table.GetShape(k) for k in range(5)) & M32
+        cap = prod(table.GetShape(k) for k in range(5)) & M32
     if GatherOOB(oob) == GatherOOB.Wrap and cap == 0:
         return None
     p = params(core, oob, dst, table, idx, scratch)

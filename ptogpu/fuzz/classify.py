@@ -10,15 +10,9 @@ from ..targets import get_target
 from . import rules as R
 from .config import FuzzConfig
 from .single import layout
+from ..semantics.indexing import prod
 
 SUB = 8192          # instances classified at once (bounds the (M, elements) temporaries)
-
-
-def _prod(v) -> int:
-    p = 1
-    for x in v:
-        p *= int(x)
-    return p
 
 
 def caps(cfg: FuzzConfig) -> tuple[int, int]:
@@ -27,11 +21,11 @@ def caps(cfg: FuzzConfig) -> tuple[int, int]:
     bits = m.index_bits if cfg.space == "ub" or cfg.target == "cpu" else 32
     S = cfg.shape5
     if cfg.mode == "elem":
-        cap = _prod(S)
+        cap = prod(S)
     elif cfg.space == "l1" and cfg.target != "cpu":
-        cap = _prod(S[:4])
+        cap = prod(S[:4])
     else:
-        cap = S[3] if m.row_capacity == "shape3" else _prod(S[:4])
+        cap = S[3] if m.row_capacity == "shape3" else prod(S[:4])
     return cap & ((1 << bits) - 1), bits
 
 

@@ -1,6 +1,8 @@
 """Index casts and OOB remapping shared by the gather family (mgather.md §3)."""
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from .. import dtypes
@@ -9,6 +11,11 @@ from ..errors import PtoFault
 
 M32 = (1 << 32) - 1
 M64 = (1 << 64) - 1
+
+
+def prod(vals) -> int:
+    """Exact product of integer dims (Python ints: no overflow before the caller's own cast)."""
+    return math.prod(int(v) for v in vals)
 
 
 def cast_index(raw: np.ndarray, bits: int) -> np.ndarray:

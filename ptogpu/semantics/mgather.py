@@ -10,16 +10,9 @@ import numpy as np
 from ..enums import Coalesce, GatherOOB
 from ..errors import PtoFault
 from ..tensor import GlobalTensor
-from .indexing import M32, M64, cast_index, remap, u64, wrap_addr
+from .indexing import M32, M64, cast_index, prod, remap, u64, wrap_addr
 
 NAME = "MGATHER"
-
-
-def _prod(vals) -> int:
-    p = 1
-    for v in vals:
-        p *= int(v)
-    return p
 
 
 def guard_region(core, arena, nelem: int, itemsize: int) -> None:
@@ -95,14 +88,14 @@ def _gather_cells(core, mode, oob, dst, table, idx, rows, cols) -> None:
             iaddr = _index_addrs_elem(idx, r, c, rules.tile_offsets)
             raw = read_indices(core, idx, iaddr, lambda i: f"idx of dst({r.flat[i]},{c.flat[i]})")
             u = cast_index(raw, bits)
-            cap = _prod(shape) & mask
+            cap = prod(shape) & mask
             safe, read = remap(u, cap, oob, bits, rule="GatherOOB.Wrap", target=t)
             src = wrap_addr(base + safe * np.uint64(T))
         else:
             iaddr = idx.addr + rows * idx.Element.itemsize
             raw = read_indices(core, idx, iaddr, lambda i: f"row index {rows[i]}")
             u = cast_index(raw, bits)
-            cap = (shape[3] if rules.row_capacity == "shape3" else _prod(shape[:4])) & mask
+            cap = (shape[3] if rules.row_capacity == "shape3" else prod(shape[:4])) & mask
             safe, read = remap(u, cap, oob, bits, rule="GatherOOB.Wrap", target=t)
             cu = c.astype(np.uint64)
             if rules.row_source == "strides":

@@ -15,15 +15,8 @@ import numpy as np
 from ..enums import GatherOOB
 from ..errors import PtoHazard
 from .dma import Bursts, execute
-from .indexing import M32, cast_index, remap, u64, wrap_addr
+from .indexing import M32, cast_index, prod, remap, u64, wrap_addr
 from .mgather import NAME, read_indices
-
-
-def _prod(vals) -> int:
-    p = 1
-    for v in vals:
-        p *= int(v)
-    return p
 
 
 def nz_offsets(r, c, rows: int, c0: int):
@@ -38,7 +31,7 @@ def row(core, oob: GatherOOB, dst, table, idx) -> None:
     VR, VC = dst.valid_row, dst.valid_col
     size, C0, R = dst.Element.itemsize, dst.C0, dst.Rows
     S = [table.GetShape(k) for k in range(5)]
-    cap = _prod(S[:4]) & M32
+    cap = prod(S[:4]) & M32
     if VR > 0:
         iaddr = idx.addr + np.arange(VR, dtype=np.int64) * idx.Element.itemsize
         u = cast_index(read_indices(core, idx, iaddr, lambda i: f"row index {i}"), 32)
@@ -70,7 +63,7 @@ def elem(core, oob: GatherOOB, dst, table, idx, scratch, simt: bool) -> None:
     VR, VC = dst.valid_row, dst.valid_col
     size, C0, R = dst.Element.itemsize, dst.C0, dst.Rows
     N = dst.Numel
-    cap = _prod(table.GetShape(k) for k in range(5)) & M32
+    cap = prod(table.GetShape(k) for k in range(5)) & M32
     r, c = np.meshgrid(np.arange(VR, dtype=np.int64), np.arange(VC, dtype=np.int64), indexing="ij")
     off = nz_offsets(r, c, R, C0)
     # Fault order: the scalar loop walks row-major; SIMT threads walk the padded NZ tile.
