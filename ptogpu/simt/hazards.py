@@ -31,6 +31,7 @@ from .launch_map import LaunchMap, launch_map
 from ..enums import Coalesce, GatherOOB
 from ..errors import PtoHazard
 from ..semantics.indexing import M32, remap
+from ..semantics.mgather import storage_overlaps
 
 LOAD, STORE = 0, 1
 EMULATED = "lockstep"
@@ -375,10 +376,6 @@ def _load_row(p: Program, op: int, m: LaunchMap) -> int:
 
 
 # -- the MGATHER hook ---------------------------------------------------------------------------
-def _span(tile) -> tuple[int, int]:
-    return int(tile.addr), int(tile.addr) + int(tile.nbytes)
-
-
 def check_mgather(core, mode: Coalesce, oob: GatherOOB, dst, table, idx) -> bool:
     """Called by ``MGATHER`` on A5 before a UB SIMT launch. Costs two range compares when the
     destination and index storage do not overlap (returns False: run as usual). When bytes
@@ -407,11 +404,7 @@ def mgather_hazards(core, mode: Coalesce, oob: GatherOOB, dst, table, idx, *,
                     all_schedules: bool = False) -> HazardReport | None:
     """The :class:`HazardReport` of ``MGATHER[mode, oob](dst, table, idx)`` on an A5 core as
     memory stands now, or ``None`` when no UB byte is both written and read."""
-    if dst.space != getattr(idx, "space", None):
-        return None
-    a_lo, a_hi = _span(dst)
-    b_lo, b_hi = _span(idx)
-    if not spans_overlap(a_lo, a_hi, b_lo, b_hi):
+    if not storage_overlaps(dst, idx):
         return None
     if type(dst).ValidRow == 1 and type(dst).ValidCol == 1:
         return None                                   # MGatherScalarImpl: one thread, no race
