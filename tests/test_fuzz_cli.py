@@ -54,9 +54,18 @@ def test_exit_status_1_on_unexplained(monkeypatch, capsys):
     from ptogpu.fuzz import compare
     monkeypatch.setattr(compare, "facts", fake)
     monkeypatch.setattr(compare, "SHARE_SIDES", False)      # facts only run on two results
-    rc = main(["fuzz", "--shape", "2x8", "-n", "50", "--backend", "numpy", "--no-shrink"])
+    rc = main(["fuzz", "--space", "l1", "--shape", "2x8", "-n", "50", "--backend", "numpy", "--no-shrink"])
     assert rc == 1
     assert "UNEXPLAINED" in capsys.readouterr().out
+
+
+def test_exit_status_1_on_unexplained_in_the_fused_numpy_campaign(monkeypatch, capsys):
+    from test_fuzz_compare import inject_fused
+    inject_fused(monkeypatch, instance=3)
+    rc = main(["fuzz", "--shape", "2x8", "-n", "50", "--backend", "numpy", "--no-shrink"])
+    assert rc == 1
+    out = capsys.readouterr().out
+    assert "UNEXPLAINED" in out and "fused numpy" in out
     assert isinstance(np.int8(rc), np.int8)
 
 

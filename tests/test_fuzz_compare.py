@@ -117,19 +117,59 @@ def test_sides_share_one_run_only_when_the_table_fields_the_path_reads_are_equal
     assert not sh(el, "a5.simt", "a2a3")                       # from the fields, not the names
     monkeypatch.undo()
     gen = C.Generator("mixed", 4)
-    one = C.campaign(el.with_(oob="zero"), "a5.simt", "a2a3", 300, generator=gen, shrink=False)
-    monkeypatch.setattr(C, "SHARE_SIDES", False)
-    two = C.campaign(el.with_(oob="zero"), "a5.simt", "a2a3", 300, generator=gen, shrink=False)
-    assert "one run" in one.engine and "vs" in two.engine
-    assert (one.divergent, one.faults_a, one.faults_b) == (two.divergent, two.faults_a, two.faults_b) == (0, 0, 0)
+    for fused in (False, True):
+        monkeypatch.setattr(C, "SHARE_SIDES", True)
+        one = C.campaign(el.with_(oob="zero"), "a5.simt", "a2a3", 300, generator=gen, shrink=False, fused=fused)
+        monkeypatch.setattr(C, "SHARE_SIDES", False)
+        two = C.campaign(el.with_(oob="zero"), "a5.simt", "a2a3", 300, generator=gen, shrink=False, fused=fused)
+        assert "one run" in one.engine and "one run" not in two.engine
+        assert (one.divergent, one.faults_a, one.faults_b) == (two.divergent, two.faults_a, two.faults_b) == (0, 0, 0)
+    monkeypatch.setattr(C, "SHARE_SIDES", True)                # Row: the source rules differ
+    assert "one run" not in C.campaign(row, "a5.simt", "a2a3", 10, shrink=False).engine
 
 
 def test_unexplained_difference_is_flagged(monkeypatch):
     _inject(monkeypatch, "a2a3")
-    rep = C.campaign(FuzzConfig(rows=4, cols=8, table_size=100), "a5.simt", "a2a3", 50, shrink=False)
+    rep = C.campaign(FuzzConfig(rows=4, cols=8, table_size=100), "a5.simt", "a2a3", 50, shrink=False,
+                     fused=False)
     assert rep.unexplained == 1
     (cls,) = rep.classes.values()
     assert cls.mask == R.UNEXPLAINED and cls.first == [7] and not cls.explained
+
+
+def inject_fused(monkeypatch, instance: int = 7, mode: str = "elem"):
+    """Move one element of one tile of side B to another table element in the fused NumPy
+    campaign (its effective sources), so its bytes differ for no rule."""
+    from ptogpu.fuzz import fused_numpy as FN
+    chunk, eff32, eff64 = FN.Campaign.chunk, FN.Campaign._eff32, FN.Campaign._eff64
+
+    def at(self, e):
+        k = instance - self._s
+        if 0 <= k < e.shape[0]:
+            e = e.copy()
+            e[k, 0] = 1 if e[k, 0] == 0 else 0
+        return e
+
+    def c(self, s, m):
+        self._s = s
+        return chunk(self, s, m)
+    monkeypatch.setattr(FN.Campaign, "chunk", c)
+    monkeypatch.setattr(FN.Campaign, "_eff32",
+                        lambda self, S, w: ((lambda e, p: (at(self, e) if S is self.B else e, p))(*eff32(self, S, w))))
+    monkeypatch.setattr(FN.Campaign, "_eff64",
+                        lambda self, S, raw: at(self, eff64(self, S, raw)) if S is self.B else eff64(self, S, raw))
+    monkeypatch.setattr(C, "SHARE_SIDES", False)
+
+
+@pytest.mark.parametrize("cfg", [FuzzConfig(rows=4, cols=8, table_size=100),
+                                 FuzzConfig(mode="row", rows=4, cols=8, table_size=100)], ids=["elem", "row"])
+def test_unexplained_difference_is_flagged_by_the_fused_numpy_campaign(monkeypatch, cfg):
+    inject_fused(monkeypatch)
+    rep = C.campaign(cfg, "a5.simt", "a5.scalar" if cfg.mode == "row" else "a2a3", 50, shrink=False)
+    assert rep.engine.startswith("fused numpy")
+    (cls,) = rep.classes.values()
+    want = R.EXECUTOR if cfg.mode == "row" else R.UNEXPLAINED
+    assert cls.mask == want and cls.first == [7] and cls.count == 1 and not cls.explained
 
 
 def test_backend_disagreement_is_an_emulator_bug(monkeypatch):
@@ -181,12 +221,14 @@ def test_campaign_memory_does_not_grow_with_n():
     assert big < small * 1.3 + 200_000, (small, big)
 
 
-def test_threaded_chunks_give_the_same_report(monkeypatch):
-    cfg = FuzzConfig(rows=4, cols=8, table_size=100)
+@pytest.mark.parametrize("fused", [True, False], ids=["fused", "vector"])
+def test_worker_processes_give_the_same_report(monkeypatch, fused):
+    cfg = FuzzConfig(rows=1, cols=4, table_size=100, oob="wrap")
     got = []
-    for t in ("1", "2", "3"):
-        monkeypatch.setenv("PTOGPU_FUZZ_THREADS", t)
-        rep = C.campaign(cfg, "cpu", "a5", 5000, chunk=700, seed=2, shrink=False)
+    for w in ("1", "2", "3"):
+        monkeypatch.setenv("PTOGPU_FUZZ_WORKERS", w)
+        rep = C.campaign(cfg, "cpu", "a5", 5000, chunk=300, seed=2, shrink=False, fused=fused)
+        assert (f"{w} worker processes" in rep.engine) == (w != "1")
         got.append((rep.divergent, rep.faults_a, rep.faults_b,
-                    {m: (c.count, c.first) for m, c in rep.classes.items()}))
-    assert got[0] == got[1] == got[2] and got[0][0] > 0
+                    {m: (c.count, c.first, c.example.tolist()) for m, c in rep.classes.items()}))
+    assert got[0] == got[1] == got[2] and 0 < got[0][0] < 5000

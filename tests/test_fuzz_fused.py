@@ -1,6 +1,7 @@
-"""The fused campaign kernel (cuda_src/fuzz.cu) gives the NumPy campaign's counts, classes and
-first instances: its host driver (backend native) and its CUDA kernel run through the host
-shim; the CUDA kernel compiles through NVRTC; on a GPU, cupy agrees too."""
+"""The fused campaign kernel (cuda_src/fuzz.cu) gives the byte-compare NumPy campaign's counts,
+classes and first instances: its host driver (backend native), its CUDA kernel run through the
+host shim, and its NumPy twin (fused_numpy); the CUDA kernel compiles through NVRTC; on a GPU,
+cupy agrees too."""
 from __future__ import annotations
 
 import ctypes
@@ -55,10 +56,26 @@ def test_fused_native_matches_numpy_campaign(case):
     cfg, a, b, gen = case
     if cfg.dtype == "uint64":
         pytest.skip("uint64 is not an NPU element type")
-    ref = campaign(cfg, a, b, 2000, generator=gen, seed=9, shrink=False)
+    ref = campaign(cfg, a, b, 2000, generator=gen, seed=9, shrink=False, fused=False)
     got = campaign(cfg, a + "@native", b + "@native", 2000, generator=gen, seed=9, shrink=False, chunk=700)
     assert got.engine == "fused native"
     assert _key(got) == _key(ref)
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c[1]}-{c[2]}-{c[0].op_label}-{c[3]}")
+@pytest.mark.parametrize("share", [True, False], ids=["share", "no-share"])
+def test_fused_numpy_matches_the_byte_compare_campaign(case, share, monkeypatch):
+    from ptogpu.fuzz import compare
+    monkeypatch.setattr(compare, "SHARE_SIDES", share)
+    cfg, a, b, gen = case
+    ref = campaign(cfg, a, b, 2000, generator=gen, seed=9, shrink=False, fused=False)
+    got = campaign(cfg, a, b, 2000, generator=gen, seed=9, shrink=False, chunk=300)
+    if ref.check_error:                      # uint64: not an NPU element type
+        assert got.check_error == ref.check_error
+        return
+    assert got.engine.startswith("fused numpy")
+    assert _key(got) == _key(ref)
+    assert all((got.classes[m].example == ref.classes[m].example).all() for m in ref.classes)
 
 
 def _host_kernel(cfg_a, cfg_b, gen, n, rel=0):
@@ -111,7 +128,7 @@ def test_cupy_campaign_matches_numpy():
     if not ok:
         pytest.skip(why)
     for cfg, a, b, gen in CASES[:6]:
-        ref = campaign(cfg, a, b, 3000, generator=gen, seed=2, shrink=False)
+        ref = campaign(cfg, a, b, 3000, generator=gen, seed=2, shrink=False, fused=False)
         got = campaign(cfg, a + "@cupy", b + "@cupy", 3000, generator=gen, seed=2, shrink=False)
         assert got.engine == "fused cupy"
         k1, k2 = _key(ref), _key(got)
@@ -147,10 +164,11 @@ def _random_cases(k: int, seed: int = 5):
 def test_fused_native_matches_numpy_on_random_configurations(case):
     _native()
     cfg, a, b, gen = case
-    ref = campaign(cfg, a, b, 600, generator=gen, seed=13, shrink=False)
+    ref = campaign(cfg, a, b, 600, generator=gen, seed=13, shrink=False, fused=False)
     got = campaign(cfg, a + "@native", b + "@native", 600, generator=gen, seed=13, shrink=False)
+    fnp = campaign(cfg, a, b, 600, generator=gen, seed=13, shrink=False, chunk=70)
     if ref.check_error:
-        assert got.check_error == ref.check_error
+        assert got.check_error == fnp.check_error == ref.check_error
         return
-    assert got.engine == "fused native"
-    assert _key(got) == _key(ref)
+    assert got.engine == "fused native" and fnp.engine.startswith("fused numpy")
+    assert _key(got) == _key(ref) == _key(fnp)

@@ -17,6 +17,7 @@ import numpy as np
 
 from ..batch import cache_chunk, chunk_size, run_chunk
 from ..errors import PtoCheckError
+from . import pool
 from . import rules as R
 from .classify import facts
 from .config import FuzzConfig
@@ -156,9 +157,12 @@ def campaign(base: FuzzConfig, a: Side | str, b: Side | str, n: int, *, generato
              fused: bool | None = None, progress: Callable[[int, int], None] | None = None) -> Report:
     """Compare sides ``a`` and ``b`` on instances ``start .. start+n-1`` of ``base``.
 
-    ``fused`` (default: when both sides are ``native``/``cupy`` and the configuration is
-    covered) runs the fused campaign kernel of ``cuda_src/fuzz.cu``: indices generated in the
-    kernel, both configurations run and compared there, only class counts come back."""
+    ``fused`` (default: when both sides are on one backend and the configuration is covered,
+    see ``fused.covers``) runs the fused campaign: the kernel of ``cuda_src/fuzz.cu`` (native,
+    cupy) or its array-code twin ``fused_numpy`` (numpy), which compare the two sides'
+    effective sources and keep only class counts; ``fused=False`` builds both sides' bytes
+    through ``ptogpu.batch`` and compares them. Big NumPy campaigns run in worker processes
+    (``ptogpu.fuzz.pool``)."""
     a = Side.parse(a) if isinstance(a, str) else a
     b = Side.parse(b) if isinstance(b, str) else b
     ca, cb = a.config(base), b.config(base)
@@ -187,42 +191,26 @@ def campaign(base: FuzzConfig, a: Side | str, b: Side | str, n: int, *, generato
         done = 0
         paths: set = set()
         share = shared_semantics(ca, cb, a, b)
-        lanes32 = ca.instr == "mgather" and ca.index_dtype in ("int32", "uint32")
-
-        def work(s: int):
-            """One chunk, both sides and the class masks (no report state: threads run it)."""
-            inst = np.arange(s, min(s + step, start + n), dtype=np.int64)
-            # one generation and one cast serve both sides; 32-bit index types take the
-            # generator's low 32 bits, computed in 32-bit lanes (the same wrapping cast)
-            lo32 = gen.lo32(inst, ca.n_idx, ca.cap) if lanes32 else None
-            if lo32 is not None:
-                vals, raw = None, lo32.view(np.dtype(ca.index_dtype)).reshape(inst.size, -1)
-            else:
-                vals = gen(inst, ca.n_idx, ca.cap)
-                raw = cast_indices(ca, vals).reshape(inst.size, -1)
-            ra = _run_side(ca, inst, gen, a, vals, raw)
-            rb = ra if share else _run_side(cb, inst, gen, b, vals, raw)
-            if rb is ra:
-                m = np.zeros(inst.size, np.int64)
-                path = f"{a.backend}:{ra.path}, one run for both sides (equal target-table rules)"
-            else:
-                m = facts(ca, cb, raw, ra.outputs, rb.outputs, ra.faults, rb.faults, rel)
-                path = f"{a.backend}:{ra.path} vs {b.backend}:{rb.path}"
-            return inst, int(np.count_nonzero(ra.faults)), int(np.count_nonzero(rb.faults)), m, path
-
+        poolable = a.backend == b.backend == "numpy" and gen.fn is None
+        nw = pool.workers(n * ca.n_idx) if poolable else 1
+        per = step * (TASK_CHUNKS if nw > 1 else 1)
+        tasks = ((ca, cb, gen, a, b, share, s, min(per, start + n - s), step)
+                 for s in range(start, start + n, per))
         try:
-            for inst, fa, fb, m, path in _in_order(work, range(start, start + n, step),
-                                                   _threads(a, b, n, step)):
-                paths.add(path)
-                rep.faults_a += fa
-                rep.faults_b += fb
-                note(rep, m, inst, gen, ca)
-                done += inst.size
+            for res in pool.ordered_map(vector_task, tasks, nw):
+                for s, m, fa, fb, div, masks, path in res:
+                    paths.add(path)
+                    rep.faults_a += fa
+                    rep.faults_b += fb
+                    note_sparse(rep, s + div, masks, gen, ca)
+                    done += m
                 if progress:
                     progress(done, n)
         except PtoCheckError as e:                      # a static check rejects one side
             rep.check_error = str(e)
         rep.engine = ", ".join(sorted(paths)) or "numpy"     # e.g. "native:kernel vs numpy:vector"
+        if nw > 1:
+            rep.engine += f", {nw} worker processes"
     rep.seconds = time.perf_counter() - t0
     if shrink:
         from .shrink import shrink_class
@@ -231,60 +219,56 @@ def campaign(base: FuzzConfig, a: Side | str, b: Side | str, n: int, *, generato
     return rep
 
 
-# NumPy-only campaigns run chunks on this many threads (NumPy releases the GIL in its array
-# loops; results are consumed in chunk order, so reports do not depend on it). 0: one per CPU
-# (at most 4); PTOGPU_FUZZ_THREADS overrides.
-THREADS = 0
+TASK_CHUNKS = 4       # chunks per worker task (amortises shipping the campaign to a worker)
 
 
-def _threads(a: Side, b: Side, n: int, step: int) -> int:
-    import os
-    if a.backend != "numpy" or b.backend != "numpy" or n <= step:
-        return 1
-    t = int(os.environ.get("PTOGPU_FUZZ_THREADS", THREADS) or 0)
-    return max(1, t if t > 0 else min(os.cpu_count() or 1, 4))
-
-
-def _in_order(fn, items, threads: int):
-    """``fn(item)`` for each item, yielded in order; with threads > 1 at most 2*threads chunks
-    are in flight (memory stays bounded by a few chunks whatever N)."""
-    if threads <= 1:
-        for it in items:
-            yield fn(it)
-        return
-    from collections import deque
-    from concurrent.futures import ThreadPoolExecutor
-    items = iter(items)
-    with ThreadPoolExecutor(threads) as ex:
-        q: deque = deque()
-        for it in items:
-            q.append(ex.submit(fn, it))
-            if len(q) >= 2 * threads:
-                break
-        try:
-            while q:
-                res = q.popleft().result()
-                nxt = next(items, None)
-                if nxt is not None:
-                    q.append(ex.submit(fn, nxt))
-                yield res
-        finally:
-            for f in q:
-                f.cancel()
+def vector_task(ca: FuzzConfig, cb: FuzzConfig, gen: Generator, a: Side, b: Side, share: bool,
+                s: int, m: int, step: int) -> list:
+    """Instances ``s .. s+m-1`` in chunks of ``step``, both sides and the class masks (no
+    report state: worker processes run it): [(start, size, faults A, faults B, divergent
+    positions, masks, path)]."""
+    lanes32 = ca.instr == "mgather" and ca.index_dtype in ("int32", "uint32")
+    out = []
+    for c in range(s, s + m, step):
+        inst = np.arange(c, min(c + step, s + m), dtype=np.int64)
+        # one generation and one cast serve both sides; 32-bit index types take the
+        # generator's low 32 bits, computed in 32-bit lanes (the same wrapping cast)
+        lo32 = gen.lo32(inst, ca.n_idx, ca.cap) if lanes32 else None
+        if lo32 is not None:
+            vals, raw = None, lo32.view(np.dtype(ca.index_dtype)).reshape(inst.size, -1)
+        else:
+            vals = gen(inst, ca.n_idx, ca.cap)
+            raw = cast_indices(ca, vals).reshape(inst.size, -1)
+        ra = _run_side(ca, inst, gen, a, vals, raw)
+        rb = ra if share else _run_side(cb, inst, gen, b, vals, raw)
+        if rb is ra:
+            mk = np.zeros(inst.size, np.int64)
+            path = f"{a.backend}:{ra.path}, one run for both sides (equal target-table rules)"
+        else:
+            mk = facts(ca, cb, raw, ra.outputs, rb.outputs, ra.faults, rb.faults, relation(a, b))
+            path = f"{a.backend}:{ra.path} vs {b.backend}:{rb.path}"
+        div = np.flatnonzero(mk)
+        out.append((c, inst.size, int(np.count_nonzero(ra.faults)), int(np.count_nonzero(rb.faults)),
+                    div, mk[div], path))
+    return out
 
 
 def note(rep: Report, masks: np.ndarray, inst: np.ndarray, gen: Generator, cfg: FuzzConfig) -> None:
     """Add the divergent instances of one chunk to the report's classes."""
     div = np.flatnonzero(masks)
-    rep.divergent += int(div.size)
-    if not div.size:
+    note_sparse(rep, inst[div], masks[div], gen, cfg)
+
+
+def note_sparse(rep: Report, inst: np.ndarray, masks: np.ndarray, gen: Generator, cfg: FuzzConfig) -> None:
+    """Add divergent instances ``inst`` (ascending) with class ``masks`` to the report."""
+    rep.divergent += int(inst.size)
+    if not inst.size:
         return
-    ms = masks[div]
-    for m in np.unique(ms):
-        sel = div[ms == m]
+    for m in np.unique(masks):
+        sel = inst[masks == m]
         c = rep.classes.setdefault(int(m), DivClass(int(m)))
         c.count += int(sel.size)
         if len(c.first) < FIRST:
-            c.first += [int(i) for i in inst[sel[: FIRST - len(c.first)]]]
+            c.first += [int(i) for i in sel[: FIRST - len(c.first)]]
         if c.example is None:
-            c.example = gen(inst[sel[:1]], cfg.n_idx, cfg.cap)[0]
+            c.example = gen(sel[:1].astype(np.int64), cfg.n_idx, cfg.cap)[0]

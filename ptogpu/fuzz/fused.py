@@ -2,9 +2,11 @@
 both sides run and compared there, only class counts and first instance numbers come back.
 
 Covered: MGATHER into UB, Row and Elem, every GatherOOB, 32-bit index types, element sizes
-1/2/4/8, counter generators, both sides on the same kernel backend. ``native`` runs
+1/2/4/8, counter generators, both sides on the same backend. ``native`` runs
 ``pto_fuzz_native`` (OpenMP over tiles, tiles held in arrays); ``cupy`` launches the
-``fuzz_campaign`` kernel (one thread per tile). Other campaigns run through ``ptogpu.batch``.
+``fuzz_campaign`` kernel (one thread per tile); ``numpy`` runs the same algorithm in array code
+(``fused_numpy``, worker processes for big campaigns). Other campaigns run through
+``ptogpu.batch``.
 """
 from __future__ import annotations
 
@@ -33,7 +35,7 @@ def _i64(v: int) -> int:
 
 
 def covers(a: FuzzConfig, b: FuzzConfig, gen, sa, sb) -> bool:
-    if sa.backend != sb.backend or sa.backend not in ("native", "cupy"):
+    if sa.backend != sb.backend or sa.backend not in ("native", "cupy", "numpy"):
         return False
     if gen.counter_kind is None:
         return False
@@ -48,6 +50,8 @@ def covers(a: FuzzConfig, b: FuzzConfig, gen, sa, sb) -> bool:
     if (a.mode, a.oob, a.dtype, a.index_dtype, a.rows, a.cols, a.shape5, a.stride5) != \
             (b.mode, b.oob, b.dtype, b.index_dtype, b.rows, b.cols, b.shape5, b.stride5):
         return False
+    if sa.backend == "numpy":
+        return True                      # fused_numpy: the same algorithm in array code
     if not (sources.source_dir() / "fuzz.cu").exists():
         return False
     if sa.backend == "native":
@@ -155,7 +159,37 @@ def merge(rep, res: np.ndarray, gen, cfg: FuzzConfig) -> None:
         c.example = gen(np.array(c.first[:1], np.int64), cfg.n_idx, cfg.cap)[0] if c.first else None
 
 
+def run_numpy(a, b, gen, n, start, rep, rel, *, chunk=None, progress=None) -> None:
+    """The same campaign in NumPy array code (fused_numpy), in worker processes when big."""
+    from . import compare, fused_numpy, pool
+    camp = fused_numpy.Campaign(a, b, gen, rel, share=compare.SHARE_SIDES)
+    step = int(chunk or max(1, CHUNK_VALUES // max(1, a.n_idx)))
+    nw = pool.workers(n * a.n_idx)
+    per = step * (TASK_CHUNKS if nw > 1 else 1)
+    tasks = ((camp, s, min(per, start + n - s), step) for s in range(start, start + n, per))
+    done = 0
+    for res in pool.ordered_map(fused_numpy.run_task, tasks, nw):
+        for s, m, fa, fb, div, masks in res:
+            rep.faults_a += fa
+            rep.faults_b += fb
+            compare.note_sparse(rep, s + div, masks, gen, a)
+            done += m
+        if progress:
+            progress(done, n)
+    rep.engine = "fused numpy" + (", one run for both sides (equal target-table rules)" if camp.same else "") \
+        + (f", {nw} worker processes" if nw > 1 else "")
+
+
+# NumPy: index values per chunk (the chunk's arrays stay in the core's L2) and chunks per
+# worker task (amortises shipping the campaign to a worker process).
+CHUNK_VALUES = 1 << 17
+TASK_CHUNKS = 8
+
+
 def run(a, b, gen, sa, sb, n, start, rep, rel, *, chunk=None, progress=None) -> None:
+    if sa.backend == "numpy":
+        run_numpy(a, b, gen, n, start, rep, rel, chunk=chunk, progress=progress)
+        return
     gm = gm_image(a)
     step = int(chunk or (1 << 22 if sa.backend == "native" else 1 << 26))
     run_chunk = run_native_chunk if sa.backend == "native" else run_cupy_chunk

@@ -202,40 +202,56 @@ def _mulhi32(lo: np.ndarray, cap: int) -> np.ndarray:
 
 def values_lo32(kind: int, lo: np.ndarray, hi: np.ndarray, keys: np.ndarray, cap: int) -> np.ndarray:
     """The low 32 bits (uint32) of :func:`values32`, computed in 32-bit lanes: what a 32-bit
-    index dtype holds after the wrapping cast, at half the memory traffic of int64 values."""
+    index dtype holds after the wrapping cast, at half the memory traffic of int64 values.
+
+    ``mixed`` costs one NumPy pass per operation, so it is written for few passes: uniform,
+    oob and negative (70% of the elements) by arithmetic on the whole array (no masked ufuncs,
+    no ``where``: both cost ~10 plain passes), the rare kinds (extreme, boundary, dup) on their
+    own elements only, each selected by multiplying with a 0/1 lane instead of a branch."""
     if kind != 6:
         return values32(kind, lo, hi, keys, cap).astype(np.uint32)
     cap = int(cap) & 0xFFFFFFFF
-    shape = lo.shape
-    top = (hi >> np.uint32(24)).astype(np.uint8)
-    k = (top >= np.uint8(MIXED_CUTS[0])).view(np.uint8)
-    for cut in MIXED_CUTS[1:-1]:
-        k += (top >= np.uint8(cut)).view(np.uint8)
+    n = lo.shape[-1] if lo.ndim else 1
+    U32, U8 = np.uint32, np.uint8
     with np.errstate(over="ignore"):
+        t = hi >> U32(24)                                  # the kind selector (top byte)
+        t8 = t.astype(U8)
         out = _mulhi32(lo, cap)                            # uniform: floor(lo * cap / 2^32)
-        out += (k == 1).view(np.uint8) * np.uint32(cap)     # oob: cap + u (mod 2^32)
-        out ^= (k == 2).view(np.uint8) * np.uint32(0xFFFFFFFF)   # negative: -1 - u == ~u
-        e = np.flatnonzero(k >= 3)
+        oob, neg, rare = (t8 >= U8(c) for c in MIXED_CUTS[:3])
+        np.bitwise_xor(oob, neg, out=oob)                  # [128, 154): oob = cap + u
+        np.bitwise_xor(neg, rare, out=neg)                 # [154, 180): negative = -1 - u = ~u
+        np.multiply(oob, U32(cap), out=t)
+        out += t
+        np.multiply(neg, U32(0xFFFFFFFF), out=t)
+        out ^= t
+        e = np.flatnonzero(rare)                           # [180, 256): extreme, boundary, dup
         if e.size:
-            ke, he = k.reshape(-1).take(e), hi.reshape(-1).take(e)
-            je = ((he >> np.uint32(16)) & np.uint32(3)).astype(np.intp)
-            v = EXTREMES_LO32.take(je)
-            b = he & np.uint32(0xFFFF)
-            b *= np.uint32(3)
-            b >>= np.uint32(16)
-            b += np.uint32((cap - 1) & 0xFFFFFFFF)
-            v = np.where(ke == 4, b, v)
+            he = hi.reshape(-1).take(e)
+            te = he >> U32(24)
+            j = he >> U32(16)
+            j &= U32(3)
+            v = (j & U32(1)) << U32(31)                    # extreme by j: 0x80000000,
+            v += U32(0x7FFFFFFF)                           # 0xFFFFFFFF, 0x7FFFFFFF, 0xFFFFFFFF
+            v += j == 0
+            b = he & U32(0xFFFF)                           # boundary: cap-1 + (low16*3 >> 16)
+            b *= U32(3)
+            b >>= U32(16)
+            b += U32((cap - 1) & 0xFFFFFFFF)
+            b -= v
+            b *= te >= U32(MIXED_CUTS[3])                  # v = boundary where te >= 205
+            v += b
             kk = np.asarray(keys, np.uint64)
-            if kk.shape == shape:
-                d = np.flatnonzero(ke == 5)
-                v[d] = _dup(kk.reshape(-1)[e[d]], je[d], cap).astype(np.uint32)
-            else:                                    # the tile's 4 values, by (tile, j)
-                dv = _dup(kk.reshape(-1, 1), np.arange(4)[None, :], cap).reshape(-1).astype(np.uint32)
-                per = int(np.prod(shape[1:])) if len(shape) > 1 else 1
-                w = e // per
-                w *= 4
-                w += je
-                v = np.where(ke == 5, dv.take(w), v)
+            if kk.shape == lo.shape:                       # a key per word
+                d = _dup(kk.reshape(-1)[e], j, cap).astype(U32)
+            else:                                          # the tile's 4 values, by (tile, j)
+                dv = _dup(kk.reshape(-1, 1), np.arange(4)[None, :], cap).astype(U32).reshape(-1)
+                w = e >> (n.bit_length() - 1) if n and not n & (n - 1) else e // max(n, 1)
+                w <<= 2
+                w += j
+                d = dv.take(w)
+            d -= v
+            d *= te >= U32(MIXED_CUTS[4])                  # v = dup where te >= 230
+            v += d
             out.reshape(-1).put(e, v)
     return out
 

@@ -1,0 +1,203 @@
+"""Worker processes for NumPy campaigns.
+
+Why processes and not threads: NumPy releases the GIL inside each array pass, but a campaign
+chunk is a few dozen passes with Python in between, and two threads contending for the GIL ran
+slower than one on a 2-core machine; two processes run twice as fast.
+
+Why not ``multiprocessing``: its spawn and forkserver workers re-run the user's ``__main__``
+(an unguarded script would run its campaign again in every worker; a script read from stdin
+cannot start one), and fork is unsafe once CUDA or OpenMP threads exist. These workers are
+fresh interpreters running :func:`serve` only: a task is a picklable module-level function and
+its arguments, sent length-prefixed over the worker's stdin; the result (or the exception)
+comes back over its stdout. The workers start on the first campaign big enough to pay for them
+(a few tenths of a second) and are kept for the life of the process. Results come back in task
+order, so reports do not depend on the number of workers.
+"""
+from __future__ import annotations
+
+import atexit
+import os
+import pickle
+import queue
+import struct
+import subprocess
+import sys
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from typing import Callable, Iterable, Iterator
+
+# 0: one worker per CPU (at most MAX_WORKERS) for big campaigns; 1: run in this process;
+# PTOGPU_FUZZ_WORKERS overrides.
+WORKERS = 0
+MAX_WORKERS = 8
+# Campaigns with fewer index values than this run in this process (start-up would dominate).
+MIN_VALUES = 1 << 25
+
+_HDR = struct.Struct("<Q")
+_lock = threading.Lock()
+_idle: queue.Queue | None = None
+_procs: list = []
+_io: ThreadPoolExecutor | None = None
+
+
+def workers(values: int) -> int:
+    """Worker processes for a campaign of ``values`` index values (1: this process)."""
+    if os.environ.get("PTOGPU_FUZZ_IN_WORKER"):
+        return 1
+    env = os.environ.get("PTOGPU_FUZZ_WORKERS", "")
+    w = int(env) if env.strip() else WORKERS
+    if w <= 0:
+        if values < MIN_VALUES:
+            return 1
+        w = min(os.cpu_count() or 1, MAX_WORKERS)
+    return max(1, w)
+
+
+# -- the worker side ----------------------------------------------------------------------------
+def _read(f) -> object | None:
+    head = f.read(_HDR.size)
+    if len(head) < _HDR.size:
+        return None
+    (n,) = _HDR.unpack(head)
+    return pickle.loads(f.read(n))
+
+
+def _write(f, obj) -> None:
+    data = pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
+    f.write(_HDR.pack(len(data)))
+    f.write(data)
+    f.flush()
+
+
+def _keep_heap() -> None:
+    """Workers allocate and free the same few chunk-sized arrays over and over; glibc would
+    hand each back to the kernel (mmap/trim) and fault its pages in again on the next chunk,
+    which cost ~30% of a chunk. Keep them on the heap (this process only exists for this)."""
+    try:
+        import ctypes
+        libc = ctypes.CDLL("libc.so.6")
+        libc.mallopt(-1, 1 << 30)    # M_TRIM_THRESHOLD
+        libc.mallopt(-3, 1 << 30)    # M_MMAP_THRESHOLD
+        libc.mallopt(-2, 64 << 20)   # M_TOP_PAD
+    except (OSError, AttributeError):
+        pass
+
+
+def serve() -> None:
+    """A worker's loop: read (function, args), write ("ok", result) or ("err", exception)."""
+    _keep_heap()
+    out = os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)                    # stray prints go to stderr, not into the protocol
+    inp = sys.stdin.buffer
+    while True:
+        task = _read(inp)
+        if task is None:
+            return
+        fn, args = task
+        try:
+            res = ("ok", fn(*args))
+        except BaseException as e:   # noqa: BLE001 - handed back to the caller
+            import traceback
+            try:
+                pickle.dumps(e)
+                res = ("err", e)
+            except Exception:
+                res = ("err", RuntimeError(traceback.format_exc()))
+        _write(out, res)
+
+
+# -- the parent side ----------------------------------------------------------------------------
+def _start(n: int) -> None:
+    global _idle, _io
+    import ptogpu
+    root = os.path.dirname(os.path.dirname(os.path.abspath(ptogpu.__file__)))
+    env = dict(os.environ, PTOGPU_FUZZ_IN_WORKER="1",
+               PYTHONPATH=os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH", "")) if p))
+    _idle = queue.Queue()
+    for _ in range(n):
+        p = subprocess.Popen([sys.executable, "-c", "from ptogpu.fuzz.pool import serve; serve()"],
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
+        _procs.append(p)
+        _idle.put(p)
+    _io = ThreadPoolExecutor(n)
+
+
+def _stop() -> None:
+    global _idle, _io
+    for p in _procs:
+        try:
+            p.stdin.close()
+            p.wait(timeout=10)
+        except Exception:
+            p.kill()
+    _procs.clear()
+    if _io is not None:
+        _io.shutdown(wait=False)
+    _idle, _io = None, None
+
+
+def shutdown() -> None:
+    """Stop the workers (they exit at end of input)."""
+    with _lock:
+        _stop()
+
+
+atexit.register(shutdown)
+
+
+def _ensure(n: int) -> None:
+    with _lock:
+        if len(_procs) != n or any(p.poll() is not None for p in _procs):
+            _stop()
+            _start(n)
+
+
+def _call(fn: Callable, args: tuple):
+    p = _idle.get()
+    try:                             # a dead worker goes back too: later calls fail fast
+        _write(p.stdin, (fn, args))
+        res = _read(p.stdout)
+    except (BrokenPipeError, OSError):
+        res = None
+    finally:
+        _idle.put(p)
+    if res is None:
+        raise RuntimeError(f"a fuzz worker process exited (code {p.poll()}); see its stderr above")
+    kind, val = res
+    if kind == "err":
+        raise val
+    return val
+
+
+def ordered_map(fn: Callable, tasks: Iterable[tuple], n_workers: int) -> Iterator:
+    """``fn(*task)`` for each task, yielded in order; with ``n_workers`` > 1 in worker
+    processes (``fn`` must be a module-level function of an importable module, the tasks
+    picklable), at most 2 tasks per worker in flight (memory stays bounded whatever N)."""
+    if n_workers <= 1:
+        for t in tasks:
+            yield fn(*t)
+        return
+    _ensure(n_workers)
+    from collections import deque
+    tasks = iter(tasks)
+    q: deque = deque()
+    for t in tasks:
+        q.append(_io.submit(_call, fn, t))
+        if len(q) >= 2 * n_workers:
+            break
+    try:
+        while q:
+            res = q.popleft().result()
+            nxt = next(tasks, None)
+            if nxt is not None:
+                q.append(_io.submit(_call, fn, nxt))
+            yield res
+    finally:
+        for f in q:
+            f.cancel()
+        for f in q:                  # let started calls finish so their worker is idle again
+            if not f.cancelled():
+                try:
+                    f.result()
+                except Exception:
+                    pass

@@ -1,0 +1,59 @@
+"""Worker processes of NumPy campaigns (ptogpu.fuzz.pool): results in order, errors handed
+back, a dead worker reported and replaced, and no re-run of the caller's script."""
+from __future__ import annotations
+
+import operator
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from ptogpu.fuzz import pool
+
+
+def test_results_come_back_in_task_order():
+    got = list(pool.ordered_map(operator.mul, [(k, 3) for k in range(40)], 2))
+    assert got == [3 * k for k in range(40)]
+    assert list(pool.ordered_map(operator.mul, [(k, 3) for k in range(5)], 1)) == [0, 3, 6, 9, 12]
+
+
+def test_a_task_error_is_raised_in_the_caller():
+    with pytest.raises(ZeroDivisionError):
+        list(pool.ordered_map(operator.truediv, [(1, 1), (1, 0), (2, 1)], 2))
+    assert list(pool.ordered_map(operator.add, [(1, 2)], 2)) == [3]      # the pool still works
+
+
+def test_a_dead_worker_is_reported_and_replaced():
+    with pytest.raises(RuntimeError, match="worker process exited"):
+        list(pool.ordered_map(os._exit, [(3,)], 2))
+    assert list(pool.ordered_map(operator.add, [(2, 2), (3, 3)], 2)) == [4, 6]
+
+
+def test_worker_count(monkeypatch):
+    monkeypatch.delenv("PTOGPU_FUZZ_WORKERS", raising=False)
+    assert pool.workers(10) == 1                                     # small: this process
+    assert pool.workers(pool.MIN_VALUES) == min(os.cpu_count() or 1, pool.MAX_WORKERS)
+    monkeypatch.setenv("PTOGPU_FUZZ_WORKERS", "3")
+    assert pool.workers(10) == 3
+    monkeypatch.setenv("PTOGPU_FUZZ_IN_WORKER", "1")                 # no pools inside workers
+    assert pool.workers(10) == 1
+
+
+def test_an_unguarded_script_on_stdin_runs_its_campaign_once(tmp_path):
+    """multiprocessing's spawn/forkserver workers would re-run this script (no __main__ guard)
+    or fail to find '<stdin>'; these workers only import ptogpu."""
+    script = textwrap.dedent("""
+        from ptogpu.fuzz import FuzzConfig
+        from ptogpu.fuzz.compare import campaign
+        rep = campaign(FuzzConfig(rows=1, cols=4, table_size=100), "cpu", "a5", 3000, chunk=200, shrink=False)
+        print("RESULT", rep.divergent, rep.engine)
+    """)
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env = dict(os.environ, PTOGPU_FUZZ_WORKERS="2", PYTHONPATH=root)
+    r = subprocess.run([sys.executable, "-"], input=script, capture_output=True, text=True, env=env,
+                       cwd=tmp_path, timeout=120)
+    assert r.returncode == 0, r.stderr
+    lines = [ln for ln in r.stdout.splitlines() if ln.startswith("RESULT")]
+    assert len(lines) == 1 and "2 worker processes" in lines[0] and int(lines[0].split()[1]) > 0
