@@ -153,16 +153,21 @@ def _ensure(n: int) -> None:
 
 
 def _call(fn: Callable, args: tuple):
-    p = _idle.get()
-    try:                             # a dead worker goes back too: later calls fail fast
+    p = _idle.get()                  # a dead worker goes back too: later calls fail fast
+    try:
         _write(p.stdin, (fn, args))
         res = _read(p.stdout)
     except (BrokenPipeError, OSError):
         res = None
-    finally:
-        _idle.put(p)
+    if res is None:                  # reap it, so the next campaign starts a fresh one
+        try:
+            p.kill()
+            code = p.wait(timeout=10)
+        except Exception:
+            code = None
+    _idle.put(p)
     if res is None:
-        raise RuntimeError(f"a fuzz worker process exited (code {p.poll()}); see its stderr above")
+        raise RuntimeError(f"a fuzz worker process exited (code {code}); see its stderr above")
     kind, val = res
     if kind == "err":
         raise val
