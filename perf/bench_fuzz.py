@@ -5,8 +5,11 @@ A5 SIMT vs A2/A3, on each backend that is available here. Usage:
 
     python perf/bench_fuzz.py [--n 10000000] [--numpy-n 1000000] [--backends native,numpy,cupy] [--no-share]
 
-On numpy the two sides' target-table rules for this campaign coincide (both cast to uint32_t,
-same capacity), so one array computation serves both; --no-share runs and compares both.
+numpy runs the fused campaign (ptogpu.fuzz.fused_numpy) in worker processes with both sides
+computed (the headline, against native), then: one run serving both sides (this pair's
+target-table rules coincide: both cast to uint32_t, same capacity; skipped with --no-share),
+one process, and the byte-compare path (ptogpu.batch) as the simple alternative. Worker
+start-up is timed on its own (worker_start_s); the campaign times exclude it.
 """
 from __future__ import annotations
 
@@ -45,34 +48,66 @@ def available(backend: str) -> bool:
         return False
 
 
+def _line(be: str, rep, n: int, dt: float, mach: dict, **extra) -> dict:
+    return {"bench": "fuzz_campaign", "backend": be, "engine": rep.engine, "config": rep.config.op_label,
+            "pair": "a5.simt vs a2a3", "generator": "mixed", "n": n, "seconds": round(dt, 3),
+            "tiles_per_s": round(n / dt), "divergent": rep.divergent, "faults": [rep.faults_a, rep.faults_b],
+            **extra, "machine": mach}
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--n", type=int, default=10_000_000, help="tiles for native and cupy")
-    ap.add_argument("--numpy-n", type=int, default=1_000_000, help="tiles for numpy (slow)")
+    ap.add_argument("--numpy-n", type=int, default=1_000_000, help="tiles for numpy (slower)")
     ap.add_argument("--backends", default="native,cupy,numpy")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--no-share", action="store_true",
-                    help="numpy: run both sides even when their target-table rules coincide")
+                    help="numpy: only the runs that compute both sides (skip the one-run-for-both line)")
     args = ap.parse_args()
     cfg = FuzzConfig(mode="elem", oob="wrap", dtype="float32", rows=16, cols=16, table_size=4096)
     mach = machine()
-    if args.no_share:
-        from ptogpu.fuzz import compare
-        compare.SHARE_SIDES = False
+    from ptogpu.fuzz import compare, pool
+    rates = {}
     for be in args.backends.split(","):
         if be != "numpy" and not available(be):
             print(json.dumps({"bench": "fuzz_campaign", "backend": be, "skipped": "not available"}), flush=True)
             continue
-        n = args.numpy_n if be == "numpy" else args.n
-        campaign(cfg, f"a5.simt@{be}", f"a2a3@{be}", 1000, seed=args.seed, shrink=False)   # warm-up/build
+        run = lambda n, **k: campaign(cfg, f"a5.simt@{be}", f"a2a3@{be}", n, seed=args.seed, shrink=False, **k)
+        if be != "numpy":
+            run(1000)                                      # warm-up / build
+            t0 = time.perf_counter()
+            rep = run(args.n)
+            dt = time.perf_counter() - t0
+            rates[be] = args.n / dt
+            print(json.dumps(_line(be, rep, args.n, dt, mach)), flush=True)
+            continue
+        n = args.numpy_n
+        nw = pool.workers(n * cfg.n_idx)
         t0 = time.perf_counter()
-        rep = campaign(cfg, f"a5.simt@{be}", f"a2a3@{be}", n, seed=args.seed, shrink=False)
-        dt = time.perf_counter() - t0
-        print(json.dumps({"bench": "fuzz_campaign", "backend": be, "engine": rep.engine,
-                          "config": cfg.op_label, "pair": "a5.simt vs a2a3", "generator": "mixed",
-                          "n": n, "seconds": round(dt, 3), "tiles_per_s": round(n / dt),
-                          "divergent": rep.divergent, "faults": [rep.faults_a, rep.faults_b],
-                          "machine": mach}), flush=True)
+        if nw:
+            pool.start(nw)                                 # worker start-up, reported on its own
+        start_s = time.perf_counter() - t0
+        variants = [("fused, both sides computed", dict(fused=None), False, None),
+                    ("fused, 1 worker process (one core)", dict(fused=None), False, "1"),
+                    ("fused, in the calling process", dict(fused=None), False, "0"),
+                    ("byte compare (ptogpu.batch), both sides", dict(fused=False), False, None)]
+        if not args.no_share:
+            variants.insert(1, ("fused, one run for both sides (equal target-table rules)", dict(fused=None), True, None))
+        for label, kw, share, workers in variants:
+            compare.SHARE_SIDES = share
+            if workers:
+                os.environ["PTOGPU_FUZZ_WORKERS"] = workers
+            run(1000, **kw)
+            pool.start(pool.workers(n * cfg.n_idx))        # (re)started outside the timing
+            t0 = time.perf_counter()
+            rep = run(n, **kw)
+            dt = time.perf_counter() - t0
+            os.environ.pop("PTOGPU_FUZZ_WORKERS", None)
+            extra = {"variant": label, "worker_start_s": round(start_s, 3) if nw and not workers else None}
+            if "native" in rates:
+                extra["native_over_numpy"] = round(rates["native"] / (n / dt), 2)
+            print(json.dumps(_line(be, rep, n, dt, mach, **extra)), flush=True)
+        compare.SHARE_SIDES = True
     return 0
 
 

@@ -17,6 +17,8 @@ def test_results_come_back_in_task_order():
     got = list(pool.ordered_map(operator.mul, [(k, 3) for k in range(40)], 2))
     assert got == [3 * k for k in range(40)]
     assert list(pool.ordered_map(operator.mul, [(k, 3) for k in range(5)], 1)) == [0, 3, 6, 9, 12]
+    assert list(pool.ordered_map(os.getpid, [()], 0)) == [os.getpid()]          # 0: this process
+    assert list(pool.ordered_map(os.getpid, [()], 1)) != [os.getpid()]
 
 
 def test_a_task_error_is_raised_in_the_caller():
@@ -33,12 +35,14 @@ def test_a_dead_worker_is_reported_and_replaced():
 
 def test_worker_count(monkeypatch):
     monkeypatch.delenv("PTOGPU_FUZZ_WORKERS", raising=False)
-    assert pool.workers(10) == 1                                     # small: this process
+    assert pool.workers(10) == 0                                     # small: this process
     assert pool.workers(pool.MIN_VALUES) == min(os.cpu_count() or 1, pool.MAX_WORKERS)
     monkeypatch.setenv("PTOGPU_FUZZ_WORKERS", "3")
     assert pool.workers(10) == 3
+    monkeypatch.setenv("PTOGPU_FUZZ_WORKERS", "0")
+    assert pool.workers(pool.MIN_VALUES) == 0
     monkeypatch.setenv("PTOGPU_FUZZ_IN_WORKER", "1")                 # no pools inside workers
-    assert pool.workers(10) == 1
+    assert pool.workers(10) == 0
 
 
 def test_an_unguarded_script_on_stdin_runs_its_campaign_once(tmp_path):

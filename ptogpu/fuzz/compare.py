@@ -192,8 +192,8 @@ def campaign(base: FuzzConfig, a: Side | str, b: Side | str, n: int, *, generato
         paths: set = set()
         share = shared_semantics(ca, cb, a, b)
         poolable = a.backend == b.backend == "numpy" and gen.fn is None
-        nw = pool.workers(n * ca.n_idx) if poolable else 1
-        per = step * (TASK_CHUNKS if nw > 1 else 1)
+        nw = pool.workers(n * ca.n_idx) if poolable else 0
+        per = step * (TASK_CHUNKS if nw else 1)
         tasks = ((ca, cb, gen, a, b, share, s, min(per, start + n - s), step)
                  for s in range(start, start + n, per))
         try:
@@ -209,8 +209,8 @@ def campaign(base: FuzzConfig, a: Side | str, b: Side | str, n: int, *, generato
         except PtoCheckError as e:                      # a static check rejects one side
             rep.check_error = str(e)
         rep.engine = ", ".join(sorted(paths)) or "numpy"     # e.g. "native:kernel vs numpy:vector"
-        if nw > 1:
-            rep.engine += f", {nw} worker processes"
+        if nw:
+            rep.engine += f", {nw} worker process{'es' if nw > 1 else ''}"
     rep.seconds = time.perf_counter() - t0
     if shrink:
         from .shrink import shrink_class

@@ -165,7 +165,7 @@ def run_numpy(a, b, gen, n, start, rep, rel, *, chunk=None, progress=None) -> No
     camp = fused_numpy.Campaign(a, b, gen, rel, share=compare.SHARE_SIDES)
     step = int(chunk or max(1, CHUNK_VALUES // max(1, a.n_idx)))
     nw = pool.workers(n * a.n_idx)
-    per = step * (TASK_CHUNKS if nw > 1 else 1)
+    per = step * (TASK_CHUNKS if nw else 1)
     tasks = ((camp, s, min(per, start + n - s), step) for s in range(start, start + n, per))
     done = 0
     for res in pool.ordered_map(fused_numpy.run_task, tasks, nw):
@@ -177,7 +177,7 @@ def run_numpy(a, b, gen, n, start, rep, rel, *, chunk=None, progress=None) -> No
         if progress:
             progress(done, n)
     rep.engine = "fused numpy" + (", one run for both sides (equal target-table rules)" if camp.same else "") \
-        + (f", {nw} worker processes" if nw > 1 else "")
+        + (f", {nw} worker process{'es' if nw > 1 else ''}" if nw else "")
 
 
 # NumPy: index values per chunk (the chunk's arrays stay in the core's L2) and chunks per

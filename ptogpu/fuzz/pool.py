@@ -26,9 +26,9 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Callable, Iterable, Iterator
 
-# 0: one worker per CPU (at most MAX_WORKERS) for big campaigns; 1: run in this process;
-# PTOGPU_FUZZ_WORKERS overrides.
-WORKERS = 0
+# None: big campaigns get one worker per CPU (at most MAX_WORKERS), small ones run in this
+# process; 0: always in this process; N: N workers. PTOGPU_FUZZ_WORKERS overrides.
+WORKERS: int | None = None
 MAX_WORKERS = 8
 # Campaigns with fewer index values than this run in this process (start-up would dominate).
 MIN_VALUES = 1 << 25
@@ -41,16 +41,15 @@ _io: ThreadPoolExecutor | None = None
 
 
 def workers(values: int) -> int:
-    """Worker processes for a campaign of ``values`` index values (1: this process)."""
+    """Worker processes for a campaign of ``values`` index values (0: this process). Even one
+    CPU gets a worker for a big campaign: its heap is tuned for the chunk arrays (below)."""
     if os.environ.get("PTOGPU_FUZZ_IN_WORKER"):
-        return 1
-    env = os.environ.get("PTOGPU_FUZZ_WORKERS", "")
-    w = int(env) if env.strip() else WORKERS
-    if w <= 0:
-        if values < MIN_VALUES:
-            return 1
-        w = min(os.cpu_count() or 1, MAX_WORKERS)
-    return max(1, w)
+        return 0
+    env = os.environ.get("PTOGPU_FUZZ_WORKERS", "").strip()
+    w = int(env) if env else WORKERS
+    if w is None:
+        return 0 if values < MIN_VALUES else min(os.cpu_count() or 1, MAX_WORKERS)
+    return max(0, w)
 
 
 # -- the worker side ----------------------------------------------------------------------------
@@ -72,7 +71,8 @@ def _write(f, obj) -> None:
 def _keep_heap() -> None:
     """Workers allocate and free the same few chunk-sized arrays over and over; glibc would
     hand each back to the kernel (mmap/trim) and fault its pages in again on the next chunk,
-    which cost ~30% of a chunk. Keep them on the heap (this process only exists for this)."""
+    which cost ~40% of a chunk. Keep them on the heap (the worker only exists for this; the
+    caller's process is left alone)."""
     try:
         import ctypes
         libc = ctypes.CDLL("libc.so.6")
@@ -152,6 +152,22 @@ def _ensure(n: int) -> None:
             _start(n)
 
 
+def _ready() -> int:
+    from . import compare, fused_numpy  # noqa: F401 - what campaign tasks need
+    return os.getpid()
+
+
+def start(n_workers: int) -> None:
+    """Start ``n_workers`` workers now and wait until each has imported the campaign code
+    (benchmarks time start-up on its own; campaigns otherwise start them on first use)."""
+    if n_workers <= 0:
+        return
+    _ensure(n_workers)
+    futs = [_io.submit(_call, _ready, ()) for _ in range(n_workers)]
+    for f in futs:
+        f.result()
+
+
 def _call(fn: Callable, args: tuple):
     p = _idle.get()                  # a dead worker goes back too: later calls fail fast
     try:
@@ -175,10 +191,10 @@ def _call(fn: Callable, args: tuple):
 
 
 def ordered_map(fn: Callable, tasks: Iterable[tuple], n_workers: int) -> Iterator:
-    """``fn(*task)`` for each task, yielded in order; with ``n_workers`` > 1 in worker
+    """``fn(*task)`` for each task, yielded in order; with ``n_workers`` >= 1 in worker
     processes (``fn`` must be a module-level function of an importable module, the tasks
     picklable), at most 2 tasks per worker in flight (memory stays bounded whatever N)."""
-    if n_workers <= 1:
+    if n_workers <= 0:
         for t in tasks:
             yield fn(*t)
         return

@@ -157,7 +157,7 @@ def values32(kind: int, lo: np.ndarray, hi: np.ndarray, keys: np.ndarray, cap: i
                     dv = _dup(kk.reshape(-1, 1), np.arange(4)[None, :], cap).reshape(-1)   # (instances*4)
                     per = int(np.prod(shape[1:])) if len(shape) > 1 else 1
                     v[d] = dv[(e[d] // per) * 4 + je[d]]
-            out.reshape(-1).put(e, v)
+            out.reshape(-1)[e] = v
         return out
     if kind == 0:
         return u()
@@ -252,7 +252,7 @@ def values_lo32(kind: int, lo: np.ndarray, hi: np.ndarray, keys: np.ndarray, cap
             d -= v
             d *= te >= U32(MIXED_CUTS[4])                  # v = dup where te >= 230
             v += d
-            out.reshape(-1).put(e, v)
+            out.reshape(-1)[e] = v                         # (3x faster than ndarray.put)
     return out
 
 
