@@ -21,6 +21,18 @@ def test_results_come_back_in_task_order():
     assert list(pool.ordered_map(os.getpid, [()], 1)) != [os.getpid()]
 
 
+def test_at_most_two_tasks_per_worker_are_in_flight():
+    pulled = []
+
+    def tasks():
+        for k in range(100):
+            pulled.append(k)
+            yield (k, 1)
+    it = pool.ordered_map(operator.add, tasks(), 2)
+    assert next(it) == 1 and len(pulled) <= 5          # 4 in flight, then one more per result
+    assert list(it) == list(range(2, 101)) and len(pulled) == 100
+
+
 def test_a_task_error_is_raised_in_the_caller():
     with pytest.raises(ZeroDivisionError):
         list(pool.ordered_map(operator.truediv, [(1, 1), (1, 0), (2, 1)], 2))
