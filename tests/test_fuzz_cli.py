@@ -100,3 +100,14 @@ def test_quirk_switch_changes_the_tgatherb_classes(capsys):
     off = json.loads(capsys.readouterr().out)["campaigns"][0]
     assert on["divergent"] > 0 and off["divergent"] > 0
     assert "quirk a2a3_tgatherb_tail_stream=False" in off["classes"][0]["rules"][0]
+
+
+def test_workers_option(monkeypatch, capsys):
+    from ptogpu.fuzz import pool
+    monkeypatch.setattr(pool, "WORKERS", None)
+    monkeypatch.delenv("PTOGPU_FUZZ_WORKERS", raising=False)
+    rc = main(["fuzz", "--shape", "2x8", "-n", "3000", "--backend", "numpy", "--no-shrink", "--workers", "2",
+               "--pair", "cpu:a5", "--json"])
+    assert rc == 0
+    assert "2 worker processes" in capsys.readouterr().out
+    assert main(["fuzz", "--shape", "2x8", "-n", "30", "--backend", "numpy", "--workers", "-1"]) == 2

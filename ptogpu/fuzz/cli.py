@@ -84,6 +84,9 @@ def add_parser(sub) -> argparse.ArgumentParser:
     f.add_argument("--seed", type=int, default=0)
     f.add_argument("--backend", default="auto", help="auto | numpy | native | cupy (sides without @backend)")
     f.add_argument("--chunk", type=int, default=None, help="instances per chunk")
+    f.add_argument("--workers", type=int, default=None,
+                   help="NumPy campaigns: worker processes (0: this process; default one per CPU "
+                        "for big campaigns)")
     f.add_argument("--suite", choices=("known",), help="run the known-divergences suite (default without options)")
     f.add_argument("--no-shrink", action="store_true", help="skip shrinking")
     f.add_argument("--json", action="store_true", help="one JSON document on stdout")
@@ -164,6 +167,11 @@ def main(args) -> int:
 
 def _main(args) -> int:
     backend = _backend(args.backend)
+    if args.workers is not None:
+        from . import pool
+        if args.workers < 0:
+            raise ValueError("--workers must be 0 (this process) or a positive count")
+        pool.WORKERS = args.workers
     custom = any(getattr(args, k) is not None for k in
                  ("instr", "space", "mode", "oob", "dtype", "index_dtype", "shape", "table_size", "layout",
                   "dst_fill",
