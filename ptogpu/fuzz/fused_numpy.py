@@ -170,8 +170,7 @@ class Campaign:
             fb = fa if self.same else (eb == FS32).any(1) if pb else np.zeros(m, bool)
             widen = True
         else:
-            raw = (w.view(np.int32).astype(np.int64).view(np.uint64) if self.signed
-                   else w.astype(np.uint64))
+            raw = self._ext(w)
             ea = self._eff64(self.A, raw)
             eb = ea if self.same else self._eff64(self.B, raw)
             fa, fb = (ea == FS).any(1), (eb == FS).any(1)
@@ -201,9 +200,7 @@ class Campaign:
             # tiles where exactly one side faults
             one = np.flatnonzero(fa != fb)
             if one.size:
-                v = w[one]                                   # every index value of the tile
-                raw = v.view(np.int32).astype(np.int64).view(np.uint64) if self.signed else v.astype(np.uint64)
-                f = self.facts(raw, (np.arange(n) % self.VC)[None, :])
+                f = self.facts(self._ext(w[one]), (np.arange(n) % self.VC)[None, :])   # every index
                 tile = np.bitwise_or.reduce(f, axis=1) & (R.CAST | R.CAP | R.UNDEF)
                 mask[one] = R.FAULT | tile
         if self.rel:
@@ -211,11 +208,13 @@ class Campaign:
         div = np.flatnonzero(mask)
         return int(np.count_nonzero(fa)), int(np.count_nonzero(fb)), div, mask[div]
 
-    def _raw(self, w: np.ndarray, t, k) -> np.ndarray:
-        """Index values (uint64, sign/zero-extended as the kernel's raw_of) of elements (t, k);
-        Row mode: k is the element, its row's index is k // VC."""
-        v = w[t, k if self.elem else k // self.VC]
+    def _ext(self, v: np.ndarray) -> np.ndarray:
+        """32-bit index values as the kernel's raw (uint64): sign-extended for int32."""
         return v.view(np.int32).astype(np.int64).view(np.uint64) if self.signed else v.astype(np.uint64)
+
+    def _raw(self, w: np.ndarray, t, k) -> np.ndarray:
+        """Raw index values of elements (t, k); Row mode: element k reads its row's index."""
+        return self._ext(w[t, k if self.elem else k // self.VC])
 
     def _tails(self, ea, eb, ok, mask) -> None:
         """A2/A3 Row tail fill: padding columns after VC hold the row's first element."""
