@@ -253,12 +253,6 @@ def vector_task(ca: FuzzConfig, cb: FuzzConfig, gen: Generator, a: Side, b: Side
     return out
 
 
-def note(rep: Report, masks: np.ndarray, inst: np.ndarray, gen: Generator, cfg: FuzzConfig) -> None:
-    """Add the divergent instances of one chunk to the report's classes."""
-    div = np.flatnonzero(masks)
-    note_sparse(rep, inst[div], masks[div], gen, cfg)
-
-
 def note_sparse(rep: Report, inst: np.ndarray, masks: np.ndarray, gen: Generator, cfg: FuzzConfig) -> None:
     """Add divergent instances ``inst`` (ascending) with class ``masks`` to the report."""
     rep.divergent += int(inst.size)
