@@ -76,6 +76,9 @@ class DmaRules:
     align_dtypes: tuple[str, ...] = _ALIGN10   # <dtype> of the asc_copy_*_align placeholders
     nd2nz_tail: int | None = 0       # GM→L1 nd2nz: value filling a row's last C0 block past VC
                                      # (None: left untouched; mgather.md §5.6 step 4)
+    tload_row_filler: bool = False   # TLOAD ND→RowMajor Vec: one burst per row, whose filler up
+                                     # to 32 bytes is the row's first element (§D.3, §D.4);
+                                     # quirk npu_tload_filler switches it off
 
 
 @dataclass(frozen=True)
@@ -124,8 +127,12 @@ A2A3 = Target(
     tgatherb=TGatherBRules(dtypes=_NPU9, dst_sizes=(1, 2, 4), engine="vrepeat",
                            offset_read="bits", misaligned="round_down"),
     interleave=InterleaveRules(supported=False),
-    dma=DmaRules(gm2ub_align_gap=True, mov_pad_reg=True),
+    dma=DmaRules(gm2ub_align_gap=True, mov_pad_reg=True, tload_row_filler=True),
     quirks=MappingProxyType({
+        # TLOAD ND→RowMajor Vec: copy_gm_to_ubuf_align with no pads fills each row's bytes
+        # from VC up to the 32-byte boundary with the row's first element (other-ops.md §D.4,
+        # from the DataCopyPad doc text; no A2/A3 golden). False: the valid region only.
+        "npu_tload_filler": True,
         # TGATHERB tail (VC*size % 256 != 0) is one vgatherb per 255-row chunk: row r of a
         # chunk reads offsets 8r apart and every tail row writes 8 full blocks (other-ops.md
         # §A.4). False: PTOAS's per-row form (repeat=1, offsets at r*OffRowStride + nRep*8;
@@ -148,8 +155,12 @@ A5 = Target(
                            offset_read="bits", misaligned="round_down"),
     interleave=InterleaveRules(dtypes=_NPU9, odd_vc="vreg", single_src_count="src_half"),
     has_reg_api=True,
-    dma=DmaRules(gm2l1_align=True, gm2ub_align=True, mov_pad_reg=True),
+    dma=DmaRules(gm2l1_align=True, gm2ub_align=True, mov_pad_reg=True, tload_row_filler=True),
     quirks=MappingProxyType({
+        # TLOAD ND→RowMajor Vec: copy_gm_to_ubuf_align_v2 with left = right = 0 and data_select
+        # 0 (no PadVal) fills each row's bytes from VC up to the 32-byte boundary with the
+        # row's first element (other-ops.md §D.3, §D.4). False: the valid region only.
+        "npu_tload_filler": True,
         # MGatherCheck casts valid dims to uint32 before its "> 0" gates, so DYNAMIC (-1)
         # becomes 0xFFFFFFFF and is compared instead of skipped (mgather.md §5.1).
         "a5_dynamic_dim_cast": True,

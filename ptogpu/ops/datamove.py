@@ -87,13 +87,33 @@ def _tile_gt_addrs(core, tile: Tile, gt: GlobalTensor, what: str):
 
 
 def TLOAD(tile: Tile, gt: GlobalTensor) -> None:
-    """GM → tile: the tile's valid (r, c) takes the tensor's (r, c) under its layout."""
+    """GM → tile: the tile's valid (r, c) takes the tensor's (r, c) under its layout; on the
+    NPU targets an ND → RowMajor Vec load also writes each row's 32-byte DMA filler."""
     core = current_core()
     g, a = _tile_gt_addrs(core, tile, gt, "TLOAD")
     arena = core.arena(tile.space)
     core.gm.check_many(g, tile.Element.itemsize, "TLOAD read", core.target.name)
     arena.check_many(a, tile.Element.itemsize, "TLOAD write", core.target.name)
-    arena.scatter(a, core.gm.gather(g, tile.Element))
+    vals = core.gm.gather(g, tile.Element)
+    arena.scatter(a, vals)
+    if core.target.dma.tload_row_filler and core.quirks.get("npu_tload_filler", False) \
+            and tile.Loc == TileType.Vec and gt.layout.name == "ND" and tile.is_nd():
+        _row_filler(arena, tile, vals)
+
+
+def _row_filler(arena, tile: Tile, vals: np.ndarray) -> None:
+    """PTO's NPU TLOAD (ND2ND) issues one DMA burst per valid row with left = right = 0 and
+    no PadVal (A5: copy_gm_to_ubuf_align_v2, data_select 0; A2/A3: copy_gm_to_ubuf_align, pads
+    0), so each burst's filler up to the next 32-byte boundary is the row's first element
+    (other-ops.md §D.3, §D.4). The tile is 32-byte aligned with a 32-byte row pitch, so the
+    filler is elements [VC, roundup(VC*size, 32)/size) of each row, inside the row."""
+    VR, VC, size = tile.valid_row, tile.valid_col, tile.Element.itemsize
+    end = -(-VC * size // 32) * 32 // size
+    if VR == 0 or VC == 0 or end == VC:
+        return
+    r, c = np.meshgrid(np.arange(VR, dtype=np.int64), np.arange(VC, end, dtype=np.int64), indexing="ij")
+    first = vals.reshape(VR, VC)[:, :1]
+    arena.scatter(tile.addr + tile.offsets(r, c) * size, np.broadcast_to(first, r.shape))
 
 
 def TSTORE(gt: GlobalTensor, tile: Tile) -> None:
