@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import operator
 import os
+import signal
+import warnings
 import subprocess
 import sys
 import textwrap
@@ -37,6 +39,17 @@ def test_a_task_error_is_raised_in_the_caller():
     with pytest.raises(ZeroDivisionError):
         list(pool.ordered_map(operator.truediv, [(1, 1), (1, 0), (2, 1)], 2))
     assert list(pool.ordered_map(operator.add, [(1, 2)], 2)) == [3]      # the pool still works
+
+
+def test_a_workers_warnings_are_issued_in_the_caller():
+    with pytest.warns(UserWarning, match="from a worker"):
+        assert list(pool.ordered_map(warnings.warn, [("from a worker", UserWarning)], 1)) == [None]
+
+
+def test_ctrl_c_is_left_to_the_caller():
+    (pid,) = pool.ordered_map(os.getpid, [()], 1)
+    os.kill(pid, signal.SIGINT)                     # the terminal sends it to the whole group
+    assert list(pool.ordered_map(os.getpid, [()], 1)) == [pid]
 
 
 def test_a_dead_worker_is_reported_and_replaced():

@@ -84,7 +84,11 @@ def _keep_heap() -> None:
 
 
 def serve() -> None:
-    """A worker's loop: read (function, args), write ("ok", result) or ("err", exception)."""
+    """A worker's loop: read (function, args), write ("ok", result, warnings) or ("err",
+    exception, warnings). Ctrl-C is the caller's to handle: the worker finishes its task."""
+    import signal
+    import warnings
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     _keep_heap()
     out = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)                    # stray prints go to stderr, not into the protocol
@@ -94,16 +98,28 @@ def serve() -> None:
         if task is None:
             return
         fn, args = task
-        try:
-            res = ("ok", fn(*args))
-        except BaseException as e:   # noqa: BLE001 - handed back to the caller
-            import traceback
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
             try:
-                pickle.dumps(e)
-                res = ("err", e)
-            except Exception:
-                res = ("err", RuntimeError(traceback.format_exc()))
-        _write(out, res)
+                res = ["ok", fn(*args)]
+            except BaseException as e:   # noqa: BLE001 - handed back to the caller
+                import traceback
+                try:
+                    pickle.dumps(e)
+                    res = ["err", e]
+                except Exception:
+                    res = ["err", RuntimeError(traceback.format_exc())]
+        seen = dict.fromkeys((w.category, str(w.message)) for w in caught)
+        res.append([(c, m) for c, m in seen if _picklable(c)])
+        _write(out, tuple(res))
+
+
+def _picklable(obj) -> bool:
+    try:
+        pickle.dumps(obj)
+        return True
+    except Exception:
+        return False
 
 
 # -- the parent side ----------------------------------------------------------------------------
@@ -165,7 +181,7 @@ def start(n_workers: int) -> None:
     _ensure(n_workers)
     futs = [_io.submit(_call, _ready, ()) for _ in range(n_workers)]
     for f in futs:
-        f.result()
+        _unpack(f.result())
 
 
 def _call(fn: Callable, args: tuple):
@@ -184,7 +200,16 @@ def _call(fn: Callable, args: tuple):
     _idle.put(p)
     if res is None:
         raise RuntimeError(f"a fuzz worker process exited (code {code}); see its stderr above")
-    kind, val = res
+    kind, val, warned = res
+    return kind, val, warned
+
+
+def _unpack(res):
+    """Re-issue the task's warnings here (the caller's filters apply), then its result."""
+    import warnings
+    kind, val, warned = res
+    for cat, msg in warned:
+        warnings.warn(msg, cat, stacklevel=3)
     if kind == "err":
         raise val
     return val
@@ -208,7 +233,7 @@ def ordered_map(fn: Callable, tasks: Iterable[tuple], n_workers: int) -> Iterato
             break
     try:
         while q:
-            res = q.popleft().result()
+            res = _unpack(q.popleft().result())
             nxt = next(tasks, None)
             if nxt is not None:
                 q.append(_io.submit(_call, fn, nxt))
