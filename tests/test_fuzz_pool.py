@@ -35,6 +35,25 @@ def test_at_most_two_tasks_per_worker_are_in_flight():
     assert list(it) == list(range(2, 101)) and len(pulled) == 100
 
 
+def test_a_shared_object_crosses_to_each_worker_once(monkeypatch):
+    sent = []
+    real = pool._write
+
+    def spy(f, obj):
+        if isinstance(obj, tuple) and len(obj) == 5:
+            sent.append(obj[3])                     # fresh: the shared object travels
+        real(f, obj)
+    monkeypatch.setattr(pool, "_write", spy)
+    big = list(range(1000))
+    got = list(pool.ordered_map(operator.getitem, [(k,) for k in range(30)], 2, shared=big))
+    assert got == list(range(30))
+    assert 1 <= sum(sent) <= 2 and len(sent) == 30
+    assert list(pool.ordered_map(operator.getitem, [(3,)], 0, shared=big)) == [3]
+    sent.clear()
+    assert list(pool.ordered_map(operator.getitem, [(5,)], 2, shared=[7] * 9)) == [7]
+    assert sent == [True]                           # a new map sends its own object
+
+
 def test_a_task_error_is_raised_in_the_caller():
     with pytest.raises(ZeroDivisionError):
         list(pool.ordered_map(operator.truediv, [(1, 1), (1, 0), (2, 1)], 2))

@@ -194,10 +194,9 @@ def campaign(base: FuzzConfig, a: Side | str, b: Side | str, n: int, *, generato
         poolable = a.backend == b.backend == "numpy" and gen.fn is None
         nw = pool.workers(n * ca.n_idx) if poolable else 0
         per = step * (TASK_CHUNKS if nw else 1)
-        tasks = ((ca, cb, gen, a, b, share, s, min(per, start + n - s), step)
-                 for s in range(start, start + n, per))
+        tasks = ((s, min(per, start + n - s), step) for s in range(start, start + n, per))
         try:
-            for res in pool.ordered_map(vector_task, tasks, nw):
+            for res in pool.ordered_map(vector_task, tasks, nw, shared=(ca, cb, gen, a, b, share)):
                 for s, m, fa, fb, div, masks, path in res:
                     paths.add(path)
                     rep.faults_a += fa
@@ -222,11 +221,12 @@ def campaign(base: FuzzConfig, a: Side | str, b: Side | str, n: int, *, generato
 TASK_CHUNKS = 4       # chunks per worker task (amortises shipping the campaign to a worker)
 
 
-def vector_task(ca: FuzzConfig, cb: FuzzConfig, gen: Generator, a: Side, b: Side, share: bool,
-                s: int, m: int, step: int) -> list:
+def vector_task(ctx: tuple, s: int, m: int, step: int) -> list:
     """Instances ``s .. s+m-1`` in chunks of ``step``, both sides and the class masks (no
-    report state: worker processes run it): [(start, size, faults A, faults B, divergent
-    positions, masks, path)]."""
+    report state: worker processes run it); ``ctx`` = (config a, config b, generator, side a,
+    side b, one run for both). [(start, size, faults A, faults B, divergent positions, masks,
+    path)]."""
+    ca, cb, gen, a, b, share = ctx
     lanes32 = ca.instr == "mgather" and ca.index_dtype in ("int32", "uint32")
     out = []
     for c in range(s, s + m, step):

@@ -166,9 +166,9 @@ def run_numpy(a, b, gen, n, start, rep, rel, *, chunk=None, progress=None) -> No
     step = int(chunk or max(1, CHUNK_VALUES // max(1, a.n_idx)))
     nw = pool.workers(n * a.n_idx)
     per = step * (TASK_CHUNKS if nw else 1)
-    tasks = ((camp, s, min(per, start + n - s), step) for s in range(start, start + n, per))
+    tasks = ((s, min(per, start + n - s), step) for s in range(start, start + n, per))
     done = 0
-    for res in pool.ordered_map(fused_numpy.run_task, tasks, nw):
+    for res in pool.ordered_map(fused_numpy.run_task, tasks, nw, shared=camp):
         for s, m, fa, fb, div, masks in res:
             rep.faults_a += fa
             rep.faults_b += fb

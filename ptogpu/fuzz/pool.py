@@ -16,6 +16,7 @@ order, so reports do not depend on the number of workers.
 from __future__ import annotations
 
 import atexit
+import itertools
 import os
 import pickle
 import queue
@@ -93,11 +94,16 @@ def serve() -> None:
     out = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)                    # stray prints go to stderr, not into the protocol
     inp = sys.stdin.buffer
+    held = (None, None)              # (token, object) shared by the tasks of one map
     while True:
         task = _read(inp)
         if task is None:
             return
-        fn, args = task
+        fn, args, token, fresh, obj = task
+        if fresh:
+            held = (token, obj)
+        if token is not None:
+            args = (held[1],) + tuple(args)
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             try:
@@ -147,6 +153,7 @@ def _stop() -> None:
         except Exception:
             p.kill()
     _procs.clear()
+    _sent.clear()
     if _io is not None:
         _io.shutdown(wait=False)
     _idle, _io = None, None
@@ -184,10 +191,17 @@ def start(n_workers: int) -> None:
         _unpack(f.result())
 
 
-def _call(fn: Callable, args: tuple):
+_sent: dict = {}                     # worker pid -> token of the shared object it holds
+_tokens = itertools.count(1)
+
+
+def _call(fn: Callable, args: tuple, token=None, shared=None):
     p = _idle.get()                  # a dead worker goes back too: later calls fail fast
     try:
-        _write(p.stdin, (fn, args))
+        fresh = token is not None and _sent.get(p.pid) != token
+        _write(p.stdin, (fn, args, token, fresh, shared if fresh else None))
+        if fresh:
+            _sent[p.pid] = token
         res = _read(p.stdout)
     except (BrokenPipeError, OSError):
         res = None
@@ -215,20 +229,26 @@ def _unpack(res):
     return val
 
 
-def ordered_map(fn: Callable, tasks: Iterable[tuple], n_workers: int) -> Iterator:
-    """``fn(*task)`` for each task, yielded in order; with ``n_workers`` >= 1 in worker
-    processes (``fn`` must be a module-level function of an importable module, the tasks
-    picklable), at most 2 tasks per worker in flight (memory stays bounded whatever N)."""
+_NONE = object()
+
+
+def ordered_map(fn: Callable, tasks: Iterable[tuple], n_workers: int, shared=_NONE) -> Iterator:
+    """``fn(*task)`` — or ``fn(shared, *task)`` — for each task, yielded in order; with
+    ``n_workers`` >= 1 in worker processes (``fn`` must be a module-level function of an
+    importable module, tasks and ``shared`` picklable; ``shared``, e.g. a campaign with its
+    table, crosses to each worker once, not with every task), at most 2 tasks per worker in
+    flight (memory stays bounded whatever N)."""
     if n_workers <= 0:
         for t in tasks:
-            yield fn(*t)
+            yield fn(*t) if shared is _NONE else fn(shared, *t)
         return
     _ensure(n_workers)
     from collections import deque
+    token, obj = (None, None) if shared is _NONE else ((os.getpid(), next(_tokens)), shared)
     tasks = iter(tasks)
     q: deque = deque()
     for t in tasks:
-        q.append(_io.submit(_call, fn, t))
+        q.append(_io.submit(_call, fn, t, token, obj))
         if len(q) >= 2 * n_workers:
             break
     try:
@@ -236,7 +256,7 @@ def ordered_map(fn: Callable, tasks: Iterable[tuple], n_workers: int) -> Iterato
             res = _unpack(q.popleft().result())
             nxt = next(tasks, None)
             if nxt is not None:
-                q.append(_io.submit(_call, fn, nxt))
+                q.append(_io.submit(_call, fn, nxt, token, obj))
             yield res
     finally:
         for f in q:
