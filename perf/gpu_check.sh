@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # perf/gpu_check.sh — the single GPU check: installs nothing, runs the gpu-marked tests (every
-# kernel on CuPy against NumPy, byte for byte) and the MGATHER benchmark (cupy and native side
-# by side), and writes ONE result file. Budget: under 5 minutes (each step has its own timeout).
+# kernel on CuPy against NumPy, byte for byte), the MGATHER benchmark and the fuzz campaign
+# benchmark (cupy, native and numpy side by side), and writes ONE result file. Budget: under 8
+# minutes (each step has its own timeout).
 #
 #   bash perf/gpu_check.sh [RESULT_FILE]      (default: $OUT/gpu_check.txt, else perf/gpu_check.txt)
 #
@@ -25,6 +26,9 @@ start=$(date +%s)
   echo "== bench (JSON lines)"
   timeout 90 "$PY" perf/bench_mgather.py --backends cupy,native,numpy --slow-tiles 300 2>&1
   echo "bench rc=$?"
+  echo "== fuzz campaign bench (JSON lines; target: cupy >= 1e8 tiles/s)"
+  timeout 150 "$PY" perf/bench_fuzz.py --backends cupy,native,numpy --n 100000000 --numpy-n 2000000 2>&1
+  echo "bench_fuzz rc=$?"
   echo "== elapsed $(( $(date +%s) - start )) s"
 } > "$RESULT" 2>&1
 echo "wrote $RESULT"
