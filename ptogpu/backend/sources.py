@@ -13,12 +13,16 @@ _INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"\s*$', re.M)
 
 
 def source_dir() -> Path:
-    """``cuda_src/`` beside the package (a source checkout or an editable install), or the
-    directory named by ``$PTOGPU_CUDA_SRC``."""
+    """``$PTOGPU_CUDA_SRC`` if set; else ``cuda_src/`` beside the package (a source checkout or
+    an editable install, so edits rebuild); else the copy a wheel ships as ``ptogpu/_cuda_src``."""
     env = os.environ.get("PTOGPU_CUDA_SRC")
     if env:
         return Path(env)
-    return Path(__file__).resolve().parents[2] / "cuda_src"
+    pkg = Path(__file__).resolve().parents[1]
+    checkout = pkg.parent / "cuda_src"
+    if checkout.is_dir():
+        return checkout
+    return pkg / "_cuda_src"
 
 
 def kernel_files() -> list[Path]:
