@@ -71,6 +71,25 @@ def test_ctrl_c_is_left_to_the_caller():
     assert list(pool.ordered_map(os.getpid, [()], 1)) == [pid]
 
 
+def _here(x):          # a function the workers cannot import (defined in a test module)
+    return x
+
+
+def test_a_task_the_worker_cannot_load_or_answer_is_an_error_not_a_crash():
+    import _thread
+    with pytest.raises(ModuleNotFoundError):                  # pickled by reference to this module
+        list(pool.ordered_map(_here, [(1,)], 1))
+    with pytest.raises(RuntimeError, match="could not send back"):
+        list(pool.ordered_map(_thread.allocate_lock, [()], 1))   # a lock does not pickle
+    assert list(pool.ordered_map(operator.add, [(1, 1)], 1)) == [2]     # the worker lives on
+
+
+def test_a_bad_worker_setting_is_a_clear_error(monkeypatch):
+    monkeypatch.setenv("PTOGPU_FUZZ_WORKERS", "many")
+    with pytest.raises(ValueError, match="PTOGPU_FUZZ_WORKERS"):
+        pool.workers(10)
+
+
 def test_a_dead_worker_is_reported_and_replaced():
     with pytest.raises(RuntimeError, match="worker process exited"):
         list(pool.ordered_map(os._exit, [(3,)], 2))

@@ -47,23 +47,35 @@ def workers(values: int) -> int:
     if os.environ.get("PTOGPU_FUZZ_IN_WORKER"):
         return 0
     env = os.environ.get("PTOGPU_FUZZ_WORKERS", "").strip()
-    w = int(env) if env else WORKERS
+    try:
+        w = int(env) if env else WORKERS
+    except ValueError:
+        raise ValueError(f"PTOGPU_FUZZ_WORKERS={env!r}: expected 0 (this process) or a worker count") from None
     if w is None:
         return 0 if values < MIN_VALUES else min(os.cpu_count() or 1, MAX_WORKERS)
     return max(0, w)
 
 
 # -- the worker side ----------------------------------------------------------------------------
-def _read(f) -> object | None:
+def _read_bytes(f) -> bytes | None:
     head = f.read(_HDR.size)
     if len(head) < _HDR.size:
         return None
     (n,) = _HDR.unpack(head)
-    return pickle.loads(f.read(n))
+    data = f.read(n)
+    return data if len(data) == n else None
+
+
+def _read(f) -> object | None:
+    data = _read_bytes(f)
+    return None if data is None else pickle.loads(data)
 
 
 def _write(f, obj) -> None:
-    data = pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
+    _write_bytes(f, pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL))
+
+
+def _write_bytes(f, data: bytes) -> None:
     f.write(_HDR.pack(len(data)))
     f.write(data)
     f.flush()
@@ -96,28 +108,29 @@ def serve() -> None:
     inp = sys.stdin.buffer
     held = (None, None)              # (token, object) shared by the tasks of one map
     while True:
-        task = _read(inp)
-        if task is None:
+        data = _read_bytes(inp)
+        if data is None:
             return
-        fn, args, token, fresh, obj = task
-        if fresh:
-            held = (token, obj)
-        if token is not None:
-            args = (held[1],) + tuple(args)
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             try:
+                fn, args, token, fresh, obj = pickle.loads(data)
+                if fresh:
+                    held = (token, obj)
+                if token is not None:
+                    args = (held[1],) + tuple(args)
                 res = ["ok", fn(*args)]
             except BaseException as e:   # noqa: BLE001 - handed back to the caller
-                import traceback
-                try:
-                    pickle.dumps(e)
-                    res = ["err", e]
-                except Exception:
-                    res = ["err", RuntimeError(traceback.format_exc())]
+                res = ["err", e]
         seen = dict.fromkeys((w.category, str(w.message)) for w in caught)
         res.append([(c, m) for c, m in seen if _picklable(c)])
-        _write(out, tuple(res))
+        try:
+            reply = pickle.dumps(tuple(res), protocol=pickle.HIGHEST_PROTOCOL)
+        except Exception:
+            import traceback
+            reply = pickle.dumps(("err", RuntimeError(f"a worker could not send back its "
+                                                      f"{res[0]!r} reply:\n{traceback.format_exc()}"), []))
+        _write_bytes(out, reply)
 
 
 def _picklable(obj) -> bool:
@@ -238,11 +251,18 @@ def ordered_map(fn: Callable, tasks: Iterable[tuple], n_workers: int, shared=_NO
     importable module, tasks and ``shared`` picklable; ``shared``, e.g. a campaign with its
     table, crosses to each worker once, not with every task), at most 2 tasks per worker in
     flight (memory stays bounded whatever N)."""
+    if n_workers > 0:
+        try:
+            _ensure(n_workers)
+        except OSError as e:         # no interpreter to start (embedded Python, limits)
+            import warnings
+            warnings.warn(f"fuzz worker processes could not start ({e}); running in this process",
+                          RuntimeWarning, stacklevel=2)
+            n_workers = 0
     if n_workers <= 0:
         for t in tasks:
             yield fn(*t) if shared is _NONE else fn(shared, *t)
         return
-    _ensure(n_workers)
     from collections import deque
     token, obj = (None, None) if shared is _NONE else ((os.getpid(), next(_tokens)), shared)
     tasks = iter(tasks)
