@@ -37,11 +37,13 @@ enum { MODE_ROW_ = 0, MODE_ELEM_ = 1 };
 enum { RS_STRIDES = 0, RS_STRIDE3 = 1, RS_VALID_COLS = 2 };
 #define FZ_EMPTY (~0ull)
 
-// The index value of element k, cast to the 32-bit index type and sign/zero-extended. `dup`
-// holds the tile's rng_dup_values (branch-free selection: lanes of a warp never diverge).
+// The index value of element k, cast to the 32-bit index type and sign/zero-extended: the low
+// 32 bits of the generator's value, computed in 32-bit lanes (rng_value32; a GPU emulates 64-bit
+// integer arithmetic). `dup` holds the tile's rng_dup_values, branch-free selection: lanes of a
+// warp never diverge.
 PTO_DEV u64 fz_index(const i64 *P, u64 key, const i64 *dup, u64 k) {
-    const i64 v = rng_value_sel((int)P[FZ_GEN], rng_word(key, k), dup, (u64)P[FZ_GCAP]);
-    const u32 w = (u32)(u64)v;
+    const u32 d32[4] = {(u32)dup[0], (u32)dup[1], (u32)dup[2], (u32)dup[3]};
+    const u32 w = rng_value32((int)P[FZ_GEN], (u32)key, (u32)(key >> 32), k, d32, (u32)(u64)P[FZ_GCAP]);
     return P[FZ_SIGNED] ? (u64)(i64)(int)w : (u64)w;
 }
 
