@@ -586,7 +586,9 @@ def run_chunk(cfg: FuzzConfig, inst: np.ndarray, generator: Generator, backend: 
 def iter_batches(cfg: FuzzConfig, n: int, *, generator: Generator | str = "mixed", seed: int = 0,
                  start: int = 0, backend: str = "numpy", chunk: int | None = None,
                  keep_outputs: bool = True, path: str = "auto") -> Iterator[BatchResult]:
-    """Stream ``n`` instances (numbers ``start .. start+n-1``) in chunks."""
+    """Stream ``n`` instances (numbers ``start .. start+n-1``) in chunks. Big digest-only
+    NumPy runs (``keep_outputs=False``, a counter or array generator) compute their chunks in
+    worker processes (``ptogpu.fuzz.pool``), still yielded in order."""
     gen = generator if isinstance(generator, Generator) else Generator(generator, seed)
     step = chunk or (chunk_size(cfg, n, backend=backend) if backend in ("native", "cupy")
                      else cache_chunk(cfg, n))
@@ -594,9 +596,15 @@ def iter_batches(cfg: FuzzConfig, n: int, *, generator: Generator | str = "mixed
         # The array paths run no static checks: the public API judges one instance first and
         # raises the PtoCheckError the C++ compiler would.
         run_single(cfg, gen(np.array([start], np.int64), cfg.n_idx, cfg.cap)[0])
-    for a in range(start, start + n, step):
-        b = min(a + step, start + n)
-        yield run_chunk(cfg, np.arange(a, b, dtype=np.int64), gen, backend, keep_outputs, path)
+    from .fuzz import pool
+    nw = pool.workers(n * cfg.n_idx) if backend == "numpy" and not keep_outputs and gen.fn is None else 0
+    tasks = ((a, min(a + step, start + n)) for a in range(start, start + n, step))
+    yield from pool.ordered_map(_chunk_task, tasks, nw, shared=(cfg, gen, backend, keep_outputs, path))
+
+
+def _chunk_task(ctx: tuple, a: int, b: int) -> BatchResult:
+    cfg, gen, backend, keep_outputs, path = ctx
+    return run_chunk(cfg, np.arange(a, b, dtype=np.int64), gen, backend, keep_outputs, path)
 
 
 def run_batch(cfg: FuzzConfig, n: int, *, generator: Generator | str = "mixed", seed: int = 0,

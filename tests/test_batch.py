@@ -3,6 +3,8 @@ exactly the bytes and faults of the single-instance public API; chunking changes
 digest-only runs keep memory bounded whatever N."""
 from __future__ import annotations
 
+import functools
+import operator
 import tracemalloc
 
 import numpy as np
@@ -140,6 +142,21 @@ def test_digest_only_memory_does_not_grow_with_n():
 
     small, big = peak(4000), peak(40000)
     assert big < small * 1.3 + 200_000, (small, big)
+
+
+@pytest.mark.parametrize("cfg", [FuzzConfig(rows=4, cols=8, table_size=100, oob="undefined"),
+                                 FuzzConfig(instr="tgatherb", rows=2, cols=24, table_size=256)],
+                         ids=["mgather", "tgatherb"])
+def test_digest_only_batches_in_worker_processes_match_this_process(monkeypatch, cfg):
+    got = []
+    for w in ("0", "2"):
+        monkeypatch.setenv("PTOGPU_FUZZ_WORKERS", w)
+        parts = list(iter_batches(cfg, 3000, seed=4, chunk=400, keep_outputs=False))
+        got.append(([(p.start, p.n, p.digest, p.n_faults, p.faults.tolist()) for p in parts]))
+    assert got[0] == got[1] and sum(p[3] for p in got[0]) > 0
+    monkeypatch.setenv("PTOGPU_FUZZ_WORKERS", "2")
+    whole = run_batch(cfg, 3000, seed=4, chunk=400, keep_outputs=True)     # outputs: this process
+    assert whole.digest == functools.reduce(operator.xor, [p[2] for p in got[0]])
 
 
 def test_cast_indices_wrap_like_the_index_type():
