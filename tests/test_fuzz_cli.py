@@ -111,3 +111,21 @@ def test_workers_option(monkeypatch, capsys):
     assert rc == 0
     assert "2 worker processes" in capsys.readouterr().out
     assert main(["fuzz", "--shape", "2x8", "-n", "30", "--backend", "numpy", "--workers", "-1"]) == 2
+
+
+def test_a_table_beyond_gm_or_host_memory_is_a_clear_error(monkeypatch, capsys):
+    assert main(["fuzz", "--table-size", str(2**32 - 1), "--backend", "numpy"]) == 2
+    assert "does not fit in one core's GM" in capsys.readouterr().err
+    from ptogpu.fuzz import config
+
+    def boom(*a, **k):
+        raise MemoryError("Unable to allocate 16.0 GiB")
+    monkeypatch.setattr(config, "table_values", boom)
+    assert main(["fuzz", "--table-size", "5000", "--backend", "numpy", "-n", "10", "--no-shrink"]) == 2
+    assert "out of host memory" in capsys.readouterr().err
+
+
+def test_zero_instances_run_nothing(capsys):
+    assert main(["fuzz", "--shape", "4x4", "-n", "0", "--backend", "numpy", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert [c["n"] for c in doc["campaigns"]] == [0]

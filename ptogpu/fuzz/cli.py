@@ -163,6 +163,10 @@ def main(args) -> int:
     except ValueError as e:                       # a configuration no target accepts
         print(f"ptogpu fuzz: {e}", file=sys.stderr)
         return 2
+    except MemoryError as e:                      # a table or chunk this host cannot hold
+        print(f"ptogpu fuzz: out of host memory ({e}); use a smaller --table-size or --chunk",
+              file=sys.stderr)
+        return 2
 
 
 def _main(args) -> int:
@@ -178,7 +182,7 @@ def _main(args) -> int:
                   "table_shape", "table_stride", "pair", "gen", "quirk"))
     runs = []
     if args.suite or not custom:
-        n = args.instances or 2000
+        n = 2000 if args.instances is None else args.instances
         for title, cfg, a, b, gen, k in known_suite(n):
             runs.append((title, cfg, a, b, gen, max(k, 1)))
         if backend != "numpy":             # the kernels against the NumPy reference
@@ -206,7 +210,8 @@ def _main(args) -> int:
         cfg = FuzzConfig(**kw)
         for p in args.pair or ["a5.simt:a2a3"]:
             a, b = p.split(":")
-            runs.append((f"{a} vs {b}", cfg, a, b, args.gen or "mixed", args.instances or 100_000))
+            runs.append((f"{a} vs {b}", cfg, a, b, args.gen or "mixed",
+                         100_000 if args.instances is None else args.instances))
     reports, bad = [], 0
     show = not args.quiet and not args.json
     for title, cfg, a, b, gen, n in runs:

@@ -32,7 +32,7 @@ def table_values(n: int, dtype) -> np.ndarray:
     """The table every instance shares: 1..97 repeating (exact in every element type, never 0,
     so a zero-fill never looks like a read)."""
     st = dtypes.storage(dtypes.as_dtype(dtype))
-    v = (np.arange(n) % 97 + 1)
+    v = np.arange(n, dtype=np.int64 if n > 1 << 31 else np.int32) % 97 + 1    # (half the bytes)
     if dtypes.name_of(dtypes.as_dtype(dtype)) in ("hifloat8",):
         return v.astype(np.uint8)
     return v.astype(dtypes.as_dtype(dtype)).view(st) if st != dtypes.as_dtype(dtype) else v.astype(st)
@@ -92,6 +92,10 @@ another target is ignored (:attr:`core_quirks`).
             raise ValueError("table_shape has 5 dims")
         if self.table_stride is not None and len(self.table_stride) != 5:
             raise ValueError("table_stride has 5 dims")
+        from ..memory import GM_LIMIT
+        if self.table_elems * self.esize > GM_LIMIT:
+            raise ValueError(f"a table of {self.table_elems:,} {self.dtype} elements does not fit in "
+                             f"one core's GM ({GM_LIMIT >> 30} GiB)")
 
     @property
     def core_quirks(self) -> dict:
