@@ -33,7 +33,7 @@ from . import dtypes
 from .backend.launch import free_host_bytes
 from .fuzz.config import FuzzConfig, _pad
 from .fuzz.rng import Generator
-from .fuzz.single import F_DST, F_INDEX, F_TABLE, cast_indices, fault_code, layout, run_single
+from .fuzz.single import F_DST, F_INDEX, F_TABLE, cast_indices, check_fits, fault_code, layout, run_single
 from .targets import get_target
 from .semantics.indexing import prod
 
@@ -590,6 +590,9 @@ def iter_batches(cfg: FuzzConfig, n: int, *, generator: Generator | str = "mixed
     NumPy runs (``keep_outputs=False``, a counter or array generator) compute their chunks in
     worker processes (``ptogpu.fuzz.pool``), still yielded in order."""
     gen = generator if isinstance(generator, Generator) else Generator(generator, seed)
+    if chunk is not None and chunk < 1:
+        raise ValueError(f"chunk must be at least 1 instance, not {chunk}")
+    check_fits(cfg)
     step = chunk or (chunk_size(cfg, n, backend=backend) if backend in ("native", "cupy")
                      else cache_chunk(cfg, n))
     if n > 0 and path != "loop":

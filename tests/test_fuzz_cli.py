@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import numpy as np
+import pytest
 
 from ptogpu.cli import main
 from ptogpu.fuzz import classify
@@ -129,3 +130,15 @@ def test_zero_instances_run_nothing(capsys):
     assert main(["fuzz", "--shape", "4x4", "-n", "0", "--backend", "numpy", "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert [c["n"] for c in doc["campaigns"]] == [0]
+
+
+@pytest.mark.parametrize("args,msg", [
+    (["--shape", "4096x4096"], "bytes of UB"),
+    (["--space", "l1", "--shape", "512x512"], "bytes of L1"),
+    (["--instr", "tinterleave", "--shape", "200x200"], "bytes of UB"),
+    (["--dtype", "float64"], "not a ptogpu element type"),
+    (["--shape", "4x4", "--chunk", "-5"], "chunk must be at least 1"),
+])
+def test_configurations_that_cannot_run_exit_2_with_the_reason(capsys, args, msg):
+    assert main(["fuzz", "--backend", "numpy", "-n", "3", *args]) == 2
+    assert msg in capsys.readouterr().err

@@ -22,7 +22,7 @@ from . import rules as R
 from .classify import facts
 from .config import FuzzConfig
 from .rng import Generator
-from .single import cast_indices, run_single
+from .single import cast_indices, check_fits, run_single
 
 FIRST = 5          # instance numbers kept per class
 
@@ -166,6 +166,10 @@ def campaign(base: FuzzConfig, a: Side | str, b: Side | str, n: int, *, generato
     a = Side.parse(a) if isinstance(a, str) else a
     b = Side.parse(b) if isinstance(b, str) else b
     ca, cb = a.config(base), b.config(base)
+    if chunk is not None and chunk < 1:
+        raise ValueError(f"chunk must be at least 1 instance, not {chunk}")
+    check_fits(ca)
+    check_fits(cb)
     gen = generator if isinstance(generator, Generator) else Generator(generator, seed)
     rep = Report(a, b, base, n, gen.kind, gen.seed)
     t0 = time.perf_counter()

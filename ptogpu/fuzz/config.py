@@ -92,6 +92,11 @@ another target is ignored (:attr:`core_quirks`).
             raise ValueError("table_shape has 5 dims")
         if self.table_stride is not None and len(self.table_stride) != 5:
             raise ValueError("table_stride has 5 dims")
+        for name in ("dtype", "index_dtype"):
+            try:
+                dtypes.as_dtype(getattr(self, name))
+            except TypeError as e:
+                raise ValueError(f"{name}: {e}") from None
         from ..memory import GM_LIMIT
         if self.table_elems * self.esize > GM_LIMIT:
             raise ValueError(f"a table of {self.table_elems:,} {self.dtype} elements does not fit in "

@@ -77,6 +77,30 @@ def layout(cfg: FuzzConfig) -> dict:
     return d
 
 
+def check_fits(cfg: FuzzConfig) -> None:
+    """ValueError when the canonical instance of ``cfg`` cannot be laid out in its target's
+    memories (the batch paths and the reproducers assume it can)."""
+    from ..memory import GM_LIMIT
+    from ..targets import get_target
+    t = get_target(cfg.target)
+    L = layout(cfg)
+    T = L["T"]
+    if cfg.instr == "mgather" and cfg.space == "l1":
+        r, c = L["dst_shape"]
+        need = {"l1": (r * c * T, t.l1_bytes)}
+    elif cfg.instr in ("mgather", "tgatherb"):
+        r, c = L["dst_shape"]
+        need = {"ub": (L["dst_addr"] + r * c * T, t.ub_usable)}
+    else:
+        r, c = L["tile_shape"]
+        need = {"ub": (L["addrs"][3] + r * c * T, t.ub_usable)}
+    need["gm"] = (L.get("gm_size", 0), GM_LIMIT)
+    for space, (n, limit) in need.items():
+        if n > limit:
+            raise ValueError(f"{cfg.label}: the instance needs {n:,} bytes of {space.upper()}, "
+                             f"{cfg.target} has {limit:,}")
+
+
 def tile_classes(cfg: FuzzConfig, L: dict | None = None):
     """(index tile class, destination tile class) of an MGATHER-into-UB configuration."""
     import ptogpu as pto
