@@ -69,4 +69,25 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "fn", None):
         p.print_help()
         return 0
-    return args.fn(args)
+    return _run(args)
+
+
+def _run(args) -> int:
+    """Bad input ends with one line naming the problem, not a traceback (PTOGPU_TRACEBACK=1
+    shows it): 1 when the emulated target rejects or traps, 2 for a request that cannot run."""
+    import os
+    import sys
+    from .errors import PtoError
+    try:
+        return args.fn(args)
+    except PtoError as e:
+        if os.environ.get("PTOGPU_TRACEBACK"):
+            raise
+        print(f"ptogpu {args.cmd}: {type(e).__name__}: {e}", file=sys.stderr)
+        return 1
+    except (ValueError, TypeError, KeyError, MemoryError) as e:
+        if os.environ.get("PTOGPU_TRACEBACK"):
+            raise
+        what = "out of host memory: " if isinstance(e, MemoryError) else ""
+        print(f"ptogpu {args.cmd}: {what}{e}", file=sys.stderr)
+        return 2

@@ -68,3 +68,24 @@ def test_sweep_png(tmp_path):
     assert main(["simt", "sweep", "--mode", "elem", "--rows", "1:40", "--cols", "1:40",
                  "--dtype", "float32,int8", "--top", "0", "--png", str(p)]) == 0
     assert p.read_bytes()[:4] == b"\x89PNG" and p.stat().st_size > 10_000
+
+
+@pytest.mark.parametrize("argv,rc,msg", [
+    (["simt", "show", "--rows", "-3", "--cols", "5"], 2, "valid dims"),
+    (["simt", "show", "--indices", "garbage"], 2, "unknown index pattern"),
+    (["simt", "show", "--dtype", "float64"], 2, "not a ptogpu element type"),
+    (["simt", "show", "--mode", "elem", "--rows", "2", "--cols", "4", "--indices", "constant:-1",
+      "--oob", "Wrap", "--cap", "0"], 1, "PtoFault"),
+    (["simt", "sweep", "--rows", "a:b"], 2, "ranges are LO:HI"),
+    (["simt", "sweep", "--rows", "5:1"], 2, "at least one value"),
+    (["simt", "sweep", "--sort", "nothing"], 2, "no column 'nothing'"),
+])
+def test_bad_input_ends_with_one_line_and_an_exit_status(capsys, monkeypatch, argv, rc, msg):
+    from ptogpu.cli import main
+    monkeypatch.delenv("PTOGPU_TRACEBACK", raising=False)
+    assert main(argv) == rc
+    err = capsys.readouterr().err
+    assert msg in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+    monkeypatch.setenv("PTOGPU_TRACEBACK", "1")
+    with pytest.raises(Exception):
+        main(argv)

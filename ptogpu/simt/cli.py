@@ -16,11 +16,17 @@ def parse_range(spec: str) -> list[int]:
     out: list[int] = []
     for part in spec.split(","):
         if ":" in part:
-            bits = [int(b) for b in part.split(":")]
+            try:
+                bits = [int(b) for b in part.split(":")]
+            except ValueError:
+                raise ValueError(f"{spec!r}: ranges are LO:HI[:STEP] or a comma list of integers") from None
             lo, hi, step = bits[0], bits[1], bits[2] if len(bits) > 2 else 1
             out.extend(range(lo, hi + 1, step))
         elif part.strip():
-            out.append(int(part))
+            try:
+                out.append(int(part))
+            except ValueError:
+                raise ValueError(f"{spec!r}: ranges are LO:HI[:STEP] or a comma list of integers") from None
     return out
 
 
@@ -45,8 +51,12 @@ def index_pattern(spec: str, mode: str, vr: int, vc: int) -> np.ndarray | None:
 
 
 def cmd_sweep(args) -> int:
-    from .sweep import sweep
+    from .sweep import COLUMNS, sweep
+    if args.sort not in COLUMNS:
+        raise ValueError(f"--sort: no column {args.sort!r}; one of {', '.join(COLUMNS)}")
     rows, cols = parse_range(args.rows), parse_range(args.cols)
+    if not rows or not cols:
+        raise ValueError("--rows and --cols must name at least one value each")
     dts = [d for d in args.dtype.split(",") if d]
     s = sweep(args.mode, rows, cols, dts)
     lu = s["lane_utilisation"]
