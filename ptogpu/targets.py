@@ -76,9 +76,6 @@ class DmaRules:
     align_dtypes: tuple[str, ...] = _ALIGN10   # <dtype> of the asc_copy_*_align placeholders
     nd2nz_tail: int | None = 0       # GM→L1 nd2nz: value filling a row's last C0 block past VC
                                      # (None: left untouched; mgather.md §5.6 step 4)
-    tload_row_filler: bool = False   # TLOAD ND→RowMajor Vec: one burst per row, whose filler up
-                                     # to 32 bytes is the row's first element (§D.3, §D.4);
-                                     # quirk npu_tload_filler switches it off
 
 
 @dataclass(frozen=True)
@@ -127,7 +124,7 @@ A2A3 = Target(
     tgatherb=TGatherBRules(dtypes=_NPU9, dst_sizes=(1, 2, 4), engine="vrepeat",
                            offset_read="bits", misaligned="round_down"),
     interleave=InterleaveRules(supported=False),
-    dma=DmaRules(gm2ub_align_gap=True, mov_pad_reg=True, tload_row_filler=True),
+    dma=DmaRules(gm2ub_align_gap=True, mov_pad_reg=True),
     quirks=MappingProxyType({
         # TLOAD ND→RowMajor Vec: copy_gm_to_ubuf_align with no pads fills each row's bytes
         # from VC up to the 32-byte boundary with the row's first element (other-ops.md §D.4,
@@ -155,7 +152,7 @@ A5 = Target(
                            offset_read="bits", misaligned="round_down"),
     interleave=InterleaveRules(dtypes=_NPU9, odd_vc="vreg", single_src_count="src_half"),
     has_reg_api=True,
-    dma=DmaRules(gm2l1_align=True, gm2ub_align=True, mov_pad_reg=True, tload_row_filler=True),
+    dma=DmaRules(gm2l1_align=True, gm2ub_align=True, mov_pad_reg=True),
     quirks=MappingProxyType({
         # TLOAD ND→RowMajor Vec: copy_gm_to_ubuf_align_v2 with left = right = 0 and data_select
         # 0 (no PadVal) fills each row's bytes from VC up to the 32-byte boundary with the

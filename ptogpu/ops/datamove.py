@@ -96,8 +96,8 @@ def TLOAD(tile: Tile, gt: GlobalTensor) -> None:
     arena.check_many(a, tile.Element.itemsize, "TLOAD write", core.target.name)
     vals = core.gm.gather(g, tile.Element)
     arena.scatter(a, vals)
-    if core.target.dma.tload_row_filler and core.quirks.get("npu_tload_filler", False) \
-            and tile.Loc == TileType.Vec and gt.layout.name == "ND" and tile.is_nd():
+    if core.quirks.get("npu_tload_filler", False) and tile.Loc == TileType.Vec \
+            and gt.layout.name == "ND" and tile.is_nd():
         _row_filler(arena, tile, vals)
 
 
