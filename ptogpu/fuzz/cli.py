@@ -158,18 +158,8 @@ def format_report(title: str, rep: Report) -> str:
 
 
 def main(args) -> int:
-    try:
-        return _main(args)
-    except ValueError as e:                       # a configuration no target accepts
-        print(f"ptogpu fuzz: {e}", file=sys.stderr)
-        return 2
-    except MemoryError as e:                      # a table or chunk this host cannot hold
-        print(f"ptogpu fuzz: out of host memory ({e}); use a smaller --table-size or --chunk",
-              file=sys.stderr)
-        return 2
-
-
-def _main(args) -> int:
+    """A configuration no target accepts (ValueError) or a table this host cannot hold
+    (MemoryError) ends in ``ptogpu.cli``: one line, exit status 2."""
     backend = _backend(args.backend)
     if args.workers is not None:
         from . import pool
