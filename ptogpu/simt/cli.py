@@ -14,19 +14,16 @@ from .metrics import launch_metrics
 def parse_range(spec: str) -> list[int]:
     """``"1:100"`` (inclusive), ``"8:256:8"`` (with a step) or ``"1,2,3"``."""
     out: list[int] = []
-    for part in spec.split(","):
-        if ":" in part:
-            try:
+    try:
+        for part in spec.split(","):
+            if ":" in part:
                 bits = [int(b) for b in part.split(":")]
-            except ValueError:
-                raise ValueError(f"{spec!r}: ranges are LO:HI[:STEP] or a comma list of integers") from None
-            lo, hi, step = bits[0], bits[1], bits[2] if len(bits) > 2 else 1
-            out.extend(range(lo, hi + 1, step))
-        elif part.strip():
-            try:
+                lo, hi, step = bits[0], bits[1], bits[2] if len(bits) > 2 else 1
+                out.extend(range(lo, hi + 1, step))
+            elif part.strip():
                 out.append(int(part))
-            except ValueError:
-                raise ValueError(f"{spec!r}: ranges are LO:HI[:STEP] or a comma list of integers") from None
+    except ValueError:
+        raise ValueError(f"{spec!r}: ranges are LO:HI[:STEP] or a comma list of integers") from None
     return out
 
 
