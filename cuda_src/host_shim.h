@@ -38,6 +38,14 @@ static inline unsigned long long atomicMin(unsigned long long *addr, unsigned lo
     return old;
 }
 
+// Set this host thread's gridDim/blockDim/blockIdx for linear block number `b`.
+static inline void pto_enter_block(dim3 grid, dim3 block, long long b) {
+    gridDim = grid;
+    blockDim = block;
+    blockIdx = dim3((unsigned)(b % grid.x), (unsigned)((b / grid.x) % grid.y),
+                    (unsigned)(b / ((long long)grid.x * grid.y)));
+}
+
 // Run kernel `k` over `grid` x `block`: blocks in parallel, threads of a block sequentially.
 template <class... Params, class... Args>
 static void pto_launch(void (*k)(Params...), dim3 grid, dim3 block, Args... args) {
@@ -46,10 +54,7 @@ static void pto_launch(void (*k)(Params...), dim3 grid, dim3 block, Args... args
 #pragma omp parallel for schedule(dynamic, 1) if (nblocks > 1)
 #endif
     for (long long b = 0; b < nblocks; ++b) {
-        gridDim = grid;
-        blockDim = block;
-        blockIdx = dim3((unsigned)(b % grid.x), (unsigned)((b / grid.x) % grid.y),
-                        (unsigned)(b / ((long long)grid.x * grid.y)));
+        pto_enter_block(grid, block, b);
         for (unsigned tz = 0; tz < block.z; ++tz)
             for (unsigned ty = 0; ty < block.y; ++ty)
                 for (unsigned tx = 0; tx < block.x; ++tx) {
@@ -77,10 +82,7 @@ static void pto_launch_passes(K k, dim3 grid, dim3 block, int npasses, unsigned 
 #pragma omp parallel for schedule(dynamic, chunk) if (nblocks > 1)
 #endif
     for (long long b = 0; b < nblocks; ++b) {
-        gridDim = grid;
-        blockDim = block;
-        blockIdx = dim3((unsigned)(b % grid.x), (unsigned)((b / grid.x) % grid.y),
-                        (unsigned)(b / ((long long)grid.x * grid.y)));
+        pto_enter_block(grid, block, b);
         for (int p = 0; p < npasses; ++p)
             for (unsigned tz = 0; tz < block.z; ++tz)
                 for (unsigned ty = 0; ty < block.y; ++ty)
