@@ -38,9 +38,61 @@ typedef decltype(sizeof(0)) usize;
 
 #ifndef PTO_HOST_SHIM
 #define PTO_EXPORT(name)
+#define PTO_EXPORT_WARPS(name)
 #define PTO_DEV __device__ __forceinline__
 #else
 #define PTO_DEV static inline
+#endif
+
+// ---- lanes -----------------------------------------------------------------------------------
+// A SIMT kernel is written as warp bodies templated on W, the lanes one call executes: every
+// step of the body is a loop over its W lanes (PTO_LANE_LOOP), so lane l does step k before
+// any lane does step k+1 -- the lock-step model of one warp. On the GPU W = 1 (the hardware
+// runs the lanes; lane = threadIdx.x). On the host, a lock-step launch (host_shim.h
+// pto_launch_warps) runs W = PTO_WARP = 32 and the compiler turns each lane loop into SIMD;
+// the per-thread host launch runs W = 1 like the GPU.
+#define PTO_WARP 32
+#ifdef PTO_HOST_SHIM
+#define PTO_LANE_LOOP(l, W) _Pragma("omp simd") for (int l = 0; l < (W); ++l)
+#define PTO_PRAGMA(x) _Pragma(#x)
+#define PTO_LANE_LOOP_OR(l, W, acc) PTO_PRAGMA(omp simd reduction(|:acc)) for (int l = 0; l < (W); ++l)
+PTO_DEV bool pto_lockstep_block() { return pto_lockstep != 0; }
+#else
+#define PTO_LANE_LOOP(l, W) for (int l = 0; l < (W); ++l)
+#define PTO_LANE_LOOP_OR(l, W, acc) for (int l = 0; l < (W); ++l)
+PTO_DEV bool pto_lockstep_block() { return false; }
+#endif
+
+// Element loads and stores of 1/2/4/8 bytes at any byte address (emulated addresses need no
+// alignment). Host: unaligned, alias-safe typed moves, which the vectoriser turns into
+// gathers, scatters and masked moves. GPU: byte moves (a misaligned word access traps there).
+#ifdef PTO_HOST_SHIM
+template <int TS> struct Word;
+template <> struct Word<1> { typedef u8 t; };
+template <> struct Word<2> { typedef unsigned short __attribute__((aligned(1), may_alias)) t; };
+template <> struct Word<4> { typedef u32 __attribute__((aligned(1), may_alias)) t; };
+template <> struct Word<8> { typedef u64 __attribute__((aligned(1), may_alias)) t; };
+template <int TS> PTO_DEV u64 ld_word(const u8 *p) { return (u64)*(const typename Word<TS>::t *)p; }
+template <int TS> PTO_DEV void st_word(u8 *p, u64 v) {
+    *(typename Word<TS>::t *)p = (typename Word<TS>::t)v;
+}
+// Element k of an array of TS-byte words starting at any byte address p (k < 2^31): indexed
+// form, so gathers take p as base and k as 32-bit lanes (twice the lanes of 64-bit addresses).
+template <int TS> PTO_DEV u64 ld_at(const u8 *p, int k) { return (u64)((const typename Word<TS>::t *)p)[k]; }
+template <int TS> PTO_DEV void st_at(u8 *p, int k, u64 v) {
+    ((typename Word<TS>::t *)p)[k] = (typename Word<TS>::t)v;
+}
+#else
+template <int TS> PTO_DEV u64 ld_word(const u8 *p) {
+    u64 v = 0;
+    for (int k = 0; k < TS; ++k) v |= (u64)p[k] << (8 * k);
+    return v;
+}
+template <int TS> PTO_DEV void st_word(u8 *p, u64 v) {
+    for (int k = 0; k < TS; ++k) p[k] = (u8)(v >> (8 * k));
+}
+template <int TS> PTO_DEV u64 ld_at(const u8 *p, int k) { return ld_word<TS>(p + (i64)k * TS); }
+template <int TS> PTO_DEV void st_at(u8 *p, int k, u64 v) { st_word<TS>(p + (i64)k * TS, v); }
 #endif
 
 // ---- the uniform kernel signature ----------------------------------------------------------

@@ -2,11 +2,18 @@
 //
 // Included first (g++ -include host_shim.h -x c++ mgather.cu). It supplies what CUDA would:
 // dim3, threadIdx / blockIdx / blockDim / gridDim (thread-local, so OpenMP workers each have
-// their own), the __global__ / __device__ qualifiers, atomicMin, and a launcher that runs a
-// grid as loops: blocks in parallel (OpenMP when enabled), the threads of one block one after
-// another in (z, y, x) order. That is faithful because no kernel synchronises inside a block
-// or uses warp intrinsics (common.cuh). Each PTO_EXPORT(kernel) becomes an extern "C"
-// function host_<kernel>(grid_x, block_x, block_y, block_z, <kernel parameters>) for ctypes.
+// their own), the __global__ / __device__ qualifiers, atomicMin, and launchers that run a grid
+// as loops, blocks in parallel (OpenMP when enabled):
+//   * per thread: the threads of one block one after another in (z, y, x) order, each running
+//     the kernel's per-thread code (what the GPU runs); faithful because no kernel
+//     synchronises inside a block or uses warp intrinsics (common.cuh);
+//   * lock-step warps (kernels exported with PTO_EXPORT_WARPS): one call per block, in which
+//     the kernel executes every warp of its launch, the 32 lanes of a warp in lock-step (each
+//     step a SIMD loop over the lanes: common.cuh PTO_LANES), every pass of the block before
+//     the next block. That is the SIMT model of a warp, vectorised.
+// Each PTO_EXPORT(kernel) becomes extern "C" functions host_<kernel>(grid_x, block_x, block_y,
+// block_z, <kernel parameters>) and hostp_<kernel>(..., npasses, ...) for ctypes;
+// PTO_EXPORT_WARPS(kernel) adds hostw_<kernel> (same arguments as hostp_).
 #ifndef PTOGPU_HOST_SHIM_H
 #define PTOGPU_HOST_SHIM_H
 
@@ -22,6 +29,10 @@ struct dim3 {
 };
 
 static thread_local dim3 threadIdx, blockIdx, blockDim, gridDim;
+
+// Set while a lock-step launcher runs a kernel: the kernel then runs its whole block itself,
+// warp by warp, lanes in lock-step, all passes (common.cuh pto_lockstep_block()).
+static thread_local int pto_lockstep = 0;
 
 #define __global__
 #define __device__
@@ -94,6 +105,31 @@ static void pto_launch_passes(K k, dim3 grid, dim3 block, int npasses, unsigned 
     }
 }
 
+// Lock-step warps: one call per block with threadIdx = (0,0,0) and pto_lockstep set; the
+// kernel runs every warp and every pass of its block (its `pass` argument is ignored).
+template <class K>
+static void pto_launch_warps(K k, dim3 grid, dim3 block, unsigned char *gm, long long gm_size,
+                             long long gm_stride, unsigned char *ub, long long ub_size,
+                             long long ub_stride, unsigned char *l1, long long l1_size,
+                             long long l1_stride, const long long *prm, long long prm_stride,
+                             unsigned long long *fault, long long n_inst) {
+    const long long nblocks = (long long)grid.x * grid.y * grid.z;
+#ifdef _OPENMP
+    const long long nt = omp_get_max_threads();
+    long long chunk = nblocks / (nt * 16);
+    chunk = chunk < 1 ? 1 : (chunk > 256 ? 256 : chunk);
+#pragma omp parallel for schedule(dynamic, chunk) if (nblocks > 1)
+#endif
+    for (long long b = 0; b < nblocks; ++b) {
+        pto_enter_block(grid, block, b);
+        threadIdx = dim3(0, 0, 0);
+        pto_lockstep = 1;
+        k(gm, gm_size, gm_stride, ub, ub_size, ub_stride, l1, l1_size, l1_stride, prm,
+          prm_stride, fault, n_inst, 0);
+        pto_lockstep = 0;
+    }
+}
+
 // Exported entry points of one kernel (uses the uniform signature of common.cuh):
 // host_<name> runs one pass over the grid, hostp_<name> runs `npasses` passes block by block.
 #define PTO_EXPORT(name)                                                                    \
@@ -109,8 +145,41 @@ static void pto_launch_passes(K k, dim3 grid, dim3 block, int npasses, unsigned 
                           l1_stride, prm, prm_stride, fault, n_inst);                       \
     }
 
+// A kernel that runs lock-step warps on the host (see pto_launch_warps).
+#define PTO_EXPORT_WARPS(name)                                                              \
+    PTO_EXPORT(name)                                                                        \
+    extern "C" void hostw_##name(unsigned grid_x, unsigned block_x, unsigned block_y,       \
+                                 unsigned block_z, int npasses, PTO_KERNEL_PARAMS) {        \
+        (void)pass;                                                                         \
+        (void)npasses;                                                                      \
+        pto_launch_warps(name, dim3(grid_x), dim3(block_x, block_y, block_z), gm, gm_size,  \
+                         gm_stride, ub, ub_size, ub_stride, l1, l1_size, l1_stride, prm,    \
+                         prm_stride, fault, n_inst);                                        \
+    }
+
+// The vector ISA this build was compiled for (the lane loops' SIMD width follows it).
+extern "C" __attribute__((weak)) const char *pto_vector_isa(void) {
+#if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512VL__)
+    return "avx512";
+#elif defined(__AVX2__)
+    return "avx2";
+#elif defined(__AVX__)
+    return "avx";
+#elif defined(__SSE4_2__)
+    return "sse4.2";
+#elif defined(__x86_64__)
+    return "sse2";
+#elif defined(__ARM_FEATURE_SVE)
+    return "sve";
+#elif defined(__ARM_NEON)
+    return "neon";
+#else
+    return "scalar";
+#endif
+}
+
 // Lets the loader tell a shim build from anything else (weak: every .cu includes the shim).
-extern "C" __attribute__((weak)) int pto_host_shim_version(void) { return 1; }
+extern "C" __attribute__((weak)) int pto_host_shim_version(void) { return 2; }
 extern "C" __attribute__((weak)) int pto_host_shim_threads(void) {
 #ifdef _OPENMP
     return omp_get_max_threads();

@@ -382,15 +382,15 @@ def test_spec_suites_pass_on_native():
     assert res.returncode == 0, res.stdout[-4000:] + res.stderr[-2000:]
 
 
-# ---- batches: whole-block host threads ("one") == every thread ("block") == NumPy -------------
+# ---- batches: lock-step warps ("warps") == every thread ("threads") == NumPy -------------------
 @pytest.mark.parametrize("mode", [pto.Coalesce.Elem, pto.Coalesce.Row], ids=["Elem", "Row"])
 @pytest.mark.parametrize("oob", OOBS, ids=[o.name for o in OOBS])
 @pytest.mark.parametrize("dtype", ["float32", "half", "int8"])
-def test_a5_batch_whole_block_threads_match_every_thread_and_numpy(mode, oob, dtype):
+def test_a5_batch_lockstep_warps_match_every_thread_and_numpy(mode, oob, dtype):
     """mgather_a5_elem / mgather_a5_row over a batch of random index tiles (some adversarial:
-    2^32-1, 2^31, just past the table) with one UB per instance: the fast host mode (one
-    thread per block, fused check-and-write) gives the same UB bytes and fault records as
-    running every thread of the dim3(32, warps) block, and both equal NumPy tile by tile."""
+    2^32-1, 2^31, just past the table) with one UB per instance: lock-step warps (the 32 lanes
+    of each warp in SIMD steps) give the same UB bytes and fault records as running every
+    thread of the dim3(32, warps) block on its own, and both equal NumPy tile by tile."""
     from ptogpu.backend import launch, mgather_kernels
     rng = np.random.default_rng(zlib.crc32(f"{mode}/{oob}/{dtype}".encode()))
     N, VR, VC = 40, 7, 19
@@ -440,7 +440,7 @@ def test_a5_batch_whole_block_threads_match_every_thread_and_numpy(mode, oob, dt
         table, it, dst = setup(c)
         plan = mgather_kernels.plan_mgather(c, mode, oob, dst, table, it)
         got = {}
-        for threads in ("block", "one"):
+        for threads in ("threads", "warps"):
             ub = np.tile(ub_init, N)
             for k in range(N):
                 full = np.zeros((it.Rows, it.Cols), np.int32)
@@ -450,9 +450,9 @@ def test_a5_batch_whole_block_threads_match_every_thread_and_numpy(mode, oob, dt
                                     plan.params, passes=plan.passes, block=plan.block,
                                     backend="native", threads=threads)
             got[threads] = (ub, f)
-        assert np.array_equal(got["one"][0], got["block"][0])
-        assert np.array_equal(got["one"][1], got["block"][1])
-        ub, f = got["one"]
+        assert np.array_equal(got["warps"][0], got["threads"][0])
+        assert np.array_equal(got["warps"][1], got["threads"][1])
+        ub, f = got["warps"]
         for k in range(N):
             w, err = want[k]
             assert (err is None) == (int(f[k, 0]) == kernels.NONE), k
@@ -483,7 +483,7 @@ def test_adversarial_batches_give_fault_records_not_crashes():
             ub = np.zeros(N * UB, np.uint8)
             ub.reshape(N, UB)[:, : it.nbytes] = 0xFF              # every index 2^32-1
             before = ub.copy()
-            for threads in ("one", "block"):
+            for threads in ("warps", "threads"):
                 f = launch.launch_batch(plan.kernel, N, {"gm": (c.gm._buf, c.gm.size, 0),
                                                          "ub": (ub, UB, UB)},
                                         plan.params, passes=plan.passes, block=plan.block,
@@ -602,16 +602,16 @@ def test_batch_table_shape_larger_than_gm_faults_in_both_thread_modes(oob):
         bad = np.arange(N) % 3 == 0
         vals[bad, 5] = -1 if oob == pto.GatherOOB.Clamp else n - 1     # clamps / wraps past GM
         out = {}
-        for threads in ("one", "block"):
+        for threads in ("warps", "threads"):
             ub = np.zeros(N * UB, np.uint8)
             ub.reshape(N, UB)[:, :256] = vals.view(np.uint8)
             f = launch.launch_batch(plan.kernel, N, {"gm": (c.gm._buf, c.gm.size, 0), "ub": (ub, UB, UB)},
                                     plan.params, passes=plan.passes, block=plan.block,
                                     backend="native", threads=threads)
             out[threads] = (ub, f)
-        assert np.array_equal(out["one"][0], out["block"][0])
-        assert np.array_equal(out["one"][1], out["block"][1])
-        ub, f = out["one"]
+        assert np.array_equal(out["warps"][0], out["threads"][0])
+        assert np.array_equal(out["warps"][1], out["threads"][1])
+        ub, f = out["warps"]
         faulted = f[:, 0] != np.uint64(kernels.NONE)
         assert np.array_equal(faulted, bad)
         for k in range(N):
@@ -676,14 +676,14 @@ def test_dma_trace_is_recorded_on_the_kernel_path():
             assert a == b
 
 
-def test_batches_with_the_baseline_build_of_the_gather_loop():
-    """The x86-64 baseline build of the Elem Clamp gather loop (PTOGPU_NATIVE_NO_AVX2=1) passes
-    the same batch comparisons as the AVX2 build this machine picks by default."""
+def test_batches_with_the_portable_build():
+    """The portable build (PTOGPU_NATIVE_MARCH=0: no -march=native, the compiler's baseline
+    vector ISA) passes the same lock-step batch comparisons as the build for this CPU."""
     here = os.path.dirname(os.path.abspath(__file__))
-    env = dict(os.environ, PTOGPU_NATIVE_NO_AVX2="1")
+    env = dict(os.environ, PTOGPU_NATIVE_MARCH="0")
     env["PYTHONPATH"] = os.pathsep.join([here, os.path.dirname(here), env.get("PYTHONPATH", "")])
     res = subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider",
-                          "test_kernels_ops.py", "-k", "whole_block and Clamp or larger"],
+                          "test_kernels_ops.py", "-k", "lockstep_warps or larger"],
                          cwd=here, env=env, capture_output=True, text=True, timeout=300)
     assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-2000:]
     assert " passed" in res.stdout

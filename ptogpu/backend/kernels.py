@@ -33,7 +33,7 @@ def i64(v: int) -> int:
 def kernel_file(kernel: str) -> str:
     """The ``cuda_src`` file whose ``PTO_EXPORT(kernel)`` line defines ``kernel``."""
     for p in sources.kernel_files():
-        if re.search(rf"^PTO_EXPORT\({kernel}\)", p.read_text(), re.M):
+        if re.search(rf"^PTO_EXPORT(?:_WARPS)?\({kernel}\)", p.read_text(), re.M):
             return p.name
     raise KeyError(f"no cuda_src/*.cu exports kernel {kernel!r}")
 

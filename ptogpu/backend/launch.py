@@ -47,8 +47,9 @@ def launch_batch(kernel: str, n_instances: int, arenas: dict, params, *, prm_str
                  backend: str = "auto", writes=("gm", "ub", "l1"),
                  threads: str | None = None, faults_on_device: bool = False):
     """Run ``kernel`` over ``n_instances`` instances (see the module doc). ``threads`` (native
-    only): "one" (default for batches) runs the whole-block SIMT kernels as one host thread per
-    block, "block" runs every thread of the block; same bytes either way.
+    only): "warps" (default) runs the A5 SIMT kernels as lock-step warps, every lane of every
+    warp-round of the launch; "threads" runs every thread of the block one after another (the
+    GPU's per-thread code); same bytes either way.
     ``faults_on_device`` (cupy only): return the fault records as a cupy array (no copy back)."""
     name, _ = resolve_backend(backend)
     if name == "numpy":
@@ -58,7 +59,7 @@ def launch_batch(kernel: str, n_instances: int, arenas: dict, params, *, prm_str
     be = backend_module(name)
     extra = {}
     if name == "native":
-        extra["threads"] = threads or os.environ.get("PTOGPU_NATIVE_THREADS", "one")
+        extra["threads"] = threads or os.environ.get("PTOGPU_NATIVE_THREADS", "warps")
     fn = be.launch_device if (faults_on_device and name == "cupy") else be.launch_raw
     return fn(kernel, tuple(block), int(n_instances), full, params,
               prm_stride=int(prm_stride), passes=passes, grid=grid, writes=writes, **extra)

@@ -1,15 +1,19 @@
 """Backend "native": the kernels of ``cuda_src/`` compiled for the CPU through the host shim.
 
-Build: ``<c++> -O2 -fopenmp -shared -fPIC -std=c++17 -include cuda_src/host_shim.h -I cuda_src
--x c++ cuda_src/*.cu`` into ``$XDG_CACHE_HOME/ptogpu`` (or ``~/.cache/ptogpu``, or
-``$PTOGPU_CACHE_DIR``), named by a hash of every source file, the compiler's version and the
-flags: a changed source rebuilds, an unchanged one is loaded from the cache. The build goes to
-a temporary file first and is renamed into place, so concurrent processes never load half a
-library. Without OpenMP the same build is retried single-threaded.
+Build: ``<c++> -O3 -march=native -fopenmp -shared -fPIC -std=c++17 -include
+cuda_src/host_shim.h -I cuda_src -x c++ cuda_src/*.cu`` into ``$XDG_CACHE_HOME/ptogpu`` (or
+``~/.cache/ptogpu``, or ``$PTOGPU_CACHE_DIR``), named by a hash of every source file, the
+compiler's version, the flags and this CPU's feature flags (a build for one CPU is never
+loaded on another): a changed source rebuilds, an unchanged one is loaded from the cache. The
+build goes to a temporary file first and is renamed into place, so concurrent processes never
+load half a library. A compiler that refuses ``-march=native`` gets the portable build; one
+without OpenMP the single-threaded build. ``PTOGPU_NATIVE_MARCH=0`` forces the portable build.
+:func:`vector_isa` says which vector ISA the loaded build uses.
 
-Launch: ``host_<kernel>(grid_x, block_x, block_y, block_z, ...)`` runs the blocks in parallel
-(OpenMP) and the threads of each block one after another, directly on the NumPy byte buffers
-of the Core's arenas (no copies).
+Launch: blocks in parallel (OpenMP), directly on the NumPy byte buffers of the Core's arenas
+(no copies). The A5 SIMT kernels run as lock-step warps (``hostw_<kernel>``: the 32 lanes of
+each warp step together, each step a SIMD loop); ``threads="threads"`` runs every thread of
+the block one after another instead (``hostp_<kernel>``), the per-thread code the GPU runs.
 """
 from __future__ import annotations
 
@@ -26,6 +30,7 @@ import numpy as np
 from . import sources
 
 FLAGS = ("-O3", "-fopenmp", "-shared", "-fPIC", "-std=c++17")
+NATIVE_ARCH = ("-march=native",)
 
 
 class NativeUnavailable(RuntimeError):
@@ -45,6 +50,29 @@ def compiler() -> str | None:
         if name and shutil.which(name):
             return shutil.which(name)
     return None
+
+
+def cpu_features() -> str:
+    """This CPU's feature flags (``/proc/cpuinfo``), part of the build's cache key: a
+    ``-march=native`` build must not be loaded on a CPU that lacks its instructions."""
+    import platform
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith(("flags", "Features")):
+                    return platform.machine() + ":" + " ".join(sorted(line.split(":", 1)[1].split()))
+    except OSError:
+        pass
+    return platform.machine() + ":" + platform.processor()
+
+
+def _flag_sets() -> list[tuple[str, ...]]:
+    """Builds to try, best first: native ISA with OpenMP, portable with OpenMP, portable alone."""
+    no_omp = tuple(f for f in FLAGS if f != "-fopenmp")
+    sets = [FLAGS, no_omp]
+    if os.environ.get("PTOGPU_NATIVE_MARCH", "1") != "0":
+        sets.insert(0, FLAGS + NATIVE_ARCH)
+    return sets
 
 
 def _compiler_id(cxx: str) -> str:
@@ -133,8 +161,9 @@ def load() -> ctypes.CDLL:
             raise NativeUnavailable(_error)
         cid = _compiler_id(cxx)
         problems = []
-        for flags in (FLAGS, tuple(f for f in FLAGS if f != "-fopenmp")):
-            key = sources.digest(f"{cid}\0{' '.join(flags)}")
+        feats = cpu_features()
+        for flags in _flag_sets():
+            key = sources.digest(f"{cid}\0{' '.join(flags)}\0{feats if NATIVE_ARCH[0] in flags else ''}")
             path = cache_dir() / f"ptogpu_native_{key}.so"
             if not path.exists():
                 err = _build(cxx, flags, path)
@@ -147,8 +176,9 @@ def load() -> ctypes.CDLL:
                 # batched runs turned 2-5x slower at random. Read once, when libgomp loads.
                 os.environ.setdefault("OMP_WAIT_POLICY", "passive")
                 lib = ctypes.CDLL(str(path))
-                if lib.pto_host_shim_version() != 1:
+                if lib.pto_host_shim_version() != 2:
                     raise OSError("host shim version mismatch")
+                lib.pto_vector_isa.restype = ctypes.c_char_p
             except OSError as e:
                 problems.append(f"loading {path}: {e}")
                 continue
@@ -165,7 +195,25 @@ def available() -> tuple[bool, str]:
         lib = load()
     except NativeUnavailable as e:
         return False, str(e)
-    return True, f"native: {_lib_path.name}, {lib.pto_host_shim_threads()} OpenMP thread(s)"
+    return True, (f"native: {_lib_path.name}, {lib.pto_host_shim_threads()} OpenMP thread(s), "
+                  f"vector ISA {vector_isa()}")
+
+
+def vector_isa() -> str:
+    """The vector ISA the loaded build was compiled for ("avx512", "avx2", "neon", "sse2", ...)."""
+    return load().pto_vector_isa().decode()
+
+
+def lockstep_kernels() -> frozenset:
+    """Kernels the loaded build runs as lock-step warps (those exported with PTO_EXPORT_WARPS)."""
+    lib = load()
+    names = set()
+    for p in sources.kernel_files():
+        import re
+        for k in re.findall(r"^PTO_EXPORT_WARPS\((\w+)\)", p.read_text(), re.M):
+            if hasattr(lib, "hostw_" + k):
+                names.add(k)
+    return frozenset(names)
 
 
 _ARGTYPES = ([ctypes.c_uint] * 4 + [ctypes.c_void_p, ctypes.c_longlong, ctypes.c_longlong] * 3
@@ -183,27 +231,29 @@ def _fn(name: str, prefix: str = "host_"):
     return f
 
 
-# SIMT kernels whose thread loops are written so that a block of ONE thread does the work of
-# the whole block (common.cuh, "whole-block threads"): on the host they run with block (1,1,1)
-# when ``threads="one"`` -- the same iterations in one loop, without a call per thread.
-WHOLE_BLOCK_KERNELS = frozenset({"mgather_a5_elem", "mgather_a5_row"})
+_lockstep: frozenset | None = None
 
 
 def launch_raw(kernel: str, block: tuple[int, int, int], n_inst: int, arenas: dict,
                params: np.ndarray, *, prm_stride: int = 0, passes: int = 1,
-               grid: int | None = None, writes=None, threads: str = "block") -> np.ndarray:
+               grid: int | None = None, writes=None, threads: str = "warps") -> np.ndarray:
     """Launch over ``n_inst`` instances (in place: ``writes`` is accepted for symmetry with
     the cupy backend and ignored). ``arenas`` maps "gm"/"ub"/"l1" to (uint8 array,
     size, stride): instance k sees ``array[k*stride : k*stride + size]`` (stride 0: shared).
     ``params`` holds one block per instance at ``k*prm_stride`` (0: shared). ``grid`` blocks
     (default one per instance; fewer makes the kernels grid-stride over instances).
-    ``threads``: "block" runs every thread of the kernel's block, one after another; "one"
-    runs the kernels of :data:`WHOLE_BLOCK_KERNELS` as one host thread per block (faster, same
-    bytes; tests run both). Passes run block by block (``hostp_<kernel>``).
-    Returns the fault records, shape (n_inst, FAULT_WORDS) uint64."""
-    fn = _fn(kernel, "hostp_")
-    if threads == "one" and kernel in WHOLE_BLOCK_KERNELS:
-        block = (1, 1, 1)
+    ``threads``: "warps" (default) runs the lock-step kernels (:func:`lockstep_kernels`) one
+    warp at a time, its 32 lanes in lock-step; "threads" runs every thread of the block one
+    after another, each pass over the whole grid block by block (the GPU's per-thread code).
+    Same bytes either way (tests run both). Returns the fault records, shape
+    (n_inst, FAULT_WORDS) uint64."""
+    global _lockstep
+    if threads not in ("warps", "threads"):
+        raise ValueError(f"threads must be 'warps' or 'threads', not {threads!r}")
+    if _lockstep is None:
+        _lockstep = lockstep_kernels()
+    prefix = "hostw_" if threads == "warps" and kernel in _lockstep else "hostp_"
+    fn = _fn(kernel, prefix)
     words = sources.enum_values("mgather.cu")["FAULT_WORDS"]
     fault = np.full((n_inst, words), np.uint64(0xFFFFFFFFFFFFFFFF), np.uint64)
     if n_inst == 0:

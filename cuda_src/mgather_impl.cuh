@@ -1,0 +1,540 @@
+// mgather_impl.cuh — the MGATHER-into-UB element semantics every kernel that runs MGATHER
+// shares (mgather.cu's kernels, fuzz.cu's fused engine): the parameter block, index reads,
+// remapped table reads, the scalar loops of the CPU simulator and A2/A3, and the A5 SIMT
+// launches as lock-step warp bodies (mgather.md §3-§6).
+#ifndef PTOGPU_MGATHER_IMPL_CUH
+#define PTOGPU_MGATHER_IMPL_CUH
+
+#include "common.cuh"
+
+// Parameter block of one instance (int64 words). The Python side reads these names from this
+// file, so the order here is the only definition.
+enum {
+    MG_VR = 0, MG_VC, MG_OOB, MG_BITS, MG_CAP, MG_T, MG_TBASE,
+    MG_S0, MG_S1, MG_S2, MG_S3, MG_S4, MG_ST0, MG_ST1, MG_ST2, MG_ST3, MG_ST4,
+    MG_MODE, MG_ROWSRC, MG_TAIL, MG_DST_NBYTES,
+    MG_DST, MG_IDX = MG_DST + TD_WORDS, MG_WORDS = MG_IDX + TD_WORDS
+};
+enum { MODE_ROW = 0, MODE_ELEM = 1 };
+// Row source address rule: CPU row*s3 + c*s4, A2/A3 row*s3 + c, A5 (u32)(row*VC) + c.
+enum { ROWSRC_STRIDES = 0, ROWSRC_STRIDE3 = 1, ROWSRC_VALID_COLS = 2 };
+
+#define MG_INSTANCE_SETUP(inst)                        \
+    const i64 *P = prm + (inst) * prm_stride;          \
+    u64 *rec = fault + (inst) * FAULT_WORDS;           \
+    PTO_MEM_OF(m, inst)
+
+// Read the raw index at byte `addr` of the index arena; false if the read leaves the arena.
+PTO_DEV bool read_index(const Mem &m, const i64 *itd, u64 addr, u64 *raw) {
+    const Arena &a = m.a[itd[TD_SPACE]];
+    const int n = (int)itd[TD_ESIZE];
+    if (!arena_ok(a, addr, n)) return false;
+    *raw = load_index(a.p + addr, n, (int)itd[TD_SIGNED]);
+    return true;
+}
+
+// Move one element: table[src] (or 0) -> dst, or check both addresses, per `act`.
+PTO_DEV void move_one(const i64 *P, const Mem &m, u64 *rec, int act, bool rd, u64 src, u64 dst,
+                      u64 lin, u64 u) {
+    const int T = (int)P[MG_T];
+    const Arena &G = m.a[SPACE_GM];
+    const Arena &D = m.a[P[MG_DST + TD_SPACE]];
+    if (act == ACT_WRITE) {
+        if (rd) copy_elem(D.p + dst, G.p + src, T);
+        else zero_elem(D.p + dst, T);
+        return;
+    }
+    if (rd && !arena_ok(G, src, T)) on_bad(rec, act, fault_key(PHASE_TABLE, lin), src, u);
+    if (!arena_ok(D, dst, T)) on_bad(rec, act, fault_key(PHASE_DST, lin), dst, u);
+}
+
+// Elem mode, element (r, c): index at the index tile's layout offset, flat table read.
+PTO_DEV void elem_one(const i64 *P, const Mem &m, u64 *rec, int act, i64 r, i64 c) {
+    const i64 *dtd = P + MG_DST, *itd = P + MG_IDX;
+    const u64 lin = (u64)(r * P[MG_VC] + c);
+    const u64 iaddr = tile_addr(itd, r, c);
+    u64 raw;
+    if (!read_index(m, itd, iaddr, &raw)) {
+        on_bad(rec, act, fault_key(PHASE_INDEX, lin), iaddr, 0);
+        return;
+    }
+    const int bits = (int)P[MG_BITS];
+    const u64 u = cast_index(raw, bits);
+    bool rd;
+    const u64 safe = remap(u, (u64)P[MG_CAP], (int)P[MG_OOB], bits, &rd);
+    const u64 src = (u64)P[MG_TBASE] + safe * (u64)P[MG_T];
+    move_one(P, m, rec, act, rd, src, tile_addr(dtd, r, c), lin, u);
+}
+
+// Row mode, row r: read the flat index, remap; returns false when the index read faults.
+PTO_DEV bool row_index(const i64 *P, const Mem &m, u64 *rec, int act, i64 r, u64 *u, u64 *safe,
+                       bool *rd) {
+    const i64 *itd = P + MG_IDX;
+    const u64 iaddr = (u64)itd[TD_ADDR] + (u64)(r * itd[TD_ESIZE]);
+    u64 raw;
+    if (!read_index(m, itd, iaddr, &raw)) {
+        on_bad(rec, act, fault_key(PHASE_INDEX, (u64)r), iaddr, 0);
+        return false;
+    }
+    const int bits = (int)P[MG_BITS];
+    *u = cast_index(raw, bits);
+    *safe = remap(*u, (u64)P[MG_CAP], (int)P[MG_OOB], bits, rd);
+    return true;
+}
+
+// Row mode, source element offset of (safe row, c) per the target's rule.
+PTO_DEV u64 row_src(const i64 *P, u64 safe, i64 c) {
+    u64 off;
+    switch ((int)P[MG_ROWSRC]) {
+    case ROWSRC_STRIDES: off = safe * (u64)P[MG_ST3] + (u64)c * (u64)P[MG_ST4]; break;
+    case ROWSRC_STRIDE3: off = safe * (u64)P[MG_ST3] + (u64)c; break;
+    default: off = ((safe * (u64)P[MG_VC]) & 0xFFFFFFFFull) + (u64)c; break;
+    }
+    return (u64)P[MG_TBASE] + off * (u64)P[MG_T];
+}
+
+// Host: a local copy of the parameter block, so byte stores into the arenas cannot alias it
+// and the compiler keeps it in registers. Device: read in place (one copy per thread would
+// cost more loads than the thread's own element moves).
+#ifdef PTO_HOST_SHIM
+#define MG_COPY_PARAMS(L, P)                     \
+    i64 L[MG_WORDS];                             \
+    for (int w_ = 0; w_ < MG_WORDS; ++w_) L[w_] = P[w_]
+#else
+#define MG_COPY_PARAMS(L, P) const i64 *L = P
+#endif
+
+// ---- scalar loops: CPU simulator and A2/A3 ND ----------------------------------------------
+
+// Row mode, sequential rows; `tail` adds the A2/A3 fill from VC to the row's 32-byte boundary
+// with the burst's first element (semantics/mgather.py _with_tail_fill).
+PTO_DEV void row_loop(const i64 *P, const Mem &m, u64 *rec, int act, bool tail) {
+    const i64 *dtd = P + MG_DST;
+    const i64 VR = P[MG_VR], VC = P[MG_VC], T = P[MG_T];
+    const i64 end = ((VC * T + 31) / 32) * 32 / T, ntail = tail ? end - VC : 0;
+    i64 rowpos = 0;
+    for (i64 r = 0; r < VR; ++r) {
+        u64 u, safe;
+        bool rd;
+        if (!row_index(P, m, rec, act, r, &u, &safe, &rd)) continue;
+        for (i64 c = 0; c < VC; ++c)
+            move_one(P, m, rec, act, rd, row_src(P, safe, c), tile_addr(dtd, r, c),
+                     (u64)(r * VC + c), u);
+        if (!rd || ntail <= 0) continue;
+        const u64 first = row_src(P, safe, 0);
+        for (i64 k = 0; k < ntail; ++k) {
+            const u64 d = (u64)dtd[TD_ADDR] + (u64)((r * dtd[TD_COLS] + VC + k) * T);
+            move_one(P, m, rec, act, true, first, d, (u64)(VR * VC + rowpos * ntail + k), u);
+        }
+        ++rowpos;
+    }
+}
+
+PTO_DEV void elem_loop(const i64 *P, const Mem &m, u64 *rec, int act) {
+    const i64 VR = P[MG_VR], VC = P[MG_VC];
+    for (i64 r = 0; r < VR; ++r)
+        for (i64 c = 0; c < VC; ++c) elem_one(P, m, rec, act, r, c);
+}
+
+// ---- A5 SIMT launches as lock-step warp bodies (mgather.md §5.3, §5.4) -----------------------
+// Geometry: which element each lane of each warp handles in each round. The data kernels, the
+// fused fuzz engine and the exhaustive geometry check (pto_a5_geometry_check) all call these.
+
+// Elem (§5.4): dim3{32, warps}, warps = clamp(ceil(total/32), 1, 32), total = (u32)(VR*VC).
+// In round k, lane `lane` of warp `warp` handles flat element k*32*warps + warp*32 + lane
+// while it is below total; flat element i is (i / VC, i % VC).
+PTO_DEV u64 elem_round_base(u32 warp, u32 warps, u64 k) {
+    return k * 32ull * (u64)warps + (u64)warp * 32ull;
+}
+
+// Row (§5.3): dim3{32, rowWarps*warpsPerRow}. Warp w works on rows w % rowWarps + k*rowWarps;
+// its lanes take columns (w / rowWarps)*32 + lane + j*warpsPerRow*32.
+struct RowWarp {
+    u32 row0, row_step, col0, col_step;
+};
+PTO_DEV RowWarp row_warp_of(u32 w, u32 VR, u32 VC) {
+    const u32 rw = row_warps(VR), wpr = warps_per_row(VR, VC);
+    RowWarp g;
+    g.row0 = w % rw;
+    g.row_step = rw;
+    g.col0 = (w / rw) * 32u;
+    g.col_step = wpr * 32u;
+    return g;
+}
+
+// Flat position i -> (i / d, i % d) for i, d < 2^32 without a vector-hostile integer
+// division: a double reciprocal is within one of the quotient (|error| < 2^-20), then fixed.
+PTO_DEV void divmod_u32(u64 i, u64 d, double inv, u64 *q, u64 *r) {
+    u64 qq = (u64)((double)i * inv);
+    const i64 rem = (i64)i - (i64)(qq * d);
+    qq = rem < 0 ? qq - 1 : (rem >= (i64)d ? qq + 1 : qq);
+    *q = qq;
+    *r = i - qq * d;
+}
+
+// u % cap for u, cap < 2^32, cap != 0, by the same reciprocal trick (GatherOOB::Wrap).
+PTO_DEV u64 mod_u32(u64 u, u64 cap, double inv) {
+    u64 q, r;
+    divmod_u32(u, cap, inv, &q, &r);
+    return r;
+}
+
+// What every lane of one instance shares: arena bases, limits and the shape facts that pick
+// the vector form. `fast`: ND index and destination tiles (RowMajor or ColMajor) whose valid
+// regions lie inside their arenas, 4-byte indices cast to 32 bits, a table base inside GM and
+// arenas under 2 GiB; then only table reads can fault, lanes test them as masks, and every
+// offset fits in 32 bits (32-bit gather indices: twice the lanes per vector). Anything else
+// runs the generic lanes (every access checked, faults keyed exactly).
+struct LaneCtx {
+    const u8 *ib, *g;
+    u8 *db;
+    u64 total, vc, vr;
+    u32 cap, last, smax, tb, IC, IR, DC, DR;
+    double inv_vc, inv_cap;
+    bool fast, linear, irow, drow, pow2;
+};
+
+// Byte extent of an ND tile's valid region (kinds TK_ROW / TK_COL; offsets grow with r and c).
+PTO_DEV bool nd_region_ok(const Arena &a, const i64 *td, u64 vr, u64 vc, bool flat_row) {
+    const int k = (int)td[TD_KIND];
+    if (k != TK_ROW && k != TK_COL) return false;
+    const u64 R = (u64)td[TD_ROWS], C = (u64)td[TD_COLS], es = (u64)td[TD_ESIZE];
+    if (vr == 0 || vc == 0 || vr >> 31 || vc >> 31 || R >> 31 || C >> 31) return false;
+    const u64 last = flat_row ? vr - 1 : (k == TK_ROW ? (vr - 1) * C + vc - 1 : (vc - 1) * R + vr - 1);
+    const i64 addr = td[TD_ADDR];
+    return a.size < (1ll << 31) && addr >= 0 && (u64)addr <= (u64)a.size &&
+           (last + 1) * es <= (u64)a.size - (u64)addr;
+}
+
+PTO_DEV bool tiles_overlap(const i64 *a, i64 an, const i64 *b, i64 bn) {
+    if (a[TD_SPACE] != b[TD_SPACE]) return false;
+    return a[TD_ADDR] < b[TD_ADDR] + bn && b[TD_ADDR] < a[TD_ADDR] + an;
+}
+
+PTO_DEV LaneCtx lane_ctx(const i64 *L, const Mem &m, bool row_mode) {
+    const i64 *dtd = L + MG_DST, *itd = L + MG_IDX;
+    LaneCtx x;
+    const u64 VR = (u64)(u32)L[MG_VR], VC = (u64)(u32)L[MG_VC], T = (u64)L[MG_T];
+    x.vr = VR;
+    x.vc = VC;
+    x.total = row_mode ? VR * VC : (u64)(u32)(VR * VC);
+    x.ib = m.a[itd[TD_SPACE]].p + itd[TD_ADDR];
+    x.db = m.a[dtd[TD_SPACE]].p + dtd[TD_ADDR];
+    x.g = m.a[SPACE_GM].p;
+    const u64 tbase = (u64)L[MG_TBASE];
+    const i64 gsz = m.a[SPACE_GM].size;
+    const u64 glim = gsz >= (i64)T ? (u64)(gsz - (i64)T) : 0;
+    const u64 cap = (u64)L[MG_CAP] & 0xFFFFFFFFull;
+    x.cap = (u32)cap;
+    x.last = (u32)(cap - 1);
+    x.pow2 = cap && !(cap & (cap - 1));
+    x.inv_cap = cap ? 1.0 / (double)cap : 0.0;
+    x.inv_vc = VC ? 1.0 / (double)VC : 0.0;
+    x.irow = itd[TD_KIND] == TK_ROW;
+    x.drow = dtd[TD_KIND] == TK_ROW;
+    x.IC = (u32)itd[TD_COLS];
+    x.IR = (u32)itd[TD_ROWS];
+    x.DC = (u32)dtd[TD_COLS];
+    x.DR = (u32)dtd[TD_ROWS];
+    x.linear = !row_mode && x.irow && x.drow && x.IC == VC && x.DC == VC;
+    // Largest safe index whose element lies inside GM (Elem: element offsets; Row: row starts
+    // are checked per lane against glim).
+    const bool tb_in = gsz >= (i64)T && tbase <= glim;
+    const u64 smax = tb_in ? (glim - tbase) / T : 0;
+    x.smax = (u32)(smax > 0xFFFFFFFFull ? 0xFFFFFFFFull : smax);
+    x.tb = (u32)tbase;
+    const i64 in = itd[TD_ROWS] * itd[TD_COLS] * itd[TD_ESIZE];
+    const i64 dn = dtd[TD_ROWS] * dtd[TD_COLS] * (i64)T;
+    x.fast = L[MG_BITS] == 32 && itd[TD_ESIZE] == 4 && tb_in && gsz < (1ll << 31) &&
+             (T == 1 || T == 2 || T == 4 || T == 8) && L[MG_OOB] >= 0 && L[MG_OOB] <= 3 &&
+             (!row_mode || L[MG_ROWSRC] == ROWSRC_VALID_COLS) && !(L[MG_OOB] == OOB_WRAP && cap == 0) &&
+             nd_region_ok(m.a[itd[TD_SPACE]], itd, VR, VC, row_mode) &&
+             nd_region_ok(m.a[dtd[TD_SPACE]], dtd, VR, VC, false) &&
+             !tiles_overlap(itd, row_mode ? (i64)VR * 4 : in, dtd, dn);
+#ifdef PTOGPU_SIMT_TRACE_SHIM_H
+    x.fast = false;                  // traced builds log stores through copy_elem / zero_elem
+#endif
+    return x;
+}
+
+// Remap a 32-bit index (mgather.md §3) for the vector form; `rd` false: write 0.
+template <int OOB>
+PTO_DEV u32 lane_remap(u32 u, u32 cap, u32 last, bool pow2, double inv_cap, bool *rd) {
+    *rd = true;
+    if (OOB == OOB_CLAMP) return u >= cap ? last : u;
+    if (OOB == OOB_WRAP) return pow2 ? (u & last) : (u32)mod_u32(u, cap, inv_cap);
+    if (OOB == OOB_ZERO) *rd = u < cap;
+    return u;
+}
+
+// One warp-round of Elem, vector form: lanes base .. base+W-1 (FULL: all below total; LIN:
+// both tiles RowMajor with VC columns, so a lane's offsets are its flat position). WRITE
+// moves every lane's element; otherwise returns whether any lane's table read leaves GM.
+// Fields are copied to locals first: a store through `db` could otherwise alias them.
+template <int W, int TS, int OOB, bool FULL, bool LIN, bool WRITE>
+PTO_DEV int elem_round_fast(const LaneCtx &x, u32 base) {
+    const u8 *tab = x.g + x.tb;
+    const u32 total = (u32)x.total, vc = (u32)x.vc, cap = x.cap, last = x.last, smax = x.smax,
+              IC = x.IC, IR = x.IR, DC = x.DC, DR = x.DR;
+    const bool irow = x.irow, drow = x.drow, pow2 = x.pow2;
+    const double inv_vc = x.inv_vc, inv_cap = x.inv_cap;
+    const int active = FULL ? W : (int)(total - base);      // lanes below total
+    // LIN: lane l reads index word base+l and writes element base+l (contiguous moves).
+    const u8 *ib = LIN ? x.ib + (u64)base * 4 : x.ib;
+    u8 *db = LIN ? x.db + (u64)base * TS : x.db;
+    int bad = 0;
+    PTO_LANE_LOOP_OR(l, W, bad) {
+        const bool on = FULL || l < active;
+        int io = l, dof = l;
+        if (!LIN) {
+            const u32 ii = on ? base + (u32)l : 0u;        // an inactive lane loads a valid index
+            u64 r, c;
+            divmod_u32(ii, vc, inv_vc, &r, &c);
+            io = (int)(irow ? (u32)r * IC + (u32)c : (u32)c * IR + (u32)r);
+            dof = (int)(drow ? (u32)r * DC + (u32)c : (u32)c * DR + (u32)r);
+        }
+        bool rd;
+        const u32 raw = (u32)(FULL || !LIN || on ? ld_at<4>(ib, io) : 0);
+        const u32 safe = lane_remap<OOB>(raw, cap, last, pow2, inv_cap, &rd);
+        if (WRITE) {
+            // Only a clean instance is written: the check pass proved every lane's read in GM.
+            const u64 v = ld_at<TS>(tab, (int)(rd && on ? safe : 0u));
+            if (on) st_at<TS>(db, dof, rd ? v : 0);
+        } else {
+            bad |= (int)(on && rd && safe > smax);
+        }
+    }
+    return bad;
+}
+// A table element into a lane's register (not a store into an arena: traced builds do not log it).
+PTO_DEV void read_elem(u8 *reg, const u8 *s, int n) {
+    for (int k = 0; k < n; ++k) reg[k] = s[k];
+}
+
+// One warp-round of Elem, generic form: every access checked, in lock-step steps (positions,
+// index reads, remap, table reads, destination stores), each a loop over the lanes.
+template <int W>
+PTO_DEV void elem_round_generic(const i64 *L, const Mem &m, u64 *rec, int act, const LaneCtx &x,
+                                u64 base) {
+    const i64 *dtd = L + MG_DST, *itd = L + MG_IDX;
+    const Arena &I = m.a[itd[TD_SPACE]], &G = m.a[SPACE_GM], &D = m.a[dtd[TD_SPACE]];
+    const int isz = (int)itd[TD_ESIZE], T = (int)L[MG_T], bits = (int)L[MG_BITS];
+    u64 ia[W], da[W], u[W], src[W], lin[W];
+    bool on[W], ok[W], rd[W];
+    u8 v[W][8];
+    PTO_LANE_LOOP(l, W) {                                            // positions
+        const u64 i = base + (u64)l;
+        on[l] = i < x.total;
+        const u64 r = x.vc ? i / x.vc : 0, c = x.vc ? i % x.vc : 0;
+        lin[l] = r * x.vc + c;
+        ia[l] = tile_addr(itd, (i64)r, (i64)c);
+        da[l] = tile_addr(dtd, (i64)r, (i64)c);
+    }
+    for (int l = 0; l < W; ++l) {                                    // index reads
+        ok[l] = on[l] && arena_ok(I, ia[l], isz);
+        u[l] = ok[l] ? cast_index(load_index(I.p + ia[l], isz, (int)itd[TD_SIGNED]), bits) : 0;
+        if (on[l] && !ok[l]) on_bad(rec, act, fault_key(PHASE_INDEX, lin[l]), ia[l], 0);
+    }
+    PTO_LANE_LOOP(l, W) {                                            // remap
+        const u64 safe = remap(u[l], (u64)L[MG_CAP], (int)L[MG_OOB], bits, &rd[l]);
+        src[l] = (u64)L[MG_TBASE] + safe * (u64)T;
+    }
+    for (int l = 0; l < W; ++l) {                                    // table reads
+        if (!ok[l]) continue;
+        if (act == ACT_WRITE) {
+            if (rd[l]) read_elem(v[l], G.p + src[l], T);
+        } else if (rd[l] && !arena_ok(G, src[l], T)) {
+            on_bad(rec, act, fault_key(PHASE_TABLE, lin[l]), src[l], u[l]);
+        }
+    }
+    for (int l = 0; l < W; ++l) {                                    // destination stores
+        if (!ok[l]) continue;
+        if (act == ACT_WRITE) {
+            if (rd[l]) copy_elem(D.p + da[l], v[l], T);
+            else zero_elem(D.p + da[l], T);
+        } else if (!arena_ok(D, da[l], T)) {
+            on_bad(rec, act, fault_key(PHASE_DST, lin[l]), da[l], u[l]);
+        }
+    }
+}
+
+// Warp `warp` of an Elem launch of `warps` warps, lanes lane0 .. lane0+W-1, every round.
+template <int W, int TS, int OOB, bool LIN>
+PTO_DEV void a5_elem_warp_t(const i64 *L, const Mem &m, u64 *rec, int act, const LaneCtx &x,
+                            u32 warp, u32 warps, u32 lane0) {
+    for (u64 k = 0;; ++k) {
+        const u64 base = elem_round_base(warp, warps, k) + lane0;
+        if (base >= x.total) break;
+        const bool full = base + W <= x.total;
+        if (x.fast && act == ACT_WRITE) {
+            if (full) elem_round_fast<W, TS, OOB, true, LIN, true>(x, (u32)base);
+            else elem_round_fast<W, TS, OOB, false, LIN, true>(x, (u32)base);
+            continue;
+        }
+        if (x.fast && act == ACT_RACE &&
+            !(full ? elem_round_fast<W, TS, OOB, true, LIN, false>(x, (u32)base)
+                   : elem_round_fast<W, TS, OOB, false, LIN, false>(x, (u32)base)))
+            continue;
+        elem_round_generic<W>(L, m, rec, act, x, base);
+    }
+}
+
+template <int W, int TS, int OOB>
+PTO_DEV void a5_elem_warp(const i64 *L, const Mem &m, u64 *rec, int act, const LaneCtx &x,
+                          u32 warp, u32 warps, u32 lane0) {
+    if (x.linear) a5_elem_warp_t<W, TS, OOB, true>(L, m, rec, act, x, warp, warps, lane0);
+    else a5_elem_warp_t<W, TS, OOB, false>(L, m, rec, act, x, warp, warps, lane0);
+}
+
+// One warp-round of Row, vector form: lanes take columns col .. col+W-1 of `row`, whose
+// source run starts at element `src0` (the A5 rule (u32)(row*VC)); the warp's lanes all load
+// the same row index (one load, broadcast).
+template <int W, int TS, bool FULL, bool WRITE>
+PTO_DEV int row_round_fast(const LaneCtx &x, u32 row, u32 col, u64 src0, bool rd) {
+    const u8 *g = x.g + x.tb;
+    u8 *db = x.db;
+    const u32 vc = (u32)x.vc, DC = x.DC, DR = x.DR;
+    const u64 smax = x.smax;
+    const bool drow = x.drow;
+    int bad = 0;
+    if (!WRITE) {
+        PTO_LANE_LOOP_OR(l, W, bad) {
+            const u32 c = col + (u32)l;
+            bad |= (int)((FULL || c < vc) && rd && src0 + c > smax);
+        }
+        return bad;
+    }
+    // The write pass of a clean instance: every active lane's read lies inside GM; a row
+    // index that reads nothing (Zero) is warp-uniform.
+    if (drow && rd) {
+        const u8 *s = g + (src0 + col) * TS;
+        u8 *d = db + ((u64)row * DC + col) * TS;
+        PTO_LANE_LOOP(l, W) {
+            if (FULL || col + (u32)l < vc) st_word<TS>(d + l * TS, ld_word<TS>(s + l * TS));
+        }
+        return 0;
+    }
+    PTO_LANE_LOOP(l, W) {
+        const u32 c = col + (u32)l;
+        const u32 dof = drow ? row * DC + c : c * DR + row;
+        if (FULL || c < vc) st_word<TS>(db + (u64)dof * TS, rd ? ld_word<TS>(g + (src0 + c) * TS) : 0);
+    }
+    return 0;
+}
+
+template <int W>
+PTO_DEV void row_round_generic(const i64 *L, const Mem &m, u64 *rec, int act, const LaneCtx &x,
+                               u64 row, u64 col, u64 u, u64 safe, bool rd) {
+    const i64 *dtd = L + MG_DST;
+    const Arena &G = m.a[SPACE_GM], &D = m.a[dtd[TD_SPACE]];
+    const int T = (int)L[MG_T];
+    u64 src[W], da[W];
+    bool on[W];
+    u8 v[W][8];
+    PTO_LANE_LOOP(l, W) {                                            // addresses
+        const u64 c = col + (u64)l;
+        on[l] = c < x.vc;
+        src[l] = row_src(L, safe, (i64)c);
+        da[l] = tile_addr(dtd, (i64)row, (i64)c);
+    }
+    for (int l = 0; l < W; ++l) {                                    // table reads
+        if (!on[l]) continue;
+        if (act == ACT_WRITE) {
+            if (rd) read_elem(v[l], G.p + src[l], T);
+        } else if (rd && !arena_ok(G, src[l], T)) {
+            on_bad(rec, act, fault_key(PHASE_TABLE, row * x.vc + col + (u64)l), src[l], u);
+        }
+    }
+    for (int l = 0; l < W; ++l) {                                    // destination stores
+        if (!on[l]) continue;
+        if (act == ACT_WRITE) {
+            if (rd) copy_elem(D.p + da[l], v[l], T);
+            else zero_elem(D.p + da[l], T);
+        } else if (!arena_ok(D, da[l], T)) {
+            on_bad(rec, act, fault_key(PHASE_DST, row * x.vc + col + (u64)l), da[l], u);
+        }
+    }
+}
+
+template <int W, int TS, int OOB>
+PTO_DEV void a5_row_warp(const i64 *L, const Mem &m, u64 *rec, int act, const LaneCtx &x,
+                         u32 warp, u32 lane0) {
+    const RowWarp g = row_warp_of(warp, (u32)x.vr, (u32)x.vc);
+    for (u64 row = g.row0; row < x.vr; row += g.row_step) {
+        u64 u, safe;
+        bool rd;
+        if (x.fast) {
+            u = ld_word<4>(x.ib + row * 4);
+            safe = lane_remap<OOB>((u32)u, x.cap, x.last, x.pow2, x.inv_cap, &rd);
+        } else if (!row_index(L, m, rec, act, (i64)row, &u, &safe, &rd)) {
+            continue;
+        }
+        const u64 src0 = (safe * x.vc) & 0xFFFFFFFFull;
+        for (u64 col = g.col0 + lane0; col < x.vc; col += g.col_step) {
+            const bool full = col + W <= x.vc;
+            if (x.fast && act == ACT_WRITE) {
+                if (full) row_round_fast<W, TS, true, true>(x, (u32)row, (u32)col, src0, rd);
+                else row_round_fast<W, TS, false, true>(x, (u32)row, (u32)col, src0, rd);
+                continue;
+            }
+            if (x.fast && act == ACT_RACE &&
+                !(full ? row_round_fast<W, TS, true, false>(x, (u32)row, (u32)col, src0, rd)
+                       : row_round_fast<W, TS, false, false>(x, (u32)row, (u32)col, src0, rd)))
+                continue;
+            row_round_generic<W>(L, m, rec, act, x, row, col, u, safe, rd);
+        }
+    }
+}
+
+// One instance, lock-step (host): pass 0 runs every warp's checks, then pass 1 writes a clean
+// instance (or fills in its first fault), warp after warp, lanes in lock-step.
+template <int W, int TS, int OOB>
+PTO_DEV void a5_block(const i64 *L, const Mem &m, u64 *rec, bool row_mode) {
+    const LaneCtx x = lane_ctx(L, m, row_mode);
+    const u32 warps = row_mode ? row_launch_warps((u32)x.vr, (u32)x.vc) : elem_launch_warps((u32)x.total);
+    for (int pass = 0; pass < 2; ++pass) {
+        const int act = simt_act(pass, rec);
+        for (u32 w = 0; w < warps; ++w) {
+            if (row_mode) a5_row_warp<W, TS, OOB>(L, m, rec, act, x, w, 0);
+            else a5_elem_warp<W, TS, OOB>(L, m, rec, act, x, w, warps, 0);
+        }
+    }
+}
+
+// One thread of the launch (GPU, and the host's per-thread launch): lane threadIdx.x of warp
+// threadIdx.y, in pass `pass`.
+template <int TS, int OOB>
+PTO_DEV void a5_thread(const i64 *L, const Mem &m, u64 *rec, bool row_mode, int pass) {
+    const LaneCtx x = lane_ctx(L, m, row_mode);
+    const u32 warps = row_mode ? row_launch_warps((u32)x.vr, (u32)x.vc) : elem_launch_warps((u32)x.total);
+    const u32 tx = threadIdx.x, ty = threadIdx.y;
+    if (tx >= 32u || ty >= warps) return;              // block sized for a wider instance
+    const int act = simt_act(pass, rec);
+    if (row_mode) a5_row_warp<1, TS, OOB>(L, m, rec, act, x, ty, tx);
+    else a5_elem_warp<1, TS, OOB>(L, m, rec, act, x, ty, warps, tx);
+}
+
+// Element size and OOB policy as template arguments (the lane loops then hold no switch).
+// Other element sizes (none today) take the generic lanes with TS = 1 as a placeholder.
+#define A5_DISPATCH(L, CALL)                                                                 \
+    switch ((int)(L)[MG_OOB] * 16 + (int)(L)[MG_T]) {                                       \
+    case OOB_CLAMP * 16 + 1: CALL(1, OOB_CLAMP); break;                                      \
+    case OOB_CLAMP * 16 + 2: CALL(2, OOB_CLAMP); break;                                      \
+    case OOB_CLAMP * 16 + 4: CALL(4, OOB_CLAMP); break;                                      \
+    case OOB_CLAMP * 16 + 8: CALL(8, OOB_CLAMP); break;                                      \
+    case OOB_WRAP * 16 + 1: CALL(1, OOB_WRAP); break;                                        \
+    case OOB_WRAP * 16 + 2: CALL(2, OOB_WRAP); break;                                        \
+    case OOB_WRAP * 16 + 4: CALL(4, OOB_WRAP); break;                                        \
+    case OOB_WRAP * 16 + 8: CALL(8, OOB_WRAP); break;                                        \
+    case OOB_ZERO * 16 + 1: CALL(1, OOB_ZERO); break;                                        \
+    case OOB_ZERO * 16 + 2: CALL(2, OOB_ZERO); break;                                        \
+    case OOB_ZERO * 16 + 4: CALL(4, OOB_ZERO); break;                                        \
+    case OOB_ZERO * 16 + 8: CALL(8, OOB_ZERO); break;                                        \
+    case OOB_UNDEFINED * 16 + 1: CALL(1, OOB_UNDEFINED); break;                              \
+    case OOB_UNDEFINED * 16 + 2: CALL(2, OOB_UNDEFINED); break;                              \
+    case OOB_UNDEFINED * 16 + 4: CALL(4, OOB_UNDEFINED); break;                              \
+    case OOB_UNDEFINED * 16 + 8: CALL(8, OOB_UNDEFINED); break;                              \
+    default: CALL(1, OOB_UNDEFINED); break;                                                  \
+    }
+
+#endif  // PTOGPU_MGATHER_IMPL_CUH
