@@ -175,3 +175,60 @@ PTO_EXPORT(mgather_a2a3_elem_nd)
 PTO_EXPORT(mgather_a2a3_row_nz)
 PTO_EXPORT(mgather_a2a3_elem_nz)
 PTO_EXPORT(mgather_cpu)
+
+// ---- exhaustive launch-geometry check (host build only) -------------------------------------
+// For each shape (VR[k], VC[k]) run the A5 launch geometry exactly as the kernels do
+// (elem_round_base / row_warp_of, 32 lanes per warp-round, the same loop bounds) and count
+// the stores each valid element receives; a shape passes when every element is stored
+// exactly once. Returns the number of failing shapes; bad[] gets 1 for each.
+#ifdef PTO_HOST_SHIM
+#include <vector>
+extern "C" long long pto_a5_geometry_check(int row_mode, const long long *VR, const long long *VC,
+                                           long long n, unsigned char *bad) {
+    long long fails = 0;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(dynamic, 64) reduction(+ : fails)
+#endif
+    for (long long k = 0; k < n; ++k) {
+        const u32 vr = (u32)VR[k], vc = (u32)VC[k];
+        const u64 total = (u64)vr * vc;
+        if (!row_mode && (u64)(u32)total != total) {   // the launch's u32 total wraps
+            bad[k] = 1;
+            ++fails;
+            continue;
+        }
+        std::vector<unsigned short> cnt(total, 0);
+        bool ok = true;
+        if (row_mode) {
+            const u32 warps = row_launch_warps(vr, vc);
+            for (u32 w = 0; w < warps; ++w) {
+                const RowWarp g = row_warp_of(w, vr, vc);
+                for (u64 row = g.row0; row < vr; row += g.row_step)
+                    for (u64 col = g.col0; col < vc; col += g.col_step)
+                        for (u32 l = 0; l < 32; ++l)
+                            if (col + l < vc) ++cnt[row * vc + col + l];
+            }
+        } else {
+            const u64 t32 = total;
+            const u32 warps = elem_launch_warps((u32)t32);
+            for (u32 w = 0; w < warps && ok; ++w)
+                for (u64 r = 0;; ++r) {
+                    const u64 base = elem_round_base(w, warps, r);
+                    if (base >= t32) break;
+                    for (u32 l = 0; l < 32; ++l) {
+                        const u64 i = base + l;
+                        if (i >= t32) continue;
+                        u64 q, c;
+                        divmod_u32(i, vc, 1.0 / (double)vc, &q, &c);   // the vector form's (r, c)
+                        if (q >= vr || c >= vc || q * vc + c != i) ok = false;
+                        else ++cnt[i];
+                    }
+                }
+        }
+        for (u64 e = 0; e < total && ok; ++e) ok = cnt[e] == 1;
+        bad[k] = !ok;
+        fails += !ok;
+    }
+    return fails;
+}
+#endif
