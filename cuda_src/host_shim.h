@@ -28,11 +28,14 @@ struct dim3 {
     constexpr dim3(unsigned x_ = 1, unsigned y_ = 1, unsigned z_ = 1) : x(x_), y(y_), z(z_) {}
 };
 
-static thread_local dim3 threadIdx, blockIdx, blockDim, gridDim;
+// Initial-exec TLS: a plain %fs-relative access instead of a __tls_get_addr call per use
+// (the library is dlopen'ed, and these few bytes fit glibc's static TLS reserve).
+#define PTO_TLS thread_local __attribute__((tls_model("initial-exec")))
+static PTO_TLS dim3 threadIdx, blockIdx, blockDim, gridDim;
 
 // Set while a lock-step launcher runs a kernel: the kernel then runs its whole block itself,
 // warp by warp, lanes in lock-step, all passes (common.cuh pto_lockstep_block()).
-static thread_local int pto_lockstep = 0;
+static PTO_TLS int pto_lockstep = 0;
 
 #define __global__
 #define __device__

@@ -3,7 +3,14 @@
 Campaign: 16x16 Elem index tiles, float32, 4096-element table, mixed generator, GatherOOB::Wrap,
 A5 SIMT vs A2/A3, on each backend that is available here. Usage:
 
-    python perf/bench_fuzz.py [--n 10000000] [--numpy-n 1000000] [--backends native,numpy,cupy] [--no-share]
+    python perf/bench_fuzz.py [--n 10000000] [--exec-n 200000] [--numpy-n 1000000] [--backends native,numpy,cupy] [--no-share]
+
+native / cupy, for the pairs a5.simt vs a2a3 and cpu vs a5: the default campaign, which
+executes both sides (every SIMT lane of the A5 launch, the scalar targets' loops; ``executed``
+in the JSON) on ``--exec-n`` tiles; the formula screening mode (``fused=True``: per-element
+formulas, no lanes run) on ``--n`` tiles; and the simple alternative, a one-thread C++ loop
+that generates each tile, runs two MGATHERs and compares bytes (perf/baseline.cpp, -O2), with
+the ratios. The native lines name the build's vector ISA.
 
 numpy runs the fused campaign (ptogpu.fuzz.fused_numpy) in worker processes with both sides
 computed (the headline, against native), then: one run serving both sides (this pair's
@@ -21,6 +28,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from ptogpu.fuzz import FuzzConfig  # noqa: E402
 from ptogpu.fuzz.compare import campaign  # noqa: E402
@@ -48,17 +56,30 @@ def available(backend: str) -> bool:
         return False
 
 
-def _line(be: str, rep, n: int, dt: float, mach: dict, **extra) -> dict:
-    return {"bench": "fuzz_campaign", "backend": be, "engine": rep.engine, "config": rep.config.op_label,
-            "pair": "a5.simt vs a2a3", "generator": "mixed", "n": n, "seconds": round(dt, 3),
+def _line(be: str, rep, n: int, dt: float, mach: dict, pair: str = "a5.simt vs a2a3", **extra) -> dict:
+    return {"bench": "fuzz_campaign", "backend": be, "engine": rep.engine, "executed": rep.executed,
+            "config": rep.config.op_label,
+            "pair": pair, "generator": "mixed", "n": n, "seconds": round(dt, 3),
             "tiles_per_s": round(n / dt), "divergent": rep.divergent, "faults": [rep.faults_a, rep.faults_b],
             **extra, "machine": mach}
+
+
+def baseline_rate(cfg, seed: int, n: int) -> float:
+    """Tiles/s of the one-thread C++ fuzz loop on the same campaign shape."""
+    import numpy as np
+    import _baseline
+    lib = _baseline.load()
+    tab = np.asarray(cfg.table).view(np.float32)
+    t0 = time.perf_counter()
+    lib.fuzz_loop(tab.ctypes.data, cfg.table_size, cfg.table_size, cfg.table_size, seed, n, cfg.n_idx)
+    return n / (time.perf_counter() - t0)
 
 
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--n", type=int, default=10_000_000, help="tiles for native and cupy")
     ap.add_argument("--numpy-n", type=int, default=1_000_000, help="tiles for numpy (slower)")
+    ap.add_argument("--exec-n", type=int, default=200_000, help="tiles for the executing campaigns")
     ap.add_argument("--backends", default="native,cupy,numpy")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--no-share", action="store_true",
@@ -72,14 +93,29 @@ def main() -> int:
         if be != "numpy" and not available(be):
             print(json.dumps({"bench": "fuzz_campaign", "backend": be, "skipped": "not available"}), flush=True)
             continue
-        run = lambda n, **k: campaign(cfg, f"a5.simt@{be}", f"a2a3@{be}", n, seed=args.seed, shrink=False, **k)
+        run = lambda n, **k: campaign(cfg, f"a5.simt@{be}", f"a2a3@{be}", n, seed=args.seed, shrink=False,
+                                      fused=True, **k)
         if be != "numpy":
-            run(1000)                                      # warm-up / build
-            t0 = time.perf_counter()
-            rep = run(args.n)
-            dt = time.perf_counter() - t0
-            rates[be] = args.n / dt
-            print(json.dumps(_line(be, rep, args.n, dt, mach)), flush=True)
+            extra = {}
+            if be == "native":
+                from ptogpu.backend import native_backend
+                extra["vector_isa"] = native_backend.vector_isa()
+            base = baseline_rate(cfg, args.seed, max(1, args.n // 10))
+            print(json.dumps({"bench": "fuzz_campaign", "what": "baseline: one-thread C++ loop (generate, "
+                              "two MGATHERs, memcmp), -O2", "n": max(1, args.n // 10),
+                              "tiles_per_s": round(base), "machine": mach}), flush=True)
+            for pa, pb in (("a5.simt", "a2a3"), ("cpu", "a5")):
+                for label, n, kw in (("executes both sides (default)", args.exec_n, {}),
+                                     ("formula screening (fused=True)", args.n, {"fused": True})):
+                    go = lambda m: campaign(cfg, f"{pa}@{be}", f"{pb}@{be}", m, seed=args.seed, shrink=False, **kw)
+                    go(1000)                                   # warm-up / build
+                    t0 = time.perf_counter()
+                    rep = go(n)
+                    dt = time.perf_counter() - t0
+                    if pa == "a5.simt" and kw:
+                        rates[be] = n / dt
+                    print(json.dumps(_line(be, rep, n, dt, mach, pair=f"{pa} vs {pb}", variant=label,
+                                           over_baseline=round(n / dt / base, 2), **extra)), flush=True)
             continue
         n = args.numpy_n
         nw = pool.workers(n * cfg.n_idx)

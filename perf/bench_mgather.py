@@ -10,9 +10,15 @@ over ``--tiles`` index tiles (default 1,000,000) on:
     launches whose size comes from free memory (``batch_size``);
   * numpy: the ptogpu API per tile (``pto.MGATHER`` on a numpy Core), run on fewer tiles and
     extrapolated (the JSON says so);
-  * baselines: plain ``np.take`` (clip mode) over all tiles' indices in chunks (no emulation,
-    no fault checks), and a per-tile Python loop of ``np.take``, the latter on fewer tiles and
-    extrapolated.
+  * baselines: the simple alternative, a plain one-thread scalar C++ loop of the same rule
+    (perf/baseline.cpp, -O2; the CPU simulator's loop) over the same tile pool and batch
+    layout, with the ratio native / baseline; plain ``np.take`` (clip mode) over all tiles'
+    indices in chunks (no emulation, no fault checks), and a per-tile Python loop of
+    ``np.take``, the latter on fewer tiles and extrapolated.
+  * the store roof: memset bandwidth on every CPU, over the bytes one launch streams and over
+    256 MiB (DRAM), as elements/s at the destination element size.
+The native lines name the vector ISA of the build and say what ran (``executed``: "lanes",
+every SIMT lane of every warp-round of the launch, lock-step warps).
 The index tiles are random (uniform over [0, 1.25 * table size): about a fifth are clamped),
 generated once per chunk size before timing and reused for every chunk.
 
@@ -30,6 +36,7 @@ import time
 import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import ptogpu as pto  # noqa: E402
 from ptogpu.backend import backend_available, mgather_kernels  # noqa: E402
@@ -90,7 +97,7 @@ def setup(case: str):
     m = pto.Coalesce.Elem if mode == "elem" else pto.Coalesce.Row
     oob = pto.GatherOOB.Clamp
     plan = mgather_kernels.plan_mgather(core, m, oob, dst, table, idx)
-    return dict(core=core, table=table, idx=idx, dst=dst, plan=plan, ub_stride=ub_stride,
+    return dict(case=case, core=core, table=table, idx=idx, dst=dst, plan=plan, ub_stride=ub_stride,
                 cap=cap, nidx=nidx, elems=R * C, mode=m, oob=oob, table_vals=table_vals,
                 dst_addr=dst_addr)
 
@@ -142,10 +149,37 @@ def bench_kernel(case, s, backend, tiles, chunk_cap=None):
     out = (xp.asnumpy(ub[:stride]) if backend == "cupy" else ub[:stride])[s["dst_addr"]:].view(np.float32)
     want = reference(s, idx[0])
     assert np.array_equal(out.view(np.uint32), want.view(np.uint32)), "kernel output differs"
-    return dt, dict(launches=launches, chunk=chunk, faulted_tiles=faults, repeats=REPEAT,
+    extra = {}
+    if backend == "native":
+        from ptogpu.backend import native_backend
+        extra = dict(vector_isa=native_backend.vector_isa(), executed="lanes",
+                     threads=native_backend.load().pto_host_shim_threads())
+        base = baseline_loop(s, ub_host if backend == "native" else None, chunk, tiles)
+        extra.update(baseline_seconds=round(base, 4), native_over_baseline=round(base / float(np.median(times)), 2),
+                     launch_bytes=chunk * stride)
+    return dt, dict(launches=launches, chunk=chunk, faulted_tiles=faults, repeats=REPEAT, **extra,
                     seconds_all=[round(x, 4) for x in times], timing="median of repeats",
                     index_tiles="a pool of `chunk` random index tiles, reused by every launch",
                     kernel=plan.kernel, block=list(plan.block), passes=plan.passes)
+
+
+def baseline_loop(s, ub, chunk, tiles):
+    """The plain one-thread C++ loop over the same pool of tiles (median of REPEAT runs)."""
+    import _baseline
+    lib = _baseline.load()
+    mode, R, C, TR, TC = CASES[s["case"]]
+    tab = s["table_vals"]
+    times = []
+    for _ in range(REPEAT):
+        t = time.perf_counter()
+        done = 0
+        while done < tiles:
+            n = min(chunk, tiles - done)
+            lib.gather_loop(tab.ctypes.data, s["cap"], ub.ctypes.data, n, s["ub_stride"], R, C,
+                            int(mode == "row"), s["dst_addr"])
+            done += n
+        times.append(time.perf_counter() - t)
+    return float(np.median(times))
 
 
 def reference(s, idx_tile):
@@ -227,6 +261,12 @@ def main(argv=None):
     global MACHINE, REPEAT
     MACHINE = machine()
     REPEAT = max(1, a.repeat)
+    import _baseline
+    threads = os.cpu_count() or 1
+    for nbytes in (4 << 20, 256 << 20):
+        bw = _baseline.store_roof(nbytes, threads)
+        emit({"bench": "mgather", "what": "store roof (memset)", "bytes": nbytes, "threads": threads,
+              "bytes_per_s": round(bw), "f32_elements_per_s": bw / 4, "machine": MACHINE})
     for case in CASES:
         s = setup(case)
         for be in a.backends.split(","):

@@ -63,7 +63,7 @@ def test_exit_status_1_on_unexplained(monkeypatch, capsys):
 def test_exit_status_1_on_unexplained_in_the_fused_numpy_campaign(monkeypatch, capsys):
     from test_fuzz_compare import inject_fused
     inject_fused(monkeypatch, instance=3)
-    rc = main(["fuzz", "--shape", "2x8", "-n", "50", "--backend", "numpy", "--no-shrink"])
+    rc = main(["fuzz", "--shape", "2x8", "-n", "50", "--backend", "numpy", "--no-shrink", "--engine", "formula"])
     assert rc == 1
     out = capsys.readouterr().out
     assert "UNEXPLAINED" in out and "fused numpy" in out

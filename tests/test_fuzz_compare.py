@@ -165,7 +165,7 @@ def inject_fused(monkeypatch, instance: int = 7, mode: str = "elem"):
                                  FuzzConfig(mode="row", rows=4, cols=8, table_size=100)], ids=["elem", "row"])
 def test_unexplained_difference_is_flagged_by_the_fused_numpy_campaign(monkeypatch, cfg):
     inject_fused(monkeypatch)
-    rep = C.campaign(cfg, "a5.simt", "a5.scalar" if cfg.mode == "row" else "a2a3", 50, shrink=False)
+    rep = C.campaign(cfg, "a5.simt", "a5.scalar" if cfg.mode == "row" else "a2a3", 50, shrink=False, fused=True)
     assert rep.engine.startswith("fused numpy")
     (cls,) = rep.classes.values()
     want = R.EXECUTOR if cfg.mode == "row" else R.UNEXPLAINED
@@ -232,3 +232,19 @@ def test_worker_processes_give_the_same_report(monkeypatch, fused):
         got.append((rep.divergent, rep.faults_a, rep.faults_b,
                     {m: (c.count, c.first, c.example.tolist()) for m, c in rep.classes.items()}))
     assert got[0] == got[1] == got[2] and 0 < got[0][0] < 5000
+
+
+def test_reports_say_what_ran_per_side():
+    """executed: the default campaign runs lanes (A5 SIMT kernels) and loops (scalar targets)
+    on native; the formula screening mode says formula for both; NumPy array paths say
+    formula."""
+    from ptogpu.backend import backend_available
+    cfg = FuzzConfig(rows=4, cols=8, table_size=100)
+    if backend_available("native")[0]:
+        rep = C.campaign(cfg, "a5.simt@native", "a2a3@native", 40, shrink=False)
+        assert rep.executed == {"a": "lanes", "b": "loop"}
+        assert rep.to_json()["executed"] == {"a": "lanes", "b": "loop"}
+        rep = C.campaign(cfg, "a5.simt@native", "a2a3@native", 40, shrink=False, fused=True)
+        assert rep.engine == "fused native" and rep.executed == {"a": "formula", "b": "formula"}
+    rep = C.campaign(cfg, "a5.simt@numpy", "cpu@numpy", 40, shrink=False)
+    assert rep.executed == {"a": "formula", "b": "formula"}

@@ -57,7 +57,7 @@ def test_fused_native_matches_numpy_campaign(case):
     if cfg.dtype == "uint64":
         pytest.skip("uint64 is not an NPU element type")
     ref = campaign(cfg, a, b, 2000, generator=gen, seed=9, shrink=False, fused=False)
-    got = campaign(cfg, a + "@native", b + "@native", 2000, generator=gen, seed=9, shrink=False, chunk=700)
+    got = campaign(cfg, a + "@native", b + "@native", 2000, generator=gen, seed=9, shrink=False, chunk=700, fused=True)
     assert got.engine == "fused native"
     assert _key(got) == _key(ref)
 
@@ -69,7 +69,7 @@ def test_fused_numpy_matches_the_byte_compare_campaign(case, share, monkeypatch)
     monkeypatch.setattr(compare, "SHARE_SIDES", share)
     cfg, a, b, gen = case
     ref = campaign(cfg, a, b, 2000, generator=gen, seed=9, shrink=False, fused=False)
-    got = campaign(cfg, a, b, 2000, generator=gen, seed=9, shrink=False, chunk=300)
+    got = campaign(cfg, a, b, 2000, generator=gen, seed=9, shrink=False, chunk=300, fused=True)
     if ref.check_error:                      # uint64: not an NPU element type
         assert got.check_error == ref.check_error
         return
@@ -129,7 +129,7 @@ def test_cupy_campaign_matches_numpy():
         pytest.skip(why)
     for cfg, a, b, gen in CASES[:6]:
         ref = campaign(cfg, a, b, 3000, generator=gen, seed=2, shrink=False, fused=False)
-        got = campaign(cfg, a + "@cupy", b + "@cupy", 3000, generator=gen, seed=2, shrink=False)
+        got = campaign(cfg, a + "@cupy", b + "@cupy", 3000, generator=gen, seed=2, shrink=False, fused=True)
         assert got.engine == "fused cupy"
         k1, k2 = _key(ref), _key(got)
         assert k1[:3] == k2[:3]
@@ -165,8 +165,8 @@ def test_fused_native_matches_numpy_on_random_configurations(case):
     _native()
     cfg, a, b, gen = case
     ref = campaign(cfg, a, b, 600, generator=gen, seed=13, shrink=False, fused=False)
-    got = campaign(cfg, a + "@native", b + "@native", 600, generator=gen, seed=13, shrink=False)
-    fnp = campaign(cfg, a, b, 600, generator=gen, seed=13, shrink=False, chunk=70)
+    got = campaign(cfg, a + "@native", b + "@native", 600, generator=gen, seed=13, shrink=False, fused=True)
+    fnp = campaign(cfg, a, b, 600, generator=gen, seed=13, shrink=False, chunk=70, fused=True)
     if ref.check_error:
         assert got.check_error == fnp.check_error == ref.check_error
         return

@@ -89,6 +89,10 @@ def add_parser(sub) -> argparse.ArgumentParser:
                         "for big campaigns)")
     f.add_argument("--suite", choices=("known",), help="run the known-divergences suite (default without options)")
     f.add_argument("--no-shrink", action="store_true", help="skip shrinking")
+    f.add_argument("--engine", choices=("execute", "formula"), default="execute",
+                   help="execute (default): build both sides' bytes, running every SIMT lane and "
+                        "scalar loop on native/cupy; formula: fast screening that compares "
+                        "per-element formulas (no lanes run)")
     f.add_argument("--json", action="store_true", help="one JSON document on stdout")
     f.add_argument("--quiet", action="store_true", help="no progress bar")
     f.set_defaults(fn=main)
@@ -137,6 +141,10 @@ def format_report(title: str, rep: Report) -> str:
     j = rep.to_json()
     out = [f"== {title}", f"   {j['config']}: {j['a']} vs {j['b']}, {j['n']:,} tiles in {j['seconds']:.2f}s "
            f"({j['tiles_per_s']:,.0f} tiles/s, {j['engine']})"]
+    if j["executed"]:
+        out.append(f"   executed: {rep.a} {j['executed'].get('a', '-')}, {rep.b} {j['executed'].get('b', '-')}"
+                   + ("  (formula screening: per-element results, no lanes or loops ran; "
+                      "--engine execute runs them)" if rep.engine.startswith("fused") else ""))
     if rep.check_error:
         out.append(f"   a static check rejects one side: {rep.check_error}")
         return "\n".join(out)
@@ -208,7 +216,8 @@ def main(args) -> int:
         bar = Bar(title, show and sys.stderr.isatty())
         try:
             rep = campaign(cfg, _side(a, backend), _side(b, backend), n, generator=gen, seed=args.seed,
-                           chunk=args.chunk, shrink=not args.no_shrink, progress=bar)
+                           chunk=args.chunk, shrink=not args.no_shrink, progress=bar,
+                           fused=args.engine == "formula")
         finally:
             bar.close()
         bad += rep.unexplained + rep.bugs

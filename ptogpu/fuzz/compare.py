@@ -94,6 +94,7 @@ class Report:
     divergent: int = 0
     classes: dict = field(default_factory=dict)
     check_error: str | None = None
+    executed: dict = field(default_factory=dict)    # side -> "lanes" | "loop" | "formula" (see executed())
 
     @property
     def tiles_per_s(self) -> float:
@@ -113,6 +114,7 @@ class Report:
             "a": str(self.a), "b": str(self.b), "config": self.config.op_label, "n": self.n,
             "generator": self.generator, "seed": self.seed, "engine": self.engine,
             "seconds": round(self.seconds, 4), "tiles_per_s": round(self.tiles_per_s, 1),
+            "executed": dict(self.executed),
             "faults_a": self.faults_a, "faults_b": self.faults_b, "divergent": self.divergent,
             "unexplained": self.unexplained, "emulator_bugs": self.bugs,
             "check_error": self.check_error,
@@ -121,6 +123,32 @@ class Report:
                          "shrunk": c.shrunk, "reproducer": c.reproducer}
                         for c in sorted(self.classes.values(), key=lambda c: -c.count)],
         }
+
+
+EXECUTED = ("lanes", "loop", "formula")
+"""What a side's results came from: ``lanes``, every SIMT lane of every warp-round of the A5
+launch (the kernels: lock-step warps on native, the GPU's threads on cupy); ``loop``, the
+target's scalar loop (kernels of the scalar targets and A5's 1x1 path); ``formula``, the
+per-element result computed directly (the NumPy array paths, the fused campaigns), which
+executes neither lanes nor loops and so cannot see an error in the lane mapping."""
+
+
+def executed(cfg: FuzzConfig, side: Side, path: str) -> str:
+    """The EXECUTED label of one side whose batch ran on ``path`` ("kernel", "vector",
+    "loop", "kernel+vector", ...): kernel and public-API runs on a kernel backend execute
+    lanes or loops, array code runs formulas; a mix names each part."""
+    from ..targets import get_target
+    simt = get_target(cfg.target).mgather.simt and cfg.exec != "scalar" and cfg.instr == "mgather"
+    kernel_kind = "lanes" if simt else "loop"
+    parts = set()
+    for p in path.split("+"):
+        if p == "kernel" or (p == "loop" and side.backend in ("native", "cupy")):
+            parts.add(kernel_kind)
+        elif p == "loop":
+            parts.add("loop" if not simt else "formula")
+        else:
+            parts.add("formula")
+    return "+".join(k for k in EXECUTED if k in parts) or "formula"
 
 
 def _run_side(cfg, inst, gen, side, values, raw=None):
@@ -157,12 +185,14 @@ def campaign(base: FuzzConfig, a: Side | str, b: Side | str, n: int, *, generato
              fused: bool | None = None, progress: Callable[[int, int], None] | None = None) -> Report:
     """Compare sides ``a`` and ``b`` on instances ``start .. start+n-1`` of ``base``.
 
-    ``fused`` (default: when both sides are on one backend and the configuration is covered,
-    see ``fused.covers``) runs the fused campaign: the kernel of ``cuda_src/fuzz.cu`` (native,
-    cupy) or its array-code twin ``fused_numpy`` (numpy), which compare the two sides'
-    effective sources and keep only class counts; ``fused=False`` builds both sides' bytes
-    through ``ptogpu.batch`` and compares them. Big NumPy campaigns run in worker processes
-    (``ptogpu.fuzz.pool``)."""
+    By default both sides' bytes are built through ``ptogpu.batch`` and compared: on the
+    kernel backends that executes every SIMT lane of every A5 launch and the scalar targets'
+    loops (``Report.executed`` says what ran per side). ``fused=True`` asks for the formula
+    screening mode where the configuration is covered (``fused.covers``): the kernel of
+    ``cuda_src/fuzz.cu`` (native, cupy) or its array-code twin ``fused_numpy`` (numpy) compare
+    per-element formulas of the two sides and keep only class counts -- fast, but it executes
+    no lanes, so it cannot see a lane-mapping error. Big NumPy campaigns run in worker
+    processes (``ptogpu.fuzz.pool``)."""
     a = Side.parse(a) if isinstance(a, str) else a
     b = Side.parse(b) if isinstance(b, str) else b
     ca, cb = a.config(base), b.config(base)
@@ -175,7 +205,7 @@ def campaign(base: FuzzConfig, a: Side | str, b: Side | str, n: int, *, generato
     t0 = time.perf_counter()
     rel = relation(a, b)
     from . import fused as F
-    use_fused = F.covers(ca, cb, gen, a, b) if fused is None else fused
+    use_fused = bool(fused) and F.covers(ca, cb, gen, a, b)
     if n:
         # The array paths and the fused kernel run no static checks: let the public API judge
         # one instance first.
@@ -189,11 +219,13 @@ def campaign(base: FuzzConfig, a: Side | str, b: Side | str, n: int, *, generato
             return rep
     if use_fused:
         F.run(ca, cb, gen, a, b, n, start, rep, rel, chunk=chunk, progress=progress)
+        rep.executed = {"a": "formula", "b": "formula"}
     else:
         step = chunk or (chunk_size(base, n) // 2 if {a.backend, b.backend} & {"native", "cupy"}
                          else cache_chunk(base, n))
         done = 0
         paths: set = set()
+        ex: dict = {"a": set(), "b": set()}
         share = shared_semantics(ca, cb, a, b)
         poolable = a.backend == b.backend == "numpy" and gen.fn is None
         nw = pool.workers(n * ca.n_idx) if poolable else 0
@@ -201,8 +233,10 @@ def campaign(base: FuzzConfig, a: Side | str, b: Side | str, n: int, *, generato
         tasks = ((s, min(per, start + n - s), step) for s in range(start, start + n, per))
         try:
             for res in pool.ordered_map(vector_task, tasks, nw, shared=(ca, cb, gen, a, b, share)):
-                for s, m, fa, fb, div, masks, path in res:
+                for s, m, fa, fb, div, masks, path, pa, pb in res:
                     paths.add(path)
+                    ex["a"].add(executed(ca, a, pa))
+                    ex["b"].add(executed(cb, b, pb))
                     rep.faults_a += fa
                     rep.faults_b += fb
                     note_sparse(rep, s + div, masks, gen, ca)
@@ -212,6 +246,7 @@ def campaign(base: FuzzConfig, a: Side | str, b: Side | str, n: int, *, generato
         except PtoCheckError as e:                      # a static check rejects one side
             rep.check_error = str(e)
         rep.engine = ", ".join(sorted(paths)) or "numpy"     # e.g. "native:kernel vs numpy:vector"
+        rep.executed = {k: "+".join(sorted(v)) for k, v in ex.items() if v}
         if nw:
             rep.engine += f", {nw} worker process{'es' if nw > 1 else ''}"
     rep.seconds = time.perf_counter() - t0
@@ -229,7 +264,7 @@ def vector_task(ctx: tuple, s: int, m: int, step: int) -> list:
     """Instances ``s .. s+m-1`` in chunks of ``step``, both sides and the class masks (no
     report state: worker processes run it); ``ctx`` = (config a, config b, generator, side a,
     side b, one run for both). [(start, size, faults A, faults B, divergent positions, masks,
-    path)]."""
+    path, path of side a, path of side b)]."""
     ca, cb, gen, a, b, share = ctx
     lanes32 = ca.instr == "mgather" and ca.index_dtype in ("int32", "uint32")
     out = []
@@ -253,7 +288,7 @@ def vector_task(ctx: tuple, s: int, m: int, step: int) -> list:
             path = f"{a.backend}:{ra.path} vs {b.backend}:{rb.path}"
         div = np.flatnonzero(mk)
         out.append((c, inst.size, int(np.count_nonzero(ra.faults)), int(np.count_nonzero(rb.faults)),
-                    div, mk[div], path))
+                    div, mk[div], path, ra.path, rb.path))
     return out
 
 

@@ -1,0 +1,45 @@
+"""Build and load perf/baseline.cpp (the simple alternatives) once per source and compiler."""
+from __future__ import annotations
+
+import ctypes
+import hashlib
+import os
+import subprocess
+from pathlib import Path
+
+import numpy as np
+
+from ptogpu.backend import native_backend
+
+SRC = Path(__file__).with_name("baseline.cpp")
+FLAGS = ["-O2", "-fopenmp", "-shared", "-fPIC", "-std=c++17"]
+
+
+def load() -> ctypes.CDLL:
+    cxx = native_backend.compiler()
+    if cxx is None:
+        raise RuntimeError("no C++ compiler for the baseline")
+    key = hashlib.sha256(SRC.read_bytes() + " ".join([cxx] + FLAGS).encode()).hexdigest()[:16]
+    out = native_backend.cache_dir() / f"ptogpu_bench_baseline_{key}.so"
+    if not out.exists():
+        out.parent.mkdir(parents=True, exist_ok=True)
+        tmp = out.with_suffix(f".{os.getpid()}.tmp")
+        subprocess.run([cxx, *FLAGS, str(SRC), "-o", str(tmp)], check=True, capture_output=True, timeout=300)
+        tmp.replace(out)
+    lib = ctypes.CDLL(str(out))
+    P, I, L = ctypes.c_void_p, ctypes.c_int, ctypes.c_longlong
+    lib.gather_loop.argtypes = [P, ctypes.c_uint32, P, L, L, I, I, I, I]
+    lib.fuzz_loop.argtypes = [P, ctypes.c_uint32, ctypes.c_uint32, ctypes.c_uint32, ctypes.c_uint64, L, I]
+    lib.fuzz_loop.restype = L
+    lib.store_bw.argtypes = [L, I, I]
+    lib.store_bw.restype = ctypes.c_double
+    return lib
+
+
+def store_roof(nbytes: int, threads: int) -> float:
+    """Store bandwidth (bytes/s) of memset over ``nbytes`` on ``threads`` threads."""
+    return float(load().store_bw(int(nbytes), int(threads), 20 if nbytes < 64 << 20 else 4))
+
+
+def as_ptr(a: np.ndarray) -> int:
+    return a.ctypes.data

@@ -1,0 +1,103 @@
+// perf/baseline.cpp — the simple alternatives the benchmarks print beside ptogpu, built at
+// bench time with the same compiler at -O2 (no -march: the compiler's baseline ISA).
+//
+//   gather_loop   one thread, the plain scalar loop of the CPU simulator's MGATHER
+//                 (for each row, for each column: idx, clamp, dst = table[idx]) over n tiles
+//                 held like ptogpu's batch (index tile, then destination tile, `stride` bytes
+//                 per tile)
+//   fuzz_loop     one thread: for each tile, generate the indices (the same counter RNG as
+//                 cuda_src/counter_rng.cuh, mixed generator), run two Elem MGATHERs (Wrap on
+//                 capacity `cap_a` and `cap_b`) into two buffers and memcmp them
+//   store_bw      bytes per second of memset over `bytes` with `threads` OpenMP threads (the
+//                 store roof the JSON reports)
+#include <cstdint>
+#include <cstring>
+#include <vector>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+typedef uint32_t u32;
+typedef uint64_t u64;
+
+extern "C" void gather_loop(const float *table, u32 cap, unsigned char *tiles, long long n,
+                            long long stride, int rows, int cols, int row_mode, int dst_off) {
+    for (long long t = 0; t < n; ++t) {
+        unsigned char *base = tiles + t * stride;
+        const int32_t *idx = (const int32_t *)base;
+        float *dst = (float *)(base + dst_off);
+        for (int r = 0; r < rows; ++r) {
+            if (row_mode) {
+                u32 u = (u32)idx[r];
+                u = u >= cap ? cap - 1 : u;
+                for (int c = 0; c < cols; ++c) dst[r * cols + c] = table[(u64)u * cols + c];
+            } else {
+                for (int c = 0; c < cols; ++c) {
+                    u32 u = (u32)idx[r * cols + c];
+                    u = u >= cap ? cap - 1 : u;
+                    dst[r * cols + c] = table[u];
+                }
+            }
+        }
+    }
+}
+
+static inline u64 mix64(u64 z) {
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+static inline u32 hash32(u32 x) {
+    x ^= x >> 16; x *= 0x7FEB352Du; x ^= x >> 15; x *= 0x846CA68Bu; return x ^ (x >> 16);
+}
+
+// The mixed generator's low 32 bits (counter_rng.cuh rng_value32), written plainly.
+static inline u32 value32(u32 k1, u32 k2, u64 e, const u32 dup[4], u32 cap) {
+    const u32 c = (u32)(e + 1) * 0x9E3779B9u;
+    const u32 lo = hash32(k1 + c), hi = hash32(k2 + c);
+    const u32 sel = hi >> 24, j = (hi >> 16) & 3u;
+    const u32 u = (u32)(((u64)lo * cap) >> 32);
+    if (sel < 128) return u;
+    if (sel < 154) return cap + u;
+    if (sel < 180) return 0xFFFFFFFFu - u;
+    if (sel < 205) { static const u32 ext[4] = {0x80000000u, 0xFFFFFFFFu, 0x7FFFFFFFu, 0xFFFFFFFFu}; return ext[j]; }
+    if (sel < 230) return cap - 1u + (((hi & 0xFFFFu) * 3u) >> 16);
+    return dup[j];
+}
+
+extern "C" long long fuzz_loop(const float *table, u32 tsize, u32 cap_a, u32 cap_b, u64 seed,
+                               long long n, int nidx) {
+    std::vector<u32> idx(nidx);
+    std::vector<float> a(nidx), b(nidx);
+    long long diverge = 0;
+    const u64 s = mix64(seed);
+    for (long long t = 0; t < n; ++t) {
+        const u64 key = mix64(s + (u64)t * 0x9E3779B97F4A7C15ull);
+        u32 dup[4];
+        for (u64 j = 0; j < 4; ++j) dup[j] = (u32)(((mix64(key + j + 1) & 0xFFFFFFFFull) * tsize) >> 32);
+        for (int e = 0; e < nidx; ++e) idx[e] = value32((u32)key, (u32)(key >> 32), (u64)e, dup, tsize);
+        for (int e = 0; e < nidx; ++e) a[e] = table[idx[e] % cap_a];
+        for (int e = 0; e < nidx; ++e) b[e] = table[idx[e] % cap_b];
+        diverge += std::memcmp(a.data(), b.data(), nidx * sizeof(float)) != 0;
+    }
+    return diverge;
+}
+
+extern "C" double store_bw(long long bytes, int threads, int reps);
+#include <chrono>
+double store_bw(long long bytes, int threads, int reps) {
+    std::vector<unsigned char> buf((size_t)bytes);
+    std::memset(buf.data(), 1, buf.size());
+    double best = 1e30;
+    for (int r = 0; r < reps; ++r) {
+        const auto t0 = std::chrono::steady_clock::now();
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(threads)
+#endif
+        for (int t = 0; t < threads; ++t)
+            std::memset(buf.data() + bytes / threads * t, r + 2, (size_t)(bytes / threads));
+        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        if (s < best) best = s;
+    }
+    return (double)bytes / best;
+}
