@@ -78,16 +78,10 @@ static void pto_launch(void (*k)(Params...), dim3 grid, dim3 block, Args... args
     }
 }
 
-// Run passes 0..npasses-1 of kernel `k` block by block: each block runs all its passes before
-// the next block starts (blocks are independent instances, and pass p+1 of an instance reads
-// only what pass p of the same instance wrote), so a batch streams through memory once per
-// block instead of once per pass. Blocks are handed to OpenMP workers in chunks.
-template <class K>
-static void pto_launch_passes(K k, dim3 grid, dim3 block, int npasses, unsigned char *gm,
-                              long long gm_size, long long gm_stride, unsigned char *ub,
-                              long long ub_size, long long ub_stride, unsigned char *l1,
-                              long long l1_size, long long l1_stride, const long long *prm,
-                              long long prm_stride, unsigned long long *fault, long long n_inst) {
+// Run `body()` once per block of `grid`, blocks handed to OpenMP workers in chunks, with the
+// worker's gridDim/blockDim/blockIdx set for the block.
+template <class F>
+static void pto_each_block(dim3 grid, dim3 block, F body) {
     const long long nblocks = (long long)grid.x * grid.y * grid.z;
 #ifdef _OPENMP
     const long long nt = omp_get_max_threads();
@@ -97,6 +91,21 @@ static void pto_launch_passes(K k, dim3 grid, dim3 block, int npasses, unsigned 
 #endif
     for (long long b = 0; b < nblocks; ++b) {
         pto_enter_block(grid, block, b);
+        body();
+    }
+}
+
+// Run passes 0..npasses-1 of kernel `k` block by block: each block runs all its passes before
+// the next block starts (blocks are independent instances, and pass p+1 of an instance reads
+// only what pass p of the same instance wrote), so a batch streams through memory once per
+// block instead of once per pass.
+template <class K>
+static void pto_launch_passes(K k, dim3 grid, dim3 block, int npasses, unsigned char *gm,
+                              long long gm_size, long long gm_stride, unsigned char *ub,
+                              long long ub_size, long long ub_stride, unsigned char *l1,
+                              long long l1_size, long long l1_stride, const long long *prm,
+                              long long prm_stride, unsigned long long *fault, long long n_inst) {
+    pto_each_block(grid, block, [&] {
         for (int p = 0; p < npasses; ++p)
             for (unsigned tz = 0; tz < block.z; ++tz)
                 for (unsigned ty = 0; ty < block.y; ++ty)
@@ -105,7 +114,7 @@ static void pto_launch_passes(K k, dim3 grid, dim3 block, int npasses, unsigned 
                         k(gm, gm_size, gm_stride, ub, ub_size, ub_stride, l1, l1_size, l1_stride,
                           prm, prm_stride, fault, n_inst, p);
                     }
-    }
+    });
 }
 
 // Lock-step warps: one call per block with threadIdx = (0,0,0) and pto_lockstep set; the
@@ -116,21 +125,13 @@ static void pto_launch_warps(K k, dim3 grid, dim3 block, unsigned char *gm, long
                              long long ub_stride, unsigned char *l1, long long l1_size,
                              long long l1_stride, const long long *prm, long long prm_stride,
                              unsigned long long *fault, long long n_inst) {
-    const long long nblocks = (long long)grid.x * grid.y * grid.z;
-#ifdef _OPENMP
-    const long long nt = omp_get_max_threads();
-    long long chunk = nblocks / (nt * 16);
-    chunk = chunk < 1 ? 1 : (chunk > 256 ? 256 : chunk);
-#pragma omp parallel for schedule(dynamic, chunk) if (nblocks > 1)
-#endif
-    for (long long b = 0; b < nblocks; ++b) {
-        pto_enter_block(grid, block, b);
+    pto_each_block(grid, block, [&] {
         threadIdx = dim3(0, 0, 0);
         pto_lockstep = 1;
         k(gm, gm_size, gm_stride, ub, ub_size, ub_stride, l1, l1_size, l1_stride, prm,
           prm_stride, fault, n_inst, 0);
         pto_lockstep = 0;
-    }
+    });
 }
 
 // Exported entry points of one kernel (uses the uniform signature of common.cuh):

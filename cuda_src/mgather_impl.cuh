@@ -319,14 +319,14 @@ PTO_DEV void elem_round_generic(const i64 *L, const Mem &m, u64 *rec, int act, c
     const i64 *dtd = L + MG_DST, *itd = L + MG_IDX;
     const Arena &I = m.a[itd[TD_SPACE]], &G = m.a[SPACE_GM], &D = m.a[dtd[TD_SPACE]];
     const int isz = (int)itd[TD_ESIZE], T = (int)L[MG_T], bits = (int)L[MG_BITS];
-    u64 ia[W], da[W], u[W], src[W], lin[W];
+    u64 ia[W], da[W], u[W], src[W], lin[W];          // lin: the flat position i itself
     bool on[W], ok[W], rd[W];
     u8 v[W][8];
     PTO_LANE_LOOP(l, W) {                                            // positions
         const u64 i = base + (u64)l;
         on[l] = i < x.total;
         const u64 r = x.vc ? i / x.vc : 0, c = x.vc ? i % x.vc : 0;
-        lin[l] = r * x.vc + c;
+        lin[l] = i;
         ia[l] = tile_addr(itd, (i64)r, (i64)c);
         da[l] = tile_addr(dtd, (i64)r, (i64)c);
     }

@@ -154,7 +154,7 @@ def bench_kernel(case, s, backend, tiles, chunk_cap=None):
         from ptogpu.backend import native_backend
         extra = dict(vector_isa=native_backend.vector_isa(), executed="lanes",
                      threads=native_backend.load().pto_host_shim_threads())
-        base = baseline_loop(s, ub_host if backend == "native" else None, chunk, tiles)
+        base = baseline_loop(s, ub_host, chunk, tiles)
         extra.update(baseline_seconds=round(base, 4), native_over_baseline=round(base / float(np.median(times)), 2),
                      launch_bytes=chunk * stride)
     return dt, dict(launches=launches, chunk=chunk, faulted_tiles=faults, repeats=REPEAT, **extra,

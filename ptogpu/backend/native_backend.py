@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -209,7 +210,6 @@ def lockstep_kernels() -> frozenset:
     lib = load()
     names = set()
     for p in sources.kernel_files():
-        import re
         for k in re.findall(r"^PTO_EXPORT_WARPS\((\w+)\)", p.read_text(), re.M):
             if hasattr(lib, "hostw_" + k):
                 names.add(k)
