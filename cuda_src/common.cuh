@@ -59,6 +59,7 @@ typedef decltype(sizeof(0)) usize;
 PTO_DEV bool pto_lockstep_block() { return pto_lockstep != 0; }
 #else
 #define PTO_LANE_LOOP(l, W) for (int l = 0; l < (W); ++l)
+#define PTO_PRAGMA(x)
 #define PTO_LANE_LOOP_OR(l, W, acc) for (int l = 0; l < (W); ++l)
 PTO_DEV bool pto_lockstep_block() { return false; }
 #endif

@@ -114,4 +114,18 @@ PTO_DEV u32 rng_value32(int kind, u32 k1, u32 k2, u64 elem, const u32 dup[4], u3
     return v;
 }
 
+// Valid shape (vr, vc) of tile `key` in a shape-fuzzing campaign over rows x cols tiles:
+// s = mix64(key ^ RNG_SHAPE_SALT); vr = 1 + (lo32(s)*rows >> 32), vc = 1 + (bits 32..60 of
+// s)*cols >> 29; the top 3 bits force vc = 1 (value 0: [R,1] tiles) or vr = 1 (value 1).
+// Row mode keeps vc = cols (only the rows are dynamic). ptogpu/fuzz/rng.py shapes() is the twin.
+#define RNG_SHAPE_SALT 0x5348415045ull
+PTO_DEV void rng_shape(u64 key, u64 rows, u64 cols, bool row_mode, u64 *vr, u64 *vc) {
+    const u64 h = rng_mix64(key ^ RNG_SHAPE_SALT), sel = h >> 61;
+    u64 r = 1 + (((h & 0xFFFFFFFFull) * rows) >> 32), c = 1 + ((((h >> 32) & 0x1FFFFFFFull) * cols) >> 29);
+    if (sel == 0) c = 1;
+    if (sel == 1) r = 1;
+    *vr = rows ? r : 0;
+    *vc = row_mode ? cols : (cols ? c : 0);
+}
+
 #endif  // PTOGPU_COUNTER_RNG_CUH

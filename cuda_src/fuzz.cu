@@ -503,6 +503,168 @@ extern "C" void pto_fuzz_native(const i64 *prm, const u8 *gm, i64 n, u64 *res, i
         }
     }
 }
+// ---- executing engine (host build only): both sides' kernels run on every tile ---------------
+// Unlike the formula engine above, nothing here knows the MGATHER rules: each tile's indices
+// are generated into a per-thread UB image, side A's kernel and side B's kernel (the very
+// functions batches launch: the A5 SIMT launches as lock-step warps, the scalar targets'
+// loops) run on it into two destination copies, and their fault records and bytes are
+// compared; fz_facts only names the rules behind a difference. A lane-mapping error in a
+// kernel therefore shows up as divergent (unexplained) tiles.
+
+// Exec block (int64 words), filled by ptogpu/fuzz/exec.py.
+enum {
+    EX_N_IDX = 0, EX_IDX_ADDR, EX_DST_ADDR, EX_DST_NBYTES, EX_DST_COLS, EX_DST_FILL,
+    EX_BX_A, EX_BY_A, EX_PASSES_A, EX_UB_A, EX_BX_B, EX_BY_B, EX_PASSES_B, EX_UB_B,
+    // Shape fuzzing: EX_SHAPES set, each tile's valid (vr, vc) drawn by rng_shape within the
+    // FZ_VR x FZ_VC tile and written into both sides' parameter blocks (EX_PWORDS words each)
+    // at words EX_VR_WORD and EX_VC_WORD.
+    EX_SHAPES, EX_PWORDS, EX_VR_WORD, EX_VC_WORD, EX_WORDS
+};
+
+namespace {
+
+// Phase of a fault record as the batch path codes it (index, table, dst, other), or -1.
+FZ_INLINE int fault_phase(const u64 *rec) {
+    if (rec[0] == FAULT_NONE) return -1;
+    const u64 p = rec[0] >> 56;
+    return p <= 2 ? (int)p : 3;
+}
+
+// Run one side's kernel on one instance through its one-block entry point (host1w_: the
+// lock-step warps; host1_: every thread per pass).
+FZ_INLINE void run_side(pto_block_fn k, const i64 *prm, const i64 *X, int side, u8 *gm, i64 gm_size,
+                        u8 *ub, i64 ub_size, u64 *rec) {
+    for (int w = 0; w < FAULT_WORDS; ++w) rec[w] = FAULT_NONE;
+    const i64 *b = X + (side ? EX_BX_B : EX_BX_A);       // block x, block y, passes
+    u8 l1 = 0;
+    k((unsigned)b[0], (unsigned)b[1], 1, (int)b[2], gm, gm_size, ub, ub_size, &l1, 0,
+      (const long long *)prm, rec);
+}
+
+void exec_range(const i64 *P, const i64 *X, const i64 *ipos, pto_block_fn ka, const i64 *pa,
+                pto_block_fn kb, const i64 *pb, u8 *gm, i64 gm_size, const u8 *ub_a, const u8 *ub_b,
+                u64 lo, u64 hi, u64 *res) {
+    const u64 n = (u64)X[EX_N_IDX], ia = (u64)X[EX_IDX_ADDR], da = (u64)X[EX_DST_ADDR];
+    const u64 dn = (u64)X[EX_DST_NBYTES], T = (u64)P[FZ_T], C = (u64)X[EX_DST_COLS];
+    const u64 R = (u64)P[FZ_VR], Cv = (u64)P[FZ_VC];
+    const i64 usa = X[EX_UB_A], usb = X[EX_UB_B];
+    const bool shapes = X[EX_SHAPES] != 0;
+    // Per-tile copies of the blocks a tile's shape is written into.
+    const u64 pw = shapes ? (u64)X[EX_PWORDS] : 0;
+    std::vector<i64> Pt(P, P + FZ_WORDS), la(pa, pa + pw), lb(pb, pb + pw);
+    if (shapes) {
+        pa = la.data();
+        pb = lb.data();
+        P = Pt.data();
+    }
+    const bool elem = P[FZ_MODE] == MODE_ELEM_, sgn = P[FZ_SIGNED] != 0;
+    const int gen = (int)P[FZ_GEN];
+    const u64 gcap = (u64)P[FZ_GCAP], seed = (u64)P[FZ_SEED];
+    const u8 fill = (u8)X[EX_DST_FILL];
+    std::vector<u8> uba(ub_a, ub_a + usa), ubb(ub_b, ub_b + usb);
+    std::vector<u32> w(n + 16);
+    u64 reca[FAULT_WORDS], recb[FAULT_WORDS];
+    u8 *ixa = uba.data() + ia, *ixb = ubb.data() + ia, *dsa = uba.data() + da, *dsb = ubb.data() + da;
+    const bool dense = !shapes && [&] {           // the index tile is the values in order
+        for (u64 k = 0; k < n; ++k) if ((u64)ipos[k] != k) return false;
+        return true;
+    }();
+    for (u64 inst = lo; inst < hi; ++inst) {
+        const u64 key = rng_key(seed, inst);
+        u64 VR = R, VC = Cv, nv = n;
+        if (shapes) {
+            rng_shape(key, R, Cv, !elem, &VR, &VC);
+            nv = elem ? VR * VC : VR;
+            Pt[FZ_VR] = (i64)VR;
+            Pt[FZ_VC] = (i64)VC;
+            la[X[EX_VR_WORD]] = lb[X[EX_VR_WORD]] = (i64)VR;
+            la[X[EX_VC_WORD]] = lb[X[EX_VC_WORD]] = (i64)VC;
+        }
+        i64 dup[4];
+        rng_dup_values(key, gcap, dup);
+        const u32 d32[4] = {(u32)dup[0], (u32)dup[1], (u32)dup[2], (u32)dup[3]};
+        const u32 k1 = (u32)key, k2 = (u32)(key >> 32), c32 = (u32)gcap;
+        u32 *wv = w.data();
+#pragma omp simd
+        for (u64 k = 0; k < nv; ++k) wv[k] = rng_value32(gen, k1, k2, k, d32, c32);
+        if (dense) {
+            std::memcpy(ixa, wv, n * 4);
+            std::memcpy(ixb, wv, n * 4);
+        } else {                                  // value k of the valid grid at its tile offset
+            for (u64 k = 0; k < nv; ++k) {
+                const u64 at = (u64)ipos[elem ? (k / VC) * Cv + k % VC : k] * 4;
+                std::memcpy(ixa + at, wv + k, 4);
+                std::memcpy(ixb + at, wv + k, 4);
+            }
+        }
+        std::memset(dsa, fill, dn);
+        std::memset(dsb, fill, dn);
+        run_side(ka, pa, X, 0, gm, gm_size, uba.data(), usa, reca);
+        run_side(kb, pb, X, 1, gm, gm_size, ubb.data(), usb, recb);
+        const int fa = fault_phase(reca), fb = fault_phase(recb);
+        res[FZ_FAULTS_A] += fa >= 0;
+        res[FZ_FAULTS_B] += fb >= 0;
+        auto raw_of = [&](u64 k) { return sgn ? (u64)(i64)(int)wv[k] : (u64)wv[k]; };
+        u64 mask = 0;
+        if (fa != fb) {                           // one faults, or both in different phases
+            u64 tilef = 0;
+            for (u64 r = 0; r < VR; ++r)
+                for (u64 c = 0; c < VC; ++c) tilef |= (u64)fz_facts(P, raw_of(elem ? r * VC + c : r), c);
+            mask = FACT_FAULT | (tilef & (FACT_CAST | FACT_CAP | FACT_UNDEF));
+        } else if (fa < 0 && std::memcmp(dsa, dsb, dn) != 0) {
+            for (u64 e = 0; e < dn / T; ++e) {
+                if (std::memcmp(dsa + e * T, dsb + e * T, T) == 0) continue;
+                const u64 r = e / C, c = e % C;
+                i64 f = FACT_PAD;
+                if (r < VR && c < VC) f = fz_facts(P, raw_of(elem ? r * VC + c : r), c) & ~(i64)FACT_PAD;
+                mask |= f ? (u64)f : (u64)FACT_UNEXPLAINED;
+            }
+        }
+        if (mask && P[FZ_REL]) mask = (u64)P[FZ_REL];
+        if (mask) {
+            res[FZ_DIVERGENT] += 1;
+            fz_note(res, mask, inst);
+        }
+    }
+}
+
+}  // namespace
+
+// Tiles inst0 .. inst0+n-1 of campaign `prm` (generator and fact words), executed: exec block
+// `ex`, index tile positions `ipos` (element offsets of the n_idx values), side kernels and
+// parameter blocks, the shared GM (the table) and each side's UB image (every instance starts
+// from it; the targets' UB sizes differ).
+// `res`: one result record per thread, as pto_fuzz_native.
+extern "C" void pto_fuzz_exec(const i64 *prm, const i64 *ex, const i64 *ipos, void *ka, const i64 *pa,
+                              void *kb, const i64 *pb, u8 *gm, i64 gm_size, const u8 *ub_a,
+                              const u8 *ub_b, i64 n, u64 *res, int n_res) {
+    const i64 *P = prm;
+#ifdef _OPENMP
+#pragma omp parallel num_threads(n_res)
+#endif
+    {
+#ifdef _OPENMP
+        const int t = omp_get_thread_num(), nt = omp_get_num_threads();
+#else
+        const int t = 0, nt = 1;
+#endif
+        const u64 lo = (u64)P[FZ_INST0] + (u64)n * t / nt, hi = (u64)P[FZ_INST0] + (u64)n * (t + 1) / nt;
+        exec_range(P, ex, ipos, (pto_block_fn)ka, pa, (pto_block_fn)kb, pb, gm, gm_size, ub_a, ub_b,
+                   lo, hi, res + (u64)t * FZ_RESULT_WORDS);
+    }
+}
+
+// Valid shapes rng_shape draws for tiles inst0 .. inst0+n-1 (tests compare them with NumPy).
+extern "C" void pto_fuzz_shapes(u64 seed, i64 rows, i64 cols, int row_mode, u64 inst0, i64 n, i64 *vr,
+                                i64 *vc) {
+    for (i64 t = 0; t < n; ++t) {
+        u64 r, c;
+        rng_shape(rng_key(seed, inst0 + (u64)t), (u64)rows, (u64)cols, row_mode != 0, &r, &c);
+        vr[t] = (i64)r;
+        vc[t] = (i64)c;
+    }
+}
+
 // Index values (int64) of tiles inst0 .. inst0+n_inst-1, n_elem each, from every value
 // function (rng_value, rng_value_sel; rng_value32's low 32 bits into out3): tests compare
 // them with NumPy.

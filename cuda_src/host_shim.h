@@ -134,9 +134,49 @@ static void pto_launch_warps(K k, dim3 grid, dim3 block, unsigned char *gm, long
     });
 }
 
+// One block (block 0 of a 1-block grid) on the calling thread, no OpenMP: what the executing
+// fuzz engine (fuzz.cu pto_fuzz_exec) calls per tile. Kernels live in their own translation
+// units with their own thread-locals, so the engine calls these rather than the kernels.
+template <class K>
+static void pto_one_block(K k, dim3 block, bool lock, int npasses, unsigned char *gm,
+                          long long gm_size, unsigned char *ub, long long ub_size,
+                          unsigned char *l1, long long l1_size, const long long *prm,
+                          unsigned long long *fault) {
+    pto_enter_block(dim3(1), block, 0);
+    if (lock) {
+        threadIdx = dim3(0, 0, 0);
+        pto_lockstep = 1;
+        k(gm, gm_size, 0, ub, ub_size, 0, l1, l1_size, 0, prm, 0, fault, 1, 0);
+        pto_lockstep = 0;
+        return;
+    }
+    for (int p = 0; p < npasses; ++p)
+        for (unsigned tz = 0; tz < block.z; ++tz)
+            for (unsigned ty = 0; ty < block.y; ++ty)
+                for (unsigned tx = 0; tx < block.x; ++tx) {
+                    threadIdx = dim3(tx, ty, tz);
+                    k(gm, gm_size, 0, ub, ub_size, 0, l1, l1_size, 0, prm, 0, fault, 1, p);
+                }
+}
+
+// The signature of the one-block entry points (host1_<name>, host1w_<name>).
+typedef void (*pto_block_fn)(unsigned block_x, unsigned block_y, unsigned block_z, int npasses,
+                             unsigned char *gm, long long gm_size, unsigned char *ub,
+                             long long ub_size, unsigned char *l1, long long l1_size,
+                             const long long *prm, unsigned long long *fault);
+
 // Exported entry points of one kernel (uses the uniform signature of common.cuh):
-// host_<name> runs one pass over the grid, hostp_<name> runs `npasses` passes block by block.
+// host_<name> runs one pass over the grid, hostp_<name> runs `npasses` passes block by block,
+// host1_<name> one block with every thread per pass (pto_one_block).
 #define PTO_EXPORT(name)                                                                    \
+    extern "C" void host1_##name(unsigned block_x, unsigned block_y, unsigned block_z,      \
+                                 int npasses, unsigned char *gm, long long gm_size,         \
+                                 unsigned char *ub, long long ub_size, unsigned char *l1,   \
+                                 long long l1_size, const long long *prm,                   \
+                                 unsigned long long *fault) {                               \
+        pto_one_block(name, dim3(block_x, block_y, block_z), false, npasses, gm, gm_size,  \
+                      ub, ub_size, l1, l1_size, prm, fault);                                \
+    }                                                                                       \
     extern "C" void host_##name(unsigned grid_x, unsigned block_x, unsigned block_y,        \
                                 unsigned block_z, PTO_KERNEL_PARAMS) {                      \
         pto_launch(name, dim3(grid_x), dim3(block_x, block_y, block_z), PTO_KERNEL_ARGS);    \
@@ -149,9 +189,18 @@ static void pto_launch_warps(K k, dim3 grid, dim3 block, unsigned char *gm, long
                           l1_stride, prm, prm_stride, fault, n_inst);                       \
     }
 
-// A kernel that runs lock-step warps on the host (see pto_launch_warps).
+// A kernel that runs lock-step warps on the host (see pto_launch_warps); host1w_<name> is
+// its one-block entry point in lock-step.
 #define PTO_EXPORT_WARPS(name)                                                              \
     PTO_EXPORT(name)                                                                        \
+    extern "C" void host1w_##name(unsigned block_x, unsigned block_y, unsigned block_z,     \
+                                  int npasses, unsigned char *gm, long long gm_size,        \
+                                  unsigned char *ub, long long ub_size, unsigned char *l1,  \
+                                  long long l1_size, const long long *prm,                  \
+                                  unsigned long long *fault) {                              \
+        pto_one_block(name, dim3(block_x, block_y, block_z), true, npasses, gm, gm_size,   \
+                      ub, ub_size, l1, l1_size, prm, fault);                                \
+    }                                                                                       \
     extern "C" void hostw_##name(unsigned grid_x, unsigned block_x, unsigned block_y,       \
                                  unsigned block_z, int npasses, PTO_KERNEL_PARAMS) {        \
         (void)pass;                                                                         \

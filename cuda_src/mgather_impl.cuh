@@ -257,6 +257,14 @@ PTO_DEV LaneCtx lane_ctx(const i64 *L, const Mem &m, bool row_mode) {
     return x;
 }
 
+// Any nonzero among W lane flags.
+template <int W>
+PTO_DEV bool lanes_any(const int *f) {
+    int a = 0;
+    PTO_LANE_LOOP_OR(l, W, a) a |= f[l];
+    return a != 0;
+}
+
 // Remap a 32-bit index (mgather.md §3) for the vector form; `rd` false: write 0.
 template <int OOB>
 PTO_DEV u32 lane_remap(u32 u, u32 cap, u32 last, bool pow2, double inv_cap, bool *rd) {
@@ -269,10 +277,11 @@ PTO_DEV u32 lane_remap(u32 u, u32 cap, u32 last, bool pow2, double inv_cap, bool
 
 // One warp-round of Elem, vector form: lanes base .. base+W-1 (FULL: all below total; LIN:
 // both tiles RowMajor with VC columns, so a lane's offsets are its flat position). WRITE
-// moves every lane's element; otherwise returns whether any lane's table read leaves GM.
+// moves every lane's element; otherwise lane l ORs into acc[l] whether its table read leaves
+// GM (a per-lane vector, reduced once per pass, not once per round).
 // Fields are copied to locals first: a store through `db` could otherwise alias them.
 template <int W, int TS, int OOB, bool FULL, bool LIN, bool WRITE>
-PTO_DEV int elem_round_fast(const LaneCtx &x, u32 base) {
+PTO_DEV void elem_round_fast(const LaneCtx &x, u32 base, int *acc) {
     const u8 *tab = x.g + x.tb;
     const u32 total = (u32)x.total, vc = (u32)x.vc, cap = x.cap, last = x.last, smax = x.smax,
               IC = x.IC, IR = x.IR, DC = x.DC, DR = x.DR;
@@ -282,8 +291,7 @@ PTO_DEV int elem_round_fast(const LaneCtx &x, u32 base) {
     // LIN: lane l reads index word base+l and writes element base+l (contiguous moves).
     const u8 *ib = LIN ? x.ib + (u64)base * 4 : x.ib;
     u8 *db = LIN ? x.db + (u64)base * TS : x.db;
-    int bad = 0;
-    PTO_LANE_LOOP_OR(l, W, bad) {
+    PTO_LANE_LOOP(l, W) {
         const bool on = FULL || l < active;
         int io = l, dof = l;
         if (!LIN) {
@@ -301,10 +309,9 @@ PTO_DEV int elem_round_fast(const LaneCtx &x, u32 base) {
             const u64 v = ld_at<TS>(tab, (int)(rd && on ? safe : 0u));
             if (on) st_at<TS>(db, dof, rd ? v : 0);
         } else {
-            bad |= (int)(on && rd && safe > smax);
+            acc[l] |= (int)(on && rd && safe > smax);
         }
     }
-    return bad;
 }
 // A table element into a lane's register (not a store into an arena: traced builds do not log it).
 PTO_DEV void read_elem(u8 *reg, const u8 *s, int n) {
@@ -359,50 +366,55 @@ PTO_DEV void elem_round_generic(const i64 *L, const Mem &m, u64 *rec, int act, c
 }
 
 // Warp `warp` of an Elem launch of `warps` warps, lanes lane0 .. lane0+W-1, every round.
+// `acc` (lock-step pass 0 of a fast instance): the vector-form checks only OR their lanes'
+// bad reads into acc; the caller reruns the pass exactly if any lane was bad. Null: each
+// round's checks decide at once (the GPU's per-thread form).
 template <int W, int TS, int OOB, bool LIN>
 PTO_DEV void a5_elem_warp_t(const i64 *L, const Mem &m, u64 *rec, int act, const LaneCtx &x,
-                            u32 warp, u32 warps, u32 lane0) {
+                            u32 warp, u32 warps, u32 lane0, int *acc) {
     for (u64 k = 0;; ++k) {
         const u64 base = elem_round_base(warp, warps, k) + lane0;
         if (base >= x.total) break;
         const bool full = base + W <= x.total;
         if (x.fast && act == ACT_WRITE) {
-            if (full) elem_round_fast<W, TS, OOB, true, LIN, true>(x, (u32)base);
-            else elem_round_fast<W, TS, OOB, false, LIN, true>(x, (u32)base);
+            if (full) elem_round_fast<W, TS, OOB, true, LIN, true>(x, (u32)base, acc);
+            else elem_round_fast<W, TS, OOB, false, LIN, true>(x, (u32)base, acc);
             continue;
         }
-        if (x.fast && act == ACT_RACE &&
-            !(full ? elem_round_fast<W, TS, OOB, true, LIN, false>(x, (u32)base)
-                   : elem_round_fast<W, TS, OOB, false, LIN, false>(x, (u32)base)))
-            continue;
+        if (x.fast && act == ACT_RACE) {
+            int own[W] = {0};
+            int *a = acc ? acc : own;
+            if (full) elem_round_fast<W, TS, OOB, true, LIN, false>(x, (u32)base, a);
+            else elem_round_fast<W, TS, OOB, false, LIN, false>(x, (u32)base, a);
+            if (acc || !lanes_any<W>(own)) continue;
+        }
         elem_round_generic<W>(L, m, rec, act, x, base);
     }
 }
 
 template <int W, int TS, int OOB>
 PTO_DEV void a5_elem_warp(const i64 *L, const Mem &m, u64 *rec, int act, const LaneCtx &x,
-                          u32 warp, u32 warps, u32 lane0) {
-    if (x.linear) a5_elem_warp_t<W, TS, OOB, true>(L, m, rec, act, x, warp, warps, lane0);
-    else a5_elem_warp_t<W, TS, OOB, false>(L, m, rec, act, x, warp, warps, lane0);
+                          u32 warp, u32 warps, u32 lane0, int *acc = nullptr) {
+    if (x.linear) a5_elem_warp_t<W, TS, OOB, true>(L, m, rec, act, x, warp, warps, lane0, acc);
+    else a5_elem_warp_t<W, TS, OOB, false>(L, m, rec, act, x, warp, warps, lane0, acc);
 }
 
 // One warp-round of Row, vector form: lanes take columns col .. col+W-1 of `row`, whose
 // source run starts at element `src0` (the A5 rule (u32)(row*VC)); the warp's lanes all load
 // the same row index (one load, broadcast).
 template <int W, int TS, bool FULL, bool WRITE>
-PTO_DEV int row_round_fast(const LaneCtx &x, u32 row, u32 col, u64 src0, bool rd) {
+PTO_DEV void row_round_fast(const LaneCtx &x, u32 row, u32 col, u64 src0, bool rd, int *acc) {
     const u8 *g = x.g + x.tb;
     u8 *db = x.db;
     const u32 vc = (u32)x.vc, DC = x.DC, DR = x.DR;
     const u64 smax = x.smax;
     const bool drow = x.drow;
-    int bad = 0;
     if (!WRITE) {
-        PTO_LANE_LOOP_OR(l, W, bad) {
+        PTO_LANE_LOOP(l, W) {
             const u32 c = col + (u32)l;
-            bad |= (int)((FULL || c < vc) && rd && src0 + c > smax);
+            acc[l] |= (int)((FULL || c < vc) && rd && src0 + c > smax);
         }
-        return bad;
+        return;
     }
     // The write pass of a clean instance: every active lane's read lies inside GM; a row
     // index that reads nothing (Zero) is warp-uniform.
@@ -412,14 +424,13 @@ PTO_DEV int row_round_fast(const LaneCtx &x, u32 row, u32 col, u64 src0, bool rd
         PTO_LANE_LOOP(l, W) {
             if (FULL || col + (u32)l < vc) st_word<TS>(d + l * TS, ld_word<TS>(s + l * TS));
         }
-        return 0;
+        return;
     }
     PTO_LANE_LOOP(l, W) {
         const u32 c = col + (u32)l;
         const u32 dof = drow ? row * DC + c : c * DR + row;
         if (FULL || c < vc) st_word<TS>(db + (u64)dof * TS, rd ? ld_word<TS>(g + (src0 + c) * TS) : 0);
     }
-    return 0;
 }
 
 template <int W>
@@ -458,7 +469,7 @@ PTO_DEV void row_round_generic(const i64 *L, const Mem &m, u64 *rec, int act, co
 
 template <int W, int TS, int OOB>
 PTO_DEV void a5_row_warp(const i64 *L, const Mem &m, u64 *rec, int act, const LaneCtx &x,
-                         u32 warp, u32 lane0) {
+                         u32 warp, u32 lane0, int *acc = nullptr) {
     const RowWarp g = row_warp_of(warp, (u32)x.vr, (u32)x.vc);
     for (u64 row = g.row0; row < x.vr; row += g.row_step) {
         u64 u, safe;
@@ -473,14 +484,17 @@ PTO_DEV void a5_row_warp(const i64 *L, const Mem &m, u64 *rec, int act, const La
         for (u64 col = g.col0 + lane0; col < x.vc; col += g.col_step) {
             const bool full = col + W <= x.vc;
             if (x.fast && act == ACT_WRITE) {
-                if (full) row_round_fast<W, TS, true, true>(x, (u32)row, (u32)col, src0, rd);
-                else row_round_fast<W, TS, false, true>(x, (u32)row, (u32)col, src0, rd);
+                if (full) row_round_fast<W, TS, true, true>(x, (u32)row, (u32)col, src0, rd, acc);
+                else row_round_fast<W, TS, false, true>(x, (u32)row, (u32)col, src0, rd, acc);
                 continue;
             }
-            if (x.fast && act == ACT_RACE &&
-                !(full ? row_round_fast<W, TS, true, false>(x, (u32)row, (u32)col, src0, rd)
-                       : row_round_fast<W, TS, false, false>(x, (u32)row, (u32)col, src0, rd)))
-                continue;
+            if (x.fast && act == ACT_RACE) {
+                int own[W] = {0};
+                int *a = acc ? acc : own;
+                if (full) row_round_fast<W, TS, true, false>(x, (u32)row, (u32)col, src0, rd, a);
+                else row_round_fast<W, TS, false, false>(x, (u32)row, (u32)col, src0, rd, a);
+                if (acc || !lanes_any<W>(own)) continue;
+            }
             row_round_generic<W>(L, m, rec, act, x, row, col, u, safe, rd);
         }
     }
@@ -492,6 +506,23 @@ template <int W, int TS, int OOB>
 PTO_DEV void a5_block(const i64 *L, const Mem &m, u64 *rec, bool row_mode) {
     const LaneCtx x = lane_ctx(L, m, row_mode);
     const u32 warps = row_mode ? row_launch_warps((u32)x.vr, (u32)x.vc) : elem_launch_warps((u32)x.total);
+    if (x.fast) {
+        // Pass 0 in vector form: every lane of every warp-round runs its checks into its
+        // accumulator; only if some lane read outside GM does the pass run again with exact
+        // per-round checks (which key the fault). A clean instance goes straight to pass 1.
+        int acc[W] = {0};
+        for (u32 w = 0; w < warps; ++w) {
+            if (row_mode) a5_row_warp<W, TS, OOB>(L, m, rec, ACT_RACE, x, w, 0, acc);
+            else a5_elem_warp<W, TS, OOB>(L, m, rec, ACT_RACE, x, w, warps, 0, acc);
+        }
+        if (!lanes_any<W>(acc)) {
+            for (u32 w = 0; w < warps; ++w) {
+                if (row_mode) a5_row_warp<W, TS, OOB>(L, m, rec, ACT_WRITE, x, w, 0);
+                else a5_elem_warp<W, TS, OOB>(L, m, rec, ACT_WRITE, x, w, warps, 0);
+            }
+            return;
+        }
+    }
     for (int pass = 0; pass < 2; ++pass) {
         const int act = simt_act(pass, rec);
         for (u32 w = 0; w < warps; ++w) {
@@ -536,5 +567,148 @@ PTO_DEV void a5_thread(const i64 *L, const Mem &m, u64 *rec, bool row_mode, int 
     case OOB_UNDEFINED * 16 + 8: CALL(8, OOB_UNDEFINED); break;                              \
     default: CALL(1, OOB_UNDEFINED); break;                                                  \
     }
+
+// ---- scalar loops in vector form ----------------------------------------------------------
+// The same loops (rows in order, columns in order) with every access that cannot fault
+// hoisted: for ND index and destination tiles whose valid regions lie inside their arenas and
+// 4-byte indices, only table reads can fault. A check scan ORs those faults as a mask; a clean
+// instance is then written by a second scan whose inner loop the compiler vectorises. An
+// instance with a bad read goes to the exact loops above (first fault, keyed as always).
+PTO_DEV bool scalar_fast_ok(const i64 *P, const Mem &m, bool row_mode, bool tail) {
+    const i64 *dtd = P + MG_DST, *itd = P + MG_IDX;
+    const u64 VR = (u64)P[MG_VR], VC = (u64)P[MG_VC], T = (u64)P[MG_T];
+    if (!(T == 1 || T == 2 || T == 4 || T == 8) || P[MG_OOB] < 0 || P[MG_OOB] > 3) return false;
+    if (itd[TD_ESIZE] != 4 || (P[MG_BITS] != 32 && P[MG_BITS] != 64)) return false;
+    if (P[MG_OOB] == OOB_WRAP && P[MG_CAP] == 0) return false;
+    if (m.a[SPACE_GM].size < (i64)T || m.a[SPACE_GM].size >= (1ll << 31)) return false;
+    if (!nd_region_ok(m.a[itd[TD_SPACE]], itd, VR, VC, row_mode)) return false;
+    u64 vc = VC;
+    if (tail) {                                  // A2/A3 fill up to the row's 32-byte boundary
+        if (dtd[TD_KIND] != TK_ROW) return false;
+        const u64 end = ((VC * T + 31) / 32) * 32 / T;
+        vc = end > VC ? end : VC;
+    }
+    if (!nd_region_ok(m.a[dtd[TD_SPACE]], dtd, VR, vc, false)) return false;
+    const i64 in = itd[TD_ROWS] * itd[TD_COLS] * 4, dn = dtd[TD_ROWS] * dtd[TD_COLS] * (i64)T;
+    return !tiles_overlap(itd, row_mode ? (i64)VR * 4 : in, dtd, dn);
+}
+
+// One scan of the Elem loop (WRITE: move every element of a clean instance; otherwise
+// return whether any table read leaves GM).
+template <int TS, int OOB, int BITS, bool WRITE>
+PTO_DEV int elem_scan(const i64 *P, const Mem &m) {
+    const i64 *dtd = P + MG_DST, *itd = P + MG_IDX;
+    const u8 *ib = m.a[itd[TD_SPACE]].p + itd[TD_ADDR], *g = m.a[SPACE_GM].p;
+    u8 *db = m.a[dtd[TD_SPACE]].p + dtd[TD_ADDR];
+    const u64 VR = (u64)P[MG_VR], VC = (u64)P[MG_VC], cap = (u64)P[MG_CAP], tb = (u64)P[MG_TBASE];
+    const u64 glim = (u64)(m.a[SPACE_GM].size - TS);
+    const bool irow = itd[TD_KIND] == TK_ROW, drow = dtd[TD_KIND] == TK_ROW, sgn = itd[TD_SIGNED] != 0;
+    const u64 IC = (u64)itd[TD_COLS], IR = (u64)itd[TD_ROWS], DC = (u64)dtd[TD_COLS], DR = (u64)dtd[TD_ROWS];
+    int bad = 0;
+    // (index word w) -> (read?, safe index); the table byte address is tb + safe*TS, and
+    // `(i64)address < 0` is a huge u64 too, so one unsigned compare checks it.
+    auto safe_of = [&](u32 w, bool *rd) {
+        const u64 v = sgn ? (u64)(i64)(int)w : (u64)w;
+        return remap(cast_index(v, BITS), cap, OOB, BITS, rd);
+    };
+    // A clean instance's reads all lie in GM, so under 2 GiB of GM a read is element
+    // (int)safe of the table: 32-bit gather lanes.
+    const u8 *t = g + tb;
+    const bool lin = irow && drow && IC == VC && DC == VC;
+    const u64 rows = lin ? 1 : VR, cols = lin ? VR * VC : VC;
+    for (u64 r = 0; r < rows; ++r) {
+        if (irow && drow) {                       // both RowMajor: contiguous in c
+            const u8 *ir = ib + r * IC * 4;
+            u8 *dr = db + r * DC * TS;
+            PTO_PRAGMA(omp simd reduction(| : bad))
+            for (u64 c = 0; c < cols; ++c) {
+                bool rd;
+                const u64 safe = safe_of((u32)ld_word<4>(ir + c * 4), &rd);
+                if (WRITE) st_word<TS>(dr + c * TS, rd ? ld_at<TS>(t, (int)(rd ? safe : 0)) : 0);
+                else bad |= (int)(rd && tb + safe * TS > glim);
+            }
+            continue;
+        }
+        PTO_PRAGMA(omp simd reduction(| : bad))
+        for (u64 c = 0; c < VC; ++c) {
+            const u64 io = irow ? r * IC + c : c * IR + r;
+            bool rd;
+            const u64 safe = safe_of((u32)ld_word<4>(ib + io * 4), &rd);
+            if (WRITE) {
+                const u64 dof = drow ? r * DC + c : c * DR + r;
+                st_word<TS>(db + dof * TS, rd ? ld_at<TS>(t, (int)(rd ? safe : 0)) : 0);
+            } else {
+                bad |= (int)(rd && tb + safe * TS > glim);
+            }
+        }
+    }
+    return bad;
+}
+
+// One scan of the Row loop; `tail`: the A2/A3 fill from VC to the 32-byte boundary.
+template <int TS, int OOB, int BITS, bool WRITE>
+PTO_DEV int row_scan(const i64 *P, const Mem &m, bool tail) {
+    const i64 *dtd = P + MG_DST, *itd = P + MG_IDX;
+    const u8 *ib = m.a[itd[TD_SPACE]].p + itd[TD_ADDR], *g = m.a[SPACE_GM].p;
+    u8 *db = m.a[dtd[TD_SPACE]].p + dtd[TD_ADDR];
+    const u64 VR = (u64)P[MG_VR], VC = (u64)P[MG_VC], cap = (u64)P[MG_CAP];
+    const u64 glim = (u64)(m.a[SPACE_GM].size - TS);
+    const bool drow = dtd[TD_KIND] == TK_ROW, sgn = itd[TD_SIGNED] != 0;
+    const u64 DC = (u64)dtd[TD_COLS], DR = (u64)dtd[TD_ROWS];
+    const u64 end = ((VC * TS + 31) / 32) * 32 / TS;
+    int bad = 0;
+    for (u64 r = 0; r < VR; ++r) {
+        const u32 w = (u32)ld_word<4>(ib + r * 4);
+        const u64 v = sgn ? (u64)(i64)(int)w : (u64)w;
+        bool rd;
+        const u64 safe = remap(cast_index(v, BITS), cap, OOB, BITS, &rd);
+        if (!WRITE) {
+            if (!rd) continue;
+            PTO_PRAGMA(omp simd reduction(| : bad))
+            for (u64 c = 0; c < VC; ++c) bad |= (int)(row_src(P, safe, (i64)c) > glim);
+            continue;
+        }
+        if (drow) {
+            u8 *d = db + r * DC * TS;
+            PTO_PRAGMA(omp simd)
+            for (u64 c = 0; c < VC; ++c)
+                st_word<TS>(d + c * TS, rd ? ld_word<TS>(g + row_src(P, safe, (i64)c)) : 0);
+            if (tail && rd) {
+                const u64 first = ld_word<TS>(g + row_src(P, safe, 0));
+                for (u64 c = VC; c < end; ++c) st_word<TS>(d + c * TS, first);
+            }
+        } else {
+            for (u64 c = 0; c < VC; ++c)
+                st_word<TS>(db + (c * DR + r) * TS, rd ? ld_word<TS>(g + row_src(P, safe, (i64)c)) : 0);
+        }
+    }
+    return bad;
+}
+
+// The whole scalar loop of one instance (check, then write a clean instance), in vector form
+// where scalar_fast_ok allows and a scan finds no bad read.
+template <int TS, int OOB, int BITS>
+PTO_DEV bool scalar_fast_t(const i64 *P, const Mem &m, bool row_mode, bool tail) {
+    if (row_mode ? row_scan<TS, OOB, BITS, false>(P, m, tail) : elem_scan<TS, OOB, BITS, false>(P, m))
+        return false;
+    if (row_mode) row_scan<TS, OOB, BITS, true>(P, m, tail);
+    else elem_scan<TS, OOB, BITS, true>(P, m);
+    return true;
+}
+
+#define SCALAR_FAST_CALL(TS, OOB) \
+    done = L[MG_BITS] == 32 ? scalar_fast_t<TS, OOB, 32>(L, m, row_mode, tail) \
+                            : scalar_fast_t<TS, OOB, 64>(L, m, row_mode, tail)
+
+// True when the instance ran (and was clean) in vector form; false: run the exact loops.
+PTO_DEV bool scalar_fast(const i64 *L, const Mem &m, bool row_mode, bool tail) {
+    if (!scalar_fast_ok(L, m, row_mode, tail)) return false;
+#ifdef PTOGPU_SIMT_TRACE_SHIM_H
+    return false;                    // traced builds log stores through copy_elem / zero_elem
+#endif
+    bool done = false;
+    A5_DISPATCH(L, SCALAR_FAST_CALL)
+    return done;
+}
 
 #endif  // PTOGPU_MGATHER_IMPL_CUH

@@ -31,7 +31,7 @@ import numpy as np
 from . import sources
 
 FLAGS = ("-O3", "-fopenmp", "-shared", "-fPIC", "-std=c++17")
-NATIVE_ARCH = ("-march=native",)
+NATIVE_ARCH = ("-march=native", "-mprefer-vector-width=512")
 
 
 class NativeUnavailable(RuntimeError):

@@ -90,9 +90,13 @@ def add_parser(sub) -> argparse.ArgumentParser:
     f.add_argument("--suite", choices=("known",), help="run the known-divergences suite (default without options)")
     f.add_argument("--no-shrink", action="store_true", help="skip shrinking")
     f.add_argument("--engine", choices=("execute", "formula"), default="execute",
-                   help="execute (default): build both sides' bytes, running every SIMT lane and "
-                        "scalar loop on native/cupy; formula: fast screening that compares "
+                   help="execute (default): run both sides' kernels (every SIMT lane, every scalar "
+                        "loop) and compare their bytes: per tile in C when both sides are on "
+                        "native, else in batches; formula: fast screening that compares "
                         "per-element formulas (no lanes run)")
+    f.add_argument("--shapes", action="store_true",
+                   help="draw each tile's valid shape inside --shape (dynamic valid dims: Elem rows "
+                        "and cols, Row rows); executing engine, both sides on native")
     f.add_argument("--json", action="store_true", help="one JSON document on stdout")
     f.add_argument("--quiet", action="store_true", help="no progress bar")
     f.set_defaults(fn=main)
@@ -154,7 +158,8 @@ def format_report(title: str, rep: Report) -> str:
         out.append("   no divergence")
     for c in j["classes"]:
         tag = "explained" if c["explained"] else ("EMULATOR BUG" if c["mask"] & (R.BACKEND | R.EXECUTOR) else "UNEXPLAINED")
-        out.append(f"   [{tag}] {c['class']}: {c['count']:,} tiles (first: {', '.join(map(str, c['first']))})")
+        shp = f", shape {c['shape'][0]}x{c['shape'][1]}" if c.get("shape") else ""
+        out.append(f"   [{tag}] {c['class']}: {c['count']:,} tiles (first: {', '.join(map(str, c['first']))}{shp})")
         for r in c["rules"]:
             out.append(f"      rule: {r}")
         if c["shrunk"]:
@@ -174,7 +179,9 @@ def main(args) -> int:
         if args.workers < 0:
             raise ValueError("--workers must be 0 (this process) or a positive count")
         pool.WORKERS = args.workers
-    custom = any(getattr(args, k) is not None for k in
+    if args.shapes and args.engine != "execute":
+        raise ValueError("--shapes runs on the executing engine, not --engine formula")
+    custom = args.shapes or any(getattr(args, k) is not None for k in
                  ("instr", "space", "mode", "oob", "dtype", "index_dtype", "shape", "table_size", "layout",
                   "dst_fill",
                   "table_shape", "table_stride", "pair", "gen", "quirk"))
@@ -217,7 +224,7 @@ def main(args) -> int:
         try:
             rep = campaign(cfg, _side(a, backend), _side(b, backend), n, generator=gen, seed=args.seed,
                            chunk=args.chunk, shrink=not args.no_shrink, progress=bar,
-                           fused=args.engine == "formula")
+                           fused=True if args.engine == "formula" else None, shapes=args.shapes)
         finally:
             bar.close()
         bad += rep.unexplained + rep.bugs

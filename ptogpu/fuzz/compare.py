@@ -67,6 +67,7 @@ class DivClass:
     count: int = 0
     first: list = field(default_factory=list)
     example: np.ndarray | None = None           # generator values of the first instance
+    shape: tuple | None = None                  # its valid (rows, cols) in a shape-fuzzing campaign
     reproducer: str | None = None
     shrunk: dict | None = None
 
@@ -95,6 +96,7 @@ class Report:
     classes: dict = field(default_factory=dict)
     check_error: str | None = None
     executed: dict = field(default_factory=dict)    # side -> "lanes" | "loop" | "formula" (see executed())
+    shapes: bool = False                            # each instance's valid shape drawn (campaign(shapes=))
 
     @property
     def tiles_per_s(self) -> float:
@@ -114,12 +116,13 @@ class Report:
             "a": str(self.a), "b": str(self.b), "config": self.config.op_label, "n": self.n,
             "generator": self.generator, "seed": self.seed, "engine": self.engine,
             "seconds": round(self.seconds, 4), "tiles_per_s": round(self.tiles_per_s, 1),
-            "executed": dict(self.executed),
+            "executed": dict(self.executed), "shapes": self.shapes,
             "faults_a": self.faults_a, "faults_b": self.faults_b, "divergent": self.divergent,
             "unexplained": self.unexplained, "emulator_bugs": self.bugs,
             "check_error": self.check_error,
             "classes": [{"class": c.name, "mask": c.mask, "count": c.count, "first": c.first,
                          "explained": c.explained, "rules": R.describe(c.mask, ca, cb),
+                         **({"shape": list(c.shape)} if c.shape else {}),
                          "shrunk": c.shrunk, "reproducer": c.reproducer}
                         for c in sorted(self.classes.values(), key=lambda c: -c.count)],
         }
@@ -133,13 +136,25 @@ per-element result computed directly (the NumPy array paths, the fused campaigns
 executes neither lanes nor loops and so cannot see an error in the lane mapping."""
 
 
+def runs_lanes(cfg: FuzzConfig) -> bool:
+    """Does this configuration's kernel run a SIMT launch? A5 MGATHER into UB always does
+    (GatherExec exists only for GM->L1: ``a5.scalar`` into UB is the same launch), except the
+    1x1 tile, which A5 runs on its scalar path; GM->L1 runs lanes only for Elem with
+    ``GatherExec::Simt``."""
+    from ..targets import get_target
+    m = get_target(cfg.target).mgather
+    if cfg.instr != "mgather" or not m.simt:
+        return False
+    if cfg.space == "ub":
+        return not (m.scalar_1x1 and cfg.rows == 1 and cfg.cols == 1)
+    return cfg.exec == "simt" and cfg.mode == "elem"
+
+
 def executed(cfg: FuzzConfig, side: Side, path: str) -> str:
     """The EXECUTED label of one side whose batch ran on ``path`` ("kernel", "vector",
     "loop", "kernel+vector", ...): kernel and public-API runs on a kernel backend execute
     lanes or loops, array code runs formulas; a mix names each part."""
-    from ..targets import get_target
-    simt = get_target(cfg.target).mgather.simt and cfg.exec != "scalar" and cfg.instr == "mgather"
-    kernel_kind = "lanes" if simt else "loop"
+    kernel_kind = "lanes" if runs_lanes(cfg) else "loop"
     parts = set()
     for p in path.split("+"):
         if p == "kernel" or (p == "loop" and side.backend in ("native", "cupy")):
@@ -182,7 +197,8 @@ def shared_semantics(ca: FuzzConfig, cb: FuzzConfig, a: Side, b: Side) -> bool:
 
 def campaign(base: FuzzConfig, a: Side | str, b: Side | str, n: int, *, generator: str | Generator = "mixed",
              seed: int = 0, start: int = 0, chunk: int | None = None, shrink: bool = True,
-             fused: bool | None = None, progress: Callable[[int, int], None] | None = None) -> Report:
+             fused: bool | None = None, shapes: bool = False,
+             progress: Callable[[int, int], None] | None = None) -> Report:
     """Compare sides ``a`` and ``b`` on instances ``start .. start+n-1`` of ``base``.
 
     By default both sides' bytes are built through ``ptogpu.batch`` and compared: on the
@@ -192,7 +208,13 @@ def campaign(base: FuzzConfig, a: Side | str, b: Side | str, n: int, *, generato
     ``cuda_src/fuzz.cu`` (native, cupy) or its array-code twin ``fused_numpy`` (numpy) compare
     per-element formulas of the two sides and keep only class counts -- fast, but it executes
     no lanes, so it cannot see a lane-mapping error. Big NumPy campaigns run in worker
-    processes (``ptogpu.fuzz.pool``)."""
+    processes (``ptogpu.fuzz.pool``).
+
+    Where both sides are on native and the configuration is covered (``execute.covers``), the
+    default runs the executing engine (``cuda_src/fuzz.cu`` pto_fuzz_exec): the same kernels
+    as the batch path, per tile, compared in C (same report, much faster). ``shapes=True``
+    draws each instance's valid (rows, cols) inside the rows x cols tile (dynamic valid dims;
+    Row mode: rows only), on the executing engine only."""
     a = Side.parse(a) if isinstance(a, str) else a
     b = Side.parse(b) if isinstance(b, str) else b
     ca, cb = a.config(base), b.config(base)
@@ -204,15 +226,23 @@ def campaign(base: FuzzConfig, a: Side | str, b: Side | str, n: int, *, generato
     rep = Report(a, b, base, n, gen.kind, gen.seed)
     t0 = time.perf_counter()
     rel = relation(a, b)
+    from . import execute as X
     from . import fused as F
+    if shapes and (fused is not None or not X.covers(ca, cb, gen, a, b, shapes=True)):
+        raise ValueError("shape fuzzing runs on the executing native engine: both sides @native, "
+                         "MGATHER into UB, nd layout, int32/uint32 indices, a counter generator, "
+                         "not the formula screening")
     use_fused = bool(fused) and F.covers(ca, cb, gen, a, b)
+    use_exec = fused is None and not use_fused and X.covers(ca, cb, gen, a, b, shapes=shapes)
+    rep.shapes = shapes
     if n:
         # The array paths and the fused kernel run no static checks: let the public API judge
-        # one instance first.
+        # one instance first (with shapes: the dynamic-valid tiles, in the full shape).
         try:
+            pa, pb = (c.with_(storage=(c.rows, c.cols)) for c in (ca, cb)) if shapes else (ca, cb)
             v0 = gen(np.array([start], np.int64), ca.n_idx, ca.cap)[0]
-            run_single(ca, v0)
-            run_single(cb, v0)
+            run_single(pa, v0)
+            run_single(pb, v0)
         except PtoCheckError as e:
             rep.check_error = str(e)
             rep.seconds = time.perf_counter() - t0
@@ -220,6 +250,9 @@ def campaign(base: FuzzConfig, a: Side | str, b: Side | str, n: int, *, generato
     if use_fused:
         F.run(ca, cb, gen, a, b, n, start, rep, rel, chunk=chunk, progress=progress)
         rep.executed = {"a": "formula", "b": "formula"}
+    elif use_exec:
+        X.run(ca, cb, gen, a, b, n, start, rep, rel, chunk=chunk, progress=progress, shapes=shapes)
+        rep.executed = {"a": executed(ca, a, "kernel"), "b": executed(cb, b, "kernel")}
     else:
         step = chunk or (chunk_size(base, n) // 2 if {a.backend, b.backend} & {"native", "cupy"}
                          else cache_chunk(base, n))
@@ -253,7 +286,10 @@ def campaign(base: FuzzConfig, a: Side | str, b: Side | str, n: int, *, generato
     if shrink:
         from .shrink import shrink_class
         for c in rep.classes.values():
-            shrink_class(c, ca, cb, a, b)
+            if c.shape and c.first:
+                shrink_class(c, *X.instance_configs(ca, cb, gen, c.first[0]), a, b)
+            else:
+                shrink_class(c, ca, cb, a, b)
     return rep
 
 

@@ -46,7 +46,11 @@ class FuzzConfig:
     cols)), or of the TGATHERB src tile; ``table_shape``/``table_stride`` override the 5-D
     table view. ``dst_fill``: the byte the destination holds beforehand (0: fresh memory; another
 value shows which padding bytes a target writes). ``quirks`` are ``(name, on)`` pairs for ``Core(..., quirks=...)``; a quirk of
-another target is ignored (:attr:`core_quirks`).
+another target is ignored (:attr:`core_quirks`). ``storage``: MGATHER into UB with dynamic
+valid dims, ``rows`` x ``cols`` valid inside tiles laid out for ``storage`` = (Rows, Cols)
+valid (what a shape-fuzzing campaign draws per instance; the table keeps the storage shape).
+In Row mode only the rows are dynamic: A5 compares the table's static Shape[4] with the
+destination's ValidCol at compile time.
     """
     instr: str = "mgather"
     target: str = "a5"
@@ -64,6 +68,7 @@ another target is ignored (:attr:`core_quirks`).
     quirks: tuple[tuple[str, bool], ...] = field(default=())
     layout: str = "nd"                # MGATHER into UB: dst (and Elem index) tile layout, LAYOUTS
     dst_fill: int = 0                 # byte the destination tile(s) hold before the instruction
+    storage: tuple[int, int] | None = None   # (Rows, Cols) of a dynamic-valid tile (see below)
 
     def __post_init__(self) -> None:
         t = get_target(self.target)
@@ -88,6 +93,15 @@ another target is ignored (:attr:`core_quirks`).
             raise ValueError(f"layout must be one of {', '.join(LAYOUTS)}")
         if self.layout != "nd" and not (self.instr == "mgather" and self.space == "ub"):
             raise ValueError("tile layouts other than nd apply to MGATHER into UB only")
+        if self.storage is not None:
+            if not (self.instr == "mgather" and self.space == "ub"):
+                raise ValueError("dynamic valid dims (storage) apply to MGATHER into UB only")
+            R, C = self.storage
+            if not (0 <= self.rows <= R and 0 <= self.cols <= C):
+                raise ValueError(f"valid {self.rows}x{self.cols} does not fit the {R}x{C} tile")
+            if self.mode == "row" and self.cols != C:
+                # A5 checks staticShape[4] == TileDst::ValidCol at compile time
+                raise ValueError("Row mode: only the valid rows are dynamic (cols == storage cols)")
         if self.table_shape is not None and len(self.table_shape) != 5:
             raise ValueError("table_shape has 5 dims")
         if self.table_stride is not None and len(self.table_stride) != 5:
@@ -122,7 +136,8 @@ another target is ignored (:attr:`core_quirks`).
         if self.table_shape is not None:
             return tuple(self.table_shape)
         if self.instr == "mgather" and self.mode == "row":
-            return (1, 1, 1, max(self.table_size // max(self.cols, 1), 1), self.cols)
+            c = self.tile_shape[1]
+            return (1, 1, 1, max(self.table_size // max(c, 1), 1), c)
         return (1, 1, 1, 1, self.table_size)
 
     @property
@@ -141,6 +156,11 @@ another target is ignored (:attr:`core_quirks`).
         """Elements the table occupies in GM (its extent under the strides)."""
         ext = 1 + sum((s - 1) * st for s, st in zip(self.shape5, self.stride5) if s > 0)
         return max(ext, self.table_size if self.table_shape is None else 0, 1)
+
+    @property
+    def tile_shape(self) -> tuple[int, int]:
+        """The valid shape the tiles are laid out for: ``storage``, or (rows, cols)."""
+        return tuple(self.storage) if self.storage is not None else (self.rows, self.cols)
 
     @property
     def n_idx(self) -> int:
@@ -180,6 +200,7 @@ another target is ignored (:attr:`core_quirks`).
             sp = "" if self.space == "ub" else " GM->L1"
             lay = f" {self.layout}" if self.layout != "nd" else ""
             lay += f" fill {self.dst_fill:#04x}" if self.dst_fill else ""
+            lay += f" in {self.storage[0]}x{self.storage[1]} (dynamic valid)" if self.storage else ""
             return (f"MGATHER{sp}<{self.mode.capitalize()}, {self.oob.capitalize()}> {self.target}{ex} "
                     f"{self.dtype} {self.rows}x{self.cols}{lay} idx {self.index_dtype}")
         if self.instr == "tgatherb":

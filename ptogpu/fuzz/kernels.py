@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from .config import FuzzConfig
-from .single import F_DST, F_INDEX, F_TABLE, layout, tile_classes
+from .single import F_DST, F_INDEX, F_TABLE, layout, make_tiles
 
 _PHASE = {0: F_INDEX, 1: F_TABLE, 2: F_DST}
 
@@ -23,8 +23,7 @@ def _world(cfg: FuzzConfig):
     with core:
         TableT = pto.GlobalTensor[cfg.dtype, pto.Shape[cfg.shape5], pto.Stride[cfg.stride5], pto.Layout.ND]
         table = TableT(core.gm_put(cfg.table, cfg.dtype))
-        IdxT, DstT = tile_classes(cfg, L)
-        idx, dst = IdxT(), DstT()
+        idx, dst = make_tiles(cfg, L)
         pto.TASSIGN(idx, L["idx_addr"])
         pto.TASSIGN(dst, L["dst_addr"])
         mode = pto.Coalesce.Row if cfg.mode == "row" else pto.Coalesce.Elem
@@ -34,7 +33,7 @@ def _world(cfg: FuzzConfig):
 
 
 def _idx_tile(cfg: FuzzConfig, L: dict):
-    return tile_classes(cfg, L)[0]()
+    return make_tiles(cfg, L)[0]
 
 
 def mgather_ub_batch(cfg: FuzzConfig, raw: np.ndarray, backend: str):

@@ -75,10 +75,20 @@ def side_block(cfg: FuzzConfig, key: str, backend: str, values) -> list[str]:
             R, C = L["dst_shape"]
             bl, sl = LAYOUTS[cfg.layout]
             box = "" if (bl, sl) == ("RowMajor", "NoneBox") else f", pto.SLayout.{sl}, 512"
-            ilay = (f"pto.BLayout.{bl}, {ivr}, {ivc}{box}" if cfg.mode == "elem"
-                    else f"pto.BLayout.RowMajor, {ivr}, {ivc}")
-            ln += [f"{i}idx = pto.Tile[pto.TileType.Vec, {I}, {ir}, {ic}, {ilay}]()",
-                   f"{i}dst = pto.Tile[pto.TileType.Vec, {T}, {R}, {C}, pto.BLayout.{bl}, {VR}, {VC}{box}]()",
+            svr, svc, sr, sc = ivr, ivc, VR, VC
+            iv = dv = ""
+            if cfg.storage is not None:            # dynamic valid dims, set at construction
+                D = "pto.DYNAMIC"
+                if cfg.mode == "elem":
+                    svr = svc = sr = sc = D
+                    iv = dv = f"{VR}, {VC}"
+                else:                              # [1, R] index tile, static ValidCol
+                    svc = sr = D
+                    iv = dv = f"{VR}"
+            ilay = (f"pto.BLayout.{bl}, {svr}, {svc}{box}" if cfg.mode == "elem"
+                    else f"pto.BLayout.RowMajor, {svr}, {svc}")
+            ln += [f"{i}idx = pto.Tile[pto.TileType.Vec, {I}, {ir}, {ic}, {ilay}]({iv})",
+                   f"{i}dst = pto.Tile[pto.TileType.Vec, {T}, {R}, {C}, pto.BLayout.{bl}, {sr}, {sc}{box}]({dv})",
                    f"{i}pto.TASSIGN(idx, {L['idx_addr']:#x})",
                    f"{i}pto.TASSIGN(dst, {L['dst_addr']:#x})"]
             ln += _fill(cfg, "ub", L["dst_addr"], R * C * L["T"], i)

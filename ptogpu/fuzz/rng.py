@@ -281,6 +281,26 @@ def generate(kind: str | int, seed: int, inst: np.ndarray, n_elem: int, cap: int
     return values32(k, lo, hi, keys, cap)
 
 
+SHAPE_SALT = np.uint64(0x5348415045)
+
+
+def shapes(seed: int, inst: np.ndarray, rows: int, cols: int, row_mode: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Valid shapes (vr, vc) of instances ``inst`` of a shape-fuzzing campaign over rows x cols
+    tiles: uniform in [1, rows] x [1, cols], with 1/8 of the tiles [R, 1] and 1/8 [1, C]
+    (counter_rng.cuh rng_shape, bit for bit). Row mode keeps vc = cols."""
+    keys = instance_keys(seed, np.asarray(inst, np.int64).reshape(-1))
+    h = mix64(keys ^ SHAPE_SALT)
+    sel = h >> np.uint64(61)
+    with np.errstate(over="ignore"):
+        r = np.uint64(1) + (((h & np.uint64(0xFFFFFFFF)) * np.uint64(rows)) >> np.uint64(32))
+        c = np.uint64(1) + ((((h >> np.uint64(32)) & np.uint64(0x1FFFFFFF)) * np.uint64(cols)) >> np.uint64(29))
+    c = np.where(sel == 0, np.uint64(1), c)
+    r = np.where(sel == 1, np.uint64(1), r)
+    vr = r.astype(np.int64) if rows else np.zeros(keys.size, np.int64)
+    vc = np.full(keys.size, cols, np.int64) if row_mode else (c.astype(np.int64) if cols else np.zeros(keys.size, np.int64))
+    return vr, vc
+
+
 class Generator:
     """An index source: a named kind, or a user callable ``f(inst: ndarray, n_elem, cap) ->
     int array (len(inst), n_elem)`` (it must be a pure function of the instance numbers to

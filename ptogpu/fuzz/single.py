@@ -29,7 +29,7 @@ def fault_code(msg: str) -> int:
 def layout(cfg: FuzzConfig) -> dict:
     """Addresses and tile geometry of the canonical instance (shared with the batch paths)."""
     T, isz = cfg.esize, dtypes.as_dtype(cfg.index_dtype).itemsize
-    VR, VC = cfg.rows, cfg.cols
+    VR, VC = cfg.tile_shape if cfg.instr == "mgather" and cfg.space == "ub" else (cfg.rows, cfg.cols)
     d: dict = {"T": T, "isz": isz}
     tbytes = cfg.table_elems * T
     d["table_bytes"] = tbytes
@@ -44,9 +44,9 @@ def layout(cfg: FuzzConfig) -> dict:
                 return _pad(VR, e), max(VC, 1)
             return _pad(VR, 16), _pad(VC, e)
         if cfg.mode == "elem":
-            d["idx_shape"] = (*extent(isz), VR, VC)
+            d["idx_shape"] = (*extent(isz), cfg.rows, cfg.cols)
         else:
-            d["idx_shape"] = (1, _pad(VR, 32 // isz), 1, VR)
+            d["idx_shape"] = (1, _pad(VR, 32 // isz), 1, cfg.rows)
         ir, ic = d["idx_shape"][:2]
         d["idx_addr"] = 0
         d["dst_shape"] = extent(T)
@@ -108,12 +108,32 @@ def tile_classes(cfg: FuzzConfig, L: dict | None = None):
     L = L or layout(cfg)
     bl, sl = (getattr(pto.BLayout, LAYOUTS[cfg.layout][0]), getattr(pto.SLayout, LAYOUTS[cfg.layout][1]))
     ir, ic, ivr, ivc = L["idx_shape"]
+    vr, vc = cfg.rows, cfg.cols
+    if cfg.storage is not None:                    # valid dims set per tile (make_tiles)
+        D = pto.DYNAMIC
+        if cfg.mode == "elem":
+            ivr = ivc = vr = vc = D
+        else:                                      # [1, R] index tile; ValidCol stays static
+            ivc = vr = D
+    
     if cfg.mode == "elem":
         IdxT = pto.Tile[pto.TileType.Vec, cfg.index_dtype, ir, ic, bl, ivr, ivc, sl, 512]
     else:
         IdxT = pto.Tile[pto.TileType.Vec, cfg.index_dtype, ir, ic, pto.BLayout.RowMajor, ivr, ivc]
-    DstT = pto.Tile[pto.TileType.Vec, cfg.dtype, *L["dst_shape"], bl, cfg.rows, cfg.cols, sl, 512]
+    DstT = pto.Tile[pto.TileType.Vec, cfg.dtype, *L["dst_shape"], bl, vr, vc, sl, 512]
     return IdxT, DstT
+
+
+def make_tiles(cfg: FuzzConfig, L: dict | None = None):
+    """(index tile, destination tile) instances of an MGATHER-into-UB configuration, with
+    their dynamic valid dims set when ``cfg.storage`` is."""
+    L = L or layout(cfg)
+    IdxT, DstT = tile_classes(cfg, L)
+    if cfg.storage is None:
+        return IdxT(), DstT()
+    if cfg.mode == "row":
+        return IdxT(cfg.rows), DstT(cfg.rows)
+    return IdxT(cfg.rows, cfg.cols), DstT(cfg.rows, cfg.cols)
 
 
 def cast_indices(cfg: FuzzConfig, values: np.ndarray) -> np.ndarray:
@@ -172,8 +192,7 @@ def _run(pto, core, cfg, L, T, idx) -> np.ndarray:
         oob = getattr(pto.GatherOOB, cfg.oob.capitalize())
         if cfg.space == "ub":
             ir, ic, ivr, ivc = L["idx_shape"]
-            IdxT, DstT = tile_classes(cfg, L)
-            it, dst = IdxT(), DstT()
+            it, dst = make_tiles(cfg, L)
             pto.TASSIGN(it, L["idx_addr"])
             pto.TASSIGN(dst, L["dst_addr"])
             _prefill(core, cfg, dst)

@@ -1,0 +1,161 @@
+"""Driver of the executing campaign engine (cuda_src/fuzz.cu ``pto_fuzz_exec``, backend
+``native``): per tile, indices generated into a UB image, both sides' *kernels* run on it (the
+A5 SIMT launches as lock-step warps, every lane of every warp-round; the scalar targets' loops)
+and their bytes and fault records compared in the same pass; only class counts and first
+instance numbers come back.
+
+It runs exactly the kernels and launch plans the batch path runs (``fuzz.kernels._world``,
+``plan_mgather``), so its reports equal the batch path's (tests/test_fuzz_execute.py) while no
+index, output or fault array crosses into Python. Covered: what the fused formula engine covers
+(MGATHER into UB, ND tiles, 32-bit index types, counter generators) with both sides on native.
+"""
+from __future__ import annotations
+
+import ctypes
+
+import numpy as np
+
+from ..backend import sources
+from .config import FuzzConfig
+from .single import layout
+
+_fn = None
+
+
+def _E(name: str) -> int:
+    return sources.enum_values("fuzz.cu")[name]
+
+
+def _lib():
+    global _fn
+    if _fn is None:
+        from ..backend import native_backend
+        lib = native_backend.load()
+        f = lib.pto_fuzz_exec
+        f.argtypes = [ctypes.c_void_p] * 8 + [ctypes.c_longlong, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_longlong,
+                                              ctypes.c_void_p, ctypes.c_int]
+        f.restype = None
+        _fn = (f, lib, lib.pto_host_shim_threads())
+    return _fn
+
+
+class _Side:
+    """One side's launch: the one-block entry point of its kernel, block, passes, parameters."""
+
+    def __init__(self, cfg: FuzzConfig, threads: str):
+        from ..backend import native_backend
+        from .kernels import _world
+        self.core, plan, self.L, self.dst = _world(cfg)
+        if plan is None or plan.kernel is None:
+            raise LookupError(f"{cfg.label}: no kernel launch")
+        _, lib, _ = _lib()
+        lock = threads == "warps" and plan.kernel in native_backend.lockstep_kernels()
+        sym = ("host1w_" if lock else "host1_") + plan.kernel
+        self.fn = ctypes.cast(getattr(lib, sym), ctypes.c_void_p).value
+        self.kernel, self.block, self.passes = plan.kernel, plan.block, plan.passes
+        self.params = np.ascontiguousarray(plan.params, np.int64)
+
+
+def covers(a: FuzzConfig, b: FuzzConfig, gen, sa, sb, shapes: bool = False) -> bool:
+    """True when this engine runs campaign (a, b) exactly as the batch path would."""
+    from . import fused
+    if sa.backend != "native" or sb.backend != "native":
+        return False
+    if not fused.covers(a.with_(dst_fill=0), b.with_(dst_fill=0), gen, sa, sb):   # (fill: ours)
+        return False
+    if layout(a) != layout(b):
+        return False
+    try:
+        _lib()
+        Campaign(a, b, gen, 0, shapes=shapes)
+    except (LookupError, AttributeError, OSError, RuntimeError):
+        return False
+    return True
+
+
+class Campaign:
+    """Everything ``pto_fuzz_exec`` needs besides the instance range."""
+
+    def __init__(self, a: FuzzConfig, b: FuzzConfig, gen, rel: int, threads: str = "warps",
+                 shapes: bool = False):
+        from ..backend.mgather_kernels import _E as _M
+        from .kernels import _idx_tile
+        if shapes:                         # tiles laid out for the full shape, valid dims dynamic
+            a, b = (c.with_(storage=(c.rows, c.cols)) for c in (a, b))
+        self.a, self.b, self.gen, self.rel, self.shapes = a, b, gen, rel, shapes
+        self.sa, self.sb = _Side(a, threads), _Side(b, threads)
+        L = self.L = self.sa.L
+        core = self.sa.core
+        self.gm = np.ascontiguousarray(core.gm._buf[: core.gm.size]).copy()
+        gb = self.sb.core.gm
+        if gb.size != core.gm.size or not np.array_equal(self.gm, gb._buf[: gb.size]):
+            raise LookupError("sides hold different GM images")
+        self.ub = [np.ascontiguousarray(s.core.ub._buf[: s.core.ub.size]).copy() for s in (self.sa, self.sb)]
+        ir, ic, ivr, ivc = L["idx_shape"]
+        rr, cc = np.meshgrid(np.arange(ivr), np.arange(ivc), indexing="ij")
+        self.ipos = np.ascontiguousarray(type(_idx_tile(a, L)).offsets(rr, cc).reshape(-1), np.int64)
+        if L["isz"] != 4 or self.ipos.size != a.n_idx:
+            raise LookupError("index tile is not n_idx 32-bit words")
+        x = [0] * _E("EX_WORDS")
+        x[_E("EX_N_IDX")], x[_E("EX_IDX_ADDR")] = a.n_idx, L["idx_addr"]
+        x[_E("EX_DST_ADDR")], x[_E("EX_DST_NBYTES")] = L["dst_addr"], self.sa.dst.nbytes
+        x[_E("EX_DST_COLS")] = L["dst_shape"][1]
+        x[_E("EX_DST_FILL")] = int(a.dst_fill) & 0xFF
+        for k, s in (("A", self.sa), ("B", self.sb)):
+            by = s.block[1]
+            if shapes and s.block[0] == 32:
+                by = 32      # per-thread SIMT launches: a block for any shape (extra warps return)
+            x[_E(f"EX_BX_{k}")], x[_E(f"EX_BY_{k}")] = s.block[0], by
+            x[_E(f"EX_PASSES_{k}")], x[_E(f"EX_UB_{k}")] = s.passes, s.core.ub.size
+        x[_E("EX_SHAPES")], x[_E("EX_PWORDS")] = int(shapes), _M("MG_WORDS")
+        x[_E("EX_VR_WORD")], x[_E("EX_VC_WORD")] = _M("MG_VR"), _M("MG_VC")
+        if shapes and any(s.params.size != _M("MG_WORDS") for s in (self.sa, self.sb)):
+            raise LookupError("shape fuzzing needs MGATHER parameter blocks")
+        self.ex = np.array(x, np.int64)
+
+    def run_chunk(self, start: int, n: int) -> np.ndarray:
+        from . import fused
+        f, _, threads = _lib()
+        prm = fused.params(self.a, self.b, self.gen.seed, self.gen.counter_kind, start, self.rel)
+        res = fused.empty_results(max(1, threads))
+        f(prm.ctypes.data, self.ex.ctypes.data, self.ipos.ctypes.data, self.sa.fn,
+          self.sa.params.ctypes.data, self.sb.fn, self.sb.params.ctypes.data, self.gm.ctypes.data,
+          int(self.gm.size), self.ub[0].ctypes.data, self.ub[1].ctypes.data, int(n), res.ctypes.data, int(res.shape[0]))
+        return res
+
+
+# Tiles per call: a progress update every few tenths of a second at the bench's rate.
+CHUNK = 1 << 18
+
+
+def run(a, b, gen, sa, sb, n, start, rep, rel, *, chunk=None, progress=None, shapes=False) -> None:
+    from . import fused
+    camp = Campaign(a, b, gen, rel, shapes=shapes)
+    step = int(chunk or CHUNK)
+    done = 0
+    allres = []
+    for s in range(start, start + n, step):
+        m = min(step, start + n - s)
+        allres.append(camp.run_chunk(s, m))
+        done += m
+        if progress:
+            progress(done, n)
+    fused.merge(rep, np.concatenate(allres) if allres else fused.empty_results(0), gen, a)
+    if shapes:                             # each class's example in its first instance's shape
+        for c in rep.classes.values():
+            if c.first:
+                ia, ib = instance_configs(a, b, gen, c.first[0])
+                c.shape = (ia.rows, ia.cols)
+                c.example = gen(np.array(c.first[:1], np.int64), ia.n_idx, ia.cap)[0]
+    rep.engine = (f"executing native: {camp.sa.kernel} vs {camp.sb.kernel}, both run per tile"
+                  + (", valid shape drawn per tile" if shapes else ""))
+
+
+def instance_configs(a: FuzzConfig, b: FuzzConfig, gen, inst: int) -> tuple[FuzzConfig, FuzzConfig]:
+    """The two sides' configurations of instance ``inst`` of a shape-fuzzing campaign over
+    a x b: its drawn valid shape inside tiles laid out for (a.rows, a.cols)."""
+    from .rng import shapes as draw
+    vr, vc = draw(gen.seed, np.array([inst]), a.rows, a.cols, a.mode == "row")
+    st = (a.rows, a.cols)
+    return (a.with_(rows=int(vr[0]), cols=int(vc[0]), storage=st),
+            b.with_(rows=int(vr[0]), cols=int(vc[0]), storage=st))
