@@ -14,8 +14,8 @@
 //                   elements with indices generated in registers; results by atomics.
 //   pto_fuzz_native (host build only) the same element functions over a tile held in arrays,
 //                   OpenMP over tiles; this is what backend "native" runs.
-#include "common.cuh"
 #include "counter_rng.cuh"
+#include "mgather_impl.cuh"
 
 // Campaign parameter block (int64 words); the Python side reads these names from this file.
 enum {
@@ -123,29 +123,46 @@ PTO_DEV i64 fz_facts(const i64 *P, u64 raw, u64 c) {
 
 // ---- class table (shared by both drivers) -----------------------------------------------------
 // Insert one divergent tile; `atomic` on the GPU (slots claimed by CAS), plain on one host thread.
-PTO_DEV void fz_count(u64 *res, int which) {
+// `shared`: a record that kernel blocks share (the host shim runs blocks on OpenMP threads:
+// atomics there too); otherwise one host thread's own record.
+PTO_DEV void fz_count(u64 *res, int which, bool shared = false) {
 #ifdef PTO_HOST_SHIM
-    res[which] += 1;
+    if (shared) __atomic_fetch_add(&res[which], 1ull, __ATOMIC_RELAXED);
+    else res[which] += 1;
 #else
+    (void)shared;
     atomicAdd(&res[which], 1ull);
 #endif
 }
 
-PTO_DEV void fz_note(u64 *res, u64 mask, u64 inst) {
+PTO_DEV void fz_note(u64 *res, u64 mask, u64 inst, bool shared = false) {
     u64 *slots = res + FZ_HEAD;
     for (int s = 0; s < FZ_MAXC; ++s) {
         u64 *sl = slots + s * FZ_SLOT;
 #ifdef PTO_HOST_SHIM
         u64 cur = sl[0];
-        if (cur == FZ_EMPTY) { sl[0] = mask; cur = mask; }
+        if (shared) {
+            u64 exp = FZ_EMPTY;
+            cur = __atomic_compare_exchange_n(&sl[0], &exp, mask, false, __ATOMIC_RELAXED,
+                                              __ATOMIC_RELAXED) ? mask : exp;
+        } else if (cur == FZ_EMPTY) {
+            sl[0] = mask;
+            cur = mask;
+        }
 #else
         u64 cur = atomicCAS(&sl[0], FZ_EMPTY, mask);
         if (cur == FZ_EMPTY) cur = mask;
 #endif
         if (cur != mask) continue;
 #ifdef PTO_HOST_SHIM
-        sl[1] += 1;
-        if (sl[2] < FZ_FIRST) sl[3 + sl[2]++] = inst;
+        if (shared) {
+            __atomic_fetch_add(&sl[1], 1ull, __ATOMIC_RELAXED);
+            const u64 k = __atomic_fetch_add(&sl[2], 1ull, __ATOMIC_RELAXED);
+            if (k < FZ_FIRST) sl[3 + k] = inst;
+        } else {
+            sl[1] += 1;
+            if (sl[2] < FZ_FIRST) sl[3 + sl[2]++] = inst;
+        }
 #else
         atomicAdd(&sl[1], 1ull);
         const u64 k = atomicAdd(&sl[2], 1ull);
@@ -153,7 +170,7 @@ PTO_DEV void fz_note(u64 *res, u64 mask, u64 inst) {
 #endif
         return;
     }
-    fz_count(res, FZ_OVERFLOW);          // more than FZ_MAXC classes: counted, not classified
+    fz_count(res, FZ_OVERFLOW, shared);  // more than FZ_MAXC classes: counted, not classified
 }
 // ---- GPU driver: one thread per tile, indices regenerated in registers ---------------------------
 // One pass over the valid elements computes both sides' values and whether they read outside
@@ -220,6 +237,153 @@ extern "C" __global__ void __launch_bounds__(256) fuzz_campaign(PTO_KERNEL_PARAM
     }
 }
 PTO_EXPORT(fuzz_campaign)
+
+// ---- executing engine: both sides' kernels run on every tile -----------------------------------
+// Unlike the formula engine above, nothing here knows the MGATHER rules: each tile's indices
+// are generated into a per-thread UB image, side A's kernel and side B's kernel (the very
+// functions batches launch: the A5 SIMT launches as lock-step warps, the scalar targets'
+// loops) run on it into two destination copies, and their fault records and bytes are
+// compared; fz_facts only names the rules behind a difference. A lane-mapping error in a
+// kernel therefore shows up as divergent (unexplained) tiles.
+
+// Exec block (int64 words), filled by ptogpu/fuzz/exec.py.
+enum {
+    EX_N_IDX = 0, EX_IDX_ADDR, EX_DST_ADDR, EX_DST_NBYTES, EX_DST_COLS, EX_DST_FILL,
+    EX_BX_A, EX_BY_A, EX_PASSES_A, EX_UB_A, EX_BX_B, EX_BY_B, EX_PASSES_B, EX_UB_B,
+    // Shape fuzzing: EX_SHAPES set, each tile's valid (vr, vc) drawn by rng_shape within the
+    // FZ_VR x FZ_VC tile and written into both sides' parameter blocks (EX_PWORDS words each)
+    // at words EX_VR_WORD and EX_VC_WORD.
+    EX_SHAPES, EX_PWORDS, EX_VR_WORD, EX_VC_WORD,
+    // fuzz_exec_campaign only: the sides' kernels (MGK_*), the offset of side B's UB image in
+    // an instance's window, and of the two fault records (8 u64).
+    EX_KIND_A, EX_KIND_B, EX_WIN_B, EX_REC, EX_WORDS
+};
+
+// Phase of a fault record as the batch path codes it (index, table, dst, other), or -1.
+PTO_DEV int fault_phase(const u64 *rec) {
+    if (rec[0] == FAULT_NONE) return -1;
+    const u64 p = rec[0] >> 56;
+    return p <= 2 ? (int)p : 3;
+}
+
+// Class mask of one executed tile (0: the sides agree): fault records, then the destination
+// bytes element by element; `raw_of(k)` is index value k of the tile (sign-extended for int32).
+// VR x VC: this tile's valid shape; C: the destination's columns.
+template <class RawOf>
+PTO_DEV u64 fz_exec_mask(const i64 *P, const u64 *reca, const u64 *recb, const u8 *dsa, const u8 *dsb,
+                         u64 dn, u64 C, u64 VR, u64 VC, RawOf raw_of) {
+    const bool elem = P[FZ_MODE] == MODE_ELEM_;
+    const u64 T = (u64)P[FZ_T];
+    const int fa = fault_phase(reca), fb = fault_phase(recb);
+    u64 mask = 0;
+    if (fa != fb) {                               // one faults, or both in different phases
+        u64 tilef = 0;
+        for (u64 r = 0; r < VR; ++r)
+            for (u64 c = 0; c < VC; ++c) tilef |= (u64)fz_facts(P, raw_of(elem ? r * VC + c : r), c);
+        mask = FACT_FAULT | (tilef & (FACT_CAST | FACT_CAP | FACT_UNDEF));
+    } else if (fa < 0) {
+        for (u64 e = 0; e < dn / T; ++e) {
+            bool same = true;
+            for (u64 k = 0; k < T; ++k) same &= dsa[e * T + k] == dsb[e * T + k];
+            if (same) continue;
+            const u64 r = e / C, c = e % C;
+            i64 f = FACT_PAD;
+            if (r < VR && c < VC) f = fz_facts(P, raw_of(elem ? r * VC + c : r), c) & ~(i64)FACT_PAD;
+            mask |= f ? (u64)f : (u64)FACT_UNEXPLAINED;
+        }
+    }
+    if (mask && P[FZ_REL]) mask = (u64)P[FZ_REL];
+    return mask;
+}
+
+// ---- the executing engine as a kernel (cupy; the host shim runs it in the tests) -------------
+// One block of dim3(32, 32) per tile (the widest A5 launch: threads beyond a side's launch
+// return), in 4 passes (separate launches on the GPU; block by block on the host):
+//   0  generate the tile's indices into both sides' UB images, fill their destinations;
+//   1  pass 0 of each side's kernel (a scalar side runs whole, on thread 0);
+//   2  pass 1 of each A5 side;
+//   3  thread 0 compares the two sides and counts the tile into `fault` (the result record).
+// prm: [campaign block (FZ_WORDS) | exec block (EX_WORDS) | side A's MGATHER block | side B's |
+// ipos (EX_N_IDX)]. Instance k's UB window (ub + k*ub_stride): side A's image at 0, side B's
+// at EX_WIN_B, the fault records at EX_REC. Shape fuzzing as pto_fuzz_exec.
+PTO_DEV void fzx_side(int kind, const i64 *L, const Mem &m, u64 *rec, int pass, u32 tid) {
+    if (kind == MGK_A5_ELEM || kind == MGK_A5_ROW) mg_a5_thread_instance(kind, L, m, rec, pass);
+    else if (pass == 0 && tid == 0) mg_scalar_instance(kind, L, m, rec);
+}
+
+extern "C" __global__ void __launch_bounds__(1024) fuzz_exec_campaign(PTO_KERNEL_PARAMS) {
+    const i64 *P0 = prm, *X = prm + FZ_WORDS, *PA = X + EX_WORDS, *PB = PA + MG_WORDS;
+    const i64 *ipos = PB + MG_WORDS;
+    const u32 tid = threadIdx.y * blockDim.x + threadIdx.x, nth = blockDim.x * blockDim.y;
+    (void)gm_stride;
+    PTO_FOR_EACH_INSTANCE(t) {
+        const u64 inst = (u64)P0[FZ_INST0] + (u64)t;
+        const u64 key = rng_key((u64)P0[FZ_SEED], inst);
+        const bool elem = P0[FZ_MODE] == MODE_ELEM_;
+        const u64 R = (u64)P0[FZ_VR], Cv = (u64)P0[FZ_VC];
+        u64 VR = R, VC = Cv;
+        if (X[EX_SHAPES]) rng_shape(key, R, Cv, !elem, &VR, &VC);
+        u8 *win = ub + t * ub_stride;
+        u64 *rec = (u64 *)(win + X[EX_REC]);
+        Mem ma, mb;
+        ma.a[SPACE_GM].p = mb.a[SPACE_GM].p = gm;
+        ma.a[SPACE_GM].size = mb.a[SPACE_GM].size = gm_size;
+        ma.a[SPACE_L1].p = mb.a[SPACE_L1].p = l1;
+        ma.a[SPACE_L1].size = mb.a[SPACE_L1].size = l1_size;
+        ma.a[SPACE_UB].p = win;
+        ma.a[SPACE_UB].size = X[EX_UB_A];
+        mb.a[SPACE_UB].p = win + X[EX_WIN_B];
+        mb.a[SPACE_UB].size = X[EX_UB_B];
+        const u64 ia = (u64)X[EX_IDX_ADDR], da = (u64)X[EX_DST_ADDR], dn = (u64)X[EX_DST_NBYTES];
+        const bool sgn = P0[FZ_SIGNED] != 0;
+        i64 dup[4];
+        rng_dup_values(key, (u64)P0[FZ_GCAP], dup);
+        const u32 d32[4] = {(u32)dup[0], (u32)dup[1], (u32)dup[2], (u32)dup[3]};
+        const u32 k1 = (u32)key, k2 = (u32)(key >> 32), c32 = (u32)(u64)P0[FZ_GCAP];
+        const int gen = (int)P0[FZ_GEN];
+        auto word = [&](u64 k) { return rng_value32(gen, k1, k2, k, d32, c32); };
+        if (pass == 0) {
+            const u64 nv = elem ? VR * VC : VR;
+            for (u64 k = tid; k < nv; k += nth) {
+                const u64 at = ia + (u64)ipos[elem ? (k / VC) * Cv + k % VC : k] * 4;
+                st_word<4>(ma.a[SPACE_UB].p + at, word(k));
+                st_word<4>(mb.a[SPACE_UB].p + at, word(k));
+            }
+            for (u64 b = tid; b < dn; b += nth)
+                ma.a[SPACE_UB].p[da + b] = mb.a[SPACE_UB].p[da + b] = (u8)X[EX_DST_FILL];
+            if (tid < 2 * FAULT_WORDS) rec[tid] = FAULT_NONE;
+            continue;
+        }
+        // Each side's block, with this tile's shape.
+        i64 LA[MG_WORDS], LB[MG_WORDS];
+        for (int w = 0; w < MG_WORDS; ++w) {
+            LA[w] = PA[w];
+            LB[w] = PB[w];
+        }
+        LA[MG_VR] = LB[MG_VR] = (i64)VR;
+        LA[MG_VC] = LB[MG_VC] = (i64)VC;
+        if (pass <= 2) {
+            fzx_side((int)X[EX_KIND_A], LA, ma, rec, pass - 1, tid);
+            fzx_side((int)X[EX_KIND_B], LB, mb, rec + FAULT_WORDS, pass - 1, tid);
+            continue;
+        }
+        if (tid != 0) continue;
+        i64 Pt[FZ_WORDS];
+        for (int w = 0; w < FZ_WORDS; ++w) Pt[w] = P0[w];
+        Pt[FZ_VR] = (i64)VR;
+        Pt[FZ_VC] = (i64)VC;
+        auto raw_of = [&](u64 k) { const u32 w = word(k); return sgn ? (u64)(i64)(int)w : (u64)w; };
+        const u64 mask = fz_exec_mask(Pt, rec, rec + FAULT_WORDS, ma.a[SPACE_UB].p + da,
+                                      mb.a[SPACE_UB].p + da, dn, (u64)X[EX_DST_COLS], VR, VC, raw_of);
+        if (rec[0] != FAULT_NONE) fz_count(fault, FZ_FAULTS_A, true);
+        if (rec[FAULT_WORDS] != FAULT_NONE) fz_count(fault, FZ_FAULTS_B, true);
+        if (mask) {
+            fz_count(fault, FZ_DIVERGENT, true);
+            fz_note(fault, mask, inst, true);
+        }
+    }
+}
+PTO_EXPORT(fuzz_exec_campaign)
 
 // ---- host driver: arrays per tile, OpenMP over tiles --------------------------------------------
 #ifdef PTO_HOST_SHIM
@@ -503,32 +667,7 @@ extern "C" void pto_fuzz_native(const i64 *prm, const u8 *gm, i64 n, u64 *res, i
         }
     }
 }
-// ---- executing engine (host build only): both sides' kernels run on every tile ---------------
-// Unlike the formula engine above, nothing here knows the MGATHER rules: each tile's indices
-// are generated into a per-thread UB image, side A's kernel and side B's kernel (the very
-// functions batches launch: the A5 SIMT launches as lock-step warps, the scalar targets'
-// loops) run on it into two destination copies, and their fault records and bytes are
-// compared; fz_facts only names the rules behind a difference. A lane-mapping error in a
-// kernel therefore shows up as divergent (unexplained) tiles.
-
-// Exec block (int64 words), filled by ptogpu/fuzz/exec.py.
-enum {
-    EX_N_IDX = 0, EX_IDX_ADDR, EX_DST_ADDR, EX_DST_NBYTES, EX_DST_COLS, EX_DST_FILL,
-    EX_BX_A, EX_BY_A, EX_PASSES_A, EX_UB_A, EX_BX_B, EX_BY_B, EX_PASSES_B, EX_UB_B,
-    // Shape fuzzing: EX_SHAPES set, each tile's valid (vr, vc) drawn by rng_shape within the
-    // FZ_VR x FZ_VC tile and written into both sides' parameter blocks (EX_PWORDS words each)
-    // at words EX_VR_WORD and EX_VC_WORD.
-    EX_SHAPES, EX_PWORDS, EX_VR_WORD, EX_VC_WORD, EX_WORDS
-};
-
 namespace {
-
-// Phase of a fault record as the batch path codes it (index, table, dst, other), or -1.
-FZ_INLINE int fault_phase(const u64 *rec) {
-    if (rec[0] == FAULT_NONE) return -1;
-    const u64 p = rec[0] >> 56;
-    return p <= 2 ? (int)p : 3;
-}
 
 // Run one side's kernel on one instance through its one-block entry point (host1w_: the
 // lock-step warps; host1_: every thread per pass).
@@ -601,26 +740,11 @@ void exec_range(const i64 *P, const i64 *X, const i64 *ipos, pto_block_fn ka, co
         std::memset(dsb, fill, dn);
         run_side(ka, pa, X, 0, gm, gm_size, uba.data(), usa, reca);
         run_side(kb, pb, X, 1, gm, gm_size, ubb.data(), usb, recb);
-        const int fa = fault_phase(reca), fb = fault_phase(recb);
-        res[FZ_FAULTS_A] += fa >= 0;
-        res[FZ_FAULTS_B] += fb >= 0;
+        res[FZ_FAULTS_A] += reca[0] != FAULT_NONE;
+        res[FZ_FAULTS_B] += recb[0] != FAULT_NONE;
         auto raw_of = [&](u64 k) { return sgn ? (u64)(i64)(int)wv[k] : (u64)wv[k]; };
-        u64 mask = 0;
-        if (fa != fb) {                           // one faults, or both in different phases
-            u64 tilef = 0;
-            for (u64 r = 0; r < VR; ++r)
-                for (u64 c = 0; c < VC; ++c) tilef |= (u64)fz_facts(P, raw_of(elem ? r * VC + c : r), c);
-            mask = FACT_FAULT | (tilef & (FACT_CAST | FACT_CAP | FACT_UNDEF));
-        } else if (fa < 0 && std::memcmp(dsa, dsb, dn) != 0) {
-            for (u64 e = 0; e < dn / T; ++e) {
-                if (std::memcmp(dsa + e * T, dsb + e * T, T) == 0) continue;
-                const u64 r = e / C, c = e % C;
-                i64 f = FACT_PAD;
-                if (r < VR && c < VC) f = fz_facts(P, raw_of(elem ? r * VC + c : r), c) & ~(i64)FACT_PAD;
-                mask |= f ? (u64)f : (u64)FACT_UNEXPLAINED;
-            }
-        }
-        if (mask && P[FZ_REL]) mask = (u64)P[FZ_REL];
+        const bool same = reca[0] == FAULT_NONE && recb[0] == FAULT_NONE && std::memcmp(dsa, dsb, dn) == 0;
+        const u64 mask = same ? 0 : fz_exec_mask(P, reca, recb, dsa, dsb, dn, C, VR, VC, raw_of);
         if (mask) {
             res[FZ_DIVERGENT] += 1;
             fz_note(res, mask, inst);

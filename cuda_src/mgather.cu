@@ -57,47 +57,24 @@ extern "C" __global__ void mgather_a5_scalar(PTO_KERNEL_PARAMS) {
     if (threadIdx.x | threadIdx.y | threadIdx.z) return;
     PTO_FOR_EACH_INSTANCE(inst) {
         MG_INSTANCE_SETUP(inst);
-        elem_one(P, m, rec, ACT_NOTE, 0, 0);
-        if (rec[0] == FAULT_NONE) elem_one(P, m, rec, ACT_WRITE, 0, 0);
+        mg_scalar_instance(MGK_A5_SCALAR, P, m, rec);
     }
 }
 
-// FAST: an expression that runs the instance in vector form and is true when it did
-// (mgather_impl.cuh scalar_fast), or false.
-#define SCALAR_KERNEL(name, FAST, ...)                             \
+// The scalar targets' loops, one thread (mgather_impl.cuh mg_scalar_instance).
+#define SCALAR_KERNEL(name, KIND)                                  \
     extern "C" __global__ void name(PTO_KERNEL_PARAMS) {           \
         (void)pass;                                                \
         if (threadIdx.x | threadIdx.y | threadIdx.z) return;       \
         PTO_FOR_EACH_INSTANCE(inst) {                              \
             MG_INSTANCE_SETUP(inst);                               \
-            if (FAST) continue;                                    \
-            int act = ACT_NOTE;                                    \
-            __VA_ARGS__;                                           \
-            if (rec[0] != FAULT_NONE) continue;                    \
-            act = ACT_WRITE;                                       \
-            __VA_ARGS__;                                           \
+            mg_scalar_instance(KIND, P, m, rec);                   \
         }                                                          \
     }
 
-// CPU simulator: one generic routine, rows in order (cpu/MGather.hpp:21-95).
-// Host: the vector form reads a local copy of the parameter block (stores cannot alias it).
-#ifdef PTO_HOST_SHIM
-PTO_DEV bool scalar_fast_copy(const i64 *P, const Mem &m, bool row_mode, bool tail) {
-    MG_COPY_PARAMS(L, P);
-    return scalar_fast(L, m, row_mode, tail);
-}
-#else
-#define scalar_fast_copy scalar_fast
-#endif
-
-SCALAR_KERNEL(mgather_cpu, scalar_fast_copy(P, m, P[MG_MODE] == MODE_ROW, false),
-              if (P[MG_MODE] == MODE_ROW) row_loop(P, m, rec, act, false);
-              else elem_loop(P, m, rec, act))
-
-SCALAR_KERNEL(mgather_a2a3_row_nd, scalar_fast_copy(P, m, true, P[MG_TAIL] != 0),
-              row_loop(P, m, rec, act, P[MG_TAIL] != 0))
-
-SCALAR_KERNEL(mgather_a2a3_elem_nd, scalar_fast_copy(P, m, false, false), elem_loop(P, m, rec, act))
+SCALAR_KERNEL(mgather_cpu, MGK_CPU)
+SCALAR_KERNEL(mgather_a2a3_row_nd, MGK_A2A3_ROW_ND)
+SCALAR_KERNEL(mgather_a2a3_elem_nd, MGK_A2A3_ELEM_ND)
 
 // ---- A2/A3 NZ tables -----------------------------------------------------------------------
 
@@ -177,9 +154,20 @@ PTO_DEV void elem_nz_loop(const i64 *P, const Mem &m, u64 *rec, int act) {
             }
 }
 
-SCALAR_KERNEL(mgather_a2a3_row_nz, false, row_nz_loop(P, m, rec, act))
+// Check every element first (the first fault, keyed), then write a clean instance.
+#define NZ_KERNEL(name, LOOP)                                      \
+    extern "C" __global__ void name(PTO_KERNEL_PARAMS) {           \
+        (void)pass;                                                \
+        if (threadIdx.x | threadIdx.y | threadIdx.z) return;       \
+        PTO_FOR_EACH_INSTANCE(inst) {                              \
+            MG_INSTANCE_SETUP(inst);                               \
+            LOOP(P, m, rec, ACT_NOTE);                             \
+            if (rec[0] == FAULT_NONE) LOOP(P, m, rec, ACT_WRITE);  \
+        }                                                          \
+    }
 
-SCALAR_KERNEL(mgather_a2a3_elem_nz, false, elem_nz_loop(P, m, rec, act))
+NZ_KERNEL(mgather_a2a3_row_nz, row_nz_loop)
+NZ_KERNEL(mgather_a2a3_elem_nz, elem_nz_loop)
 
 PTO_EXPORT_WARPS(mgather_a5_row)
 PTO_EXPORT_WARPS(mgather_a5_elem)

@@ -711,4 +711,38 @@ PTO_DEV bool scalar_fast(const i64 *L, const Mem &m, bool row_mode, bool tail) {
     return done;
 }
 
+// ---- one instance of each MGATHER-into-UB kernel --------------------------------------------
+// The bodies the mgather.cu kernels run per instance, and what the executing fuzz kernel
+// (fuzz.cu fuzz_exec_campaign) calls for each side. MGK_*: the kernel kinds.
+enum { MGK_A5_ELEM = 0, MGK_A5_ROW, MGK_A5_SCALAR, MGK_A2A3_ROW_ND, MGK_A2A3_ELEM_ND, MGK_CPU };
+
+// Scalar kernels: check every element (the first fault, keyed), then write a clean instance;
+// the vector form where it applies (scalar_fast). The host reads a local copy of the block
+// (byte stores cannot alias it).
+PTO_DEV void mg_scalar_instance(int kind, const i64 *P, const Mem &m, u64 *rec) {
+    MG_COPY_PARAMS(L, P);
+    if (kind == MGK_A5_SCALAR) {                       // A5 static 1x1 (MGatherScalarImpl)
+        elem_one(L, m, rec, ACT_NOTE, 0, 0);
+        if (rec[0] == FAULT_NONE) elem_one(L, m, rec, ACT_WRITE, 0, 0);
+        return;
+    }
+    // CPU simulator: one generic routine, rows in order (cpu/MGather.hpp:21-95); A2/A3 ND.
+    const bool row = kind == MGK_A2A3_ROW_ND || (kind == MGK_CPU && L[MG_MODE] == MODE_ROW);
+    const bool tail = kind == MGK_A2A3_ROW_ND && L[MG_TAIL] != 0;
+    if (scalar_fast(L, m, row, tail)) return;
+    for (int act = ACT_NOTE;; act = ACT_WRITE) {
+        if (row) row_loop(L, m, rec, act, tail);
+        else elem_loop(L, m, rec, act);
+        if (act == ACT_WRITE || rec[0] != FAULT_NONE) return;
+    }
+}
+
+// One thread of an A5 SIMT launch (kind MGK_A5_ELEM / MGK_A5_ROW) in `pass`.
+#define MG_A5_THREAD(TS, OOB) a5_thread<TS, OOB>(L, m, rec, row, pass)
+PTO_DEV void mg_a5_thread_instance(int kind, const i64 *P, const Mem &m, u64 *rec, int pass) {
+    MG_COPY_PARAMS(L, P);
+    const bool row = kind == MGK_A5_ROW;
+    A5_DISPATCH(L, MG_A5_THREAD)
+}
+
 #endif  // PTOGPU_MGATHER_IMPL_CUH

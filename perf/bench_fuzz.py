@@ -3,11 +3,13 @@
 Campaign: 16x16 Elem index tiles, float32, 4096-element table, mixed generator, GatherOOB::Wrap,
 A5 SIMT vs A2/A3, on each backend that is available here. Usage:
 
-    python perf/bench_fuzz.py [--n 10000000] [--exec-n 200000] [--numpy-n 1000000] [--backends native,numpy,cupy] [--no-share]
+    python perf/bench_fuzz.py [--n 10000000] [--exec-n 2000000] [--numpy-n 1000000] [--backends native,numpy,cupy] [--no-share]
 
 native / cupy, for the pairs a5.simt vs a2a3 and cpu vs a5: the default campaign, which
 executes both sides (every SIMT lane of the A5 launch, the scalar targets' loops; ``executed``
-in the JSON) on ``--exec-n`` tiles; the formula screening mode (``fused=True``: per-element
+in the JSON) on ``--exec-n`` tiles -- on native the executing engine (both kernels per tile,
+compared in C), on cupy the batch path; on native also the batch path (results through
+Python) on a tenth of them; the formula screening mode (``fused=True``: per-element
 formulas, no lanes run) on ``--n`` tiles; and the simple alternative, a one-thread C++ loop
 that generates each tile, runs two MGATHERs and compares bytes (perf/baseline.cpp, -O2), with
 the ratios. The native lines name the build's vector ISA.
@@ -79,7 +81,7 @@ def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--n", type=int, default=10_000_000, help="tiles for native and cupy")
     ap.add_argument("--numpy-n", type=int, default=1_000_000, help="tiles for numpy (slower)")
-    ap.add_argument("--exec-n", type=int, default=200_000, help="tiles for the executing campaigns")
+    ap.add_argument("--exec-n", type=int, default=2_000_000, help="tiles for the executing campaigns")
     ap.add_argument("--backends", default="native,cupy,numpy")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--no-share", action="store_true",
@@ -94,7 +96,7 @@ def main() -> int:
             print(json.dumps({"bench": "fuzz_campaign", "backend": be, "skipped": "not available"}), flush=True)
             continue
         run = lambda n, **k: campaign(cfg, f"a5.simt@{be}", f"a2a3@{be}", n, seed=args.seed, shrink=False,
-                                      fused=True, **k)
+                                      **{"fused": True, **k})
         if be != "numpy":
             extra = {}
             if be == "native":
@@ -105,8 +107,12 @@ def main() -> int:
                               "two MGATHERs, memcmp), -O2", "n": max(1, args.n // 10),
                               "tiles_per_s": round(base), "machine": mach}), flush=True)
             for pa, pb in (("a5.simt", "a2a3"), ("cpu", "a5")):
-                for label, n, kw in (("executes both sides (default)", args.exec_n, {}),
-                                     ("formula screening (fused=True)", args.n, {"fused": True})):
+                variants = [("executes both sides (default)", args.exec_n, {}),
+                            ("formula screening (fused=True)", args.n, {"fused": True})]
+                if be == "native":               # the default is the executing engine; the batch path too
+                    variants.insert(1, ("executes both sides, batch path (fused=False)",
+                                        max(1, args.exec_n // 10), {"fused": False}))
+                for label, n, kw in variants:
                     go = lambda m: campaign(cfg, f"{pa}@{be}", f"{pb}@{be}", m, seed=args.seed, shrink=False, **kw)
                     go(1000)                                   # warm-up / build
                     t0 = time.perf_counter()
@@ -123,12 +129,12 @@ def main() -> int:
         if nw:
             pool.start(nw)                                 # worker start-up, reported on its own
         start_s = time.perf_counter() - t0
-        variants = [("fused, both sides computed", dict(fused=None), False, None),
-                    ("fused, 1 worker process (one core)", dict(fused=None), False, "1"),
-                    ("fused, in the calling process", dict(fused=None), False, "0"),
+        variants = [("fused, both sides computed", dict(fused=True), False, None),
+                    ("fused, 1 worker process (one core)", dict(fused=True), False, "1"),
+                    ("fused, in the calling process", dict(fused=True), False, "0"),
                     ("byte compare (ptogpu.batch), both sides", dict(fused=False), False, None)]
         if not args.no_share:
-            variants.insert(1, ("fused, one run for both sides (equal target-table rules)", dict(fused=None), True, None))
+            variants.insert(1, ("fused, one run for both sides (equal target-table rules)", dict(fused=True), True, None))
         for label, kw, share, workers in variants:
             compare.SHARE_SIDES = share
             if workers:

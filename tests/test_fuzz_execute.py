@@ -189,3 +189,36 @@ def test_dynamic_valid_configs_run_alike_on_numpy_and_native():
         FuzzConfig(mode="row").with_(cols=3, storage=(16, 16))
     with pytest.raises(ValueError, match="does not fit"):
         FuzzConfig().with_(rows=17, storage=(16, 16))
+
+
+@pytest.mark.parametrize("kw", [dict(oob="wrap", rows=16, cols=16, table_size=300),
+                                dict(oob="undefined", rows=3, cols=40, dtype="uint8", table_size=100),
+                                dict(mode="row", oob="clamp", rows=24, cols=40, table_size=40 * 30),
+                                dict(mode="row", oob="zero", rows=5, cols=24, dst_fill=7, table_size=96),
+                                dict(rows=1, cols=1, table_size=64, oob="clamp")],
+                         ids=["elem16", "elem3x40", "row24x40", "row5x24", "1x1"])
+def test_the_kernel_form_counts_like_the_host_engine(kw):
+    """fuzz_exec_campaign (what cupy launches, one block per tile, 4 passes) run through the host
+    shim gives the host engine's counts, classes and first instances."""
+    from ptogpu.fuzz import fused
+    cfg = FuzzConfig(**kw)
+    gen = Generator("mixed", 6)
+    for pa, pb in (("a5", "a2a3"), ("cpu", "a5"), ("a5", "cpu")):
+        a, b = C.Side.parse(f"{pa}@native").config(cfg), C.Side.parse(f"{pb}@native").config(cfg)
+        for shp in (False, True):
+            camp = X.Campaign(a, b, gen, 0, shapes=shp)
+            reps = []
+            for res in (camp.run_chunk(0, 300), camp.run_kernel_chunk(0, 300)):
+                rep = C.Report(C.Side.parse(pa), C.Side.parse(pb), cfg, 300, "mixed", 6)
+                fused.merge(rep, res, gen, a)
+                reps.append(rep)
+            host, kern = reps
+            counts = lambda r: (r.faults_a, r.faults_b, r.divergent, sorted((m, c.count) for m, c in r.classes.items()))
+            assert counts(host) == counts(kern), (pa, pb, shp)
+            # blocks run in parallel: a class's "first" instances are the first to arrive, each
+            # of them a tile of that class
+            for m, c in kern.classes.items():
+                for i in c.first:
+                    one = C.Report(C.Side.parse(pa), C.Side.parse(pb), cfg, 1, "mixed", 6)
+                    fused.merge(one, camp.run_chunk(i, 1), gen, a)
+                    assert list(one.classes) == [m]

@@ -1,6 +1,6 @@
 """Backend "native": the kernels of ``cuda_src/`` compiled for the CPU through the host shim.
 
-Build: ``<c++> -O3 -march=native -fopenmp -shared -fPIC -std=c++17 -include
+Build: ``<c++> -O3 -march=native -mprefer-vector-width=512 -fopenmp -shared -fPIC -std=c++17 -include
 cuda_src/host_shim.h -I cuda_src -x c++ cuda_src/*.cu`` into ``$XDG_CACHE_HOME/ptogpu`` (or
 ``~/.cache/ptogpu``, or ``$PTOGPU_CACHE_DIR``), named by a hash of every source file, the
 compiler's version, the flags and this CPU's feature flags (a build for one CPU is never

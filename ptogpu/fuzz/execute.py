@@ -7,7 +7,9 @@ instance numbers come back.
 It runs exactly the kernels and launch plans the batch path runs (``fuzz.kernels._world``,
 ``plan_mgather``), so its reports equal the batch path's (tests/test_fuzz_execute.py) while no
 index, output or fault array crosses into Python. Covered: what the fused formula engine covers
-(MGATHER into UB, ND tiles, 32-bit index types, counter generators) with both sides on native.
+(MGATHER into UB, ND tiles, 32-bit index types, counter generators, any destination fill) with
+both sides on native, or both on cupy: there the same engine is the ``fuzz_exec_campaign``
+kernel, one block per tile (its code runs in the tests through the host shim; no GPU here).
 """
 from __future__ import annotations
 
@@ -57,9 +59,10 @@ class _Side:
 
 
 def covers(a: FuzzConfig, b: FuzzConfig, gen, sa, sb, shapes: bool = False) -> bool:
-    """True when this engine runs campaign (a, b) exactly as the batch path would."""
+    """True when this engine runs campaign (a, b) exactly as the batch path would: both sides
+    on native (``pto_fuzz_exec``) or both on cupy (the ``fuzz_exec_campaign`` kernel)."""
     from . import fused
-    if sa.backend != "native" or sb.backend != "native":
+    if sa.backend != sb.backend or sa.backend not in ("native", "cupy"):
         return False
     if not fused.covers(a.with_(dst_fill=0), b.with_(dst_fill=0), gen, sa, sb):   # (fill: ours)
         return False
@@ -67,7 +70,9 @@ def covers(a: FuzzConfig, b: FuzzConfig, gen, sa, sb, shapes: bool = False) -> b
         return False
     try:
         _lib()
-        Campaign(a, b, gen, 0, shapes=shapes)
+        camp = Campaign(a, b, gen, 0, shapes=shapes)
+        if sa.backend == "cupy":
+            camp.kernel_params()
     except (LookupError, AttributeError, OSError, RuntimeError):
         return False
     return True
@@ -124,19 +129,70 @@ class Campaign:
         return res
 
 
+    # -- the same engine as one kernel launch per chunk (fuzz_exec_campaign) -------------
+    def kernel_params(self) -> tuple[np.ndarray, int, int]:
+        """(parameter array, UB window bytes per instance, UB arena size) of
+        ``fuzz_exec_campaign``: [campaign | exec | side A | side B | ipos]."""
+        from ..backend.mgather_kernels import _E as _M
+        from . import fused
+        ext = -(-(self.L["dst_addr"] + self.sa.dst.nbytes) // 64) * 64
+        x = self.ex.copy()
+        kinds = {"mgather_a5_elem": "MGK_A5_ELEM", "mgather_a5_row": "MGK_A5_ROW",
+                 "mgather_a5_scalar": "MGK_A5_SCALAR", "mgather_a2a3_row_nd": "MGK_A2A3_ROW_ND",
+                 "mgather_a2a3_elem_nd": "MGK_A2A3_ELEM_ND", "mgather_cpu": "MGK_CPU"}
+        for k, sd in (("A", self.sa), ("B", self.sb)):
+            if sd.kernel not in kinds or sd.params.size != _M("MG_WORDS"):
+                raise LookupError(f"{sd.kernel}: no kernel form of the executing engine")
+            x[_E(f"EX_KIND_{k}")] = _M(kinds[sd.kernel])
+        x[_E("EX_WIN_B")], x[_E("EX_REC")] = ext, 2 * ext
+        head = fused.params(self.a, self.b, self.gen.seed, self.gen.counter_kind, 0, self.rel)
+        prm = np.concatenate([head, x, self.sa.params, self.sb.params, self.ipos]).astype(np.int64)
+        return prm, 2 * ext + 64, max(int(self.ub[0].size), int(self.ub[1].size))
+
+    def run_kernel_chunk(self, start: int, n: int, backend: str = "native") -> np.ndarray:
+        """Tiles start .. start+n-1 through the ``fuzz_exec_campaign`` kernel: on cupy one block
+        per tile on the GPU; on native the same kernel through the host shim, thread by thread
+        (what the tests run: slower than :meth:`run_chunk`, same counts)."""
+        from . import fused
+        prm, stride, ub_size = self.kernel_params()
+        prm[_E("FZ_INST0")] = start
+        res = fused.empty_results(1)
+        span = (n - 1) * stride + ub_size
+        z, i64 = np.int64(0), np.int64
+        if backend == "cupy":
+            import cupy as cp
+            from ..backend import cupy_backend
+            fn = cupy_backend.module("fuzz.cu").get_function("fuzz_exec_campaign")
+            dgm, dub, dprm, dres = cp.asarray(self.gm), cp.zeros(span, cp.uint8), cp.asarray(prm), cp.asarray(res)
+            for p in range(4):
+                fn((n,), (32, 32, 1), (dgm, i64(self.gm.size), z, dub, i64(ub_size), i64(stride), dgm, z, z,
+                                       dprm, z, dres, i64(n), np.int32(p)))
+            return cp.asnumpy(dres)
+        from ..backend import native_backend
+        f = native_backend._fn("fuzz_exec_campaign", "hostp_")
+        ub = np.zeros(span, np.uint8)
+        l1 = np.zeros(64, np.uint8)
+        f(n, 32, 32, 1, 4, self.gm.ctypes.data, int(self.gm.size), 0, ub.ctypes.data, ub_size, stride,
+          l1.ctypes.data, 0, 0, prm.ctypes.data, 0, res.ctypes.data, n, 0)
+        return res
+
+
 # Tiles per call: a progress update every few tenths of a second at the bench's rate.
 CHUNK = 1 << 18
+# Tiles per fuzz_exec_campaign launch on cupy (UB windows of a few KiB each on the device).
+GPU_CHUNK = 1 << 16
 
 
 def run(a, b, gen, sa, sb, n, start, rep, rel, *, chunk=None, progress=None, shapes=False) -> None:
     from . import fused
     camp = Campaign(a, b, gen, rel, shapes=shapes)
-    step = int(chunk or CHUNK)
+    gpu = sa.backend == "cupy"
+    step = int(chunk or (GPU_CHUNK if gpu else CHUNK))
     done = 0
     allres = []
     for s in range(start, start + n, step):
         m = min(step, start + n - s)
-        allres.append(camp.run_chunk(s, m))
+        allres.append(camp.run_kernel_chunk(s, m, "cupy") if gpu else camp.run_chunk(s, m))
         done += m
         if progress:
             progress(done, n)
@@ -147,7 +203,7 @@ def run(a, b, gen, sa, sb, n, start, rep, rel, *, chunk=None, progress=None, sha
                 ia, ib = instance_configs(a, b, gen, c.first[0])
                 c.shape = (ia.rows, ia.cols)
                 c.example = gen(np.array(c.first[:1], np.int64), ia.n_idx, ia.cap)[0]
-    rep.engine = (f"executing native: {camp.sa.kernel} vs {camp.sb.kernel}, both run per tile"
+    rep.engine = (f"executing {sa.backend}: {camp.sa.kernel} vs {camp.sb.kernel}, both run per tile"
                   + (", valid shape drawn per tile" if shapes else ""))
 
 
