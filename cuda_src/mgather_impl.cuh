@@ -701,14 +701,18 @@ PTO_DEV bool scalar_fast_t(const i64 *P, const Mem &m, bool row_mode, bool tail)
                             : scalar_fast_t<TS, OOB, 64>(L, m, row_mode, tail)
 
 // True when the instance ran (and was clean) in vector form; false: run the exact loops.
+// Host only: a GPU thread gains nothing from it (its loop is scalar either way), and the
+// 32 instantiations would multiply the device code NVRTC compiles.
 PTO_DEV bool scalar_fast(const i64 *L, const Mem &m, bool row_mode, bool tail) {
+#if defined(PTO_HOST_SHIM) && !defined(PTOGPU_SIMT_TRACE_SHIM_H)
     if (!scalar_fast_ok(L, m, row_mode, tail)) return false;
-#ifdef PTOGPU_SIMT_TRACE_SHIM_H
-    return false;                    // traced builds log stores through copy_elem / zero_elem
-#endif
     bool done = false;
     A5_DISPATCH(L, SCALAR_FAST_CALL)
     return done;
+#else
+    (void)L, (void)m, (void)row_mode, (void)tail;
+    return false;                    // (traced builds log stores through copy_elem / zero_elem)
+#endif
 }
 
 // ---- one instance of each MGATHER-into-UB kernel --------------------------------------------
@@ -716,10 +720,18 @@ PTO_DEV bool scalar_fast(const i64 *L, const Mem &m, bool row_mode, bool tail) {
 // (fuzz.cu fuzz_exec_campaign) calls for each side. MGK_*: the kernel kinds.
 enum { MGK_A5_ELEM = 0, MGK_A5_ROW, MGK_A5_SCALAR, MGK_A2A3_ROW_ND, MGK_A2A3_ELEM_ND, MGK_CPU };
 
+// A device function compiled once and called (not inlined at every call site: the executing
+// fuzz kernel calls these for both sides).
+#ifdef PTO_HOST_SHIM
+#define PTO_DEV_CALL static inline
+#else
+#define PTO_DEV_CALL __device__ __noinline__
+#endif
+
 // Scalar kernels: check every element (the first fault, keyed), then write a clean instance;
 // the vector form where it applies (scalar_fast). The host reads a local copy of the block
 // (byte stores cannot alias it).
-PTO_DEV void mg_scalar_instance(int kind, const i64 *P, const Mem &m, u64 *rec) {
+PTO_DEV_CALL void mg_scalar_instance(int kind, const i64 *P, const Mem &m, u64 *rec) {
     MG_COPY_PARAMS(L, P);
     if (kind == MGK_A5_SCALAR) {                       // A5 static 1x1 (MGatherScalarImpl)
         elem_one(L, m, rec, ACT_NOTE, 0, 0);
@@ -739,7 +751,7 @@ PTO_DEV void mg_scalar_instance(int kind, const i64 *P, const Mem &m, u64 *rec) 
 
 // One thread of an A5 SIMT launch (kind MGK_A5_ELEM / MGK_A5_ROW) in `pass`.
 #define MG_A5_THREAD(TS, OOB) a5_thread<TS, OOB>(L, m, rec, row, pass)
-PTO_DEV void mg_a5_thread_instance(int kind, const i64 *P, const Mem &m, u64 *rec, int pass) {
+PTO_DEV_CALL void mg_a5_thread_instance(int kind, const i64 *P, const Mem &m, u64 *rec, int pass) {
     MG_COPY_PARAMS(L, P);
     const bool row = kind == MGK_A5_ROW;
     A5_DISPATCH(L, MG_A5_THREAD)

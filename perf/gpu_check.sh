@@ -27,7 +27,7 @@ start=$(date +%s)
   timeout 90 "$PY" perf/bench_mgather.py --backends cupy,native,numpy --slow-tiles 300 2>&1
   echo "bench rc=$?"
   echo "== fuzz campaign bench (JSON lines; target: cupy >= 1e8 tiles/s)"
-  timeout 150 "$PY" perf/bench_fuzz.py --backends cupy,native,numpy --n 100000000 --numpy-n 2000000 2>&1
+  timeout 150 "$PY" perf/bench_fuzz.py --backends cupy,native,numpy --n 100000000 --numpy-n 1000000 2>&1
   echo "bench_fuzz rc=$?"
   echo "== elapsed $(( $(date +%s) - start )) s"
 } > "$RESULT" 2>&1

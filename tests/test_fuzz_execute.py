@@ -222,3 +222,19 @@ def test_the_kernel_form_counts_like_the_host_engine(kw):
                     one = C.Report(C.Side.parse(pa), C.Side.parse(pb), cfg, 1, "mixed", 6)
                     fused.merge(one, camp.run_chunk(i, 1), gen, a)
                     assert list(one.classes) == [m]
+
+
+@pytest.mark.gpu
+def test_cupy_executing_campaign_counts_like_native():
+    from ptogpu.backend import cupy_backend
+    ok, why = cupy_backend.available()
+    if not ok:
+        pytest.skip(why)
+    for kw in (dict(oob="wrap", table_size=300), dict(mode="row", oob="clamp", rows=24, cols=40, table_size=1200)):
+        cfg = FuzzConfig(**kw)
+        for shp in (False, True):
+            ref = C.campaign(cfg, "cpu@native", "a5@native", 5000, seed=3, shrink=False, shapes=shp)
+            got = C.campaign(cfg, "cpu@cupy", "a5@cupy", 5000, seed=3, shrink=False, shapes=shp)
+            assert got.engine.startswith("executing cupy") and got.executed == ref.executed
+            k1, k2 = key(ref), key(got)
+            assert k1[:3] == k2[:3] and [x[:2] for x in k1[3]] == [x[:2] for x in k2[3]]
