@@ -33,7 +33,7 @@ from . import dtypes
 from .backend.launch import free_host_bytes
 from .fuzz.config import FuzzConfig, _pad
 from .fuzz.rng import Generator
-from .fuzz.single import F_DST, F_INDEX, F_TABLE, cast_indices, check_fits, fault_code, layout, run_single
+from .fuzz.single import F_DST, F_INDEX, F_OTHER, F_TABLE, cast_indices, check_fits, fault_code, layout, run_single
 from .targets import get_target
 from .semantics.indexing import prod
 
@@ -110,10 +110,16 @@ def _cast(raw: np.ndarray, bits: int) -> np.ndarray:
     return raw.astype(np.uint64) & (M32 if bits == 32 else np.uint64(0xFFFFFFFFFFFFFFFF))
 
 
+class _WrapByZero(Exception):
+    """GatherOOB::Wrap with capacity 0: every instance faults (u % 0), as the single call does."""
+
+
 def _remap(u: np.ndarray, cap: int, oob: str, bits: int):
     mask = (1 << bits) - 1
     cap &= mask
     capu = np.uint64(cap)
+    if oob == "wrap" and cap == 0 and u.size:
+        raise _WrapByZero
     if oob == "clamp":
         last = np.uint64((cap - 1) & mask)
         return (np.minimum(u, last) if bits == 64 else np.where(u >= capu, last, u)), None
@@ -489,6 +495,15 @@ def _tgatherb(cfg: FuzzConfig, raw: np.ndarray, L: dict):
 
 def _vector(cfg: FuzzConfig, raw: np.ndarray):
     """(outputs, codes, elem, slow mask) or None when the configuration has no vector path."""
+    try:
+        return _vector_paths(cfg, raw)
+    except _WrapByZero:                  # nothing is written; the fault is not an access
+        N = raw.shape[0]
+        return (np.full((N, out_bytes(cfg)), cfg.dst_fill, np.uint8), np.full(N, F_OTHER, np.int8),
+                np.full(N, -1, np.int64), np.zeros(N, bool))
+
+
+def _vector_paths(cfg: FuzzConfig, raw: np.ndarray):
     L = layout(cfg)
     if cfg.instr == "mgather" and cfg.space == "ub":
         if cfg.target != "cpu" and (cfg.index_dtype not in ("int32", "uint32")):
