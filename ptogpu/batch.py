@@ -538,12 +538,20 @@ def _loop(cfg: FuzzConfig, vals: np.ndarray, backend: str, outb: int):
 
 
 # -- public API ---------------------------------------------------------------------------------
+def _backend(name: str) -> str:
+    """The backend a batch runs on: a known name that is available here (``auto`` chooses);
+    anything else raises, never a quiet NumPy run under the requested name."""
+    from .backend import resolve_backend
+    return resolve_backend(name)[0]
+
+
 def run_chunk(cfg: FuzzConfig, inst: np.ndarray, generator: Generator, backend: str = "numpy",
               keep_outputs: bool = True, path: str = "auto", *, values: np.ndarray | None = None,
               raw: np.ndarray | None = None, digest: bool = True) -> BatchResult:
     """Instances ``inst`` (consecutive numbers) of ``cfg``; ``path`` "auto" | "vector" | "loop".
     ``values``: the generator's values for ``inst`` when the caller has them already; ``raw``:
     those values cast (``cast_indices(cfg, values)``, one row per instance)."""
+    backend = _backend(backend)
     inst = np.asarray(inst, np.int64)
     vals = values
     if raw is None or not inst.size:
@@ -605,6 +613,7 @@ def iter_batches(cfg: FuzzConfig, n: int, *, generator: Generator | str = "mixed
     NumPy runs (``keep_outputs=False``, a counter or array generator) compute their chunks in
     worker processes (``ptogpu.fuzz.pool``), still yielded in order."""
     gen = generator if isinstance(generator, Generator) else Generator(generator, seed)
+    backend = _backend(backend)
     if chunk is not None and chunk < 1:
         raise ValueError(f"chunk must be at least 1 instance, not {chunk}")
     check_fits(cfg)

@@ -77,9 +77,14 @@ def _run(args) -> int:
     shows it): 1 when the emulated target rejects or traps, 2 for a request that cannot run."""
     import os
     import sys
-    from .errors import PtoError
+    from .errors import BackendUnavailable, PtoError
     try:
         return args.fn(args)
+    except BackendUnavailable as e:          # a request this machine cannot run
+        if os.environ.get("PTOGPU_TRACEBACK"):
+            raise
+        print(f"ptogpu {args.cmd}: {e}", file=sys.stderr)
+        return 2
     except PtoError as e:
         if os.environ.get("PTOGPU_TRACEBACK"):
             raise

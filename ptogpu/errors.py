@@ -24,6 +24,11 @@ class PtoFault(PtoError):
     """What the hardware would trap at run time (misaligned address, out-of-arena access, ...)."""
 
 
+class BackendUnavailable(PtoError):
+    """A backend was asked for by name and cannot run here (no device, no compiler): an error,
+    never a quiet fallback to another backend under the requested name."""
+
+
 class PtoHazard(UserWarning):
     """A result that depends on execution order (aliasing tiles)."""
 

@@ -35,3 +35,44 @@ def test_a_campaign_on_capacity_zero_counts_the_faults():
     be = BACKENDS[-1]
     rep = campaign(FuzzConfig(oob="wrap", table_size=0), f"a5@{be}", f"a2a3@{be}", 50, shrink=False)
     assert rep.faults_a == rep.faults_b == 50 and rep.divergent == 0
+
+
+def test_backend_names_are_checked_never_replaced_by_numpy():
+    import subprocess
+    import sys
+
+    import ptogpu as pto
+    from ptogpu.fuzz.compare import campaign
+    cfg = FuzzConfig(table_size=100)
+    for bad in ("gpu", "NATIVE", "bogus"):
+        with pytest.raises(ValueError, match="unknown backend"):
+            run_batch(cfg, 3, backend=bad)
+        with pytest.raises(ValueError, match="unknown backend"):
+            campaign(cfg, f"a5@{bad}", "a2a3", 3)
+    if not backend_available("cupy")[0]:
+        with pytest.raises(pto.BackendUnavailable, match="not available here"):
+            run_batch(cfg, 3, backend="cupy")
+        with pytest.raises(pto.BackendUnavailable):
+            campaign(cfg, "a5@cupy", "a2a3@cupy", 3)
+    rep = campaign(cfg, "a5@auto", "a2a3@numpy", 3, shrink=False)
+    assert rep.a.backend in ("numpy", "native", "cupy")        # auto chooses and says which
+    for argv in (["--backend", "gpu"], ["--pair", "a5@NATIVE:a2a3"], ["--pair", "a5"]) + \
+            ((["--backend", "cupy"],) if not backend_available("cupy")[0] else ()):
+        r = subprocess.run([sys.executable, "-m", "ptogpu", "fuzz", *argv, "-n", "5", "--quiet"],
+                           capture_output=True, text=True)
+        assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, (argv, r.stderr)
+
+
+def test_a_campaign_a_side_rejects_compared_nothing_and_says_so():
+    import json
+    import subprocess
+    import sys
+    r = subprocess.run([sys.executable, "-m", "ptogpu", "fuzz", "--dtype", "hifloat8", "--pair", "a2a3:a5",
+                        "-n", "100", "--quiet"], capture_output=True, text=True)
+    assert r.returncode == 2 and "compared nothing" in r.stdout and "every divergence" not in r.stdout
+    r = subprocess.run([sys.executable, "-m", "ptogpu", "fuzz", "--dtype", "hifloat8", "--pair", "a2a3:a5",
+                        "-n", "100", "--json"], capture_output=True, text=True)
+    doc = json.loads(r.stdout)
+    assert r.returncode == 2 and doc["compared_nothing"] == 1
+    c = doc["campaigns"][0]
+    assert c["compared"] == 0 and c["tiles_per_s"] == 0 and c["check_error"] and c["engine"].startswith("none")

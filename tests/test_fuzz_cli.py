@@ -73,11 +73,13 @@ def test_exit_status_1_on_unexplained_in_the_fused_numpy_campaign(monkeypatch, c
 def test_bad_configurations_are_reported_not_raised(capsys):
     assert main(["fuzz", "--pair", "a2a3.simt:a5", "-n", "10", "--backend", "numpy"]) == 2
     assert "SIMT" in capsys.readouterr().err
-    # a static check rejecting one side (A5 Row: staticShape[4] == dst ValidCol) is reported
+    # a static check rejecting one side (A5 Row: staticShape[4] == dst ValidCol) is reported,
+    # and the campaign compared nothing: exit 2
     rc = main(["fuzz", "--mode", "row", "--shape", "4x16", "--table-shape", "1,1,1,8,32",
                "--pair", "a2a3:a5", "-n", "20", "--backend", "native", "--json"])
     doc = json.loads(capsys.readouterr().out)
-    assert rc == 0 and "staticShape[4]" in doc["campaigns"][0]["check_error"]
+    assert rc == 2 and "staticShape[4]" in doc["campaigns"][0]["check_error"]
+    assert doc["campaigns"][0]["compared"] == 0 and doc["compared_nothing"] == 1
 
 
 def test_progress_bar_reports_throughput(capsys):

@@ -8,7 +8,7 @@ answers, else native when a C++ compiler builds the kernels, else numpy; the rea
 """
 from __future__ import annotations
 
-from ..errors import PtoError
+from ..errors import BackendUnavailable
 
 BACKENDS = ("auto", "numpy", "cupy", "native")
 
@@ -39,7 +39,7 @@ def resolve_backend(name: str) -> tuple[str, str]:
         return choose_auto()
     ok, why = backend_available(name)
     if not ok:
-        raise PtoError(f"backend {name!r} is not available here: {why}", rule="backend")
+        raise BackendUnavailable(f"backend {name!r} is not available here: {why}", rule="backend")
     return name, f"requested; {why}; instructions without kernels run on NumPy"
 
 

@@ -104,16 +104,9 @@ def add_parser(sub) -> argparse.ArgumentParser:
 
 
 def _backend(name: str) -> str:
-    if name != "auto":
-        return name
-    from ..backend import backend_available
-    for b in ("cupy", "native"):
-        try:
-            if backend_available(b)[0]:
-                return b
-        except Exception:
-            pass
-    return "numpy"
+    """``--backend``: a known, available backend (auto chooses); anything else is an error."""
+    from ..backend import resolve_backend
+    return resolve_backend(name)[0]
 
 
 class Bar:
@@ -143,15 +136,16 @@ def _side(s: str, backend: str) -> str:
 
 def format_report(title: str, rep: Report) -> str:
     j = rep.to_json()
+    if rep.check_error:
+        return "\n".join([f"== {title}", f"   {j['config']}: {j['a']} vs {j['b']}: compared nothing "
+                          f"(0 of {j['n']:,} tiles)",
+                          f"   a static check rejects one side: {rep.check_error}"])
     out = [f"== {title}", f"   {j['config']}: {j['a']} vs {j['b']}, {j['n']:,} tiles in {j['seconds']:.2f}s "
            f"({j['tiles_per_s']:,.0f} tiles/s, {j['engine']})"]
     if j["executed"]:
         out.append(f"   executed: {rep.a} {j['executed'].get('a', '-')}, {rep.b} {j['executed'].get('b', '-')}"
                    + ("  (formula screening: per-element results, no lanes or loops ran; "
                       "--engine execute runs them)" if rep.engine.startswith("fused") else ""))
-    if rep.check_error:
-        out.append(f"   a static check rejects one side: {rep.check_error}")
-        return "\n".join(out)
     out.append(f"   faults: {rep.a.target} {j['faults_a']:,}, {rep.b.target} {j['faults_b']:,}; "
                f"divergent tiles: {j['divergent']:,}")
     if not j["classes"]:
@@ -214,10 +208,12 @@ def main(args) -> int:
                                  for q in args.quirk)
         cfg = FuzzConfig(**kw)
         for p in args.pair or ["a5.simt:a2a3"]:
+            if p.count(":") != 1 or not all(p.split(":")):
+                raise ValueError(f"--pair {p!r}: expected two sides A:B, e.g. a5.simt:a2a3")
             a, b = p.split(":")
             runs.append((f"{a} vs {b}", cfg, a, b, args.gen or "mixed",
                          100_000 if args.instances is None else args.instances))
-    reports, bad = [], 0
+    reports, bad, empty = [], 0, 0
     show = not args.quiet and not args.json
     for title, cfg, a, b, gen, n in runs:
         bar = Bar(title, show and sys.stderr.isatty())
@@ -228,15 +224,22 @@ def main(args) -> int:
         finally:
             bar.close()
         bad += rep.unexplained + rep.bugs
+        empty += bool(rep.check_error)
         reports.append((title, rep))
         if not args.json:
             print(format_report(title, rep), flush=True)
     if args.json:
         print(json.dumps({"backend": backend, "campaigns": [dict(title=t, **r.to_json()) for t, r in reports],
-                          "unexplained_or_bugs": bad}, indent=1))
+                          "unexplained_or_bugs": bad, "compared_nothing": empty}, indent=1))
     else:
-        tot = sum(r.n for _, r in reports)
-        print(f"\n{len(reports)} campaign(s), {tot:,} tiles, backend {backend}: "
-              + ("every divergence is explained by a target-table rule" if not bad else
-                 f"{bad:,} tile(s) unexplained or emulator bugs"))
-    return 1 if bad else 0
+        tot = sum(r.n for _, r in reports if not r.check_error)
+        verdict = ("every divergence is explained by a target-table rule" if not bad else
+                   f"{bad:,} tile(s) unexplained or emulator bugs")
+        if empty == len(reports):
+            verdict = "nothing was compared (a static check rejects a side)"
+        elif empty:
+            verdict += f"; {empty} campaign(s) compared nothing (a static check rejects a side)"
+        print(f"\n{len(reports)} campaign(s), {tot:,} tiles compared, backend {backend}: {verdict}")
+    # exit status: 1 a divergence no rule explains or an emulator bug; 2 a campaign that could
+    # not compare anything (the request cannot run as asked); 0 otherwise
+    return 1 if bad else (2 if empty else 0)

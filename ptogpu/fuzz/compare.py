@@ -100,7 +100,7 @@ class Report:
 
     @property
     def tiles_per_s(self) -> float:
-        return self.n / self.seconds if self.seconds else 0.0
+        return self.n / self.seconds if self.seconds and not self.check_error else 0.0
 
     @property
     def unexplained(self) -> int:
@@ -115,6 +115,7 @@ class Report:
         return {
             "a": str(self.a), "b": str(self.b), "config": self.config.op_label, "n": self.n,
             "generator": self.generator, "seed": self.seed, "engine": self.engine,
+            "compared": 0 if self.check_error else self.n,
             "seconds": round(self.seconds, 4), "tiles_per_s": round(self.tiles_per_s, 1),
             "executed": dict(self.executed), "shapes": self.shapes,
             "faults_a": self.faults_a, "faults_b": self.faults_b, "divergent": self.divergent,
@@ -215,8 +216,11 @@ def campaign(base: FuzzConfig, a: Side | str, b: Side | str, n: int, *, generato
     as the batch path, per tile, compared in C (same report, much faster). ``shapes=True``
     draws each instance's valid (rows, cols) inside the rows x cols tile (dynamic valid dims;
     Row mode: rows only), on the executing engine only."""
+    from ..backend import resolve_backend
     a = Side.parse(a) if isinstance(a, str) else a
     b = Side.parse(b) if isinstance(b, str) else b
+    # a backend named is a backend used: unknown or unavailable ones raise; auto chooses
+    a, b = (Side(s.target, s.exec, resolve_backend(s.backend)[0]) for s in (a, b))
     ca, cb = a.config(base), b.config(base)
     if chunk is not None and chunk < 1:
         raise ValueError(f"chunk must be at least 1 instance, not {chunk}")
@@ -245,6 +249,7 @@ def campaign(base: FuzzConfig, a: Side | str, b: Side | str, n: int, *, generato
             run_single(pb, v0)
         except PtoCheckError as e:
             rep.check_error = str(e)
+            rep.engine = "none: a static check rejects a side, nothing was compared"
             rep.seconds = time.perf_counter() - t0
             return rep
     if use_fused:
