@@ -135,6 +135,8 @@ def _remap(u: np.ndarray, cap: int, oob: str, bits: int):
 def _first(bad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(any bad per instance, first bad linear position or -1) over the trailing axes."""
     flat = bad.reshape(bad.shape[0], -1)
+    if flat.shape[1] == 0:                     # nothing to check (an empty region)
+        return np.zeros(flat.shape[0], bool), np.full(flat.shape[0], -1, np.int64)
     anyb = flat.any(1)
     return anyb, np.where(anyb, flat.argmax(1), -1)
 
@@ -338,6 +340,8 @@ def _mgather_l1(cfg: FuzzConfig, raw: np.ndarray, L: dict):
                 out[ii[z], nzb[z]] = 0
             return out.view(np.uint8).reshape(N, -1), codes, elem, slow
         if VR == 0 or VC == 0:
+            if not cpu:                           # the NPUs zero the scratch image and move
+                out[:] = 0                        # the whole NZ tile even when nothing is read
             return out.view(np.uint8).reshape(N, -1), codes, elem, slow
         cap = prod(S) & ((1 << bits) - 1)
         safe, rd = _remap(u.reshape(N, VR, VC), cap, cfg.oob, bits)

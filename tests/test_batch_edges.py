@@ -76,3 +76,35 @@ def test_a_campaign_a_side_rejects_compared_nothing_and_says_so():
     assert r.returncode == 2 and doc["compared_nothing"] == 1
     c = doc["campaigns"][0]
     assert c["compared"] == 0 and c["tiles_per_s"] == 0 and c["check_error"] and c["engine"].startswith("none")
+
+
+EDGE = [(i, s, m, t, rc) for i, s, m, t, rc in itertools.product(
+    ["mgather", "tgatherb", "tinterleave"], ["ub", "l1"], ["elem", "row"], ["cpu", "a2a3", "a5"],
+    [(0, 16), (4, 0), (0, 0)]) if i == "mgather" or (s == "ub" and m == "elem")]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("instr,space,mode,target,shape", EDGE, ids=lambda v: str(v))
+def test_empty_valid_regions_batch_like_the_single_call(backend, instr, space, mode, target, shape):
+    """An empty valid region: the destination keeps what it held (0xAB), or what the target's
+    routine writes anyway (the NPU GM->L1 Elem path zeroes the whole tile), never a traceback."""
+    import warnings
+
+    from ptogpu.errors import PtoCheckError
+    try:
+        cfg = FuzzConfig(instr=instr, space=space, mode=mode, target=target, oob="clamp", rows=shape[0],
+                         cols=shape[1], table_size=256, dst_fill=0xAB)
+    except ValueError:
+        pytest.skip("not a configuration")
+    gen = Generator("mixed", 1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            ref = [run_single(cfg, gen(np.array([i]), cfg.n_idx, cfg.cap)[0]) for i in range(3)]
+        except PtoCheckError:
+            with pytest.raises(PtoCheckError):
+                run_batch(cfg, 3, backend=backend, generator=gen)
+            return
+        res = run_batch(cfg, 3, backend=backend, generator=gen)
+    for i, (out, f) in enumerate(ref):
+        assert res.faults[i] == (fault_code(f) if f else 0) and np.array_equal(res.outputs[i], out)

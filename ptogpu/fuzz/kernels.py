@@ -54,7 +54,7 @@ def mgather_ub_batch(cfg: FuzzConfig, raw: np.ndarray, backend: str):
     core, plan, L, dst = _world(cfg)
     N = raw.shape[0]
     nb = dst.nbytes
-    out = np.zeros((N, nb), np.uint8)
+    out = np.full((N, nb), cfg.dst_fill, np.uint8)     # an empty valid region writes nothing
     codes = np.zeros(N, np.int8)
     elem = np.full(N, -1, np.int64)
     if plan is None or N == 0:

@@ -134,7 +134,8 @@ def side_block(cfg: FuzzConfig, key: str, backend: str, values) -> list[str]:
         ln += _fill(cfg, "ub", L["dst_addr"], R * C * L["T"], i)
         ln.append(f"{i}src.set({src_vals}.reshape({sr}, {sc}))")
         ln.append(f"{i}# offsets: byte offsets of 32-byte blocks of src")
-        ln += _array("oo", idx.reshape(orr, oc), "np.uint32", i)
+        from .single import offset_image
+        ln += _array("oo", offset_image(idx, L), "np.uint32", i)
         ln.append(f"{i}off.set(oo)")
         call = "pto.TGATHERB(dst, src, off)"
         outs, shows = "dst.raw()", "dst.numpy()"

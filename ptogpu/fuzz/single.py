@@ -136,6 +136,17 @@ def make_tiles(cfg: FuzzConfig, L: dict | None = None):
     return IdxT(cfg.rows, cfg.cols), DstT(cfg.rows, cfg.cols)
 
 
+def offset_image(idx: np.ndarray, L: dict) -> np.ndarray:
+    """TGATHERB's offset tile from the instance's values: with 0 valid rows the tile keeps its
+    one (zero) row and nothing is read from it."""
+    shape = L["off_shape"]
+    if idx.size == shape[0] * shape[1]:
+        return idx.reshape(shape)
+    img = np.zeros(shape[0] * shape[1], idx.dtype)
+    img[: idx.size] = idx
+    return img.reshape(shape)
+
+
 def cast_indices(cfg: FuzzConfig, values: np.ndarray) -> np.ndarray:
     """Generator values (int64) as the instance's index (or data) array, wrapping."""
     v = np.asarray(values, np.int64)
@@ -235,7 +246,7 @@ def _run(pto, core, cfg, L, T, idx) -> np.ndarray:
         pto.TASSIGN(dst, L["dst_addr"])
         _prefill(core, cfg, dst)
         src.set(np.resize(cfg.table, L["src_shape"]).astype(src.Element))
-        off.set(idx.reshape(L["off_shape"]))
+        off.set(offset_image(idx, L))
         pto.TGATHERB(dst, src, off)
         return _read_out(core, cfg, L)
     TT = pto.Tile[pto.TileType.Vec, T, *L["tile_shape"], pto.BLayout.RowMajor, VR, VC]
