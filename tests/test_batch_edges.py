@@ -108,3 +108,17 @@ def test_empty_valid_regions_batch_like_the_single_call(backend, instr, space, m
         res = run_batch(cfg, 3, backend=backend, generator=gen)
     for i, (out, f) in enumerate(ref):
         assert res.faults[i] == (fault_code(f) if f else 0) and np.array_equal(res.outputs[i], out)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_huge_dynamic_valid_dims_fault_on_every_backend(backend):
+    """TGATHERB, TINTERLEAVE and MGATHER into L1 with a valid region of 2^40 rows: a PtoFault
+    naming the rule, at once (it was a MemoryError on numpy and an endless loop on native)."""
+    import pathlib
+    import subprocess
+    import sys
+    script = pathlib.Path(__file__).with_name("huge_valid_dims.py")
+    r = subprocess.run([sys.executable, str(script), backend], capture_output=True, text=True, timeout=120)
+    lines = r.stdout.strip().splitlines()
+    assert r.returncode == 0 and len(lines) == 3, r.stdout + r.stderr
+    assert all("PtoFault" in ln and "access outside arena" in ln and "cannot fit" in ln for ln in lines), lines

@@ -58,6 +58,12 @@ def _assigned(t: str, dst: Tile) -> None:
                        rule="MGATHER operand", target=t)
 
 
+def _guard(core, dst) -> None:
+    """Dynamic valid dims past the destination's arena fault before any backend loops."""
+    from ..semantics.mgather import guard_region
+    guard_region(core, core.arena(dst.space), dst.valid_row * dst.valid_col, dst.Element.itemsize)
+
+
 def mgather_gm2l1(core, form, dst, table, idx, scratch, oob):
     """Run an NPU MGATHER whose destination is L1, or which has a scratch / GatherExec."""
     t = core.target.name
@@ -67,6 +73,7 @@ def mgather_gm2l1(core, form, dst, table, idx, scratch, oob):
                                 "(dst, table, gmIdx, scratch)", rule="MGATHER<.., Exec>", target=t)
         check_gm2l1(core, Coalesce.Row, dst, table, idx)           # CMode ignored: always Row
         _assigned(t, dst)
+        _guard(core, dst)
         if run_mgather_l1(core, oob, dst, table, idx): return  # noqa: E701 (native/cupy kernel)
         return sem.row(core, oob, dst, table, idx)
     simt = form.exec_ == GatherExec.Simt
@@ -75,6 +82,7 @@ def mgather_gm2l1(core, form, dst, table, idx, scratch, oob):
               f"CMode is {form.mode.name if form.mode is not None else 'default'}")
     check_gm2l1(core, Coalesce.Elem, dst, table, idx, scratch)    # CMode ignored: always Elem
     _assigned(t, dst)
+    _guard(core, dst)
     if run_mgather_l1(core, oob, dst, table, idx, scratch, simt): return  # noqa: E701 (kernel)
     return sem.elem(core, oob, dst, table, idx, scratch, simt)
 

@@ -35,5 +35,7 @@ def TGATHERB(dst: Tile, src: Tile, offset: Tile) -> None:
               f"sizeof({dst.DType}) = {dst.Element.itemsize}")
     for tile in (dst, src, offset):
         tile._bound()                       # unassigned tile -> PtoFault
+    from ..semantics.mgather import guard_region     # dynamic valid dims past the arena
+    guard_region(core, core.arena(dst.space), dst.valid_row * dst.valid_col, dst.Element.itemsize, "TGATHERB")
     if run_tgatherb(core, dst, src, offset): return  # noqa: E701 (native/cupy kernel)
     sem.tgatherb(core, dst, src, offset)

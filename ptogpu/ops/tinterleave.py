@@ -31,8 +31,10 @@ def _common(core, what: str, named: dict) -> None:
     if rules.dtypes is not None:
         check(first.DType in rules.dtypes, f"{what}: DType", t,
               f"{first.DType} is not one of {', '.join(rules.dtypes)}")
+    from ..semantics.mgather import guard_region      # dynamic valid dims past the arena
     for tile in named.values():
         tile._bound()
+        guard_region(core, core.arena(tile.space), tile.valid_row * tile.valid_col, tile.Element.itemsize, what)
     _hazard(what, named)
 
 

@@ -15,11 +15,11 @@ from .indexing import M32, M64, cast_index, prod, remap, u64, wrap_addr
 NAME = "MGATHER"
 
 
-def guard_region(core, arena, nelem: int, itemsize: int) -> None:
+def guard_region(core, arena, nelem: int, itemsize: int, what: str = NAME) -> None:
     """A region of distinct elements larger than the arena must fault somewhere: fault now,
-    before any array of that size is built."""
+    before any array of that size is built or any kernel loops over it (every backend)."""
     if nelem * itemsize > arena.size:
-        raise PtoFault(f"{NAME}: {nelem} elements ({nelem * itemsize} bytes) cannot fit in "
+        raise PtoFault(f"{what}: {nelem} elements ({nelem * itemsize} bytes) cannot fit in "
                        f"{arena.name.upper()} ({arena.size} bytes)", rule="access outside arena",
                        target=core.target.name)
 
