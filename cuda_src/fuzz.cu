@@ -515,6 +515,17 @@ FZ_INLINE bool any_fault32(const u32 *eff, u64 n16) {
 
 FZ_INLINE u64 widen_eff(u32 e) { return e == ZS32 ? ZS : e == FS32 ? FS : (u64)e; }
 
+// Index words 0..n-1 of the tile with key `key` (rng_value32: the low 32 bits of the
+// generator's values), in 32-bit lanes.
+FZ_INLINE void fz_words(u64 key, int gen, u64 gcap, u64 n, u32 *w) {
+    i64 dup[4];
+    rng_dup_values(key, gcap, dup);
+    const u32 d32[4] = {(u32)dup[0], (u32)dup[1], (u32)dup[2], (u32)dup[3]};
+    const u32 k1 = (u32)key, k2 = (u32)(key >> 32), c32 = (u32)gcap;
+#pragma omp simd
+    for (u64 k = 0; k < n; ++k) w[k] = rng_value32(gen, k1, k2, k, d32, c32);
+}
+
 template <typename E>
 FZ_INLINE void run_range(const i64 *P, const u8 *gm, u64 lo, u64 hi, u64 *res) {
     const u64 VR = (u64)P[FZ_VR], VC = (u64)P[FZ_VC], C = (u64)P[FZ_C];
@@ -532,14 +543,8 @@ FZ_INLINE void run_range(const i64 *P, const u8 *gm, u64 lo, u64 hi, u64 *res) {
     const u64 n16 = (n + 15) / 16 * 16;
     std::vector<u32> w32(narrow ? n16 : 0, 0), a32(narrow ? n16 : 0, 0), b32(narrow ? n16 : 0, 0);
     for (u64 inst = lo; inst < hi && narrow; ++inst) {
-        const u64 key = rng_key(seed, inst);
-        i64 dup[4];
-        rng_dup_values(key, gcap, dup);
-        const u32 d32[4] = {(u32)dup[0], (u32)dup[1], (u32)dup[2], (u32)dup[3]};
-        const u32 k1 = (u32)key, k2 = (u32)(key >> 32), c32 = (u32)gcap;
         u32 *w = w32.data();
-#pragma omp simd
-        for (u64 k = 0; k < n; ++k) w[k] = rng_value32(gen, k1, k2, k, d32, c32);
+        fz_words(rng_key(seed, inst), gen, gcap, n, w);
         side_eff32_any(P, A, (u32)nelem, w, a32.data(), n);
         side_eff32_any(P, B, (u32)nelem, w, b32.data(), n);
         const bool fa = any_fault32(a32.data(), n16), fb = any_fault32(b32.data(), n16);
@@ -645,9 +650,10 @@ void run_range_any(const i64 *P, const u8 *gm, u64 lo, u64 hi, u64 *res) {
 // Tiles inst0 .. inst0+n-1 of the campaign `prm` (table = `gm`); `res` holds one result record
 // per thread (n_res records, FZ_RESULT_WORDS each, slots pre-set to FZ_EMPTY by the caller).
 // Thread k takes the k-th contiguous range, so its first instances per class are its smallest.
-extern "C" void pto_fuzz_native(const i64 *prm, const u8 *gm, i64 n, u64 *res, int n_res) {
-    const i64 *P = prm;
-    const int T = (int)P[FZ_T];
+// Tiles inst0 .. inst0+n-1 split into one contiguous range per OpenMP thread: body(lo, hi,
+// that thread's result record).
+template <class F>
+static void fz_each_range(const i64 *P, i64 n, u64 *res, int n_res, F body) {
 #ifdef _OPENMP
 #pragma omp parallel num_threads(n_res)
 #endif
@@ -658,14 +664,21 @@ extern "C" void pto_fuzz_native(const i64 *prm, const u8 *gm, i64 n, u64 *res, i
         const int t = 0, nt = 1;
 #endif
         const u64 lo = (u64)P[FZ_INST0] + (u64)n * t / nt, hi = (u64)P[FZ_INST0] + (u64)n * (t + 1) / nt;
-        u64 *r = res + (u64)t * FZ_RESULT_WORDS;
+        body(lo, hi, res + (u64)t * FZ_RESULT_WORDS);
+    }
+}
+
+extern "C" void pto_fuzz_native(const i64 *prm, const u8 *gm, i64 n, u64 *res, int n_res) {
+    const i64 *P = prm;
+    const int T = (int)P[FZ_T];
+    fz_each_range(P, n, res, n_res, [&](u64 lo, u64 hi, u64 *r) {
         switch (T) {
         case 1: run_range_any<u8>(P, gm, lo, hi, r); break;
         case 2: run_range_any<unsigned short>(P, gm, lo, hi, r); break;
         case 8: run_range_any<u64>(P, gm, lo, hi, r); break;
         default: run_range_any<u32>(P, gm, lo, hi, r); break;
         }
-    }
+    });
 }
 namespace {
 
@@ -719,13 +732,8 @@ void exec_range(const i64 *P, const i64 *X, const i64 *ipos, pto_block_fn ka, co
             la[X[EX_VR_WORD]] = lb[X[EX_VR_WORD]] = (i64)VR;
             la[X[EX_VC_WORD]] = lb[X[EX_VC_WORD]] = (i64)VC;
         }
-        i64 dup[4];
-        rng_dup_values(key, gcap, dup);
-        const u32 d32[4] = {(u32)dup[0], (u32)dup[1], (u32)dup[2], (u32)dup[3]};
-        const u32 k1 = (u32)key, k2 = (u32)(key >> 32), c32 = (u32)gcap;
         u32 *wv = w.data();
-#pragma omp simd
-        for (u64 k = 0; k < nv; ++k) wv[k] = rng_value32(gen, k1, k2, k, d32, c32);
+        fz_words(key, gen, gcap, nv, wv);
         if (dense) {
             std::memcpy(ixa, wv, n * 4);
             std::memcpy(ixb, wv, n * 4);
@@ -762,20 +770,10 @@ void exec_range(const i64 *P, const i64 *X, const i64 *ipos, pto_block_fn ka, co
 extern "C" void pto_fuzz_exec(const i64 *prm, const i64 *ex, const i64 *ipos, void *ka, const i64 *pa,
                               void *kb, const i64 *pb, u8 *gm, i64 gm_size, const u8 *ub_a,
                               const u8 *ub_b, i64 n, u64 *res, int n_res) {
-    const i64 *P = prm;
-#ifdef _OPENMP
-#pragma omp parallel num_threads(n_res)
-#endif
-    {
-#ifdef _OPENMP
-        const int t = omp_get_thread_num(), nt = omp_get_num_threads();
-#else
-        const int t = 0, nt = 1;
-#endif
-        const u64 lo = (u64)P[FZ_INST0] + (u64)n * t / nt, hi = (u64)P[FZ_INST0] + (u64)n * (t + 1) / nt;
-        exec_range(P, ex, ipos, (pto_block_fn)ka, pa, (pto_block_fn)kb, pb, gm, gm_size, ub_a, ub_b,
-                   lo, hi, res + (u64)t * FZ_RESULT_WORDS);
-    }
+    fz_each_range(prm, n, res, n_res, [&](u64 lo, u64 hi, u64 *r) {
+        exec_range(prm, ex, ipos, (pto_block_fn)ka, pa, (pto_block_fn)kb, pb, gm, gm_size, ub_a, ub_b,
+                   lo, hi, r);
+    });
 }
 
 // Valid shapes rng_shape draws for tiles inst0 .. inst0+n-1 (tests compare them with NumPy).

@@ -165,18 +165,21 @@ typedef void (*pto_block_fn)(unsigned block_x, unsigned block_y, unsigned block_
                              long long ub_size, unsigned char *l1, long long l1_size,
                              const long long *prm, unsigned long long *fault);
 
+// The one-block entry point `sym` of kernel `name` (LOCK: lock-step warps).
+#define PTO_EXPORT_ONE_BLOCK(sym, name, LOCK)                                               \
+    extern "C" void sym(unsigned block_x, unsigned block_y, unsigned block_z, int npasses,  \
+                        unsigned char *gm, long long gm_size, unsigned char *ub,            \
+                        long long ub_size, unsigned char *l1, long long l1_size,            \
+                        const long long *prm, unsigned long long *fault) {                  \
+        pto_one_block(name, dim3(block_x, block_y, block_z), LOCK, npasses, gm, gm_size,   \
+                      ub, ub_size, l1, l1_size, prm, fault);                                \
+    }
+
 // Exported entry points of one kernel (uses the uniform signature of common.cuh):
 // host_<name> runs one pass over the grid, hostp_<name> runs `npasses` passes block by block,
 // host1_<name> one block with every thread per pass (pto_one_block).
 #define PTO_EXPORT(name)                                                                    \
-    extern "C" void host1_##name(unsigned block_x, unsigned block_y, unsigned block_z,      \
-                                 int npasses, unsigned char *gm, long long gm_size,         \
-                                 unsigned char *ub, long long ub_size, unsigned char *l1,   \
-                                 long long l1_size, const long long *prm,                   \
-                                 unsigned long long *fault) {                               \
-        pto_one_block(name, dim3(block_x, block_y, block_z), false, npasses, gm, gm_size,  \
-                      ub, ub_size, l1, l1_size, prm, fault);                                \
-    }                                                                                       \
+    PTO_EXPORT_ONE_BLOCK(host1_##name, name, false)                                         \
     extern "C" void host_##name(unsigned grid_x, unsigned block_x, unsigned block_y,        \
                                 unsigned block_z, PTO_KERNEL_PARAMS) {                      \
         pto_launch(name, dim3(grid_x), dim3(block_x, block_y, block_z), PTO_KERNEL_ARGS);    \
@@ -193,14 +196,7 @@ typedef void (*pto_block_fn)(unsigned block_x, unsigned block_y, unsigned block_
 // its one-block entry point in lock-step.
 #define PTO_EXPORT_WARPS(name)                                                              \
     PTO_EXPORT(name)                                                                        \
-    extern "C" void host1w_##name(unsigned block_x, unsigned block_y, unsigned block_z,     \
-                                  int npasses, unsigned char *gm, long long gm_size,        \
-                                  unsigned char *ub, long long ub_size, unsigned char *l1,  \
-                                  long long l1_size, const long long *prm,                  \
-                                  unsigned long long *fault) {                              \
-        pto_one_block(name, dim3(block_x, block_y, block_z), true, npasses, gm, gm_size,   \
-                      ub, ub_size, l1, l1_size, prm, fault);                                \
-    }                                                                                       \
+    PTO_EXPORT_ONE_BLOCK(host1w_##name, name, true)                                         \
     extern "C" void hostw_##name(unsigned grid_x, unsigned block_x, unsigned block_y,       \
                                  unsigned block_z, int npasses, PTO_KERNEL_PARAMS) {        \
         (void)pass;                                                                         \
