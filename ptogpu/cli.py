@@ -50,9 +50,17 @@ def cmd_targets(args) -> int:
     return 0
 
 
+class _Parser(argparse.ArgumentParser):
+    """Command lines it cannot parse end in one line and exit status 2 (argparse's own error
+    prints the whole usage first)."""
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: {message} (--help for usage)\n")
+
+
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="ptogpu", description="Ascend PTO gather-family emulator")
-    sub = p.add_subparsers(dest="cmd")
+    p = _Parser(prog="ptogpu", description="Ascend PTO gather-family emulator")
+    sub = p.add_subparsers(dest="cmd", parser_class=_Parser)
     d = sub.add_parser("demo", help="run a demonstration (default: main)")
     d.add_argument("name", nargs="?", default="main", help="main | dma | reg | ...")
     d.add_argument("--backend", default="auto", help="auto | numpy | native | cupy")

@@ -122,3 +122,15 @@ def test_huge_dynamic_valid_dims_fault_on_every_backend(backend):
     lines = r.stdout.strip().splitlines()
     assert r.returncode == 0 and len(lines) == 3, r.stdout + r.stderr
     assert all("PtoFault" in ln and "access outside arena" in ln and "cannot fit" in ln for ln in lines), lines
+
+
+@pytest.mark.parametrize("argv", [["-n", "-5"], ["--shape", "0x16"], ["--shape", "16"], ["--table-size", "-5"],
+                                  ["--quirk", "a5_dynamic_dim_cast"], ["--quirk", "a5_dynamic_dim_cast=maybe"],
+                                  ["--dst-fill", "zz"], ["--dst-fill", "300"], ["--quirk", "nosuch=on"],
+                                  ["--pair", "a5"], ["--bogus-option"]])
+def test_fuzz_command_lines_it_cannot_run_end_in_one_line_and_exit_2(argv):
+    import subprocess
+    import sys
+    r = subprocess.run([sys.executable, "-m", "ptogpu", "fuzz", "--quiet", "--no-shrink", *argv],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2 and r.stdout == "" and len(r.stderr.strip().splitlines()) == 1, (argv, r.stderr)

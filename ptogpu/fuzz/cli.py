@@ -58,6 +58,46 @@ def _tuple(s: str | None):
     return None if s is None else tuple(int(x) for x in s.replace("x", ",").split(","))
 
 
+def _count(v: str) -> int:
+    """A non-negative integer option (instances, table elements)."""
+    try:
+        n = int(v, 0)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{v!r} is not an integer") from None
+    if n < 0:
+        raise argparse.ArgumentTypeError(f"{v} is negative")
+    return n
+
+
+def _shape(v: str) -> str:
+    """``RxC`` with R, C >= 1."""
+    import re
+    m = re.fullmatch(r"\s*(\d+)\s*[x,]\s*(\d+)\s*", v)
+    if not m:
+        raise argparse.ArgumentTypeError(f"{v!r}: expected RxC, e.g. 16x16")
+    if int(m[1]) < 1 or int(m[2]) < 1:
+        raise argparse.ArgumentTypeError(f"{v!r}: rows and cols must be at least 1")
+    return f"{int(m[1])}x{int(m[2])}"
+
+
+def _byte(v: str) -> int:
+    try:
+        b = int(v, 0)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{v!r} is not a byte value (0..255, e.g. 0xAB)") from None
+    if not 0 <= b <= 255:
+        raise argparse.ArgumentTypeError(f"{v} is not a byte value (0..255)")
+    return b
+
+
+def _quirk(v: str) -> tuple[str, bool]:
+    name, eq, val = v.partition("=")
+    onoff = {"on": True, "1": True, "true": True, "off": False, "0": False, "false": False}
+    if not eq or not name or val.lower() not in onoff:
+        raise argparse.ArgumentTypeError(f"{v!r}: expected NAME=on or NAME=off")
+    return name, onoff[val.lower()]
+
+
 def add_parser(sub) -> argparse.ArgumentParser:
     f = sub.add_parser("fuzz", help="fuzz campaigns: compare targets, executors and backends",
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -67,20 +107,20 @@ def add_parser(sub) -> argparse.ArgumentParser:
     f.add_argument("--oob", choices=("undefined", "clamp", "wrap", "zero"), help="GatherOOB (default wrap)")
     f.add_argument("--dtype", help="element type (default float32)")
     f.add_argument("--index-dtype", help="index element type (default int32)")
-    f.add_argument("--shape", help="dst valid shape RxC (default 16x16)")
-    f.add_argument("--dst-fill", type=lambda v: int(v, 0), default=None,
+    f.add_argument("--shape", type=_shape, help="dst valid shape RxC (default 16x16)")
+    f.add_argument("--dst-fill", type=_byte, default=None,
                    help="byte the destination holds before the instruction, e.g. 0xAB (default 0)")
     f.add_argument("--layout", choices=("nd", "dn", "nz", "zz"),
                    help="MGATHER into UB: dst and Elem index tile layout (default nd)")
-    f.add_argument("--table-size", type=int, help="table (or TGATHERB src) elements (default 4096)")
+    f.add_argument("--table-size", type=_count, help="table (or TGATHERB src) elements (default 4096)")
     f.add_argument("--table-shape", help="5-D table shape, e.g. 1,1,2,64,16")
     f.add_argument("--table-stride", help="5-D table stride")
-    f.add_argument("--quirk", action="append", metavar="NAME=on|off",
+    f.add_argument("--quirk", action="append", type=_quirk, metavar="NAME=on|off",
                    help="switch a target quirk (ptogpu targets lists them); repeatable")
     f.add_argument("--gen", default=None, help="generator: uniform oob negative extreme boundary dup mixed")
     f.add_argument("--pair", action="append", help="sides to compare, A:B with A = target[.exec][@backend] "
                    "(default a5.simt:a2a3); repeatable")
-    f.add_argument("-n", "--instances", type=int, default=None, help="instances per campaign")
+    f.add_argument("-n", "--instances", type=_count, default=None, help="instances per campaign")
     f.add_argument("--seed", type=int, default=0)
     f.add_argument("--backend", default="auto", help="auto | numpy | native | cupy (sides without @backend)")
     f.add_argument("--chunk", type=int, default=None, help="instances per chunk")
@@ -204,8 +244,7 @@ def main(args) -> int:
         if args.table_stride:
             kw["table_stride"] = _tuple(args.table_stride)
         if args.quirk:
-            kw["quirks"] = tuple((q.split("=")[0], q.split("=")[1].lower() in ("on", "1", "true"))
-                                 for q in args.quirk)
+            kw["quirks"] = tuple(args.quirk)
         cfg = FuzzConfig(**kw)
         for p in args.pair or ["a5.simt:a2a3"]:
             if p.count(":") != 1 or not all(p.split(":")):
