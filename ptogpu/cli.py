@@ -59,7 +59,9 @@ class _Parser(argparse.ArgumentParser):
 
 
 def main(argv: list[str] | None = None) -> int:
+    from . import __version__
     p = _Parser(prog="ptogpu", description="Ascend PTO gather-family emulator")
+    p.add_argument("--version", action="version", version=f"ptogpu {__version__}")
     sub = p.add_subparsers(dest="cmd", parser_class=_Parser)
     d = sub.add_parser("demo", help="run a demonstration (default: main)")
     d.add_argument("name", nargs="?", default="main", help="main | dma | reg | ...")
@@ -88,6 +90,13 @@ def _run(args) -> int:
     from .errors import BackendUnavailable, PtoError
     try:
         return args.fn(args)
+    except BrokenPipeError:                  # `ptogpu ... | head`: the reader left; stop quietly
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141                           # 128 + SIGPIPE, as a shell reports it
+    except KeyboardInterrupt:
+        print(f"ptogpu {args.cmd}: interrupted", file=sys.stderr)
+        return 130                           # 128 + SIGINT
     except BackendUnavailable as e:          # a request this machine cannot run
         if os.environ.get("PTOGPU_TRACEBACK"):
             raise

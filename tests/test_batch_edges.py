@@ -134,3 +134,29 @@ def test_fuzz_command_lines_it_cannot_run_end_in_one_line_and_exit_2(argv):
     r = subprocess.run([sys.executable, "-m", "ptogpu", "fuzz", "--quiet", "--no-shrink", *argv],
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 2 and r.stdout == "" and len(r.stderr.strip().splitlines()) == 1, (argv, r.stderr)
+
+
+def test_pipes_interrupts_and_bad_simt_options_end_cleanly():
+    import signal
+    import subprocess
+    import sys
+    import time
+    cmd = [sys.executable, "-m", "ptogpu"]
+    # `| head`: the reader leaves; no BrokenPipeError traceback
+    p = subprocess.Popen(cmd + ["fuzz", "-n", "2000", "--no-shrink"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    p.stdout.readline()
+    p.stdout.close()
+    err = p.stderr.read().decode()
+    assert p.wait(timeout=120) == 141 and "Traceback" not in err
+    # Ctrl-C: one line, status 130, the summary of what finished
+    p = subprocess.Popen(cmd + ["fuzz", "-n", "100000000", "--no-shrink", "--quiet", "--pair", "a5:a2a3"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(4)
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=120)
+    assert p.returncode == 130 and "interrupted" in out + err and "Traceback" not in err
+    for argv in (["simt", "show", "--what", "bogus"], ["simt", "sweep", "--dtype", ","]):
+        r = subprocess.run(cmd + argv, capture_output=True, text=True, timeout=120)
+        assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, (argv, r.stderr)
+    r = subprocess.run(cmd + ["--version"], capture_output=True, text=True)
+    assert r.returncode == 0 and r.stdout.startswith("ptogpu ")

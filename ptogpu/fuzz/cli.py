@@ -254,12 +254,16 @@ def main(args) -> int:
                          100_000 if args.instances is None else args.instances))
     reports, bad, empty = [], 0, 0
     show = not args.quiet and not args.json
+    interrupted = False
     for title, cfg, a, b, gen, n in runs:
         bar = Bar(title, show and sys.stderr.isatty())
         try:
             rep = campaign(cfg, _side(a, backend), _side(b, backend), n, generator=gen, seed=args.seed,
                            chunk=args.chunk, shrink=not args.no_shrink, progress=bar,
                            fused=True if args.engine == "formula" else None, shapes=args.shapes)
+        except KeyboardInterrupt:            # Ctrl-C: report the campaigns that finished
+            interrupted = True
+            break
         finally:
             bar.close()
         bad += rep.unexplained + rep.bugs
@@ -269,16 +273,22 @@ def main(args) -> int:
             print(format_report(title, rep), flush=True)
     if args.json:
         print(json.dumps({"backend": backend, "campaigns": [dict(title=t, **r.to_json()) for t, r in reports],
-                          "unexplained_or_bugs": bad, "compared_nothing": empty}, indent=1))
+                          "unexplained_or_bugs": bad, "compared_nothing": empty,
+                          "interrupted": interrupted}, indent=1))
     else:
         tot = sum(r.n for _, r in reports if not r.check_error)
         verdict = ("every divergence is explained by a target-table rule" if not bad else
                    f"{bad:,} tile(s) unexplained or emulator bugs")
-        if empty == len(reports):
+        if not reports:
+            verdict = "no campaign finished"
+        elif empty == len(reports):
             verdict = "nothing was compared (a static check rejects a side)"
         elif empty:
             verdict += f"; {empty} campaign(s) compared nothing (a static check rejects a side)"
-        print(f"\n{len(reports)} campaign(s), {tot:,} tiles compared, backend {backend}: {verdict}")
+        print(f"\n{len(reports)} campaign(s), {tot:,} tiles compared, backend {backend}: {verdict}"
+              + (f" -- interrupted: {len(runs) - len(reports)} campaign(s) not run" if interrupted else ""))
+    if interrupted:
+        return 130
     # exit status: 1 a divergence no rule explains or an emulator bug; 2 a campaign that could
     # not compare anything (the request cannot run as asked); 0 otherwise
     return 1 if bad else (2 if empty else 0)

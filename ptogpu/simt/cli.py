@@ -54,7 +54,9 @@ def cmd_sweep(args) -> int:
     rows, cols = parse_range(args.rows), parse_range(args.cols)
     if not rows or not cols:
         raise ValueError("--rows and --cols must name at least one value each")
-    dts = [d for d in args.dtype.split(",") if d]
+    dts = [d.strip() for d in args.dtype.split(",") if d.strip()]
+    if not dts:
+        raise ValueError(f"--dtype {args.dtype!r}: name at least one element type, e.g. float32,half")
     s = sweep(args.mode, rows, cols, dts)
     lu = s["lane_utilisation"]
     print(f"ptogpu simt sweep: {len(s)} shapes ({args.mode}, rows {rows[0]}..{rows[-1]}, cols "
@@ -84,6 +86,10 @@ def cmd_show(args) -> int:
     idx = index_pattern(args.indices, args.mode, args.rows, args.cols)
     case = SimtCase(args.mode, args.rows, args.cols, dtype=args.dtype, indices=idx, oob=args.oob,
                     cap=args.cap)
+    from .launch_map import GRIDS
+    bad = [w for w in args.what.split(",") if w and w not in GRIDS]
+    if bad:
+        raise ValueError(f"--what {','.join(bad)}: one of {', '.join(GRIDS)}")
     m = launch_map(case)
     print(launch_metrics(m).table())
     for what in args.what.split(","):
@@ -123,7 +129,8 @@ def register(sub) -> None:
                     help="identity | random[:seed[:hi]] | constant:K | stride:K | reverse")
     sh.add_argument("--oob", default="Undefined", choices=("Undefined", "Clamp", "Wrap", "Zero"))
     sh.add_argument("--cap", type=int, default=None, help="OOB capacity (default: max index + 1)")
-    sh.add_argument("--what", default="warp,lane,round", help="text grids to print")
+    sh.add_argument("--what", default="warp,lane,round",
+                    help="text grids to print, comma list of warp, lane, round, seq, src")
     sh.add_argument("--threads", type=int, default=6, help="threads to list with their elements")
     sh.add_argument("--png", help="write the picture here (needs matplotlib)")
     sh.set_defaults(fn=cmd_show)

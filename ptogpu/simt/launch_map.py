@@ -22,6 +22,9 @@ from .case import SimtCase
 from ..semantics.indexing import M32
 
 
+GRIDS = ("warp", "lane", "round", "seq", "src")   # what LaunchMap.grid lays out
+
+
 @dataclass(frozen=True, eq=False)
 class LaunchMap:
     """Per destination element (in ``slot`` order: ``r*vc + c``, or the padded NZ offset for
@@ -67,6 +70,8 @@ class LaunchMap:
     def grid(self, what: str = "warp") -> np.ndarray:
         """``what`` ("warp" | "lane" | "round" | "seq" | "src") laid out as the logical tile
         (vr x vc; the padded rows x cols for l1_elem); -1 where nothing is mapped."""
+        if what not in GRIDS:
+            raise ValueError(f"no grid {what!r}; one of {', '.join(GRIDS)}")
         rows, cols = (self.case.padded if self.mode == "l1_elem" else (self.case.vr, self.case.vc))
         out = np.full((rows, cols), -1, np.int64)
         out[self.r, self.c] = getattr(self, what)
