@@ -124,14 +124,68 @@ def _build(cxx: str, flags: tuple[str, ...], out: Path) -> str:
     return ""
 
 
+# Builds kept in the cache: other checkouts (or older sources) sharing the cache keep theirs,
+# so two trees do not rebuild each other; beyond this many, the least recently used go.
+KEEP_BUILDS = 8
+# A temporary build file or object folder untouched this long is a killed build's leftover.
+STALE_S = 3600
+
+
 def _prune(keep: Path) -> None:
-    """Remove builds of older sources (a process that still maps one keeps its copy)."""
-    for p in keep.parent.glob("ptogpu_native_*.so"):
-        if p != keep:
-            try:
-                p.unlink()
-            except OSError:
-                pass
+    """Drop the least recently used builds beyond KEEP_BUILDS and killed builds' leftovers (a
+    process that still maps a library keeps its copy)."""
+    import time
+    try:
+        os.utime(keep)                                  # "recently used"
+    except OSError:
+        pass
+    d = keep.parent
+    libs = sorted(d.glob("ptogpu_native_*.so"), key=lambda p: p.stat().st_mtime, reverse=True)
+    old = [p for p in libs[KEEP_BUILDS:] if p != keep]
+    now = time.time()
+    for p in list(d.glob("*.so.tmp")) + [q for q in d.glob("tmp*") if q.is_dir()]:
+        try:
+            if now - p.stat().st_mtime > STALE_S:
+                old.append(p)
+        except OSError:
+            pass
+    for p in old:
+        try:
+            shutil.rmtree(p) if p.is_dir() else p.unlink()
+            if p.suffix == ".so":
+                p.with_suffix(".lock").unlink(missing_ok=True)
+        except OSError:
+            pass
+
+
+class _BuildLock:
+    """An exclusive file lock per build key: concurrent processes wait for one compiler run
+    instead of each compiling the same library."""
+
+    def __init__(self, path: Path):
+        self.path, self.fd = path, None
+
+    def __enter__(self):
+        try:
+            import fcntl
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+            fcntl.flock(self.fd, fcntl.LOCK_EX)
+        except (ImportError, OSError):                  # no flock here: build unlocked
+            self.fd = None
+        return self
+
+    def __exit__(self, *exc):
+        if self.fd is not None:
+            os.close(self.fd)                           # releases the lock
+
+
+def _say(msg: str, end: str = "\n") -> None:
+    """Build progress for a person at a terminal (never into pipes or captured output)."""
+    import sys
+    if sys.stderr.isatty():
+        sys.stderr.write(msg + end)
+        sys.stderr.flush()
 
 
 _lock = threading.Lock()
@@ -166,11 +220,17 @@ def load() -> ctypes.CDLL:
         for flags in _flag_sets():
             key = sources.digest(f"{cid}\0{' '.join(flags)}\0{feats if NATIVE_ARCH[0] in flags else ''}")
             path = cache_dir() / f"ptogpu_native_{key}.so"
-            if not path.exists():
-                err = _build(cxx, flags, path)
-                if err:
-                    problems.append(err)
-                    continue
+            with _BuildLock(path.with_suffix(".lock")):
+                if not path.exists():
+                    import time
+                    t0 = time.perf_counter()
+                    _say(f"ptogpu: building native kernels (first use, {len(sources.kernel_files())} "
+                         f"files, {' '.join(f for f in flags if f.startswith('-m')) or 'portable'}) ...", end="")
+                    err = _build(cxx, flags, path)
+                    _say(f" {'failed' if err else 'done'} in {time.perf_counter() - t0:.1f} s")
+                    if err:
+                        problems.append(err)
+                        continue
             try:
                 # Idle OpenMP workers sleep instead of spinning between launches: on a small
                 # (2-vCPU) machine a spinning worker steals the core the caller needs, and
