@@ -29,7 +29,7 @@ class Arena:
         self.limit = limit
         self.align = align
         self.size = size                # bytes that exist (addresses [0, size))
-        self._buf = np.zeros(max(size, 64), np.uint8)
+        self._buf = self._reserve(size) if growable else np.zeros(max(size, 64), np.uint8)
         self.top = 0                    # next free byte for allocation (GM)
 
     @property
@@ -47,6 +47,15 @@ class Arena:
             self._grow(end)
         self.top = end
         return addr
+
+    def _reserve(self, size: int) -> np.ndarray:
+        """GM: the whole limit at once, as zero pages the OS maps only when touched (a large
+        calloc is an anonymous mapping), so growing never copies and untouched GM costs no
+        memory; where the OS refuses the reservation, grow by copying."""
+        try:
+            return np.zeros(max(-(-self.limit // self.align) * self.align, size, 64), np.uint8)
+        except MemoryError:
+            return np.zeros(max(size, 64), np.uint8)
 
     def _grow(self, end: int) -> None:
         new_size = -(-end // self.align) * self.align

@@ -205,3 +205,19 @@ def test_tassign_takes_a_pointer_of_the_tiles_own_buffer():
             pto.TASSIGN(pto.Tile[V, pto.float32, 1, 8](), core.l1_ptr(0x40, pto.float32))
         with pytest.raises(pto.PtoCheckError):
             pto.TASSIGN(pto.Tile[V, pto.float32, 1, 8](), core.gm_put(np.zeros(8, np.float32)))
+
+
+def test_gm_growth_touches_no_pages():
+    """A 2 GiB GM allocation, then a few more elements: no copy, no resident 2 GB."""
+    import resource
+    import subprocess
+    import sys
+    code = ("import resource, ptogpu as pto\n"
+            "r0 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+            "with pto.Core('a5', 'numpy') as core:\n"
+            "    core.gm_alloc(1 << 31, pto.uint8); core.gm_alloc(16, pto.float32)\n"
+            "    assert core.gm.size > (1 << 31)\n"
+            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - r0)\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert int(r.stdout.strip()) < 200_000          # KiB: far below the 2 GiB it used to touch
