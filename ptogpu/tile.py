@@ -233,6 +233,9 @@ class Tile(metaclass=TileMeta):
             raise PtoFault(f"valid region {self._vr}x{self._vc} of {type(self).__name__} cannot "
                            f"fit in {arena.name.upper()} ({arena.size} bytes)",
                            rule="access outside arena", target=self.core.target.name)
+        if self._vr * self._vc == 0:               # empty: no arange of the other dim (2^40 x 0)
+            z = np.zeros((self._vr, self._vc), np.int64)
+            return z, z
         r, c = np.meshgrid(np.arange(self._vr), np.arange(self._vc), indexing="ij")
         return r, c
 

@@ -233,3 +233,15 @@ def test_element_type_may_be_named():
     assert pto.Tile[V, "float32", 1, 8].Element == F32
     assert pto.Tile[V, "hifloat8", 1, 32].DType == "hifloat8"
     assert pto.DYNAMIC == -1
+
+
+def test_an_empty_valid_region_of_a_huge_dim_reads_and_writes_nothing():
+    import numpy as np
+
+    import ptogpu as pto
+    with pto.Core("a5", "numpy"):
+        for vr, vc in ((2**40, 0), (0, 2**40)):
+            t = pto.Tile[pto.TileType.Vec, pto.float32, 4, 8, pto.BLayout.RowMajor, pto.DYNAMIC, pto.DYNAMIC](vr, vc)
+            pto.TASSIGN(t, 0)
+            assert t.numpy().shape == (vr, vc) and t.element_addrs().size == 0
+            t.set(np.zeros((vr, vc), np.float32))
