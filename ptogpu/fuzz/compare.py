@@ -211,7 +211,7 @@ def campaign(base: FuzzConfig, a: Side | str, b: Side | str, n: int, *, generato
     no lanes, so it cannot see a lane-mapping error. Big NumPy campaigns run in worker
     processes (``ptogpu.fuzz.pool``).
 
-    Where both sides are on native and the configuration is covered (``execute.covers``), the
+    Where both sides are on native and the configuration is covered (``execute.prepare``), the
     default runs the executing engine (``cuda_src/fuzz.cu`` pto_fuzz_exec): the same kernels
     as the batch path, per tile, compared in C (same report, much faster). ``shapes=True``
     draws each instance's valid (rows, cols) inside the rows x cols tile (dynamic valid dims;
@@ -232,12 +232,12 @@ def campaign(base: FuzzConfig, a: Side | str, b: Side | str, n: int, *, generato
     rel = relation(a, b)
     from . import execute as X
     from . import fused as F
-    if shapes and (fused is not None or not X.covers(ca, cb, gen, a, b, shapes=True)):
-        raise ValueError("shape fuzzing runs on the executing native engine: both sides @native, "
-                         "MGATHER into UB, nd layout, int32/uint32 indices, a counter generator, "
-                         "not the formula screening")
+    camp = X.prepare(ca, cb, gen, a, b, rel, shapes=shapes) if fused is None else None
+    if shapes and camp is None:
+        raise ValueError("shape fuzzing runs on the executing native engine (or its cupy kernel): "
+                         "both sides @native or both @cupy, MGATHER into UB, nd layout, "
+                         "int32/uint32 indices, a counter generator, not the formula screening")
     use_fused = bool(fused) and F.covers(ca, cb, gen, a, b)
-    use_exec = fused is None and not use_fused and X.covers(ca, cb, gen, a, b, shapes=shapes)
     rep.shapes = shapes
     if n:
         # The array paths and the fused kernel run no static checks: let the public API judge
@@ -255,8 +255,8 @@ def campaign(base: FuzzConfig, a: Side | str, b: Side | str, n: int, *, generato
     if use_fused:
         F.run(ca, cb, gen, a, b, n, start, rep, rel, chunk=chunk, progress=progress)
         rep.executed = {"a": "formula", "b": "formula"}
-    elif use_exec:
-        X.run(ca, cb, gen, a, b, n, start, rep, rel, chunk=chunk, progress=progress, shapes=shapes)
+    elif camp is not None:
+        X.run(camp, a.backend, n, start, rep, chunk=chunk, progress=progress)
         rep.executed = {"a": executed(ca, a, "kernel"), "b": executed(cb, b, "kernel")}
     else:
         step = chunk or (chunk_size(base, n) // 2 if {a.backend, b.backend} & {"native", "cupy"}

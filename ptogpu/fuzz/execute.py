@@ -58,24 +58,25 @@ class _Side:
         self.params = np.ascontiguousarray(plan.params, np.int64)
 
 
-def covers(a: FuzzConfig, b: FuzzConfig, gen, sa, sb, shapes: bool = False) -> bool:
-    """True when this engine runs campaign (a, b) exactly as the batch path would: both sides
-    on native (``pto_fuzz_exec``) or both on cupy (the ``fuzz_exec_campaign`` kernel)."""
+def prepare(a: FuzzConfig, b: FuzzConfig, gen, sa, sb, rel: int = 0, shapes: bool = False) -> "Campaign | None":
+    """The campaign (a, b) for this engine, or None where it does not run it exactly as the
+    batch path would: it needs both sides on native (``pto_fuzz_exec``) or both on cupy (the
+    ``fuzz_exec_campaign`` kernel)."""
     from . import fused
     if sa.backend != sb.backend or sa.backend not in ("native", "cupy"):
-        return False
+        return None
     if not fused.covers(a.with_(dst_fill=0), b.with_(dst_fill=0), gen, sa, sb):   # (fill: ours)
-        return False
+        return None
     if layout(a) != layout(b):
-        return False
+        return None
     try:
         _lib()
-        camp = Campaign(a, b, gen, 0, shapes=shapes)
+        camp = Campaign(a, b, gen, rel, shapes=shapes)
         if sa.backend == "cupy":
             camp.kernel_params()
     except (LookupError, AttributeError, OSError, RuntimeError):
-        return False
-    return True
+        return None
+    return camp
 
 
 class Campaign:
@@ -85,6 +86,7 @@ class Campaign:
                  shapes: bool = False):
         from ..backend.mgather_kernels import _E as _M
         from .kernels import _idx_tile
+        self.base_a, self.base_b = a, b    # the campaign's configurations, as given
         if shapes:                         # tiles laid out for the full shape, valid dims dynamic
             a, b = (c.with_(storage=(c.rows, c.cols)) for c in (a, b))
         self.a, self.b, self.gen, self.rel, self.shapes = a, b, gen, rel, shapes
@@ -183,10 +185,11 @@ CHUNK = 1 << 18
 GPU_CHUNK = 1 << 16
 
 
-def run(a, b, gen, sa, sb, n, start, rep, rel, *, chunk=None, progress=None, shapes=False) -> None:
+def run(camp: "Campaign", backend: str, n, start, rep, *, chunk=None, progress=None) -> None:
+    """Tiles start .. start+n-1 of a prepared campaign, into report ``rep``."""
     from . import fused
-    camp = Campaign(a, b, gen, rel, shapes=shapes)
-    gpu = sa.backend == "cupy"
+    a, b, gen, shapes = camp.base_a, camp.base_b, camp.gen, camp.shapes
+    gpu = backend == "cupy"
     step = int(chunk or (GPU_CHUNK if gpu else CHUNK))
     done = 0
     allres = []
@@ -203,7 +206,7 @@ def run(a, b, gen, sa, sb, n, start, rep, rel, *, chunk=None, progress=None, sha
                 ia, ib = instance_configs(a, b, gen, c.first[0])
                 c.shape = (ia.rows, ia.cols)
                 c.example = gen(np.array(c.first[:1], np.int64), ia.n_idx, ia.cap)[0]
-    rep.engine = (f"executing {sa.backend}: {camp.sa.kernel} vs {camp.sb.kernel}, both run per tile"
+    rep.engine = (f"executing {backend}: {camp.sa.kernel} vs {camp.sb.kernel}, both run per tile"
                   + (", valid shape drawn per tile" if shapes else ""))
 
 
