@@ -32,7 +32,7 @@ import numpy as np
 from . import dtypes
 from .backend.launch import free_host_bytes
 from .fuzz.config import FuzzConfig, _pad
-from .fuzz.rng import Generator
+from .fuzz.rng import Generator, check_instances
 from .fuzz.single import F_DST, F_INDEX, F_OTHER, F_TABLE, cast_indices, check_fits, fault_code, layout, run_single
 from .targets import get_target
 from .semantics.indexing import prod
@@ -418,6 +418,7 @@ def _tgatherb_structure(cfg: FuzzConfig, L: dict):
         entry = (plan.src - src.addr) // 32 * 4            # byte address of each block's entry
         core.ub.data[:] = 0
         src.set(np.resize(cfg.table, L["src_shape"]).astype(src.Element))
+        core.write("ub", dst.addr, bytes([cfg.dst_fill]) * dst.nbytes)   # an offset may read it
     return core, dst, src, off, plan, entry
 
 
@@ -618,6 +619,7 @@ def iter_batches(cfg: FuzzConfig, n: int, *, generator: Generator | str = "mixed
     worker processes (``ptogpu.fuzz.pool``), still yielded in order."""
     gen = generator if isinstance(generator, Generator) else Generator(generator, seed)
     backend = _backend(backend)
+    check_instances(start, n)
     if chunk is not None and chunk < 1:
         raise ValueError(f"chunk must be at least 1 instance, not {chunk}")
     check_fits(cfg)

@@ -8,6 +8,7 @@ import pytest
 
 from ptogpu.backend import backend_available
 from ptogpu.batch import run_batch
+from ptogpu.fuzz.compare import campaign
 from ptogpu.fuzz.config import FuzzConfig
 from ptogpu.fuzz.rng import Generator
 from ptogpu.fuzz.single import fault_code, run_single
@@ -160,3 +161,38 @@ def test_pipes_interrupts_and_bad_simt_options_end_cleanly():
         assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, (argv, r.stderr)
     r = subprocess.run(cmd + ["--version"], capture_output=True, text=True)
     assert r.returncode == 0 and r.stdout.startswith("ptogpu ")
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("target", ["cpu", "a2a3", "a5"])
+def test_tgatherb_offsets_reading_the_destination_see_its_bytes(backend, target):
+    """Offsets that land in the destination (or the offset tile) read what the single call's
+    UB holds there: the destination's fill, not the batch image's zeros."""
+    def offsets(inst, n, cap):      # a pure function of the instance: byte offsets 0 .. 699
+        j = np.arange(n)[None, :]
+        return ((inst[:, None] * 7919 + j * 104729 + 13) * 2654435761 % (1 << 31)) % 700
+    cfg = FuzzConfig(instr="tgatherb", space="ub", mode="elem", target=target, rows=4, cols=16,
+                     table_size=64, dst_fill=0xAB, dtype="int32")
+    gen = Generator(offsets)
+    res = run_batch(cfg, 8, backend=backend, generator=gen)
+    for i in range(8):
+        out, f = run_single(cfg, gen(np.array([i]), cfg.n_idx, cfg.cap)[0])
+        assert res.faults[i] == (fault_code(f) if f else 0) and np.array_equal(res.outputs[i], out), i
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_instance_numbers_stop_at_2_63(backend):
+    """Instance numbers are int64: the last one (2^63 - 1) batches like the single call; a run
+    that would pass it, or start below 0, is a ValueError before anything runs."""
+    cfg = FuzzConfig(instr="mgather", space="ub", mode="elem", target="a5", rows=4, cols=8, table_size=64)
+    last = (1 << 63) - 1
+    res = run_batch(cfg, 2, start=last - 1, backend=backend)
+    gen = Generator("mixed", 0)
+    for k, i in enumerate((last - 1, last)):
+        out, f = run_single(cfg, gen(np.array([i]), cfg.n_idx, cfg.cap)[0])
+        assert np.array_equal(res.outputs[k], out) and res.faults[k] == (fault_code(f) if f else 0)
+    for start, n in ((last, 2), (1 << 63, 1), (-1, 3), (0, -5)):
+        with pytest.raises(ValueError, match="instances|negative"):
+            run_batch(cfg, n, start=start, backend=backend)
+        with pytest.raises(ValueError, match="instances|negative"):
+            campaign(cfg, "a5.simt", "a2a3", n, start=start)

@@ -5,7 +5,8 @@ import numpy as np
 import pytest
 
 import ptogpu as pto
-from ptogpu.simt import SimtCase, case_from_mgather, geometry as g, launch_map, trace
+from ptogpu.semantics import a5_launch as g
+from ptogpu.simt import SimtCase, case_from_mgather, launch_map, trace
 
 RNG = np.random.default_rng(7)
 

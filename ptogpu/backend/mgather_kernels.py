@@ -6,7 +6,8 @@ and the A2/A3 / A5 UB paths). It returns ``False`` (the caller then runs NumPy) 
 backend is ``numpy`` or when the call is outside what the kernels cover:
 
 * dst and table element types differ (the CPU simulator's value conversion);
-* the index tile and the destination tile overlap (NumPy reads every index before writing);
+* the index reads may see the destination's stores, or valid destination cells share storage
+  on a GPU (NumPy runs each target's store order);
 * ``GatherOOB.Wrap`` with capacity 0, an NZ table with no logical columns, or a region larger
   than its arena (NumPy raises its own fault for those, before touching memory);
 * operands not bound to this core;
@@ -29,6 +30,7 @@ from ..tensor import GlobalTensor
 from . import sources
 from .kernels import backend_module
 from ..semantics.indexing import prod
+from ..semantics.mgather import cells_alias, storage_overlaps
 
 KERNEL_BACKENDS = ("native", "cupy")
 M32 = (1 << 32) - 1
@@ -105,10 +107,13 @@ def _tile_desc(tile, offsets: str, force_kind: str | None = None) -> list[int]:
     return d
 
 
-def _overlap(dst, idx) -> bool:
-    if isinstance(idx, GlobalTensor) or idx.space != dst.space:
-        return False
-    return idx.addr < dst.addr + dst.nbytes and dst.addr < idx.addr + idx.nbytes
+def _ordered(core, mode, dst, idx) -> bool:
+    """The bytes depend on the order of loads and stores: index reads that may see the
+    destination's stores, or valid cells sharing storage on a GPU (whose warps run
+    concurrently; the host shim and NumPy both follow the emulation's one schedule)."""
+    if storage_overlaps(dst, idx, mode):
+        return True
+    return core.backend == "cupy" and cells_alias(dst)
 
 
 def _bound(core, x) -> bool:
@@ -127,7 +132,7 @@ def plan_mgather(core, mode: Coalesce, oob: GatherOOB, dst, table, idx) -> Plan 
         return None
     if dtypes.name_of(dst.Element) != dtypes.name_of(table.Element):
         return None
-    if _overlap(dst, idx):
+    if _ordered(core, mode, dst, idx):
         return None
     T = dst.Element.itemsize
     VR, VC = dst.valid_row, dst.valid_col

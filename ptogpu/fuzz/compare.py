@@ -21,7 +21,7 @@ from . import pool
 from . import rules as R
 from .classify import facts
 from .config import FuzzConfig
-from .rng import Generator
+from .rng import Generator, check_instances
 from .single import cast_indices, check_fits, run_single
 
 FIRST = 5          # instance numbers kept per class
@@ -224,6 +224,7 @@ def campaign(base: FuzzConfig, a: Side | str, b: Side | str, n: int, *, generato
     ca, cb = a.config(base), b.config(base)
     if chunk is not None and chunk < 1:
         raise ValueError(f"chunk must be at least 1 instance, not {chunk}")
+    check_instances(start, n)
     check_fits(ca)
     check_fits(cb)
     gen = generator if isinstance(generator, Generator) else Generator(generator, seed)

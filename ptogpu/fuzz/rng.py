@@ -301,6 +301,19 @@ def shapes(seed: int, inst: np.ndarray, rows: int, cols: int, row_mode: bool) ->
     return vr, vc
 
 
+MAX_INSTANCE = (1 << 63) - 1
+
+
+def check_instances(start: int, n: int) -> None:
+    """Instance numbers are int64 everywhere (arrays, kernels, JSON): a run's numbers
+    ``start .. start+n-1`` must lie in 0 .. 2^63-1, so no layer wraps or truncates one."""
+    if int(n) < 0:
+        raise ValueError(f"n = {n}: the number of instances cannot be negative")
+    if int(start) < 0 or int(start) + max(int(n), 1) - 1 > MAX_INSTANCE:
+        raise ValueError(f"instances {start} .. {int(start) + int(n) - 1} leave 0 .. 2^63-1 "
+                         "(instance numbers are int64)")
+
+
 class Generator:
     """An index source: a named kind, or a user callable ``f(inst: ndarray, n_elem, cap) ->
     int array (len(inst), n_elem)`` (it must be a pure function of the instance numbers to

@@ -10,6 +10,7 @@ import numpy as np
 from ..enums import Coalesce, GatherOOB
 from ..errors import PtoFault
 from ..tensor import GlobalTensor
+from . import a5_launch
 from .indexing import M32, M64, cast_index, prod, remap, u64, wrap_addr
 
 NAME = "MGATHER"
@@ -45,16 +46,33 @@ def gather(core, mode: Coalesce, oob: GatherOOB, dst, table, idx) -> None:
         return
     guard_region(core, core.arena(dst.space), VR * VC, dst.Element.itemsize)
     rows, cols = np.arange(VR, dtype=np.int64), np.arange(VC, dtype=np.int64)
-    if not core.target.mgather.simt and storage_overlaps(dst, idx):
+    if not core.target.mgather.simt and storage_overlaps(dst, idx, mode):
         return _in_program_order(core, mode, oob, dst, table, idx, rows, cols)
     _gather_cells(core, mode, oob, dst, table, idx, rows, cols)
 
 
-def storage_overlaps(dst, idx) -> bool:
-    """The dst and index tiles share storage bytes in one arena (so loads may see stores)."""
+def storage_overlaps(dst, idx, mode: Coalesce | None = None) -> bool:
+    """The index reads and the dst stores share bytes in one arena (so loads may see stores).
+    Both footprints are what the call really touches: a dynamic valid size beyond the tile
+    (a Row index tile read past its end, dst rows past the last) reaches the neighbours."""
     if getattr(idx, "space", None) != dst.space:
         return False
-    return dst.addr < idx.addr + idx.nbytes and idx.addr < dst.addr + dst.nbytes
+    ilo, ihi = _span(idx, (dst.valid_row, 1) if mode == Coalesce.Row else None)
+    dlo, dhi = _span(dst)
+    return dlo < ihi and ilo < dhi
+
+
+def _span(tile, cells: tuple[int, int] | None = None) -> tuple[int, int]:
+    """Byte span of a tile's storage, widened to its valid cells (or ``cells`` read as a
+    row-major run, the Row index reads) where those reach past it."""
+    lo, hi = tile.addr, tile.addr + tile.nbytes
+    vr, vc = cells if cells else (tile.valid_row, tile.valid_col)
+    if vr and vc and (cells or vr > tile.Rows or vc > tile.Cols):
+        # every layout's offset is a mixed-radix number rising with r and with c: the last
+        # valid cell lies furthest
+        far = vr * vc if cells else int(tile.offsets(vr - 1, vc - 1)) + 1
+        hi = max(hi, tile.addr + far * tile.Element.itemsize)
+    return lo, hi
 
 
 def _in_program_order(core, mode, oob, dst, table, idx, rows, cols) -> None:
@@ -120,7 +138,17 @@ def _gather_cells(core, mode, oob, dst, table, idx, rows, cols) -> None:
         if mode == Coalesce.Row and rules.row_tail_fill:
             return _row_dma(core, dst, src, daddr, vals, rd)
         dst_arena.check_many(daddr, dst.Element.itemsize, f"{NAME} dst write", t)
+        if rules.simt and cells_alias(dst):
+            o = a5_launch.store_order(mode.name.lower(), VR, VC, r, c)
+            daddr, vals = daddr.reshape(-1)[o], vals.reshape(-1)[o]
         dst_arena.scatter(daddr, vals)
+
+
+def cells_alias(dst) -> bool:
+    """Valid cells share storage (a dynamic valid dim beyond the tile's), so the order of the
+    stores decides the bytes: each target's own order is followed (scalar loops: row-major; A2/A3
+    Row: row after row, burst or zero fill; A5: :func:`a5_launch.store_order`)."""
+    return dst.valid_row > dst.Rows or dst.valid_col > dst.Cols
 
 
 def _index_of(u, p, mode, VC) -> int:
@@ -145,6 +173,15 @@ def _row_dma(core, dst, src, daddr, vals, rd) -> None:
     size = dst.Element.itemsize
     rows = rd[:, 0]
     arena.check_many(daddr[~rows], size, f"{NAME} dst write", core.target.name)
-    execute(core, Bursts(NAME, "gm", dst.space, src[rows, 0], daddr[rows, 0],
-                         vals.shape[1] * size, size))
-    arena.scatter(daddr[~rows], vals[~rows])
+    if not cells_alias(dst):
+        execute(core, Bursts(NAME, "gm", dst.space, src[rows, 0], daddr[rows, 0],
+                             vals.shape[1] * size, size))
+        arena.scatter(daddr[~rows], vals[~rows])
+        return
+    with arena.undo_on_error():                 # the loop's order: row after row
+        for k in range(len(rows)):
+            if rows[k]:
+                execute(core, Bursts(NAME, "gm", dst.space, src[k:k + 1, 0], daddr[k:k + 1, 0],
+                                     vals.shape[1] * size, size))
+            else:
+                arena.scatter(daddr[k], vals[k])

@@ -119,7 +119,7 @@ def gather_nz(core, mode: Coalesce, oob: GatherOOB, dst, table, idx) -> None:
     what later index loads see, so run it step by step: Row — pre-zero (Zero), then one row at
     a time; Elem — column block, then row, then column in the block (§6.6) — and undo every
     store if a step faults."""
-    if not storage_overlaps(dst, idx):
+    if not storage_overlaps(dst, idx, mode):
         return (row_nz if mode == Coalesce.Row else elem_nz)(core, oob, dst, table, idx)
     arena = core.arena(dst.space)
     VR, VC, C0 = dst.valid_row, dst.valid_col, dst.C0

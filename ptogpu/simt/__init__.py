@@ -1,6 +1,6 @@
 """SIMT thread mapping of the Ascend 950 (A5) MGATHER launches ``dim3{32, warps}``.
 
-* :mod:`~ptogpu.simt.geometry` — the kernels' launch formulas (one Python copy);
+* :mod:`~ptogpu.semantics.a5_launch` — the kernels' launch formulas (one Python copy, kept with the target rules);
 * :class:`SimtCase`, :func:`case_from_mgather` — what a launch is about;
 * :func:`launch_map` — per element (warp, lane, round) and addresses; per thread its elements;
 * :func:`trace` — the same, recorded by running the thread loops (numpy, native, cupy);

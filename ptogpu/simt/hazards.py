@@ -25,13 +25,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import geometry as g
+from ..semantics import a5_launch as g
 from .case import SimtCase, case_from_mgather
 from .launch_map import LaunchMap, launch_map
 from ..enums import Coalesce, GatherOOB
 from ..errors import PtoHazard
 from ..semantics.indexing import M32, remap
-from ..semantics.mgather import storage_overlaps
+from ..semantics.mgather import guard_region, storage_overlaps
 
 LOAD, STORE = 0, 1
 EMULATED = "lockstep"
@@ -404,12 +404,13 @@ def mgather_hazards(core, mode: Coalesce, oob: GatherOOB, dst, table, idx, *,
                     all_schedules: bool = False) -> HazardReport | None:
     """The :class:`HazardReport` of ``MGATHER[mode, oob](dst, table, idx)`` on an A5 core as
     memory stands now, or ``None`` when no UB byte is both written and read."""
-    if not storage_overlaps(dst, idx):
+    if not storage_overlaps(dst, idx, mode):
         return None
     if type(dst).ValidRow == 1 and type(dst).ValidCol == 1:
         return None                                   # MGatherScalarImpl: one thread, no race
     if dst.valid_row == 0 or dst.valid_col == 0:
         return None
+    guard_region(core, core.arena(dst.space), dst.valid_row * dst.valid_col, dst.Element.itemsize)
     case = case_from_mgather(core, mode, oob, dst, table, idx)
     m = launch_map(case)
     return analyse(m, Memory(core.arena(dst.space).data, core.gm.data, case), force=all_schedules)

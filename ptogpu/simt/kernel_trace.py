@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import geometry as g
+from ..semantics import a5_launch as g
 from .case import SimtCase
 from .trace import FIELDS, Trace, n_slots
 from ..backend import sources

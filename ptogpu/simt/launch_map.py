@@ -1,6 +1,6 @@
 """Launch maps: which (warp, lane, round) writes each destination element, and what it reads.
 
-Closed forms over the elements, built from :mod:`ptogpu.simt.geometry` (the kernels' formulas):
+Closed forms over the elements, built from :mod:`ptogpu.semantics.a5_launch` (the kernels' formulas):
 
 * Row (§5.3): warp ``ty`` = ``colSeg*rowWarps + rowWarp`` does rows ``rowWarp, +rowWarps, …``
   and, in each, columns ``colSeg*32 + tx, +colStride, …``.
@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import geometry as g
+from ..semantics import a5_launch as g
 from .case import SimtCase
 from ..semantics.indexing import M32
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import geometry as g
+from ..semantics import a5_launch as g
 from .launch_map import LaunchMap, launch_map
 from .case import SimtCase
 

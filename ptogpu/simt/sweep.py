@@ -15,7 +15,7 @@ from typing import Iterable
 
 import numpy as np
 
-from . import geometry as g
+from ..semantics import a5_launch as g
 from ..dtypes import as_dtype
 
 COLUMNS = ("warps", "threads", "elements", "rounds", "rounds_min", "warp_rounds",

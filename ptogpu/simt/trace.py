@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import geometry as g
+from ..semantics import a5_launch as g
 from .case import SimtCase
 from ..semantics.indexing import M32
 

@@ -84,3 +84,21 @@ def nz_slot(off, rows: int, c0: int):
     off = _u(off)
     block_col, rem = off // (rows * c0), off % (rows * c0)
     return rem // c0, block_col * c0 + rem % c0
+
+
+def store_order(mode: str, vr: int, vc: int, r: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """Positions of the cells ``(r, c)`` sorted by when their store issues in the emulation's
+    schedule of the launch: warp after warp, each warp's rounds in order, its 32 lanes in
+    lock-step (lane order within a round). Only the order of stores to a shared byte depends on
+    it (destination rows that overlap); hardware runs warps concurrently, so this is one legal
+    schedule, the one the native and numpy backends both follow."""
+    r, c = _u(r).ravel(), _u(c).ravel()
+    if mode == "row":
+        rw, wpr = row_warps(vr), warps_per_row(vr, vc)
+        warp = r % rw + rw * ((c // LANES) % wpr)
+        keys = (c % LANES, c // (wpr * LANES), r // rw, warp)
+    else:
+        i = r * vc + c
+        warps = elem_launch_warps(elem_total(vr, vc))
+        keys = (i % LANES, (i // LANES) // warps, (i // LANES) % warps)
+    return np.lexsort(keys)
