@@ -86,18 +86,24 @@ def _run(args) -> int:
     """Bad input ends with one line naming the problem, not a traceback (PTOGPU_TRACEBACK=1
     shows it): 1 when the emulated target rejects or traps, 2 for a request that cannot run."""
     import os
+    import signal
     import sys
-    from .errors import BackendUnavailable, PtoError
+    from .errors import BackendUnavailable, PtoError, Terminated, WorkerLost
+
+    def _term(signum, frame):
+        raise Terminated()
+    signal.signal(signal.SIGTERM, _term)     # a stopped run reports what finished, as on Ctrl-C
     try:
         return args.fn(args)
     except BrokenPipeError:                  # `ptogpu ... | head`: the reader left; stop quietly
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 141                           # 128 + SIGPIPE, as a shell reports it
-    except KeyboardInterrupt:
-        print(f"ptogpu {args.cmd}: interrupted", file=sys.stderr)
-        return 130                           # 128 + SIGINT
-    except BackendUnavailable as e:          # a request this machine cannot run
+    except KeyboardInterrupt as e:
+        term = isinstance(e, Terminated)
+        print(f"ptogpu {args.cmd}: {'terminated' if term else 'interrupted'}", file=sys.stderr)
+        return 143 if term else 130          # 128 + SIGTERM / SIGINT
+    except (BackendUnavailable, WorkerLost) as e:   # a request this machine cannot run
         if os.environ.get("PTOGPU_TRACEBACK"):
             raise
         print(f"ptogpu {args.cmd}: {e}", file=sys.stderr)
@@ -107,9 +113,12 @@ def _run(args) -> int:
             raise
         print(f"ptogpu {args.cmd}: {type(e).__name__}: {e}", file=sys.stderr)
         return 1
-    except (ValueError, TypeError, KeyError, MemoryError) as e:
+    except (ValueError, TypeError, KeyError, MemoryError, OSError, ImportError) as e:
         if os.environ.get("PTOGPU_TRACEBACK"):
             raise
         what = "out of host memory: " if isinstance(e, MemoryError) else ""
+        if isinstance(e, OSError) and e.filename:      # an unwritable --csv/--png, a full disk
+            what = f"{e.filename}: "
+            e = e.strerror or e
         print(f"ptogpu {args.cmd}: {what}{e}", file=sys.stderr)
         return 2

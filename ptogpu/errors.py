@@ -29,6 +29,14 @@ class BackendUnavailable(PtoError):
     never a quiet fallback to another backend under the requested name."""
 
 
+class WorkerLost(RuntimeError):
+    """A worker process died under a run (killed, out of memory): the run is incomplete."""
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised where SIGINT would be, so a stopped run still reports what finished."""
+
+
 class PtoHazard(UserWarning):
     """A result that depends on execution order (aliasing tiles)."""
 

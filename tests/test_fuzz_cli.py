@@ -82,16 +82,50 @@ def test_bad_configurations_are_reported_not_raised(capsys):
     assert doc["campaigns"][0]["compared"] == 0 and doc["compared_nothing"] == 1
 
 
-def test_progress_bar_reports_throughput(capsys):
+def _under_a_terminal(args: list[str]) -> tuple[int, str, str]:
+    """Run ``ptogpu fuzz ARGS`` with stderr on a 120-column pseudo-terminal."""
+    import fcntl
+    import os
+    import pty
+    import struct
+    import subprocess
     import sys
-    from ptogpu.fuzz.cli import Bar
-    bar = Bar("campaign", True)
-    bar(500, 1000)
-    bar(1000, 1000)
-    bar.close()
-    err = capsys.readouterr().err
-    assert "1,000/1,000" in err and "tiles/s" in err and "#" * 24 in err and err.endswith("\n")
-    assert sys.stderr is not None
+    import termios
+    m, s = pty.openpty()
+    fcntl.ioctl(s, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
+    p = subprocess.Popen([sys.executable, "-m", "ptogpu", "fuzz", *args], stdin=subprocess.DEVNULL,
+                         stdout=subprocess.PIPE, stderr=s)
+    os.close(s)
+    err = b""
+    while True:
+        try:
+            d = os.read(m, 65536)
+        except OSError:
+            break
+        if not d:
+            break
+        err += d
+    out = p.communicate()[0]
+    os.close(m)
+    return p.returncode, out.decode(), err.decode(errors="replace")
+
+
+ARGS = ["--pair", "a5:a2a3", "--backend", "numpy", "-n", "40000", "--chunk", "4096"]
+
+
+def test_progress_bar_on_a_terminal_with_rate_and_eta_also_with_json():
+    rc, out, err = _under_a_terminal(ARGS + ["--json"])
+    assert rc == 0 and json.loads(out)["campaigns"][0]["n"] == 40000
+    assert "tile/s" in err and "<" in err and "%|" in err        # tqdm: rate, ETA, bar
+
+
+def test_no_progress_bar_with_quiet_or_off_a_terminal():
+    import subprocess
+    import sys
+    rc, out, err = _under_a_terminal(ARGS + ["--quiet"])
+    assert rc == 0 and "tile/s" not in err and "%|" not in err
+    r = subprocess.run([sys.executable, "-m", "ptogpu", "fuzz", *ARGS], capture_output=True, text=True)
+    assert r.returncode == 0 and r.stderr == "" and "40,000 tiles" in r.stdout
 
 
 def test_quirk_switch_changes_the_tgatherb_classes(capsys):
@@ -144,3 +178,56 @@ def test_zero_instances_run_nothing(capsys):
 def test_configurations_that_cannot_run_exit_2_with_the_reason(capsys, args, msg):
     assert main(["fuzz", "--backend", "numpy", "-n", "3", *args]) == 2
     assert msg in capsys.readouterr().err
+
+
+def _children(pid: int) -> list[int]:
+    import pathlib
+    kids = []
+    for p in pathlib.Path("/proc").iterdir():
+        if p.name.isdigit():
+            try:
+                if int((p / "stat").read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                    kids.append(int(p.name))
+            except (OSError, IndexError, ValueError):
+                pass
+    return kids
+
+
+@pytest.mark.skipif(not __import__("sys").platform.startswith("linux"), reason="reads /proc")
+def test_sigterm_reports_what_finished_and_exits_143():
+    import signal
+    import subprocess
+    import sys
+    import time
+    p = subprocess.Popen([sys.executable, "-m", "ptogpu", "fuzz", "--pair", "a5:a2a3", "--backend", "numpy",
+                          "--workers", "0", "-n", "50000000", "--chunk", "65536"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(3)
+    p.send_signal(signal.SIGTERM)
+    out, err = p.communicate(timeout=60)
+    assert p.returncode == 143 and "Traceback" not in err
+    assert "interrupted" in out and "stopped after" in out and "of 50,000,000 tiles" in out
+
+
+@pytest.mark.skipif(not __import__("sys").platform.startswith("linux"), reason="reads /proc")
+def test_a_killed_worker_is_one_line_and_exit_2():
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    p = subprocess.Popen([sys.executable, "-m", "ptogpu", "fuzz", "--pair", "a5:a2a3", "--backend", "numpy",
+                          "--workers", "2", "-n", "50000000", "--quiet"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    kids = []
+    for _ in range(100):
+        time.sleep(0.1)
+        kids = _children(p.pid)
+        if kids:
+            break
+    assert kids, "no worker started"
+    time.sleep(1.0)
+    os.kill(kids[0], signal.SIGKILL)
+    out, err = p.communicate(timeout=120)
+    assert p.returncode == 2 and len(err.strip().splitlines()) == 1, err
+    assert "worker process died (killed by signal 9)" in err

@@ -47,8 +47,9 @@ def test_text_output_without_matplotlib(capsys, monkeypatch):
     monkeypatch.setitem(sys.modules, "matplotlib", None)        # import matplotlib -> ImportError
     assert main(["simt", "show", "--mode", "elem", "--rows", "4", "--cols", "9"]) == 0
     assert main(["simt", "sweep", "--rows", "1:5", "--cols", "1:5", "--top", "0"]) == 0
-    with pytest.raises(RuntimeError, match="matplotlib"):
-        main(["simt", "show", "--png", "x.png"])
+    from ptogpu.simt.plot import NeedsMatplotlib, require_matplotlib
+    with pytest.raises(NeedsMatplotlib, match="matplotlib"):
+        require_matplotlib()
 
 
 @needs_mpl
@@ -72,7 +73,7 @@ def test_sweep_png(tmp_path):
 
 @pytest.mark.parametrize("argv,rc,msg", [
     (["simt", "show", "--rows", "-3", "--cols", "5"], 2, "valid dims"),
-    (["simt", "show", "--indices", "garbage"], 2, "unknown index pattern"),
+    (["simt", "show", "--indices", "garbage"], 2, "one of identity"),
     (["simt", "show", "--dtype", "float64"], 2, "not a ptogpu element type"),
     (["simt", "show", "--mode", "elem", "--rows", "2", "--cols", "4", "--indices", "constant:-1",
       "--oob", "Wrap", "--cap", "0"], 1, "PtoFault"),
@@ -89,3 +90,42 @@ def test_bad_input_ends_with_one_line_and_an_exit_status(capsys, monkeypatch, ar
     monkeypatch.setenv("PTOGPU_TRACEBACK", "1")
     with pytest.raises(Exception):
         main(argv)
+
+
+BAD_SIMT = [
+    (["simt", "show", "--indices", "constant:2^70"], "must fit 64 bits"),
+    (["simt", "show", "--indices", "stride:2^62"], "must fit 64 bits"),
+    (["simt", "show", "--indices", "random:x"], "is not an integer"),
+    (["simt", "show", "--indices", "constant:1:2"], "at most 1 value"),
+    (["simt", "show", "--indices", "bogus"], "one of identity"),
+    (["simt", "show", "--what", "bogus"], "--what bogus"),
+    (["simt", "show", "--png", "."], "is a directory"),
+    (["simt", "sweep", "--csv", "/nonexistent-dir/x.csv"], "does not exist"),
+    (["simt", "sweep", "--csv", "/proc/x.csv"], "/proc/x.csv"),
+    (["simt", "sweep", "--dtype", ","], "name at least one element type"),
+]
+
+
+@pytest.mark.parametrize("argv,msg", BAD_SIMT, ids=lambda v: " ".join(v) if isinstance(v, list) else None)
+def test_simt_input_it_cannot_run_is_one_line_exit_2(argv, msg, capsys):
+    from ptogpu.cli import main
+    rc = main(argv)
+    err = capsys.readouterr().err
+    assert rc == 2 and len(err.strip().splitlines()) == 1 and msg in err, err
+
+
+def test_extreme_but_valid_index_words_run(capsys):
+    from ptogpu.cli import main
+    for spec in ("constant:2^64-1", "constant:-2^63", "constant:0xffffffff"):
+        assert main(["simt", "show", "--rows", "2", "--cols", "8", "--indices", spec]) == 0
+
+
+@pytest.mark.parametrize("argv", [["simt", "show"], ["simt", "sweep", "--rows", "1:4", "--cols", "1:4"]])
+def test_png_without_matplotlib_is_one_line_exit_2(argv, monkeypatch, tmp_path, capsys):
+    import sys
+    monkeypatch.setitem(sys.modules, "matplotlib", None)     # import matplotlib -> ImportError
+    from ptogpu.cli import main
+    rc = main(argv + ["--png", str(tmp_path / "x.png")])
+    err = capsys.readouterr().err
+    assert rc == 2 and len(err.strip().splitlines()) == 1 and "pip install 'ptogpu[plot]'" in err
+    assert not (tmp_path / "x.png").exists()

@@ -9,8 +9,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
 
+from ..errors import Terminated
+from ..progress import Progress
 from .compare import Report, campaign
 from .config import FuzzConfig
 from . import rules as R
@@ -138,7 +139,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
                    help="draw each tile's valid shape inside --shape (dynamic valid dims: Elem rows "
                         "and cols, Row rows); executing engine, both sides on native")
     f.add_argument("--json", action="store_true", help="one JSON document on stdout")
-    f.add_argument("--quiet", action="store_true", help="no progress bar")
+    f.add_argument("--quiet", action="store_true",
+                   help="no progress bar (there is none either when stderr is not a terminal)")
     f.set_defaults(fn=main)
     return f
 
@@ -147,27 +149,6 @@ def _backend(name: str) -> str:
     """``--backend``: a known, available backend (auto chooses); anything else is an error."""
     from ..backend import resolve_backend
     return resolve_backend(name)[0]
-
-
-class Bar:
-    """A small stderr progress bar with live throughput."""
-
-    def __init__(self, title: str, enabled: bool) -> None:
-        self.title, self.on, self.t0 = title[:40], enabled, time.perf_counter()
-
-    def __call__(self, done: int, total: int) -> None:
-        if not self.on:
-            return
-        dt = max(time.perf_counter() - self.t0, 1e-9)
-        w = 24
-        k = int(w * done / max(total, 1))
-        sys.stderr.write(f"\r{self.title:40s} [{'#' * k}{'.' * (w - k)}] {done:>12,}/{total:,} "
-                         f"{done / dt:>12,.0f} tiles/s")
-        sys.stderr.flush()
-
-    def close(self) -> None:
-        if self.on:
-            sys.stderr.write("\n")
 
 
 def _side(s: str, backend: str) -> str:
@@ -253,16 +234,17 @@ def main(args) -> int:
             runs.append((f"{a} vs {b}", cfg, a, b, args.gen or "mixed",
                          100_000 if args.instances is None else args.instances))
     reports, bad, empty = [], 0, 0
-    show = not args.quiet and not args.json
     interrupted = False
+    stopped_in = ""
     for title, cfg, a, b, gen, n in runs:
-        bar = Bar(title, show and sys.stderr.isatty())
+        bar = Progress(title, not args.quiet)          # stderr, a terminal only; --json too
         try:
             rep = campaign(cfg, _side(a, backend), _side(b, backend), n, generator=gen, seed=args.seed,
                            chunk=args.chunk, shrink=not args.no_shrink, progress=bar,
                            fused=True if args.engine == "formula" else None, shapes=args.shapes)
-        except KeyboardInterrupt:            # Ctrl-C: report the campaigns that finished
-            interrupted = True
+        except KeyboardInterrupt as e:       # Ctrl-C, SIGTERM: report the campaigns that finished
+            interrupted = e
+            stopped_in = f"{title}: stopped after {bar.done:,} of {n:,} tiles"
             break
         finally:
             bar.close()
@@ -274,7 +256,7 @@ def main(args) -> int:
     if args.json:
         print(json.dumps({"backend": backend, "campaigns": [dict(title=t, **r.to_json()) for t, r in reports],
                           "unexplained_or_bugs": bad, "compared_nothing": empty,
-                          "interrupted": interrupted}, indent=1))
+                          "interrupted": bool(interrupted), "stopped_in": stopped_in or None}, indent=1))
     else:
         tot = sum(r.n for _, r in reports if not r.check_error)
         verdict = ("every divergence is explained by a target-table rule" if not bad else
@@ -286,9 +268,10 @@ def main(args) -> int:
         elif empty:
             verdict += f"; {empty} campaign(s) compared nothing (a static check rejects a side)"
         print(f"\n{len(reports)} campaign(s), {tot:,} tiles compared, backend {backend}: {verdict}"
-              + (f" -- interrupted: {len(runs) - len(reports)} campaign(s) not run" if interrupted else ""))
+              + (f" -- interrupted: {len(runs) - len(reports)} campaign(s) not finished ({stopped_in})"
+                 if interrupted else ""))
     if interrupted:
-        return 130
+        return 143 if isinstance(interrupted, Terminated) else 130
     # exit status: 1 a divergence no rule explains or an emulator bug; 2 a campaign that could
     # not compare anything (the request cannot run as asked); 0 otherwise
     return 1 if bad else (2 if empty else 0)

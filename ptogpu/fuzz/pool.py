@@ -27,6 +27,8 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Callable, Iterable, Iterator
 
+from ..errors import WorkerLost
+
 # None: big campaigns get one worker per CPU (at most MAX_WORKERS), small ones run in this
 # process; 0: always in this process; N: N workers. PTOGPU_FUZZ_WORKERS overrides.
 WORKERS: int | None = None
@@ -226,7 +228,9 @@ def _call(fn: Callable, args: tuple, token=None, shared=None):
             code = None
     _idle.put(p)
     if res is None:
-        raise RuntimeError(f"a fuzz worker process exited (code {code}); see its stderr above")
+        how = f"killed by signal {-code}" if code is not None and code < 0 else f"exit code {code}"
+        raise WorkerLost(f"a worker process died ({how}) under this run; nothing of its tiles "
+                         "was kept (rerun it, or --workers 0 to run in this process)")
     kind, val, warned = res
     return kind, val, warned
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 
 import numpy as np
@@ -27,28 +28,81 @@ def parse_range(spec: str) -> list[int]:
     return out
 
 
+def parse_int(text: str, what: str) -> int:
+    """An integer as users write one: ``42``, ``0x2a``, ``-7``, ``2^31``, ``2^32-1``."""
+    t = text.strip().replace("**", "^")
+    m = re.fullmatch(r"([+-]?)2\^(\d{1,3})([+-]\d+)?", t)
+    try:
+        if m:
+            v = (1 << int(m.group(2))) * (-1 if m.group(1) == "-" else 1) + int(m.group(3) or 0)
+        else:
+            v = int(t, 0)
+    except ValueError:
+        raise ValueError(f"{what}: {text!r} is not an integer (e.g. 42, 0x2a, 2^31)") from None
+    return v
+
+
+INDEX_MIN, INDEX_MAX = -(1 << 63), (1 << 64) - 1
+
+
 def index_pattern(spec: str, mode: str, vr: int, vc: int) -> np.ndarray | None:
-    """``identity`` | ``random[:seed[:hi]]`` | ``constant:K`` | ``stride:K`` | ``reverse``."""
+    """``identity`` | ``random[:seed[:hi]]`` | ``constant:K`` | ``stride:K`` | ``reverse``.
+    Values are index words as the kernel reads them: they must fit 64 bits (int64 or uint64;
+    the target then casts them to its index width)."""
     n = vr if mode == "row" else vr * vc
     shape = (vr,) if mode == "row" else (vr, vc)
     kind, *args = spec.split(":")
+    nums = [parse_int(a, f"--indices {spec}") for a in args]
+    arity = {"identity": 0, "reverse": 0, "random": 2, "constant": 1, "stride": 1}
+    if kind not in arity:
+        raise ValueError(f"--indices {spec!r}: one of identity, random[:seed[:hi]], constant:K, "
+                         "stride:K, reverse")
+    if len(nums) > arity[kind]:
+        raise ValueError(f"--indices {spec!r}: {kind} takes at most {arity[kind]} value(s)")
     if kind == "identity":
         return None
-    if kind == "random":
-        seed = int(args[0]) if args else 0
-        hi = int(args[1]) if len(args) > 1 else max(n, 1) * 4
-        return np.random.default_rng(seed).integers(0, hi, shape)
-    if kind == "constant":
-        return np.full(shape, int(args[0]) if args else 0)
-    if kind == "stride":
-        return (np.arange(n) * (int(args[0]) if args else 2)).reshape(shape)
     if kind == "reverse":
         return np.arange(n)[::-1].reshape(shape).copy()
-    raise ValueError(f"unknown index pattern {spec!r}")
+    if kind == "random":
+        seed = nums[0] if nums else 0
+        hi = nums[1] if len(nums) > 1 else max(n, 1) * 4
+        if seed < 0 or not 1 <= hi <= INDEX_MAX:
+            raise ValueError(f"--indices {spec!r}: the seed must be >= 0 and hi in 1 .. 2^64-1")
+        return np.random.default_rng(seed).integers(0, hi, shape, dtype=np.uint64 if hi > 1 << 62 else np.int64)
+    k = nums[0] if nums else (0 if kind == "constant" else 2)
+    vals = [k] if kind == "constant" else [0, k * max(n - 1, 0)]
+    if not all(INDEX_MIN <= v <= INDEX_MAX for v in vals):
+        raise ValueError(f"--indices {spec!r}: index values must fit 64 bits "
+                         f"(-2^63 .. 2^64-1); {kind} {k} gives {max(vals, key=abs)}")
+    if kind == "constant":
+        return np.full(shape, k, dtype=np.uint64 if k > INDEX_MAX >> 1 else np.int64)
+    return (np.arange(n, dtype=object) * k).astype(np.uint64 if k * max(n - 1, 0) > INDEX_MAX >> 1
+                                                 else np.int64).reshape(shape)
+
+
+def output_path(path: str | None, flag: str) -> str | None:
+    """Judge an output file before any work: not a directory, in a directory that exists and
+    can be written."""
+    import os
+    if path is None:
+        return None
+    if os.path.isdir(path):
+        raise ValueError(f"{flag} {path}: is a directory; name a file, e.g. {os.path.join(path, 'out')}")
+    parent = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(parent):
+        raise ValueError(f"{flag} {path}: directory {parent} does not exist")
+    if not os.access(parent, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
+        raise ValueError(f"{flag} {path}: not writable")
+    return path
 
 
 def cmd_sweep(args) -> int:
     from .sweep import COLUMNS, sweep
+    output_path(args.csv, "--csv")
+    output_path(args.png, "--png")
+    if args.png:
+        from .plot import require_matplotlib
+        require_matplotlib()
     if args.sort not in COLUMNS:
         raise ValueError(f"--sort: no column {args.sort!r}; one of {', '.join(COLUMNS)}")
     rows, cols = parse_range(args.rows), parse_range(args.cols)
@@ -83,6 +137,10 @@ def cmd_sweep(args) -> int:
 
 def cmd_show(args) -> int:
     from .render import grid_text, threads_text
+    output_path(args.png, "--png")
+    if args.png:
+        from .plot import require_matplotlib
+        require_matplotlib()
     idx = index_pattern(args.indices, args.mode, args.rows, args.cols)
     case = SimtCase(args.mode, args.rows, args.cols, dtype=args.dtype, indices=idx, oob=args.oob,
                     cap=args.cap)

@@ -8,14 +8,23 @@ from .metrics import launch_metrics
 from .sweep import SweepResult
 
 
+class NeedsMatplotlib(ImportError):
+    """PNG output was asked for where matplotlib is not installed."""
+
+
+def require_matplotlib() -> None:
+    """Raise :class:`NeedsMatplotlib` (one clear line) unless matplotlib can be imported."""
+    _plt()
+
+
 def _plt():
     try:
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
-    except ImportError as e:  # pragma: no cover - exercised where matplotlib is absent
-        raise RuntimeError("PNG output needs matplotlib: pip install 'ptogpu[plot]' "
-                           "(text output works without it)") from e
+    except ImportError:
+        raise NeedsMatplotlib("PNG output needs matplotlib: pip install 'ptogpu[plot]' "
+                              "(text output works without it)") from None
     return plt
 
 
