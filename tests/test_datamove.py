@@ -244,3 +244,22 @@ def test_mat_tile_loads_logical_region_into_nz_storage(core):
     t = tile(F32, 16, 16, 0x0, bl=CM, sl=SRM, loc=M)
     pto.TLOAD(t, g)
     assert_bytes(t.raw(), mat.reshape(16, 2, 8).transpose(1, 0, 2).reshape(-1))
+
+
+@pytest.mark.parametrize("target", ["cpu", "a2a3", "a5"])
+@pytest.mark.parametrize("delta", [-1000, -(1 << 40), 1 << 40])
+def test_tload_tstore_with_a_gm_pointer_outside_gm_fault(target, delta):
+    """A pointer moved below GM's start (or far past its end) is a PtoFault naming GM, not an
+    OverflowError, and nothing is written."""
+    import ptogpu as pto
+    with pto.Core(target, "numpy") as core:
+        p = core.gm_put(np.arange(64, dtype=np.float32))
+        G = pto.GlobalTensor[pto.float32, pto.Shape[1, 1, 1, 1, 8], pto.Stride[8, 8, 8, 8, 1]]
+        t = pto.Tile[pto.TileType.Vec, pto.float32, 1, 8]()
+        pto.TASSIGN(t, 0)
+        before = core.read("ub", 0, 32).tobytes(), core.read("gm", 0, 256).tobytes()
+        with pytest.raises(pto.PtoFault, match="GM"):
+            pto.TLOAD(t, G(p + delta))
+        with pytest.raises(pto.PtoFault, match="GM"):
+            pto.TSTORE(G(p + delta), t)
+        assert (core.read("ub", 0, 32).tobytes(), core.read("gm", 0, 256).tobytes()) == before

@@ -81,7 +81,7 @@ def _tile_gt_addrs(core, tile: Tile, gt: GlobalTensor, what: str):
         raise PtoFault(f"valid region {VR}x{VC} cannot fit in memory", rule=what, target=t)
     r, c = np.meshgrid(np.arange(VR, dtype=np.int64), np.arange(VC, dtype=np.int64), indexing="ij")
     off = gt.offsets(r, c).view(np.uint64)
-    g = (np.uint64(gt.addr) + off * np.uint64(size)).view(np.int64)   # 64-bit, wrapping
+    g = (np.uint64(gt.addr & ((1 << 64) - 1)) + off * np.uint64(size)).view(np.int64)  # 64-bit, wrapping
     a = tile.addr + tile.offsets(r, c) * size
     return g, a
 
