@@ -91,7 +91,7 @@ def test_a_bad_worker_setting_is_a_clear_error(monkeypatch):
 
 
 def test_a_dead_worker_is_reported_and_replaced():
-    with pytest.raises(RuntimeError, match="worker process exited"):
+    with pytest.raises(RuntimeError, match="worker process died"):
         list(pool.ordered_map(os._exit, [(3,)], 2))
     assert list(pool.ordered_map(operator.add, [(2, 2), (3, 3)], 2)) == [4, 6]
 

@@ -524,7 +524,7 @@ def test_native_core_runs_other_instructions_on_numpy():
 
 def test_unknown_kernel_backend_reason_when_unavailable(monkeypatch):
     from ptogpu.backend import native_backend
-    monkeypatch.setattr(native_backend, "_lib", None)
+    monkeypatch.setattr(native_backend, "_libs", {})
     monkeypatch.setattr(native_backend, "_error", "no C++ compiler found (test)")
     with pytest.raises(pto.PtoError, match="not available here: no C\\+\\+ compiler"):
         pto.Core("a5", "native")

@@ -60,3 +60,55 @@ def test_builders_take_turns(tmp_path):
     a.join()
     b.join()
     assert order == ["a+", "a-", "b+", "b-"]
+
+
+def test_each_kernel_family_is_built_when_first_needed_and_says_so(tmp_path):
+    """A TGATHERB call on native builds tgatherb.cu (and the tiny dma.cu that answers "does
+    native work here"), not the 20-40 s of every kernel; at a terminal it says what it builds
+    and how long it took."""
+    import fcntl
+    import pty
+    import struct
+    import subprocess
+    import sys
+    import termios
+    code = ("import numpy as np, ptogpu as pto\n"
+            "with pto.Core('a5', 'native') as core:\n"
+            "    s = pto.Tile[pto.TileType.Vec, pto.float32, 1, 64](); pto.TASSIGN(s, 0)\n"
+            "    o = pto.Tile[pto.TileType.Vec, pto.uint32, 1, 8](); pto.TASSIGN(o, 0x100)\n"
+            "    d = pto.Tile[pto.TileType.Vec, pto.float32, 1, 64](); pto.TASSIGN(d, 0x200)\n"
+            "    s.set(np.arange(64, dtype=np.float32)[None]); o.set(np.zeros((1, 8), np.uint32))\n"
+            "    pto.TGATHERB(d, s, o)\n"
+            "    print(d.numpy()[0, :8].tolist())\n")
+    m, s = pty.openpty()
+    fcntl.ioctl(s, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
+    env = dict(os.environ, PTOGPU_CACHE_DIR=str(tmp_path))
+    p = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=s, env=env)
+    os.close(s)
+    err = b""
+    while True:
+        try:
+            d = os.read(m, 65536)
+        except OSError:
+            break
+        if not d:
+            break
+        err += d
+    out = p.communicate(timeout=300)[0].decode()
+    os.close(m)
+    assert p.returncode == 0 and out.strip() == str([float(v) for v in range(8)])
+    built = sorted(q.name.split("_", 3)[3][:-3] for q in tmp_path.glob("ptogpu_native_*.so"))
+    assert built == ["dma", "tgatherb"], built
+    text = err.decode()
+    assert "building native kernels (first use): tgatherb.cu" in text and " s" in text and "done in" in text
+
+
+def test_family_of_maps_every_exported_symbol_to_its_source():
+    assert nb.family_of("host_mgather_a5_row") == "mgather"
+    assert nb.family_of("hostw_mgather_a5_elem") == "mgather"
+    assert nb.family_of("host1w_mgather_a5_elem") == "mgather"
+    assert nb.family_of("host_mgather_l1_row") == "mgather_l1"
+    assert nb.family_of("pto_fuzz_exec") == "fuzz"
+    assert nb.family_of("pto_a5_geometry_check") == "mgather"
+    assert nb.family_of("hostp_tgatherb_a5") == "tgatherb"
+    assert nb.family_of("pto_vector_isa") == nb.SHIM_FAMILY

@@ -22,6 +22,7 @@ def _native() -> dict:
     d["status"] = why
     if ok:
         d["library"] = str(nb.library_path())
+        d["families_loaded"] = nb.loaded_families()
     return d
 
 

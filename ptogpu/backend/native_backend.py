@@ -24,6 +24,7 @@ import shutil
 import subprocess
 import tempfile
 import threading
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -84,9 +85,10 @@ def _compiler_id(cxx: str) -> str:
         return cxx
 
 
-def _build(cxx: str, flags: tuple[str, ...], out: Path) -> str:
-    """Compile into ``out``; returns "" on success, else the compiler's complaint. Each ``.cu``
-    is compiled to an object file in its own process (in parallel, one per CPU), then linked."""
+def _build(cxx: str, flags: tuple[str, ...], out: Path, files: list[Path] | None = None) -> str:
+    """Compile ``files`` (default: every ``.cu``) into ``out``; returns "" on success, else the
+    compiler's complaint. Each file is compiled to an object file in its own process (in
+    parallel, one per CPU), then linked."""
     src = sources.source_dir()
     out.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(suffix=".so.tmp", dir=out.parent)
@@ -94,7 +96,7 @@ def _build(cxx: str, flags: tuple[str, ...], out: Path) -> str:
     cflags = [f for f in flags if f != "-shared"]
     with tempfile.TemporaryDirectory(dir=out.parent) as objdir:
         jobs, objs = [], []
-        for p in sources.kernel_files():
+        for p in files or sources.kernel_files():
             obj = os.path.join(objdir, p.stem + ".o")
             objs.append(obj)
             jobs.append([cxx, *cflags, "-c", "-include", str(src / "host_shim.h"), "-I", str(src),
@@ -124,8 +126,9 @@ def _build(cxx: str, flags: tuple[str, ...], out: Path) -> str:
     return ""
 
 
-# Builds kept in the cache: other checkouts (or older sources) sharing the cache keep theirs,
-# so two trees do not rebuild each other; beyond this many, the least recently used go.
+# Builds kept in the cache, per kernel family: other checkouts (or older sources) sharing the
+# cache keep theirs, so two trees do not rebuild each other; beyond this many, the least
+# recently used go.
 KEEP_BUILDS = 8
 # A temporary build file or object folder untouched this long is a killed build's leftover.
 STALE_S = 3600
@@ -140,7 +143,9 @@ def _prune(keep: Path) -> None:
     except OSError:
         pass
     d = keep.parent
-    libs = sorted(d.glob("ptogpu_native_*.so"), key=lambda p: p.stat().st_mtime, reverse=True)
+    fam = lambda p: p.stem[len("ptogpu_native_"):].partition("_")[2]   # noqa: E731  (key_family)
+    libs = sorted((p for p in d.glob("ptogpu_native_*.so") if fam(p) == fam(keep)),
+                  key=lambda p: p.stat().st_mtime, reverse=True)
     old = [p for p in libs[KEEP_BUILDS:] if p != keep]
     now = time.time()
     for p in list(d.glob("*.so.tmp")) + [q for q in d.glob("tmp*") if q.is_dir()]:
@@ -189,27 +194,69 @@ def _say(msg: str, end: str = "\n") -> None:
 
 
 _lock = threading.Lock()
-_lib: ctypes.CDLL | None = None
-_lib_path: Path | None = None
+_libs: dict[str, ctypes.CDLL] = {}          # family (a .cu stem) -> its loaded library
+_paths: dict[str, Path] = {}
+_flags: tuple[str, ...] | None = None       # the flag set the first family settled on
 _error: str | None = None
+# Shim-only symbols (pto_vector_isa, ...) are in every family's library: take the smallest.
+SHIM_FAMILY = "dma"
 
 
-def library_path() -> Path | None:
-    """Path of the loaded library (after :func:`load`)."""
-    return _lib_path
+def library_path(family: str | None = None) -> Path | None:
+    """Path of a loaded family's library (default: the first loaded), after :func:`load`."""
+    if family is None:
+        return next(iter(_paths.values()), None)
+    return _paths.get(family)
 
 
-def load() -> ctypes.CDLL:
-    """Build (first use, or after a source change) and load the shim library, once per process."""
-    global _lib, _lib_path, _error
+def loaded_families() -> list[str]:
+    return list(_libs)
+
+
+@lru_cache(maxsize=None)
+def family_of(symbol: str) -> str:
+    """The ``cuda_src/<family>.cu`` that defines ``symbol``: a ``PTO_EXPORT*(kernel)`` line for
+    ``host*_<kernel>``, an ``extern "C"`` definition for the others; shim symbols anywhere."""
+    base = re.sub(r"^host(?:1w|1|w|p)?_", "", symbol)
+    for p in sources.kernel_files():
+        t = p.read_text()
+        if re.search(rf"^PTO_EXPORT\w*\(\s*{re.escape(base)}\s*\)", t, re.M) or \
+                re.search(rf'extern "C"[^;{{]*?\b{re.escape(symbol)}\s*\(', t):
+            return p.stem
+    return SHIM_FAMILY
+
+
+class _Families:
+    """What :func:`load` returns: attribute ``sym`` is that symbol of the library of the family
+    that defines it, built on first use (one kernel family at a time, not all of cuda_src/)."""
+
+    def __getattr__(self, sym: str):
+        if sym.startswith("__"):
+            raise AttributeError(sym)
+        return getattr(load(family_of(sym)), sym)
+
+
+_FAMILIES = _Families()
+
+
+def load(family: str | None = None):
+    """The library of one kernel family (``cuda_src/<family>.cu``), built on its first use (or
+    after a source change) and loaded once per process; with no family, a view that loads each
+    family when one of its symbols is first asked for."""
+    if family is None:
+        return _FAMILIES
+    global _flags, _error
     with _lock:
-        if _lib is not None:
-            return _lib
+        if family in _libs:
+            return _libs[family]
         if _error is not None:
             raise NativeUnavailable(_error)
-        if not sources.kernel_files():
+        files = {p.stem: p for p in sources.kernel_files()}
+        if not files:
             _error = f"no kernel sources (*.cu) in {sources.source_dir()}"
             raise NativeUnavailable(_error)
+        if family not in files:
+            raise NativeUnavailable(f"no kernel family {family!r} in {sources.source_dir()}")
         cxx = compiler()
         if cxx is None:
             _error = "no C++ compiler found (tried $CXX, g++, c++, clang++)"
@@ -217,16 +264,16 @@ def load() -> ctypes.CDLL:
         cid = _compiler_id(cxx)
         problems = []
         feats = cpu_features()
-        for flags in _flag_sets():
+        for flags in ([_flags] if _flags is not None else _flag_sets()):
             key = sources.digest(f"{cid}\0{' '.join(flags)}\0{feats if NATIVE_ARCH[0] in flags else ''}")
-            path = cache_dir() / f"ptogpu_native_{key}.so"
+            path = cache_dir() / f"ptogpu_native_{key}_{family}.so"
             with _BuildLock(path.with_suffix(".lock")):
                 if not path.exists():
                     import time
                     t0 = time.perf_counter()
-                    _say(f"ptogpu: building native kernels (first use, {len(sources.kernel_files())} "
-                         f"files, {' '.join(f for f in flags if f.startswith('-m')) or 'portable'}) ...", end="")
-                    err = _build(cxx, flags, path)
+                    _say(f"ptogpu: building native kernels (first use): {family}.cu, "
+                         f"{' '.join(f for f in flags if f.startswith('-m')) or 'portable'} ...", end="")
+                    err = _build(cxx, flags, path, [files[family]])
                     _say(f" {'failed' if err else 'done'} in {time.perf_counter() - t0:.1f} s")
                     if err:
                         problems.append(err)
@@ -243,36 +290,40 @@ def load() -> ctypes.CDLL:
             except OSError as e:
                 problems.append(f"loading {path}: {e}")
                 continue
-            _lib, _lib_path = lib, path
+            _libs[family], _paths[family], _flags = lib, path, flags
             _prune(path)
             return lib
-        _error = "building the native kernels failed:\n" + "\n".join(problems)
+        _error = f"building the native kernels ({family}.cu) failed:\n" + "\n".join(problems)
         raise NativeUnavailable(_error)
 
 
+def _shim():
+    """A loaded library for the shim's own symbols: any family already loaded, else the
+    smallest (so asking whether native works builds one small file, not every kernel)."""
+    return next(iter(_libs.values()), None) or load(SHIM_FAMILY)
+
+
 def available() -> tuple[bool, str]:
-    """(usable, reason)."""
+    """(usable, reason). Builds the smallest family if none is loaded yet."""
     try:
-        lib = load()
+        lib = _shim()
     except NativeUnavailable as e:
         return False, str(e)
-    return True, (f"native: {_lib_path.name}, {lib.pto_host_shim_threads()} OpenMP thread(s), "
-                  f"vector ISA {vector_isa()}")
+    return True, (f"native: {library_path().name} (families built on first use), "
+                  f"{lib.pto_host_shim_threads()} OpenMP thread(s), vector ISA {vector_isa()}")
 
 
 def vector_isa() -> str:
     """The vector ISA the loaded build was compiled for ("avx512", "avx2", "neon", "sse2", ...)."""
-    return load().pto_vector_isa().decode()
+    return _shim().pto_vector_isa().decode()
 
 
 def lockstep_kernels() -> frozenset:
-    """Kernels the loaded build runs as lock-step warps (those exported with PTO_EXPORT_WARPS)."""
-    lib = load()
+    """Kernels run as lock-step warps (those exported with PTO_EXPORT_WARPS). Read from the
+    sources: every build exports ``hostw_`` for them (host_shim.h)."""
     names = set()
     for p in sources.kernel_files():
-        for k in re.findall(r"^PTO_EXPORT_WARPS\((\w+)\)", p.read_text(), re.M):
-            if hasattr(lib, "hostw_" + k):
-                names.add(k)
+        names.update(re.findall(r"^PTO_EXPORT_WARPS\((\w+)\)", p.read_text(), re.M))
     return frozenset(names)
 
 
