@@ -27,11 +27,37 @@ def _fmt(v) -> str:
     return v.name if hasattr(v, "name") else str(v)
 
 
+TARGETS_SCHEMA = "ptogpu.targets/1"
+
+
+def _plain(v):
+    """A target-table value as JSON: enums by name, sets and tuples as sorted lists."""
+    import dataclasses
+    if dataclasses.is_dataclass(v):
+        return {f.name: _plain(getattr(v, f.name)) for f in dataclasses.fields(v)}
+    if isinstance(v, dict):
+        return {str(k): _plain(x) for k, x in v.items()}
+    if isinstance(v, (set, frozenset)):
+        return sorted(_plain(x) for x in v)
+    if isinstance(v, (list, tuple)):
+        return [_plain(x) for x in v]
+    if hasattr(v, "name") and not isinstance(v, (str, int, float, bool)):
+        return v.name
+    if isinstance(v, (str, int, float, bool)) or v is None:
+        return v
+    return str(v)
+
+
 def cmd_targets(args) -> int:
     """Print every target table: sizes, per-instruction rules, quirks (with their switch)."""
     import dataclasses
 
     from .targets import TARGETS
+    if args.json:
+        import json
+        print(json.dumps({"schema": TARGETS_SCHEMA,
+                          "targets": {k: _plain(t) for k, t in TARGETS.items()}}, indent=1))
+        return 0
     for t in TARGETS.values():
         print(f"{t.name:5s} {t.title}")
         print(f"      UB {t.ub_bytes // 1024} KiB ({t.ub_usable // 1024} KiB for tiles), "
@@ -65,9 +91,10 @@ def main(argv: list[str] | None = None) -> int:
     sub = p.add_subparsers(dest="cmd", parser_class=_Parser)
     d = sub.add_parser("demo", help="run a demonstration (default: main)")
     d.add_argument("name", nargs="?", default="main", help="main | dma | reg | ...")
-    d.add_argument("--backend", default="auto", help="auto | numpy | native | cupy")
+    d.add_argument("--backend", type=str.lower, default="auto", help="auto | numpy | native | cupy")
     d.set_defaults(fn=cmd_demo)
     t = sub.add_parser("targets", help="print the target tables")
+    t.add_argument("--json", action="store_true", help="the tables as one JSON document")
     t.set_defaults(fn=cmd_targets)
     from .backend.info import register as register_info
     register_info(sub)                  # ptogpu info

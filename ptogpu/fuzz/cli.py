@@ -17,6 +17,10 @@ from .config import FuzzConfig
 from . import rules as R
 
 
+RUN_SCHEMA = "ptogpu.fuzz.run/1"
+"""``ptogpu fuzz --json``: one document of campaign reports (each ``ptogpu.fuzz.report/1``)."""
+
+
 def known_suite(n: int) -> list[tuple[str, FuzzConfig, str, str, str, int]]:
     """(title, config, side a, side b, generator, instances)."""
     row = dict(mode="row", rows=4, cols=16)
@@ -102,16 +106,16 @@ def _quirk(v: str) -> tuple[str, bool]:
 def add_parser(sub) -> argparse.ArgumentParser:
     f = sub.add_parser("fuzz", help="fuzz campaigns: compare targets, executors and backends",
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    f.add_argument("--instr", choices=("mgather", "tgatherb", "tinterleave"), help="instruction (default mgather)")
-    f.add_argument("--space", choices=("ub", "l1"), help="MGATHER destination: ub (Vec) or l1 (GM->L1)")
-    f.add_argument("--mode", choices=("elem", "row"), help="Coalesce mode (default elem)")
-    f.add_argument("--oob", choices=("undefined", "clamp", "wrap", "zero"), help="GatherOOB (default wrap)")
-    f.add_argument("--dtype", help="element type (default float32)")
-    f.add_argument("--index-dtype", help="index element type (default int32)")
+    f.add_argument("--instr", type=str.lower, choices=("mgather", "tgatherb", "tinterleave"), help="instruction (default mgather)")
+    f.add_argument("--space", type=str.lower, choices=("ub", "l1"), help="MGATHER destination: ub (Vec) or l1 (GM->L1)")
+    f.add_argument("--mode", type=str.lower, choices=("elem", "row"), help="Coalesce mode (default elem)")
+    f.add_argument("--oob", type=str.lower, choices=("undefined", "clamp", "wrap", "zero"), help="GatherOOB (default wrap)")
+    f.add_argument("--dtype", type=str.lower, help="element type (default float32)")
+    f.add_argument("--index-dtype", type=str.lower, help="index element type (default int32)")
     f.add_argument("--shape", type=_shape, help="dst valid shape RxC (default 16x16)")
     f.add_argument("--dst-fill", type=_byte, default=None,
                    help="byte the destination holds before the instruction, e.g. 0xAB (default 0)")
-    f.add_argument("--layout", choices=("nd", "dn", "nz", "zz"),
+    f.add_argument("--layout", type=str.lower, choices=("nd", "dn", "nz", "zz"),
                    help="MGATHER into UB: dst and Elem index tile layout (default nd)")
     f.add_argument("--table-size", type=_count, help="table (or TGATHERB src) elements (default 4096)")
     f.add_argument("--table-shape", help="5-D table shape, e.g. 1,1,2,64,16")
@@ -121,16 +125,16 @@ def add_parser(sub) -> argparse.ArgumentParser:
     f.add_argument("--gen", default=None, help="generator: uniform oob negative extreme boundary dup mixed")
     f.add_argument("--pair", action="append", help="sides to compare, A:B with A = target[.exec][@backend] "
                    "(default a5.simt:a2a3); repeatable")
-    f.add_argument("-n", "--instances", type=_count, default=None, help="instances per campaign")
-    f.add_argument("--seed", type=int, default=0)
+    f.add_argument("-n", "--instances", type=_count, default=None, help="instances per campaign (default 100,000; the known suite: 200 to 20,000 by campaign)")
+    f.add_argument("--seed", type=int, default=0, help="generator seed (default 0)")
     f.add_argument("--backend", default="auto", help="auto | numpy | native | cupy (sides without @backend)")
     f.add_argument("--chunk", type=int, default=None, help="instances per chunk")
     f.add_argument("--workers", type=int, default=None,
                    help="NumPy campaigns: worker processes (0: this process; default one per CPU "
                         "for big campaigns)")
-    f.add_argument("--suite", choices=("known",), help="run the known-divergences suite (default without options)")
+    f.add_argument("--suite", type=str.lower, choices=("known",), help="run the known-divergences suite (default without options)")
     f.add_argument("--no-shrink", action="store_true", help="skip shrinking")
-    f.add_argument("--engine", choices=("execute", "formula"), default="execute",
+    f.add_argument("--engine", type=str.lower, choices=("execute", "formula"), default="execute",
                    help="execute (default): run both sides' kernels (every SIMT lane, every scalar "
                         "loop) and compare their bytes: per tile in C when both sides are on "
                         "native, else in batches; formula: fast screening that compares "
@@ -172,7 +176,7 @@ def format_report(title: str, rep: Report) -> str:
     if not j["classes"]:
         out.append("   no divergence")
     for c in j["classes"]:
-        tag = "explained" if c["explained"] else ("EMULATOR BUG" if c["mask"] & (R.BACKEND | R.EXECUTOR) else "UNEXPLAINED")
+        tag = "explained" if c["explained"] else ("EMULATOR BUG" if c["emulator_bug"] else "UNEXPLAINED")
         shp = f", shape {c['shape'][0]}x{c['shape'][1]}" if c.get("shape") else ""
         out.append(f"   [{tag}] {c['class']}: {c['count']:,} tiles (first: {', '.join(map(str, c['first']))}{shp})")
         for r in c["rules"]:
@@ -204,7 +208,8 @@ def main(args) -> int:
     if args.suite or not custom:
         n = 2000 if args.instances is None else args.instances
         for title, cfg, a, b, gen, k in known_suite(n):
-            runs.append((title, cfg, a, b, gen, max(k, 1)))
+            # -n is the instances of every campaign; unset, each has its own default size
+            runs.append((title, cfg, a, b, gen, n if args.instances is not None else max(k, 1)))
         if backend != "numpy":             # the kernels against the NumPy reference
             for mode in ("elem", "row"):
                 cfg = FuzzConfig(mode=mode, rows=6, cols=40, table_size=240,
@@ -254,7 +259,7 @@ def main(args) -> int:
         if not args.json:
             print(format_report(title, rep), flush=True)
     if args.json:
-        print(json.dumps({"backend": backend, "campaigns": [dict(title=t, **r.to_json()) for t, r in reports],
+        print(json.dumps({"schema": RUN_SCHEMA, "backend": backend, "campaigns": [dict(title=t, **r.to_json()) for t, r in reports],
                           "unexplained_or_bugs": bad, "compared_nothing": empty,
                           "interrupted": bool(interrupted), "stopped_in": stopped_in or None}, indent=1))
     else:

@@ -97,6 +97,7 @@ class Report:
     check_error: str | None = None
     executed: dict = field(default_factory=dict)    # side -> "lanes" | "loop" | "formula" (see executed())
     shapes: bool = False                            # each instance's valid shape drawn (campaign(shapes=))
+    start: int = 0                                  # first instance number
 
     @property
     def tiles_per_s(self) -> float:
@@ -111,9 +112,14 @@ class Report:
         return sum(c.count for c in self.classes.values() if c.mask & (R.BACKEND | R.EXECUTOR))
 
     def to_json(self) -> dict:
+        """The report as the versioned JSON document of docs/json.md (``schema`` names it)."""
         ca, cb = self.a.config(self.config), self.b.config(self.config)
         return {
-            "a": str(self.a), "b": str(self.b), "config": self.config.op_label, "n": self.n,
+            "schema": SCHEMA,
+            "a": str(self.a), "b": str(self.b), "config": self.config.op_label,
+            "settings": settings(self.config), "sides": {k: side_json(s) for k, s in
+                                                         (("a", self.a), ("b", self.b))},
+            "start": self.start, "n": self.n,
             "generator": self.generator, "seed": self.seed, "engine": self.engine,
             "compared": 0 if self.check_error else self.n,
             "seconds": round(self.seconds, 4), "tiles_per_s": round(self.tiles_per_s, 1),
@@ -121,12 +127,42 @@ class Report:
             "faults_a": self.faults_a, "faults_b": self.faults_b, "divergent": self.divergent,
             "unexplained": self.unexplained, "emulator_bugs": self.bugs,
             "check_error": self.check_error,
-            "classes": [{"class": c.name, "mask": c.mask, "count": c.count, "first": c.first,
-                         "explained": c.explained, "rules": R.describe(c.mask, ca, cb),
+            "classes": [{"class": c.name, "facts": R.fact_names(c.mask), "count": c.count,
+                         "first": c.first, "explained": c.explained,
+                         "emulator_bug": bool(c.mask & (R.BACKEND | R.EXECUTOR)),
+                         "rules": R.describe(c.mask, ca, cb),
                          **({"shape": list(c.shape)} if c.shape else {}),
                          "shrunk": c.shrunk, "reproducer": c.reproducer}
                         for c in sorted(self.classes.values(), key=lambda c: -c.count)],
         }
+
+
+SCHEMA = "ptogpu.fuzz.report/1"
+"""Name and version of the report's JSON form (docs/json.md): a new version number means a
+field changed meaning or went away; new fields may appear within a version."""
+
+
+def settings(cfg: FuzzConfig) -> dict:
+    """A configuration as plain fields, enough to rebuild it (:func:`config_from_settings`)."""
+    return {"instr": cfg.instr, "space": cfg.space, "mode": cfg.mode, "oob": cfg.oob,
+            "dtype": cfg.dtype, "index_dtype": cfg.index_dtype, "rows": cfg.rows, "cols": cfg.cols,
+            "table_size": cfg.table_size, "table_shape": list(cfg.shape5),
+            "table_stride": list(cfg.stride5), "layout": cfg.layout, "dst_fill": cfg.dst_fill,
+            "quirks": {k: bool(v) for k, v in cfg.quirks},
+            "storage": list(cfg.storage) if cfg.storage else None}
+
+
+def config_from_settings(d: dict) -> FuzzConfig:
+    """The FuzzConfig a report's ``settings`` describe (table shape and stride as given)."""
+    kw = dict(d)
+    kw["table_shape"], kw["table_stride"] = tuple(kw["table_shape"]), tuple(kw["table_stride"])
+    kw["quirks"] = tuple(kw.get("quirks", {}).items())
+    kw["storage"] = tuple(kw["storage"]) if kw.get("storage") else None
+    return FuzzConfig(**kw)
+
+
+def side_json(s: "Side") -> dict:
+    return {"target": s.target, "exec": s.exec, "backend": s.backend}
 
 
 EXECUTED = ("lanes", "loop", "formula")
@@ -228,7 +264,7 @@ def campaign(base: FuzzConfig, a: Side | str, b: Side | str, n: int, *, generato
     check_fits(ca)
     check_fits(cb)
     gen = generator if isinstance(generator, Generator) else Generator(generator, seed)
-    rep = Report(a, b, base, n, gen.kind, gen.seed)
+    rep = Report(a, b, base, n, gen.kind, gen.seed, start=start)
     t0 = time.perf_counter()
     rel = relation(a, b)
     from . import execute as X

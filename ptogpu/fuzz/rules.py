@@ -75,6 +75,11 @@ def describe(mask: int, a, b) -> list[str]:
     return [explain(f, a, b) for f in sorted(NAMES) if mask & f]
 
 
+def fact_names(mask: int) -> list[str]:
+    """The facts of a class, by name (the JSON's ``facts``)."""
+    return [NAMES[f] for f in sorted(NAMES) if mask & f]
+
+
 def explained(mask: int) -> bool:
     return not mask & (UNEXPLAINED | BACKEND | EXECUTOR)
 

@@ -142,13 +142,25 @@ def cmd_show(args) -> int:
         from .plot import require_matplotlib
         require_matplotlib()
     idx = index_pattern(args.indices, args.mode, args.rows, args.cols)
-    case = SimtCase(args.mode, args.rows, args.cols, dtype=args.dtype, indices=idx, oob=args.oob,
+    case = SimtCase(args.mode, args.rows, args.cols, dtype=args.dtype, indices=idx, oob=args.oob.capitalize(),
                     cap=args.cap)
     from .launch_map import GRIDS
     bad = [w for w in args.what.split(",") if w and w not in GRIDS]
     if bad:
         raise ValueError(f"--what {','.join(bad)}: one of {', '.join(GRIDS)}")
     m = launch_map(case)
+    if args.json:
+        import dataclasses
+        import json
+        met = launch_metrics(m)
+        doc = {"schema": SHOW_SCHEMA,
+               "case": {"mode": case.mode, "rows": case.vr, "cols": case.vc, "dtype": case.dtype,
+                        "oob": case.oob, "cap": case.capacity(), "indices": args.indices},
+               "metrics": {**dataclasses.asdict(met), "sectors_per_element": met.sectors_per_element,
+                           "gm_efficiency": met.gm_efficiency},
+               "grids": {w: m.grid(w).tolist() for w in args.what.split(",") if w}}
+        print(json.dumps(doc))
+        return 0
     print(launch_metrics(m).table())
     for what in args.what.split(","):
         if what:
@@ -164,33 +176,42 @@ def cmd_show(args) -> int:
     return 0
 
 
+SHOW_SCHEMA = "ptogpu.simt.show/1"
+"""``ptogpu simt show --json``: the case, its metrics and the asked-for grids (docs/json.md)."""
+
+
 def register(sub) -> None:
     """Add ``simt`` (with ``sweep`` and ``show``) to the ``ptogpu`` subcommand parser."""
     p = sub.add_parser("simt", help="A5 SIMT thread maps: sweep shapes, show one launch")
-    ss = p.add_subparsers(dest="simt_cmd")
+    ss = p.add_subparsers(dest="simt_cmd", metavar="{sweep,show}")
     sw = ss.add_parser("sweep", help="metrics over many (rows, cols) shapes: table, CSV, PNG heatmap")
-    sw.add_argument("--mode", choices=("row", "elem"), default="row")
+    sw.add_argument("--mode", type=str.lower, choices=("row", "elem"), default="row",
+                    help="Coalesce mode of the launches (default row)")
     sw.add_argument("--rows", default="1:100", help="valid rows: 1:100 | 8:256:8 | 1,2,3")
     sw.add_argument("--cols", default="1:100", help="valid cols (same forms)")
-    sw.add_argument("--dtype", default="float32", help="comma list, e.g. float32,half,int8")
+    sw.add_argument("--dtype", type=str.lower, default="float32", help="comma list, e.g. float32,half,int8")
     sw.add_argument("--sort", default="lane_utilisation", help="column to rank shapes by")
     sw.add_argument("--top", type=int, default=10, help="rows of the worst/best tables (0: none)")
     sw.add_argument("--csv", help="write every shape's metrics here")
     sw.add_argument("--png", help="write a heatmap here (needs matplotlib)")
     sw.set_defaults(fn=cmd_sweep)
     sh = ss.add_parser("show", help="one launch: metrics, text grids, PNG picture")
-    sh.add_argument("--mode", choices=("row", "elem", "l1_elem"), default="row")
+    sh.add_argument("--mode", type=str.lower, choices=("row", "elem", "l1_elem"), default="row",
+                    help="row, elem (MGATHER into UB) or l1_elem (GM->L1 SIMT) (default row)")
     sh.add_argument("--rows", type=int, default=12, help="valid rows")
     sh.add_argument("--cols", type=int, default=80, help="valid cols")
-    sh.add_argument("--dtype", default="float32")
+    sh.add_argument("--dtype", type=str.lower, default="float32", help="element type (default float32)")
     sh.add_argument("--indices", default="identity",
                     help="identity | random[:seed[:hi]] | constant:K | stride:K | reverse")
-    sh.add_argument("--oob", default="Undefined", choices=("Undefined", "Clamp", "Wrap", "Zero"))
+    sh.add_argument("--oob", type=str.lower, default="undefined", choices=("undefined", "clamp", "wrap", "zero"),
+                    help="GatherOOB policy (default undefined)")
     sh.add_argument("--cap", type=int, default=None, help="OOB capacity (default: max index + 1)")
     sh.add_argument("--what", default="warp,lane,round",
                     help="text grids to print, comma list of warp, lane, round, seq, src")
     sh.add_argument("--threads", type=int, default=6, help="threads to list with their elements")
     sh.add_argument("--png", help="write the picture here (needs matplotlib)")
+    sh.add_argument("--json", action="store_true",
+                    help="one JSON document (case, metrics, the --what grids) instead of text")
     sh.set_defaults(fn=cmd_show)
     p.set_defaults(fn=lambda a: (p.print_help(), 0)[1])
 
