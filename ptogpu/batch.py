@@ -50,6 +50,7 @@ class BatchResult:
     digest: int                      # order-independent digest of (instance, bytes, fault)
     path: str                        # "vector" | "loop" | "kernel"
     n_faults: int = 0                # instances that faulted
+    backend: str = ""                # the backend that ran it ("auto" resolved)
 
 
 def free_device_bytes() -> int | None:
@@ -608,11 +609,11 @@ def run_chunk(cfg: FuzzConfig, inst: np.ndarray, generator: Generator, backend: 
     if digest and inst.size:
         dig = int(np.bitwise_xor.reduce(digest_rows(inst, o, c)))
     return BatchResult(int(inst[0]) if inst.size else 0, int(inst.size), o if keep_outputs else None,
-                       c, e, dig, used, int(np.count_nonzero(c)))
+                       c, e, dig, used, int(np.count_nonzero(c)), backend)
 
 
 def iter_batches(cfg: FuzzConfig, n: int, *, generator: Generator | str = "mixed", seed: int = 0,
-                 start: int = 0, backend: str = "numpy", chunk: int | None = None,
+                 start: int = 0, backend: str = "auto", chunk: int | None = None,
                  keep_outputs: bool = True, path: str = "auto") -> Iterator[BatchResult]:
     """Stream ``n`` instances (numbers ``start .. start+n-1``) in chunks. Big digest-only
     NumPy runs (``keep_outputs=False``, a counter or array generator) compute their chunks in
@@ -641,7 +642,7 @@ def _chunk_task(ctx: tuple, a: int, b: int) -> BatchResult:
 
 
 def run_batch(cfg: FuzzConfig, n: int, *, generator: Generator | str = "mixed", seed: int = 0,
-              start: int = 0, backend: str = "numpy", chunk: int | None = None,
+              start: int = 0, backend: str = "auto", chunk: int | None = None,
               keep_outputs: bool = True, path: str = "auto") -> BatchResult:
     """Run ``n`` instances and concatenate the chunks. ``keep_outputs=False``: only the digest
     and the fault count come back, and memory stays bounded by one chunk whatever ``n``."""
@@ -660,7 +661,7 @@ def run_batch(cfg: FuzzConfig, n: int, *, generator: Generator | str = "mixed", 
     cat = (lambda xs, empty: np.concatenate(xs) if xs else empty)
     return BatchResult(start, n, cat(outs, np.zeros((0, ob), np.uint8)) if keep_outputs else None,
                        cat(codes, np.zeros(0, np.int8)), cat(elems, np.zeros(0, np.int64)), dig,
-                       "+".join(sorted(paths)) or "vector", nf)
+                       "+".join(sorted(paths)) or "vector", nf, _backend(backend))
 
 
 __all__ = ["BatchResult", "run_batch", "iter_batches", "run_chunk", "chunk_size", "free_host_bytes"]

@@ -196,3 +196,14 @@ def test_instance_numbers_stop_at_2_63(backend):
             run_batch(cfg, n, start=start, backend=backend)
         with pytest.raises(ValueError, match="instances|negative"):
             campaign(cfg, "a5.simt", "a2a3", n, start=start)
+
+
+def test_the_python_api_defaults_to_auto_and_says_which_backend_ran():
+    from ptogpu.backend import resolve_backend
+    auto = resolve_backend("auto")[0]
+    cfg = FuzzConfig(rows=4, cols=8, table_size=64)
+    assert run_batch(cfg, 4).backend == auto
+    assert run_batch(cfg, 4, backend="numpy").backend == "numpy"
+    rep = campaign(cfg, "a5", "a2a3", 50)
+    assert rep.a.backend == rep.b.backend == auto
+    assert rep.to_json()["sides"]["a"]["backend"] == auto

@@ -31,10 +31,10 @@ FIRST = 5          # instance numbers kept per class
 class Side:
     target: str
     exec: str = "auto"
-    backend: str = "numpy"
+    backend: str = "auto"
 
     @classmethod
-    def parse(cls, s: str, backend: str = "numpy") -> "Side":
+    def parse(cls, s: str, backend: str = "auto") -> "Side":
         s = s.strip()
         be = backend
         if "@" in s:
