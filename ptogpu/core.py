@@ -8,6 +8,7 @@ import numpy as np
 
 from . import dtypes
 from .backend import resolve_backend
+from .interop import as_numpy, cast_exact
 from .errors import PtoError
 from .memory import SPACES, Arena, Ptr
 from .semantics.dma import DmaRegs
@@ -66,10 +67,12 @@ class Core:
         return getattr(self, space)
 
     def gm_put(self, array, dtype=None) -> Ptr:
-        """Copy ``array`` into fresh GM; returns a typed pointer to it."""
-        a = np.asarray(array)
+        """Copy ``array`` (anything array-like: NumPy, CuPy, torch, DLPack) into fresh GM;
+        returns a typed pointer to it. With ``dtype``, values are cast only where every one
+        survives (:mod:`ptogpu.interop`)."""
+        a = as_numpy(array)
         dt = dtypes.as_dtype(dtype if dtype is not None else a.dtype)
-        a = np.ascontiguousarray(a.astype(dtypes.storage(dt), copy=False))
+        a = np.ascontiguousarray(cast_exact(a, dt, "gm_put")).reshape(-1)
         addr = self.gm.alloc(a.nbytes)
         self.gm.write(addr, a)
         return Ptr(self, "gm", addr, dt)

@@ -203,5 +203,36 @@ class GlobalTensor(metaclass=_GTMeta):
             n *= v
         return n
 
+    def numpy(self) -> np.ndarray:
+        """The tensor's elements as a 5-D array of its Shape (a copy): element (i0..i4) is at
+        ``addr + sum(i_k * Stride[k])`` elements, whatever the Layout (the Layout says how tiles
+        map onto it). A shape that cannot fit in GM, or an element outside it, is a PtoFault."""
+        S = self.shape.values
+        if any(v < 0 for v in S):
+            raise PtoFault(f"GlobalTensor.numpy: shape {S} has a negative dim",
+                           rule="GlobalTensor shape", target=_target())
+        n, size = self.numel(), self.Element.itemsize
+        if n * size > self.core.gm.size:
+            raise PtoFault(f"GlobalTensor.numpy: {n} elements cannot fit in GM ({self.core.gm.size} bytes)",
+                           rule="access outside arena", target=_target())
+        idx = np.indices(S, dtype=np.int64).reshape(5, -1) if n else np.zeros((5, 0), np.int64)
+        off = np.zeros(idx.shape[1], np.uint64)
+        for k in range(5):
+            off = off + idx[k].astype(np.uint64) * np.uint64(int(self.stride.values[k]) & M64)
+        addrs = (np.uint64(self.addr & M64) + off * np.uint64(size)).view(np.int64)
+        self.core.gm.check_many(addrs, size, "GlobalTensor.numpy", _target())
+        return self.core.gm.gather(addrs, self.Element).reshape(S)
+
+    def __array__(self, dtype=None, copy=None) -> np.ndarray:
+        a = self.numpy()
+        return a if dtype is None else a.astype(dtype)
+
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+        from .interop import dlpack
+        return dlpack(self.numpy(), type(self).__name__)
+
+    def __dlpack_device__(self) -> tuple[int, int]:
+        return (1, 0)                                   # kDLCPU
+
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.shape} {self.stride} at {self.ptr!r}>"

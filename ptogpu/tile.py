@@ -13,6 +13,8 @@ import numpy as np
 from . import dtypes
 from .enums import DYNAMIC, BLayout, SLayout, TileType
 from .errors import PtoCheckError, PtoError, PtoFault, check
+from .interop import as_numpy, cast_exact
+from .interop import dlpack as _dlpack
 
 _SPACE = {TileType.Vec: "ub", TileType.Mat: "l1"}
 
@@ -252,18 +254,31 @@ class Tile(metaclass=TileMeta):
         return arena.gather(addrs, self.Element)
 
     def set(self, array) -> None:
-        """Write the valid region (bytes-exact when ``array`` has the element type)."""
+        """Write the valid region from anything array-like (NumPy, CuPy, torch, DLPack): the
+        element type bytes-exact, other types only where every value survives the cast
+        (:mod:`ptogpu.interop`; a lossy cast is a ValueError naming the first bad value)."""
         arena = self._bound()
-        a = np.asarray(array)
+        a = as_numpy(array)
         if a.shape != (self._vr, self._vc):
             raise ValueError(f"{type(self).__name__}.set: expected shape "
                              f"{(self._vr, self._vc)}, got {a.shape}")
         st = dtypes.storage(self.Element)
-        if dtypes.name_of(self.Element) == "hifloat8" or a.dtype != st:
-            a = a.astype(st)
+        a = cast_exact(a, self.Element, f"{type(self).__name__}.set")
         addrs = self.element_addrs()
         arena.check_many(addrs, st.itemsize, "Tile.set")
         arena.scatter(addrs, a)
+
+    def __array__(self, dtype=None, copy=None) -> np.ndarray:
+        """``np.asarray(tile)``: the valid region (a copy), as :meth:`numpy`."""
+        a = self.numpy()
+        return a if dtype is None else a.astype(dtype)
+
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+        """DLPack export of the valid region (a host copy), for torch.from_dlpack & co."""
+        return _dlpack(self.numpy(), type(self).__name__)
+
+    def __dlpack_device__(self) -> tuple[int, int]:
+        return (1, 0)                                   # kDLCPU: the arenas live in host memory
 
     def raw(self) -> np.ndarray:
         """The whole padded storage (Rows*Cols elements, storage order), bytes-exact."""

@@ -82,7 +82,7 @@ def test_reproducer_script_does_what_run_single_does(cfg):
 
 
 def test_shrinking_reaches_one_element_for_an_elem_cast_divergence():
-    rep = C.campaign(FuzzConfig(rows=8, cols=8, table_size=100), "cpu", "a5", 50, seed=3)
+    rep = C.campaign(FuzzConfig(rows=8, cols=8, table_size=100), "cpu@numpy", "a5@numpy", 50, seed=3)
     (cls,) = rep.classes.values()
     assert cls.mask == R.CAST
     assert (cls.shrunk["rows"], cls.shrunk["cols"]) == (1, 1) and cls.shrunk["nontrivial"] == 1
@@ -107,8 +107,8 @@ def test_sides_share_one_run_only_when_the_table_fields_the_path_reads_are_equal
 
     from ptogpu import targets
     el, row = FuzzConfig(rows=4, cols=8, table_size=128), FuzzConfig(mode="row", rows=4, cols=8, table_size=128)
-    sh = lambda cfg, a, b: C.shared_semantics(C.Side.parse(a).config(cfg), C.Side.parse(b).config(cfg),
-                                              C.Side.parse(a), C.Side.parse(b))
+    P = lambda s: C.Side.parse(s, "numpy")  # noqa: E731
+    sh = lambda cfg, a, b: C.shared_semantics(P(a).config(cfg), P(b).config(cfg), P(a), P(b))
     assert sh(el, "a5.simt", "a2a3") and not sh(el, "cpu", "a5") and not sh(row, "a2a3", "a5")
     assert not sh(el, "a5@numpy", "a2a3@native") and not sh(el.with_(space="l1"), "a5", "a2a3")
     a2 = targets.get_target("a2a3")
@@ -119,18 +119,18 @@ def test_sides_share_one_run_only_when_the_table_fields_the_path_reads_are_equal
     gen = C.Generator("mixed", 4)
     for fused in (False, True):
         monkeypatch.setattr(C, "SHARE_SIDES", True)
-        one = C.campaign(el.with_(oob="zero"), "a5.simt", "a2a3", 300, generator=gen, shrink=False, fused=fused)
+        one = C.campaign(el.with_(oob="zero"), "a5.simt@numpy", "a2a3@numpy", 300, generator=gen, shrink=False, fused=fused)
         monkeypatch.setattr(C, "SHARE_SIDES", False)
-        two = C.campaign(el.with_(oob="zero"), "a5.simt", "a2a3", 300, generator=gen, shrink=False, fused=fused)
+        two = C.campaign(el.with_(oob="zero"), "a5.simt@numpy", "a2a3@numpy", 300, generator=gen, shrink=False, fused=fused)
         assert "one run" in one.engine and "one run" not in two.engine
         assert (one.divergent, one.faults_a, one.faults_b) == (two.divergent, two.faults_a, two.faults_b) == (0, 0, 0)
     monkeypatch.setattr(C, "SHARE_SIDES", True)                # Row: the source rules differ
-    assert "one run" not in C.campaign(row, "a5.simt", "a2a3", 10, shrink=False).engine
+    assert "one run" not in C.campaign(row, "a5.simt@numpy", "a2a3@numpy", 10, shrink=False).engine
 
 
 def test_unexplained_difference_is_flagged(monkeypatch):
     _inject(monkeypatch, "a2a3")
-    rep = C.campaign(FuzzConfig(rows=4, cols=8, table_size=100), "a5.simt", "a2a3", 50, shrink=False,
+    rep = C.campaign(FuzzConfig(rows=4, cols=8, table_size=100), "a5.simt@numpy", "a2a3@numpy", 50, shrink=False,
                      fused=False)
     assert rep.unexplained == 1
     (cls,) = rep.classes.values()
@@ -165,7 +165,7 @@ def inject_fused(monkeypatch, instance: int = 7, mode: str = "elem"):
                                  FuzzConfig(mode="row", rows=4, cols=8, table_size=100)], ids=["elem", "row"])
 def test_unexplained_difference_is_flagged_by_the_fused_numpy_campaign(monkeypatch, cfg):
     inject_fused(monkeypatch)
-    rep = C.campaign(cfg, "a5.simt", "a5.scalar" if cfg.mode == "row" else "a2a3", 50, shrink=False, fused=True)
+    rep = C.campaign(cfg, "a5.simt@numpy", "a5.scalar@numpy" if cfg.mode == "row" else "a2a3@numpy", 50, shrink=False, fused=True)
     assert rep.engine.startswith("fused numpy")
     (cls,) = rep.classes.values()
     want = R.EXECUTOR if cfg.mode == "row" else R.UNEXPLAINED
@@ -183,7 +183,7 @@ def test_backend_disagreement_is_an_emulator_bug(monkeypatch):
 def test_executor_disagreement_is_an_emulator_bug(monkeypatch):
     _inject(monkeypatch, "a5.scalar", instance=2)
     cfg = FuzzConfig(space="l1", rows=4, cols=8, table_size=100)
-    rep = C.campaign(cfg, "a5.simt", "a5.scalar", 20, shrink=False)
+    rep = C.campaign(cfg, "a5.simt@numpy", "a5.scalar@numpy", 20, shrink=False)
     assert rep.bugs == 1 and list(rep.classes) == [R.EXECUTOR]
 
 
@@ -198,7 +198,7 @@ def test_side_parsing_and_rules_text():
 
 
 def test_report_json_is_complete():
-    rep = C.campaign(FuzzConfig(rows=2, cols=8, table_size=100), "cpu", "a2a3", 30, seed=5)
+    rep = C.campaign(FuzzConfig(rows=2, cols=8, table_size=100), "cpu@numpy", "a2a3@numpy", 30, seed=5)
     j = rep.to_json()
     for k in ("a", "b", "config", "n", "seconds", "tiles_per_s", "divergent", "classes", "unexplained"):
         assert k in j
@@ -212,7 +212,7 @@ def test_campaign_memory_does_not_grow_with_n():
 
     def peak(n):
         tracemalloc.start()
-        C.campaign(cfg, "cpu", "a5", n, chunk=1000, shrink=False)   # every tile diverges
+        C.campaign(cfg, "cpu@numpy", "a5@numpy", n, chunk=1000, shrink=False)   # every tile diverges
         p = tracemalloc.get_traced_memory()[1]
         tracemalloc.stop()
         return p
@@ -227,7 +227,7 @@ def test_worker_processes_give_the_same_report(monkeypatch, fused):
     got = []
     for w in ("0", "1", "3"):
         monkeypatch.setenv("PTOGPU_FUZZ_WORKERS", w)
-        rep = C.campaign(cfg, "cpu", "a5", 5000, chunk=300, seed=2, shrink=False, fused=fused)
+        rep = C.campaign(cfg, "cpu@numpy", "a5@numpy", 5000, chunk=300, seed=2, shrink=False, fused=fused)
         assert (f"{w} worker process" in rep.engine) == (w != "0")
         got.append((rep.divergent, rep.faults_a, rep.faults_b,
                     {m: (c.count, c.first, c.example.tolist()) for m, c in rep.classes.items()}))

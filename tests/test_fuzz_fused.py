@@ -56,7 +56,7 @@ def test_fused_native_matches_numpy_campaign(case):
     cfg, a, b, gen = case
     if cfg.dtype == "uint64":
         pytest.skip("uint64 is not an NPU element type")
-    ref = campaign(cfg, a, b, 2000, generator=gen, seed=9, shrink=False, fused=False)
+    ref = campaign(cfg, a + "@numpy", b + "@numpy", 2000, generator=gen, seed=9, shrink=False, fused=False)
     got = campaign(cfg, a + "@native", b + "@native", 2000, generator=gen, seed=9, shrink=False, chunk=700, fused=True)
     assert got.engine == "fused native"
     assert _key(got) == _key(ref)
@@ -68,8 +68,8 @@ def test_fused_numpy_matches_the_byte_compare_campaign(case, share, monkeypatch)
     from ptogpu.fuzz import compare
     monkeypatch.setattr(compare, "SHARE_SIDES", share)
     cfg, a, b, gen = case
-    ref = campaign(cfg, a, b, 2000, generator=gen, seed=9, shrink=False, fused=False)
-    got = campaign(cfg, a, b, 2000, generator=gen, seed=9, shrink=False, chunk=300, fused=True)
+    ref = campaign(cfg, a + "@numpy", b + "@numpy", 2000, generator=gen, seed=9, shrink=False, fused=False)
+    got = campaign(cfg, a + "@numpy", b + "@numpy", 2000, generator=gen, seed=9, shrink=False, chunk=300, fused=True)
     if ref.check_error:                      # uint64: not an NPU element type
         assert got.check_error == ref.check_error
         return
@@ -128,7 +128,7 @@ def test_cupy_campaign_matches_numpy():
     if not ok:
         pytest.skip(why)
     for cfg, a, b, gen in CASES[:6]:
-        ref = campaign(cfg, a, b, 3000, generator=gen, seed=2, shrink=False, fused=False)
+        ref = campaign(cfg, a + "@numpy", b + "@numpy", 3000, generator=gen, seed=2, shrink=False, fused=False)
         got = campaign(cfg, a + "@cupy", b + "@cupy", 3000, generator=gen, seed=2, shrink=False, fused=True)
         assert got.engine == "fused cupy"
         k1, k2 = _key(ref), _key(got)
@@ -164,9 +164,9 @@ def _random_cases(k: int, seed: int = 5):
 def test_fused_native_matches_numpy_on_random_configurations(case):
     _native()
     cfg, a, b, gen = case
-    ref = campaign(cfg, a, b, 600, generator=gen, seed=13, shrink=False, fused=False)
+    ref = campaign(cfg, a + "@numpy", b + "@numpy", 600, generator=gen, seed=13, shrink=False, fused=False)
     got = campaign(cfg, a + "@native", b + "@native", 600, generator=gen, seed=13, shrink=False, fused=True)
-    fnp = campaign(cfg, a, b, 600, generator=gen, seed=13, shrink=False, chunk=70, fused=True)
+    fnp = campaign(cfg, a + "@numpy", b + "@numpy", 600, generator=gen, seed=13, shrink=False, chunk=70, fused=True)
     if ref.check_error:
         assert got.check_error == fnp.check_error == ref.check_error
         return

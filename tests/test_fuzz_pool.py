@@ -114,7 +114,7 @@ def test_an_unguarded_script_on_stdin_runs_its_campaign_once(tmp_path):
     script = textwrap.dedent("""
         from ptogpu.fuzz import FuzzConfig
         from ptogpu.fuzz.compare import campaign
-        rep = campaign(FuzzConfig(rows=1, cols=4, table_size=100), "cpu", "a5", 3000, chunk=200, shrink=False)
+        rep = campaign(FuzzConfig(rows=1, cols=4, table_size=100), "cpu@numpy", "a5@numpy", 3000, chunk=200, shrink=False)
         print("RESULT", rep.divergent, rep.engine)
     """)
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
