@@ -9,6 +9,7 @@ from ..errors import PtoCheckError, PtoFault
 from ..memory import Ptr
 from ..tensor import GlobalTensor
 from ..tile import Tile
+from .events import instruction
 
 
 def TASSIGN(obj, addr) -> None:
@@ -86,6 +87,7 @@ def _tile_gt_addrs(core, tile: Tile, gt: GlobalTensor, what: str):
     return g, a
 
 
+@instruction("TLOAD")
 def TLOAD(tile: Tile, gt: GlobalTensor) -> None:
     """GM → tile: the tile's valid (r, c) takes the tensor's (r, c) under its layout; on the
     NPU targets an ND → RowMajor Vec load also writes each row's 32-byte DMA filler."""
@@ -116,6 +118,7 @@ def _row_filler(arena, tile: Tile, vals: np.ndarray) -> None:
     arena.scatter(tile.addr + tile.offsets(r, c) * size, np.broadcast_to(first, r.shape))
 
 
+@instruction("TSTORE")
 def TSTORE(gt: GlobalTensor, tile: Tile) -> None:
     """Tile → GM: the inverse of TLOAD over the tile's valid region."""
     core = current_core()

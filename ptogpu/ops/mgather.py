@@ -10,6 +10,7 @@ from ..semantics import mgather as sem
 from ..semantics import mgather_nz as sem_nz
 from ..tensor import GlobalTensor
 from ..tile import Tile
+from .events import RecordEvent, _seq
 
 U32 = (1 << 32) - 1
 
@@ -150,7 +151,17 @@ class MGatherForm:
         args = [a.__class__.__name__ + "." + a.name for a in (self.mode, self.oob, self.exec_) if a is not None]
         return f"MGATHER[{', '.join(args)}]" if args else "MGATHER"
 
-    def __call__(self, dst: Tile, table: GlobalTensor, idx, scratch: GlobalTensor | None = None) -> None:
+    def __call__(self, dst: Tile, table: GlobalTensor, idx, *rest) -> RecordEvent:
+        """``MGATHER(dst, table, idx[, scratch][, events...])``; returns a RecordEvent."""
+        rest = list(rest)
+        while rest and isinstance(rest[-1], RecordEvent):    # C++ trailing wait events
+            rest.pop()
+        if len(rest) > 1:
+            raise TypeError(f"MGATHER takes dst, table, idx[, scratch] and events, got {3 + len(rest)} operands")
+        self._run(dst, table, idx, rest[0] if rest else None)
+        return RecordEvent("MGATHER", next(_seq))
+
+    def _run(self, dst: Tile, table: GlobalTensor, idx, scratch: GlobalTensor | None = None) -> None:
         core = current_core()
         t = core.target.name
         rules = core.target.mgather

@@ -10,9 +10,11 @@ from ..enums import TileType
 from ..errors import PtoCheckError, check
 from ..semantics import tgatherb as sem
 from ..tile import Tile
+from .events import instruction
+from .template import TemplateFunction
 
 
-def TGATHERB(dst: Tile, src: Tile, offset: Tile) -> None:
+def _tgatherb(dst: Tile, src: Tile, offset: Tile) -> None:
     """Block gather: block ``k`` of dst row ``r`` = the 32 bytes at
     ``src.addr + offset_flat[r*OffRowStride + k]`` (per-target edges in ``ptogpu.targets``)."""
     core = current_core()
@@ -39,3 +41,12 @@ def TGATHERB(dst: Tile, src: Tile, offset: Tile) -> None:
     guard_region(core, core.arena(dst.space), dst.valid_row * dst.valid_col, dst.Element.itemsize, "TGATHERB")
     if run_tgatherb(core, dst, src, offset): return  # noqa: E701 (native/cupy kernel)
     sem.tgatherb(core, dst, src, offset)
+
+
+def _is(x, T) -> bool:
+    return isinstance(x, T)
+
+
+TGATHERB = TemplateFunction(instruction("TGATHERB")(_tgatherb), "TGATHERB",
+                            [("TileDataDst", 0, _is), ("TileDataSrc", 1, _is), ("TileDataOffset", 2, _is)])
+"""``TGATHERB(dst, src, offset[, events...])`` or ``TGATHERB[DstT, SrcT, OffT](...)``."""

@@ -10,6 +10,7 @@ from ..enums import TileType
 from ..errors import PtoCheckError, PtoHazard, check, warn
 from ..semantics import tinterleave as sem
 from ..tile import Tile
+from .events import instruction
 
 
 def _common(core, what: str, named: dict) -> None:
@@ -63,6 +64,7 @@ def _odd(core, what: str, vc: int) -> None:
         warn(f"[{core.target.name}] {what}: odd valid cols {vc} (docs and asserts require even)")
 
 
+@instruction("TINTERLEAVE")
 def TINTERLEAVE(dst1: Tile, dst0: Tile, src1: Tile, src0: Tile) -> None:
     """dst0 = first half, dst1 = second half of the stream src0[0], src1[0], src0[1], ..."""
     core = current_core()
@@ -77,6 +79,7 @@ def TINTERLEAVE(dst1: Tile, dst0: Tile, src1: Tile, src0: Tile) -> None:
     sem.execute(core, [dst0, dst1], [src0, src1], VR, sem.interleave_map(core, VC, size))
 
 
+@instruction("TDEINTERLEAVE")
 def TDEINTERLEAVE(dst1: Tile, dst0: Tile, src1: Tile, src0: Tile | None = None) -> None:
     """Inverse of TINTERLEAVE; ``TDEINTERLEAVE(dst1, dst0, src)`` splits one source into its
     even (dst0) and odd (dst1) elements."""

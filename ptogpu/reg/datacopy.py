@@ -12,6 +12,7 @@ from .. import dtypes
 from ..backend import run_reg_gather, run_reg_gatherb
 from ..errors import PtoCheckError, PtoFault, check, warn
 from ..memory import Ptr
+from ..ops.template import TemplateFunction
 from .registers import M32, VL, MaskReg, RegTensor, RegTraitNumOne, require_reg_api
 
 # Gather (dst T0, src T1, index T2), the seed's table; b64 trait rules are checked separately.
@@ -108,7 +109,7 @@ def _index_low32(index: RegTensor) -> np.ndarray:
     return index.numpy().astype(np.int64)
 
 
-def Gather(dst: RegTensor, base: Ptr, index: RegTensor, mask: MaskReg) -> None:
+def _gather(dst: RegTensor, base: Ptr, index: RegTensor, mask: MaskReg) -> None:
     """Element gather (``vgather2``): active lane ``i`` <- ``base[index[i]]`` (index in source
     elements); inactive lanes are 0 and never address-checked. b8 sources zero-extend to b16.
     b64 goes through 32-bit words ``2*idx``, ``2*idx+1`` (computed mod 2^32); a NumOne b64 dst
@@ -160,7 +161,7 @@ def Gather(dst: RegTensor, base: Ptr, index: RegTensor, mask: MaskReg) -> None:
     dst._put(out)
 
 
-def GatherB(dst: RegTensor, base: Ptr, index: RegTensor, mask: MaskReg) -> None:
+def _gatherb(dst: RegTensor, base: Ptr, index: RegTensor, mask: MaskReg) -> None:
     """Block gather (``vgatherb``): block ``k < 8`` of dst = the 32 bytes at ``base + index[k]``
     (bytes); block ``k`` is enabled by mask bit ``4k``; disabled blocks are zero (C-API and PTO
     docs). A misaligned index is rounded down to its block, with a warning."""
@@ -192,3 +193,19 @@ def GatherB(dst: RegTensor, base: Ptr, index: RegTensor, mask: MaskReg) -> None:
     if kk.size:
         out[kk] = core.ub.data[addrs[:, None] + np.arange(32)]
     dst._b[0] = out.reshape(-1)
+
+
+def _elem(x, T) -> bool:
+    """Operand ``x`` (a RegTensor or a typed pointer) has element type ``T``."""
+    try:
+        have = x.DType if isinstance(x, RegTensor) else dtypes.name_of(x.dtype)
+        return have == dtypes.name_of(T)
+    except (AttributeError, KeyError, TypeError):
+        return False
+
+
+_T012 = [("T0", 0, _elem), ("T1", 1, _elem), ("T2", 2, _elem)]
+Gather = TemplateFunction(_gather, "Gather", _T012)
+"""``Gather(dst, base, index, mask)`` or ``Gather[T0[, T1[, T2]]](...)`` (dst, base, index types)."""
+GatherB = TemplateFunction(_gatherb, "GatherB", _T012)
+"""``GatherB(dst, base, index, mask)`` or ``GatherB[T0[, T1[, T2]]](...)``."""
