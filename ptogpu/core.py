@@ -103,6 +103,7 @@ class Core:
 
 
 def current_core() -> Core:
+    """The innermost ``with core:`` of this thread or task: instructions run on it."""
     stack = _current.get()
     if not stack:
         raise PtoError("no current core: create one with `with pto.Core(target, backend):`")

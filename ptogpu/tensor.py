@@ -74,10 +74,14 @@ class _Dims(metaclass=_DimsMeta):
 
 
 class Shape(_Dims):
+    """``Shape[d0, d1, d2, d3, d4]``: the 5-D shape of a GlobalTensor (fewer dims are padded
+    with leading 1s; -1 marks a dynamic dim, given at construction: ``Shape[1, 1, 1, -1, 16](n)``)."""
     kind = "Shape"
 
 
 class Stride(_Dims):
+    """``Stride[s0, s1, s2, s3, s4]``: element strides of the five dims (all five given; -1
+    dynamic, as in Shape)."""
     kind = "Stride"
 
 

@@ -52,7 +52,7 @@ def _copy_project(dst: Path) -> Path:
     """The files the build reads, so building never writes build/ or egg-info into the checkout."""
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
     dst.mkdir()
-    for name in ("pyproject.toml", "README.md"):
+    for name in ("pyproject.toml", "README.md", "LICENSE"):
         shutil.copy2(ROOT / name, dst / name)
     for name in ("ptogpu", "cuda_src"):
         shutil.copytree(ROOT / name, dst / name, ignore=ignore)
@@ -107,3 +107,14 @@ def test_install_ships_cuda_sources_and_every_module(tmp_path):
     missing = sorted(modules - files)
     assert not missing, (f"{how} lacks {missing}: add the subpackage to [tool.setuptools] packages "
                          f"in pyproject.toml")
+    assert "ptogpu/py.typed" in files                    # PEP 561: the type hints are for users
+    if how == "wheel":
+        meta = next(f for f in files if f.endswith(".dist-info/METADATA"))
+        assert any(f.endswith("LICENSE") and ".dist-info/" in f for f in files), sorted(files)[:5]
+        assert meta
+
+
+def test_installed_metadata_names_the_license():
+    md = metadata.metadata("ptogpu")
+    assert md.get("License") == "Apache-2.0" or "Apache" in (md.get("License-Expression") or "")
+    assert any("Apache" in c for c in md.get_all("Classifier") or [])

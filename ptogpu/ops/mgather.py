@@ -126,7 +126,29 @@ def require_assigned(t: str, *operands) -> None:
 
 
 class MGatherForm:
-    """``MGATHER`` or ``MGATHER[CMode, Oob, Exec]``: the C++ template forms."""
+    """``MGATHER``: gather table elements from GM by index, as the C++ template does per target.
+
+    Forms (C++ ``MGATHER<...>(...)`` with ``[...]`` for ``<...>``)::
+
+        MGATHER(dst, table, idx)                               # the target's defaults
+        MGATHER[CMode](dst, table, idx)                        # Coalesce.Row | Coalesce.Elem
+        MGATHER[CMode, Oob](dst, table, idx)                   # GatherOOB.Undefined|Clamp|Wrap|Zero
+        MGATHER[CMode, Oob](dst_mat, table, gm_idx)            # GM -> L1 (Mat tile), Row
+        MGATHER[CMode, Oob](dst_mat, table, gm_idx, scratch)   # GM -> L1, Elem (GM scratch)
+        MGATHER[CMode, Oob, GatherExec.Simt](dst_mat, table, gm_idx, scratch)   # A5 only
+
+    ``dst`` is a Vec (UB) tile, or a Mat (L1) tile for GM -> L1; ``table`` a GlobalTensor;
+    ``idx`` an index tile (Row: one index per dst row, a [1, R] or [R, 1] tile; Elem: one per
+    dst element) or, for GM -> L1, a GlobalTensor of indices. Trailing ``RecordEvent`` arguments
+    are wait events; the call returns a RecordEvent.
+
+    Per-target defaults of the plain call: CMode ``Elem`` on ``cpu``, ``Row`` on ``a2a3`` and
+    ``a5``; Oob ``Undefined`` everywhere. What differs per target (index cast: 64-bit
+    sign-extension on ``cpu``, ``uint32`` on the NPUs; Row capacity and row addressing; the
+    A2/A3 DMA tail fill; A5's SIMT launch ``dim3{32, warps}``) is listed by ``ptogpu targets``
+    and explained in docs/mgather.md. ``PtoCheckError``: what that target's compiler rejects;
+    ``PtoFault``: what its hardware traps (nothing is written then).
+    """
 
     def __init__(self, mode: Coalesce | None = None, oob: GatherOOB | None = None,
                  exec_: GatherExec | None = None) -> None:
