@@ -84,7 +84,8 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: {message} (--help for usage)\n")
 
 
-def main(argv: list[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
+    """The whole ``ptogpu`` command line (every subcommand)."""
     from . import __version__
     p = _Parser(prog="ptogpu", description="Ascend PTO gather-family emulator")
     p.add_argument("--version", action="version", version=f"ptogpu {__version__}")
@@ -102,6 +103,11 @@ def main(argv: list[str] | None = None) -> int:
     register_simt(sub)                  # ptogpu simt sweep | show
     from .fuzz.cli import add_parser as register_fuzz
     register_fuzz(sub)                  # ptogpu fuzz
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = build_parser()
     args = p.parse_args(argv)
     if not getattr(args, "fn", None):
         p.print_help()

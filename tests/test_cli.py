@@ -28,3 +28,20 @@ def test_targets_lists_quirks(capsys):
 def test_python_dash_m_entry_point():
     r = subprocess.run([sys.executable, "-m", "ptogpu", "targets"], capture_output=True, text=True)
     assert r.returncode == 0 and "a2a3" in r.stdout
+
+
+def test_every_option_of_every_command_has_help():
+    import argparse
+
+    from ptogpu.cli import build_parser
+
+    def walk(p, path):
+        for a in p._actions:
+            if isinstance(a, argparse._SubParsersAction):
+                for name, sp in a.choices.items():
+                    yield from walk(sp, path + [name])
+            elif not isinstance(a, (argparse._HelpAction, argparse._VersionAction)):
+                yield " ".join(path), a
+    bare = [f"{cmd}: {'/'.join(a.option_strings) or a.dest}" for cmd, a in walk(build_parser(), ["ptogpu"])
+            if not (a.help or "").strip()]
+    assert not bare, bare

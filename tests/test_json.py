@@ -59,3 +59,8 @@ def test_simt_show_json(capsys):
     w, lane = doc["grids"]["warp"], doc["grids"]["lane"]
     assert len(w) == 2 and len(w[0]) == 40
     assert w[1][0] == 1 and lane[1][0] == 8       # element 40: warp 1, lane 8
+
+
+def test_info_json(capsys):
+    rc, doc = _run(["info", "--json"], capsys)
+    assert rc == 0 and doc["schema"] == "ptogpu.info/1"

@@ -102,7 +102,7 @@ def _gib(n) -> str:
 def cmd_info(args) -> int:
     d = collect()
     if args.json:
-        print(json.dumps(d, indent=1))
+        print(json.dumps({"schema": "ptogpu.info/1", **d}, indent=1))
         return 0
     n, c, g = d["native"], d["cupy"], d["gpu"]
     print(f"backend (auto): {d['auto_backend']}")
