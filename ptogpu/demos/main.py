@@ -67,4 +67,4 @@ def run(backend: str = "auto") -> None:
           f"{u32} % {ROWS} = {u32 % ROWS};")
     print(f"        the CPU simulator casts to size_t (sign-extends): -1 -> {u64:#x}, "
           f"{u64} % {ROWS} = {u64 % ROWS}.")
-    print("   (spec: mgather.md §3; they agree only when the capacity divides 2^32)")
+    print("   (they agree only when the capacity divides 2^32; the rule: docs/mgather.md)")

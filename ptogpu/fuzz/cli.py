@@ -1,8 +1,8 @@
 """``ptogpu fuzz``: run fuzz campaigns from the command line.
 
-With no campaign options it runs the *known divergences* suite (every cross-target
-divergence of mgather.md §7 / other-ops.md §A-§B that index tiles can show, plus agreement
-checks between executors and backends) in a few seconds. Exit status 1 when a divergence no
+With no campaign options it runs the *known divergences* suite in a few seconds: every
+divergence between the targets that index tiles can show (the rules: docs/mgather.md and
+docs/instructions.md), plus agreement checks between executors and backends. Exit status 1 when a divergence no
 rule explains, or a backend/executor disagreement (an emulator bug), is found."""
 from __future__ import annotations
 

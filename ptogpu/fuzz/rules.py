@@ -30,16 +30,16 @@ def explain(fact: int, a, b) -> str:
     ma, mb = ta.mgather, tb.mgather
     if fact == CAST:
         return (f"index cast width (targets.mgather.index_bits): {a.target} {_cast_name(ma.index_bits)} "
-                f"vs {b.target} {_cast_name(mb.index_bits)}; negative indices land elsewhere (mgather.md §3, §7)")
+                f"vs {b.target} {_cast_name(mb.index_bits)}; negative indices land elsewhere (docs/mgather.md)")
     if fact == CAP:
         if a.space == "l1" or b.space == "l1":
             return (f"capacity rule (GM->L1 Row): {a.target} {'Shape[3]' if a.target == 'cpu' else '∏Shape[0..3]'} vs "
-                    f"{b.target} {'Shape[3]' if b.target == 'cpu' else '∏Shape[0..3]'} (mgather.md §7)")
+                    f"{b.target} {'Shape[3]' if b.target == 'cpu' else '∏Shape[0..3]'} (docs/mgather.md)")
         return (f"capacity rule (targets.mgather.row_capacity): {a.target} {ma.row_capacity} vs "
-                f"{b.target} {mb.row_capacity} (mgather.md §7)")
+                f"{b.target} {mb.row_capacity} (docs/mgather.md)")
     if fact == ROWSRC:
         return (f"row source address (targets.mgather.row_source): {a.target} {ma.row_source} vs "
-                f"{b.target} {mb.row_source} (mgather.md §7)")
+                f"{b.target} {mb.row_source} (docs/mgather.md)")
     if fact == PAD:
         return (f"bytes outside the valid region (targets.mgather.row_tail_fill {ma.row_tail_fill}/{mb.row_tail_fill}, "
                 f"GM->L1 zero-fill, TGATHERB/TINTERLEAVE stores past VC) differ between {a.target} and {b.target}")
@@ -47,21 +47,21 @@ def explain(fact: int, a, b) -> str:
         return ("fault vs value: an address one side computes leaves its arena (PtoFault), the other's "
                 "does not (or they fault in different phases)")
     if fact == UNDEF:
-        return "GatherOOB::Undefined reads whatever GM holds at the computed address (mgather.md §3)"
+        return "GatherOOB::Undefined reads whatever GM holds at the computed address (docs/mgather.md)"
     if fact == TGB_TAIL:
         q = {**a.core_quirks, **b.core_quirks}.get("a2a3_tgatherb_tail_stream", True)
         return (f"A2/A3 TGATHERB tail (targets.tgatherb.engine vrepeat, quirk a2a3_tgatherb_tail_stream="
-                f"{q}): tail rows read offsets 8 apart and write 8 full blocks (other-ops.md §A.4)")
+                f"{q}): tail rows read offsets 8 apart and write 8 full blocks (docs/instructions.md)")
     if fact == TGB_CPU:
         return ("CPU TGATHERB (targets.tgatherb.engine cpu) skips partial last blocks and blocks past "
-                "the src tile (other-ops.md §A.3)")
+                "the src tile (docs/instructions.md)")
     if fact == ODD:
         return (f"TINTERLEAVE odd VC (targets.interleave.odd_vc): {a.target} {ta.interleave.odd_vc} vs "
-                f"{b.target} {tb.interleave.odd_vc} (other-ops.md §B.3, §B.4)")
+                f"{b.target} {tb.interleave.odd_vc} (docs/instructions.md)")
     if fact == LAYOUT:
         return (f"tile offsets (targets.mgather.tile_offsets): {a.target} {ma.tile_offsets} vs {b.target} "
                 f"{mb.tile_offsets}: A5's tile_offset_2d ignores SLayout, so a boxed ({a.layout}) tile is "
-                f"addressed as plain Row/ColMajor (mgather.md §5.3, §7)")
+                f"addressed as plain Row/ColMajor (docs/mgather.md)")
     if fact == ALIGN:
         return "misaligned TGATHERB offsets: byte-exact (cpu) vs rounded down to the block (NPU)"
     if fact == BACKEND:
