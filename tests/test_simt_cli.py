@@ -129,3 +129,53 @@ def test_png_without_matplotlib_is_one_line_exit_2(argv, monkeypatch, tmp_path, 
     err = capsys.readouterr().err
     assert rc == 2 and len(err.strip().splitlines()) == 1 and "pip install 'ptogpu[plot]'" in err
     assert not (tmp_path / "x.png").exists()
+
+
+def test_tick_labels_stay_apart():
+    from ptogpu.simt.plot import _ticks
+    for n in (1, 7, 16, 17, 32, 80, 1000):
+        t = list(_ticks(n, 16))
+        assert t[0] == 0 and len(t) <= 16 and t[-1] < n and (len(t) == n or len(t) >= 8)
+
+
+@needs_mpl
+@pytest.mark.parametrize("cols,panels", [(32, 2), (80, 3)])
+def test_show_picture_has_a_round_panel_only_when_there_are_rounds(cols, panels, monkeypatch, tmp_path):
+    """32x32 Elem is one round (the round panel would be one flat colour); 32x80 has three."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from ptogpu.simt import SimtCase, launch_map
+    from ptogpu.simt.plot import show_png
+    seen = {}
+    real = plt.Figure.savefig
+
+    def spy(fig, *a, **k):
+        seen["titles"] = [ax.get_title() for ax in fig.axes if ax.get_title()]
+        seen["xticks"] = [len(ax.get_xticks()) for ax in fig.axes if ax.get_title()]
+        return real(fig, *a, **k)
+    monkeypatch.setattr(plt.Figure, "savefig", spy)
+    show_png(launch_map(SimtCase("elem", 32, cols)), str(tmp_path / "x.png"))
+    assert len(seen["titles"]) == panels
+    assert any("round" in t for t in seen["titles"][1:-1]) == (panels == 3)
+    assert max(seen["xticks"]) <= 17
+
+
+@needs_mpl
+def test_sweep_sectors_scale_starts_at_the_ideal_and_says_so(monkeypatch, tmp_path):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from ptogpu.simt import sweep
+    from ptogpu.simt.plot import sweep_png
+    seen = {}
+    real = plt.Figure.savefig
+
+    def spy(fig, *a, **k):
+        seen["labels"] = [t.get_text() for ax in fig.axes for t in ax.get_yticklabels()]
+        seen["titles"] = [ax.get_title() for ax in fig.axes]
+        return real(fig, *a, **k)
+    monkeypatch.setattr(plt.Figure, "savefig", spy)
+    sweep_png(sweep("elem", list(range(1, 41)), list(range(1, 41)), ["float32"]), str(tmp_path / "s.png"))
+    assert "0.125 ideal" in seen["labels"]
+    assert any("ideal 0.125: 8 per sector" in t for t in seen["titles"])
