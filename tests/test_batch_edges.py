@@ -207,3 +207,11 @@ def test_the_python_api_defaults_to_auto_and_says_which_backend_ran():
     rep = campaign(cfg, "a5", "a2a3", 50)
     assert rep.a.backend == rep.b.backend == auto
     assert rep.to_json()["sides"]["a"]["backend"] == auto
+
+
+def test_backend_names_are_case_insensitive_and_still_validated():
+    import ptogpu as pto
+    assert pto.Core("a5", "NumPy").backend == "numpy"
+    assert run_batch(FuzzConfig(rows=2, cols=8, table_size=64), 2, backend="NUMPY").backend == "numpy"
+    with pytest.raises(ValueError, match="unknown backend"):
+        pto.Core("a5", "Gpu")

@@ -30,7 +30,8 @@ def backend_available(name: str) -> tuple[bool, str]:
 
 
 def resolve_backend(name: str) -> tuple[str, str]:
-    """Return (backend, reason it was chosen)."""
+    """Return (backend, reason it was chosen). Names are case-insensitive ("NATIVE" = "native")."""
+    name = name.lower() if isinstance(name, str) else name
     if name not in BACKENDS:
         raise ValueError(f"unknown backend {name!r}; choose one of {', '.join(BACKENDS)}")
     if name == "numpy":
