@@ -84,30 +84,10 @@ def test_bad_configurations_are_reported_not_raised(capsys):
 
 def _under_a_terminal(args: list[str]) -> tuple[int, str, str]:
     """Run ``ptogpu fuzz ARGS`` with stderr on a 120-column pseudo-terminal."""
-    import fcntl
-    import os
-    import pty
-    import struct
-    import subprocess
     import sys
-    import termios
-    m, s = pty.openpty()
-    fcntl.ioctl(s, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
-    p = subprocess.Popen([sys.executable, "-m", "ptogpu", "fuzz", *args], stdin=subprocess.DEVNULL,
-                         stdout=subprocess.PIPE, stderr=s)
-    os.close(s)
-    err = b""
-    while True:
-        try:
-            d = os.read(m, 65536)
-        except OSError:
-            break
-        if not d:
-            break
-        err += d
-    out = p.communicate()[0]
-    os.close(m)
-    return p.returncode, out.decode(), err.decode(errors="replace")
+
+    from terminal import run_with_tty_stderr
+    return run_with_tty_stderr([sys.executable, "-m", "ptogpu", "fuzz", *args])
 
 
 ARGS = ["--pair", "a5:a2a3", "--backend", "numpy", "-n", "40000", "--chunk", "4096"]

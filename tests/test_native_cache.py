@@ -66,12 +66,9 @@ def test_each_kernel_family_is_built_when_first_needed_and_says_so(tmp_path):
     """A TGATHERB call on native builds tgatherb.cu (and the tiny dma.cu that answers "does
     native work here"), not the 20-40 s of every kernel; at a terminal it says what it builds
     and how long it took."""
-    import fcntl
-    import pty
-    import struct
-    import subprocess
     import sys
-    import termios
+
+    from terminal import run_with_tty_stderr
     code = ("import numpy as np, ptogpu as pto\n"
             "with pto.Core('a5', 'native') as core:\n"
             "    s = pto.Tile[pto.TileType.Vec, pto.float32, 1, 64](); pto.TASSIGN(s, 0)\n"
@@ -80,26 +77,11 @@ def test_each_kernel_family_is_built_when_first_needed_and_says_so(tmp_path):
             "    s.set(np.arange(64, dtype=np.float32)[None]); o.set(np.zeros((1, 8), np.uint32))\n"
             "    pto.TGATHERB(d, s, o)\n"
             "    print(d.numpy()[0, :8].tolist())\n")
-    m, s = pty.openpty()
-    fcntl.ioctl(s, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
     env = dict(os.environ, PTOGPU_CACHE_DIR=str(tmp_path))
-    p = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=s, env=env)
-    os.close(s)
-    err = b""
-    while True:
-        try:
-            d = os.read(m, 65536)
-        except OSError:
-            break
-        if not d:
-            break
-        err += d
-    out = p.communicate(timeout=300)[0].decode()
-    os.close(m)
-    assert p.returncode == 0 and out.strip() == str([float(v) for v in range(8)])
+    rc, out, text = run_with_tty_stderr([sys.executable, "-c", code], env=env)
+    assert rc == 0 and out.strip() == str([float(v) for v in range(8)])
     built = sorted(q.name.split("_", 3)[3][:-3] for q in tmp_path.glob("ptogpu_native_*.so"))
     assert built == ["dma", "tgatherb"], built
-    text = err.decode()
     assert "building native kernels (first use): tgatherb.cu" in text and " s" in text and "done in" in text
 
 

@@ -176,3 +176,39 @@ def test_huge_shapes_address_like_unbounded_dims(core, big):
     g = _gt(core, L.ND, (big, big, big, big, 8), (0, 0, 0, 8, 1))
     np.testing.assert_array_equal(g.offsets(np.array([0, 5, 1000]), np.array([1, 2, 3])),
                                   [1, 42, 8003])
+
+
+@pytest.mark.parametrize("target", ["cpu", "a2a3", "a5"])
+def test_extreme_dynamic_shape_and_stride_values_give_pto_errors_not_tracebacks(target):
+    """Every dim of Shape and Stride at -2^63, -1, 0, 2^31, 2^63-1, 2^64, 2^70, through TLOAD,
+    TSTORE and MGATHER: the target's answer or a PtoError, never another exception."""
+    import itertools
+
+    import numpy as np
+    import ptogpu as pto
+    values = [-2**63, -1, 0, 2**31, 2**63 - 1, 2**64, 2**70]
+    with pto.Core(target, "numpy") as core:
+        p = core.gm_put(np.arange(4096, dtype=np.float32))
+        tl = pto.Tile[pto.TileType.Vec, pto.float32, 8, 8]()
+        pto.TASSIGN(tl, 0)
+        idx = pto.Tile[pto.TileType.Vec, pto.int32, 8, 8]()
+        pto.TASSIGN(idx, 0x1000)
+        idx.set(np.arange(64, dtype=np.int32).reshape(8, 8))
+        for k, v, kind in itertools.product(range(5), values, ("shape", "stride")):
+            sh, st = [1, 1, 1, 8, 8], [64, 64, 64, 8, 1]
+            dims = [d if i != k else -1 for i, d in enumerate(sh if kind == "shape" else st)]
+            try:
+                if kind == "shape":
+                    G = pto.GlobalTensor[pto.float32, pto.Shape[tuple(dims)], pto.Stride[tuple(st)]]
+                    g = G(p, pto.Shape[tuple(dims)](v))
+                else:
+                    G = pto.GlobalTensor[pto.float32, pto.Shape[tuple(sh)], pto.Stride[tuple(dims)]]
+                    g = G(p, None, pto.Stride[tuple(dims)](v))
+            except pto.PtoError:
+                continue
+            for op in (lambda: pto.TLOAD(tl, g), lambda: pto.TSTORE(g, tl),
+                       lambda: pto.MGATHER[pto.Coalesce.Elem, pto.GatherOOB.Wrap](tl, g, idx)):
+                try:
+                    op()
+                except pto.PtoError:
+                    pass
