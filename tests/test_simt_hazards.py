@@ -173,3 +173,19 @@ def test_no_overlap_check_is_cheap():
         for _ in range(2000):
             assert check_mgather(core, pto.Coalesce.Elem, pto.GatherOOB.Clamp, dst, table, idx) is False
         assert (time.perf_counter() - t) / 2000 < 50e-6
+
+
+def test_a_huge_overlapping_region_faults_before_the_hazard_check_builds_anything():
+    """dst and idx share storage with dynamic valid dims of 2^20 x 2^20: a PtoFault naming UB
+    (the region cannot fit), not an IndexError or MemoryError from the schedule analysis."""
+    import numpy as np
+    import ptogpu as pto
+    with pto.Core("a5", "numpy") as core:
+        G = pto.GlobalTensor[pto.float32, pto.Shape[1, 1, 1, 8, 8], pto.Stride[64, 64, 64, 8, 1]]
+        table = G(core.gm_put(np.arange(64, dtype=np.float32)))
+        idx = pto.Tile[pto.TileType.Vec, pto.int32, 8, 8, pto.BLayout.RowMajor, -1, -1](2**20, 2**20)
+        dst = pto.Tile[pto.TileType.Vec, pto.float32, 8, 8, pto.BLayout.RowMajor, -1, -1](2**20, 2**20)
+        pto.TASSIGN(idx, 0)
+        pto.TASSIGN(dst, 0)
+        with pytest.raises(pto.PtoFault, match="cannot fit in UB"):
+            pto.MGATHER[pto.Coalesce.Elem, pto.GatherOOB.Clamp](dst, table, idx)
