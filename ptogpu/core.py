@@ -21,14 +21,23 @@ class Core:
     """An emulated core of ``target`` ("cpu" | "a2a3" | "a5") on ``backend``.
 
     ``quirks`` switches known implementation quirks of the target on or off (see
-    ``ptogpu.targets``); unknown names are an error. ``strict_hazards`` raises
+    ``ptogpu.targets``); unknown names are an error. ``ub_bytes`` / ``l1_bytes`` resize the
+    on-chip memories where the target allows it (the CPU simulator's ``PTO_CPU_SIM_UB_BYTES`` /
+    ``PTO_CPU_SIM_L1_BYTES``); the NPUs' sizes are hardware. ``strict_hazards`` raises
     :class:`~ptogpu.errors.PtoHazard` (instead of warning) when an A5 SIMT MGATHER's result
     depends on the execution order (aliasing tiles; ``ptogpu.simt.hazards``).
     """
 
     def __init__(self, target: str | Target = "a5", backend: str = "auto", *,
-                 quirks: Mapping[str, bool] | None = None, strict_hazards: bool = False) -> None:
+                 quirks: Mapping[str, bool] | None = None, strict_hazards: bool = False,
+                 ub_bytes: int | None = None, l1_bytes: int | None = None) -> None:
         self.target = get_target(target)
+        for what, v in (("ub_bytes", ub_bytes), ("l1_bytes", l1_bytes)):
+            if v is not None and not self.target.resizable_memories:
+                raise ValueError(f"{what}: {self.target.name}'s memories are fixed by the hardware "
+                                 "(only the cpu target's simulator can be resized)")
+            if v is not None and not 0 < int(v) <= 1 << 34:
+                raise ValueError(f"{what} = {v}: give a size in bytes, 1 .. 16 GiB")
         self.backend, self.backend_reason = resolve_backend(backend)
         self.quirks = dict(self.target.quirks)
         for k, v in (quirks or {}).items():
@@ -37,8 +46,10 @@ class Core:
                                  f"known: {', '.join(self.quirks) or 'none'}")
             self.quirks[k] = bool(v)
         self.gm = Arena("gm", 0, growable=True)
-        self.ub = Arena("ub", self.target.ub_bytes)
-        self.l1 = Arena("l1", self.target.l1_bytes)
+        self.ub = Arena("ub", int(ub_bytes) if ub_bytes else self.target.ub_bytes)
+        self.l1 = Arena("l1", int(l1_bytes) if l1_bytes else self.target.l1_bytes)
+        # tiles may use all of UB on a resized simulator; else the target's usable part
+        self.ub_usable = self.ub.size if ub_bytes else self.target.ub_usable
         self.regs = DmaRegs()           # MTE2 loop/pad registers; persist across instructions
         self._tracers: list = []
         self.strict_hazards = bool(strict_hazards)

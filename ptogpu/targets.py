@@ -91,6 +91,7 @@ class Target:
     notes: Mapping[str, str] = field(default_factory=dict)
     tgatherb: TGatherBRules = TGatherBRules()
     interleave: InterleaveRules = InterleaveRules()
+    resizable_memories: bool = False  # Core(ub_bytes=, l1_bytes=): the CPU simulator only
     has_reg_api: bool = False        # ptogpu.reg (__simd_vf__ register API, other-ops.md §C)
     dma: DmaRules = DmaRules()       # MTE2 DMA instructions (ptogpu.asc, semantics/dma.py)
 
@@ -98,7 +99,7 @@ class Target:
 CPU = Target(
     name="cpu",
     title="PTO CPU simulator",
-    ub_bytes=256 * KiB, ub_usable=256 * KiB, l1_bytes=512 * KiB,
+    ub_bytes=512 * KiB, ub_usable=512 * KiB, l1_bytes=512 * KiB, resizable_memories=True,
     element_types=_INTEGRAL + ("half", "bfloat16", "float32", "hifloat8", "float8_e4m3", "float8_e5m2"),
     mgather=MGatherRules(
         checks="cpu", dtypes=None, index_dtypes=_INTEGRAL, default_mode=Coalesce.Elem,
@@ -108,7 +109,9 @@ CPU = Target(
     interleave=InterleaveRules(odd_vc="skip_last", single_src_count="dst"),
     quirks=MappingProxyType({}),
     notes=MappingProxyType({
-        "ub": "the simulator's UB is sized like A5's (256 KiB), all of it usable",
+        "ub": "the simulator's UB is 512 KiB (max(arch UB, 512 KiB), NPUMemoryModel), all of it "
+              "usable; Core('cpu', ub_bytes=..., l1_bytes=...) resizes UB and L1 as its "
+              "PTO_CPU_SIM_UB_BYTES / PTO_CPU_SIM_L1_BYTES do",
     }),
 )
 

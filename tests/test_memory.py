@@ -8,7 +8,7 @@ import ptogpu as pto
 from conftest import CM, M, NPU, SRM, TARGETS, V, new_core, tile
 
 KiB = 1024
-UB_USABLE = {"cpu": 256 * KiB, "a2a3": 192 * KiB, "a5": 216 * KiB}
+UB_USABLE = {"cpu": 512 * KiB, "a2a3": 192 * KiB, "a5": 216 * KiB}
 
 
 # -- Core and context ----------------------------------------------------------------------------
@@ -40,7 +40,7 @@ def test_each_core_has_its_own_memory():
 # -- sizes -----------------------------------------------------------------------------------------
 @pytest.mark.parametrize("target", TARGETS)
 def test_ub_usable_size_bounds_vec_tiles(target):
-    """UB: 192 KiB (A2/A3), 216 KiB usable of 256 (A5), CPU sim sized like A5 (all usable)."""
+    """UB: 192 KiB (A2/A3), 216 KiB usable of 256 (A5), CPU simulator 512 KiB (NPUMemoryModel, all usable)."""
     core = new_core(target)
     with core:
         T = pto.Tile[V, pto.uint8, 32, 32]                   # 1 KiB

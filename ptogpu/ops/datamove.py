@@ -33,7 +33,7 @@ def TASSIGN(obj, addr) -> None:
                                 target=t)
         addr = addr.addr
     addr = int(addr)
-    limit = core.target.ub_usable if space == "ub" else core.target.l1_bytes
+    limit = core.ub_usable if space == "ub" else core.l1.size
     if addr % 32:
         raise PtoFault(f"tile address {addr:#x} is not 32-byte aligned", rule="TASSIGN alignment",
                        target=t)
