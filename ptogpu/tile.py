@@ -51,13 +51,16 @@ class TileMeta(type):
 
 
 def _inner_box(slayout: SLayout, fsize: int, c0: int) -> tuple[int, int]:
-    if slayout == SLayout.NoneBox:
-        return 1, 1
-    if fsize == 512:
-        return (16, c0) if slayout == SLayout.RowMajor else (c0, 16)
+    """``getInnerRow/Col`` of pto_tile.hpp: the 1024 and 32 (MX) fractal sizes fix the box
+    whatever the SLayout (a NoneBox tile gets 16x16, or 2x16 for MX); 512 boxes only boxed
+    layouts."""
     if fsize == 1024:
         return 16, 16
-    return (16, 2) if slayout == SLayout.RowMajor else (2, 16)
+    if fsize == 32:
+        return (16, 2) if slayout == SLayout.RowMajor else (2, 16)
+    if slayout == SLayout.NoneBox:
+        return 1, 1
+    return (16, c0) if slayout == SLayout.RowMajor else (c0, 16)
 
 
 @lru_cache(maxsize=None)
@@ -77,8 +80,8 @@ def _make_tile(loc, elem, rows, cols, blayout, rv, cv, slayout, fsize) -> type:
     ir, ic = _inner_box(slayout, fsize, c0)
     check(cols % ic == 0, "Tile: Cols % InnerCols == 0", t,
           f"Cols = {cols}, inner box {ir}x{ic}")
-    if slayout != SLayout.NoneBox and loc != TileType.Vec:
-        check(rows % ir == 0, "Tile: Rows % InnerRows == 0 (boxed non-Vec tile)", t,
+    if not (loc == TileType.Vec or fsize == 32 or rows == 1):
+        check(rows % ir == 0, "Tile: Rows % InnerRows == 0 (non-Vec, unless MX or Rows == 1)", t,
               f"Rows = {rows}, inner box {ir}x{ic}")
     if slayout == SLayout.NoneBox:
         if blayout == BLayout.RowMajor:
@@ -117,6 +120,12 @@ class Tile(metaclass=TileMeta):
             raise TypeError("use Tile[Loc, Element, Rows, Cols, ...] to make a Tile class")
         dyn_r, dyn_c = self.ValidRow == DYNAMIC, self.ValidCol == DYNAMIC
         vr, vc = self.ValidRow, self.ValidCol
+        for name, v in (("ValidRow", vr), ("ValidCol", vc)):
+            if v == 0:      # GetValidRow/Col exist only for > 0 or DYNAMIC (pto_tile.hpp)
+                raise PtoCheckError(f"{type(self).__name__}: a static {name} of 0 has no "
+                                    f"Get{name}(), so no instruction compiles with it; make the "
+                                    "dim dynamic (-1) for an empty region", rule=f"Tile {name} > 0",
+                                    target=_target_name())
         if len(valid) == 2:
             if not (dyn_r and dyn_c):
                 raise TileUsageError(f"{type(self).__name__}(vr, vc) needs both valid dims dynamic (-1)",

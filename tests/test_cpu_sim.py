@@ -31,3 +31,31 @@ def test_cpu_ub_is_512_kib_and_resizable_the_npus_are_fixed():
     with pto.Core("a5", "numpy"):
         with pytest.raises(pto.PtoFault):
             pto.TASSIGN(pto.Tile[V, pto.float32, 1, 8](), 400 * KiB)
+
+
+CM, RM = pto.BLayout.ColMajor, pto.BLayout.RowMajor
+NB, SRM, SCM = pto.SLayout.NoneBox, pto.SLayout.RowMajor, pto.SLayout.ColMajor
+# (Tile parameters, accepted?): pto_tile.hpp:1399-1425 (inner box), :1516-1531 (the asserts)
+TILE_RULES = [
+    ((V, pto.float32, 16, 8, RM, 16, 8, NB, 1024), False),    # NoneBox 1024 still has a 16x16 box: Cols % 16
+    ((V, pto.float32, 16, 16, RM, 16, 16, NB, 1024), True),
+    ((V, pto.float32, 3, 16, RM, 3, 16, NB, 1024), True),     # Vec: exempt from Rows % InnerRows
+    ((M, pto.float32, 3, 16, RM, 3, 16, NB, 1024), False),    # Mat: Rows % 16
+    ((M, pto.float32, 1, 16, RM, 1, 16, NB, 1024), True),     # ... unless Rows == 1
+    ((V, pto.int8, 4, 8, RM, 4, 8, NB, 32), False),           # NoneBox MX: a 2x16 box, Cols % 16
+    ((M, pto.int8, 3, 32, RM, 3, 32, SRM, 32), True),         # boxed MX: exempt from Rows % InnerRows
+    ((M, pto.float32, 1, 16, CM, 1, 16, SRM, 512), True),     # boxed, Rows == 1: exempt
+    ((M, pto.float32, 8, 16, CM, 8, 16, SRM, 512), False),    # boxed Mat: Rows % 16
+    ((V, pto.float32, 8, 16, CM, 8, 16, SRM, 512), True),     # boxed Vec: exempt
+]
+
+
+@pytest.mark.parametrize("target", ["cpu", "a2a3", "a5"])
+@pytest.mark.parametrize("params,ok", TILE_RULES, ids=[str(i) for i in range(len(TILE_RULES))])
+def test_tile_template_asserts_as_pto_tile_hpp(target, params, ok):
+    with pto.Core(target, "numpy"):
+        if ok:
+            pto.Tile[params]()
+        else:
+            with pytest.raises(pto.PtoCheckError, match="Inner"):
+                pto.Tile[params]()

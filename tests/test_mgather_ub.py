@@ -567,13 +567,18 @@ def test_zero_size_valid_region_writes_nothing(core, mode, valid):
 
 
 @pytest.mark.parametrize("target", TARGETS)
-def test_static_zero_valid_rows_writes_nothing(target):
-    """A static RowValid of 0 is legal (gates skip it) and gathers nothing."""
+def test_static_zero_valid_rows_do_not_compile_dynamic_zero_gathers_nothing(target):
+    """pto_tile.hpp defines GetValidRow/Col only for a dim > 0 or DYNAMIC: a static RowValid
+    of 0 compiles into no instruction (PtoCheckError); a dynamic one of 0 gathers nothing."""
     core = new_core(target)
     with core:
         _, table = table16x32(core)
-        idx = tile(pto.int32, 1, 8, 0, vc=0)
-        dst = tile(F32, 2, 32, 0x100, vr=0)
+        with pytest.raises(pto.PtoCheckError, match="static ValidRow of 0"):
+            tile(F32, 2, 32, 0x100, vr=0)
+        with pytest.raises(pto.PtoCheckError, match="static ValidCol of 0"):
+            tile(pto.int32, 1, 8, 0, vc=0)
+        idx = tile(pto.int32, 1, 8, 0, vc=-1, valid=(0,))
+        dst = tile(F32, 2, 32, 0x100, vr=-1, valid=(0,))
         before = ub_snapshot(core)
         pto.MGATHER[ROW, OOB.Clamp](dst, table, idx)
         assert ub_snapshot(core) == before

@@ -528,7 +528,7 @@ def test_random_sweep(target):
         B, E = 32 // size, 256 // size
         rows = int(rng.integers(1, 5))
         cols = B * int(rng.integers(1, 20))
-        vr, vc = int(rng.integers(0, rows + 1)), int(rng.integers(0, cols + 1))
+        vr, vc = int(rng.integers(1, rows + 1)), int(rng.integers(1, cols + 1))   # static dims are > 0
         ocols = 8 * (-(-cols // E) + 1)
         src_bytes = 0x2000
         offs = rng.integers(0, src_bytes // 32, rows * ocols) * 32
