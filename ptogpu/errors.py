@@ -49,3 +49,29 @@ def check(cond: bool, rule: str, target: str, message: str) -> None:
 
 def warn(message: str, category: type[Warning] = UserWarning) -> None:
     warnings.warn(message, category, stacklevel=3)
+
+
+class PtoAssertWarning(UserWarning):
+    """A run-time assert of the emulated code fails in a build where it is compiled out: the
+    code runs on (and ptogpu does what it does), but a build with the assert traps."""
+
+
+class PtoPortabilityWarning(UserWarning):
+    """The target accepts this, but the others trap or reject it (say, the CPU simulator's
+    unaligned TASSIGN)."""
+
+
+def runtime_assert(core, ok: bool, rule: str, message: str) -> None:
+    """One mechanism for every run-time assert of the emulated code: the CPU simulator's
+    ``assert`` (live unless NDEBUG: quirk ``cpu_asserts``, on) and the NPUs' ``PTO_ASSERT``
+    (live only in a ``_DEBUG`` build: quirk ``pto_debug_asserts``, off). Live and false:
+    PtoFault naming the assert (nothing written). Compiled out: a PtoAssertWarning, and the
+    caller goes on doing what the code does."""
+    if ok:
+        return
+    q = core.target.assert_quirk
+    t = core.target.name
+    if core.quirks.get(q, False):
+        raise PtoFault(message, rule=rule, target=t)
+    warnings.warn(f"[{t}] {rule}: {message} (compiled out in this build, quirk {q}=off; "
+                  "it traps where it is live)", PtoAssertWarning, stacklevel=3)

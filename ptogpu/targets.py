@@ -92,6 +92,8 @@ class Target:
     tgatherb: TGatherBRules = TGatherBRules()
     interleave: InterleaveRules = InterleaveRules()
     resizable_memories: bool = False  # Core(ub_bytes=, l1_bytes=): the CPU simulator only
+    assert_quirk: str = "pto_debug_asserts"   # the quirk that makes run-time asserts live
+    tassign_misaligned: str = "fault"  # "fault": NPU PtoFault | "warn": the CPU simulator's bounds-only check
     has_reg_api: bool = False        # ptogpu.reg (__simd_vf__ register API, other-ops.md §C)
     dma: DmaRules = DmaRules()       # MTE2 DMA instructions (ptogpu.asc, semantics/dma.py)
 
@@ -100,6 +102,7 @@ CPU = Target(
     name="cpu",
     title="PTO CPU simulator",
     ub_bytes=512 * KiB, ub_usable=512 * KiB, l1_bytes=512 * KiB, resizable_memories=True,
+    assert_quirk="cpu_asserts", tassign_misaligned="warn",
     element_types=_INTEGRAL + ("half", "bfloat16", "float32", "hifloat8", "float8_e4m3", "float8_e5m2"),
     mgather=MGatherRules(
         checks="cpu", dtypes=None, index_dtypes=_INTEGRAL, default_mode=Coalesce.Elem,
@@ -107,7 +110,12 @@ CPU = Target(
         value_convert=True, nz_tables=False, row_tail_fill=False, scalar_1x1=False, simt=False),
     tgatherb=TGatherBRules(engine="cpu", offset_read="value", misaligned="byte"),
     interleave=InterleaveRules(odd_vc="skip_last", single_src_count="dst"),
-    quirks=MappingProxyType({}),
+    quirks=MappingProxyType({
+        # The simulator's run-time `assert`s (TINTERLEAVE even widths and equal shapes, TGATHERB
+        # widths, ...) are live unless it was built with NDEBUG. False: compiled out, the loops
+        # run on (a PtoAssertWarning says where an assert would have trapped).
+        "cpu_asserts": True,
+    }),
     notes=MappingProxyType({
         "ub": "the simulator's UB is 512 KiB (max(arch UB, 512 KiB), NPUMemoryModel), all of it "
               "usable; Core('cpu', ub_bytes=..., l1_bytes=...) resizes UB and L1 as its "
@@ -133,6 +141,9 @@ A2A3 = Target(
         # from VC up to the 32-byte boundary with the row's first element (other-ops.md §D.4,
         # from the DataCopyPad doc text; no A2/A3 golden). False: the valid region only.
         "npu_tload_filler": True,
+        # PTO_ASSERT is compiled in only with _DEBUG (common/debug.h): off, the code runs past a
+        # failed assert (PtoAssertWarning); on, the trap is a PtoFault naming it.
+        "pto_debug_asserts": False,
         # TGATHERB tail (VC*size % 256 != 0) is one vgatherb per 255-row chunk: row r of a
         # chunk reads offsets 8r apart and every tail row writes 8 full blocks (other-ops.md
         # §A.4). False: PTOAS's per-row form (repeat=1, offsets at r*OffRowStride + nRep*8;
@@ -161,6 +172,9 @@ A5 = Target(
         # 0 (no PadVal) fills each row's bytes from VC up to the 32-byte boundary with the
         # row's first element (other-ops.md §D.3, §D.4). False: the valid region only.
         "npu_tload_filler": True,
+        # PTO_ASSERT is compiled in only with _DEBUG (common/debug.h): off, the code runs past a
+        # failed assert (PtoAssertWarning); on, the trap is a PtoFault naming it.
+        "pto_debug_asserts": False,
         # MGatherCheck casts valid dims to uint32 before its "> 0" gates, so DYNAMIC (-1)
         # becomes 0xFFFFFFFF and is compared instead of skipped (mgather.md §5.1).
         "a5_dynamic_dim_cast": True,

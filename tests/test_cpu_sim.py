@@ -59,3 +59,22 @@ def test_tile_template_asserts_as_pto_tile_hpp(target, params, ok):
         else:
             with pytest.raises(pto.PtoCheckError, match="Inner"):
                 pto.Tile[params]()
+
+
+@pytest.mark.parametrize("backend", ["numpy", "native"])
+def test_cpu_misaligned_tiles_gather_like_aligned_ones(backend):
+    """Unaligned TASSIGN on cpu binds (bounds only); MGATHER then writes dst(r, c) at its
+    byte address + 4*(r*Cols + c) with table[idx] — on every backend."""
+    import warnings
+    with pto.Core("cpu", backend) as core, warnings.catch_warnings():
+        warnings.simplefilter("ignore", pto.PtoPortabilityWarning)
+        vals = np.arange(64, dtype=np.float32) * 3
+        T = pto.GlobalTensor[pto.float32, pto.Shape[1, 1, 1, 1, 64], pto.Stride[64, 64, 64, 64, 1]]
+        table = T(core.gm_put(vals))
+        idx, dst = pto.Tile[V, pto.int32, 2, 8](), pto.Tile[V, pto.float32, 2, 8]()
+        pto.TASSIGN(idx, 0x104)
+        pto.TASSIGN(dst, 0x205)
+        ii = (np.arange(16, dtype=np.int32).reshape(2, 8) * 5) % 64
+        idx.set(ii)
+        pto.MGATHER[pto.Coalesce.Elem, pto.GatherOOB.Clamp](dst, table, idx)
+        assert core.read("ub", 0x205, 64).tobytes() == vals[ii].tobytes()

@@ -58,9 +58,19 @@ def choose_auto() -> tuple[str, str]:
     return "numpy", "auto: numpy, the reference (" + "; ".join(why) + ")"
 
 
+def _kernel_ok(core, *operands) -> bool:
+    """A kernel backend, and every tile operand 32-byte aligned: the CPU simulator accepts any
+    in-bounds TASSIGN, and its misaligned tiles run on the NumPy reference (the kernels' word
+    loads assume the NPUs' alignment)."""
+    if core.backend == "numpy":
+        return False
+    return all(getattr(x, "addr", None) is None or not hasattr(x, "Loc") or x.addr % 32 == 0
+               for x in operands)
+
+
 def run_mgather_ub(core, mode, oob, dst, table, idx) -> bool:
     """Run a checked MGATHER as a kernel when ``core.backend`` has one; False: run NumPy."""
-    if core.backend == "numpy":
+    if not _kernel_ok(core, dst, idx):
         return False
     from .mgather_kernels import run_mgather_ub as run
     return run(core, mode, oob, dst, table, idx)
@@ -76,7 +86,7 @@ def run_dma_bursts(core, bursts, prologue=None) -> bool:
 
 def run_mgather_l1(core, oob, dst, table, idx, scratch=None, simt=False) -> bool:
     """Run a checked GM->L1 MGATHER (Row: scratch None) as a kernel; False: run NumPy."""
-    if core.backend == "numpy":
+    if not _kernel_ok(core, dst):
         return False
     from .mgather_l1_kernels import run
     return run(core, oob, dst, table, idx, scratch, simt)
@@ -84,7 +94,7 @@ def run_mgather_l1(core, oob, dst, table, idx, scratch=None, simt=False) -> bool
 
 def run_tgatherb(core, dst, src, offset) -> bool:
     """Run a checked TGATHERB as its target engine's kernel; False: run NumPy."""
-    if core.backend == "numpy":
+    if not _kernel_ok(core, dst, src, offset):
         return False
     from .ops_kernels import run_tgatherb as run
     return run(core, dst, src, offset)
@@ -92,7 +102,7 @@ def run_tgatherb(core, dst, src, offset) -> bool:
 
 def run_interleave(core, mode, dsts, srcs, VR, n=0, h=0) -> bool:
     """Run a checked TINTERLEAVE/TDEINTERLEAVE as the ``interleave`` kernel; False: NumPy."""
-    if core.backend == "numpy":
+    if not _kernel_ok(core, *dsts, *srcs):
         return False
     from .ops_kernels import run_interleave as run
     return run(core, mode, dsts, srcs, VR, n, h)

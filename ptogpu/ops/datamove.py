@@ -5,7 +5,7 @@ import numpy as np
 
 from ..core import current_core
 from ..enums import TileType
-from ..errors import PtoCheckError, PtoFault
+from ..errors import PtoCheckError, PtoFault, PtoPortabilityWarning, warn
 from ..memory import Ptr
 from ..tensor import GlobalTensor
 from ..tile import Tile
@@ -34,12 +34,16 @@ def TASSIGN(obj, addr) -> None:
         addr = addr.addr
     addr = int(addr)
     limit = core.ub_usable if space == "ub" else core.l1.size
-    if addr % 32:
-        raise PtoFault(f"tile address {addr:#x} is not 32-byte aligned", rule="TASSIGN alignment",
-                       target=t)
     if addr < 0 or addr + obj.nbytes > limit:
         raise PtoFault(f"tile of {obj.nbytes} bytes at {addr:#x} does not fit in "
                        f"{space.upper()} [0, {limit:#x})", rule="TASSIGN bounds", target=t)
+    if addr % 32:
+        if core.target.tassign_misaligned != "warn":
+            raise PtoFault(f"tile address {addr:#x} is not 32-byte aligned",
+                           rule="TASSIGN alignment", target=t)
+        warn(f"[{t}] TASSIGN at {addr:#x}: the simulator checks bounds only "
+             "(NPUMemoryModel); on a2a3 and a5 an address that is not 32-byte aligned is a "
+             "PtoFault (TASSIGN alignment)", PtoPortabilityWarning)
     obj.core = core
     obj.addr = addr
 
