@@ -377,7 +377,7 @@ def _mgather_l1(cfg: FuzzConfig, raw: np.ndarray, L: dict):
 
 def _tinterleave(cfg: FuzzConfig, raw: np.ndarray, L: dict):
     from .core import Core
-    from .semantics.tinterleave import interleave_map
+    from .semantics.tinterleave import interleave_map, odd_width_traps
     N = raw.shape[0]
     VR, VC, T = cfg.rows, cfg.cols, L["T"]
     R, C = L["tile_shape"]
@@ -389,6 +389,9 @@ def _tinterleave(cfg: FuzzConfig, raw: np.ndarray, L: dict):
     if not core.target.interleave.supported:
         codes[:] = 4                     # PtoCheckError: the loop path reports it
         return None
+    if odd_width_traps(core, VC):
+        codes[:] = F_OTHER               # assert(validCol % 2 == 0): every instance traps
+        return out.view(np.uint8).reshape(N, -1), codes, elem
     dn, dc, sn, sc = interleave_map(core, VC, T)
     vals = raw.view(st).reshape(N, 2, VR, VC)
     if VR and dn.size:

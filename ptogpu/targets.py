@@ -60,6 +60,10 @@ class InterleaveRules:
                                      # "vreg": A5 chunked register loop (src0[h] in both dsts)
     single_src_count: str = "dst"    # "dst": k < dstVC, srcVC == 2*dstVC (CPU)
                                      # "src_half": k < srcVC//2 (A5)
+    engine: str = "cpu_loop"         # "cpu_loop": the simulator's scalar loop (full layout
+                                     # offsets, value conversion, program order) | "vreg": A5
+    vec_only: bool = False           # every tile a Vec tile (A5 UB); the simulator takes any Loc
+    same_dtype: bool = False         # dst T == src T (A5 static_assert); the simulator converts
 
 
 _ALIGN10 = ("int8", "uint8", "hifloat8", "int16", "uint16", "half", "bfloat16", "int32", "uint32",
@@ -164,7 +168,8 @@ A5 = Target(
         value_convert=False, nz_tables=False, row_tail_fill=False, scalar_1x1=True, simt=True),
     tgatherb=TGatherBRules(dtypes=_NPU9, dst_sizes=(1, 2, 4), engine="vreg",
                            offset_read="bits", misaligned="round_down"),
-    interleave=InterleaveRules(dtypes=_NPU9, odd_vc="vreg", single_src_count="src_half"),
+    interleave=InterleaveRules(dtypes=_NPU9, odd_vc="vreg", single_src_count="src_half",
+                               engine="vreg", vec_only=True, same_dtype=True),
     has_reg_api=True,
     dma=DmaRules(gm2l1_align=True, gm2ub_align=True, mov_pad_reg=True),
     quirks=MappingProxyType({

@@ -78,3 +78,105 @@ def test_cpu_misaligned_tiles_gather_like_aligned_ones(backend):
         idx.set(ii)
         pto.MGATHER[pto.Coalesce.Elem, pto.GatherOOB.Clamp](dst, table, idx)
         assert core.read("ub", 0x205, 64).tobytes() == vals[ii].tobytes()
+
+
+# -- TINTERLEAVE / TDEINTERLEAVE: the simulator's loops ----------------------------------------
+def _zz_off(r, c, cols, c0=16):
+    """Zz (RowMajor boxes of 16 x c0, boxes row-major): the simulator's GetTileElementOffset."""
+    return ((r // 16) * (cols // c0) + c // c0) * 16 * c0 + (r % 16) * c0 + c % c0
+
+
+def _loop_interleave(mem, d1, d0, s1, s0, VR, VC, off_d, off_s, dsz, ssz, conv):
+    """cpu/TInterleave.hpp: per (r, c < VC/2) four assignments in program order, each reading
+    its source element just before its store."""
+    def rd(t, o):
+        return np.frombuffer(bytes(mem[t + o * ssz:t + (o + 1) * ssz]), conv[0])[0]
+
+    def wr(t, o, v):
+        mem[t + o * dsz:t + (o + 1) * dsz] = np.array([v]).astype(conv[1]).tobytes()
+    h = VC // 2
+    for r in range(VR):
+        for c in range(h):
+            L, R = off_s(r, c), off_s(r, c + h)
+            wr(d0, off_d(r, 2 * c), rd(s0, L))
+            wr(d0, off_d(r, 2 * c + 1), rd(s1, L))
+            wr(d1, off_d(r, 2 * c), rd(s0, R))
+            wr(d1, off_d(r, 2 * c + 1), rd(s1, R))
+
+
+@pytest.mark.parametrize("backend", ["numpy", "native"])
+def test_cpu_interleave_addresses_every_element_through_the_full_layout(backend):
+    Zz = pto.Tile[V, pto.int16, 16, 32, RM, 16, 32, SRM, 512]
+    with pto.Core("cpu", backend) as core:
+        core.write("ub", 0, np.random.default_rng(3).integers(0, 256, 0x8000, dtype=np.uint8))
+        tiles = [Zz() for _ in range(4)]
+        for k, t in enumerate(tiles):
+            pto.TASSIGN(t, 0x1000 * k)
+        d1, d0, s1, s0 = tiles
+        mem = bytearray(core.read("ub", 0, 0x8000).tobytes())
+        pto.TINTERLEAVE(d1, d0, s1, s0)
+        off = lambda r, c: _zz_off(r, c, 32)  # noqa: E731
+        _loop_interleave(mem, 0x0, 0x1000, 0x2000, 0x3000, 16, 32, off, off, 2, 2, (np.int16, np.int16))
+        assert core.read("ub", 0, 0x8000).tobytes() == bytes(mem)
+        assert off(1, 0) == 16                      # row 1 starts at element 16, not 32
+
+
+@pytest.mark.parametrize("backend", ["numpy", "native"])
+def test_cpu_interleave_converts_values_between_element_types(backend):
+    """dst int16, src float32: each element is converted by value (C++ assignment)."""
+    D = pto.Tile[V, pto.int16, 2, 16, RM, 2, 16]
+    S = pto.Tile[V, pto.float32, 2, 16, RM, 2, 16]
+    with pto.Core("cpu", backend) as core:
+        d1, d0, s1, s0 = D(), D(), S(), S()
+        for k, t in enumerate((d1, d0, s1, s0)):
+            pto.TASSIGN(t, 0x400 * k)
+        a = (np.arange(32, dtype=np.float32).reshape(2, 16) - 10.75)
+        s0.set(a)
+        s1.set(a * 100)
+        mem = bytearray(core.read("ub", 0, 0x1000).tobytes())
+        pto.TINTERLEAVE(d1, d0, s1, s0)
+        plain = lambda cols: (lambda r, c: r * cols + c)  # noqa: E731
+        _loop_interleave(mem, 0x0, 0x400, 0x800, 0xC00, 2, 16, plain(16), plain(16), 2, 4,
+                         (np.float32, np.int16))
+        assert core.read("ub", 0, 0x1000).tobytes() == bytes(mem)
+        assert d0.numpy()[0, :4].tolist() == [-10, -1075, -9, -975]     # truncation toward 0
+
+
+@pytest.mark.parametrize("backend", ["numpy", "native"])
+def test_cpu_interleave_with_aliasing_runs_the_loop_in_program_order(backend):
+    """dst0 is src1's storage: later statements read what earlier ones stored."""
+    Ty = pto.Tile[V, pto.int32, 1, 16, RM, 1, 16]
+    with pto.Core("cpu", backend) as core:
+        d1, d0, s0 = Ty(), Ty(), Ty()
+        pto.TASSIGN(d1, 0x0)
+        pto.TASSIGN(d0, 0x100)
+        pto.TASSIGN(s0, 0x200)
+        s1 = d0                                    # aliasing: dst0 is src1
+        s0.set(np.arange(16, dtype=np.int32)[None] + 100)
+        d0.set(np.arange(16, dtype=np.int32)[None] + 500)
+        mem = bytearray(core.read("ub", 0, 0x300).tobytes())
+        pto.TINTERLEAVE(d1, d0, s1, s0)
+        plain = lambda r, c: c  # noqa: E731
+        _loop_interleave(mem, 0x0, 0x100, 0x100, 0x200, 1, 16, plain, plain, 4, 4, (np.int32, np.int32))
+        got = core.read("ub", 0, 0x300).tobytes()
+        assert got == bytes(mem)
+        eager = np.empty(16, np.int32)             # what "read every source first" gives
+        eager[0::2], eager[1::2] = np.arange(8) + 100, np.arange(8) + 500
+        assert np.frombuffer(got[0x100:0x140], np.int32).tolist() != eager.tolist()
+
+
+def test_cpu_interleave_takes_mat_tiles_a5_does_not():
+    Mt = pto.Tile[M, pto.float32, 1, 16, RM, 1, 16]
+    for target, ok in (("cpu", True), ("a5", False)):
+        with pto.Core(target, "numpy") as core:
+            tiles = [Mt() for _ in range(4)]
+            for k, t in enumerate(tiles):
+                pto.TASSIGN(t, 0x100 * k)
+            tiles[3].set(np.arange(16, dtype=np.float32)[None])
+            tiles[2].set(np.arange(16, dtype=np.float32)[None] + 50)
+            if ok:
+                pto.TINTERLEAVE(*tiles)
+                assert tiles[1].numpy()[0, :4].tolist() == [0, 50, 1, 51]
+            else:
+                with pytest.raises(pto.PtoCheckError, match="Vec"):
+                    pto.TINTERLEAVE(*tiles)

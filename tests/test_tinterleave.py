@@ -188,12 +188,18 @@ def test_a5_odd_hole(dt, vc, hole):
         assert got.tobytes() == ref_formula(before, d1, d0, s1, s0, 2, vc).tobytes()
 
 
-def test_cpu_odd_vc_leaves_last_column():
+def test_cpu_odd_vc_traps_on_the_assert_or_leaves_the_last_column_without_it():
+    """cpu/TInterleave.hpp asserts validCol % 2 == 0 (live unless NDEBUG): PtoFault, nothing
+    written; with the asserts compiled out the loop runs c < VC/2 and leaves column VC-1."""
     ty = T("int32", 2, 16, 2, 7)
     core, (s0, s1, d0, d1) = setup("cpu", [ty] * 4)
     before = ub(core)
-    with pytest.warns(UserWarning, match="odd"):
-        warnings.simplefilter("always")
+    with pytest.raises(pto.PtoFault, match="validCol % 2 == 0"):
+        pto.TINTERLEAVE(d1, d0, s1, s0)
+    assert ub(core).tobytes() == before.tobytes()
+    core, (s0, s1, d0, d1) = setup("cpu", [ty] * 4, quirks={"cpu_asserts": False})
+    before = ub(core)
+    with pytest.warns(pto.PtoAssertWarning, match="odd"):
         pto.TINTERLEAVE(d1, d0, s1, s0)
     assert ub(core).tobytes() == ref_formula(before, d1, d0, s1, s0, 2, 7, odd="cpu").tobytes()
 
@@ -237,6 +243,11 @@ def test_deinterleave_two_source(target, dt, vc):
     ty = T(dt, 2, cols, 2, vc)
     core, (s0, s1, d0, d1) = setup(target, [ty] * 4)
     before = ub(core)
+    if target == "cpu" and vc % 2:              # cpu/TDeinterleave.hpp: assert(validCol % 2 == 0)
+        with pytest.raises(pto.PtoFault, match="validCol % 2"):
+            pto.TDEINTERLEAVE(d1, d0, s1, s0)
+        assert ub(core).tobytes() == before.tobytes()
+        return
     pto.TDEINTERLEAVE(d1, d0, s1, s0)
     assert ub(core).tobytes() == ref_deinterleave2(before, d1, d0, s1, s0, 2, vc).tobytes()
 
@@ -253,28 +264,29 @@ def test_deinterleave_inverts_interleave(target):
 
 @pytest.mark.parametrize("target", ["cpu", "a5"])
 def test_deinterleave_single_source(target):
-    sT, dT = T("int16", 3, 64, 3, 50), T("int16", 3, 32, 3, 25)
+    sT, dT = T("int16", 3, 64, 3, 48), T("int16", 3, 32, 3, 24)
     core, (src, d0, d1) = setup(target, [sT, dT, dT])
     before = ub(core)
     pto.TDEINTERLEAVE(d1, d0, src)
     exp = before.copy()
     for r in range(3):
-        a = row(before, src, r, 50)
-        for k in range(25):
+        a = row(before, src, r, 48)
+        for k in range(24):
             put(exp, d0, r, k, a[2 * k])
             put(exp, d1, r, k, a[2 * k + 1])
     assert ub(core).tobytes() == exp.tobytes()
 
 
 def test_single_source_counts_per_target():
-    """A5 counts srcVC//2 (odd srcVC allowed); the CPU asserts srcVC == 2*dstVC."""
+    """A5 counts srcVC//2 (odd srcVC allowed); the CPU asserts an even dst width and
+    srcVC == 2*dstVC (live asserts: PtoFault)."""
     sT, dT = T("int16", 1, 64, 1, 51), T("int16", 1, 32, 1, 25)
     core, (src, d0, d1) = setup("a5", [sT, dT, dT])
     pto.TDEINTERLEAVE(d1, d0, src)
     assert d0.numpy().tobytes() == src.numpy()[:, 0:50:2].tobytes()
     core.__exit__()
     core, (src, d0, d1) = setup("cpu", [sT, dT, dT])
-    with pytest.raises(pto.PtoCheckError):
+    with pytest.raises(pto.PtoFault, match="assert"):
         pto.TDEINTERLEAVE(d1, d0, src)
 
 
@@ -309,17 +321,32 @@ def test_a5_rejects_types(dt):
 
 @pytest.mark.parametrize("target", ["cpu", "a5"])
 def test_mismatches_rejected(target):
+    """The two sources (and the two destinations) are one template type: different types do
+    not compile. Valid shapes are run-time asserts: the simulator's assert traps by default,
+    A5's PTO_ASSERT only in a debug build (else it warns and runs dst0's shape)."""
     a, b = T("float32", 1, 16), T("int32", 1, 16)
     core, tiles = setup(target, [a, a, b, a])
-    with pytest.raises(pto.PtoCheckError, match="same DType"):
+    with pytest.raises(pto.PtoCheckError, match="one Tile type"):
         pto.TINTERLEAVE(*tiles)
     core.__exit__()
-    c = T("float32", 1, 16, 1, 8)
-    core, tiles = setup(target, [a, a, c, a])
-    with pytest.raises(pto.PtoCheckError, match="valid shapes"):
-        pto.TINTERLEAVE(*tiles)
-    with pytest.raises(pto.PtoCheckError):
-        pto.TINTERLEAVE(tiles[0], tiles[1], tiles[2], np.zeros(3))
+    dyn = pto.Tile[V, pto.float32, 1, 16, RM, -1, -1]
+    for debug in (False, True):
+        core = pto.Core(target, "numpy", quirks={"cpu_asserts" if target == "cpu" else "pto_debug_asserts": debug})
+        core.__enter__()
+        tiles = [dyn(1, 16), dyn(1, 16), dyn(1, 8), dyn(1, 16)]
+        for k, t in enumerate(tiles):
+            pto.TASSIGN(t, 0x100 * k)
+        before = ub(core)
+        if debug:
+            with pytest.raises(pto.PtoFault, match="src1 valid shape"):
+                pto.TINTERLEAVE(*tiles)
+            assert ub(core).tobytes() == before.tobytes()
+        else:
+            with pytest.warns(pto.PtoAssertWarning, match="src1 valid shape"):
+                pto.TINTERLEAVE(*tiles)
+        with pytest.raises(pto.PtoCheckError):
+            pto.TINTERLEAVE(tiles[0], tiles[1], tiles[2], np.zeros(3))
+        core.__exit__()
 
 
 def test_aliasing_warns_hazard():

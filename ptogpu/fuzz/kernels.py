@@ -133,8 +133,8 @@ def tinterleave_batch(cfg: FuzzConfig, raw: np.ndarray, backend: str):
     from ..semantics import tinterleave as sem
     L = layout(cfg)
     core = pto.Core(cfg.target, "numpy", quirks=cfg.core_quirks)
-    if not core.target.interleave.supported:
-        return None
+    if not core.target.interleave.supported or sem.odd_width_traps(core, cfg.cols):
+        return None                      # the NumPy batch reports the check / the assert trap
     VR, VC, T = cfg.rows, cfg.cols, L["T"]
     R, C = L["tile_shape"]
     with core, warnings.catch_warnings():

@@ -7,13 +7,17 @@ from __future__ import annotations
 from ..backend import run_interleave
 from ..core import current_core
 from ..enums import TileType
-from ..errors import PtoCheckError, PtoHazard, check, warn
+from ..errors import PtoCheckError, PtoHazard, check, runtime_assert, warn
 from ..semantics import tinterleave as sem
 from ..tile import Tile
 from .events import instruction
 
 
 def _common(core, what: str, named: dict) -> None:
+    """The static checks of the target's header, then bounds. Both targets' signatures take
+    the two destinations (and the two sources) as one template type, so they must be the same
+    Tile type. The CPU simulator asserts only RowMajor (any Loc; src and dst element types may
+    differ: each element is converted by value); A5 also has its type list and dst T == src T."""
     t = core.target.name
     rules = core.target.interleave
     for name, tile in named.items():
@@ -22,46 +26,63 @@ def _common(core, what: str, named: dict) -> None:
                                 rule=f"{what} operands", target=t)
     check(rules.supported, f"{what}: target support", t,
           f"{what} has no implementation on this target (A5, Kirin and the CPU simulator only)")
-    first = next(iter(named.values()))
+    for group in (("dst1", "dst0"), ("src1", "src0")):
+        a, b = (named.get(k) for k in group)
+        if a is not None and b is not None:
+            check(type(a) is type(b), f"{what}: {group[0]} and {group[1]} are one Tile type "
+                  "(template deduction)", t, f"{type(a).__name__} vs {type(b).__name__}")
+    dst0 = named["dst0"]
     for name, tile in named.items():
-        check(tile.Loc == TileType.Vec, f"{what}: {name} is a Vec (UB) tile", t,
-              f"{name} is TileType.{tile.Loc.name}")
+        if rules.vec_only:
+            check(tile.Loc == TileType.Vec, f"{what}: {name} is a Vec (UB) tile", t,
+                  f"{name} is TileType.{tile.Loc.name}")
         check(tile.isRowMajor, f"{what}: TileData::isRowMajor", t, f"{name} is ColMajor")
-        check(tile.DType == first.DType, f"{what}: all tiles have the same DType", t,
-              f"{name} holds {tile.DType}, dst1 holds {first.DType}")
+        if rules.same_dtype:
+            check(tile.DType == dst0.DType, f"{what}: src and dst DType match", t,
+                  f"{name} holds {tile.DType}, dst0 holds {dst0.DType}")
     if rules.dtypes is not None:
-        check(first.DType in rules.dtypes, f"{what}: DType", t,
-              f"{first.DType} is not one of {', '.join(rules.dtypes)}")
+        check(dst0.DType in rules.dtypes, f"{what}: DType", t,
+              f"{dst0.DType} is not one of {', '.join(rules.dtypes)}")
     from ..semantics.mgather import guard_region      # dynamic valid dims past the arena
     for tile in named.values():
         tile._bound()
         guard_region(core, core.arena(tile.space), tile.valid_row * tile.valid_col, tile.Element.itemsize, what)
-    _hazard(what, named)
+    if rules.engine != "cpu_loop":
+        _hazard(what, named)
 
 
 def _hazard(what: str, named: dict) -> None:
-    """Dst overlapping a src: later chunks would read overwritten data (undefined). We read
-    the sources as they were before the instruction, and warn."""
+    """Dst overlapping a src on A5: later register chunks would read overwritten data
+    (undefined). We read the sources as they were before the instruction, and warn. (The
+    CPU simulator's loop order is emulated instead.)"""
     tiles = list(named.items())
     outs = [(n, x) for n, x in tiles if n.startswith("dst")]
     ins = [(n, x) for n, x in tiles if n.startswith("src")]
     for dn, d in outs:
         for sn, s in ins:
-            if d.addr < s.addr + s.nbytes and s.addr < d.addr + d.nbytes:
+            if d.space == s.space and d.addr < s.addr + s.nbytes and s.addr < d.addr + d.nbytes:
                 warn(f"{what}: {dn} overlaps {sn}; aliasing is undefined on hardware", PtoHazard)
 
 
-def _same_valid(core, what, ref_name, ref, others) -> None:
-    for name, tile in others.items():
-        check((tile.valid_row, tile.valid_col) == (ref.valid_row, ref.valid_col),
-              f"{what}: valid shapes match {ref_name} (PTO_ASSERT)", core.target.name,
-              f"{name} is {tile.valid_row}x{tile.valid_col}, {ref_name} is "
-              f"{ref.valid_row}x{ref.valid_col}")
+def _asserts(core, what: str, ref_name: str, shape, named: dict, even: int | None) -> None:
+    """The run-time asserts: valid shapes equal to ``shape`` (and ``even`` an even width)."""
+    kind = "assert" if core.target.assert_quirk == "cpu_asserts" else "PTO_ASSERT"
+    if even is not None:
+        runtime_assert(core, even % 2 == 0, f"{what}: {kind}(validCol % 2 == 0)",
+                       f"valid cols {even} are odd")
+    for name, tile in named.items():
+        runtime_assert(core, (tile.valid_row, tile.valid_col) == shape,
+                       f"{what}: {kind}({name} valid shape == {ref_name}'s)",
+                       f"{name} is {tile.valid_row}x{tile.valid_col}, want {shape[0]}x{shape[1]}")
 
 
-def _odd(core, what: str, vc: int) -> None:
-    if vc % 2:
-        warn(f"[{core.target.name}] {what}: odd valid cols {vc} (docs and asserts require even)")
+def _cpu_plain(dsts, srcs) -> bool:
+    """The kernels run the CPU loop where it equals their plain, same-type, alias-free form."""
+    tiles = list(dsts) + list(srcs)
+    from ..enums import SLayout
+    return (all(x.SLayout == SLayout.NoneBox and x.DType == tiles[0].DType and x.space == "ub"
+                for x in tiles)
+            and not any(sem._spans_meet(a, b) for i, a in enumerate(tiles) for b in tiles[i + 1:]))
 
 
 @instruction("TINTERLEAVE")
@@ -69,14 +90,28 @@ def TINTERLEAVE(dst1: Tile, dst0: Tile, src1: Tile, src0: Tile) -> None:
     """dst0 = first half, dst1 = second half of the stream src0[0], src1[0], src0[1], ..."""
     core = current_core()
     _common(core, "TINTERLEAVE", dict(dst1=dst1, dst0=dst0, src1=src1, src0=src0))
-    _same_valid(core, "TINTERLEAVE", "dst0", dst0, dict(dst1=dst1, src1=src1, src0=src0))
     VR, VC = dst0.valid_row, dst0.valid_col
-    _odd(core, "TINTERLEAVE", VC)
+    odd = {} if core.target.interleave.engine == "cpu_loop" else dict(src0=src0, src1=src1, dst1=dst1)
+    _asserts(core, "TINTERLEAVE", "dst0", (VR, VC), dict(dst1=dst1, src1=src1, src0=src0),
+             even=VC if not odd else _first_odd(VC, odd))
     size = dst0.Element.itemsize
+    if core.target.interleave.engine == "cpu_loop":
+        if _cpu_plain([dst0, dst1], [src0, src1]) and run_interleave(
+                core, "interleave", [dst0, dst1], [src0, src1], VR, n=sem.interleave_count(core, VC, size), h=VC >> 1):
+            return
+        return sem.cpu_execute(core, [dst0, dst1], [src0, src1], VR, sem.cpu_statements("interleave", VR, VC))
     if run_interleave(core, "interleave", [dst0, dst1], [src0, src1], VR,  # native/cupy kernel
                       n=sem.interleave_count(core, VC, size), h=VC >> 1):
         return
     sem.execute(core, [dst0, dst1], [src0, src1], VR, sem.interleave_map(core, VC, size))
+
+
+def _first_odd(VC: int, others: dict) -> int:
+    """A5 asserts every tile's valid width even: the first odd one (or VC)."""
+    for t in others.values():
+        if t.valid_col % 2:
+            return t.valid_col
+    return VC
 
 
 @instruction("TDEINTERLEAVE")
@@ -84,28 +119,32 @@ def TDEINTERLEAVE(dst1: Tile, dst0: Tile, src1: Tile, src0: Tile | None = None) 
     """Inverse of TINTERLEAVE; ``TDEINTERLEAVE(dst1, dst0, src)`` splits one source into its
     even (dst0) and odd (dst1) elements."""
     core = current_core()
-    t = core.target.name
+    cpu = core.target.interleave.engine == "cpu_loop"
     if src0 is None:
         src = src1
         _common(core, "TDEINTERLEAVE", dict(dst1=dst1, dst0=dst0, src=src))
-        _same_valid(core, "TDEINTERLEAVE", "dst0", dst0, dict(dst1=dst1))
-        VR, VC, SVC = dst0.valid_row, dst0.valid_col, src.valid_col
-        check(src.valid_row == VR, "TDEINTERLEAVE: src ValidRow == dst ValidRow", t,
-              f"{src.valid_row} != {VR}")
-        if core.target.interleave.single_src_count == "src_half":
-            check(SVC // 2 == VC, "TDEINTERLEAVE: dst ValidCol == src ValidCol / 2", t,
-                  f"src {SVC}, dst {VC}")
-            _odd(core, "TDEINTERLEAVE", SVC)
-        else:
-            check(SVC == 2 * VC, "TDEINTERLEAVE: src ValidCol == 2 * dst ValidCol (assert)", t,
-                  f"src {SVC}, dst {VC}")
+        if cpu:     # the loop runs over dst0's valid shape; src must be twice as wide
+            VR, VC = dst0.valid_row, dst0.valid_col
+            _asserts(core, "TDEINTERLEAVE", "dst0", (VR, VC), dict(dst1=dst1), even=VC)
+            _asserts(core, "TDEINTERLEAVE", "2 x dst0", (VR, 2 * VC), dict(src=src), even=None)
+            if _cpu_plain([dst0, dst1], [src]) and run_interleave(core, "deint1", [dst0, dst1], [src], VR, n=VC):
+                return
+            return sem.cpu_execute(core, [dst0, dst1], [src], VR, sem.cpu_statements("deint1", VR, VC))
+        # A5: the loop runs over src's rows and half its valid cols
+        VR, VC = src.valid_row, src.valid_col // 2
+        _asserts(core, "TDEINTERLEAVE", "half of src", (VR, VC), dict(dst0=dst0, dst1=dst1), even=None)
         if run_interleave(core, "deint1", [dst0, dst1], [src], VR, n=VC): return  # noqa: E701
         sem.execute(core, [dst0, dst1], [src], VR, sem.deinterleave1_map(VC))
         return
     _common(core, "TDEINTERLEAVE", dict(dst1=dst1, dst0=dst0, src1=src1, src0=src0))
-    _same_valid(core, "TDEINTERLEAVE", "dst0", dst0, dict(dst1=dst1, src1=src1, src0=src0))
     VR, VC = dst0.valid_row, dst0.valid_col
-    _odd(core, "TDEINTERLEAVE", VC)
+    _asserts(core, "TDEINTERLEAVE", "dst0", (VR, VC), dict(dst1=dst1, src1=src1, src0=src0),
+             even=VC if cpu else None)
     size = dst0.Element.itemsize
+    if cpu:
+        if _cpu_plain([dst0, dst1], [src0, src1]) and run_interleave(
+                core, "deint2", [dst0, dst1], [src0, src1], VR, h=VC >> 1):
+            return
+        return sem.cpu_execute(core, [dst0, dst1], [src0, src1], VR, sem.cpu_statements("deint2", VR, VC))
     if run_interleave(core, "deint2", [dst0, dst1], [src0, src1], VR, h=VC >> 1): return  # noqa: E701
     sem.execute(core, [dst0, dst1], [src0, src1], VR, sem.deinterleave2_map(core, VC, size))

@@ -72,3 +72,75 @@ def execute(core, dsts, srcs, VR: int, cmap) -> None:
     j = np.arange(size, dtype=np.int64)
     data = ub.data[sa[:, None] + j]
     write_last_wins(ub, da[:, None] + j, data)
+
+
+def odd_width_traps(core, VC: int) -> bool:
+    """The simulator asserts an even valid width; a live assert traps (PtoFault)."""
+    return (core.target.interleave.engine == "cpu_loop" and VC % 2 == 1
+            and bool(core.quirks.get(core.target.assert_quirk, False)))
+
+
+# -- the CPU simulator's loops (cpu/TInterleave.hpp, cpu/TDeinterleave.hpp) --------------------
+def cpu_statements(kind: str, VR: int, VC: int):
+    """The simulator's assignments in program order, as (dst no., dst col, src no., src col)
+    per row, for rows < VR: one ``dst[GetTileElementOffset(r, col)] = src[...]`` each.
+    interleave (c < VC/2): dst0[2c]=src0[c], dst0[2c+1]=src1[c], dst1[2c]=src0[c+h],
+    dst1[2c+1]=src1[c+h]; deint2: dst0[c]=src0[2c], dst1[c]=src0[2c+1], dst0[c+h]=src1[2c],
+    dst1[c+h]=src1[2c+1]; deint1 (c < VC): dst0[c]=src[2c], dst1[c]=src[2c+1]."""
+    if kind == "deint1":
+        c = np.arange(VC, dtype=np.int64)
+        z = np.zeros_like(c)
+        st = [(z, c, z, 2 * c), (z + 1, c, z, 2 * c + 1)]
+    else:
+        h = VC // 2
+        c = np.arange(h, dtype=np.int64)
+        z = np.zeros_like(c)
+        if kind == "interleave":
+            st = [(z, 2 * c, z, c), (z, 2 * c + 1, z + 1, c), (z + 1, 2 * c, z, c + h),
+                  (z + 1, 2 * c + 1, z + 1, c + h)]
+        else:
+            st = [(z, c, z, 2 * c), (z + 1, c, z, 2 * c + 1), (z, c + h, z + 1, 2 * c),
+                  (z + 1, c + h, z + 1, 2 * c + 1)]
+    # program order within a row: c outer, the statements inner
+    return [np.stack([s[k] for s in st], axis=1).reshape(-1) for k in range(4)]
+
+
+def _spans_meet(a, b) -> bool:
+    return a.space == b.space and a.addr < b.addr + b.nbytes and b.addr < a.addr + a.nbytes
+
+
+def cpu_execute(core, dsts, srcs, VR: int, stmts) -> None:
+    """Run the statements for rows < VR through each tile's full layout offsets
+    (``GetTileElementOffset``: fractal boxes included), converting each value from the source
+    element type to the destination's as C++ assignment does. Where a destination shares bytes
+    with a source the statements run one by one, so a later read sees an earlier write, as in
+    the simulator; otherwise in one vectorised pass with the same result. Every address is
+    checked first: nothing is written on a fault."""
+    from .mgather import convert
+    dn, dc, sn, sc = stmts
+    if VR == 0 or dn.size == 0:
+        return
+    n = dn.size
+    r = np.repeat(np.arange(VR, dtype=np.int64), n)
+    dn, dc, sn, sc = (np.tile(x, VR) for x in (dn, dc, sn, sc))
+    t = core.target.name
+    daddr = np.empty(r.size, np.int64)
+    saddr = np.empty(r.size, np.int64)
+    for k, d in enumerate(dsts):
+        m = dn == k
+        daddr[m] = d.addr + d.offsets(r[m], dc[m]) * d.Element.itemsize
+    for k, s in enumerate(srcs):
+        m = sn == k
+        saddr[m] = s.addr + s.offsets(r[m], sc[m]) * s.Element.itemsize
+    D, S = dsts[0], srcs[0]
+    darena, sarena = core.arena(D.space), core.arena(S.space)
+    ssize, dsize = S.Element.itemsize, D.Element.itemsize
+    sarena.check_many(saddr, ssize, "interleave source read", t)
+    darena.check_many(daddr, dsize, "interleave dst write", t)
+    if not any(_spans_meet(d, s) for d in dsts for s in srcs):
+        vals = convert(sarena.gather(saddr, S.Element), D)
+        write_last_wins(darena, daddr[:, None] + np.arange(dsize), vals.view(np.uint8).reshape(-1, dsize))
+        return
+    for a_s, a_d in zip(saddr.tolist(), daddr.tolist()):       # aliasing: program order
+        v = convert(sarena.gather(np.array([a_s]), S.Element), D)
+        darena.scatter(np.array([a_d]), v)
