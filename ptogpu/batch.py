@@ -430,9 +430,12 @@ def _tgatherb(cfg: FuzzConfig, raw: np.ndarray, L: dict):
     """TGATHERB on every target: the plan's structure (block destinations, sizes, which offset
     entry each block reads) does not depend on the offset values, so it is probed once and the
     instances only differ in the offsets they read."""
-    from .semantics.tgatherb import BLK
+    from .semantics.tgatherb import BLK, width_traps
     core, dst, src, off, plan, entry = _tgatherb_structure(cfg, L)
     N = raw.shape[0]
+    if width_traps(core, dst.valid_col):  # the simulator's width assert: every instance traps
+        return np.full((N, dst.nbytes), cfg.dst_fill, np.uint8), np.full(N, F_OTHER, np.int8), \
+            np.full(N, -1, np.int64)
     ub = core.ub.data                                     # the static image: src data, zeros
     usz = core.ub.size
     nb = dst.nbytes

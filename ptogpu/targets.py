@@ -49,6 +49,9 @@ class TGatherBRules:
     offset_read: str = "value"       # "value": element value -> uint32, row stride = Cols (CPU)
                                      # "bits": offset memory read as uint32*, row stride = RowStride
     misaligned: str = "byte"         # "byte": byte-exact | "round_down": to the 32-byte block, warn
+    vec_only: bool = True            # every tile a Vec tile (the NPUs' UB); the simulator: any Loc
+    row_major_dst: bool = True       # static_assert isRowMajor (cpu, A2/A3); A5 has no layout check
+    width_assert: bool = False       # the simulator's assert(validCol * sizeof(T*) % 32 == 0)
 
 
 @dataclass(frozen=True)
@@ -112,7 +115,8 @@ CPU = Target(
         checks="cpu", dtypes=None, index_dtypes=_INTEGRAL, default_mode=Coalesce.Elem,
         index_bits=64, row_capacity="shape3", row_source="strides", tile_offsets="full",
         value_convert=True, nz_tables=False, row_tail_fill=False, scalar_1x1=False, simt=False),
-    tgatherb=TGatherBRules(engine="cpu", offset_read="value", misaligned="byte"),
+    tgatherb=TGatherBRules(engine="cpu", offset_read="value", misaligned="byte", vec_only=False,
+                           width_assert=True),
     interleave=InterleaveRules(odd_vc="skip_last", single_src_count="dst"),
     quirks=MappingProxyType({
         # The simulator's run-time `assert`s (TINTERLEAVE even widths and equal shapes, TGATHERB
@@ -136,7 +140,7 @@ A2A3 = Target(
         checks="a2a3", dtypes=_NPU9, index_dtypes=("int32", "uint32"), default_mode=Coalesce.Row,
         index_bits=32, row_capacity="prod0_3", row_source="stride3", tile_offsets="full",
         value_convert=False, nz_tables=True, row_tail_fill=True, scalar_1x1=False, simt=False),
-    tgatherb=TGatherBRules(dtypes=_NPU9, dst_sizes=(1, 2, 4), engine="vrepeat",
+    tgatherb=TGatherBRules(dst_sizes=(1, 2, 4), engine="vrepeat",
                            offset_read="bits", misaligned="round_down"),
     interleave=InterleaveRules(supported=False),
     dma=DmaRules(gm2ub_align_gap=True, mov_pad_reg=True),
@@ -166,8 +170,8 @@ A5 = Target(
         checks="a5", dtypes=_A5_12, index_dtypes=("int32", "uint32"), default_mode=Coalesce.Row,
         index_bits=32, row_capacity="shape3", row_source="valid_cols", tile_offsets="plain",
         value_convert=False, nz_tables=False, row_tail_fill=False, scalar_1x1=True, simt=True),
-    tgatherb=TGatherBRules(dtypes=_NPU9, dst_sizes=(1, 2, 4), engine="vreg",
-                           offset_read="bits", misaligned="round_down"),
+    tgatherb=TGatherBRules(dst_sizes=(1, 2, 4), engine="vreg",
+                           offset_read="bits", misaligned="round_down", row_major_dst=False),
     interleave=InterleaveRules(dtypes=_NPU9, odd_vc="vreg", single_src_count="src_half",
                                engine="vreg", vec_only=True, same_dtype=True),
     has_reg_api=True,

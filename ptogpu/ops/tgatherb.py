@@ -7,7 +7,7 @@ from __future__ import annotations
 from ..backend import run_tgatherb
 from ..core import current_core
 from ..enums import TileType
-from ..errors import PtoCheckError, check
+from ..errors import PtoCheckError, check, runtime_assert
 from ..semantics import tgatherb as sem
 from ..tile import Tile
 from .events import instruction
@@ -24,10 +24,12 @@ def _tgatherb(dst: Tile, src: Tile, offset: Tile) -> None:
         if not isinstance(tile, Tile):
             raise PtoCheckError(f"{name} must be a Tile, got {type(tile).__name__}",
                                 rule="TGATHERB operands", target=t)
-        check(tile.Loc == TileType.Vec, f"TGATHERB: {name} is a Vec (UB) tile", t,
-              f"{name} is TileType.{tile.Loc.name}")
+        if rules.vec_only:
+            check(tile.Loc == TileType.Vec, f"TGATHERB: {name} is a Vec (UB) tile", t,
+                  f"{name} is TileType.{tile.Loc.name}")
     check(rules.supported, "TGATHERB: target support", t, "TGATHERB is not implemented here")
-    check(dst.isRowMajor, "TGATHERB: TileDataDst::isRowMajor", t, "dst is ColMajor")
+    if rules.row_major_dst:
+        check(dst.isRowMajor, "TGATHERB: TileDataDst::isRowMajor", t, "dst is ColMajor")
     if rules.dtypes is not None:
         for name, tile in (("dst", dst), ("src", src)):
             check(tile.DType in rules.dtypes, f"TGATHERB: {name} DType", t,
@@ -39,7 +41,13 @@ def _tgatherb(dst: Tile, src: Tile, offset: Tile) -> None:
         tile._bound()                       # unassigned tile -> PtoFault
     from ..semantics.mgather import guard_region     # dynamic valid dims past the arena
     guard_region(core, core.arena(dst.space), dst.valid_row * dst.valid_col, dst.Element.itemsize, "TGATHERB")
-    if run_tgatherb(core, dst, src, offset): return  # noqa: E701 (native/cupy kernel)
+    if rules.width_assert:      # TileDType is a pointer in the simulator: validCol % 4 == 0
+        runtime_assert(core, dst.valid_col % 4 == 0,
+                       "TGATHERB: assert(validCol * sizeof(TileDType) % 32 == 0)",
+                       f"valid cols {dst.valid_col}: sizeof(TileDType) is a pointer's 8 bytes in "
+                       "the simulator, so the width must be a multiple of 4")
+    if sem.kernel_shape(core, dst, src, offset) and run_tgatherb(core, dst, src, offset):
+        return                  # native/cupy kernel
     sem.tgatherb(core, dst, src, offset)
 
 

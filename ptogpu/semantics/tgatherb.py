@@ -3,7 +3,8 @@
 Each offset moves one 32-byte block. Every engine builds a *plan* — block source and
 destination byte addresses in issue order — then :func:`run_blocks` checks every address
 against UB and only then writes (last writer wins; sources are read as they were before the
-instruction, since src and dst must not overlap). Nothing is written on a fault.
+instruction, since src and dst must not overlap; the CPU simulator's byte loop runs in
+program order where they do). Nothing is written on a fault.
 """
 from __future__ import annotations
 
@@ -27,6 +28,8 @@ class Plan:
     nbytes: np.ndarray   # bytes written per block (0..32)
     zero: np.ndarray     # bool: the block reads nothing (disabled: its written bytes are 0)
     who: list            # describe(i) -> str, for fault messages
+    src_space: str = "ub"
+    dst_space: str = "ub"
 
 
 def write_last_wins(arena, addrs: np.ndarray, values: np.ndarray) -> None:
@@ -40,17 +43,18 @@ def write_last_wins(arena, addrs: np.ndarray, values: np.ndarray) -> None:
 
 
 def run_blocks(core, plan: Plan) -> None:
-    ub, t = core.ub, core.target.name
+    sa, t = core.arena(plan.src_space), core.target.name
+    ub = core.arena(plan.dst_space)
     describe = plan.who[0] if plan.who else (lambda i: f"block {i}")
     rd = np.flatnonzero(~plan.zero)
-    ub.check_many(plan.src[rd], BLK, f"{NAME} source block read", t,
+    sa.check_many(plan.src[rd], BLK, f"{NAME} source block read", t,
                   lambda i: describe(int(rd[i])))
     wr = np.flatnonzero(plan.nbytes > 0)
     d, ends = plan.dst[wr], plan.dst[wr] + plan.nbytes[wr]
     bad = np.flatnonzero((d < 0) | (ends > ub.size))
     if bad.size:
         b = bad[0]
-        raise PtoFault(f"{NAME} dst write: {describe(int(wr[b]))} writes UB bytes "
+        raise PtoFault(f"{NAME} dst write: {describe(int(wr[b]))} writes {ub.name.upper()} bytes "
                        f"[{int(d[b]):#x}, {int(ends[b]):#x}), outside [0, {ub.size:#x})",
                        rule="access outside arena", target=t)
     if not wr.size:
@@ -59,7 +63,7 @@ def run_blocks(core, plan: Plan) -> None:
     j = np.arange(BLK, dtype=np.int64)
     keep = j[None, :] < nb[:, None]
     src_b = np.where(keep & ~zero[:, None], src[:, None] + j[None, :], 0)
-    data = np.where(zero[:, None], np.uint8(0), ub.data[src_b])
+    data = np.where(zero[:, None], np.uint8(0), sa.data[src_b])
     write_last_wins(ub, (dst[:, None] + j[None, :])[keep], data[keep])
 
 
@@ -77,9 +81,10 @@ def offsets_value(core, off, flat: np.ndarray) -> np.ndarray:
     truncate toward zero first, NaN -> 0, as x86 does through int64)."""
     size = off.Element.itemsize
     addrs = off.addr + flat.astype(np.int64) * size
-    core.ub.check_many(addrs, size, f"{NAME} offset read", core.target.name,
-                       lambda i: f"offset entry {int(flat.reshape(-1)[i])}")
-    raw = core.ub.gather(addrs, off.Element)
+    arena = core.arena(off.space)
+    arena.check_many(addrs, size, f"{NAME} offset read", core.target.name,
+                     lambda i: f"offset entry {int(flat.reshape(-1)[i])}")
+    raw = arena.gather(addrs, off.Element)
     if raw.dtype.kind in "iub":
         return raw.astype(np.int64) & M32
     with np.errstate(all="ignore"):
@@ -113,7 +118,54 @@ def plan_cpu(core, dst, src, off) -> Plan:
     r, k = r.reshape(-1), k.reshape(-1)
     return Plan(src=src.addr + o, dst=dst.addr + (r * dst.Cols + k * B) * size,
                 nbytes=np.where(ok, BLK, 0).astype(np.int64), zero=~ok,
-                who=[lambda i: f"block {int(k[i])} of row {int(r[i])} (offset {int(o[i]):#x})"])
+                who=[lambda i: f"block {int(k[i])} of row {int(r[i])} (offset {int(o[i]):#x})"],
+                src_space=src.space, dst_space=dst.space)
+
+
+def _meet(a, b) -> bool:
+    return a.space == b.space and a.addr < b.addr + b.nbytes and b.addr < a.addr + a.nbytes
+
+
+def cpu_in_order(core, dst, src, off) -> None:
+    """The simulator's loop when dst shares bytes with src or the offset tile: per row, per
+    block, read the offset entry then copy the block byte by byte (cpu/TGatherB.hpp), so a
+    later read sees an earlier write. Addresses are checked for the bytes as they stand before
+    the loop starts (the plan); an offset that a store changes is checked when it is read.
+    A fault part-way undoes every store."""
+    plan = plan_cpu(core, dst, src, off)
+    run_checks = Plan(plan.src, plan.dst, plan.nbytes, plan.zero, plan.who, plan.src_space, plan.dst_space)
+    sa, da = core.arena(src.space), core.arena(dst.space)
+    t = core.target.name
+    size = dst.Element.itemsize
+    B = BLK // size
+    n_src = src.Rows * src.Cols * src.Element.itemsize
+    with da.undo_on_error():
+        for q in range(plan.dst.size):
+            r, k = divmod(q, max(dst.valid_col // B, 1))
+            o = int(offsets_value(core, off, np.array([r * off.Cols + k]))[0])
+            if ((o + BLK) & M32) > n_src:
+                continue
+            s0, d0 = src.addr + o, int(plan.dst[q])
+            sa.check_many(np.array([s0]), BLK, f"{NAME} source block read", t,
+                          lambda i: run_checks.who[0](q))
+            da.check_many(np.array([d0]), BLK, f"{NAME} dst write", t)
+            for b in range(BLK):
+                da.data[d0 + b] = sa.data[s0 + b]
+
+
+def width_traps(core, valid_col: int) -> bool:
+    """The simulator's assert(validCol * sizeof(TileDType) % 32 == 0), TileDType a pointer of
+    8 bytes there: a width that is not a multiple of 4 traps where the assert is live."""
+    return (core.target.tgatherb.width_assert and valid_col % 4 != 0
+            and bool(core.quirks.get(core.target.assert_quirk, False)))
+
+
+def kernel_shape(core, dst, src, off) -> bool:
+    """The kernels cover UB tiles, a RowMajor dst, and (the simulator's byte loop) no dst
+    sharing bytes with src or the offsets; everything else runs here."""
+    if any(x.space != "ub" for x in (dst, src, off)) or not dst.isRowMajor:
+        return False
+    return not (core.target.tgatherb.engine == "cpu" and (_meet(dst, src) or _meet(dst, off)))
 
 
 def plan_a5(core, dst, src, off) -> Plan:
@@ -125,13 +177,15 @@ def plan_a5(core, dst, src, off) -> Plan:
     R = -(-VC // E)
     if VR == 0 or R == 0:                 # VC == 0: lastRepeat would wrap; a no-op here
         return _empty()
+    rowwise = -(-dst.Cols // E) > dst.Rows
     i, j, k = np.meshgrid(np.arange(VR, dtype=np.int64), np.arange(R, dtype=np.int64),
                           np.arange(8, dtype=np.int64), indexing="ij")
+    if not rowwise:     # TGatherBColWise: repeats outer, rows inner (the store order)
+        i, j, k = (x.transpose(1, 0, 2) for x in (i, j, k))
     i, j, k = i.reshape(-1), j.reshape(-1), k.reshape(-1)
     rem = VC % E or E
     count = np.where(j < R - 1, E, rem)
     cbytes = count * size
-    rowwise = -(-dst.Cols // E) > dst.Rows
     if rowwise and core.quirks.get("a5_tgatherb_rowwise_b32_store", False):
         cbytes = -(-cbytes // 4) * 4      # NORM_B32 store: whole 4-byte groups
     stored = np.clip(cbytes - k * BLK, 0, BLK)
@@ -199,4 +253,6 @@ ENGINES = {"cpu": plan_cpu, "vreg": plan_a5, "vrepeat": plan_a2a3}
 
 
 def tgatherb(core, dst, src, off) -> None:
+    if core.target.tgatherb.engine == "cpu" and (_meet(dst, src) or _meet(dst, off)):
+        return cpu_in_order(core, dst, src, off)
     run_blocks(core, ENGINES[core.target.tgatherb.engine](core, dst, src, off))
