@@ -243,3 +243,84 @@ def test_cpu_tgatherb_takes_mat_tiles():
         o.set(np.array([[64, 0, 0, 0, 0, 0, 0, 0]], np.uint32))
         pto.TGATHERB(d, s, o)                       # L1 -> L1, offsets from UB
         assert d.numpy()[0].tolist() == list(range(16, 24)) + list(range(0, 8))
+
+
+# -- the simulator's fp8 classes (cpu/MXTypes.hpp) ---------------------------------------------
+def _mx_encode_ref(v: float, E: int, M: int, B: int) -> int:
+    """MXType(double), written out for one value: truncate the mantissa, wrap the exponent."""
+    import struct
+    if v == 0.0:
+        return 0
+    bits = struct.unpack("<Q", struct.pack("<d", v))[0]
+    sign, e, m = bits >> 63, (bits >> 52) & 0x7FF, bits & ((1 << 52) - 1)
+    if e == 0:
+        return 0
+    om, oe = m >> (52 - M), e + B - 1023
+    if oe < 0:
+        om = (om | (1 << M)) >> (1 - oe) if 1 - oe < 64 else 0
+        oe = 0
+    return (sign << (M + E)) | ((oe & ((1 << E) - 1)) << M) | (om & ((1 << M) - 1))
+
+
+@pytest.mark.parametrize("name,E,M,B", [("float8_e4m3", 4, 3, 7), ("float8_e5m2", 5, 2, 15)])
+def test_cpu_mgather_into_fp8_truncates_as_the_simulator_s_type(name, E, M, B):
+    """int8 table, fp8 dst (same size): dst = MXType(double(v)); 19 -> e4m3 0x59 (not the
+    round-to-nearest 0x5A)."""
+    vals = np.array([19, -19, 1, 0, 127, -128, 100, 7], np.int8)
+    with pto.Core("cpu", "numpy") as core:
+        T = pto.GlobalTensor[pto.int8, pto.Shape[1, 1, 1, 1, 8], pto.Stride[8, 8, 8, 8, 1]]
+        table = T(core.gm_put(vals))
+        idx = pto.Tile[V, pto.int32, 1, 8]()
+        dst = pto.Tile[V, getattr(pto, name), 1, 32, RM, 1, 8]()
+        pto.TASSIGN(idx, 0)
+        pto.TASSIGN(dst, 0x100)
+        idx.set(np.arange(8, dtype=np.int32)[None])
+        pto.MGATHER[pto.Coalesce.Elem, pto.GatherOOB.Clamp](dst, table, idx)
+        got = core.read("ub", 0x100, 8).tolist()
+    assert got == [_mx_encode_ref(float(v), E, M, B) for v in vals]
+    if name == "float8_e4m3":
+        assert got[0] == 0x59
+
+
+def test_cpu_mgather_out_of_fp8_decodes_as_the_simulator_s_type():
+    """e4m3 table, int8 dst: operator double (no NaN: 0x7F is 480), then truncation."""
+    codes = np.array([0x59, 0xD9, 0x01, 0x7F & 0x37, 0x30, 0x38, 0x3C, 0x44], np.uint8)
+    with pto.Core("cpu", "numpy") as core:
+        T = pto.GlobalTensor[pto.float8_e4m3, pto.Shape[1, 1, 1, 1, 8], pto.Stride[8, 8, 8, 8, 1]]
+        table = T(core.gm_put(codes.view(pto.float8_e4m3)))
+        idx = pto.Tile[V, pto.int32, 1, 8]()
+        dst = pto.Tile[V, pto.int8, 1, 32, RM, 1, 8]()
+        pto.TASSIGN(idx, 0)
+        pto.TASSIGN(dst, 0x100)
+        idx.set(np.arange(8, dtype=np.int32)[None])
+        pto.MGATHER[pto.Coalesce.Elem, pto.GatherOOB.Clamp](dst, table, idx)
+        got = dst.numpy()[0].tolist()
+    def dec(c):                                  # normal codes: (1 + m/8) * 2^(e - 7)
+        s, e, m = c >> 7, (c >> 3) & 15, c & 7
+        return (-1) ** s * (1 + m / 8) * 2.0 ** (e - 7) if e else (-1) ** s * m / 8 * 2.0 ** -6
+    assert got == [int(dec(int(c))) for c in codes]
+
+
+def test_conversions_the_simulator_does_not_have_do_not_compile():
+    with pto.Core("cpu", "numpy") as core:
+        T = pto.GlobalTensor[pto.float8_e4m3, pto.Shape[1, 1, 1, 1, 8], pto.Stride[8, 8, 8, 8, 1]]
+        table = T(core.gm_put(np.zeros(8, np.uint8).view(pto.float8_e4m3)))
+        idx = pto.Tile[V, pto.int32, 1, 8]()
+        pto.TASSIGN(idx, 0)
+        for other in (pto.float8_e5m2, pto.hifloat8):
+            dst = pto.Tile[V, other, 1, 32, RM, 1, 8]()
+            pto.TASSIGN(dst, 0x100)
+            with pytest.raises(pto.PtoCheckError, match="no conversion"):
+                pto.MGATHER[pto.Coalesce.Elem, pto.GatherOOB.Clamp](dst, table, idx)
+        dst = pto.Tile[V, pto.float8_e4m3, 1, 32, RM, 1, 8]()
+        pto.TASSIGN(dst, 0x100)
+        with pytest.raises(pto.PtoCheckError, match="common type"):
+            pto.MGATHER[pto.Coalesce.Elem, pto.GatherOOB.Zero](dst, table, idx)
+        pto.MGATHER[pto.Coalesce.Elem, pto.GatherOOB.Clamp](dst, table, idx)   # same type: fine
+        D = pto.Tile[V, pto.float8_e5m2, 1, 32, RM, 1, 32]
+        S = pto.Tile[V, pto.float8_e4m3, 1, 32, RM, 1, 32]
+        tiles = [D(), D(), S(), S()]
+        for k, t in enumerate(tiles):
+            pto.TASSIGN(t, 0x200 + 0x40 * k)
+        with pytest.raises(pto.PtoCheckError, match="no conversion"):
+            pto.TINTERLEAVE(*tiles)

@@ -108,6 +108,8 @@ def check_cpu(core, mode, dst, table, idx):
           f"index element {idx.DType}")
     check(dst.Element.itemsize == table.Element.itemsize,
           "MGATHER: sizeof(dst T) == sizeof(table T)", t, f"{dst.DType} vs {table.DType}")
+    from ..semantics.sim_types import check_conversion
+    check_conversion(table.DType, dst.DType, "MGATHER", t)
     if mode == Coalesce.Row and isinstance(idx, Tile):
         # The reference message wrongly says "Coalesce::Elem"; the rule is about Row.
         check(idx.SLayout.name == "NoneBox", "MGATHER<Row>: index tile SFractal == NoneBox", t,
@@ -203,6 +205,12 @@ class MGatherForm:
             # One generic routine: every form honours CMode; scratch is ignored (cpu:97-120).
             mode = self.mode if self.mode is not None else rules.default_mode
             check_cpu(core, mode, dst, table, idx)
+            from ..semantics.sim_types import SIM_TYPES
+            # `idx < cap ? base[idx] : 0` has no common type when base[idx] is one of the
+            # simulator's class types (cpu/MGather.hpp:59): the template does not compile
+            check(not (mode == Coalesce.Elem and oob == GatherOOB.Zero and table.DType in SIM_TYPES),
+                  "MGATHER<Elem, Zero>: `? base[idx] : 0` on a class element type", t,
+                  f"{table.DType} and 0 have no common type in the conditional expression")
             require_assigned(t, ("dst", dst), ("idx", idx))
             if run_mgather_ub(core, mode, oob, dst, table, idx): return  # noqa: E701 (native/cupy kernel)
             return sem.gather(core, mode, oob, dst, table, idx)

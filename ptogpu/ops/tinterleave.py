@@ -43,6 +43,11 @@ def _common(core, what: str, named: dict) -> None:
     if rules.dtypes is not None:
         check(dst0.DType in rules.dtypes, f"{what}: DType", t,
               f"{dst0.DType} is not one of {', '.join(rules.dtypes)}")
+    if not rules.same_dtype:                 # the simulator converts by value, where it can
+        from ..semantics.sim_types import check_conversion
+        for name, tile in named.items():
+            if name.startswith("src"):
+                check_conversion(tile.DType, dst0.DType, what, t)
     from ..semantics.mgather import guard_region      # dynamic valid dims past the arena
     for tile in named.values():
         tile._bound()

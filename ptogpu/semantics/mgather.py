@@ -132,7 +132,7 @@ def _gather_cells(core, mode, oob, dst, table, idx, rows, cols) -> None:
                                      f"{_index_of(u, pos[i], mode, VC):#x}")
         vals = np.zeros(r.shape, table.Element if table.DType != "hifloat8" else np.uint8)
         vals[rd] = core.gm.gather(src[rd], table.Element)
-        vals = convert(vals, dst)
+        vals = convert(vals, dst, table.DType)
         offs = dst.offsets(r, c) if rules.tile_offsets == "full" else dst.plain_offsets(r, c)
         daddr = dst.addr + offs * dst.Element.itemsize
         if mode == Coalesce.Row and rules.row_tail_fill:
@@ -155,13 +155,17 @@ def _index_of(u, p, mode, VC) -> int:
     return int(u[p[0], p[1]]) if mode == Coalesce.Elem else int(u[p[0]])
 
 
-def convert(vals: np.ndarray, dst) -> np.ndarray:
-    """CPU sim: ``dst.SetElement(i, j, base[k])`` is a C++ value conversion between same-size types."""
+def convert(vals: np.ndarray, dst, src: str | None = None) -> np.ndarray:
+    """CPU sim: ``dst.SetElement(i, j, base[k])`` is a C++ value conversion, through the
+    simulator's own fp8 classes where one side is fp8 (``sim_types``). ``src`` names the
+    values' element type (their NumPy dtype cannot say hifloat8)."""
+    from .sim_types import sim_convert
+    from .. import dtypes
     want = dst.Element if dst.DType != "hifloat8" else np.dtype(np.uint8)
-    if vals.dtype == want:
+    src = src or dtypes.name_of(vals.dtype)
+    if vals.dtype == want and src == dst.DType:
         return vals
-    with np.errstate(all="ignore"):
-        return vals.astype(want)
+    return sim_convert(vals, src, want, dst.DType)
 
 
 def _row_dma(core, dst, src, daddr, vals, rd) -> None:
