@@ -324,3 +324,58 @@ def test_conversions_the_simulator_does_not_have_do_not_compile():
             pto.TASSIGN(t, 0x200 + 0x40 * k)
         with pytest.raises(pto.PtoCheckError, match="no conversion"):
             pto.TINTERLEAVE(*tiles)
+
+
+def _hif8_table():
+    """Every code's value as the simulator's decodeHiF8Mathematically computes it."""
+    import math
+    out = []
+    for b in range(256):
+        s, p = (-1.0 if b & 0x80 else 1.0), b & 0x7F
+        if p >> 3 == 0:
+            out.append((math.nan if b & 0x80 else 0.0) if p & 7 == 0 else s * 2.0 ** ((p & 7) - 23))
+            continue
+        eb, rem = ((4, p & 31) if p >> 5 == 3 else (3, p & 31) if p >> 5 == 2 else (2, p & 31)
+                   if p >> 5 == 1 else (1, p & 15) if p >> 4 == 1 else (0, p & 7))
+        mb = 5 - eb                      # (D=0 keeps 5 mantissa bits of 3: the simulator's code)
+        re, rm = rem >> mb, rem & ((1 << mb) - 1)
+        e = 0.0
+        if eb:
+            sb = re & (1 << (eb - 1))
+            e = float((1 << (eb - 1)) | (re - sb)) * (-1 if sb else 1)
+        out.append(s * math.inf if (eb == 4 and e == 15 and rm == 1) else s * 2.0 ** e * (1 + rm / (1 << mb)))
+    return out
+
+
+def test_cpu_hifloat8_converts_values_not_codes():
+    """int8 table -> hifloat8 dst: hifloat8_t(double): the nearest value of the table (a tie to
+    the smaller); hifloat8 table -> uint8 dst: the code's value, truncated."""
+    import math
+    table = _hif8_table()
+    finite = sorted((v, b) for b, v in enumerate(table) if not math.isnan(v))
+    def enc(x):
+        best = None
+        for v, b in finite:
+            if best is None or abs(v - x) < abs(best[0] - x):
+                best = (v, b)
+        return best[1]
+    vals = np.array([19, -19, 1, 0, 100, -128, 3, 127], np.int8)
+    with pto.Core("cpu", "numpy") as core:
+        T = pto.GlobalTensor[pto.int8, pto.Shape[1, 1, 1, 1, 8], pto.Stride[8, 8, 8, 8, 1]]
+        t8 = T(core.gm_put(vals))
+        idx = pto.Tile[V, pto.int32, 1, 8]()
+        pto.TASSIGN(idx, 0)
+        idx.set(np.arange(8, dtype=np.int32)[None])
+        dst = pto.Tile[V, pto.hifloat8, 1, 32, RM, 1, 8]()
+        pto.TASSIGN(dst, 0x100)
+        pto.MGATHER[pto.Coalesce.Elem, pto.GatherOOB.Clamp](dst, t8, idx)
+        codes = core.read("ub", 0x100, 8).tolist()
+        assert codes == [enc(float(v)) for v in vals] and codes != vals.view(np.uint8).tolist()
+        H = pto.GlobalTensor[pto.hifloat8, pto.Shape[1, 1, 1, 1, 8], pto.Stride[8, 8, 8, 8, 1]]
+        src_codes = np.array([0x41, 0x38, 0x2A, 0x10, 0x09, 0x00, 0x52, 0x60], np.uint8)
+        th = H(core.gm_put(src_codes, pto.hifloat8))
+        u8 = pto.Tile[V, pto.uint8, 1, 32, RM, 1, 8]()
+        pto.TASSIGN(u8, 0x200)
+        pto.MGATHER[pto.Coalesce.Elem, pto.GatherOOB.Clamp](u8, th, idx)
+        assert u8.numpy()[0].tolist() == [int(table[c]) % 256 if table[c] >= 0 else int(table[c]) % 256
+                                           for c in src_codes]

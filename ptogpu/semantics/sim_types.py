@@ -2,7 +2,9 @@
 ``float8_e4m3_t`` / ``float8_e5m2_t`` convert to and from other types, bit for bit. They are
 not IEEE-style conversions: a double is truncated (no rounding), an exponent that does not
 fit wraps, the all-ones exponent is an ordinary number on the way back (no NaN or inf), and
-both zeros decode to +0.0. Conversions the simulator's types do not have are compile errors.
+both zeros decode to +0.0. Its ``hifloat8_t`` (``include/pto/cpu/Hifloat8.hpp``) converts by
+a table: every code's value, and the nearest code for a double. Conversions the simulator's
+types do not have are compile errors.
 
 Where the code has no defined answer — a right shift by 64 bits or more, for values far below
 the smallest subnormal — ptogpu takes the value as 0 (x86 would mask the shift count)."""
@@ -55,6 +57,66 @@ def mx_decode(codes: np.ndarray, name: str) -> np.ndarray:
     return bits.view(np.float64).reshape(np.shape(codes))
 
 
+def _hif8_decode_one(byte: int) -> float:
+    """``Hifloat8LUT::decodeHiF8Mathematically`` (cpu/Hifloat8.hpp), for one code."""
+    sign = -1.0 if byte & 0x80 else 1.0
+    p = byte & 0x7F
+    if p >> 3 == 0:
+        m = p & 7
+        if m == 0:
+            return float("nan") if byte & 0x80 else 0.0
+        return sign * 2.0 ** (m - 23)
+    if p >> 5 == 3:
+        eb, rem = 4, p & 0x1F
+    elif p >> 5 == 2:
+        eb, rem = 3, p & 0x1F
+    elif p >> 5 == 1:
+        eb, rem = 2, p & 0x1F
+    elif p >> 4 == 1:
+        eb, rem = 1, p & 0x0F
+    else:
+        eb, rem = 0, p & 0x07
+    mb = 5 - eb
+    raw_e, raw_m = rem >> mb, rem & ((1 << mb) - 1)
+    e = 0.0
+    if eb > 0:
+        sbit = raw_e & (1 << (eb - 1))
+        mag = float((1 << (eb - 1)) | (raw_e - sbit))
+        e = -mag if sbit else mag
+    if eb == 4 and e == 15.0 and raw_m == 1:
+        return sign * float("inf")
+    return sign * 2.0 ** e * (1.0 + raw_m / (1 << mb))
+
+
+HIF8_VALUES = np.array([_hif8_decode_one(b) for b in range(256)])
+"""``toDoubleTable``: the value of every code."""
+_finite_order = sorted((b for b in range(256) if not np.isnan(HIF8_VALUES[b])), key=lambda b: HIF8_VALUES[b])
+HIF8_SORTED = np.array(_finite_order, np.uint8)
+"""``sortedIndices`` without its NaN code (it sorts last and the search never returns it)."""
+
+
+def hif8_encode(x: np.ndarray) -> np.ndarray:
+    """``hifloat8_t(double)``: the nearest code by the sorted table (``lower_bound``; a tie
+    goes to the smaller value); beyond the largest value, the largest; NaN goes to the first
+    sorted code (its ``data = 0x80`` is overwritten: ``lower_bound`` returns the first)."""
+    v = np.asarray(x, np.float64).reshape(-1)
+    vals = HIF8_VALUES[HIF8_SORTED]
+    k = np.searchsorted(vals, v, side="left")                # first value >= v (lower_bound)
+    out = np.empty(v.size, np.uint8)
+    top = k >= vals.size
+    first = k == 0
+    mid = ~top & ~first
+    out[top] = HIF8_SORTED[-1]
+    out[first] = HIF8_SORTED[0]
+    km = k[mid]
+    cur, prev = vals[km], vals[km - 1]
+    with np.errstate(invalid="ignore"):     # inf - inf is NaN: "<" is false, the smaller wins
+        near = np.abs(cur - v[mid]) < np.abs(prev - v[mid])
+    out[mid] = np.where(near, HIF8_SORTED[km], HIF8_SORTED[km - 1])
+    out[np.isnan(v)] = HIF8_SORTED[0]
+    return out.reshape(np.shape(x))
+
+
 def check_conversion(src: str, dst: str, what: str, target: str) -> None:
     """Assigning one simulator class type to another has no conversion (it would need two
     user-defined conversions): a compile error."""
@@ -69,9 +131,14 @@ def sim_convert(vals: np.ndarray, src: str, dst_dtype: np.dtype, dst: str) -> np
     if src == dst:
         return vals
     with np.errstate(all="ignore"):
-        if dst in FP8:
-            x = mx_decode(vals.view(np.uint8), src) if src in FP8 else vals.astype(np.float64)
-            return mx_encode(x, dst).view(dst_dtype)
         if src in FP8:
-            return mx_decode(vals.view(np.uint8), src).astype(dst_dtype)
-        return vals.astype(dst_dtype)
+            x = mx_decode(vals.view(np.uint8), src)
+        elif src == "hifloat8":
+            x = HIF8_VALUES[vals.view(np.uint8)]
+        else:
+            x = vals
+        if dst in FP8:
+            return mx_encode(x.astype(np.float64), dst).view(dst_dtype)
+        if dst == "hifloat8":
+            return hif8_encode(x.astype(np.float64)).view(dst_dtype)
+        return x.astype(dst_dtype)
