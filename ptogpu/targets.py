@@ -123,6 +123,10 @@ CPU = Target(
         # widths, ...) are live unless it was built with NDEBUG. False: compiled out, the loops
         # run on (a PtoAssertWarning says where an assert would have trapped).
         "cpu_asserts": True,
+        # clang below C++23 builds the simulator with bfloat16_t = _Float16 (common/type.hpp):
+        # bfloat16 elements then hold IEEE half bits wherever a value is formed from them
+        # (value conversions, float TGATHERB offsets). Off: a real bfloat16.
+        "cpu_bfloat16_is_half": False,
     }),
     notes=MappingProxyType({
         "ub": "the simulator's UB is 512 KiB (max(arch UB, 512 KiB), NPUMemoryModel), all of it "

@@ -379,3 +379,26 @@ def test_cpu_hifloat8_converts_values_not_codes():
         pto.MGATHER[pto.Coalesce.Elem, pto.GatherOOB.Clamp](u8, th, idx)
         assert u8.numpy()[0].tolist() == [int(table[c]) % 256 if table[c] >= 0 else int(table[c]) % 256
                                            for c in src_codes]
+
+
+@pytest.mark.parametrize("quirk", [False, True])
+def test_cpu_bfloat16_is_half_quirk(quirk):
+    """bf16 table -> int16 dst (same size): the value of the bits, as bfloat16 by default, as
+    IEEE half with the clang < C++23 quirk on."""
+    bits = np.array([0x4120, 0xC2F6, 0x3F80, 0x4049, 0x0000, 0x4480, 0x4000, 0x3C00], np.uint16)
+    with pto.Core("cpu", "numpy", quirks={"cpu_bfloat16_is_half": quirk}) as core:
+        T = pto.GlobalTensor[pto.bfloat16, pto.Shape[1, 1, 1, 1, 8], pto.Stride[8, 8, 8, 8, 1]]
+        table = T(core.gm_put(bits.view(pto.bfloat16)))
+        idx = pto.Tile[V, pto.int32, 1, 8]()
+        dst = pto.Tile[V, pto.int16, 1, 16, RM, 1, 8]()
+        pto.TASSIGN(idx, 0)
+        pto.TASSIGN(dst, 0x100)
+        idx.set(np.arange(8, dtype=np.int32)[None])
+        pto.MGATHER[pto.Coalesce.Elem, pto.GatherOOB.Clamp](dst, table, idx)
+        got = dst.numpy()[0].tolist()
+    import struct
+    def val(b):
+        if quirk:
+            return struct.unpack("<e", struct.pack("<H", int(b)))[0]
+        return struct.unpack("<f", struct.pack("<I", int(b) << 16))[0]
+    assert got == [int(val(b)) for b in bits]

@@ -159,13 +159,16 @@ def convert(vals: np.ndarray, dst, src: str | None = None) -> np.ndarray:
     """CPU sim: ``dst.SetElement(i, j, base[k])`` is a C++ value conversion, through the
     simulator's own fp8 classes where one side is fp8 (``sim_types``). ``src`` names the
     values' element type (their NumPy dtype cannot say hifloat8)."""
-    from .sim_types import sim_convert
+    from .sim_types import as_half_if_quirk, sim_convert
     from .. import dtypes
     want = dst.Element if dst.DType != "hifloat8" else np.dtype(np.uint8)
     src = src or dtypes.name_of(vals.dtype)
     if vals.dtype == want and src == dst.DType:
         return vals
-    return sim_convert(vals, src, want, dst.DType)
+    vals, src = as_half_if_quirk(vals, src)
+    half_dst = as_half_if_quirk(np.zeros(0, want), dst.DType)[1] == "half" and dst.DType == "bfloat16"
+    out = sim_convert(vals, src, np.dtype(np.float16) if half_dst else want, "half" if half_dst else dst.DType)
+    return out.view(want) if half_dst else out
 
 
 def _row_dma(core, dst, src, daddr, vals, rd) -> None:
