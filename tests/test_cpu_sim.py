@@ -282,19 +282,24 @@ def test_cpu_mgather_into_fp8_truncates_as_the_simulator_s_type(name, E, M, B):
         assert got[0] == 0x59
 
 
-def test_cpu_mgather_out_of_fp8_decodes_as_the_simulator_s_type():
-    """e4m3 table, int8 dst: operator double (no NaN: 0x7F is 480), then truncation."""
-    codes = np.array([0x59, 0xD9, 0x01, 0x7F & 0x37, 0x30, 0x38, 0x3C, 0x44], np.uint8)
-    with pto.Core("cpu", "numpy") as core:
-        T = pto.GlobalTensor[pto.float8_e4m3, pto.Shape[1, 1, 1, 1, 8], pto.Stride[8, 8, 8, 8, 1]]
-        table = T(core.gm_put(codes.view(pto.float8_e4m3)))
+def _gather8(table_dtype, table_vals, dst_dtype, dst_cols, **core_kw) -> np.ndarray:
+    """MGATHER<Elem, Clamp> of an 8-element table through indices 0..7 on cpu: dst row 0."""
+    with pto.Core("cpu", "numpy", **core_kw) as core:
+        T = pto.GlobalTensor[table_dtype, pto.Shape[1, 1, 1, 1, 8], pto.Stride[8, 8, 8, 8, 1]]
+        table = T(core.gm_put(table_vals))
         idx = pto.Tile[V, pto.int32, 1, 8]()
-        dst = pto.Tile[V, pto.int8, 1, 32, RM, 1, 8]()
+        dst = pto.Tile[V, dst_dtype, 1, dst_cols, RM, 1, 8]()
         pto.TASSIGN(idx, 0)
         pto.TASSIGN(dst, 0x100)
         idx.set(np.arange(8, dtype=np.int32)[None])
         pto.MGATHER[pto.Coalesce.Elem, pto.GatherOOB.Clamp](dst, table, idx)
-        got = dst.numpy()[0].tolist()
+        return dst.numpy()[0]
+
+
+def test_cpu_mgather_out_of_fp8_decodes_as_the_simulator_s_type():
+    """e4m3 table, int8 dst: operator double (no NaN: 0x7F is 480), then truncation."""
+    codes = np.array([0x59, 0xD9, 0x01, 0x7F & 0x37, 0x30, 0x38, 0x3C, 0x44], np.uint8)
+    got = _gather8(pto.float8_e4m3, codes.view(pto.float8_e4m3), pto.int8, 32).tolist()
     def dec(c):                                  # normal codes: (1 + m/8) * 2^(e - 7)
         s, e, m = c >> 7, (c >> 3) & 15, c & 7
         return (-1) ** s * (1 + m / 8) * 2.0 ** (e - 7) if e else (-1) ** s * m / 8 * 2.0 ** -6
@@ -386,16 +391,8 @@ def test_cpu_bfloat16_is_half_quirk(quirk):
     """bf16 table -> int16 dst (same size): the value of the bits, as bfloat16 by default, as
     IEEE half with the clang < C++23 quirk on."""
     bits = np.array([0x4120, 0xC2F6, 0x3F80, 0x4049, 0x0000, 0x4480, 0x4000, 0x3C00], np.uint16)
-    with pto.Core("cpu", "numpy", quirks={"cpu_bfloat16_is_half": quirk}) as core:
-        T = pto.GlobalTensor[pto.bfloat16, pto.Shape[1, 1, 1, 1, 8], pto.Stride[8, 8, 8, 8, 1]]
-        table = T(core.gm_put(bits.view(pto.bfloat16)))
-        idx = pto.Tile[V, pto.int32, 1, 8]()
-        dst = pto.Tile[V, pto.int16, 1, 16, RM, 1, 8]()
-        pto.TASSIGN(idx, 0)
-        pto.TASSIGN(dst, 0x100)
-        idx.set(np.arange(8, dtype=np.int32)[None])
-        pto.MGATHER[pto.Coalesce.Elem, pto.GatherOOB.Clamp](dst, table, idx)
-        got = dst.numpy()[0].tolist()
+    got = _gather8(pto.bfloat16, bits.view(pto.bfloat16), pto.int16, 16,
+                   quirks={"cpu_bfloat16_is_half": quirk}).tolist()
     import struct
     def val(b):
         if quirk:
