@@ -232,6 +232,11 @@ class Tile(metaclass=TileMeta):
             raise PtoError(f"TileType.{self.Loc.name} buffers are not emulated (only Vec and Mat)",
                            rule="Tile Loc") from None
 
+    def shares_bytes(self, other: "Tile") -> bool:
+        """Both tiles' storage (Rows x Cols elements) has a byte in common in one arena."""
+        return (self.space == other.space and self.addr < other.addr + other.nbytes
+                and other.addr < self.addr + self.nbytes)
+
     def _bound(self):
         if self.addr is None:
             raise PtoFault(f"{type(self).__name__} has no address: TASSIGN it first",

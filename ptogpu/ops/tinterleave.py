@@ -65,7 +65,7 @@ def _hazard(what: str, named: dict) -> None:
     ins = [(n, x) for n, x in tiles if n.startswith("src")]
     for dn, d in outs:
         for sn, s in ins:
-            if d.space == s.space and d.addr < s.addr + s.nbytes and s.addr < d.addr + d.nbytes:
+            if d.shares_bytes(s):
                 warn(f"{what}: {dn} overlaps {sn}; aliasing is undefined on hardware", PtoHazard)
 
 
@@ -87,7 +87,7 @@ def _cpu_plain(dsts, srcs) -> bool:
     from ..enums import SLayout
     return (all(x.SLayout == SLayout.NoneBox and x.DType == tiles[0].DType and x.space == "ub"
                 for x in tiles)
-            and not any(sem._spans_meet(a, b) for i, a in enumerate(tiles) for b in tiles[i + 1:]))
+            and not any(a.shares_bytes(b) for i, a in enumerate(tiles) for b in tiles[i + 1:]))
 
 
 @instruction("TINTERLEAVE")

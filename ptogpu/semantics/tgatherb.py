@@ -124,10 +124,6 @@ def plan_cpu(core, dst, src, off) -> Plan:
                 src_space=src.space, dst_space=dst.space)
 
 
-def _meet(a, b) -> bool:
-    return a.space == b.space and a.addr < b.addr + b.nbytes and b.addr < a.addr + a.nbytes
-
-
 def cpu_in_order(core, dst, src, off) -> None:
     """The simulator's loop when dst shares bytes with src or the offset tile: per row, per
     block, read the offset entry then copy the block byte by byte (cpu/TGatherB.hpp), so a
@@ -167,7 +163,7 @@ def kernel_shape(core, dst, src, off) -> bool:
     sharing bytes with src or the offsets; everything else runs here."""
     if any(x.space != "ub" for x in (dst, src, off)) or not dst.isRowMajor:
         return False
-    return not (core.target.tgatherb.engine == "cpu" and (_meet(dst, src) or _meet(dst, off)))
+    return not (core.target.tgatherb.engine == "cpu" and (dst.shares_bytes(src) or dst.shares_bytes(off)))
 
 
 def plan_a5(core, dst, src, off) -> Plan:
@@ -255,6 +251,6 @@ ENGINES = {"cpu": plan_cpu, "vreg": plan_a5, "vrepeat": plan_a2a3}
 
 
 def tgatherb(core, dst, src, off) -> None:
-    if core.target.tgatherb.engine == "cpu" and (_meet(dst, src) or _meet(dst, off)):
+    if core.target.tgatherb.engine == "cpu" and (dst.shares_bytes(src) or dst.shares_bytes(off)):
         return cpu_in_order(core, dst, src, off)
     run_blocks(core, ENGINES[core.target.tgatherb.engine](core, dst, src, off))

@@ -105,10 +105,6 @@ def cpu_statements(kind: str, VR: int, VC: int):
     return [np.stack([s[k] for s in st], axis=1).reshape(-1) for k in range(4)]
 
 
-def _spans_meet(a, b) -> bool:
-    return a.space == b.space and a.addr < b.addr + b.nbytes and b.addr < a.addr + a.nbytes
-
-
 def cpu_execute(core, dsts, srcs, VR: int, stmts) -> None:
     """Run the statements for rows < VR through each tile's full layout offsets
     (``GetTileElementOffset``: fractal boxes included), converting each value from the source
@@ -137,7 +133,7 @@ def cpu_execute(core, dsts, srcs, VR: int, stmts) -> None:
     ssize, dsize = S.Element.itemsize, D.Element.itemsize
     sarena.check_many(saddr, ssize, "interleave source read", t)
     darena.check_many(daddr, dsize, "interleave dst write", t)
-    if not any(_spans_meet(d, s) for d in dsts for s in srcs):
+    if not any(d.shares_bytes(s) for d in dsts for s in srcs):
         vals = convert(sarena.gather(saddr, S.Element), D, S.DType)
         write_last_wins(darena, daddr[:, None] + np.arange(dsize), vals.view(np.uint8).reshape(-1, dsize))
         return
