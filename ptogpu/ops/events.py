@@ -65,20 +65,21 @@ def _pipe(p, what: str) -> Pipe:
     return p
 
 
+def _flag_args(what: str, src, dst, event) -> None:
+    _pipe(src, what), _pipe(dst, what)
+    if not isinstance(event, EventId):
+        raise PtoCheckError(f"{what}: {event!r} is not an event_t (pto.EVENT_ID0 .. 7)",
+                            rule=f"{what} arguments")
+
+
 def set_flag(src: Pipe, dst: Pipe, event: EventId) -> None:
     """``set_flag(src_pipe, dst_pipe, event)``: a no-op (the emulator is synchronous)."""
-    _pipe(src, "set_flag"), _pipe(dst, "set_flag")
-    if not isinstance(event, EventId):
-        raise PtoCheckError(f"set_flag: {event!r} is not an event_t (pto.EVENT_ID0 .. 7)",
-                            rule="set_flag arguments")
+    _flag_args("set_flag", src, dst, event)
 
 
 def wait_flag(src: Pipe, dst: Pipe, event: EventId) -> None:
     """``wait_flag(src_pipe, dst_pipe, event)``: a no-op (the emulator is synchronous)."""
-    _pipe(src, "wait_flag"), _pipe(dst, "wait_flag")
-    if not isinstance(event, EventId):
-        raise PtoCheckError(f"wait_flag: {event!r} is not an event_t (pto.EVENT_ID0 .. 7)",
-                            rule="wait_flag arguments")
+    _flag_args("wait_flag", src, dst, event)
 
 
 def pipe_barrier(pipe: Pipe) -> None:
@@ -86,18 +87,28 @@ def pipe_barrier(pipe: Pipe) -> None:
     _pipe(pipe, "pipe_barrier")
 
 
+def operands(args) -> list:
+    """The operands of a call, its trailing ``RecordEvent`` wait events taken off (before the
+    operands are judged, so an event never lands in an optional operand)."""
+    args = list(args)
+    while args and isinstance(args[-1], RecordEvent):
+        args.pop()
+    return args
+
+
+def record(name: str) -> RecordEvent:
+    """The event an instruction returns, numbered in issue order."""
+    return RecordEvent(name, next(_seq))
+
+
 def instruction(name: str):
-    """Give a PTO instruction its C++ event arguments: trailing ``RecordEvent`` arguments are
-    the waits (taken off before the operands are judged, so one never lands in an optional
-    operand), and the call returns a new ``RecordEvent``."""
+    """Give a PTO instruction its C++ event arguments: trailing wait events in
+    (:func:`operands`), a new ``RecordEvent`` out."""
     def wrap(fn):
         @functools.wraps(fn)
         def call(*args, **kw):
-            args = list(args)
-            while args and isinstance(args[-1], RecordEvent):
-                args.pop()
-            fn(*args, **kw)
-            return RecordEvent(name, next(_seq))
+            fn(*operands(args), **kw)
+            return record(name)
         return call
     return wrap
 

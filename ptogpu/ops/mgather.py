@@ -10,7 +10,7 @@ from ..semantics import mgather as sem
 from ..semantics import mgather_nz as sem_nz
 from ..tensor import GlobalTensor
 from ..tile import Tile
-from .events import RecordEvent, _seq
+from .events import RecordEvent, operands, record
 
 U32 = (1 << 32) - 1
 
@@ -177,13 +177,11 @@ class MGatherForm:
 
     def __call__(self, dst: Tile, table: GlobalTensor, idx, *rest) -> RecordEvent:
         """``MGATHER(dst, table, idx[, scratch][, events...])``; returns a RecordEvent."""
-        rest = list(rest)
-        while rest and isinstance(rest[-1], RecordEvent):    # C++ trailing wait events
-            rest.pop()
+        rest = operands(rest)                                # C++ trailing wait events
         if len(rest) > 1:
             raise TypeError(f"MGATHER takes dst, table, idx[, scratch] and events, got {3 + len(rest)} operands")
         self._run(dst, table, idx, rest[0] if rest else None)
-        return RecordEvent("MGATHER", next(_seq))
+        return record("MGATHER")
 
     def _run(self, dst: Tile, table: GlobalTensor, idx, scratch: GlobalTensor | None = None) -> None:
         core = current_core()
