@@ -61,6 +61,11 @@ class PtoPortabilityWarning(UserWarning):
     unaligned TASSIGN)."""
 
 
+def asserts_live(core) -> bool:
+    """Are the emulated code's run-time asserts compiled in (the target's assert quirk)?"""
+    return bool(core.quirks.get(core.target.assert_quirk, False))
+
+
 def runtime_assert(core, ok: bool, rule: str, message: str) -> None:
     """One mechanism for every run-time assert of the emulated code: the CPU simulator's
     ``assert`` (live unless NDEBUG: quirk ``cpu_asserts``, on) and the NPUs' ``PTO_ASSERT``
@@ -71,7 +76,7 @@ def runtime_assert(core, ok: bool, rule: str, message: str) -> None:
         return
     q = core.target.assert_quirk
     t = core.target.name
-    if core.quirks.get(q, False):
+    if asserts_live(core):
         raise PtoFault(message, rule=rule, target=t)
     warnings.warn(f"[{t}] {rule}: {message} (compiled out in this build, quirk {q}=off; "
                   "it traps where it is live)", PtoAssertWarning, stacklevel=3)

@@ -71,7 +71,7 @@ def _hazard(what: str, named: dict) -> None:
 
 def _asserts(core, what: str, ref_name: str, shape, named: dict, even: int | None) -> None:
     """The run-time asserts: valid shapes equal to ``shape`` (and ``even`` an even width)."""
-    kind = "assert" if core.target.assert_quirk == "cpu_asserts" else "PTO_ASSERT"
+    kind = core.target.assert_macro
     if even is not None:
         runtime_assert(core, even % 2 == 0, f"{what}: {kind}(validCol % 2 == 0)",
                        f"valid cols {even} are odd")

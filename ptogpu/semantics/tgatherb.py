@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import PtoFault, warn
+from ..errors import PtoFault, asserts_live, warn
 
 NAME = "TGATHERB"
 BLK = 32
@@ -154,8 +154,7 @@ def cpu_in_order(core, dst, src, off) -> None:
 def width_traps(core, valid_col: int) -> bool:
     """The simulator's assert(validCol * sizeof(TileDType) % 32 == 0), TileDType a pointer of
     8 bytes there: a width that is not a multiple of 4 traps where the assert is live."""
-    return (core.target.tgatherb.width_assert and valid_col % 4 != 0
-            and bool(core.quirks.get(core.target.assert_quirk, False)))
+    return core.target.tgatherb.width_assert and valid_col % 4 != 0 and asserts_live(core)
 
 
 def kernel_shape(core, dst, src, off) -> bool:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..errors import asserts_live
 from .tgatherb import write_last_wins
 
 VL = 256
@@ -76,8 +77,7 @@ def execute(core, dsts, srcs, VR: int, cmap) -> None:
 
 def odd_width_traps(core, VC: int) -> bool:
     """The simulator asserts an even valid width; a live assert traps (PtoFault)."""
-    return (core.target.interleave.engine == "cpu_loop" and VC % 2 == 1
-            and bool(core.quirks.get(core.target.assert_quirk, False)))
+    return core.target.interleave.engine == "cpu_loop" and VC % 2 == 1 and asserts_live(core)
 
 
 # -- the CPU simulator's loops (cpu/TInterleave.hpp, cpu/TDeinterleave.hpp) --------------------
