@@ -132,7 +132,7 @@ def _gather_cells(core, mode, oob, dst, table, idx, rows, cols) -> None:
                                      f"{_index_of(u, pos[i], mode, VC):#x}")
         vals = np.zeros(r.shape, table.Element if table.DType != "hifloat8" else np.uint8)
         vals[rd] = core.gm.gather(src[rd], table.Element)
-        vals = convert(vals, dst, table.DType)
+        vals = convert(core, vals, dst, table.DType)
         offs = dst.offsets(r, c) if rules.tile_offsets == "full" else dst.plain_offsets(r, c)
         daddr = dst.addr + offs * dst.Element.itemsize
         if mode == Coalesce.Row and rules.row_tail_fill:
@@ -155,20 +155,22 @@ def _index_of(u, p, mode, VC) -> int:
     return int(u[p[0], p[1]]) if mode == Coalesce.Elem else int(u[p[0]])
 
 
-def convert(vals: np.ndarray, dst, src: str | None = None) -> np.ndarray:
-    """CPU sim: ``dst.SetElement(i, j, base[k])`` is a C++ value conversion, through the
-    simulator's own fp8 classes where one side is fp8 (``sim_types``). ``src`` names the
-    values' element type (their NumPy dtype cannot say hifloat8)."""
-    from .sim_types import as_half_if_quirk, sim_convert
-    from .. import dtypes
+def convert(core, vals: np.ndarray, dst, src: str) -> np.ndarray:
+    """CPU sim: ``dst.SetElement(i, j, base[k])`` is a C++ value conversion from element type
+    ``src`` (a name: NumPy dtypes cannot say hifloat8), through the simulator's own fp8 and
+    hifloat8 classes (``sim_types``); with quirk ``cpu_bfloat16_is_half`` its bfloat16 is IEEE
+    half."""
+    from .sim_types import bf16_is_half, sim_convert
     want = dst.Element if dst.DType != "hifloat8" else np.dtype(np.uint8)
-    src = src or dtypes.name_of(vals.dtype)
-    if vals.dtype == want and src == dst.DType:
+    if src == dst.DType:
         return vals
-    vals, src = as_half_if_quirk(vals, src)
-    half_dst = as_half_if_quirk(np.zeros(0, want), dst.DType)[1] == "half" and dst.DType == "bfloat16"
-    out = sim_convert(vals, src, np.dtype(np.float16) if half_dst else want, "half" if half_dst else dst.DType)
-    return out.view(want) if half_dst else out
+    to, to_dtype = dst.DType, want
+    if bf16_is_half(core):
+        if src == "bfloat16":
+            vals, src = vals.view(np.float16), "half"
+        if to == "bfloat16":
+            to, to_dtype = "half", np.dtype(np.float16)
+    return sim_convert(vals, src, to_dtype, to).view(want)
 
 
 def _row_dma(core, dst, src, daddr, vals, rd) -> None:

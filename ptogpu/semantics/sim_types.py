@@ -117,18 +117,11 @@ def hif8_encode(x: np.ndarray) -> np.ndarray:
     return out.reshape(np.shape(x))
 
 
-def as_half_if_quirk(vals: np.ndarray, name: str) -> tuple[np.ndarray, str]:
+def bf16_is_half(core) -> bool:
     """Quirk ``cpu_bfloat16_is_half`` (off): the simulator built by clang below C++23 defines
     ``bfloat16_t`` as ``_Float16`` (common/type.hpp), so a bfloat16 element's bits are an IEEE
     half's wherever a value is formed from them."""
-    from ..core import current_core
-    if name != "bfloat16":
-        return vals, name
-    try:
-        on = current_core().quirks.get("cpu_bfloat16_is_half", False)
-    except Exception:
-        on = False
-    return (vals.view(np.float16), "half") if on else (vals, name)
+    return bool(core.quirks.get("cpu_bfloat16_is_half", False))
 
 
 def check_conversion(src: str, dst: str, what: str, target: str) -> None:

@@ -85,8 +85,9 @@ def offsets_value(core, off, flat: np.ndarray) -> np.ndarray:
     arena.check_many(addrs, size, f"{NAME} offset read", core.target.name,
                      lambda i: f"offset entry {int(flat.reshape(-1)[i])}")
     raw = arena.gather(addrs, off.Element)
-    from .sim_types import as_half_if_quirk
-    raw, _ = as_half_if_quirk(raw, off.DType)
+    from .sim_types import bf16_is_half
+    if off.DType == "bfloat16" and bf16_is_half(core):
+        raw = raw.view(np.float16)
     if raw.dtype.kind in "iub":
         return raw.astype(np.int64) & M32
     with np.errstate(all="ignore"):

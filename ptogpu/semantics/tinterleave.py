@@ -134,9 +134,9 @@ def cpu_execute(core, dsts, srcs, VR: int, stmts) -> None:
     sarena.check_many(saddr, ssize, "interleave source read", t)
     darena.check_many(daddr, dsize, "interleave dst write", t)
     if not any(d.shares_bytes(s) for d in dsts for s in srcs):
-        vals = convert(sarena.gather(saddr, S.Element), D, S.DType)
+        vals = convert(core, sarena.gather(saddr, S.Element), D, S.DType)
         write_last_wins(darena, daddr[:, None] + np.arange(dsize), vals.view(np.uint8).reshape(-1, dsize))
         return
     for a_s, a_d in zip(saddr.tolist(), daddr.tolist()):       # aliasing: program order
-        v = convert(sarena.gather(np.array([a_s]), S.Element), D, S.DType)
+        v = convert(core, sarena.gather(np.array([a_s]), S.Element), D, S.DType)
         darena.scatter(np.array([a_d]), v)
