@@ -96,11 +96,11 @@ def TINTERLEAVE(dst1: Tile, dst0: Tile, src1: Tile, src0: Tile) -> None:
     core = current_core()
     _common(core, "TINTERLEAVE", dict(dst1=dst1, dst0=dst0, src1=src1, src0=src0))
     VR, VC = dst0.valid_row, dst0.valid_col
-    odd = {} if core.target.interleave.engine == "cpu_loop" else dict(src0=src0, src1=src1, dst1=dst1)
+    cpu = core.target.interleave.engine == "cpu_loop"     # the simulator checks dst0's width
     _asserts(core, "TINTERLEAVE", "dst0", (VR, VC), dict(dst1=dst1, src1=src1, src0=src0),
-             even=VC if not odd else _first_odd(VC, odd))
+             even=VC if cpu else _first_odd(VC, (src0, src1, dst1)))
     size = dst0.Element.itemsize
-    if core.target.interleave.engine == "cpu_loop":
+    if cpu:
         if _cpu_plain([dst0, dst1], [src0, src1]) and run_interleave(
                 core, "interleave", [dst0, dst1], [src0, src1], VR, n=sem.interleave_count(core, VC, size), h=VC >> 1):
             return
@@ -111,9 +111,9 @@ def TINTERLEAVE(dst1: Tile, dst0: Tile, src1: Tile, src0: Tile) -> None:
     sem.execute(core, [dst0, dst1], [src0, src1], VR, sem.interleave_map(core, VC, size))
 
 
-def _first_odd(VC: int, others: dict) -> int:
+def _first_odd(VC: int, others) -> int:
     """A5 asserts every tile's valid width even: the first odd one (or VC)."""
-    for t in others.values():
+    for t in others:
         if t.valid_col % 2:
             return t.valid_col
     return VC

@@ -132,7 +132,6 @@ def cpu_in_order(core, dst, src, off) -> None:
     the loop starts (the plan); an offset that a store changes is checked when it is read.
     A fault part-way undoes every store."""
     plan = plan_cpu(core, dst, src, off)
-    run_checks = Plan(plan.src, plan.dst, plan.nbytes, plan.zero, plan.who, plan.src_space, plan.dst_space)
     sa, da = core.arena(src.space), core.arena(dst.space)
     t = core.target.name
     size = dst.Element.itemsize
@@ -146,7 +145,7 @@ def cpu_in_order(core, dst, src, off) -> None:
                 continue
             s0, d0 = src.addr + o, int(plan.dst[q])
             sa.check_many(np.array([s0]), BLK, f"{NAME} source block read", t,
-                          lambda i: run_checks.who[0](q))
+                          lambda i: plan.who[0](q))
             da.check_many(np.array([d0]), BLK, f"{NAME} dst write", t)
             for b in range(BLK):
                 da.data[d0 + b] = sa.data[s0 + b]

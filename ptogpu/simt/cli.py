@@ -96,13 +96,18 @@ def output_path(path: str | None, flag: str) -> str | None:
     return path
 
 
-def cmd_sweep(args) -> int:
-    from .sweep import COLUMNS, sweep
-    output_path(args.csv, "--csv")
-    output_path(args.png, "--png")
-    if args.png:
+def _outputs(png: str | None, csv: str | None = None) -> None:
+    """The output files are writable, and matplotlib is there for a PNG, before any work."""
+    output_path(csv, "--csv")
+    output_path(png, "--png")
+    if png:
         from .plot import require_matplotlib
         require_matplotlib()
+
+
+def cmd_sweep(args) -> int:
+    from .sweep import COLUMNS, sweep
+    _outputs(args.png, args.csv)
     if args.sort not in COLUMNS:
         raise ValueError(f"--sort: no column {args.sort!r}; one of {', '.join(COLUMNS)}")
     rows, cols = parse_range(args.rows), parse_range(args.cols)
@@ -137,10 +142,7 @@ def cmd_sweep(args) -> int:
 
 def cmd_show(args) -> int:
     from .render import grid_text, threads_text
-    output_path(args.png, "--png")
-    if args.png:
-        from .plot import require_matplotlib
-        require_matplotlib()
+    _outputs(args.png)
     idx = index_pattern(args.indices, args.mode, args.rows, args.cols)
     case = SimtCase(args.mode, args.rows, args.cols, dtype=args.dtype, indices=idx, oob=args.oob.capitalize(),
                     cap=args.cap)
