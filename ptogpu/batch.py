@@ -652,6 +652,7 @@ def run_batch(cfg: FuzzConfig, n: int, *, generator: Generator | str = "mixed", 
               keep_outputs: bool = True, path: str = "auto") -> BatchResult:
     """Run ``n`` instances and concatenate the chunks. ``keep_outputs=False``: only the digest
     and the fault count come back, and memory stays bounded by one chunk whatever ``n``."""
+    backend = _backend(backend)          # resolved once: the result names what ran
     outs, codes, elems, paths = [], [], [], set()
     dig = nf = 0
     for p in iter_batches(cfg, n, generator=generator, seed=seed, start=start, backend=backend,
@@ -667,7 +668,7 @@ def run_batch(cfg: FuzzConfig, n: int, *, generator: Generator | str = "mixed", 
     cat = (lambda xs, empty: np.concatenate(xs) if xs else empty)
     return BatchResult(start, n, cat(outs, np.zeros((0, ob), np.uint8)) if keep_outputs else None,
                        cat(codes, np.zeros(0, np.int8)), cat(elems, np.zeros(0, np.int64)), dig,
-                       "+".join(sorted(paths)) or "vector", nf, _backend(backend))
+                       "+".join(sorted(paths)) or "vector", nf, backend)
 
 
 __all__ = ["BatchResult", "run_batch", "iter_batches", "run_chunk", "chunk_size", "free_host_bytes"]

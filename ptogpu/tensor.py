@@ -169,7 +169,6 @@ class GlobalTensor(metaclass=_GTMeta):
         r = np.asarray(r, np.int64)
         c = np.asarray(c, np.int64)
         S = self.shape.values
-        st = self.stride.values
         lay = self.layout
         divs = {Layout.ND: (1, 2, 3), Layout.DN: (1, 2, 4), Layout.NZ: (1, 3, 4)}[lay]
         if r.size:
@@ -196,10 +195,14 @@ class GlobalTensor(metaclass=_GTMeta):
             i2, i3, i4 = r // s3, r % s3, c % s4
             blk = c // s4
             i0, i1 = blk // cap(S[1]), blk % cap(S[1])
-        off = np.zeros(np.broadcast(r, c).shape, np.uint64)
-        for i, sv in zip((i0, i1, i2, i3, i4), st):
-            off = off + i.astype(np.uint64) * np.uint64(int(sv) & M64)
-        return off.view(np.int64)
+        return self._linear((i0, i1, i2, i3, i4), np.broadcast(r, c).shape).view(np.int64)
+
+    def _linear(self, idx, shape) -> np.ndarray:
+        """``sum(i_k * Stride[k])`` over the five index arrays, as 64-bit wrapping arithmetic."""
+        off = np.zeros(shape, np.uint64)
+        for i, sv in zip(idx, self.stride.values):
+            off = off + np.asarray(i).astype(np.uint64) * np.uint64(int(sv) & M64)
+        return off
 
     def numel(self) -> int:
         n = 1
@@ -220,9 +223,7 @@ class GlobalTensor(metaclass=_GTMeta):
             raise PtoFault(f"GlobalTensor.numpy: {n} elements cannot fit in GM ({self.core.gm.size} bytes)",
                            rule="access outside arena", target=_target())
         idx = np.indices(S, dtype=np.int64).reshape(5, -1) if n else np.zeros((5, 0), np.int64)
-        off = np.zeros(idx.shape[1], np.uint64)
-        for k in range(5):
-            off = off + idx[k].astype(np.uint64) * np.uint64(int(self.stride.values[k]) & M64)
+        off = self._linear(idx, idx.shape[1])
         addrs = (np.uint64(self.addr & M64) + off * np.uint64(size)).view(np.int64)
         self.core.gm.check_many(addrs, size, "GlobalTensor.numpy", _target())
         return self.core.gm.gather(addrs, self.Element).reshape(S)
