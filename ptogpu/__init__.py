@@ -4,7 +4,8 @@ from __future__ import annotations
 from .core import Core, current_core
 from .dtypes import (bfloat16, float8_e4m3, float8_e5m2, float32, half, hifloat8,
                      hifloat8_to_float32, int8, int16, int32, int64, uint8, uint16, uint32, uint64)
-from .enums import DYNAMIC, BLayout, Coalesce, GatherExec, GatherOOB, Layout, SLayout, TileType
+from .enums import (DYNAMIC, BLayout, Coalesce, GatherExec, GatherOOB, Layout, ScatterAtomicOp, ScatterConflict,
+                    ScatterOOB, SLayout, TileType)
 from .errors import (BackendUnavailable, PtoAssertWarning, PtoCheckError, PtoError, PtoFault, PtoHazard,
                      PtoPortabilityWarning)
 from .ops.datamove import TASSIGN, TLOAD, TSTORE
@@ -13,6 +14,7 @@ from .ops.events import (EVENT_ID0, EVENT_ID1, EVENT_ID2, EVENT_ID3, EVENT_ID4, 
                          PIPE_MTE4, PIPE_MTE5, PIPE_S, PIPE_V, PIPE_V2, EventId, Pipe, RecordEvent,
                          pipe_barrier, set_flag, wait_flag)
 from .ops.mgather import MGATHER
+from .ops.mscatter import MSCATTER
 from .ops.tgatherb import TGATHERB
 from .ops.tinterleave import TDEINTERLEAVE, TINTERLEAVE
 from .targets import TARGETS
@@ -28,7 +30,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Core", "current_core", "Tile", "GlobalTensor", "Shape", "Stride", "TASSIGN", "TLOAD",
-    "TSTORE", "MGATHER", "TileType", "BLayout", "SLayout", "Layout", "GatherOOB", "Coalesce",
+    "TSTORE", "MGATHER", "MSCATTER", "ScatterAtomicOp", "ScatterOOB", "ScatterConflict", "TileType", "BLayout", "SLayout", "Layout", "GatherOOB", "Coalesce",
     "GatherExec", "DYNAMIC", "PtoError", "PtoCheckError", "PtoFault", "PtoHazard", "BackendUnavailable", "PtoAssertWarning", "PtoPortabilityWarning", "TARGETS",
     "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64", "half", "bfloat16",
     "float32", "float", "float8_e4m3", "float8_e5m2", "hifloat8", "hifloat8_to_float32",

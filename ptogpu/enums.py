@@ -53,3 +53,36 @@ class GatherExec(IntEnum):
 
 
 DYNAMIC = -1
+
+
+class ScatterAtomicOp(IntEnum):
+    """``None`` is a Python keyword: the member is ``None_`` (also ``ScatterAtomicOp["None"]``
+    and ``ScatterAtomicOp(0)``)."""
+    None_ = 0
+    Add = 1
+    Max = 2
+    Min = 3
+
+    @classmethod
+    def _missing_(cls, value):
+        return cls.None_ if value == "None" else None
+
+    @property
+    def cname(self) -> str:
+        """The C++ spelling (``None``, ``Add``, ...)."""
+        return "None" if self is ScatterAtomicOp.None_ else self.name
+
+
+ScatterAtomicOp._member_map_["None"] = ScatterAtomicOp.None_
+
+
+class ScatterOOB(IntEnum):
+    Undefined = 0
+    Skip = 1
+    Clamp = 2
+    Wrap = 3
+
+
+class ScatterConflict(IntEnum):
+    Last = 0
+    Default = 1

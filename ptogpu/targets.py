@@ -38,6 +38,26 @@ class MGatherRules:
 
 
 @dataclass(frozen=True)
+class MScatterRules:
+    """How MSCATTER behaves on one target (MScatter.hpp of the simulator, A2/A3 and A5)."""
+    checks: str                      # which static-check list applies: "cpu" | "a2a3" | "a5"
+    dtypes: tuple[str, ...] | None   # allowed element types (None: any, sizes must match)
+    index_dtypes: tuple[str, ...] | None   # allowed index element types (None: any integral)
+    default_mode: Coalesce           # mode of the plain 3-argument call
+    conflict_form: bool              # MSCATTER<Mode, Atomic, Oob, Conflict> exists
+    default_conflict: str            # Conflict of the forms that do not name it: "Default" | "Last"
+    index_bits: int                  # index cast: 32 = uint32_t, 64 = size_t (sign-extends)
+    row_capacity: str                # "shape3" | "prod0_3"
+    row_dst: str                     # "strides" (u*s3 + j*s4) | "stride3" (u*s3 + j) | "valid_cols" (u32(u*VC) + j)
+    tile_offsets: str                # "full" (layout incl. fractals) | "plain" (Row/ColMajor; A2/A3 NZ src: its NZ layout)
+    atomic_dtypes: tuple[tuple[str, ...] | None, ...]  # per ScatterAtomicOp Add, Max, Min (None: any)
+    nz_tables: bool                  # NZ tables take the A2/A3 NZ paths
+    simt: bool                       # source-centric / slot-centric SIMT launches (A5)
+    scalar_1x1: bool                 # a static 1x1 Elem src runs on the scalar unit (A5)
+    row_index_shapes: str            # Row index valid shape: "1xR" | "1xR|Rx1" | "any"
+
+
+@dataclass(frozen=True)
 class TGatherBRules:
     """How TGATHERB behaves on one target (other-ops.md §A)."""
     supported: bool = True
@@ -97,6 +117,7 @@ class Target:
     quirks: Mapping[str, bool] = field(default_factory=dict)
     notes: Mapping[str, str] = field(default_factory=dict)
     tgatherb: TGatherBRules = TGatherBRules()
+    mscatter: MScatterRules | None = None
     interleave: InterleaveRules = InterleaveRules()
     resizable_memories: bool = False  # Core(ub_bytes=, l1_bytes=): the CPU simulator only
     assert_quirk: str = "pto_debug_asserts"   # the quirk that makes run-time asserts live
@@ -118,6 +139,11 @@ CPU = Target(
         value_convert=True, nz_tables=False, row_tail_fill=False, scalar_1x1=False, simt=False),
     tgatherb=TGatherBRules(engine="cpu", offset_read="value", misaligned="byte", vec_only=False,
                            width_assert=True),
+    mscatter=MScatterRules(
+        checks="cpu", dtypes=None, index_dtypes=None, default_mode=Coalesce.Elem,
+        conflict_form=True, default_conflict="Default", index_bits=64, row_capacity="shape3",
+        row_dst="strides", tile_offsets="full", atomic_dtypes=(None, None, None),
+        nz_tables=False, simt=False, scalar_1x1=False, row_index_shapes="any"),
     interleave=InterleaveRules(odd_vc="skip_last", single_src_count="dst"),
     quirks=MappingProxyType({
         # The simulator's run-time `assert`s (TINTERLEAVE even widths and equal shapes, TGATHERB
@@ -128,6 +154,9 @@ CPU = Target(
         # bfloat16 elements then hold IEEE half bits wherever a value is formed from them
         # (value conversions, float TGATHERB offsets). Off: a real bfloat16.
         "cpu_bfloat16_is_half": False,
+        # MSCATTER<Row, Max|Min> compares with base[u], the element at flat offset u (the row
+        # number), not the destination element (cpu/MScatter.hpp). False: the destination.
+        "cpu_mscatter_row_minmax_operand": True,
     }),
     notes=MappingProxyType({
         "ub": "the simulator's UB is 512 KiB (max(arch UB, 512 KiB), NPUMemoryModel), all of it "
@@ -147,6 +176,12 @@ A2A3 = Target(
         value_convert=False, nz_tables=True, row_tail_fill=True, scalar_1x1=False, simt=False),
     tgatherb=TGatherBRules(dst_sizes=(1, 2, 4), engine="vrepeat",
                            offset_read="bits", misaligned="round_down"),
+    mscatter=MScatterRules(
+        checks="a2a3", dtypes=_NPU9, index_dtypes=("int32", "uint32"), default_mode=Coalesce.Row,
+        conflict_form=False, default_conflict="Default", index_bits=32, row_capacity="prod0_3",
+        row_dst="stride3", tile_offsets="plain",
+        atomic_dtypes=(("float32", "int32", "half", "bfloat16", "int16", "int8"), (), ()),
+        nz_tables=True, simt=False, scalar_1x1=False, row_index_shapes="1xR"),
     interleave=InterleaveRules(supported=False),
     dma=DmaRules(gm2ub_align_gap=True, mov_pad_reg=True),
     quirks=MappingProxyType({
@@ -177,6 +212,13 @@ A5 = Target(
         value_convert=False, nz_tables=False, row_tail_fill=False, scalar_1x1=True, simt=True),
     tgatherb=TGatherBRules(dst_sizes=(1, 2, 4), engine="vreg",
                            offset_read="bits", misaligned="round_down", row_major_dst=False),
+    mscatter=MScatterRules(
+        checks="a5", dtypes=_A5_12, index_dtypes=("int32", "uint32"), default_mode=Coalesce.Row,
+        conflict_form=True, default_conflict="Last", index_bits=32, row_capacity="shape3",
+        row_dst="valid_cols", tile_offsets="plain",
+        atomic_dtypes=(("int32", "uint32", "float32", "half", "bfloat16"), ("int32", "uint32", "float32"),
+                       ("int32", "uint32", "float32")),
+        nz_tables=False, simt=True, scalar_1x1=True, row_index_shapes="1xR|Rx1"),
     interleave=InterleaveRules(dtypes=_NPU9, odd_vc="vreg", single_src_count="src_half",
                                engine="vreg", vec_only=True, same_dtype=True),
     has_reg_api=True,

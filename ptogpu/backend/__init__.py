@@ -76,6 +76,14 @@ def run_mgather_ub(core, mode, oob, dst, table, idx) -> bool:
     return run(core, mode, oob, dst, table, idx)
 
 
+def run_mscatter(core, call, table, src, idx) -> bool:
+    """Run a checked MSCATTER as a kernel when ``core.backend`` has one; False: run NumPy."""
+    if not _kernel_ok(core, src, idx):
+        return False
+    from .mscatter_kernels import run
+    return run(core, call, table, src, idx)
+
+
 def run_dma_bursts(core, bursts, prologue=None) -> bool:
     """Run a checked DMA burst list as the ``dma_bursts`` kernel; False: run NumPy."""
     if core.backend == "numpy":

@@ -119,12 +119,12 @@ def check_cpu(core, mode, dst, table, idx):
 UB_CHECKS = {"cpu": check_cpu, "a2a3": check_a2a3_ub, "a5": check_a5_ub}
 
 
-def require_assigned(t: str, *operands) -> None:
+def require_assigned(t: str, *operands, name: str = "MGATHER") -> None:
     """A tile operand without a TASSIGNed address has no storage: a PtoFault, not a crash."""
     for what, x in operands:
         if isinstance(x, Tile) and x.addr is None:
             raise PtoFault(f"{what} tile {type(x).__name__} has no address: TASSIGN it first",
-                           rule="MGATHER operand", target=t)
+                           rule=f"{name} operand", target=t)
 
 
 class MGatherForm:

@@ -1,0 +1,369 @@
+"""MSCATTER array semantics: every target's writes as data, then applied in its order.
+
+A call is first turned into its **writes** (:class:`Writes`): one entry per element store the
+target's code performs — GM byte address, value, the position in the emulation's schedule,
+and on A5's source-centric kernels the SIMT thread and that thread's own sequence number.
+Three consumers read the same list, so they cannot disagree:
+
+* :func:`apply` performs the writes in schedule order (last writer wins; atomics fold);
+* :func:`outcomes` computes, per GM element, every value the hardware may leave there
+  (``ptogpu.semantics.scatter_outcomes``);
+* the SIMT maps draw which lane wrote which slot.
+
+Every address is checked before anything is written: an index or source read outside its
+arena, or a write outside GM, is a PtoFault and GM is untouched.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .. import dtypes
+from ..enums import Coalesce, Layout, ScatterAtomicOp, ScatterConflict, ScatterOOB
+from ..errors import PtoFault
+from . import a5_launch
+from .indexing import M32, M64, cast_index, prod, u64, wrap_addr
+
+NAME = "MSCATTER"
+
+
+@dataclass(frozen=True)
+class Call:
+    """One checked MSCATTER: the effective template arguments and the path the target takes."""
+    mode: Coalesce
+    atomic: ScatterAtomicOp
+    oob: ScatterOOB
+    conflict: ScatterConflict
+    path: str      # cpu | a2a3_nd | a2a3_nz | a5_default | a5_last | a5_scalar
+
+    @property
+    def label(self) -> str:
+        return (f"MSCATTER<{self.mode.name}, {self.atomic.cname}, {self.oob.name}, "
+                f"{self.conflict.name}> ({PATHS[self.path]})")
+
+
+PATHS = {
+    "cpu": "the simulator's sequential loop",
+    "a2a3_nd": "A2/A3 scalar loop, ND table",
+    "a2a3_nz": "A2/A3 scalar loop, NZ table",
+    "a5_default": "A5 source-centric SIMT kernel",
+    "a5_last": "A5 slot-centric SIMT kernel (Conflict::Last)",
+    "a5_scalar": "A5 scalar path (static 1x1)",
+}
+
+
+def choose_path(core, mode: Coalesce, atomic: ScatterAtomicOp, conflict: ScatterConflict, table,
+                src) -> str:
+    rules = core.target.mscatter
+    if rules.simt:
+        if mode == Coalesce.Elem and rules.scalar_1x1 and src.ValidRow == 1 and src.ValidCol == 1:
+            return "a5_scalar"
+        if atomic == ScatterAtomicOp.None_ and conflict == ScatterConflict.Last:
+            return "a5_last"
+        return "a5_default"
+    if rules.nz_tables:
+        return "a2a3_nz" if table.layout == Layout.NZ else "a2a3_nd"
+    return "cpu"
+
+
+@dataclass
+class Writes:
+    """The element stores of one call, in no particular order (``order`` sorts them)."""
+    addr: np.ndarray            # int64 GM byte address (uint64 arithmetic, wrapped)
+    vals: np.ndarray            # the values, in the table's storage dtype
+    order: np.ndarray           # int64 position in the emulation's schedule
+    r: np.ndarray               # source row of each store
+    c: np.ndarray               # source column of each store (the table column for Row NZ)
+    thread: np.ndarray | None = None   # A5 source-centric: tid = 32*ty + tx
+    seq: np.ndarray | None = None      # that thread's own step (its program order)
+    reads: np.ndarray | None = None    # cpu Row Max/Min: the element each store compares with
+
+
+def _i32(v: int) -> int:
+    v = int(v) & M32
+    return v - (1 << 32) if v >> 31 else v
+
+
+def capacity(core, call: Call, table) -> int:
+    """Slots of the table: the remap bound, per target and path (masked to the index width)."""
+    rules = core.target.mscatter
+    S = [table.GetShape(k) for k in range(5)]
+    if call.path == "a2a3_nz":
+        S = [_i32(v) for v in S]
+        if call.mode == Coalesce.Row:
+            return (S[2] * 16) & M32
+        c0 = 32 // table.Element.itemsize
+        nlc = ((S[0] * S[1]) & M32) * c0 & M32
+        return ((S[2] * 16) & M32) * nlc & M32
+    mask = M32 if rules.index_bits == 32 else M64
+    if call.mode == Coalesce.Elem:
+        return prod(S) & mask
+    return (S[3] if rules.row_capacity == "shape3" else prod(S[:4])) & mask
+
+
+def remap(u: np.ndarray, cap: int, oob: ScatterOOB, bits: int, t: str, last: bool = False):
+    """(slot, written?) per the ScatterOOB rule on ``bits``-wide unsigned values. ``last``: the
+    slot-centric kernels, which only ever write a slot below ``cap`` (Undefined acts as Skip,
+    and Wrap with no slots divides nothing)."""
+    mask = M32 if bits == 32 else M64
+    capu = np.uint64(cap & mask)
+    if oob == ScatterOOB.Clamp:
+        lastslot = np.uint64((cap - 1) & mask)
+        slot = np.minimum(u, lastslot) if bits == 64 else np.where(u >= capu, lastslot, u)
+        ok = np.ones(u.shape, bool)
+    elif oob == ScatterOOB.Wrap:
+        if cap == 0:
+            if last:
+                return u, np.zeros(u.shape, bool)
+            raise PtoFault("ScatterOOB::Wrap with capacity 0 divides by zero (idx % 0)",
+                           rule="MSCATTER Wrap", target=t)
+        slot, ok = u % capu, np.ones(u.shape, bool)
+    elif oob == ScatterOOB.Skip:
+        slot, ok = u, u < capu
+    else:
+        slot, ok = u, np.ones(u.shape, bool)
+    if last:
+        ok = ok & (slot < capu)
+    return slot, ok
+
+
+def _offsets(tile, r, c, how: str):
+    return tile.offsets(r, c) if how == "full" else tile.plain_offsets(r, c)
+
+
+def _read(core, tile, addrs, what: str, describe) -> np.ndarray:
+    arena = core.arena(tile.space)
+    a = np.asarray(addrs, np.int64)
+    arena.check_many(a, tile.Element.itemsize, what, core.target.name, describe)
+    return arena.gather(a, tile.Element)
+
+
+def _src_vals(core, src, table, r, c, how: str) -> np.ndarray:
+    """Source elements at (r, c), as the table's type (the simulator converts by value)."""
+    size = src.Element.itemsize
+    a = src.addr + _offsets(src, r, c, how) * size
+    v = _read(core, src, a.reshape(-1), f"{NAME} src read",
+              lambda i: f"src({r.reshape(-1)[i]},{c.reshape(-1)[i]})")
+    if dtypes.name_of(src.Element) != dtypes.name_of(table.Element):
+        from .mgather import convert
+        v = convert(core, v, table, src.DType)
+    return v.view(dtypes.storage(table.Element))
+
+
+def writes(core, call: Call, table, src, idx) -> Writes:
+    """Every element store of the call (checked reads, unchecked write addresses)."""
+    t = core.target.name
+    rules = core.target.mscatter
+    VR, VC = src.valid_row, src.valid_col
+    st = dtypes.storage(table.Element)
+    empty = np.zeros(0, np.int64)
+    if VR == 0 or VC == 0:
+        return Writes(empty, np.zeros(0, st), empty, empty, empty)
+    from .mgather import guard_region
+    guard_region(core, core.arena(src.space), VR * VC, src.Element.itemsize, NAME)
+    cap = capacity(core, call, table)
+    bits = rules.index_bits
+    T = table.Element.itemsize
+    base = u64(table.addr)
+    how = "full" if call.path == "a2a3_nz" else rules.tile_offsets
+    last = call.path == "a5_last"
+    isz = idx.Element.itemsize
+    with np.errstate(over="ignore"):
+        if call.mode == Coalesce.Row:
+            rows = np.arange(VR, dtype=np.int64)
+            raw = _read(core, idx, idx.addr + rows * isz, f"{NAME} index read",
+                        lambda i: f"row index {i}")
+            u = cast_index(raw, bits)
+            slot, ok = remap(u, cap, call.oob, bits, t, last)
+            if call.path == "a2a3_nz":
+                return _row_nz(core, table, src, rows[ok], slot[ok])
+            rr, cc = np.meshgrid(rows[ok], np.arange(VC, dtype=np.int64), indexing="ij")
+            sl = np.broadcast_to(slot[ok][:, None], rr.shape)
+            cu = cc.astype(np.uint64)
+            if rules.row_dst == "strides":
+                off = sl * u64(table.GetStride(3)) + cu * u64(table.GetStride(4))
+            elif rules.row_dst == "stride3":
+                off = sl * np.uint64(table.GetStride(3) & M32) + cu
+            else:                                # A5: row pitch hard-wired to VC, 32-bit product
+                off = ((sl * np.uint64(VC)) & np.uint64(M32)) + cu
+            addr = wrap_addr(base + off * np.uint64(T))
+            vals = _src_vals(core, src, table, rr, cc, how)
+            reads = None
+            if call.path == "cpu" and call.atomic in (ScatterAtomicOp.Max, ScatterAtomicOp.Min) \
+                    and core.quirks.get("cpu_mscatter_row_minmax_operand", False):
+                reads = wrap_addr(base + sl * np.uint64(T)).reshape(-1)
+            W = Writes(addr.reshape(-1), vals, (rr * VC + cc).reshape(-1), rr.reshape(-1),
+                       cc.reshape(-1), reads=reads)
+        else:
+            r, c = np.divmod(np.arange(VR * VC, dtype=np.int64), VC)
+            if call.path == "a2a3_nz":        # column block, then rows, then the block's columns
+                c0 = 32 // T
+                b = c // c0
+                o = np.lexsort((c, r, b))
+                r, c = r[o], c[o]
+            ia = idx.addr + _offsets(idx, r, c, "plain" if call.path == "a2a3_nz" else how) * isz
+            raw = _read(core, idx, ia, f"{NAME} index read", lambda i: f"idx({r[i]},{c[i]})")
+            u = cast_index(raw, bits)
+            slot, ok = remap(u, cap, call.oob, bits, t, last)
+            vals = _src_vals(core, src, table, r[ok], c[ok], how)
+            order = np.arange(r.size, dtype=np.int64)[ok]
+            if call.path == "a2a3_nz":
+                off = _nz_elem_offset(table, slot[ok])
+            else:
+                off = slot[ok]
+            addr = wrap_addr(base + off * np.uint64(T))
+            W = Writes(addr, vals, order if call.path == "a2a3_nz" else r[ok] * VC + c[ok],
+                       r[ok], c[ok])
+    if call.path in ("a5_default",):
+        _a5_schedule(call.mode, VR, VC, W)
+    return W
+
+
+def _a5_schedule(mode: Coalesce, VR: int, VC: int, W: Writes) -> None:
+    """The source-centric launch: each store's thread, its own step, and its place in the
+    emulation's schedule (warp after warp, each warp's steps in order, lanes in lock-step)."""
+    r, c = W.r, W.c
+    W.order = np.argsort(a5_launch.store_order(mode.name.lower(), VR, VC, r, c), kind="stable")
+    if mode == Coalesce.Row:
+        rw, wpr = a5_launch.row_warps(VR), a5_launch.warps_per_row(VR, VC)
+        q = c // 32
+        ty = r % rw + rw * (q % wpr)
+        W.thread = 32 * ty + c % 32
+        W.seq = (r // rw) * (1 << 32) + q // wpr
+    else:
+        lt = 32 * a5_launch.elem_launch_warps(a5_launch.elem_total(VR, VC))
+        p = r * VC + c
+        W.thread, W.seq = p % lt, p // lt
+
+
+def _nz_elem_offset(table, slot: np.ndarray) -> np.ndarray:
+    """``MScatterNZGmOffset``: a logical row-major slot of the un-tiled matrix to its NZ element
+    offset (uint64; gShape/gStride read as 32-bit int)."""
+    S = [_i32(table.GetShape(k)) for k in range(5)]
+    St = [np.uint64(_i32(table.GetStride(k)) & M64) for k in range(5)]
+    c0 = 32 // table.Element.itemsize
+    nlc = np.uint64(((S[0] * S[1]) & M32) * c0 & M32)
+    lr, lc = slot // nlc, slot % nlc
+    bcc, k0 = lc // np.uint64(c0), lc % np.uint64(c0)
+    br, ri = lr // np.uint64(16), lr % np.uint64(16)
+    if S[0] == 1:
+        o0, o1 = np.zeros_like(bcc), bcc
+    else:
+        g1 = np.uint64(S[1] & M32)
+        o0, o1 = bcc // g1, bcc % g1
+    return o0 * St[0] + o1 * St[1] + br * St[2] + ri * St[3] + k0 * St[4]
+
+
+def _row_nz(core, table, src, rows: np.ndarray, slot: np.ndarray) -> Writes:
+    """A2/A3 Row into an NZ table: each written source row is gShape0 multi-burst DMAs of
+    gShape1 32-byte bursts, so the whole table row is written, tile columns past ValidCol
+    (padding, or UB past the tile) included."""
+    S = [_i32(table.GetShape(k)) for k in range(5)]
+    St = [np.uint64(_i32(table.GetStride(k)) & M64) for k in range(5)]
+    T = table.Element.itemsize
+    c0 = 32 // T
+    n0, nb = max(S[0], 0), S[1] & 0xFFFF
+    R = src.Rows
+    i, j, k = np.meshgrid(np.arange(n0, dtype=np.int64), np.arange(nb, dtype=np.int64),
+                          np.arange(c0, dtype=np.int64), indexing="ij")
+    i, j, k = i.reshape(-1), j.reshape(-1), k.reshape(-1)
+    blk = (i * (S[1] if S[1] > 0 else 0) + j)
+    ncol = i.size
+    rr = np.repeat(rows, ncol)
+    ss = np.repeat(slot, ncol)
+    ii, jj, kk, bb = (np.tile(x, rows.size) for x in (i, j, k, blk))
+    with np.errstate(over="ignore"):
+        el = (ii.astype(np.uint64) * St[0] + jj.astype(np.uint64) * St[1]
+              + (ss // np.uint64(16)) * St[2] + (ss % np.uint64(16)) * St[3] + kk.astype(np.uint64))
+        addr = wrap_addr(u64(table.addr) + el * np.uint64(T))
+    ub = src.addr + (bb * R * c0 + rr * c0 + kk) * T
+    v = _read(core, src, ub, f"{NAME} NZ row burst read", lambda q: f"element {q}")
+    order = np.arange(rr.size, dtype=np.int64)
+    return Writes(addr, v.view(dtypes.storage(table.Element)), order, rr, bb * c0 + kk)
+
+
+def check_writes(core, W: Writes, T: int, call: Call) -> None:
+    """Every store (and the simulator's Row Max/Min operand read) inside GM, or a PtoFault
+    naming the first one in program order."""
+    o = np.argsort(W.order, kind="stable")
+    if W.reads is not None:
+        core.gm.check_many(W.reads[o], T, f"{NAME}<Row, {call.atomic.cname}> operand read base[u]",
+                           core.target.name, lambda i: f"src({W.r[o[i]]},{W.c[o[i]]})")
+    core.gm.check_many(W.addr[o], T, f"{NAME} ({call.oob.name}) table write", core.target.name,
+                       lambda i: f"src({W.r[o[i]]},{W.c[o[i]]})")
+
+
+# ---- arithmetic of the atomics ----------------------------------------------------------------
+def arith_dtype(core, table) -> np.dtype:
+    """The type the table's elements are added / compared in: the element type, except the
+    simulator's bfloat16 when it is _Float16 (quirk ``cpu_bfloat16_is_half``)."""
+    from .sim_types import bf16_is_half
+    name = dtypes.name_of(table.Element)
+    if name == "bfloat16" and bf16_is_half(core):
+        return np.dtype(np.float16)
+    return table.Element
+
+
+def combine(atomic: ScatterAtomicOp, old: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """One atomic step in the element type: integers wrap; half and bfloat16 add through float
+    with one rounding to nearest-even (the A2/A3 detour; the simulator's _Float16; assumed for
+    A5's atomicAdd); ``std::max(old, v)`` keeps ``old`` unless ``old < v`` (a NaN in the table
+    stays, a NaN source is ignored, ``-0``/``+0`` ties keep the old value)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        if atomic == ScatterAtomicOp.Add:
+            return (old + v).astype(old.dtype)
+        if atomic == ScatterAtomicOp.Max:
+            return np.where(old < v, v, old)
+        return np.where(v < old, v, old)
+
+
+def fold(atomic: ScatterAtomicOp, dt: np.dtype, init: np.ndarray, group: np.ndarray,
+         vals: np.ndarray) -> np.ndarray:
+    """Fold ``vals`` (already in schedule order) into ``init[group]``, one step per writer:
+    vectorised over the groups, one pass per rank (so all-equal indices cost N passes over one
+    element, and distinct indices one pass)."""
+    acc = init.copy()
+    if not group.size:
+        return acc
+    o = np.argsort(group, kind="stable")
+    g = group[o]
+    start = np.r_[0, np.flatnonzero(g[1:] != g[:-1]) + 1]
+    rank = np.arange(g.size) - np.repeat(start, np.diff(np.r_[start, g.size]))
+    for k in range(int(rank.max()) + 1):
+        sel = o[rank == k]
+        acc[group[sel]] = combine(atomic, acc[group[sel]], vals[sel])
+    return acc
+
+
+def apply(core, call: Call, table, W: Writes) -> None:
+    """Perform the checked writes in schedule order."""
+    T = table.Element.itemsize
+    st = dtypes.storage(table.Element)
+    check_writes(core, W, T, call)
+    if not W.addr.size:
+        return
+    o = np.argsort(W.order, kind="stable")
+    addr, vals = W.addr[o], W.vals[o]
+    gm = core.gm
+    if call.atomic == ScatterAtomicOp.None_:
+        rev = addr[::-1]
+        _, first = np.unique(rev, return_index=True)
+        keep = addr.size - 1 - first
+        gm.scatter(addr[keep], vals[keep])
+        return
+    dt = arith_dtype(core, table)
+    if W.reads is not None:                  # the simulator's Row Max/Min: step by step
+        reads = W.reads[o]
+        for a, rd, v in zip(addr, reads, vals.view(dt)):
+            cur = gm.gather(np.array([rd]), st).view(dt)
+            gm.scatter(np.array([a]), combine(call.atomic, cur, np.array([v], dt)).view(st))
+        return
+    uniq, group = np.unique(addr, return_inverse=True)
+    init = gm.gather(uniq, st).view(dt)
+    gm.scatter(uniq, fold(call.atomic, dt, init, group, vals.view(dt)).view(st))
+
+
+def scatter(core, call: Call, table, src, idx) -> None:
+    """Run a checked MSCATTER on the NumPy reference."""
+    apply(core, call, table, writes(core, call, table, src, idx))
