@@ -1,6 +1,95 @@
-"""MSCATTER on the kernel backends (placeholder until cuda_src/mscatter.cu lands)."""
+"""MSCATTER on the kernel backends: lower a checked call to a launch of cuda_src/mscatter.cu.
+
+:func:`run` returns False (NumPy then runs the call) for what the kernels leave to the
+reference: the A2/A3 NZ tables, the simulator's value conversions (src and table types
+differ) and its Row Max/Min operand quirk, ``Wrap`` with capacity 0 (NumPy raises the
+division fault), a region larger than its arena, and -- on a GPU, whose warps really race --
+Default stores and float atomics, whose bytes depend on the schedule (the host build runs
+the documented one). A kernel that finds a bad access writes nothing; NumPy then raises the
+fault with its message.
+"""
 from __future__ import annotations
 
+import numpy as np
 
-def run(core, call, table, src, idx) -> bool:
-    return False
+from .. import dtypes
+from ..enums import Coalesce, ScatterAtomicOp, ScatterOOB
+from ..semantics import mscatter as sem
+from . import sources
+from .kernels import backend_module, i64
+from .mgather_kernels import _bound, _tile_desc
+
+_DT = {"int8": "DT_I8", "uint8": "DT_U8", "int16": "DT_I16", "uint16": "DT_U16", "int32": "DT_I32",
+       "uint32": "DT_U32", "int64": "DT_I64", "uint64": "DT_U64", "half": "DT_F16",
+       "bfloat16": "DT_BF16", "float32": "DT_F32"}
+KERNEL = {"cpu": "mscatter_seq", "a2a3_nd": "mscatter_seq", "a5_scalar": "mscatter_seq",
+          "a5_default": "mscatter_a5_source", "a5_last": "mscatter_a5_last"}
+
+
+def _E(name: str) -> int:
+    return sources.enum_values("mscatter.cu")[name]
+
+
+def params(core, call: sem.Call, table, src, idx) -> np.ndarray | None:
+    """The kernel's parameter block, or None when the call stays with NumPy."""
+    rules = core.target.mscatter
+    if call.path not in KERNEL or not all(_bound(core, x) for x in (table, src, idx)):
+        return None
+    if dtypes.name_of(src.Element) != dtypes.name_of(table.Element):
+        return None
+    if call.path == "cpu" and call.mode == Coalesce.Row and call.atomic in (ScatterAtomicOp.Max, ScatterAtomicOp.Min) \
+            and core.quirks.get("cpu_mscatter_row_minmax_operand", False):
+        return None
+    name = dtypes.name_of(sem.arith_dtype(core, table))
+    if call.atomic != ScatterAtomicOp.None_ and name not in _DT:
+        return None
+    cap = sem.capacity(core, call, table)
+    if call.oob == ScatterOOB.Wrap and cap == 0 and call.path != "a5_last":
+        return None
+    VR, VC = src.valid_row, src.valid_col
+    if VR * VC * src.Element.itemsize > core.arena(src.space).size:
+        return None
+    if core.backend == "cupy" and call.path == "a5_default" and (
+            call.atomic == ScatterAtomicOp.None_ or name not in ("int32", "uint32")):
+        return None                       # the bytes depend on the schedule: the host's one
+    p = [0] * _E("MS_WORDS")
+    p[_E("MS_VR")], p[_E("MS_VC")] = VR, VC
+    p[_E("MS_MODE")] = _E("MSM_ROW") if call.mode == Coalesce.Row else _E("MSM_ELEM")
+    p[_E("MS_ATOMIC")], p[_E("MS_OOB")] = int(call.atomic), int(call.oob)
+    p[_E("MS_BITS")], p[_E("MS_CAP")] = rules.index_bits, i64(cap)
+    p[_E("MS_T")] = table.Element.itemsize
+    p[_E("MS_DT")] = _E(_DT.get(name, "DT_RAW"))
+    p[_E("MS_TBASE")] = i64(table.addr)
+    p[_E("MS_ST3")], p[_E("MS_ST4")] = i64(table.GetStride(3)), i64(table.GetStride(4))
+    p[_E("MS_ROWDST")] = _E({"strides": "RD_STRIDES", "stride3": "RD_STRIDE3",
+                             "valid_cols": "RD_VALID_COLS"}[rules.row_dst])
+    how = rules.tile_offsets
+    p[_E("MS_SRC"): _E("MS_SRC") + _E("TD_WORDS")] = _tile_desc(src, how)
+    p[_E("MS_IDX"): _E("MS_IDX") + _E("TD_WORDS")] = _tile_desc(idx, how)
+    return np.array(p, np.int64)
+
+
+def block(call: sem.Call, prm: np.ndarray) -> tuple[int, int, int]:
+    """The launch's ``dim3`` (the A5 geometry; the scalar loops run one thread)."""
+    from ..semantics import a5_launch
+    VR, VC = int(prm[_E("MS_VR")]), int(prm[_E("MS_VC")])
+    if call.path == "a5_default":
+        w = a5_launch.launch_warps(call.mode.name.lower(), VR, VC)
+        return (32, int(w), 1)
+    if call.path == "a5_last":
+        cap = int(prm[_E("MS_CAP")]) & 0xFFFFFFFF
+        return (32, 1 if cap == 0 else min(max(-(-cap // 32), 1), 32), 1)
+    return (1, 1, 1)
+
+
+def run(core, call: sem.Call, table, src, idx) -> bool:
+    """Run a checked MSCATTER as its kernel; False: NumPy runs it (or raises its fault)."""
+    prm = params(core, call, table, src, idx)
+    if prm is None:
+        return False
+    if src.valid_row == 0 or src.valid_col == 0:
+        return True
+    be = backend_module(core.backend)
+    kernel = KERNEL[call.path]
+    rec = be.launch(core, kernel, block(call, prm), prm, passes=1 if kernel == "mscatter_seq" else 2)
+    return int(rec[0, 0]) == (1 << 64) - 1

@@ -305,6 +305,61 @@ def arith_dtype(core, table) -> np.dtype:
     return table.Element
 
 
+def _f32_add(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """float32 addition with x86's NaN rule made explicit (a compiler may swap the operands of
+    ``+``): a NaN operand comes back quieted, the first one first; a new NaN (inf - inf) is
+    the default NaN 0xFFC00000."""
+    a, b = np.asarray(a, np.float32), np.asarray(b, np.float32)
+    with np.errstate(invalid="ignore", over="ignore"):
+        r = (a + b).view(np.uint32)
+    qa, qb = a.view(np.uint32) | np.uint32(0x400000), b.view(np.uint32) | np.uint32(0x400000)
+    r = np.where(np.isnan(r.view(np.float32)), np.uint32(0xFFC00000), r)
+    r = np.where(np.isnan(b), qb, r)
+    return np.where(np.isnan(a), qa, r).astype(np.uint32).view(np.float32)
+
+
+def f32_to_half_bits(f: np.ndarray) -> np.ndarray:
+    """float32 -> IEEE half, round to nearest even; a NaN keeps its top payload bits (and stays
+    a NaN): NumPy's own rule, written out so every backend shares it bit for bit."""
+    x = np.asarray(f, np.float32).view(np.uint32).astype(np.int64)
+    s = (x >> 16) & 0x8000
+    e = (x >> 23) & 0xFF
+    m = x & 0x7FFFFF
+    ee = e - 127 + 15
+    nan = np.where((m >> 13) != 0, m >> 13, 1)
+    out = np.where(e == 0xFF, np.where(m != 0, s | 0x7C00 | nan, s | 0x7C00), 0)
+    # normal
+    h = s | (np.clip(ee, 0, 31) << 10) | (m >> 13)
+    rem = m & 0x1FFF
+    h = h + ((rem > 0x1000) | ((rem == 0x1000) & ((h & 1) == 1)))
+    # subnormal
+    mm = m | 0x800000
+    sh = np.clip(14 - ee, 1, 63)
+    hm = mm >> sh
+    rem2 = mm & ((1 << sh) - 1)
+    half = 1 << (sh - 1)
+    hm = hm + ((rem2 > half) | ((rem2 == half) & ((hm & 1) == 1)))
+    sub = np.where(ee < -10, s, s | hm)
+    res = np.where(e == 0xFF, out, np.where(ee >= 31, s | 0x7C00, np.where(ee <= 0, sub, h)))
+    return res.astype(np.uint16)
+
+
+def f32_to_bf16_bits(f: np.ndarray) -> np.ndarray:
+    """float32 -> bfloat16, round to nearest even; NaN -> the quiet NaN of its sign."""
+    x = np.asarray(f, np.float32).view(np.uint32).astype(np.uint64)
+    nan = ((x & 0x7F800000) == 0x7F800000) & ((x & 0x7FFFFF) != 0)
+    r = (x + 0x7FFF + ((x >> 16) & 1)) >> 16
+    return np.where(nan, ((x >> 16) & 0x8000) | 0x7FC0, r).astype(np.uint16)
+
+
+def _narrow_add(old: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """half / bfloat16 addition: both widened to float (exact), one float add, one rounding."""
+    name = "half" if old.dtype == np.float16 else "bfloat16"
+    r = _f32_add(old.astype(np.float32), v.astype(np.float32))
+    bits = f32_to_half_bits(r) if name == "half" else f32_to_bf16_bits(r)
+    return bits.view(old.dtype)
+
+
 def combine(atomic: ScatterAtomicOp, old: np.ndarray, v: np.ndarray) -> np.ndarray:
     """One atomic step in the element type: integers wrap; half and bfloat16 add through float
     with one rounding to nearest-even (the A2/A3 detour; the simulator's _Float16; assumed for
@@ -312,6 +367,10 @@ def combine(atomic: ScatterAtomicOp, old: np.ndarray, v: np.ndarray) -> np.ndarr
     stays, a NaN source is ignored, ``-0``/``+0`` ties keep the old value)."""
     with np.errstate(over="ignore", invalid="ignore"):
         if atomic == ScatterAtomicOp.Add:
+            if old.dtype == np.float32:
+                return _f32_add(old, v)
+            if old.dtype.kind == "f" or dtypes.name_of(old.dtype) == "bfloat16":
+                return _narrow_add(old, v)
             return (old + v).astype(old.dtype)
         if atomic == ScatterAtomicOp.Max:
             return np.where(old < v, v, old)

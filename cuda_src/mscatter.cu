@@ -1,0 +1,393 @@
+// mscatter.cu — MSCATTER on every target: the A5 SIMT launches and the scalar loops.
+//
+//   kernel                 mirrors                                        launch per instance
+//   mscatter_a5_source     A5 simt_mscatter_row_kernel / _elem_kernel     dim3(32, W) (Row: rowWarps*warpsPerRow,
+//                          (Conflict::Default and every atomic)           Elem: clamp(ceil(N/32), 1, 32)); lock-step warps on the host
+//   mscatter_a5_last       A5 simt_mscatter_row_last / _elem_last_kernel  dim3(32, clamp(ceil(cap/32), 1, 32)), slots tid, tid+1024, ...
+//   mscatter_seq           the scalar loops: the CPU simulator, A2/A3 ND   dim3(1)
+//                          Row and Elem, the A5 static 1x1 path
+//
+// Semantics are those of ptogpu/semantics/mscatter.py byte for byte. Every kernel checks each
+// index read, source read and table write against its arena first (pass 0 on the SIMT
+// kernels); an instance with any bad access writes nothing and its record says so (the host
+// then lets NumPy raise the fault with its message).
+//
+// Schedule: on the host each block runs its warps one after another, each warp's steps in
+// order, the 32 lanes of a step in lock-step (lane order for stores to one address) -- the
+// schedule the NumPy reference follows. On a GPU the warps race; the host hands Default
+// stores and float atomics (whose bytes depend on the order) to the host build, so the GPU
+// runs the slot-centric kernel, the scalar loops and integer atomics (order-independent).
+#include "common.cuh"
+
+enum {
+    MS_VR = 0, MS_VC, MS_MODE, MS_ATOMIC, MS_OOB, MS_BITS, MS_CAP, MS_T, MS_DT, MS_TBASE,
+    MS_ST3, MS_ST4, MS_ROWDST, MS_SRC, MS_IDX = MS_SRC + TD_WORDS, MS_WORDS = MS_IDX + TD_WORDS
+};
+enum { MSM_ROW = 0, MSM_ELEM = 1 };
+enum { SOOB_UNDEFINED = 0, SOOB_SKIP = 1, SOOB_CLAMP = 2, SOOB_WRAP = 3 };
+enum { AT_NONE = 0, AT_ADD = 1, AT_MAX = 2, AT_MIN = 3 };
+// Element arithmetic types (what Add / Max / Min compute in).
+enum { DT_I8 = 0, DT_U8, DT_I16, DT_U16, DT_I32, DT_U32, DT_I64, DT_U64, DT_F16, DT_BF16, DT_F32, DT_RAW };
+// Row destination: cpu u*St3 + j*St4, A2/A3 u*u32(St3) + j, A5 u32(u*VC) + j.
+enum { RD_STRIDES = 0, RD_STRIDE3 = 1, RD_VALID_COLS = 2 };
+
+// ---- scalar float conversions (no headers: NVRTC has none) ---------------------------------
+PTO_DEV u32 f2u(float f) { u32 u; PTO_MEMCPY(&u, &f, 4); return u; }
+PTO_DEV float u2f(u32 u) { float f; PTO_MEMCPY(&f, &u, 4); return f; }
+
+PTO_DEV float half_to_float(u32 h) {
+    const u32 s = (h & 0x8000u) << 16, e = (h >> 10) & 0x1Fu, m = h & 0x3FFu;
+    if (e == 0x1Fu) return u2f(s | 0x7F800000u | (m << 13));            // inf / NaN (payload kept)
+    if (e == 0) {
+        if (!m) return u2f(s);
+        float v = (float)m * (1.0f / 16777216.0f);                       // m * 2^-24, exact
+        return s ? -v : v;
+    }
+    return u2f(s | ((e + 112u) << 23) | (m << 13));
+}
+
+// float -> half, round to nearest even (NumPy's npy_floatbits_to_halfbits).
+PTO_DEV u32 float_to_half(float f) {
+    const u32 x = f2u(f), s = (x >> 16) & 0x8000u, e = (x >> 23) & 0xFFu, m = x & 0x7FFFFFu;
+    if (e == 0xFFu) {
+        if (!m) return s | 0x7C00u;
+        u32 hm = m >> 13;
+        return s | 0x7C00u | (hm ? hm : 1u);                             // NaN stays NaN
+    }
+    const int ee = (int)e - 127 + 15;
+    if (ee >= 31) return s | 0x7C00u;                                    // overflow: inf
+    if (ee <= 0) {                                                       // subnormal half
+        if (ee < -10) return s;
+        const u32 mm = m | 0x800000u;
+        const int sh = 14 - ee;
+        u32 hm = mm >> sh;
+        const u32 rem = mm & ((1u << sh) - 1u), halfway = 1u << (sh - 1);
+        if (rem > halfway || (rem == halfway && (hm & 1u))) ++hm;
+        return s | hm;
+    }
+    u32 h = s | ((u32)ee << 10) | (m >> 13);
+    const u32 rem = m & 0x1FFFu;
+    if (rem > 0x1000u || (rem == 0x1000u && (h & 1u))) ++h;             // carries into the exponent
+    return h;
+}
+
+PTO_DEV float bf16_to_float(u32 b) { return u2f(b << 16); }
+
+// float -> bfloat16, round to nearest even; NaN -> quiet NaN of the same sign (ml_dtypes).
+PTO_DEV u32 float_to_bf16(float f) {
+    const u32 x = f2u(f);
+    if ((x & 0x7F800000u) == 0x7F800000u && (x & 0x7FFFFFu)) return ((x >> 16) & 0x8000u) | 0x7FC0u;
+    return (x + 0x7FFFu + ((x >> 16) & 1u)) >> 16;
+}
+
+// float addition with x86's NaN rule made explicit (a compiler may commute `+`): a NaN operand
+// comes back quieted, the first first; a new NaN (inf - inf) is the default NaN 0xFFC00000.
+PTO_DEV float f32_add(float a, float b) {
+    const u32 ua = f2u(a), ub = f2u(b);
+    const bool na = (ua & 0x7F800000u) == 0x7F800000u && (ua & 0x7FFFFFu);
+    const bool nb = (ub & 0x7F800000u) == 0x7F800000u && (ub & 0x7FFFFFu);
+    if (na) return u2f(ua | 0x400000u);
+    if (nb) return u2f(ub | 0x400000u);
+    const float r = a + b;
+    const u32 ur = f2u(r);
+    if ((ur & 0x7F800000u) == 0x7F800000u && (ur & 0x7FFFFFu)) return u2f(0xFFC00000u);
+    return r;
+}
+
+// One atomic step on an element of `dt` (bit patterns in u64): integers wrap; half and bf16 add
+// through float with one rounding; Max keeps `old` unless old < v, Min unless v < old.
+PTO_DEV u64 ms_combine(int op, int dt, u64 old, u64 v) {
+    switch (dt) {
+    case DT_F32: {
+        const float a = u2f((u32)old), b = u2f((u32)v);
+        if (op == AT_ADD) return f2u(f32_add(a, b));
+        if (op == AT_MAX) return a < b ? v : old;
+        return b < a ? v : old;
+    }
+    case DT_F16:
+    case DT_BF16: {
+        const float a = dt == DT_F16 ? half_to_float((u32)old) : bf16_to_float((u32)old);
+        const float b = dt == DT_F16 ? half_to_float((u32)v) : bf16_to_float((u32)v);
+        if (op == AT_ADD) return dt == DT_F16 ? float_to_half(f32_add(a, b)) : float_to_bf16(f32_add(a, b));
+        if (op == AT_MAX) return a < b ? v : old;
+        return b < a ? v : old;
+    }
+    default: break;
+    }
+    if (op == AT_ADD) return old + v;
+    const int bits = dt <= DT_U8 ? 8 : dt <= DT_U16 ? 16 : dt <= DT_U32 ? 32 : 64;
+    const bool sgn = dt == DT_I8 || dt == DT_I16 || dt == DT_I32 || dt == DT_I64;
+    const int sh = 64 - bits;
+    const bool lt_ov = sgn ? ((i64)(old << sh) >> sh) < ((i64)(v << sh) >> sh)
+                           : ((old << sh) >> sh) < ((v << sh) >> sh);   // old < v
+    const bool lt_vo = sgn ? ((i64)(v << sh) >> sh) < ((i64)(old << sh) >> sh)
+                           : ((v << sh) >> sh) < ((old << sh) >> sh);   // v < old
+    if (op == AT_MAX) return lt_ov ? v : old;
+    return lt_vo ? v : old;
+}
+
+PTO_DEV u64 ld_elem(const u8 *p, int T) {
+    u64 v = 0;
+    for (int k = 0; k < T; ++k) v |= (u64)p[k] << (8 * k);
+    return v;
+}
+PTO_DEV void st_elem(u8 *p, int T, u64 v) {
+    for (int k = 0; k < T; ++k) p[k] = (u8)(v >> (8 * k));
+}
+
+// ---- one write ---------------------------------------------------------------------------------
+// The ScatterOOB rule on `bits`-wide unsigned values; `last`: the slot-centric kernels (a slot
+// is written only below cap). Wrap with cap 0 never reaches a kernel (the host refuses it).
+PTO_DEV u64 ms_remap(u64 u, u64 cap, int oob, int bits, bool *w) {
+    const u64 mask = bits == 32 ? 0xFFFFFFFFull : ~0ull;
+    *w = true;
+    switch (oob) {
+    case SOOB_SKIP: *w = u < cap; return u;
+    case SOOB_CLAMP:
+        if (bits == 64) return u < cap - 1 ? u : cap - 1;
+        return u >= cap ? ((cap - 1) & mask) : u;
+    case SOOB_WRAP: return cap ? u % cap : u;
+    default: return u;
+    }
+}
+
+// Index of source (r, c) (Row: flat element r of the index storage).
+PTO_DEV bool ms_index(const i64 *P, const Mem &m, i64 r, i64 c, u64 *u) {
+    const i64 *itd = P + MS_IDX;
+    const Arena &I = m.a[itd[TD_SPACE]];
+    const u64 a = P[MS_MODE] == MSM_ROW ? (u64)itd[TD_ADDR] + (u64)(r * itd[TD_ESIZE]) : tile_addr(itd, r, c);
+    if (!arena_ok(I, a, itd[TD_ESIZE])) return false;
+    *u = cast_index(load_index(I.p + a, (int)itd[TD_ESIZE], (int)itd[TD_SIGNED]), (int)P[MS_BITS]);
+    return true;
+}
+
+// GM byte address of the write of source (r, c) to `slot`.
+PTO_DEV u64 ms_dst(const i64 *P, u64 slot, i64 c) {
+    const u64 T = (u64)P[MS_T];
+    u64 off;
+    if (P[MS_MODE] == MSM_ELEM) off = slot;
+    else if (P[MS_ROWDST] == RD_STRIDES) off = slot * (u64)P[MS_ST3] + (u64)c * (u64)P[MS_ST4];
+    else if (P[MS_ROWDST] == RD_STRIDE3) off = slot * ((u64)P[MS_ST3] & 0xFFFFFFFFull) + (u64)c;
+    else off = ((slot * (u64)P[MS_VC]) & 0xFFFFFFFFull) + (u64)c;
+    return (u64)P[MS_TBASE] + off * T;
+}
+
+// act 0: check (false on a bad access); act 1: write. One store (or atomic step) of source
+// (r, c), whose index `u` remapped to `slot`.
+PTO_DEV bool ms_store(const i64 *P, const Mem &m, int act, i64 r, i64 c, u64 slot) {
+    const i64 *std_ = P + MS_SRC;
+    const Arena &S = m.a[std_[TD_SPACE]], &G = m.a[SPACE_GM];
+    const int T = (int)P[MS_T];
+    const u64 sa = tile_addr(std_, r, c), d = ms_dst(P, slot, c);
+    if (act == 0) return arena_ok(S, sa, T) && arena_ok(G, d, T);
+    const u64 v = ld_elem(S.p + sa, T);
+    if (P[MS_ATOMIC] == AT_NONE) {
+        st_elem(G.p + d, T, v);
+        return true;
+    }
+#ifndef PTO_HOST_SHIM
+    if (T == 4 && (d & 3) == 0 && (P[MS_DT] == DT_I32 || P[MS_DT] == DT_U32)) {   // order-free on a GPU
+        unsigned *p = (unsigned *)(G.p + d);
+        if (P[MS_ATOMIC] == AT_ADD) atomicAdd(p, (unsigned)v);
+        else if (P[MS_DT] == DT_U32) (P[MS_ATOMIC] == AT_MAX ? atomicMax(p, (unsigned)v) : atomicMin(p, (unsigned)v));
+        else (P[MS_ATOMIC] == AT_MAX ? atomicMax((int *)p, (int)v) : atomicMin((int *)p, (int)v));
+        return true;
+    }
+#endif
+    st_elem(G.p + d, T, ms_combine((int)P[MS_ATOMIC], (int)P[MS_DT], ld_elem(G.p + d, T), v));
+    return true;
+}
+
+// ---- the scalar loops ---------------------------------------------------------------------------
+// Rows in order; Elem: row-major; each write checked (act 0) before any is done (act 1).
+PTO_DEV bool seq_instance(const i64 *P, const Mem &m, int act) {
+    const i64 VR = P[MS_VR], VC = P[MS_VC];
+    for (i64 r = 0; r < VR; ++r) {
+        if (P[MS_MODE] == MSM_ROW) {
+            u64 u;
+            if (!ms_index(P, m, r, 0, &u)) return false;
+            bool w;
+            const u64 s = ms_remap(u, (u64)P[MS_CAP], (int)P[MS_OOB], (int)P[MS_BITS], &w);
+            if (!w) continue;
+            for (i64 c = 0; c < VC; ++c)
+                if (!ms_store(P, m, act, r, c, s)) return false;
+            continue;
+        }
+        for (i64 c = 0; c < VC; ++c) {
+            u64 u;
+            if (!ms_index(P, m, r, c, &u)) return false;
+            bool w;
+            const u64 s = ms_remap(u, (u64)P[MS_CAP], (int)P[MS_OOB], (int)P[MS_BITS], &w);
+            if (w && !ms_store(P, m, act, r, c, s)) return false;
+        }
+    }
+    return true;
+}
+
+#define MS_SETUP(inst)                                                   \
+    const i64 *P = prm + (inst) * prm_stride;                            \
+    u64 *rec = fault + (inst) * FAULT_WORDS;                             \
+    PTO_MEM_OF(m, inst)
+
+extern "C" __global__ void mscatter_seq(PTO_KERNEL_PARAMS) {
+    (void)pass;
+    if (threadIdx.x | threadIdx.y | threadIdx.z) return;
+    PTO_FOR_EACH_INSTANCE(inst) {
+        MS_SETUP(inst);
+        if (!seq_instance(P, m, 0)) rec[0] = 0;
+        else seq_instance(P, m, 1);
+    }
+}
+
+// ---- A5 source-centric launch (Conflict::Default, atomics) ------------------------------------
+// Warp `ty`, lanes lane0 .. lane0+W-1 (the host's lock-step call: W = 32, lane0 = 0; the GPU:
+// W = 1, lane0 = threadIdx.x). Each step is a loop over the lanes, so lane l does step k before
+// any lane does step k+1. Returns false (act 0) on a bad access.
+template <int W>
+PTO_DEV bool a5_source_warp(const i64 *P, const Mem &m, int act, u32 ty, u32 lane0) {
+    const u32 VR = (u32)P[MS_VR], VC = (u32)P[MS_VC];
+    const u64 cap = (u64)P[MS_CAP];
+    const int oob = (int)P[MS_OOB];
+    bool ok = true;
+    if (P[MS_MODE] == MSM_ROW) {
+        const u32 rw = row_warps(VR), wpr = warps_per_row(VR, VC);
+        const u32 row_warp = ty % rw, col_seg = ty / rw, cstride = 32u * wpr;
+        for (u32 row = row_warp; row < VR; row += rw) {
+            u64 u;
+            if (!ms_index(P, m, row, 0, &u)) return false;
+            bool w;
+            const u64 s = ms_remap(u, cap, oob, 32, &w);
+            if (!w) continue;
+            for (u32 col = 32u * col_seg + lane0; col < VC; col += cstride) {
+                PTO_LANE_LOOP(l, W) {
+                    const u32 c = col + (u32)l;
+                    if (c < VC) ok &= ms_store(P, m, act, row, c, s);
+                }
+                if (!ok) return false;
+            }
+        }
+        return true;
+    }
+    const u32 N = VR * VC, lt = 32u * elem_launch_warps(N);
+    for (u32 base = 32u * ty + lane0; base < N; base += lt) {
+        u64 u[W], s[W];
+        bool w[W], in[W];
+        PTO_LANE_LOOP(l, W) {                                    // index loads
+            const u32 i = base + (u32)l;
+            in[l] = i < N;
+            if (in[l]) ok &= ms_index(P, m, i / VC, i % VC, &u[l]);
+        }
+        if (!ok) return false;
+        PTO_LANE_LOOP(l, W) s[l] = in[l] ? ms_remap(u[l], cap, oob, 32, &w[l]) : 0;   // remap
+        for (int l = 0; l < W; ++l) {                            // stores, lane order
+            const u32 i = base + (u32)l;
+            if (in[l] && w[l]) ok &= ms_store(P, m, act, i / VC, i % VC, s[l]);
+        }
+        if (!ok) return false;
+    }
+    return true;
+}
+
+PTO_DEV u32 a5_source_warps(const i64 *P) {
+    const u32 VR = (u32)P[MS_VR], VC = (u32)P[MS_VC];
+    return P[MS_MODE] == MSM_ROW ? row_launch_warps(VR, VC) : elem_launch_warps(VR * VC);
+}
+
+extern "C" __global__ void mscatter_a5_source(PTO_KERNEL_PARAMS) {
+    PTO_FOR_EACH_INSTANCE(inst) {
+        MS_SETUP(inst);
+        const u32 warps = a5_source_warps(P);
+        if (pto_lockstep_block()) {                  // host: the whole block, warp after warp
+            bool ok = true;
+            for (u32 w = 0; w < warps && ok; ++w) ok = a5_source_warp<PTO_WARP>(P, m, 0, w, 0);
+            if (!ok) { rec[0] = 0; continue; }
+            for (u32 w = 0; w < warps; ++w) a5_source_warp<PTO_WARP>(P, m, 1, w, 0);
+            continue;
+        }
+        if (threadIdx.x >= 32u || threadIdx.y >= warps) continue;
+        if (pass == 0) {
+            if (!a5_source_warp<1>(P, m, 0, threadIdx.y, threadIdx.x)) rec[0] = 0;
+        } else if (rec[0] == FAULT_NONE) {
+            a5_source_warp<1>(P, m, 1, threadIdx.y, threadIdx.x);
+        }
+    }
+}
+
+// ---- A5 slot-centric launch (Conflict::Last, Atomic None) ---------------------------------------
+// Thread tid owns slots tid, tid+1024, ...; for each, a reverse scan over the writers finds the
+// last one whose remapped index is the slot; that thread alone writes it (Row: the whole row).
+// Lock-step lanes: the 32 slots of a warp step scan together -- each candidate's index is
+// loaded and remapped once for all lanes, then compared with every lane's slot.
+template <int W>
+PTO_DEV bool a5_last_warp(const i64 *P, const Mem &m, int act, u32 ty, u32 lane0) {
+    const u32 VR = (u32)P[MS_VR], VC = (u32)P[MS_VC];
+    const u64 cap = (u64)P[MS_CAP] & 0xFFFFFFFFull;
+    const int oob = (int)P[MS_OOB];
+    const bool row = P[MS_MODE] == MSM_ROW;
+    const u32 count = row ? VR : VR * VC;
+    bool ok = true;
+    for (u64 s0 = 32ull * ty + lane0; s0 < cap; s0 += 1024ull) {
+        i64 win[W];
+        int todo = 0;
+        PTO_LANE_LOOP(l, W) {
+            win[l] = s0 + (u64)l < cap ? -1 : -2;       // -2: no such slot
+            todo += win[l] == -1;
+        }
+        for (u32 k = 0; k < count && todo; ++k) {
+            const u32 j = count - 1u - k;
+            u64 u;
+            if (!ms_index(P, m, row ? j : j / VC, row ? 0 : j % VC, &u)) return false;
+            bool w;
+            const u64 s = ms_remap(u, cap, oob, 32, &w);
+            if (!w || s >= cap) continue;
+            PTO_LANE_LOOP(l, W) {
+                if (win[l] == -1 && s == s0 + (u64)l) {
+                    win[l] = j;
+                    --todo;
+                }
+            }
+        }
+        for (int l = 0; l < W; ++l) {
+            if (win[l] < 0) continue;
+            const u64 s = s0 + (u64)l;
+            if (row) {
+                for (u32 c = 0; c < VC; ++c) ok &= ms_store(P, m, act, win[l], c, s);
+            } else {
+                ok &= ms_store(P, m, act, (u32)win[l] / VC, (u32)win[l] % VC, s);
+            }
+        }
+        if (!ok) return false;
+    }
+    return true;
+}
+
+PTO_DEV u32 a5_last_warps(const i64 *P) {
+    const u64 cap = (u64)P[MS_CAP] & 0xFFFFFFFFull;
+    if (!cap) return 1u;
+    const u64 w = (cap + 31u) / 32u;
+    return w > 32u ? 32u : (u32)w;
+}
+
+extern "C" __global__ void mscatter_a5_last(PTO_KERNEL_PARAMS) {
+    PTO_FOR_EACH_INSTANCE(inst) {
+        MS_SETUP(inst);
+        const u32 warps = a5_last_warps(P);
+        if (pto_lockstep_block()) {
+            bool ok = true;
+            for (u32 w = 0; w < warps && ok; ++w) ok = a5_last_warp<PTO_WARP>(P, m, 0, w, 0);
+            if (!ok) { rec[0] = 0; continue; }
+            for (u32 w = 0; w < warps; ++w) a5_last_warp<PTO_WARP>(P, m, 1, w, 0);
+            continue;
+        }
+        if (threadIdx.x >= 32u || threadIdx.y >= warps) continue;
+        if (pass == 0) {
+            if (!a5_last_warp<1>(P, m, 0, threadIdx.y, threadIdx.x)) rec[0] = 0;
+        } else if (rec[0] == FAULT_NONE) {
+            a5_last_warp<1>(P, m, 1, threadIdx.y, threadIdx.x);
+        }
+    }
+}
+
+PTO_EXPORT(mscatter_seq)
+PTO_EXPORT_WARPS(mscatter_a5_source)
+PTO_EXPORT_WARPS(mscatter_a5_last)
