@@ -21,13 +21,17 @@
 
 enum {
     MS_VR = 0, MS_VC, MS_MODE, MS_ATOMIC, MS_OOB, MS_BITS, MS_CAP, MS_T, MS_DT, MS_TBASE,
-    MS_ST3, MS_ST4, MS_ROWDST, MS_SRC, MS_IDX = MS_SRC + TD_WORDS, MS_WORDS = MS_IDX + TD_WORDS
+    MS_ST3, MS_ST4, MS_ROWDST, MS_LASTSCAN, MS_SRC, MS_IDX = MS_SRC + TD_WORDS, MS_WORDS = MS_IDX + TD_WORDS
 };
 enum { MSM_ROW = 0, MSM_ELEM = 1 };
 enum { SOOB_UNDEFINED = 0, SOOB_SKIP = 1, SOOB_CLAMP = 2, SOOB_WRAP = 3 };
 enum { AT_NONE = 0, AT_ADD = 1, AT_MAX = 2, AT_MIN = 3 };
 // Element arithmetic types (what Add / Max / Min compute in).
 enum { DT_I8 = 0, DT_U8, DT_I16, DT_U16, DT_I32, DT_U32, DT_I64, DT_U64, DT_F16, DT_BF16, DT_F32, DT_RAW };
+// How the slot-centric kernel's threads find their winners: SCAN_REVERSE, each lane's own
+// reverse scan (what the hardware runs: Θ(cap x N) index reads); SCAN_OWNER (host build only),
+// one forward pass recording each slot's last writer, which is the winner every scan finds.
+enum { SCAN_REVERSE = 0, SCAN_OWNER = 1 };
 // Row destination: cpu u*St3 + j*St4, A2/A3 u*u32(St3) + j, A5 u32(u*VC) + j.
 enum { RD_STRIDES = 0, RD_STRIDE3 = 1, RD_VALID_COLS = 2 };
 
@@ -288,6 +292,100 @@ PTO_DEV bool a5_source_warp(const i64 *P, const Mem &m, int act, u32 ty, u32 lan
     return true;
 }
 
+#ifdef PTO_HOST_SHIM
+// The whole Elem source-centric block in vector form, for the common shape: RowMajor src and
+// index tiles of exactly VC columns (position p is element p of both), 4-byte indices, both
+// regions inside UB. The same schedule (warp after warp, each warp's rounds, lanes in
+// order); pass 0 ORs the lanes' bad writes, pass 1 stores. False: not this shape, or a bad
+// write somewhere (the generic lanes then key it).
+template <int TS, int OOB>
+static bool a5_elem_fast_t(const i64 *P, const Mem &m) {
+    const i64 *std_ = P + MS_SRC, *itd = P + MS_IDX;
+    const u32 N = (u32)(P[MS_VR] * P[MS_VC]), lt = 32u * elem_launch_warps(N);
+    const u8 *sb = m.a[std_[TD_SPACE]].p + std_[TD_ADDR], *ib = m.a[itd[TD_SPACE]].p + itd[TD_ADDR];
+    u8 *tab = m.a[SPACE_GM].p + P[MS_TBASE];
+    const u64 cap = (u64)P[MS_CAP] & 0xFFFFFFFFull, gsz = (u64)m.a[SPACE_GM].size, tb = (u64)P[MS_TBASE];
+    const bool tb_ok = gsz >= (u64)TS && tb <= gsz - TS;
+    const u64 lim = tb_ok ? (gsz - TS - tb) / TS : 0;          // largest slot inside GM
+    const u32 cap32 = (u32)cap;
+    // pass 0 keeps each round's slots (up to 64 rounds of 32 lanes); longer launches recompute
+    enum { KEEP = 64 };
+    u32 keep[KEEP][32];
+    int keep_on[KEEP][32];
+    for (int pass = 0; pass < 2; ++pass) {
+        int bad = 0, round = 0;
+        for (u32 w = 0; w * 32u < N && w * 32u < lt; ++w)
+            for (u32 base = 32u * w; base < N; base += lt, ++round) {
+                const int n = N - base < 32u ? (int)(N - base) : 32;
+                u32 tmp[32];
+                int tmp_on[32];
+                u32 *sl = round < KEEP ? keep[round] : tmp;
+                int *on = round < KEEP ? keep_on[round] : tmp_on;
+                if (pass == 0 || round >= KEEP) {
+                    PTO_LANE_LOOP(l, 32) {
+                        const u32 u = l < n ? (u32)ld_at<4>(ib, (int)(base + l)) : 0u;
+                        u32 s = u;
+                        int wr = l < n;
+                        if (OOB == SOOB_SKIP) wr &= u < cap32;
+                        else if (OOB == SOOB_CLAMP) s = u >= cap32 ? cap32 - 1u : u;
+                        else if (OOB == SOOB_WRAP) s = u % cap32;
+                        sl[l] = s;
+                        on[l] = wr;
+                    }
+                }
+                if (pass == 0) {
+                    PTO_LANE_LOOP_OR(l, 32, bad) bad |= on[l] && (!tb_ok || (u64)sl[l] > lim);
+                    continue;
+                }
+                for (int l = 0; l < n; ++l)             // stores in lane order
+                    if (on[l]) st_word<TS>(tab + (u64)sl[l] * TS, ld_word<TS>(sb + (u64)(base + l) * TS));
+            }
+        if (bad) return false;
+    }
+    return true;
+}
+
+// Elem, no atomic, RowMajor src and index tiles of exactly VC columns inside UB, 4-byte
+// indices, a power-of-two element size: position p is element p of both tiles.
+static bool elem_linear_shape(const i64 *P, const Mem &m) {
+    const i64 *std_ = P + MS_SRC, *itd = P + MS_IDX;
+    const u64 VR = (u64)P[MS_VR], VC = (u64)P[MS_VC], T = (u64)P[MS_T], N = VR * VC;
+    if (P[MS_MODE] != MSM_ELEM || P[MS_ATOMIC] != AT_NONE || itd[TD_ESIZE] != 4) return false;
+    if (std_[TD_KIND] != TK_ROW || itd[TD_KIND] != TK_ROW || (u64)std_[TD_COLS] != VC || (u64)itd[TD_COLS] != VC)
+        return false;
+    if (!(T == 1 || T == 2 || T == 4 || T == 8) || N == 0 || N >> 31) return false;
+    const Arena &S = m.a[std_[TD_SPACE]], &I = m.a[itd[TD_SPACE]];
+    return std_[TD_ADDR] >= 0 && itd[TD_ADDR] >= 0 && (u64)std_[TD_ADDR] + N * T <= (u64)S.size &&
+           (u64)itd[TD_ADDR] + N * 4 <= (u64)I.size;
+}
+
+static bool a5_elem_fast(const i64 *P, const Mem &m) {
+    const i64 *std_ = P + MS_SRC, *itd = P + MS_IDX;
+    const u64 VR = (u64)P[MS_VR], VC = (u64)P[MS_VC], T = (u64)P[MS_T], N = VR * VC;
+    if (P[MS_MODE] != MSM_ELEM || P[MS_ATOMIC] != AT_NONE || itd[TD_ESIZE] != 4) return false;
+    if (std_[TD_KIND] != TK_ROW || itd[TD_KIND] != TK_ROW || (u64)std_[TD_COLS] != VC || (u64)itd[TD_COLS] != VC)
+        return false;
+    if (!(T == 1 || T == 2 || T == 4 || T == 8) || N == 0 || N >> 31) return false;
+    if (P[MS_OOB] == SOOB_WRAP && !((u64)P[MS_CAP] & 0xFFFFFFFFull)) return false;
+    const Arena &S = m.a[std_[TD_SPACE]], &I = m.a[itd[TD_SPACE]];
+    if (std_[TD_ADDR] < 0 || itd[TD_ADDR] < 0 || (u64)std_[TD_ADDR] + N * T > (u64)S.size ||
+        (u64)itd[TD_ADDR] + N * 4 > (u64)I.size)
+        return false;
+#define MS_FAST(TS, OOB) return a5_elem_fast_t<TS, OOB>(P, m);
+#define MS_FAST_T(OOB) \
+    switch ((int)T) { case 1: { MS_FAST(1, OOB) } case 2: { MS_FAST(2, OOB) } \
+                      case 4: { MS_FAST(4, OOB) } default: { MS_FAST(8, OOB) } }
+    switch ((int)P[MS_OOB]) {
+    case SOOB_SKIP: MS_FAST_T(SOOB_SKIP)
+    case SOOB_CLAMP: MS_FAST_T(SOOB_CLAMP)
+    case SOOB_WRAP: MS_FAST_T(SOOB_WRAP)
+    default: MS_FAST_T(SOOB_UNDEFINED)
+    }
+#undef MS_FAST_T
+#undef MS_FAST
+}
+#endif
+
 PTO_DEV u32 a5_source_warps(const i64 *P) {
     const u32 VR = (u32)P[MS_VR], VC = (u32)P[MS_VC];
     return P[MS_MODE] == MSM_ROW ? row_launch_warps(VR, VC) : elem_launch_warps(VR * VC);
@@ -298,6 +396,9 @@ extern "C" __global__ void mscatter_a5_source(PTO_KERNEL_PARAMS) {
         MS_SETUP(inst);
         const u32 warps = a5_source_warps(P);
         if (pto_lockstep_block()) {                  // host: the whole block, warp after warp
+#ifdef PTO_HOST_SHIM
+            if (a5_elem_fast(P, m)) continue;
+#endif
             bool ok = true;
             for (u32 w = 0; w < warps && ok; ++w) ok = a5_source_warp<PTO_WARP>(P, m, 0, w, 0);
             if (!ok) { rec[0] = 0; continue; }
@@ -368,10 +469,84 @@ PTO_DEV u32 a5_last_warps(const i64 *P) {
     return w > 32u ? 32u : (u32)w;
 }
 
+#ifdef PTO_HOST_SHIM
+#include <algorithm>
+#include <vector>
+// SCAN_OWNER: every slot's last writer in one forward pass (owner[s] = the largest position
+// whose remapped index is s), then each warp's lanes write their slots from it -- the winners
+// the reverse scans find, without reading the index tile cap times. Returns false on a bad
+// access (the reverse-scan path then keys it) or when the table is too large to index.
+static bool a5_last_owner(const i64 *P, const Mem &m) {
+    const u32 VR = (u32)P[MS_VR], VC = (u32)P[MS_VC];
+    const u64 cap = (u64)P[MS_CAP] & 0xFFFFFFFFull;
+    const bool row = P[MS_MODE] == MSM_ROW;
+    const u32 count = row ? VR : VR * VC;
+    if (cap > (1u << 26)) return false;
+    if (!cap) return true;                            // the slot loop never runs
+    static thread_local std::vector<i64> owner;       // -1 everywhere between calls
+    static thread_local std::vector<u64> touched;
+    if (owner.size() < cap) owner.resize(cap, -1);
+    touched.clear();
+    bool ok = true;
+    if (elem_linear_shape(P, m)) {                    // the common shape: direct moves
+        const i64 *std_ = P + MS_SRC, *itd = P + MS_IDX;
+        const u8 *ib = m.a[itd[TD_SPACE]].p + itd[TD_ADDR], *sb = m.a[std_[TD_SPACE]].p + std_[TD_ADDR];
+        const int oob = (int)P[MS_OOB];
+        const u32 c32 = (u32)cap;
+        for (u32 j = 0; j < count; ++j) {
+            const u32 u = (u32)ld_word<4>(ib + 4ull * j);
+            u32 s2 = u;
+            if (oob == SOOB_CLAMP) s2 = u >= c32 ? c32 - 1u : u;
+            else if (oob == SOOB_WRAP) s2 = u % c32;
+            if (s2 >= c32) continue;                  // Skip, and Undefined past cap
+            if (owner[s2] < 0) touched.push_back(s2);
+            owner[s2] = j;
+        }
+        const int T = (int)P[MS_T];
+        const u64 gsz = (u64)m.a[SPACE_GM].size, tb = (u64)P[MS_TBASE];
+        const bool tb_ok = gsz >= (u64)T && tb <= gsz - T;
+        const u64 lim = tb_ok ? (gsz - T - tb) / T : 0;
+        for (usize t = 0; t < touched.size(); ++t) ok &= tb_ok && touched[t] <= lim;
+        u8 *tab = m.a[SPACE_GM].p + tb;
+        for (usize t = 0; t < touched.size() && ok; ++t)
+            copy_elem(tab + touched[t] * T, sb + (u64)owner[touched[t]] * T, T);
+        for (usize t = 0; t < touched.size(); ++t) owner[touched[t]] = -1;
+        return ok;
+    }
+    for (u32 j = 0; j < count && ok; ++j) {
+        u64 u;
+        if (!ms_index(P, m, row ? j : j / VC, row ? 0 : j % VC, &u)) { ok = false; break; }
+        bool w;
+        const u64 s = ms_remap(u, cap, (int)P[MS_OOB], 32, &w);
+        if (!w || s >= cap) continue;
+        if (owner[s] < 0) touched.push_back(s);
+        owner[s] = j;
+    }
+    // Elem slots are distinct addresses, so their order is free; Row rows may alias through the
+    // 32-bit s*VC: the kernel's order (warp, its slot steps, lane), as the key s % 1024, s.
+    if (ok && row)
+        std::sort(touched.begin(), touched.end(), [](u64 x, u64 y) {
+            return x % 1024 < y % 1024 || (x % 1024 == y % 1024 && x < y);
+        });
+    for (int act = 0; act < 2 && ok; ++act)
+        for (usize t = 0; t < touched.size() && ok; ++t) {
+            const u64 s = touched[t];
+            const i64 j = owner[s];
+            if (row) for (u32 c = 0; c < VC; ++c) ok &= ms_store(P, m, act, j, c, s);
+            else ok = ms_store(P, m, act, (u32)j / VC, (u32)j % VC, s);
+        }
+    for (usize t = 0; t < touched.size(); ++t) owner[touched[t]] = -1;
+    return ok;
+}
+#endif
+
 extern "C" __global__ void mscatter_a5_last(PTO_KERNEL_PARAMS) {
     PTO_FOR_EACH_INSTANCE(inst) {
         MS_SETUP(inst);
         const u32 warps = a5_last_warps(P);
+#ifdef PTO_HOST_SHIM
+        if (P[MS_LASTSCAN] == SCAN_OWNER && a5_last_owner(P, m)) continue;
+#endif
         if (pto_lockstep_block()) {
             bool ok = true;
             for (u32 w = 0; w < warps && ok; ++w) ok = a5_last_warp<PTO_WARP>(P, m, 0, w, 0);

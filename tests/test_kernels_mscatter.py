@@ -123,3 +123,15 @@ def test_kernel_paths_cover_the_a5_launches():
     assert set(mscatter_kernels.KERNEL.values()) == {"mscatter_seq", "mscatter_a5_source", "mscatter_a5_last"}
     assert {"mscatter_a5_source", "mscatter_a5_last"} <= native_backend.lockstep_kernels()
     assert set(sem.PATHS) - set(mscatter_kernels.KERNEL) == {"a2a3_nz"}
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a5_last_owner_scan_gives_the_reverse_scans_bytes(seed, monkeypatch):
+    rng = np.random.default_rng(50 + seed)
+    for _ in range(40):
+        case = _case(rng, "a5")
+        a = _run("a5", "numpy", case)
+        monkeypatch.setattr(mscatter_kernels, "LAST_SCAN", "owner")
+        b = _run("a5", "native", case)
+        monkeypatch.setattr(mscatter_kernels, "LAST_SCAN", "reverse")
+        assert a[:2] == b[:2], case

@@ -22,6 +22,11 @@ from .mgather_kernels import _bound, _tile_desc
 _DT = {"int8": "DT_I8", "uint8": "DT_U8", "int16": "DT_I16", "uint16": "DT_U16", "int32": "DT_I32",
        "uint32": "DT_U32", "int64": "DT_I64", "uint64": "DT_U64", "half": "DT_F16",
        "bfloat16": "DT_BF16", "float32": "DT_F32"}
+LAST_SCAN = "reverse"
+"""How the native slot-centric kernel finds each thread's winner: ``reverse``, every lane's
+own reverse scan (what the hardware runs, Θ(slots x N) index reads); ``owner``, one forward
+pass recording each slot's last writer (the winner every scan finds; host build only, for
+campaigns and benchmarks that need the speed; reports name it)."""
 KERNEL = {"cpu": "mscatter_seq", "a2a3_nd": "mscatter_seq", "a5_scalar": "mscatter_seq",
           "a5_default": "mscatter_a5_source", "a5_last": "mscatter_a5_last"}
 
@@ -63,6 +68,7 @@ def params(core, call: sem.Call, table, src, idx) -> np.ndarray | None:
     p[_E("MS_ST3")], p[_E("MS_ST4")] = i64(table.GetStride(3)), i64(table.GetStride(4))
     p[_E("MS_ROWDST")] = _E({"strides": "RD_STRIDES", "stride3": "RD_STRIDE3",
                              "valid_cols": "RD_VALID_COLS"}[rules.row_dst])
+    p[_E("MS_LASTSCAN")] = _E("SCAN_OWNER" if LAST_SCAN == "owner" and core.backend == "native" else "SCAN_REVERSE")
     how = rules.tile_offsets
     p[_E("MS_SRC"): _E("MS_SRC") + _E("TD_WORDS")] = _tile_desc(src, how)
     p[_E("MS_IDX"): _E("MS_IDX") + _E("TD_WORDS")] = _tile_desc(idx, how)
