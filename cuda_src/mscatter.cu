@@ -131,6 +131,15 @@ PTO_DEV u64 ms_combine(int op, int dt, u64 old, u64 v) {
 }
 
 PTO_DEV u64 ld_elem(const u8 *p, int T) {
+#ifdef PTO_HOST_SHIM
+    switch (T) {
+    case 1: return *p;
+    case 2: return ld_word<2>(p);
+    case 4: return ld_word<4>(p);
+    case 8: return ld_word<8>(p);
+    default: break;
+    }
+#endif
     u64 v = 0;
     for (int k = 0; k < T; ++k) v |= (u64)p[k] << (8 * k);
     return v;
@@ -233,11 +242,94 @@ PTO_DEV bool seq_instance(const i64 *P, const Mem &m, int act) {
     u64 *rec = fault + (inst) * FAULT_WORDS;                             \
     PTO_MEM_OF(m, inst)
 
+#ifdef PTO_HOST_SHIM
+// Elem, no atomic, RowMajor src and index tiles of exactly VC columns inside UB, 4-byte
+// indices, a power-of-two element size: position p is element p of both tiles.
+static bool elem_linear_shape(const i64 *P, const Mem &m) {
+    const i64 *std_ = P + MS_SRC, *itd = P + MS_IDX;
+    const u64 VR = (u64)P[MS_VR], VC = (u64)P[MS_VC], T = (u64)P[MS_T], N = VR * VC;
+    if (P[MS_MODE] != MSM_ELEM || P[MS_ATOMIC] != AT_NONE || itd[TD_ESIZE] != 4) return false;
+    if (std_[TD_KIND] != TK_ROW || itd[TD_KIND] != TK_ROW || (u64)std_[TD_COLS] != VC || (u64)itd[TD_COLS] != VC)
+        return false;
+    if (!(T == 1 || T == 2 || T == 4 || T == 8) || N == 0 || N >> 31) return false;
+    const Arena &S = m.a[std_[TD_SPACE]], &I = m.a[itd[TD_SPACE]];
+    return std_[TD_ADDR] >= 0 && itd[TD_ADDR] >= 0 && (u64)std_[TD_ADDR] + N * T <= (u64)S.size &&
+           (u64)itd[TD_ADDR] + N * 4 <= (u64)I.size;
+}
+
+#endif
+
+#ifdef PTO_HOST_SHIM
+// The scalar Elem loop in vector form, for the linear shape of a5_elem_fast: slots of every
+// position first (pass 0 ORs the bad writes), then the stores in row-major order.
+template <int TS, int OOB, int BITS>
+static bool seq_elem_fast_t(const i64 *P, const Mem &m) {
+    const i64 *std_ = P + MS_SRC, *itd = P + MS_IDX;
+    const u32 N = (u32)(P[MS_VR] * P[MS_VC]);
+    const u8 *sb = m.a[std_[TD_SPACE]].p + std_[TD_ADDR], *ib = m.a[itd[TD_SPACE]].p + itd[TD_ADDR];
+    u8 *tab = m.a[SPACE_GM].p + P[MS_TBASE];
+    const u64 cap = (u64)P[MS_CAP], gsz = (u64)m.a[SPACE_GM].size, tb = (u64)P[MS_TBASE];
+    const bool tb_ok = gsz >= (u64)TS && tb <= gsz - TS;
+    const u64 lim = tb_ok ? (gsz - TS - tb) / TS : 0;
+    const bool sgn = itd[TD_SIGNED] != 0;
+    enum { CH = 256 };
+    u64 sl[CH];
+    int on[CH];
+    for (int pass = 0; pass < 2; ++pass)
+        for (u32 p0 = 0; p0 < N; p0 += CH) {
+            const int n = N - p0 < (u32)CH ? (int)(N - p0) : CH;
+            int bad = 0;
+            PTO_PRAGMA(omp simd reduction(| : bad))
+            for (int l = 0; l < n; ++l) {
+                const u32 w32 = (u32)ld_at<4>(ib, (int)(p0 + l));
+                const u64 u = BITS == 32 ? (u64)w32 : (sgn ? (u64)(i64)(int)w32 : (u64)w32);
+                u64 sv = u;
+                int wr = 1;
+                if (OOB == SOOB_SKIP) wr = u < cap;
+                else if (OOB == SOOB_CLAMP) sv = BITS == 64 ? (u < cap - 1 ? u : cap - 1)
+                                                           : (u >= cap ? ((cap - 1) & 0xFFFFFFFFull) : u);
+                else if (OOB == SOOB_WRAP) sv = u % cap;
+                sl[l] = sv;
+                on[l] = wr;
+                bad |= wr && (!tb_ok || sv > lim);
+            }
+            if (pass == 0) {
+                if (bad) return false;
+                continue;
+            }
+            for (int l = 0; l < n; ++l)
+                if (on[l]) st_word<TS>(tab + sl[l] * TS, ld_word<TS>(sb + (u64)(p0 + l) * TS));
+        }
+    return true;
+}
+
+static bool seq_elem_fast(const i64 *P, const Mem &m) {
+    if (!elem_linear_shape(P, m)) return false;
+    if (P[MS_OOB] == SOOB_WRAP && !P[MS_CAP]) return false;
+#define SQ_FAST(TS, OOB) \
+    return P[MS_BITS] == 32 ? seq_elem_fast_t<TS, OOB, 32>(P, m) : seq_elem_fast_t<TS, OOB, 64>(P, m);
+#define SQ_FAST_T(OOB) \
+    switch ((int)P[MS_T]) { case 1: { SQ_FAST(1, OOB) } case 2: { SQ_FAST(2, OOB) } \
+                            case 4: { SQ_FAST(4, OOB) } default: { SQ_FAST(8, OOB) } }
+    switch ((int)P[MS_OOB]) {
+    case SOOB_SKIP: SQ_FAST_T(SOOB_SKIP)
+    case SOOB_CLAMP: SQ_FAST_T(SOOB_CLAMP)
+    case SOOB_WRAP: SQ_FAST_T(SOOB_WRAP)
+    default: SQ_FAST_T(SOOB_UNDEFINED)
+    }
+#undef SQ_FAST_T
+#undef SQ_FAST
+}
+#endif
+
 extern "C" __global__ void mscatter_seq(PTO_KERNEL_PARAMS) {
     (void)pass;
     if (threadIdx.x | threadIdx.y | threadIdx.z) return;
     PTO_FOR_EACH_INSTANCE(inst) {
         MS_SETUP(inst);
+#ifdef PTO_HOST_SHIM
+        if (seq_elem_fast(P, m)) continue;
+#endif
         if (!seq_instance(P, m, 0)) rec[0] = 0;
         else seq_instance(P, m, 1);
     }
@@ -343,20 +435,6 @@ static bool a5_elem_fast_t(const i64 *P, const Mem &m) {
         if (bad) return false;
     }
     return true;
-}
-
-// Elem, no atomic, RowMajor src and index tiles of exactly VC columns inside UB, 4-byte
-// indices, a power-of-two element size: position p is element p of both tiles.
-static bool elem_linear_shape(const i64 *P, const Mem &m) {
-    const i64 *std_ = P + MS_SRC, *itd = P + MS_IDX;
-    const u64 VR = (u64)P[MS_VR], VC = (u64)P[MS_VC], T = (u64)P[MS_T], N = VR * VC;
-    if (P[MS_MODE] != MSM_ELEM || P[MS_ATOMIC] != AT_NONE || itd[TD_ESIZE] != 4) return false;
-    if (std_[TD_KIND] != TK_ROW || itd[TD_KIND] != TK_ROW || (u64)std_[TD_COLS] != VC || (u64)itd[TD_COLS] != VC)
-        return false;
-    if (!(T == 1 || T == 2 || T == 4 || T == 8) || N == 0 || N >> 31) return false;
-    const Arena &S = m.a[std_[TD_SPACE]], &I = m.a[itd[TD_SPACE]];
-    return std_[TD_ADDR] >= 0 && itd[TD_ADDR] >= 0 && (u64)std_[TD_ADDR] + N * T <= (u64)S.size &&
-           (u64)itd[TD_ADDR] + N * 4 <= (u64)I.size;
 }
 
 static bool a5_elem_fast(const i64 *P, const Mem &m) {
@@ -566,3 +644,313 @@ extern "C" __global__ void mscatter_a5_last(PTO_KERNEL_PARAMS) {
 PTO_EXPORT(mscatter_seq)
 PTO_EXPORT_WARPS(mscatter_a5_source)
 PTO_EXPORT_WARPS(mscatter_a5_last)
+
+// ---- the executing fuzz engine ------------------------------------------------------------------
+// One instance = one index tile, generated in the kernel from (seed, instance) by the counter
+// generators of counter_rng.cuh (plus GEN_EQUAL: one value per tile, and GEN_PERM: a rotation
+// of 0..n-1 over the slots), written into a private copy of the UB image; both sides run on
+// private copies of the table (the kernels above: the A5 launches as lock-step warps, the
+// scalar loops as loops) and their bytes are compared. Output record per instance: word 0 the
+// FZ_* bits, word 1 the first differing table byte (or ~0).
+#include "counter_rng.cuh"
+
+enum { GEN_EQUAL = 7, GEN_PERM = 8 };
+enum { FZ_SEED = 2 * MS_WORDS, FZ_GEN, FZ_INST0, FZ_NIDX, FZ_GCAP, FZ_TBYTES, FZ_UBYTES, FZ_IDX_ADDR,
+       FZ_KIND_A, FZ_KIND_B, FZ_IMAGE, FZ_WORDS };
+enum { FK_SEQ = 0, FK_SOURCE = 1, FK_LAST = 2 };
+enum { FZ_DIFF = 1, FZ_FAULT_A = 2, FZ_FAULT_B = 4, FZ_RACE_A = 8, FZ_RACE_B = 16 };
+enum { FZ_MAX_GM = 16384, FZ_MAX_UB = 65536 };
+
+PTO_DEV i64 fz_value(int gen, u64 key, u64 e, u64 cap) {
+    if (gen == GEN_EQUAL) return rng_mulhi(rng_mix64(key + 1ull), cap & 0xFFFFFFFFull);
+    if (gen == GEN_PERM) return (i64)((e + rng_mix64(key + 7ull)) % (cap ? cap : 1ull));
+    return rng_value(gen, rng_word(key, e), key, cap);
+}
+
+PTO_DEV bool fz_run(const i64 *P, int kind, const Mem &m) {
+    if (kind == FK_SEQ) {
+#ifdef PTO_HOST_SHIM
+        if (seq_elem_fast(P, m)) return true;
+#endif
+        if (!seq_instance(P, m, 0)) return false;
+        seq_instance(P, m, 1);
+        return true;
+    }
+    if (kind == FK_LAST) {
+#ifdef PTO_HOST_SHIM
+        if (P[MS_LASTSCAN] == SCAN_OWNER && a5_last_owner(P, m)) return true;
+#endif
+        const u32 warps = a5_last_warps(P);
+        for (u32 w = 0; w < warps; ++w)
+            if (!a5_last_warp<PTO_WARP>(P, m, 0, w, 0)) return false;
+        for (u32 w = 0; w < warps; ++w) a5_last_warp<PTO_WARP>(P, m, 1, w, 0);
+        return true;
+    }
+#ifdef PTO_HOST_SHIM
+    if (a5_elem_fast(P, m)) return true;
+#endif
+    const u32 warps = a5_source_warps(P);
+    for (u32 w = 0; w < warps; ++w)
+        if (!a5_source_warp<PTO_WARP>(P, m, 0, w, 0)) return false;
+    for (u32 w = 0; w < warps; ++w) a5_source_warp<PTO_WARP>(P, m, 1, w, 0);
+    return true;
+}
+
+// Visit every table element a side may have written (its writers' addresses inside the local
+// table): fn(element, thread). The union over both sides covers every byte either wrote.
+template <class F>
+PTO_DEV bool fz_touched(const i64 *P, const Mem &m, u64 nelem, F fn) {
+    const u32 VR = (u32)P[MS_VR], VC = (u32)P[MS_VC];
+#ifdef PTO_HOST_SHIM
+    if (P[MS_MODE] == MSM_ELEM && elem_linear_shape(P, m) && !(P[MS_OOB] == SOOB_WRAP && !P[MS_CAP])) {
+        const i64 *itd = P + MS_IDX;
+        const u8 *ib = m.a[itd[TD_SPACE]].p + itd[TD_ADDR];
+        const u64 cap = (u64)P[MS_CAP], T = (u64)P[MS_T], base = (u64)P[MS_TBASE];
+        const bool sgn = itd[TD_SIGNED] != 0, b64 = P[MS_BITS] == 64;
+        const u32 N = VR * VC, lt = 32u * elem_launch_warps(N);
+        const u64 last = b64 ? cap - 1 : ((cap - 1) & 0xFFFFFFFFull);
+        const int oob = (int)P[MS_OOB];
+        for (u32 j = 0; j < N; ++j) {
+            const u32 w32 = (u32)ld_at<4>(ib, (int)j);
+            const u64 u = b64 && sgn ? (u64)(i64)(int)w32 : (u64)w32;
+            u64 sv = u;
+            if (oob == SOOB_SKIP) { if (u >= cap) continue; }
+            else if (oob == SOOB_CLAMP) sv = u >= cap ? last : u;
+            else if (oob == SOOB_WRAP) sv = u % cap;
+            const u64 d = base + sv * T;
+            if (d < base || sv >= nelem) continue;
+            fn(sv, j % lt);
+        }
+        return true;
+    }
+#endif
+    const u64 T = (u64)P[MS_T], base = (u64)P[MS_TBASE];
+    const bool row = P[MS_MODE] == MSM_ROW;
+    const u32 rw = row_warps(VR), wpr = warps_per_row(VR, VC), lt = 32u * elem_launch_warps(VR * VC);
+    const u32 n = row ? VR : VR * VC;
+    for (u32 j = 0; j < n; ++j) {
+        u64 u;
+        if (!ms_index(P, m, row ? j : j / VC, row ? 0 : j % VC, &u)) return false;
+        bool w;
+        if (P[MS_OOB] == SOOB_WRAP && !P[MS_CAP]) return false;
+        const u64 s = ms_remap(u, (u64)P[MS_CAP], (int)P[MS_OOB], (int)P[MS_BITS], &w);
+        if (!w) continue;
+        for (u32 c = 0; c < (row ? VC : 1u); ++c) {
+            const u64 d = ms_dst(P, s, row ? c : 0);
+            if (d < base || (d - base) % T || (d - base) / T >= nelem) continue;
+            const u32 th = row ? (j % rw + rw * ((c / 32u) % wpr)) * 32u + c % 32u : j % lt;
+            fn((d - base) / T, th);
+        }
+    }
+    return true;
+}
+
+#ifdef PTO_HOST_SHIM
+// Slot of every position of a linear Elem side (its remap; `on`: written inside the table).
+static void fz_slots(const i64 *P, const Mem &m, u64 nelem, u32 *sl, u8 *on) {
+    const i64 *itd = P + MS_IDX;
+    const u8 *ib = m.a[itd[TD_SPACE]].p + itd[TD_ADDR];
+    const u64 cap = (u64)P[MS_CAP];
+    const bool sgn = itd[TD_SIGNED] != 0, b64 = P[MS_BITS] == 64;
+    const u32 N = (u32)(P[MS_VR] * P[MS_VC]);
+    const u64 last = b64 ? cap - 1 : ((cap - 1) & 0xFFFFFFFFull);
+    const int oob = (int)P[MS_OOB];
+    PTO_PRAGMA(omp simd)
+    for (u32 j = 0; j < N; ++j) {
+        const u32 w32 = (u32)ld_at<4>(ib, (int)j);
+        const u64 u = b64 && sgn ? (u64)(i64)(int)w32 : (u64)w32;
+        u64 sv = u;
+        bool w = true;
+        if (oob == SOOB_SKIP) w = u < cap;
+        else if (oob == SOOB_CLAMP) sv = u >= cap ? last : u;
+        else if (oob == SOOB_WRAP) sv = cap ? u % cap : u;
+        on[j] = w && sv < nelem;
+        sl[j] = (u32)sv;
+    }
+}
+
+// Compare, note races and restore for two linear Elem sides (both tables at GM 0): the
+// FZ_DIFF / FZ_RACE_* bits and the first differing byte. False: not this shape.
+template <int TS>
+static bool fz_elem_fast(const i64 *PA, const i64 *PB, const Mem &ma, const Mem &mb, int ka, int kb,
+                         u64 code, u8 *ga, u8 *gb, const u8 *gm, unsigned short *own, u64 nelem,
+                         u64 *code_out, u64 *first_out) {
+    enum { NMAX = 4096 };
+    const u32 N = (u32)(PA[MS_VR] * PA[MS_VC]);
+    if (N > NMAX || PA[MS_TBASE] || PB[MS_TBASE]) return false;
+    u32 sa[NMAX], sb[NMAX];
+    u8 oa[NMAX], ob[NMAX];
+    fz_slots(PA, ma, nelem, sa, oa);
+    fz_slots(PB, mb, nelem, sb, ob);
+    // any differing element among both sides' slots (vector gathers), then the first byte
+    int any = 0;
+    for (int side = 0; side < 2; ++side) {
+        const u32 *sl = side ? sb : sa;
+        const u8 *on = side ? ob : oa;
+        PTO_PRAGMA(omp simd reduction(| : any))
+        for (u32 j = 0; j < N; ++j)
+            any |= on[j] && ld_at<TS>(ga, (int)sl[j]) != ld_at<TS>(gb, (int)sl[j]);
+    }
+    u64 first = ~0ull;
+    if (any)
+        for (int side = 0; side < 2; ++side) {
+            const u32 *sl = side ? sb : sa;
+            const u8 *on = side ? ob : oa;
+            for (u32 j = 0; j < N; ++j) {
+                const u64 e = sl[j];
+                if (!on[j] || e * TS >= first || ld_word<TS>(ga + e * TS) == ld_word<TS>(gb + e * TS)) continue;
+                for (u64 k = 0; k < (u64)TS; ++k)
+                    if (ga[e * TS + k] != gb[e * TS + k]) { first = e * TS + k; break; }
+            }
+        }
+    const u32 lt = 32u * elem_launch_warps(N);
+    for (int side = 0; side < 2; ++side) {
+        if ((side ? kb : ka) != FK_SOURCE || (code & (side ? FZ_FAULT_B : FZ_FAULT_A))) continue;
+        const u32 *sl = side ? sb : sa;
+        const u8 *on = side ? ob : oa;
+        bool race = false;
+        for (u32 j = 0; j < N; ++j) {
+            if (!on[j]) continue;
+            const unsigned short th = (unsigned short)(N <= lt ? j : j % lt);
+            const unsigned short o = own[sl[j]];
+            race |= o != 0xFFFF && o != th;
+            own[sl[j]] = th;
+        }
+        PTO_PRAGMA(omp simd)
+        for (u32 j = 0; j < N; ++j) if (on[j]) own[sl[j]] = 0xFFFF;
+        if (race) code |= side ? FZ_RACE_B : FZ_RACE_A;
+    }
+    for (int side = 0; side < 2; ++side) {       // put back what the tile wrote
+        const u32 *sl = side ? sb : sa;
+        const u8 *on = side ? ob : oa;
+        PTO_PRAGMA(omp simd)
+        for (u32 j = 0; j < N; ++j) {
+            if (!on[j]) continue;
+            const u64 v = ld_at<TS>(gm, (int)sl[j]);
+            st_at<TS>(ga, (int)sl[j], v);
+            st_at<TS>(gb, (int)sl[j], v);
+        }
+    }
+    if (first != ~0ull) code |= FZ_DIFF;
+    *code_out = code;
+    *first_out = first;
+    return true;
+}
+
+static bool fz_fast_compare(const i64 *PA, const i64 *PB, const Mem &ma, const Mem &mb, int ka, int kb,
+                            u64 code, u8 *ga, u8 *gb, const u8 *gm, unsigned short *own, u64 nelem,
+                            u64 *code_out, u64 *first_out) {
+    if (PA[MS_MODE] != MSM_ELEM || !elem_linear_shape(PA, ma) || !elem_linear_shape(PB, mb)) return false;
+    if (ka == FK_LAST || kb == FK_LAST) return false;
+    switch ((int)PA[MS_T]) {
+    case 1: return fz_elem_fast<1>(PA, PB, ma, mb, ka, kb, code, ga, gb, gm, own, nelem, code_out, first_out);
+    case 2: return fz_elem_fast<2>(PA, PB, ma, mb, ka, kb, code, ga, gb, gm, own, nelem, code_out, first_out);
+    case 4: return fz_elem_fast<4>(PA, PB, ma, mb, ka, kb, code, ga, gb, gm, own, nelem, code_out, first_out);
+    case 8: return fz_elem_fast<8>(PA, PB, ma, mb, ka, kb, code, ga, gb, gm, own, nelem, code_out, first_out);
+    default: return false;
+    }
+}
+#endif
+
+extern "C" __global__ void mscatter_fuzz(PTO_KERNEL_PARAMS) {
+    (void)pass;
+    if (threadIdx.x | threadIdx.y | threadIdx.z) return;
+#ifdef PTO_HOST_SHIM
+    // Host: each worker keeps its two tables (and the race owner array) across tiles and puts
+    // back only the elements a tile touched; the tables stay in cache.
+    // (heap-backed thread-locals: a dlopen'ed library has little static TLS)
+    static thread_local std::vector<u8> work(2 * FZ_MAX_GM + FZ_MAX_UB);
+    static thread_local std::vector<unsigned short> owners(FZ_MAX_GM, 0xFFFF);
+    static thread_local i64 image_id = 0;
+    u8 *ga = work.data(), *gb = ga + FZ_MAX_GM, *ubl = gb + FZ_MAX_GM;
+    unsigned short *own = owners.data();
+#endif
+    PTO_FOR_EACH_INSTANCE(inst) {
+        const i64 *P = prm + inst * prm_stride;
+        u64 *rec = fault + inst * FAULT_WORDS;
+        const i64 tb = P[FZ_TBYTES], ubn = P[FZ_UBYTES];
+#ifndef PTO_HOST_SHIM
+        u8 ga[FZ_MAX_GM], gb[FZ_MAX_GM], ubl[FZ_MAX_UB];
+        unsigned short own[FZ_MAX_GM];
+        i64 image_id = 0;
+#endif
+        if (tb > FZ_MAX_GM || ubn > FZ_MAX_UB || tb > gm_size || ubn > ub_size) { rec[0] = ~0ull - 1; continue; }
+        if (image_id != P[FZ_IMAGE]) {           // a new campaign: fresh copies of its images
+            PTO_MEMCPY(ga, gm, tb);
+            PTO_MEMCPY(gb, gm, tb);
+            PTO_MEMCPY(ubl, ub, ubn);
+            for (i64 e = 0; e < FZ_MAX_GM; ++e) own[e] = 0xFFFF;
+            image_id = P[FZ_IMAGE];
+        }
+        const u64 key = rng_key((u64)P[FZ_SEED], (u64)(P[FZ_INST0] + inst));
+        const int gen = (int)P[FZ_GEN];
+        const u64 gcap = (u64)P[FZ_GCAP];
+        u8 *ib = ubl + P[FZ_IDX_ADDR];
+        if (gen < GEN_EQUAL) {
+            const u32 k1 = (u32)key, k2 = (u32)(key >> 32);
+            u32 dup[4];
+            i64 d64[4];
+            rng_dup_values(key, gcap, d64);
+            for (int j = 0; j < 4; ++j) dup[j] = (u32)d64[j];
+            const i64 n = P[FZ_NIDX];
+            PTO_PRAGMA(omp simd)
+            for (i64 e = 0; e < n; ++e)
+                st_at<4>(ib, (int)e, rng_value32(gen, k1, k2, (u64)e, dup, (u32)gcap));
+        } else {
+            for (i64 e = 0; e < P[FZ_NIDX]; ++e) st_at<4>(ib, (int)e, (u32)fz_value(gen, key, (u64)e, gcap));
+        }
+        Mem ma, mb;
+        ma.a[SPACE_GM].p = ga; ma.a[SPACE_GM].size = tb;
+        mb.a[SPACE_GM].p = gb; mb.a[SPACE_GM].size = tb;
+        ma.a[SPACE_UB].p = mb.a[SPACE_UB].p = ubl;
+        ma.a[SPACE_UB].size = mb.a[SPACE_UB].size = ubn;
+        ma.a[SPACE_L1].p = mb.a[SPACE_L1].p = l1;
+        ma.a[SPACE_L1].size = mb.a[SPACE_L1].size = 0;
+        const i64 *PA = P, *PB = P + MS_WORDS;
+        const int ka = (int)P[FZ_KIND_A], kb = (int)P[FZ_KIND_B];
+        u64 code = 0;
+        if (!fz_run(PA, ka, ma)) code |= FZ_FAULT_A;
+        if (!fz_run(PB, kb, mb)) code |= FZ_FAULT_B;
+        const u64 T = (u64)PA[MS_T], nelem = (u64)tb / T;
+#ifdef PTO_HOST_SHIM
+        if (fz_fast_compare(PA, PB, ma, mb, ka, kb, code, ga, gb, gm, own, nelem, &rec[0], &rec[1])) continue;
+#endif
+        // compare where either side may have written; then note races; then restore
+        u64 first = ~0ull;
+        const int Ti = (int)T;
+        auto cmp = [&](u64 e, u32) {
+            if (e * T >= first || ld_elem(ga + e * T, Ti) == ld_elem(gb + e * T, Ti)) return;
+            for (u64 k = 0; k < T; ++k)
+                if (ga[e * T + k] != gb[e * T + k]) { first = e * T + k; return; }
+        };
+        bool race = false;
+        auto note = [&](u64 e, u32 th) {
+            if (own[e] == 0xFFFF) own[e] = (unsigned short)th;
+            else if (own[e] != th) race = true;
+        };
+        auto clear = [&](u64 e, u32) {
+            copy_elem(ga + e * T, gm + e * T, Ti);
+            copy_elem(gb + e * T, gm + e * T, Ti);
+        };
+        fz_touched(PA, ma, nelem, cmp);
+        fz_touched(PB, mb, nelem, cmp);
+        if (ka == FK_SOURCE && !(code & FZ_FAULT_A)) {
+            fz_touched(PA, ma, nelem, note);
+            if (race) code |= FZ_RACE_A;
+            fz_touched(PA, ma, nelem, [&](u64 e, u32) { own[e] = 0xFFFF; });
+        }
+        race = false;
+        if (kb == FK_SOURCE && !(code & FZ_FAULT_B)) {
+            fz_touched(PB, mb, nelem, note);
+            if (race) code |= FZ_RACE_B;
+            fz_touched(PB, mb, nelem, [&](u64 e, u32) { own[e] = 0xFFFF; });
+        }
+        fz_touched(PA, ma, nelem, clear);
+        fz_touched(PB, mb, nelem, clear);
+        if (first != ~0ull) code |= FZ_DIFF;
+        rec[0] = code;
+        rec[1] = first;
+    }
+}
+
+PTO_EXPORT(mscatter_fuzz)

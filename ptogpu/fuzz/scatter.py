@@ -1,0 +1,592 @@
+"""MSCATTER campaigns: one scatter configuration on two sides over N index tiles.
+
+A side is ``target[.conflict][@backend]``: ``a5.default``, ``a5.last``, ``cpu``, ``a2a3@numpy``
+(conflict: the ScatterConflict the call names; ``a2a3`` has none, ``cpu``'s is inert). Each
+tile is an index tile drawn from (seed, instance number) by a generator (:data:`GENERATORS`);
+the source tile holds 1, 2, 3, ... (distinct values, so a surviving value names its writer),
+the table starts as zeros. Both sides' tables are compared byte for byte.
+
+Engines (the report's ``engine`` and ``executed`` say which ran):
+
+* ``fused`` — both sides on native: ``cuda_src/mscatter.cu``'s ``mscatter_fuzz`` generates
+  each tile and runs both sides' kernels (the A5 launches as lock-step warps: ``lanes``; the
+  scalar loops: ``loop``), and notes where two threads of an A5 source-centric launch store
+  to one element (a **race**: another legal schedule can leave different bytes there);
+* ``api`` — anything else: each tile through the public API on each side's backend.
+
+Each divergent tile gets facts, named by the rule that explains them (:data:`FACTS`); a class
+is a set of facts; a divergence with no fact is unexplained, and any divergence between two
+sides that differ only in backend is an emulator bug. Each class is shrunk to a small
+reproducer (a script using the public API).
+"""
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from .. import dtypes
+from ..enums import Coalesce, ScatterAtomicOp, ScatterConflict, ScatterOOB
+from .rng import KINDS, generate, instance_keys, mix64
+
+GENERATORS = {**{k: v for k, v in KINDS.items()}, "equal": 7, "perm": 8}
+"""Index generators: the shared ones (uniform, oob, negative, extreme, boundary, dup (4 values
+per tile: few distinct slots), mixed) and two for scatters: ``equal`` (every index the same)
+and ``perm`` (a rotation of 0..n-1: no two elements share a slot while n <= slots)."""
+
+FACTS = {
+    "race": "A5 source-centric kernel (Conflict::Default or an atomic): two or more threads store "
+            "to one element, which any of them may win (only a thread's own program order is "
+            "guaranteed)",
+    "conflict_order": "duplicate slots resolved in a different order: sequential last writer "
+                      "(cpu, A2/A3, A5 Last) vs the emulated schedule of the A5 launch",
+    "atomic_order": "float atomic Add over duplicate slots: the sum depends on the order",
+    "index_cast": "negative index: the simulator sign-extends to 64 bits (size_t), the NPUs cast "
+                  "to uint32",
+    "capacity": "Row capacity differs: Shape[3] on cpu and A5, Shape[0..3] on A2/A3",
+    "skip_vs_undefined": "A5 Conflict::Last is slot-centric: an Undefined out-of-range index is "
+                         "dropped, where the other side writes it",
+    "undefined_write": "ScatterOOB::Undefined writes at the raw index: outside the table (a fault "
+                       "where it leaves GM)",
+}
+
+
+@dataclass(frozen=True)
+class ScatterConfig:
+    """One MSCATTER configuration (everything but the index tile). ``slots``: table rows (Row)
+    or elements (Elem); the table is ``Shape(1, 1, 1, slots, cols)`` (Row) or ``(1, 1, 1, 1,
+    slots)`` (Elem), dense."""
+    mode: str = "elem"
+    atomic: str = "none"
+    oob: str = "skip"
+    dtype: str = "float32"
+    index_dtype: str = "int32"
+    rows: int = 16
+    cols: int = 16
+    slots: int = 64
+
+    def __post_init__(self) -> None:
+        if self.mode not in ("elem", "row"):
+            raise ValueError(f"mode {self.mode!r}: choose elem or row")
+        if self.atomic not in ("none", "add", "max", "min"):
+            raise ValueError(f"atomic {self.atomic!r}: choose none, add, max or min")
+        if self.oob not in ("undefined", "skip", "clamp", "wrap"):
+            raise ValueError(f"oob {self.oob!r}: MSCATTER takes undefined, skip, clamp or wrap")
+        if self.index_dtype not in ("int32", "uint32"):
+            raise ValueError(f"index dtype {self.index_dtype!r}: int32 or uint32")
+        dtypes.as_dtype(self.dtype)
+        if not (1 <= self.rows <= 256 and 1 <= self.cols <= 256):
+            raise ValueError(f"shape {self.rows}x{self.cols}: 1..256 each")
+        if not 0 <= self.slots <= 1 << 20:
+            raise ValueError(f"slots {self.slots}: 0 .. 2^20")
+
+    @property
+    def coalesce(self) -> Coalesce:
+        return Coalesce.Row if self.mode == "row" else Coalesce.Elem
+
+    @property
+    def n_idx(self) -> int:
+        return self.rows if self.mode == "row" else self.rows * self.cols
+
+    @property
+    def table_elems(self) -> int:
+        return self.slots * (self.cols if self.mode == "row" else 1)
+
+    @property
+    def label(self) -> str:
+        return (f"MSCATTER<{self.mode.capitalize()}, {self.atomic.capitalize()}, {self.oob.capitalize()}> "
+                f"{self.rows}x{self.cols} {self.dtype} into {self.slots} slots")
+
+
+@dataclass(frozen=True)
+class Side:
+    target: str
+    conflict: str | None = None          # "default" | "last" | None (the target's default)
+    backend: str = "auto"
+
+    @classmethod
+    def parse(cls, s: str, backend: str = "auto") -> "Side":
+        s = s.strip().lower()
+        be = backend
+        if "@" in s:
+            s, be = s.split("@", 1)
+        tgt, _, cf = s.partition(".")
+        if tgt not in ("cpu", "a2a3", "a5"):
+            raise ValueError(f"side {s!r}: target must be cpu, a2a3 or a5")
+        if cf not in ("", "default", "last"):
+            raise ValueError(f"side {s!r}: conflict must be default or last")
+        if cf and tgt == "a2a3":
+            raise ValueError("a2a3 has no ScatterConflict parameter (write the side as a2a3)")
+        return cls(tgt, cf or None, be)
+
+    def __str__(self) -> str:
+        return f"{self.target}{'.' + self.conflict if self.conflict else ''}@{self.backend}"
+
+
+# ---- one tile through the public API -----------------------------------------------------------
+def src_values(cfg: ScatterConfig) -> np.ndarray:
+    dt = dtypes.as_dtype(cfg.dtype)
+    v = np.arange(1, cfg.rows * cfg.cols + 1, dtype=np.int64).reshape(cfg.rows, cfg.cols)
+    if dtypes.name_of(dt) == "hifloat8":
+        return (v % 120 + 1).astype(np.uint8)
+    return v.astype(dt)
+
+
+def form(cfg: ScatterConfig, side: Side):
+    import ptogpu as pto
+    args = [cfg.coalesce, ScatterAtomicOp["None" if cfg.atomic == "none" else cfg.atomic.capitalize()],
+            ScatterOOB[cfg.oob.capitalize()]]
+    if side.conflict:
+        args.append(ScatterConflict[side.conflict.capitalize()])
+    return pto.MSCATTER[tuple(args)]
+
+
+class World:
+    """The canonical set-up of one side: table at GM 0 (zeros), src tile at UB 0, index tile
+    after it; reused tile after tile."""
+
+    def __init__(self, cfg: ScatterConfig, side: Side, backend: str | None = None):
+        import ptogpu as pto
+        self.cfg, self.side = cfg, side
+        self.core = pto.Core(side.target, backend or side.backend)
+        dt = dtypes.as_dtype(cfg.dtype)
+        e = max(32 // dt.itemsize, 1)
+        with self.core:
+            self.ptr = self.core.gm_alloc(max(cfg.table_elems, 1), dt)
+            shape = (1, 1, 1, cfg.slots, cfg.cols) if cfg.mode == "row" else (1, 1, 1, 1, cfg.slots)
+            stride = (1, 1, 1, cfg.cols, 1) if cfg.mode == "row" else (1, 1, 1, max(cfg.slots, 1), 1)
+            self.table = pto.GlobalTensor[dt, pto.Shape[shape], pto.Stride[stride]](self.ptr)
+            V = pto.TileType.Vec
+            self.src = pto.Tile[V, dt, cfg.rows, -(-cfg.cols // e) * e, pto.BLayout.RowMajor, cfg.rows, cfg.cols]()
+            ir, ic = (1, cfg.rows) if cfg.mode == "row" else (cfg.rows, cfg.cols)
+            self.idx = pto.Tile[V, dtypes.as_dtype(cfg.index_dtype), ir, -(-ic // 8) * 8, pto.BLayout.RowMajor, ir, ic]()
+            pto.TASSIGN(self.src, 0)
+            self.idx_addr = -(-self.src.nbytes // 64) * 64
+            pto.TASSIGN(self.idx, self.idx_addr)
+            self.src.set(src_values(cfg))
+        self.form = form(cfg, side)
+        self.nbytes = max(cfg.table_elems, 1) * dt.itemsize
+
+    def run(self, raw: np.ndarray) -> tuple[bytes, str | None]:
+        """(table bytes after the call, fault message or None) for one index tile."""
+        import ptogpu as pto
+        c = self.core
+        c.gm.data[self.ptr.addr:self.ptr.addr + self.nbytes] = 0
+        with c:
+            vals = np.asarray(raw, np.int64).astype(np.uint32).view(np.int32) if self.cfg.index_dtype == "int32" \
+                else np.asarray(raw, np.int64).astype(np.uint32)
+            self.idx.set(vals.reshape(self.idx.valid_row, self.idx.valid_col))
+            try:
+                self.form(self.table, self.src, self.idx)
+                err = None
+            except pto.PtoFault as e:
+                err = str(e)
+        return c.gm.data[self.ptr.addr:self.ptr.addr + self.nbytes].tobytes(), err
+
+
+def indices(gen: str, seed: int, inst: np.ndarray, n: int, cap: int) -> np.ndarray:
+    """Index values (int64, (len(inst), n)) of the instances: the same numbers the fused
+    kernel generates."""
+    inst = np.asarray(inst, np.int64).reshape(-1)
+    k = GENERATORS[gen]
+    if k < 7:
+        return generate(k, seed, inst, n, cap)
+    keys = instance_keys(seed, inst.astype(np.uint64))
+    with np.errstate(over="ignore"):
+        if k == 7:
+            v = ((mix64(keys + np.uint64(1)) & np.uint64(0xFFFFFFFF)) * np.uint64(cap & 0xFFFFFFFF)) >> np.uint64(32)
+            return np.repeat(v.astype(np.int64)[:, None], n, 1)
+        off = mix64(keys + np.uint64(7))
+        e = np.arange(n, dtype=np.uint64)[None, :]
+        return ((e + off[:, None]) % np.uint64(max(cap, 1))).astype(np.int64)
+
+
+# ---- the fused native engine ------------------------------------------------------------------
+def _E(name: str) -> int:
+    from ..backend import sources
+    return sources.enum_values("mscatter.cu")[name]
+
+
+def _side_block(cfg: ScatterConfig, side: Side, scan: str):
+    """(parameter block, kernel kind, executed) of one side on native, or None."""
+    from ..backend import mscatter_kernels as mk
+    w = World(cfg, side, "native")
+    old = mk.LAST_SCAN
+    mk.LAST_SCAN = scan
+    try:
+        with w.core:
+            call = w.form._prepare(w.core, w.table, w.src, w.idx)
+            prm = mk.params(w.core, call, w.table, w.src, w.idx)
+    finally:
+        mk.LAST_SCAN = old
+    if prm is None:
+        return None
+    kind = {"mscatter_seq": "FK_SEQ", "mscatter_a5_source": "FK_SOURCE", "mscatter_a5_last": "FK_LAST"}[mk.KERNEL[call.path]]
+    executed = "loop" if kind == "FK_SEQ" else ("lanes" if kind == "FK_SOURCE" or scan == "reverse"
+                                                 else "lanes (scan results from an owner table)")
+    return prm, _E(kind), executed, w
+
+
+def fused_plan(cfg: ScatterConfig, a: Side, b: Side, gen: str, seed: int, scan: str = "owner"):
+    """Everything the ``mscatter_fuzz`` kernel needs, or None (then the API engine runs)."""
+    if a.backend != "native" or b.backend != "native":
+        return None
+    sa, sb = _side_block(cfg, a, scan), _side_block(cfg, b, scan)
+    if sa is None or sb is None:
+        return None
+    w = sa[3]
+    ubytes = w.idx_addr + w.idx.nbytes
+    if w.nbytes > _E("FZ_MAX_GM") or ubytes > _E("FZ_MAX_UB"):
+        return None
+    p = np.zeros(_E("FZ_WORDS"), np.int64)
+    mw = _E("MS_WORDS")
+    p[:mw], p[mw:2 * mw] = sa[0], sb[0]
+    p[_E("FZ_SEED")] = np.uint64(seed & (2**64 - 1)).view(np.int64)
+    p[_E("FZ_GEN")], p[_E("FZ_NIDX")], p[_E("FZ_GCAP")] = GENERATORS[gen], cfg.n_idx, cfg.slots
+    p[_E("FZ_TBYTES")], p[_E("FZ_UBYTES")], p[_E("FZ_IDX_ADDR")] = w.nbytes, ubytes, w.idx_addr
+    p[_E("FZ_KIND_A")], p[_E("FZ_KIND_B")] = sa[1], sb[1]
+    global _IMAGES
+    _IMAGES += 1
+    p[_E("FZ_IMAGE")] = (os.getpid() << 20) + _IMAGES        # new images: the kernel recopies
+    ub = w.core.ub.data[:ubytes].copy()
+    gm = np.zeros(max(w.nbytes, 64), np.uint8)
+    return p, gm, ub, (sa[2], sb[2])
+
+
+_IMAGES = 0
+
+
+def run_fused(plan, start: int, n: int) -> np.ndarray:
+    """(n, 2) uint64: FZ_* bits and the first differing byte, per instance."""
+    from ..backend.launch import launch_batch
+    p, gm, ub, _ = plan
+    q = p.copy()
+    q[_E("FZ_INST0")] = start
+    rec = launch_batch("mscatter_fuzz", n, {"gm": (gm, gm.size, 0), "ub": (ub, ub.size, 0)}, q,
+                       backend="native")
+    return rec[:, :2]
+
+
+# ---- facts and classes -----------------------------------------------------------------------
+def _bits(target: str) -> int:
+    from ..targets import get_target
+    return get_target(target).mscatter.index_bits
+
+
+def _source_centric(cfg: ScatterConfig, s: Side) -> bool:
+    if s.target != "a5":
+        return False
+    if cfg.mode == "elem" and cfg.rows == 1 and cfg.cols == 1:
+        return False
+    return cfg.atomic != "none" or s.conflict == "default"
+
+
+def _last(cfg: ScatterConfig, s: Side) -> bool:
+    return s.target == "a5" and cfg.atomic == "none" and s.conflict != "default" and \
+        not (cfg.mode == "elem" and cfg.rows == 1 and cfg.cols == 1)
+
+
+def _caps(cfg: ScatterConfig, s: Side) -> int:
+    if cfg.mode == "row" and s.target == "a2a3":
+        return cfg.slots                 # Shape[0..3] = 1*1*1*slots here
+    return cfg.slots
+
+
+def facts(cfg: ScatterConfig, a: Side, b: Side, raw: np.ndarray, code: np.ndarray) -> list[tuple[str, ...]]:
+    """The facts of each tile (rows of ``raw``), from its indices and the kernel's race bits."""
+    raw = np.asarray(raw, np.int64)
+    if cfg.index_dtype == "uint32":
+        raw = raw & 0xFFFFFFFF
+    else:
+        raw = ((raw & 0xFFFFFFFF) ^ 0x80000000) - 0x80000000
+    u32 = raw & 0xFFFFFFFF
+    cap = cfg.slots
+    neg = (raw < 0).any(1)
+    oob = (u32 >= cap).any(1)
+    srt = np.sort(np.where(u32 < cap, u32, -1 - np.arange(raw.shape[1])), 1)
+    dup = (srt[:, 1:] == srt[:, :-1]).any(1) if raw.shape[1] > 1 else np.zeros(raw.shape[0], bool)
+    race = ((code & 8) != 0) | ((code & 16) != 0)
+    out = []
+    fa = _source_centric(cfg, a), _source_centric(cfg, b)
+    for k in range(raw.shape[0]):
+        f = []
+        if race[k]:
+            f.append("race")
+        if dup[k] and (fa[0] != fa[1]) and cfg.atomic == "none":
+            f.append("conflict_order")
+        if dup[k] and cfg.atomic == "add" and dtypes.as_dtype(cfg.dtype).kind == "f" and any(fa):
+            f.append("atomic_order")
+        if neg[k] and _bits(a.target) != _bits(b.target):
+            f.append("index_cast")
+        if oob[k] and cfg.oob == "undefined":
+            f.append("skip_vs_undefined" if _last(cfg, a) != _last(cfg, b) else "undefined_write")
+        out.append(tuple(f))
+    return out
+
+
+@dataclass
+class Class:
+    facts: tuple
+    count: int = 0
+    first: list = field(default_factory=list)
+    example: np.ndarray | None = None
+    shrunk: dict | None = None
+    reproducer: str | None = None
+
+    @property
+    def name(self) -> str:
+        return "+".join(self.facts) if self.facts else "UNEXPLAINED"
+
+
+@dataclass
+class ScatterReport:
+    config: ScatterConfig
+    a: Side
+    b: Side
+    n: int
+    generator: str
+    seed: int
+    start: int = 0
+    engine: str = "api"
+    seconds: float = 0.0
+    executed: dict = field(default_factory=dict)
+    faults_a: int = 0
+    faults_b: int = 0
+    races_a: int = 0
+    races_b: int = 0
+    divergent: int = 0
+    classes: dict = field(default_factory=dict)
+    check_error: str | None = None
+    emulator_check: bool = False          # the sides differ only in backend
+
+    @property
+    def tiles_per_s(self) -> float:
+        return self.n / self.seconds if self.seconds and not self.check_error else 0.0
+
+    @property
+    def unexplained(self) -> int:
+        return 0 if self.emulator_check else sum(c.count for c in self.classes.values() if not c.facts)
+
+    @property
+    def bugs(self) -> int:
+        return sum(c.count for c in self.classes.values()) if self.emulator_check else 0
+
+    def to_json(self) -> dict:
+        return {
+            "schema": SCHEMA, "instr": "mscatter", "a": str(self.a), "b": str(self.b),
+            "config": self.config.label, "settings": dict(self.config.__dict__),
+            "start": self.start, "n": self.n, "generator": self.generator, "seed": self.seed,
+            "engine": self.engine, "compared": 0 if self.check_error else self.n,
+            "seconds": round(self.seconds, 4), "tiles_per_s": round(self.tiles_per_s, 1),
+            "executed": dict(self.executed), "faults_a": self.faults_a, "faults_b": self.faults_b,
+            "races_a": self.races_a, "races_b": self.races_b, "divergent": self.divergent,
+            "unexplained": self.unexplained, "emulator_bugs": self.bugs, "check_error": self.check_error,
+            "classes": [{"class": c.name, "facts": list(c.facts), "count": c.count, "first": c.first,
+                         "explained": bool(c.facts) and not self.emulator_check,
+                         "emulator_bug": self.emulator_check,
+                         "rules": [FACTS[f] for f in c.facts], "shrunk": c.shrunk, "reproducer": c.reproducer}
+                        for c in sorted(self.classes.values(), key=lambda c: -c.count)],
+        }
+
+
+SCHEMA = "ptogpu.fuzz.report/1"
+
+
+def _note(rep: ScatterReport, inst: np.ndarray, raw, code: np.ndarray) -> None:
+    rep.faults_a += int(((code & 2) != 0).sum())
+    rep.faults_b += int(((code & 4) != 0).sum())
+    rep.races_a += int(((code & 8) != 0).sum())
+    rep.races_b += int(((code & 16) != 0).sum())
+    div = np.flatnonzero(((code & 1) != 0) | (((code >> 1) & 1) != ((code >> 2) & 1)))
+    rep.divergent += int(div.size)
+    if not div.size:
+        return
+    if raw is None:                          # fused: regenerate just the divergent tiles
+        raw = indices(rep.generator, rep.seed, inst[div], rep.config.n_idx, rep.config.slots)
+        pos = np.arange(div.size)
+    else:
+        pos = div
+    fs = facts(rep.config, rep.a, rep.b, raw[pos], code[div])
+    for k, q, f in zip(div, pos, fs):
+        c = rep.classes.get(f)
+        if c is None:
+            c = rep.classes[f] = Class(f, example=raw[q].copy())
+        c.count += 1
+        if len(c.first) < 5:
+            c.first.append(int(inst[k]))
+
+
+def _compare_api(wa: World, wb: World, raw: np.ndarray) -> np.ndarray:
+    code = np.zeros(raw.shape[0], np.int64)
+    for k in range(raw.shape[0]):
+        ta, ea = wa.run(raw[k])
+        tb, eb = wb.run(raw[k])
+        code[k] = (ta != tb) | (2 if ea else 0) | (4 if eb else 0)
+    return code
+
+
+def campaign(cfg: ScatterConfig, a: Side | str, b: Side | str, n: int, *, generator: str = "mixed",
+             seed: int = 0, start: int = 0, chunk: int | None = None, shrink: bool = True,
+             progress=None, backend: str = "auto", engine: str | None = None) -> ScatterReport:
+    """Compare sides ``a`` and ``b`` over instances ``start .. start+n-1``."""
+    from ..backend import resolve_backend
+    from ..errors import PtoCheckError
+    a = Side.parse(a, backend) if isinstance(a, str) else a
+    b = Side.parse(b, backend) if isinstance(b, str) else b
+    a, b = (replace(s, backend=resolve_backend(s.backend)[0]) for s in (a, b))
+    if generator not in GENERATORS:
+        raise ValueError(f"unknown generator {generator!r}; choose one of {', '.join(GENERATORS)}")
+    rep = ScatterReport(cfg, a, b, n, generator, seed, start=start,
+                        emulator_check=(a.target, a.conflict) == (b.target, b.conflict))
+    try:
+        wa, wb = World(cfg, a), World(cfg, b)
+        with wa.core:
+            wa.form._prepare(wa.core, wa.table, wa.src, wa.idx)
+        with wb.core:
+            wb.form._prepare(wb.core, wb.table, wb.src, wb.idx)
+    except PtoCheckError as e:
+        rep.check_error = str(e)
+        return rep
+    plan = fused_plan(cfg, a, b, generator, seed) if engine in (None, "fused") else None
+    if engine == "fused" and plan is None:
+        raise ValueError("the fused engine needs both sides on native and a configuration its kernels cover")
+    rep.engine = "fused (native)" if plan else "api"
+    rep.executed = {"a": plan[3][0], "b": plan[3][1]} if plan else {
+        "a": "formula" if a.backend == "numpy" else "kernel", "b": "formula" if b.backend == "numpy" else "kernel"}
+    step = chunk or (200_000 if plan else 256)
+    t0 = time.perf_counter()
+    done = 0
+    while done < n:
+        m = min(step, n - done)
+        inst = np.arange(start + done, start + done + m, dtype=np.int64)
+        if plan:
+            rec = run_fused(plan, start + done, m)
+            code = rec[:, 0].astype(np.int64)
+            raw = None
+        else:
+            raw = indices(generator, seed, inst, cfg.n_idx, cfg.slots)
+            code = _compare_api(wa, wb, raw)
+            if _source_centric(cfg, a) or _source_centric(cfg, b):
+                code |= _api_races(cfg, a, b, wa, wb, raw)
+        _note(rep, inst, raw, code)
+        done += m
+        if progress is not None:
+            progress.update(m)
+    rep.seconds = time.perf_counter() - t0
+    if shrink:
+        for c in rep.classes.values():
+            _shrink(rep, c)
+    return rep
+
+
+def _api_races(cfg, a, b, wa, wb, raw) -> np.ndarray:
+    """The race bits of the fused kernel, from the outcome sets (API engine)."""
+    out = np.zeros(raw.shape[0], np.int64)
+    for bit, s, w in ((8, a, wa), (16, b, wb)):
+        if not _source_centric(cfg, s):
+            continue
+        for k in range(raw.shape[0]):
+            if _races(w, raw[k]):
+                out[k] |= bit
+    return out
+
+
+def _races(w: World, raw: np.ndarray) -> bool:
+    """Two threads store to one element (writes inside the table)."""
+    from ..semantics import mscatter as sem
+    with w.core:
+        vals = np.asarray(raw, np.int64).astype(np.uint32)
+        w.idx.set(vals.view(np.int32).reshape(w.idx.valid_row, w.idx.valid_col) if w.cfg.index_dtype == "int32"
+                  else vals.reshape(w.idx.valid_row, w.idx.valid_col))
+        call = w.form._prepare(w.core, w.table, w.src, w.idx)
+        try:
+            W = sem.writes(w.core, call, w.table, w.src, w.idx)
+        except Exception:
+            return False
+    if W.thread is None:
+        return False
+    inside = (W.addr >= w.ptr.addr) & (W.addr < w.ptr.addr + w.nbytes)
+    a, t = W.addr[inside], W.thread[inside]
+    if not a.size:
+        return False
+    pairs = np.unique(np.stack([a, t], 1), axis=0)
+    return bool((np.bincount(np.unique(pairs[:, 0], return_inverse=True)[1]) > 1).any())
+
+
+# ---- shrinking and reproducers --------------------------------------------------------------------
+def _class_of(cfg, a, b, raw) -> tuple | None:
+    wa, wb = World(cfg, a), World(cfg, b)
+    code = _compare_api(wa, wb, raw[None, :])
+    if _source_centric(cfg, a) or _source_centric(cfg, b):
+        code |= _api_races(cfg, a, b, wa, wb, raw[None, :])
+    if not (code[0] & 1 or ((code[0] >> 1) & 1) != ((code[0] >> 2) & 1)):
+        return None
+    return facts(cfg, a, b, raw[None, :], code)[0]
+
+
+def _shrink(rep: ScatterReport, c: Class) -> None:
+    """Greedy: fewest rows, then each index set to 0 where the tile keeps its class."""
+    cfg, raw = rep.config, np.asarray(c.example, np.int64)
+    per_row = 1 if cfg.mode == "row" else cfg.cols
+    for r in range(1, cfg.rows + 1):
+        small = replace(cfg, rows=r)
+        cand = raw[: r * per_row]
+        if _class_of(small, rep.a, rep.b, cand) == c.facts:
+            cfg, raw = small, cand.copy()
+            break
+    else:
+        if _class_of(cfg, rep.a, rep.b, raw) != c.facts:
+            return
+    tries = 0
+    for k in range(raw.size):
+        if raw[k] == 0 or tries > 200:
+            continue
+        tries += 1
+        t = raw.copy()
+        t[k] = 0
+        if _class_of(cfg, rep.a, rep.b, t) == c.facts:
+            raw = t
+    c.shrunk = {"rows": cfg.rows, "cols": cfg.cols, "indices": raw.tolist(),
+                "nontrivial": int(np.count_nonzero(raw))}
+    c.reproducer = snippet(cfg, rep.a, rep.b, raw)
+
+
+def snippet(cfg: ScatterConfig, a: Side, b: Side, raw: np.ndarray) -> str:
+    """A runnable script (public API only) that prints both sides' tables for this tile."""
+    ir, ic = (1, cfg.rows) if cfg.mode == "row" else (cfg.rows, cfg.cols)
+    dt = dtypes.as_dtype(cfg.dtype)
+    e = max(32 // dt.itemsize, 1)
+    shape = (1, 1, 1, cfg.slots, cfg.cols) if cfg.mode == "row" else (1, 1, 1, 1, cfg.slots)
+    stride = (1, 1, 1, cfg.cols, 1) if cfg.mode == "row" else (1, 1, 1, max(cfg.slots, 1), 1)
+    lines = [
+        "import numpy as np",
+        "import ptogpu as pto",
+        "",
+        f"idx = np.array({np.asarray(raw).reshape(ir, ic).tolist()}, np.int64)",
+        f"src = np.arange(1, {cfg.rows * cfg.cols + 1}).reshape({cfg.rows}, {cfg.cols}).astype(pto.{dtypes.name_of(dt)})",
+        "for target, conflict in (" + ", ".join(f"({s.target!r}, {s.conflict.capitalize()!r})" if s.conflict
+                                               else f"({s.target!r}, None)" for s in (a, b)) + "):",
+        f"    core = pto.Core(target, {a.backend!r} if target == {a.target!r} else {b.backend!r})",
+        "    with core:",
+        f"        ptr = core.gm_alloc({max(cfg.table_elems, 1)}, pto.{dtypes.name_of(dt)})",
+        f"        table = pto.GlobalTensor[pto.{dtypes.name_of(dt)}, pto.Shape[{shape}], pto.Stride[{stride}]](ptr)",
+        f"        s = pto.Tile[pto.TileType.Vec, pto.{dtypes.name_of(dt)}, {cfg.rows}, {-(-cfg.cols // e) * e}, "
+        f"pto.BLayout.RowMajor, {cfg.rows}, {cfg.cols}]()",
+        f"        i = pto.Tile[pto.TileType.Vec, pto.{cfg.index_dtype}, {ir}, {-(-ic // 8) * 8}, pto.BLayout.RowMajor, {ir}, {ic}]()",
+        "        pto.TASSIGN(s, 0)",
+        "        pto.TASSIGN(i, 0x8000)",
+        "        s.set(src)",
+        f"        i.set(idx.astype(np.uint32).view(np.{cfg.index_dtype}))",
+        f"        args = [pto.Coalesce.{cfg.coalesce.name}, pto.ScatterAtomicOp[{('None' if cfg.atomic == 'none' else cfg.atomic.capitalize())!r}], "
+        f"pto.ScatterOOB.{cfg.oob.capitalize()}]",
+        "        if conflict:",
+        "            args.append(pto.ScatterConflict[conflict])",
+        "        try:",
+        "            pto.MSCATTER[tuple(args)](table, s, i)",
+        "            print(target, conflict, ptr.numpy(" + str(max(cfg.table_elems, 1)) + ").tolist())",
+        "        except pto.PtoFault as e:",
+        "            print(target, conflict, 'PtoFault:', e)",
+    ]
+    return "\n".join(lines) + "\n"
