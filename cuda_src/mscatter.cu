@@ -275,10 +275,12 @@ static bool seq_elem_fast_t(const i64 *P, const Mem &m) {
     enum { CH = 256 };
     u64 sl[CH];
     int on[CH];
+    const bool keep = N <= (u32)CH;                // one chunk: pass 1 reuses pass 0's slots
     for (int pass = 0; pass < 2; ++pass)
         for (u32 p0 = 0; p0 < N; p0 += CH) {
             const int n = N - p0 < (u32)CH ? (int)(N - p0) : CH;
             int bad = 0;
+            if (pass == 1 && keep) goto store;
             PTO_PRAGMA(omp simd reduction(| : bad))
             for (int l = 0; l < n; ++l) {
                 const u32 w32 = (u32)ld_at<4>(ib, (int)(p0 + l));
@@ -297,6 +299,7 @@ static bool seq_elem_fast_t(const i64 *P, const Mem &m) {
                 if (bad) return false;
                 continue;
             }
+        store:
             for (int l = 0; l < n; ++l)
                 if (on[l]) st_word<TS>(tab + sl[l] * TS, ld_word<TS>(sb + (u64)(p0 + l) * TS));
         }
@@ -782,27 +785,6 @@ static bool fz_elem_fast(const i64 *PA, const i64 *PB, const Mem &ma, const Mem 
     u8 oa[NMAX], ob[NMAX];
     fz_slots(PA, ma, nelem, sa, oa);
     fz_slots(PB, mb, nelem, sb, ob);
-    // any differing element among both sides' slots (vector gathers), then the first byte
-    int any = 0;
-    for (int side = 0; side < 2; ++side) {
-        const u32 *sl = side ? sb : sa;
-        const u8 *on = side ? ob : oa;
-        PTO_PRAGMA(omp simd reduction(| : any))
-        for (u32 j = 0; j < N; ++j)
-            any |= on[j] && ld_at<TS>(ga, (int)sl[j]) != ld_at<TS>(gb, (int)sl[j]);
-    }
-    u64 first = ~0ull;
-    if (any)
-        for (int side = 0; side < 2; ++side) {
-            const u32 *sl = side ? sb : sa;
-            const u8 *on = side ? ob : oa;
-            for (u32 j = 0; j < N; ++j) {
-                const u64 e = sl[j];
-                if (!on[j] || e * TS >= first || ld_word<TS>(ga + e * TS) == ld_word<TS>(gb + e * TS)) continue;
-                for (u64 k = 0; k < (u64)TS; ++k)
-                    if (ga[e * TS + k] != gb[e * TS + k]) { first = e * TS + k; break; }
-            }
-        }
     const u32 lt = 32u * elem_launch_warps(N);
     for (int side = 0; side < 2; ++side) {
         if ((side ? kb : ka) != FK_SOURCE || (code & (side ? FZ_FAULT_B : FZ_FAULT_A))) continue;
@@ -816,19 +798,25 @@ static bool fz_elem_fast(const i64 *PA, const i64 *PB, const Mem &ma, const Mem 
             race |= o != 0xFFFF && o != th;
             own[sl[j]] = th;
         }
-        PTO_PRAGMA(omp simd)
         for (u32 j = 0; j < N; ++j) if (on[j]) own[sl[j]] = 0xFFFF;
         if (race) code |= side ? FZ_RACE_B : FZ_RACE_A;
     }
-    for (int side = 0; side < 2; ++side) {       // put back what the tile wrote
+    // Compare at each side's slots, then put the image back there. One pass per side: an
+    // element side A already compared and restored compares equal when side B meets it.
+    u64 first = ~0ull;
+    for (int side = 0; side < 2; ++side) {
         const u32 *sl = side ? sb : sa;
         const u8 *on = side ? ob : oa;
-        PTO_PRAGMA(omp simd)
         for (u32 j = 0; j < N; ++j) {
             if (!on[j]) continue;
-            const u64 v = ld_at<TS>(gm, (int)sl[j]);
-            st_at<TS>(ga, (int)sl[j], v);
-            st_at<TS>(gb, (int)sl[j], v);
+            const u64 e = sl[j];
+            const u64 x = ld_word<TS>(ga + e * TS), y = ld_word<TS>(gb + e * TS);
+            if (x != y && e * TS < first)
+                for (u64 k = 0; k < (u64)TS; ++k)
+                    if (((x ^ y) >> (8 * k)) & 0xFF) { first = e * TS + k; break; }
+            const u64 v = ld_word<TS>(gm + e * TS);
+            st_word<TS>(ga + e * TS, v);
+            st_word<TS>(gb + e * TS, v);
         }
     }
     if (first != ~0ull) code |= FZ_DIFF;

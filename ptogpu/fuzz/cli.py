@@ -107,10 +107,13 @@ def _quirk(v: str) -> tuple[str, bool]:
 def add_parser(sub) -> argparse.ArgumentParser:
     f = sub.add_parser("fuzz", help="fuzz campaigns: compare targets, executors and backends",
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    f.add_argument("--instr", type=str.lower, choices=("mgather", "tgatherb", "tinterleave"), help="instruction (default mgather)")
+    f.add_argument("--instr", type=str.lower, choices=("mgather", "mscatter", "tgatherb", "tinterleave"), help="instruction (default mgather)")
     f.add_argument("--space", type=str.lower, choices=("ub", "l1"), help="MGATHER destination: ub (Vec) or l1 (GM->L1)")
     f.add_argument("--mode", type=str.lower, choices=("elem", "row"), help="Coalesce mode (default elem)")
-    f.add_argument("--oob", type=str.lower, choices=("undefined", "clamp", "wrap", "zero"), help="GatherOOB (default wrap)")
+    f.add_argument("--oob", type=str.lower, choices=("undefined", "skip", "clamp", "wrap", "zero"),
+                   help="GatherOOB (default wrap); MSCATTER: ScatterOOB undefined|skip|clamp|wrap (default skip)")
+    f.add_argument("--atomic", type=str.lower, choices=("none", "add", "max", "min"),
+                   help="MSCATTER: ScatterAtomicOp (default none)")
     f.add_argument("--dtype", type=str.lower, help="element type (default float32)")
     f.add_argument("--index-dtype", type=str.lower, help="index element type (default int32)")
     f.add_argument("--shape", type=_shape, help="dst valid shape RxC (default 16x16)")
@@ -118,14 +121,17 @@ def add_parser(sub) -> argparse.ArgumentParser:
                    help="byte the destination holds before the instruction, e.g. 0xAB (default 0)")
     f.add_argument("--layout", type=str.lower, choices=("nd", "dn", "nz", "zz"),
                    help="MGATHER into UB: dst and Elem index tile layout (default nd)")
-    f.add_argument("--table-size", type=_count, help="table (or TGATHERB src) elements (default 4096)")
+    f.add_argument("--table-size", type=_count, help="table (or TGATHERB src) elements (default 4096); "
+                   "MSCATTER: slots, table rows (Row) or elements (Elem) (default 64)")
     f.add_argument("--table-shape", help="5-D table shape, e.g. 1,1,2,64,16")
     f.add_argument("--table-stride", help="5-D table stride")
     f.add_argument("--quirk", action="append", type=_quirk, metavar="NAME=on|off",
                    help="switch a target quirk (ptogpu targets lists them); repeatable")
-    f.add_argument("--gen", default=None, help="generator: uniform oob negative extreme boundary dup mixed")
+    f.add_argument("--gen", default=None, help="generator: uniform oob negative extreme boundary dup mixed; "
+                   "MSCATTER also equal (one index per tile) and perm (no shared slot)")
     f.add_argument("--pair", action="append", help="sides to compare, A:B with A = target[.exec][@backend] "
-                   "(default a5.simt:a2a3); repeatable")
+                   "(default a5.simt:a2a3); MSCATTER: target[.default|.last][@backend] (default: A5 Default "
+                   "and Last vs cpu, A5 Default vs Last, a2a3 vs cpu); repeatable")
     f.add_argument("-n", "--instances", type=_count, default=None, help="instances per campaign (default 100,000; the known suite: 200 to 20,000 by campaign)")
     f.add_argument("--seed", type=int, default=0, help="generator seed (default 0)")
     f.add_argument("--backend", default="auto", help="auto | numpy | native | cupy (sides without @backend)")
@@ -199,6 +205,10 @@ def main(args) -> int:
         if args.workers < 0:
             raise ValueError("--workers must be 0 (this process) or a positive count")
         pool.WORKERS = args.workers
+    if args.instr == "mscatter":
+        return scatter_main(args, backend)
+    if args.atomic is not None:
+        raise ValueError("--atomic belongs to --instr mscatter")
     if args.shapes and args.engine != "execute":
         raise ValueError("--shapes runs on the executing engine, not --engine formula")
     custom = args.shapes or any(getattr(args, k) is not None for k in
@@ -208,7 +218,8 @@ def main(args) -> int:
     runs = []
     if args.suite or not custom:
         n = 2000 if args.instances is None else args.instances
-        for title, cfg, a, b, gen, k in known_suite(n):
+        from . import scatter as S
+        for title, cfg, a, b, gen, k in known_suite(n) + S.known_suite(n):
             # -n is the instances of every campaign; unset, each has its own default size
             runs.append((title, cfg, a, b, gen, n if args.instances is not None else max(k, 1)))
         if backend != "numpy":             # the kernels against the NumPy reference
@@ -245,9 +256,14 @@ def main(args) -> int:
     for title, cfg, a, b, gen, n in runs:
         bar = Progress(title, not args.quiet)          # stderr, a terminal only; --json too
         try:
-            rep = campaign(cfg, _side(a, backend), _side(b, backend), n, generator=gen, seed=args.seed,
-                           chunk=args.chunk, shrink=not args.no_shrink, progress=bar,
-                           fused=True if args.engine == "formula" else None, shapes=args.shapes)
+            if not isinstance(cfg, FuzzConfig):              # an MSCATTER campaign of the suite
+                from . import scatter as S
+                rep = S.campaign(cfg, _side(a, backend), _side(b, backend), n, generator=gen,
+                                 seed=args.seed, shrink=not args.no_shrink, progress=bar)
+            else:
+                rep = campaign(cfg, _side(a, backend), _side(b, backend), n, generator=gen, seed=args.seed,
+                               chunk=args.chunk, shrink=not args.no_shrink, progress=bar,
+                               fused=True if args.engine == "formula" else None, shapes=args.shapes)
         except KeyboardInterrupt as e:       # Ctrl-C, SIGTERM: report the campaigns that finished
             interrupted = e
             stopped_in = f"{title}: stopped after {bar.done:,} of {n:,} tiles"
@@ -258,7 +274,8 @@ def main(args) -> int:
         empty += bool(rep.check_error)
         reports.append((title, rep))
         if not args.json:
-            print(format_report(title, rep), flush=True)
+            extra = [] if isinstance(cfg, FuzzConfig) else __import__("ptogpu.fuzz.scatter", fromlist=["x"]).format_lines(rep)
+            print("\n".join([format_report(title, rep)] + extra), flush=True)
     if args.json:
         print(json.dumps({"schema": RUN_SCHEMA, "backend": backend, "campaigns": [dict(title=t, **r.to_json()) for t, r in reports],
                           "unexplained_or_bugs": bad, "compared_nothing": empty,
@@ -280,4 +297,71 @@ def main(args) -> int:
         return 143 if isinstance(interrupted, Terminated) else 130
     # exit status: 1 a divergence no rule explains or an emulator bug; 2 a campaign that could
     # not compare anything (the request cannot run as asked); 0 otherwise
+    return 1 if bad else (2 if empty else 0)
+
+
+def scatter_main(args, backend: str) -> int:
+    """``ptogpu fuzz --instr mscatter``: MSCATTER campaigns (``ptogpu.fuzz.scatter``)."""
+    from . import scatter as S
+    for opt in ("space", "layout", "dst_fill", "table_shape", "table_stride", "quirk", "suite"):
+        if getattr(args, opt) is not None:
+            raise ValueError(f"--{opt.replace('_', '-')} does not apply to --instr mscatter")
+    if args.shapes or args.engine != "execute":
+        raise ValueError("--instr mscatter runs the executing engine on fixed shapes (no --shapes, --engine)")
+    if args.oob == "zero":
+        raise ValueError("--oob zero: MSCATTER has no Zero policy (undefined, skip, clamp, wrap)")
+    kw = {k: getattr(args, k) for k in ("mode", "oob", "atomic", "dtype", "index_dtype") if getattr(args, k)}
+    if args.shape:
+        kw["rows"], kw["cols"] = _tuple(args.shape)
+    if args.table_size is not None:
+        kw["slots"] = args.table_size
+    cfg = S.ScatterConfig(**kw)
+    gen = args.gen or "dup"
+    if gen not in S.GENERATORS:
+        raise ValueError(f"--gen {gen!r}: choose one of {', '.join(S.GENERATORS)}")
+    if args.pair:
+        runs = []
+        for p in args.pair:
+            if p.count(":") != 1 or not all(p.split(":")):
+                raise ValueError(f"--pair {p!r}: expected two sides A:B, e.g. a5.default:cpu")
+            a, b = p.split(":")
+            S.Side.parse(a), S.Side.parse(b)
+            runs.append((f"{a} vs {b}", a, b))
+    else:
+        runs = S.default_pairs(cfg)
+    n = 100_000 if args.instances is None else args.instances
+    reports, bad, empty, interrupted, stopped_in = [], 0, 0, False, ""
+    for title, a, b in runs:
+        bar = Progress(title, not args.quiet)
+        try:
+            rep = S.campaign(cfg, _side(a, backend), _side(b, backend), n, generator=gen, seed=args.seed,
+                             chunk=args.chunk, shrink=not args.no_shrink, progress=bar)
+        except KeyboardInterrupt as e:
+            interrupted = e
+            stopped_in = f"{title}: stopped after {bar.done:,} of {n:,} tiles"
+            break
+        finally:
+            bar.close()
+        bad += rep.unexplained + rep.bugs
+        empty += bool(rep.check_error)
+        reports.append((title, rep))
+        if not args.json:
+            print("\n".join([format_report(title, rep)] + S.format_lines(rep)), flush=True)
+    if args.json:
+        print(json.dumps({"schema": RUN_SCHEMA, "backend": backend,
+                          "campaigns": [dict(title=t, **r.to_json()) for t, r in reports],
+                          "unexplained_or_bugs": bad, "compared_nothing": empty,
+                          "interrupted": bool(interrupted), "stopped_in": stopped_in or None}, indent=1))
+    else:
+        tot = sum(r.n for _, r in reports if not r.check_error)
+        verdict = ("every divergence is explained by a target-table rule" if not bad else
+                   f"{bad:,} tile(s) unexplained or emulator bugs")
+        if reports and empty == len(reports):
+            verdict = "nothing was compared (a static check rejects a side)"
+        elif empty:
+            verdict += f"; {empty} campaign(s) compared nothing (a static check rejects a side)"
+        print(f"\n{len(reports)} campaign(s), {tot:,} tiles compared, backend {backend}: {verdict}"
+              + (f" -- interrupted ({stopped_in})" if interrupted else ""))
+    if interrupted:
+        return 143 if isinstance(interrupted, Terminated) else 130
     return 1 if bad else (2 if empty else 0)

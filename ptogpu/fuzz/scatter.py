@@ -8,7 +8,7 @@ the table starts as zeros. Both sides' tables are compared byte for byte.
 
 Engines (the report's ``engine`` and ``executed`` say which ran):
 
-* ``fused`` — both sides on native: ``cuda_src/mscatter.cu``'s ``mscatter_fuzz`` generates
+* ``fused`` (reported as "executing native") — both sides on native: ``cuda_src/mscatter.cu``'s ``mscatter_fuzz`` generates
   each tile and runs both sides' kernels (the A5 launches as lock-step warps: ``lanes``; the
   scalar loops: ``loop``), and notes where two threads of an A5 source-centric launch store
   to one element (a **race**: another legal schedule can leave different bytes there);
@@ -127,10 +127,14 @@ class Side:
 
 # ---- one tile through the public API -----------------------------------------------------------
 def src_values(cfg: ScatterConfig) -> np.ndarray:
+    """1, 2, 3, ... (a surviving value names its writer); float Add: 1.1, 2.1, 3.1, ... so
+    partial sums round and the order of the additions shows."""
     dt = dtypes.as_dtype(cfg.dtype)
     v = np.arange(1, cfg.rows * cfg.cols + 1, dtype=np.int64).reshape(cfg.rows, cfg.cols)
     if dtypes.name_of(dt) == "hifloat8":
         return (v % 120 + 1).astype(np.uint8)
+    if cfg.atomic == "add" and dt.kind == "f" or (cfg.atomic == "add" and dtypes.name_of(dt) == "bfloat16"):
+        return (v + 0.1).astype(dt)
     return v.astype(dt)
 
 
@@ -452,7 +456,8 @@ def campaign(cfg: ScatterConfig, a: Side | str, b: Side | str, n: int, *, genera
     plan = fused_plan(cfg, a, b, generator, seed) if engine in (None, "fused") else None
     if engine == "fused" and plan is None:
         raise ValueError("the fused engine needs both sides on native and a configuration its kernels cover")
-    rep.engine = "fused (native)" if plan else "api"
+    rep.engine = "executing native: mscatter_fuzz, both sides' kernels per tile" if plan else \
+        "api: each tile through the public API on each side's backend"
     rep.executed = {"a": plan[3][0], "b": plan[3][1]} if plan else {
         "a": "formula" if a.backend == "numpy" else "kernel", "b": "formula" if b.backend == "numpy" else "kernel"}
     step = chunk or (200_000 if plan else 256)
@@ -473,7 +478,7 @@ def campaign(cfg: ScatterConfig, a: Side | str, b: Side | str, n: int, *, genera
         _note(rep, inst, raw, code)
         done += m
         if progress is not None:
-            progress.update(m)
+            progress(done, n)
     rep.seconds = time.perf_counter() - t0
     if shrink:
         for c in rep.classes.values():
@@ -526,8 +531,14 @@ def _class_of(cfg, a, b, raw) -> tuple | None:
     return facts(cfg, a, b, raw[None, :], code)[0]
 
 
+def _neutral(cfg: ScatterConfig) -> int | None:
+    """An index no side writes: under Skip, the capacity itself."""
+    return cfg.slots if cfg.oob == "skip" else None
+
+
 def _shrink(rep: ScatterReport, c: Class) -> None:
-    """Greedy: fewest rows, then each index set to 0 where the tile keeps its class."""
+    """Greedy and deterministic: fewest rows that keep the class, then every index that does
+    not matter set to a neutral value (Skip: the capacity, which nothing writes; else 0)."""
     cfg, raw = rep.config, np.asarray(c.example, np.int64)
     per_row = 1 if cfg.mode == "row" else cfg.cols
     for r in range(1, cfg.rows + 1):
@@ -539,21 +550,28 @@ def _shrink(rep: ScatterReport, c: Class) -> None:
     else:
         if _class_of(cfg, rep.a, rep.b, raw) != c.facts:
             return
+    neutral = _neutral(cfg)
+    fill = 0 if neutral is None else neutral
+    # whole blocks first (halves, quarters, ...), then single indices
+    size = max(raw.size // 2, 1)
     tries = 0
-    for k in range(raw.size):
-        if raw[k] == 0 or tries > 200:
-            continue
-        tries += 1
-        t = raw.copy()
-        t[k] = 0
-        if _class_of(cfg, rep.a, rep.b, t) == c.facts:
-            raw = t
-    c.shrunk = {"rows": cfg.rows, "cols": cfg.cols, "indices": raw.tolist(),
-                "nontrivial": int(np.count_nonzero(raw))}
-    c.reproducer = snippet(cfg, rep.a, rep.b, raw)
+    while size >= 1 and tries < 400:
+        for k0 in range(0, raw.size, size):
+            blk = slice(k0, min(k0 + size, raw.size))
+            if (raw[blk] == fill).all():
+                continue
+            t = raw.copy()
+            t[blk] = fill
+            tries += 1
+            if _class_of(cfg, rep.a, rep.b, t) == c.facts:
+                raw = t
+        size //= 2
+    c.shrunk = {"rows": cfg.rows, "cols": cfg.cols, "indices": raw.tolist(), "fill": fill,
+                "nontrivial": int(np.count_nonzero(raw != fill))}
+    c.reproducer = snippet(cfg, rep.a, rep.b, raw, fill)
 
 
-def snippet(cfg: ScatterConfig, a: Side, b: Side, raw: np.ndarray) -> str:
+def snippet(cfg: ScatterConfig, a: Side, b: Side, raw: np.ndarray, fill: int = 0) -> str:
     """A runnable script (public API only) that prints both sides' tables for this tile."""
     ir, ic = (1, cfg.rows) if cfg.mode == "row" else (cfg.rows, cfg.cols)
     dt = dtypes.as_dtype(cfg.dtype)
@@ -564,8 +582,10 @@ def snippet(cfg: ScatterConfig, a: Side, b: Side, raw: np.ndarray) -> str:
         "import numpy as np",
         "import ptogpu as pto",
         "",
-        f"idx = np.array({np.asarray(raw).reshape(ir, ic).tolist()}, np.int64)",
-        f"src = np.arange(1, {cfg.rows * cfg.cols + 1}).reshape({cfg.rows}, {cfg.cols}).astype(pto.{dtypes.name_of(dt)})",
+        f"idx = np.full(({ir}, {ic}), {fill}, np.int64)",
+        f"idx.flat[{np.flatnonzero(np.asarray(raw) != fill).tolist()}] = {np.asarray(raw)[np.asarray(raw) != fill].tolist()}",
+        f"src = (np.arange(1, {cfg.rows * cfg.cols + 1}).reshape({cfg.rows}, {cfg.cols})"
+        f"{' + 0.1' if src_values(cfg).dtype.kind == 'f' and cfg.atomic == 'add' else ''}).astype(pto.{dtypes.name_of(dt)})",
         "for target, conflict in (" + ", ".join(f"({s.target!r}, {s.conflict.capitalize()!r})" if s.conflict
                                                else f"({s.target!r}, None)" for s in (a, b)) + "):",
         f"    core = pto.Core(target, {a.backend!r} if target == {a.target!r} else {b.backend!r})",
@@ -584,9 +604,53 @@ def snippet(cfg: ScatterConfig, a: Side, b: Side, raw: np.ndarray) -> str:
         "        if conflict:",
         "            args.append(pto.ScatterConflict[conflict])",
         "        try:",
+        "            if target == 'a5' and conflict != 'Last':      # every value the hardware may leave",
+        "                out = pto.MSCATTER[tuple(args)].outcomes(table, s, i)",
+        "                racy = {int(out.addr[k] - ptr.addr) // ptr.dtype.itemsize: out.choices(k).tolist()",
+        "                        for k in range(len(out)) if out.racy[k]}",
+        "                print(target, conflict, 'may leave', racy)",
         "            pto.MSCATTER[tuple(args)](table, s, i)",
-        "            print(target, conflict, ptr.numpy(" + str(max(cfg.table_elems, 1)) + ").tolist())",
+        "            t = ptr.numpy(" + str(max(cfg.table_elems, 1)) + ").tolist()",
+        "            print(target, conflict, 'leaves', {k: v for k, v in enumerate(t) if v})",
         "        except pto.PtoFault as e:",
         "            print(target, conflict, 'PtoFault:', e)",
     ]
     return "\n".join(lines) + "\n"
+
+
+def default_pairs(cfg: ScatterConfig) -> list[tuple[str, str, str]]:
+    """(title, side a, side b) of ``ptogpu fuzz --instr mscatter`` without ``--pair``."""
+    pairs = [("A5 Default (source-centric SIMT) vs CPU sim", "a5.default", "cpu"),
+             ("A5 Last (slot-centric SIMT) vs CPU sim", "a5.last", "cpu"),
+             ("A5 Default vs A5 Last", "a5.default", "a5.last"),
+             ("A2/A3 vs CPU sim", "a2a3", "cpu")]
+    if cfg.atomic != "none":
+        pairs = [(t, a, b) for t, a, b in pairs if ".last" not in a + b]
+    return pairs
+
+
+def format_lines(rep: ScatterReport) -> list[str]:
+    """The lines ``ptogpu fuzz`` prints after the common report: the race counts."""
+    out = []
+    for who, k in ((rep.a, rep.races_a), (rep.b, rep.races_b)):
+        if k:
+            out.append(f"   races: {who} {k:,} tile(s) where two or more threads store to one element "
+                       "(another legal schedule may leave different bytes; MSCATTER[...].outcomes lists them)")
+    return out
+
+
+def known_suite(n: int) -> list[tuple[str, ScatterConfig, str, str, str, int]]:
+    """MSCATTER campaigns of the known-divergences suite (title, config, a, b, generator, n)."""
+    two_rounds = ScatterConfig(rows=64, cols=32, slots=256)
+    return [
+        ("MSCATTER A5 Default vs CPU sim, Elem 64x32 (two rounds per thread): conflict order",
+         two_rounds, "a5.default", "cpu", "uniform", max(n // 10, 1)),
+        ("MSCATTER A5 Add vs CPU sim, float Elem 64x32: atomic order",
+         replace(two_rounds, atomic="add"), "a5", "cpu", "uniform", max(n // 10, 1)),
+        ("MSCATTER CPU sim vs A5 Last, Elem Wrap into 7 slots: index cast width",
+         ScatterConfig(rows=4, cols=8, slots=7, oob="wrap"), "cpu", "a5.last", "mixed", n),
+        ("MSCATTER CPU sim vs A5 Last, Elem Undefined: Last drops out-of-range writes",
+         ScatterConfig(rows=4, cols=8, slots=64, oob="undefined"), "cpu", "a5.last", "mixed", n),
+        ("MSCATTER A5 Default vs A5 Last, Elem 16x16, perm: must agree",
+         ScatterConfig(rows=16, cols=16, slots=512), "a5.default", "a5.last", "perm", n),
+    ]
