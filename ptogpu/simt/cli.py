@@ -140,9 +140,42 @@ def cmd_sweep(args) -> int:
     return 0
 
 
+def cmd_show_scatter(args) -> int:
+    """``simt show --instr mscatter``: which lane writes which slot, and where collisions race."""
+    from .scatter_map import scatter_map, scatter_png
+    if args.mode not in ("row", "elem"):
+        raise ValueError(f"--mode {args.mode}: MSCATTER launches are row or elem")
+    if args.oob == "zero":
+        raise ValueError("--oob zero: MSCATTER has no Zero policy (undefined, skip, clamp, wrap)")
+    n = args.rows if args.mode == "row" else args.rows * args.cols
+    spec = args.indices if args.indices != "identity" or args.cap is None else "identity"
+    idx = index_pattern(spec, args.mode, args.rows, args.cols)
+    flat = np.arange(n) if idx is None else np.asarray(idx).reshape(-1)
+    slots = args.cap if args.cap is not None else int(min(max(int(flat.max(initial=0)) + 1, 1), 1 << 16))
+    if not 0 <= slots <= 1 << 20:
+        raise ValueError(f"--cap {slots}: MSCATTER slots 0 .. 2^20")
+    if args.rows < 1 or args.cols < 1 or n > 1 << 16:
+        raise ValueError("--rows and --cols: at least 1, at most 65536 elements")
+    m = scatter_map(args.mode, args.rows, args.cols, flat, slots=slots, oob=args.oob,
+                    conflict=args.conflict, dtype=args.dtype)
+    if args.json:
+        import json
+        print(json.dumps({"schema": SHOW_SCHEMA, "instr": "mscatter", "indices": args.indices, **m.to_json()}))
+        return 0
+    print(m.table())
+    if args.png:
+        scatter_png(m, args.png)
+        print(f"wrote {args.png}")
+    return 0
+
+
 def cmd_show(args) -> int:
     from .render import grid_text, threads_text
     _outputs(args.png)
+    if args.instr == "mscatter":
+        return cmd_show_scatter(args)
+    if args.conflict != "default" or args.oob == "skip":
+        raise ValueError("--conflict and --oob skip belong to --instr mscatter")
     idx = index_pattern(args.indices, args.mode, args.rows, args.cols)
     case = SimtCase(args.mode, args.rows, args.cols, dtype=args.dtype, indices=idx, oob=args.oob.capitalize(),
                     cap=args.cap)
@@ -205,9 +238,14 @@ def register(sub) -> None:
     sh.add_argument("--dtype", type=str.lower, default="float32", help="element type (default float32)")
     sh.add_argument("--indices", default="identity",
                     help="identity | random[:seed[:hi]] | constant:K | stride:K | reverse")
-    sh.add_argument("--oob", type=str.lower, default="undefined", choices=("undefined", "clamp", "wrap", "zero"),
-                    help="GatherOOB policy (default undefined)")
-    sh.add_argument("--cap", type=int, default=None, help="OOB capacity (default: max index + 1)")
+    sh.add_argument("--instr", type=str.lower, choices=("mgather", "mscatter"), default="mgather",
+                    help="instruction whose A5 launch to show (default mgather)")
+    sh.add_argument("--oob", type=str.lower, default="undefined", choices=("undefined", "skip", "clamp", "wrap", "zero"),
+                    help="GatherOOB policy (default undefined); MSCATTER: ScatterOOB undefined|skip|clamp|wrap")
+    sh.add_argument("--conflict", type=str.lower, default="default", choices=("default", "last"),
+                    help="MSCATTER: ScatterConflict (default: Default, the racing source-centric kernel)")
+    sh.add_argument("--cap", type=int, default=None,
+                    help="OOB capacity (default: max index + 1); MSCATTER: the table's slots")
     sh.add_argument("--what", default="warp,lane,round",
                     help="text grids to print, comma list of warp, lane, round, seq, src")
     sh.add_argument("--threads", type=int, default=6, help="threads to list with their elements")

@@ -1,0 +1,101 @@
+"""MSCATTER campaigns: the fused native engine agrees with the API engine tile for tile, its
+generators are the Python ones, classes carry the rule that explains them, reproducers run,
+and the CLI reports races, JSON and bad requests."""
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from ptogpu.cli import main
+from ptogpu.fuzz import scatter as S
+
+
+
+def _codes(cfg, a, b, gen, n, engine):
+    rep = S.campaign(cfg, a, b, n, generator=gen, backend="native", engine=engine, shrink=False)
+    return rep, {k: (c.count, c.first) for k, c in rep.classes.items()}
+
+
+@pytest.mark.parametrize("cfg,a,b,gen", [
+    (S.ScatterConfig(rows=4, cols=8, slots=7, oob="wrap"), "cpu", "a5.last", "mixed"),
+    (S.ScatterConfig(rows=40, cols=32, slots=64), "a5.default", "cpu", "uniform"),
+    (S.ScatterConfig(rows=40, cols=32, slots=64, atomic="add"), "a5", "cpu", "dup"),
+    (S.ScatterConfig(rows=4, cols=8, slots=64, oob="undefined"), "cpu", "a5.last", "mixed"),
+    (S.ScatterConfig(rows=4, cols=8, slots=16, oob="clamp", dtype="int16"), "a2a3", "a5.default", "negative"),
+    (S.ScatterConfig(mode="row", rows=6, cols=8, slots=5, oob="wrap"), "cpu", "a5.default", "mixed"),
+    (S.ScatterConfig(mode="row", rows=40, cols=8, slots=9), "a5.default", "a5.last", "dup"),
+])
+def test_fused_engine_matches_the_api_engine(cfg, a, b, gen):
+    """Same tiles, same classes, same first instances, same race counts: the fused kernel's
+    generation, both sides and its race detection against the public API tile by tile."""
+    fused, cf = _codes(cfg, a, b, gen, 300, None)
+    api, ca = _codes(cfg, a, b, gen, 300, "api")
+    assert fused.engine.startswith("executing native") and api.engine.startswith("api")
+    assert cf == ca
+    assert (fused.divergent, fused.faults_a, fused.faults_b, fused.races_a, fused.races_b) == \
+        (api.divergent, api.faults_a, api.faults_b, api.races_a, api.races_b)
+
+
+def test_generators_equal_and_perm():
+    v = S.indices("equal", 3, np.arange(5), 40, 64)
+    assert (v == v[:, :1]).all() and (v < 64).all() and len(set(v[:, 0])) > 1
+    p = S.indices("perm", 3, np.arange(5), 40, 64)
+    assert all(len(set(r)) == 40 for r in p)
+
+
+@pytest.mark.parametrize("k,facts", [(0, ("race", "conflict_order")), (1, ("race", "atomic_order")),
+                                     (2, ("index_cast",))])
+def test_known_classes_and_their_reproducers(k, facts, capsys):
+    title, cfg, a, b, gen, n = S.known_suite(2000)[k]
+    rep = S.campaign(cfg, a, b, 200, generator=gen, backend="native")
+    c = rep.classes[facts]
+    assert c.count > 0 and c.shrunk["nontrivial"] <= 3
+    exec(compile(c.reproducer, "repro", "exec"), {})
+    out = capsys.readouterr().out.splitlines()
+    leaves = [ln for ln in out if "leaves" in ln]
+    assert len(leaves) == 2 and leaves[0].split("leaves")[1] != leaves[1].split("leaves")[1]
+    if "race" in facts:                 # the other side's value is one A5 may leave
+        may = [ln for ln in out if "may leave" in ln][0]
+        assert leaves[1].split("{")[1].split(":")[1].strip(" }") in may
+
+
+def test_permutations_agree_across_conflict_policies():
+    rep = S.campaign(S.ScatterConfig(rows=16, cols=16, slots=512), "a5.default", "a5.last", 2000,
+                     generator="perm", backend="native")
+    assert rep.divergent == 0 and rep.races_a == 0
+
+
+def test_a_side_that_does_not_compile_compares_nothing():
+    rep = S.campaign(S.ScatterConfig(atomic="max", dtype="half"), "a5", "cpu", 10, backend="native")
+    assert rep.check_error and "Max" in rep.check_error and rep.to_json()["compared"] == 0
+
+
+def test_cli_text_and_json(capsys):
+    assert main(["fuzz", "--instr", "mscatter", "--shape", "40x32", "--gen", "uniform", "-n", "500",
+                 "--pair", "a5.default:cpu", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "[explained] race+conflict_order" in out and "races: a5.default@native" in out
+    assert "lanes" in out and "loop" in out
+    assert main(["fuzz", "--instr", "mscatter", "-n", "300", "--json", "--oob", "wrap", "--table-size", "7",
+                 "--gen", "negative", "--shape", "2x8"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert len(doc["campaigns"]) == 4
+    cast = [c for camp in doc["campaigns"] for c in camp["classes"] if c["class"] == "index_cast"]
+    assert cast and all(c["explained"] for c in cast)
+
+
+@pytest.mark.parametrize("args,msg", [
+    (["--oob", "zero"], "no Zero"),
+    (["--pair", "a2a3.last:cpu"], "no ScatterConflict"),
+    (["--gen", "bogus"], "--gen"),
+    (["--layout", "nz"], "does not apply"),
+    (["--atomic", "add", "--instr", "mgather"], "--atomic belongs"),
+])
+def test_bad_requests_are_one_line_exit_2(args, msg):
+    cmd = [sys.executable, "-m", "ptogpu", "fuzz", "--instr", "mscatter", "-n", "10", *args]
+    if "mgather" in args:
+        cmd.remove("--instr"), cmd.remove("mscatter")
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    assert r.returncode == 2 and msg in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
