@@ -2,7 +2,7 @@
 
 ``native`` (the kernels of ``cuda_src/`` compiled for the CPU through the host shim) and
 ``cupy`` (the same kernels on an NVIDIA GPU) run every instruction family as kernels: MGATHER
-(UB and GM->L1, every target), TGATHERB, TINTERLEAVE/TDEINTERLEAVE, Reg::Gather/GatherB and
+(UB and GM->L1, every target), MSCATTER, TGATHERB, TINTERLEAVE/TDEINTERLEAVE, Reg::Gather/GatherB and
 the DMA burst engine (TLOAD/TSTORE/asc_copy_*). ``auto`` picks cupy when a CUDA device
 answers, else native when a C++ compiler builds the kernels, else numpy; the reason is kept.
 """
@@ -12,8 +12,8 @@ from ..errors import BackendUnavailable
 
 BACKENDS = ("auto", "numpy", "cupy", "native")
 
-KERNEL_COVERAGE = ("MGATHER (UB and GM->L1, all targets), TGATHERB, TINTERLEAVE/TDEINTERLEAVE, "
-                   "Reg::Gather/GatherB, the DMA burst engine")
+KERNEL_COVERAGE = ("MGATHER (UB and GM->L1, all targets), MSCATTER (all targets; A2/A3 NZ tables on NumPy), "
+                   "TGATHERB, TINTERLEAVE/TDEINTERLEAVE, Reg::Gather/GatherB, the DMA burst engine")
 
 
 def backend_available(name: str) -> tuple[bool, str]:

@@ -186,7 +186,7 @@ def scatter_png(m: ScatterMap, path: str) -> str:
     cell = max(0.08, min(0.32, 16.0 / max(cols, 1), 5.0 / max(rows, 1)))
     fs = 6 if cell >= 0.26 else (4.5 if cell >= 0.18 else 0)
     nel = m.slot_writers.size
-    tcols = cols if m.mode == "row" else min(max(int(np.ceil(np.sqrt(nel * 2))), 8), 64)
+    tcols = cols if m.mode == "row" else min(max(cols, 8), 64, max(nel, 1))
     trows = -(-nel // tcols)
     h1, h2 = max(1.4, rows * cell), max(1.2, trows * min(cell, 0.3))
     fig, axes = plt.subplots(2, 1, figsize=(max(6.0, cols * cell, tcols * min(cell, 0.3)) + 2.2, h1 + h2 + 2.4),
