@@ -662,7 +662,7 @@ enum { FZ_SEED = 2 * MS_WORDS, FZ_GEN, FZ_INST0, FZ_NIDX, FZ_GCAP, FZ_TBYTES, FZ
        FZ_KIND_A, FZ_KIND_B, FZ_IMAGE, FZ_WORDS };
 enum { FK_SEQ = 0, FK_SOURCE = 1, FK_LAST = 2 };
 enum { FZ_DIFF = 1, FZ_FAULT_A = 2, FZ_FAULT_B = 4, FZ_RACE_A = 8, FZ_RACE_B = 16 };
-enum { FZ_MAX_GM = 16384, FZ_MAX_UB = 65536 };
+enum { FZ_MAX_GM = 16384, FZ_MAX_UB = 65536, FZ_SCRATCH = 2 * FZ_MAX_GM + FZ_MAX_UB + 2 * FZ_MAX_GM };
 
 PTO_DEV i64 fz_value(int gen, u64 key, u64 e, u64 cap) {
     if (gen == GEN_EQUAL) return rng_mulhi(rng_mix64(key + 1ull), cap & 0xFFFFFFFFull);
@@ -858,9 +858,13 @@ extern "C" __global__ void mscatter_fuzz(PTO_KERNEL_PARAMS) {
         u64 *rec = fault + inst * FAULT_WORDS;
         const i64 tb = P[FZ_TBYTES], ubn = P[FZ_UBYTES];
 #ifndef PTO_HOST_SHIM
-        u8 ga[FZ_MAX_GM], gb[FZ_MAX_GM], ubl[FZ_MAX_UB];
-        unsigned short own[FZ_MAX_GM];
+        // GPU: the per-instance work space is the L1 arena (a global buffer of at least
+        // FZ_SCRATCH bytes per instance); the host launches this engine on native only.
+        u8 *ga = l1 + inst * l1_stride, *gb = ga + FZ_MAX_GM, *ubl = gb + FZ_MAX_GM;
+        unsigned short *own = (unsigned short *)(ubl + FZ_MAX_UB);
         i64 image_id = 0;
+        if (l1_size < FZ_SCRATCH) { rec[0] = ~0ull - 1; continue; }
+        for (i64 e = 0; e < FZ_MAX_GM; ++e) own[e] = 0xFFFF;
 #endif
         if (tb > FZ_MAX_GM || ubn > FZ_MAX_UB || tb > gm_size || ubn > ub_size) { rec[0] = ~0ull - 1; continue; }
         if (image_id != P[FZ_IMAGE]) {           // a new campaign: fresh copies of its images
