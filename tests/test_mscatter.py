@@ -517,3 +517,76 @@ def test_a5_dynamic_dim_quirk_rejects_a_mixed_row_index():
     w2 = World("a5", "numpy", n=64, shape=(1, 1, 1, 8, 8), stride=(64, 64, 64, 8, 1))
     w2.core.quirks["a5_dynamic_dim_cast"] = False
     w2.run(pto.MSCATTER[Row], src_of(2, 8), np.array([[1, 2]], np.int32), src_t=lambda: S(2))
+
+
+# ---- more per-target cases --------------------------------------------------------------------
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_cpu_add_of_a_float_source_into_an_int_table_adds_in_float(backend):
+    """``int += float``: the old value goes to float, the sum is truncated back: 5 + -0.5 is 4,
+    where converting the source first (0) would keep 5."""
+    fill = np.zeros(8 + 2 * GUARD, np.int32)
+    fill[GUARD] = 5
+    w = World("cpu", backend, dtype=np.int32, n=8, fill=fill)
+    core = w.core
+    with core:
+        s = pto.Tile[V, pto.float32, 1, 8, RM, 1, 2]()
+        i = pto.Tile[V, pto.int32, 1, 8, RM, 1, 2]()
+        pto.TASSIGN(s, 0)
+        pto.TASSIGN(i, 0x8000)
+        s.set(np.array([[-0.5, 0.75]], np.float32))
+        i.set(np.array([[0, 0]], np.int32))
+        pto.MSCATTER[Elem, Add](w.T(w.ptr), s, i)
+    assert w.table()[0] == 4
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("target", ["cpu", "a2a3"])
+def test_row_add_folds_rows_in_order(target, backend):
+    w = World(target, backend, dtype=np.int32, n=32, shape=(1, 1, 1, 4, 8), stride=(32, 32, 32, 8, 1))
+    src = np.arange(24, dtype=np.int32).reshape(3, 8)
+    w.run(pto.MSCATTER[Row, Add], src, np.array([[1, 3, 1]], np.int32))
+    want = np.zeros(32, np.int32)
+    for r, u in enumerate([1, 3, 1]):
+        want[u * 8: u * 8 + 8] += src[r]
+    assert bytes_of(w.table()) == bytes_of(want)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_cpu_accepts_int64_indices_at_the_extremes(backend):
+    w = World("cpu", backend, n=16)
+    idx = np.array([[2**63 - 1, -2**63, 3, -1]], np.int64)
+    w.run(pto.MSCATTER[Elem, NoneA, Skip], np.array([[1, 2, 3, 4]], np.float32), idx)
+    want = np.zeros(16, np.float32)
+    want[3] = 3
+    assert bytes_of(w.table()) == bytes_of(want)
+    w.run(pto.MSCATTER[Elem, NoneA, Wrap], np.array([[1, 2, 3, 4]], np.float32), idx)
+    want[(2**63 - 1) % 16], want[(2**63) % 16], want[(2**64 - 1) % 16] = 1, 2, 4
+    assert bytes_of(w.table()) == bytes_of(want)
+
+
+def test_float_add_outcomes_keep_each_threads_program_order():
+    """Row, VR = 34: rows 0 and 32 are one thread (row 0 first), rows 1 and 33 another. The set
+    of float sums equals the brute force over the interleavings that keep both orders."""
+    vals = [2.0**24, 1.0, 1.0, 2.0]           # rows 0, 1, 32, 33 write slot 2, column 0
+    idx = np.full((1, 34), 99, np.int32)
+    src = np.zeros((34, 1), np.float32)
+    for r, v in zip((0, 1, 32, 33), vals):
+        idx[0, r] = 2
+        src[r, 0] = v
+    w = World("a5", "numpy", n=8, shape=(1, 1, 1, 8, 1), stride=(8, 8, 8, 1, 1))
+    with w.core:
+        s, i = padded(np.float32, 34, 1), padded(np.int32, 1, 34)
+        pto.TASSIGN(s, 0)
+        pto.TASSIGN(i, 0x8000)
+        s.set(src)
+        i.set(idx)
+        out = pto.MSCATTER[Row, Add, Skip].outcomes(w.T(w.ptr), s, i)
+    seqs = {"t0": [vals[0], vals[2]], "t1": [vals[1], vals[3]]}
+    want = set()
+    for perm in set(itertools.permutations(["t0", "t0", "t1", "t1"])):
+        pos, acc = {"t0": 0, "t1": 0}, np.float32(0)
+        for t in perm:
+            acc = np.float32(acc + np.float32(seqs[t][pos[t]]))
+            pos[t] += 1
+        want.add(float(acc))
+    assert set(out.choices(0).astype(float).tolist()) == want and len(want) > 1

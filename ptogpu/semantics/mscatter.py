@@ -78,6 +78,7 @@ class Writes:
     thread: np.ndarray | None = None   # A5 source-centric: tid = 32*ty + tx
     seq: np.ndarray | None = None      # that thread's own step (its program order)
     reads: np.ndarray | None = None    # cpu Row Max/Min: the element each store compares with
+    raw: np.ndarray | None = None      # cpu, src type != table type: the source values unconverted
 
 
 def _i32(v: int) -> int:
@@ -139,14 +140,17 @@ def _read(core, tile, addrs, what: str, describe) -> np.ndarray:
     return arena.gather(a, tile.Element)
 
 
-def _src_vals(core, src, table, r, c, how: str) -> np.ndarray:
-    """Source elements at (r, c), as the table's type (the simulator converts by value)."""
+def _src_vals(core, src, table, r, c, how: str, keep: list | None = None) -> np.ndarray:
+    """Source elements at (r, c), as the table's type (the simulator converts by value);
+    ``keep`` receives the unconverted values when the types differ."""
     size = src.Element.itemsize
     a = src.addr + _offsets(src, r, c, how) * size
     v = _read(core, src, a.reshape(-1), f"{NAME} src read",
               lambda i: f"src({r.reshape(-1)[i]},{c.reshape(-1)[i]})")
     if dtypes.name_of(src.Element) != dtypes.name_of(table.Element):
         from .mgather import convert
+        if keep is not None:
+            keep.append(v)
         v = convert(core, v, table, src.DType)
     return v.view(dtypes.storage(table.Element))
 
@@ -188,13 +192,14 @@ def writes(core, call: Call, table, src, idx) -> Writes:
             else:                                # A5: row pitch hard-wired to VC, 32-bit product
                 off = ((sl * np.uint64(VC)) & np.uint64(M32)) + cu
             addr = wrap_addr(base + off * np.uint64(T))
-            vals = _src_vals(core, src, table, rr, cc, how)
+            keep: list = []
+            vals = _src_vals(core, src, table, rr, cc, how, keep)
             reads = None
             if call.path == "cpu" and call.atomic in (ScatterAtomicOp.Max, ScatterAtomicOp.Min) \
                     and core.quirks.get("cpu_mscatter_row_minmax_operand", False):
                 reads = wrap_addr(base + sl * np.uint64(T)).reshape(-1)
             W = Writes(addr.reshape(-1), vals, (rr * VC + cc).reshape(-1), rr.reshape(-1),
-                       cc.reshape(-1), reads=reads)
+                       cc.reshape(-1), reads=reads, raw=keep[0] if keep else None)
         else:
             r, c = np.divmod(np.arange(VR * VC, dtype=np.int64), VC)
             if call.path == "a2a3_nz":        # column block, then rows, then the block's columns
@@ -206,7 +211,8 @@ def writes(core, call: Call, table, src, idx) -> Writes:
             raw = _read(core, idx, ia, f"{NAME} index read", lambda i: f"idx({r[i]},{c[i]})")
             u = cast_index(raw, bits)
             slot, ok = remap(u, cap, call.oob, bits, t, last)
-            vals = _src_vals(core, src, table, r[ok], c[ok], how)
+            keep = []
+            vals = _src_vals(core, src, table, r[ok], c[ok], how, keep)
             order = np.arange(r.size, dtype=np.int64)[ok]
             if call.path == "a2a3_nz":
                 off = _nz_elem_offset(table, slot[ok])
@@ -214,7 +220,7 @@ def writes(core, call: Call, table, src, idx) -> Writes:
                 off = slot[ok]
             addr = wrap_addr(base + off * np.uint64(T))
             W = Writes(addr, vals, order if call.path == "a2a3_nz" else r[ok] * VC + c[ok],
-                       r[ok], c[ok])
+                       r[ok], c[ok], raw=keep[0] if keep else None)
     if call.path in ("a5_default",):
         _a5_schedule(call.mode, VR, VC, W)
     return W
@@ -378,7 +384,7 @@ def combine(atomic: ScatterAtomicOp, old: np.ndarray, v: np.ndarray) -> np.ndarr
 
 
 def fold(atomic: ScatterAtomicOp, dt: np.dtype, init: np.ndarray, group: np.ndarray,
-         vals: np.ndarray) -> np.ndarray:
+         vals: np.ndarray, step=None) -> np.ndarray:
     """Fold ``vals`` (already in schedule order) into ``init[group]``, one step per writer:
     vectorised over the groups, one pass per rank (so all-equal indices cost N passes over one
     element, and distinct indices one pass)."""
@@ -391,8 +397,20 @@ def fold(atomic: ScatterAtomicOp, dt: np.dtype, init: np.ndarray, group: np.ndar
     rank = np.arange(g.size) - np.repeat(start, np.diff(np.r_[start, g.size]))
     for k in range(int(rank.max()) + 1):
         sel = o[rank == k]
-        acc[group[sel]] = combine(atomic, acc[group[sel]], vals[sel])
+        acc[group[sel]] = (step or (lambda a, v: combine(atomic, a, v)))(acc[group[sel]], vals[sel])
     return acc
+
+
+def _mixed_add(table_dt: np.dtype, src_dt: np.dtype):
+    """The simulator's ``base[i] += v`` with an integer table and a floating source: the old
+    value converted to the source's type, added in float (x86 GCC evaluates _Float16 and
+    bfloat16 arithmetic in float: excess precision), converted back truncating."""
+    def step(old, v):
+        with np.errstate(all="ignore"):
+            a = old.astype(src_dt).astype(np.float32)
+            r = _f32_add(a, v.astype(np.float32))
+            return np.trunc(r.astype(np.float64)).astype(table_dt)
+    return step
 
 
 def apply(core, call: Call, table, W: Writes) -> None:
@@ -420,6 +438,12 @@ def apply(core, call: Call, table, W: Writes) -> None:
         return
     uniq, group = np.unique(addr, return_inverse=True)
     init = gm.gather(uniq, st).view(dt)
+    mixed = W.raw is not None and call.atomic == ScatterAtomicOp.Add and dt.kind in "iu" and \
+        dtypes.name_of(W.raw.dtype) in ("half", "bfloat16", "float32")
+    if mixed:
+        acc = fold(call.atomic, dt, init, group, W.raw[o], step=_mixed_add(dt, W.raw.dtype))
+        gm.scatter(uniq, acc.view(st))
+        return
     gm.scatter(uniq, fold(call.atomic, dt, init, group, vals.view(dt)).view(st))
 
 
