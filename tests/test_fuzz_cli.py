@@ -15,7 +15,7 @@ from ptogpu.fuzz import rules as R
 def test_default_suite_json(capsys):
     assert main(["fuzz", "-n", "200", "--json", "--backend", "numpy"]) == 0
     doc = json.loads(capsys.readouterr().out)
-    assert doc["unexplained_or_bugs"] == 0 and len(doc["campaigns"]) == 19
+    assert doc["unexplained_or_bugs"] == 0 and len(doc["campaigns"]) == 20
 
 
 def test_default_suite_checks_the_kernel_backend(capsys):
@@ -25,7 +25,7 @@ def test_default_suite_checks_the_kernel_backend(capsys):
         pytest.skip("no native backend")
     assert main(["fuzz", "-n", "300", "--json", "--backend", "native"]) == 0
     doc = json.loads(capsys.readouterr().out)
-    assert len(doc["campaigns"]) == 23
+    assert len(doc["campaigns"]) == 24
     assert any(c["a"].startswith("a5.simt@native") and c["b"] == "a5.scalar@numpy" for c in doc["campaigns"])
     assert all(c["divergent"] == 0 for c in doc["campaigns"] if "must agree" in c["title"])
     classes = {c["class"] for camp in doc["campaigns"] for c in camp["classes"]}

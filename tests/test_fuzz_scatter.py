@@ -99,3 +99,12 @@ def test_bad_requests_are_one_line_exit_2(args, msg):
         cmd.remove("--instr"), cmd.remove("mscatter")
     r = subprocess.run(cmd, capture_output=True, text=True)
     assert r.returncode == 2 and msg in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
+
+
+def test_row_capacity_class_from_the_cli(capsys):
+    assert main(["fuzz", "--instr", "mscatter", "--mode", "row", "--shape", "4x16", "--table-shape", "1,1,2,8,16",
+                 "--pair", "a2a3:cpu", "--gen", "oob", "-n", "300", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "[explained] capacity" in out and "into 8 slots x 2 batches" in out
+    assert main(["fuzz", "--instr", "mscatter", "--table-shape", "1,1,2,8,16", "-n", "1"]) == 2
+    assert "1,1,B,SLOTS,COLS" in capsys.readouterr().err

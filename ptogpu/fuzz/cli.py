@@ -303,7 +303,7 @@ def main(args) -> int:
 def scatter_main(args, backend: str) -> int:
     """``ptogpu fuzz --instr mscatter``: MSCATTER campaigns (``ptogpu.fuzz.scatter``)."""
     from . import scatter as S
-    for opt in ("space", "layout", "dst_fill", "table_shape", "table_stride", "quirk", "suite"):
+    for opt in ("space", "layout", "dst_fill", "table_stride", "quirk", "suite"):
         if getattr(args, opt) is not None:
             raise ValueError(f"--{opt.replace('_', '-')} does not apply to --instr mscatter")
     if args.shapes or args.engine != "execute":
@@ -315,6 +315,13 @@ def scatter_main(args, backend: str) -> int:
         kw["rows"], kw["cols"] = _tuple(args.shape)
     if args.table_size is not None:
         kw["slots"] = args.table_size
+    if args.table_shape:
+        d = _tuple(args.table_shape)
+        cols = kw.get("cols", 16)
+        if len(d) != 5 or d[0] != 1 or d[1] != 1 or d[4] != cols or kw.get("mode") != "row":
+            raise ValueError(f"--table-shape {args.table_shape}: MSCATTER takes 1,1,B,SLOTS,COLS in Row mode "
+                             f"(COLS = the shape's {cols} columns; B batches of SLOTS rows)")
+        kw["batches"], kw["slots"] = d[2], d[3]
     cfg = S.ScatterConfig(**kw)
     gen = args.gen or "dup"
     if gen not in S.GENERATORS:

@@ -56,8 +56,9 @@ FACTS = {
 @dataclass(frozen=True)
 class ScatterConfig:
     """One MSCATTER configuration (everything but the index tile). ``slots``: table rows (Row)
-    or elements (Elem); the table is ``Shape(1, 1, 1, slots, cols)`` (Row) or ``(1, 1, 1, 1,
-    slots)`` (Elem), dense."""
+    or elements (Elem); the table is ``Shape(1, 1, batches, slots, cols)`` (Row) or ``(1, 1, 1,
+    1, slots)`` (Elem), dense. ``batches`` > 1 (Row) makes the capacities differ: ``Shape[3]``
+    on cpu and A5, ``Shape[0..3]`` on A2/A3."""
     mode: str = "elem"
     atomic: str = "none"
     oob: str = "skip"
@@ -66,6 +67,7 @@ class ScatterConfig:
     rows: int = 16
     cols: int = 16
     slots: int = 64
+    batches: int = 1
 
     def __post_init__(self) -> None:
         if self.mode not in ("elem", "row"):
@@ -81,6 +83,8 @@ class ScatterConfig:
             raise ValueError(f"shape {self.rows}x{self.cols}: 1..256 each")
         if not 0 <= self.slots <= 1 << 20:
             raise ValueError(f"slots {self.slots}: 0 .. 2^20")
+        if not 1 <= self.batches <= 64 or (self.batches > 1 and self.mode != "row"):
+            raise ValueError(f"batches {self.batches}: 1 .. 64, and more than 1 only in Row mode")
 
     @property
     def coalesce(self) -> Coalesce:
@@ -92,12 +96,22 @@ class ScatterConfig:
 
     @property
     def table_elems(self) -> int:
-        return self.slots * (self.cols if self.mode == "row" else 1)
+        return self.slots * (self.cols * self.batches if self.mode == "row" else 1)
+
+    @property
+    def shape5(self) -> tuple[int, ...]:
+        return (1, 1, self.batches, self.slots, self.cols) if self.mode == "row" else (1, 1, 1, 1, self.slots)
+
+    @property
+    def stride5(self) -> tuple[int, ...]:
+        n = max(self.table_elems, 1)
+        return (n, n, self.slots * self.cols, self.cols, 1) if self.mode == "row" else (n, n, n, n, 1)
 
     @property
     def label(self) -> str:
         return (f"MSCATTER<{self.mode.capitalize()}, {self.atomic.capitalize()}, {self.oob.capitalize()}> "
-                f"{self.rows}x{self.cols} {self.dtype} into {self.slots} slots")
+                f"{self.rows}x{self.cols} {self.dtype} into {self.slots} slots"
+                + (f" x {self.batches} batches" if self.batches > 1 else ""))
 
 
 @dataclass(frozen=True)
@@ -159,9 +173,7 @@ class World:
         e = max(32 // dt.itemsize, 1)
         with self.core:
             self.ptr = self.core.gm_alloc(max(cfg.table_elems, 1), dt)
-            shape = (1, 1, 1, cfg.slots, cfg.cols) if cfg.mode == "row" else (1, 1, 1, 1, cfg.slots)
-            stride = (1, 1, 1, cfg.cols, 1) if cfg.mode == "row" else (1, 1, 1, max(cfg.slots, 1), 1)
-            self.table = pto.GlobalTensor[dt, pto.Shape[shape], pto.Stride[stride]](self.ptr)
+            self.table = pto.GlobalTensor[dt, pto.Shape[cfg.shape5], pto.Stride[cfg.stride5]](self.ptr)
             V = pto.TileType.Vec
             self.src = pto.Tile[V, dt, cfg.rows, -(-cfg.cols // e) * e, pto.BLayout.RowMajor, cfg.rows, cfg.cols]()
             ir, ic = (1, cfg.rows) if cfg.mode == "row" else (cfg.rows, cfg.cols)
@@ -292,10 +304,9 @@ def _last(cfg: ScatterConfig, s: Side) -> bool:
         not (cfg.mode == "elem" and cfg.rows == 1 and cfg.cols == 1)
 
 
-def _caps(cfg: ScatterConfig, s: Side) -> int:
-    if cfg.mode == "row" and s.target == "a2a3":
-        return cfg.slots                 # Shape[0..3] = 1*1*1*slots here
-    return cfg.slots
+def _cap(cfg: ScatterConfig, s: Side) -> int:
+    """The side's capacity (Row on A2/A3: Shape[0..3])."""
+    return cfg.slots * cfg.batches if cfg.mode == "row" and s.target == "a2a3" else cfg.slots
 
 
 def facts(cfg: ScatterConfig, a: Side, b: Side, raw: np.ndarray, code: np.ndarray) -> list[tuple[str, ...]]:
@@ -312,6 +323,8 @@ def facts(cfg: ScatterConfig, a: Side, b: Side, raw: np.ndarray, code: np.ndarra
     srt = np.sort(np.where(u32 < cap, u32, -1 - np.arange(raw.shape[1])), 1)
     dup = (srt[:, 1:] == srt[:, :-1]).any(1) if raw.shape[1] > 1 else np.zeros(raw.shape[0], bool)
     race = ((code & 8) != 0) | ((code & 16) != 0)
+    lo, hi = sorted((_cap(cfg, a), _cap(cfg, b)))
+    between = ((u32 >= lo) & (u32 < hi)).any(1) if lo != hi else np.zeros(raw.shape[0], bool)
     out = []
     fa = _source_centric(cfg, a), _source_centric(cfg, b)
     for k in range(raw.shape[0]):
@@ -324,6 +337,8 @@ def facts(cfg: ScatterConfig, a: Side, b: Side, raw: np.ndarray, code: np.ndarra
             f.append("atomic_order")
         if neg[k] and _bits(a.target) != _bits(b.target):
             f.append("index_cast")
+        if between[k]:
+            f.append("capacity")
         if oob[k] and cfg.oob == "undefined":
             f.append("skip_vs_undefined" if _last(cfg, a) != _last(cfg, b) else "undefined_write")
         out.append(tuple(f))
@@ -532,8 +547,8 @@ def _class_of(cfg, a, b, raw) -> tuple | None:
 
 
 def _neutral(cfg: ScatterConfig) -> int | None:
-    """An index no side writes: under Skip, the capacity itself."""
-    return cfg.slots if cfg.oob == "skip" else None
+    """An index no side writes: under Skip, the largest capacity of any target."""
+    return cfg.slots * cfg.batches if cfg.oob == "skip" else None
 
 
 def _shrink(rep: ScatterReport, c: Class) -> None:
@@ -576,8 +591,7 @@ def snippet(cfg: ScatterConfig, a: Side, b: Side, raw: np.ndarray, fill: int = 0
     ir, ic = (1, cfg.rows) if cfg.mode == "row" else (cfg.rows, cfg.cols)
     dt = dtypes.as_dtype(cfg.dtype)
     e = max(32 // dt.itemsize, 1)
-    shape = (1, 1, 1, cfg.slots, cfg.cols) if cfg.mode == "row" else (1, 1, 1, 1, cfg.slots)
-    stride = (1, 1, 1, cfg.cols, 1) if cfg.mode == "row" else (1, 1, 1, max(cfg.slots, 1), 1)
+    shape, stride = cfg.shape5, cfg.stride5
     lines = [
         "import numpy as np",
         "import ptogpu as pto",
@@ -651,6 +665,8 @@ def known_suite(n: int) -> list[tuple[str, ScatterConfig, str, str, str, int]]:
          ScatterConfig(rows=4, cols=8, slots=7, oob="wrap"), "cpu", "a5.last", "mixed", n),
         ("MSCATTER CPU sim vs A5 Last, Elem Undefined: Last drops out-of-range writes",
          ScatterConfig(rows=4, cols=8, slots=64, oob="undefined"), "cpu", "a5.last", "mixed", n),
+        ("MSCATTER A2/A3 vs A5 Last, Row into 2 batches of 8 rows: capacity rule",
+         ScatterConfig(mode="row", rows=4, cols=16, slots=8, batches=2, oob="skip"), "a2a3", "a5.last", "oob", n),
         ("MSCATTER A5 Default vs A5 Last, Elem 16x16, perm: must agree",
          ScatterConfig(rows=16, cols=16, slots=512), "a5.default", "a5.last", "perm", n),
     ]
