@@ -45,7 +45,7 @@ def _run(target, backend, case, threads="warps"):
     mode, atomic, oob, conflict, dt, vr, vc, slots, raw = case
     core = pto.Core(target, backend)
     e = 32 // np.dtype(dt).itemsize
-    cols = vc if mode == pto.Coalesce.Row else vc
+    cols = vc
     rows_tab = max(slots, 1)
     n = rows_tab * cols if mode == pto.Coalesce.Row else max(slots, 1)
     rng = np.random.default_rng(len(raw))
@@ -53,7 +53,6 @@ def _run(target, backend, case, threads="warps"):
     form = pto.MSCATTER[mode, atomic, oob] if target == "a2a3" else pto.MSCATTER[mode, atomic, oob, conflict]
     with core:
         ptr0 = core.gm_put(g.view(dt) if np.dtype(dt).kind != "V" else g)
-        ptr = pto.GlobalTensor  # noqa
         base = ptr0 + 1024
         if mode == pto.Coalesce.Row:
             T = pto.GlobalTensor[dt, pto.Shape[1, 1, 1, slots, cols], pto.Stride[1, 1, 1, cols, 1]]

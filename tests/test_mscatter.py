@@ -590,3 +590,33 @@ def test_float_add_outcomes_keep_each_threads_program_order():
             pos[t] += 1
         want.add(float(acc))
     assert set(out.choices(0).astype(float).tolist()) == want and len(want) > 1
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("target", ["cpu", "a2a3", "a5"])
+def test_dynamic_valid_shapes(target, backend):
+    """Runtime valid dims (-1 in the Tile type): the loops and launches use the runtime values."""
+    S = pto.Tile[V, pto.float32, 4, 8, RM, -1, -1]
+    I = pto.Tile[V, pto.int32, 4, 8, RM, -1, -1]
+    idx = np.array([[3, 9, 1, 3, 0], [2, 2, 7, 8, 4], [1, 0, 0, 5, 6]], np.int32)
+    src = src_of(3, 5)
+    w = World(target, backend, n=16)
+    form = pto.MSCATTER[Elem, NoneA, Skip] if target == "a2a3" else pto.MSCATTER[Elem, NoneA, Skip, Last]
+    w.run(form, src, idx, src_t=lambda: S(3, 5), idx_t=lambda: I(3, 5))
+    want = np.zeros(16, np.float32)
+    for p in range(15):
+        want[idx.reshape(-1)[p]] = src.reshape(-1)[p]
+    assert bytes_of(w.table()) == bytes_of(want)
+
+
+def test_help_names_every_form_and_the_per_target_defaults():
+    doc = pto.MSCATTER.__doc__ or type(pto.MSCATTER).__doc__
+    for form in ("MSCATTER[CMode, Atomic, Oob, Conflict](table, src, idx)", "MSCATTER(table, src, idx)"):
+        assert form in doc
+    by_mode = {}
+    for name, t in pto.TARGETS.items():
+        by_mode.setdefault(t.mscatter.default_mode.name, []).append(name)
+    assert f"``Elem`` on ``{by_mode['Elem'][0]}``" in doc
+    assert "``Row`` on " + " and ".join(f"``{n}``" for n in by_mode["Row"]) in doc
+    last = [n for n, t in pto.TARGETS.items() if t.mscatter.default_conflict == "Last"]
+    assert f"Conflict ``Last`` on ``{last[0]}``" in doc

@@ -221,12 +221,12 @@ def writes(core, call: Call, table, src, idx) -> Writes:
             addr = wrap_addr(base + off * np.uint64(T))
             W = Writes(addr, vals, order if call.path == "a2a3_nz" else r[ok] * VC + c[ok],
                        r[ok], c[ok], raw=keep[0] if keep else None)
-    if call.path in ("a5_default",):
-        _a5_schedule(call.mode, VR, VC, W)
+    if call.path == "a5_default":
+        a5_schedule(call.mode, VR, VC, W)
     return W
 
 
-def _a5_schedule(mode: Coalesce, VR: int, VC: int, W: Writes) -> None:
+def a5_schedule(mode: Coalesce, VR: int, VC: int, W: Writes) -> None:
     """The source-centric launch: each store's thread, its own step, and its place in the
     emulation's schedule (warp after warp, each warp's steps in order, lanes in lock-step)."""
     r, c = W.r, W.c

@@ -114,10 +114,8 @@ def scatter_map(mode: str, rows: int, cols: int, indices: np.ndarray | None, *, 
                             ScatterOOB[oob.capitalize()], ScatterConflict[conflict.capitalize()]]
         call = form._prepare(core, table, src, idx)
         W = sem.writes(core, call, table, src, idx)
-        if call.path == "a5_default":
-            pass
-        else:                              # the scheduling of the other paths, for the map
-            sem._a5_schedule(call.mode, rows, cols, W)
+        if W.thread is None:               # Last: the source-centric threads, for the source panel
+            sem.a5_schedule(call.mode, rows, cols, W)
     base, T = ptr.addr, dt.itemsize
     inside = (W.addr >= base) & (W.addr < base + nel * T)
     elem = np.where(inside, (W.addr - base) // T, -1)
