@@ -263,7 +263,7 @@ static bool elem_linear_shape(const i64 *P, const Mem &m) {
 // The scalar Elem loop in vector form, for the linear shape of a5_elem_fast: slots of every
 // position first (pass 0 ORs the bad writes), then the stores in row-major order.
 template <int TS, int OOB, int BITS>
-static bool seq_elem_fast_t(const i64 *P, const Mem &m) {
+static bool seq_elem_fast_t(const i64 *P, const Mem &m, u32 *os, u8 *oo) {
     const i64 *std_ = P + MS_SRC, *itd = P + MS_IDX;
     const u32 N = (u32)(P[MS_VR] * P[MS_VC]);
     const u8 *sb = m.a[std_[TD_SPACE]].p + std_[TD_ADDR], *ib = m.a[itd[TD_SPACE]].p + itd[TD_ADDR];
@@ -297,6 +297,11 @@ static bool seq_elem_fast_t(const i64 *P, const Mem &m) {
             }
             if (pass == 0) {
                 if (bad) return false;
+                if (os)
+                    for (int l = 0; l < n; ++l) {
+                        os[p0 + l] = (u32)sl[l];
+                        oo[p0 + l] = (u8)on[l];
+                    }
                 continue;
             }
         store:
@@ -306,11 +311,12 @@ static bool seq_elem_fast_t(const i64 *P, const Mem &m) {
     return true;
 }
 
-static bool seq_elem_fast(const i64 *P, const Mem &m) {
+// `os`/`oo` (may be null): each position's slot and whether it is written, when it ran clean.
+static bool seq_elem_fast(const i64 *P, const Mem &m, u32 *os = nullptr, u8 *oo = nullptr) {
     if (!elem_linear_shape(P, m)) return false;
     if (P[MS_OOB] == SOOB_WRAP && !P[MS_CAP]) return false;
 #define SQ_FAST(TS, OOB) \
-    return P[MS_BITS] == 32 ? seq_elem_fast_t<TS, OOB, 32>(P, m) : seq_elem_fast_t<TS, OOB, 64>(P, m);
+    return P[MS_BITS] == 32 ? seq_elem_fast_t<TS, OOB, 32>(P, m, os, oo) : seq_elem_fast_t<TS, OOB, 64>(P, m, os, oo);
 #define SQ_FAST_T(OOB) \
     switch ((int)P[MS_T]) { case 1: { SQ_FAST(1, OOB) } case 2: { SQ_FAST(2, OOB) } \
                             case 4: { SQ_FAST(4, OOB) } default: { SQ_FAST(8, OOB) } }
@@ -394,7 +400,7 @@ PTO_DEV bool a5_source_warp(const i64 *P, const Mem &m, int act, u32 ty, u32 lan
 // order); pass 0 ORs the lanes' bad writes, pass 1 stores. False: not this shape, or a bad
 // write somewhere (the generic lanes then key it).
 template <int TS, int OOB>
-static bool a5_elem_fast_t(const i64 *P, const Mem &m) {
+static bool a5_elem_fast_t(const i64 *P, const Mem &m, u32 *os, u8 *oo) {
     const i64 *std_ = P + MS_SRC, *itd = P + MS_IDX;
     const u32 N = (u32)(P[MS_VR] * P[MS_VC]), lt = 32u * elem_launch_warps(N);
     const u8 *sb = m.a[std_[TD_SPACE]].p + std_[TD_ADDR], *ib = m.a[itd[TD_SPACE]].p + itd[TD_ADDR];
@@ -430,6 +436,11 @@ static bool a5_elem_fast_t(const i64 *P, const Mem &m) {
                 }
                 if (pass == 0) {
                     PTO_LANE_LOOP_OR(l, 32, bad) bad |= on[l] && (!tb_ok || (u64)sl[l] > lim);
+                    if (os)
+                        for (int l = 0; l < n; ++l) {
+                            os[base + l] = sl[l];
+                            oo[base + l] = (u8)on[l];
+                        }
                     continue;
                 }
                 for (int l = 0; l < n; ++l)             // stores in lane order
@@ -440,19 +451,11 @@ static bool a5_elem_fast_t(const i64 *P, const Mem &m) {
     return true;
 }
 
-static bool a5_elem_fast(const i64 *P, const Mem &m) {
-    const i64 *std_ = P + MS_SRC, *itd = P + MS_IDX;
-    const u64 VR = (u64)P[MS_VR], VC = (u64)P[MS_VC], T = (u64)P[MS_T], N = VR * VC;
-    if (P[MS_MODE] != MSM_ELEM || P[MS_ATOMIC] != AT_NONE || itd[TD_ESIZE] != 4) return false;
-    if (std_[TD_KIND] != TK_ROW || itd[TD_KIND] != TK_ROW || (u64)std_[TD_COLS] != VC || (u64)itd[TD_COLS] != VC)
-        return false;
-    if (!(T == 1 || T == 2 || T == 4 || T == 8) || N == 0 || N >> 31) return false;
+static bool a5_elem_fast(const i64 *P, const Mem &m, u32 *os = nullptr, u8 *oo = nullptr) {
+    if (!elem_linear_shape(P, m)) return false;
     if (P[MS_OOB] == SOOB_WRAP && !((u64)P[MS_CAP] & 0xFFFFFFFFull)) return false;
-    const Arena &S = m.a[std_[TD_SPACE]], &I = m.a[itd[TD_SPACE]];
-    if (std_[TD_ADDR] < 0 || itd[TD_ADDR] < 0 || (u64)std_[TD_ADDR] + N * T > (u64)S.size ||
-        (u64)itd[TD_ADDR] + N * 4 > (u64)I.size)
-        return false;
-#define MS_FAST(TS, OOB) return a5_elem_fast_t<TS, OOB>(P, m);
+    const u64 T = (u64)P[MS_T];
+#define MS_FAST(TS, OOB) return a5_elem_fast_t<TS, OOB>(P, m, os, oo);
 #define MS_FAST_T(OOB) \
     switch ((int)T) { case 1: { MS_FAST(1, OOB) } case 2: { MS_FAST(2, OOB) } \
                       case 4: { MS_FAST(4, OOB) } default: { MS_FAST(8, OOB) } }
@@ -662,7 +665,7 @@ enum { FZ_SEED = 2 * MS_WORDS, FZ_GEN, FZ_INST0, FZ_NIDX, FZ_GCAP, FZ_TBYTES, FZ
        FZ_KIND_A, FZ_KIND_B, FZ_IMAGE, FZ_WORDS };
 enum { FK_SEQ = 0, FK_SOURCE = 1, FK_LAST = 2 };
 enum { FZ_DIFF = 1, FZ_FAULT_A = 2, FZ_FAULT_B = 4, FZ_RACE_A = 8, FZ_RACE_B = 16 };
-enum { FZ_MAX_GM = 16384, FZ_MAX_UB = 65536, FZ_SCRATCH = 2 * FZ_MAX_GM + FZ_MAX_UB + 2 * FZ_MAX_GM };
+enum { FZ_NMAX = 4096, FZ_MAX_GM = 16384, FZ_MAX_UB = 65536, FZ_SCRATCH = 2 * FZ_MAX_GM + FZ_MAX_UB + 2 * FZ_MAX_GM };
 
 PTO_DEV i64 fz_value(int gen, u64 key, u64 e, u64 cap) {
     if (gen == GEN_EQUAL) return rng_mulhi(rng_mix64(key + 1ull), cap & 0xFFFFFFFFull);
@@ -670,10 +673,15 @@ PTO_DEV i64 fz_value(int gen, u64 key, u64 e, u64 cap) {
     return rng_value(gen, rng_word(key, e), key, cap);
 }
 
-PTO_DEV bool fz_run(const i64 *P, int kind, const Mem &m) {
+// Run one side; `*have` set when its fast form filled `os`/`oo` (slots, written) on the way.
+PTO_DEV bool fz_run(const i64 *P, int kind, const Mem &m, u32 *os = nullptr, u8 *oo = nullptr,
+                    bool *have = nullptr) {
     if (kind == FK_SEQ) {
 #ifdef PTO_HOST_SHIM
-        if (seq_elem_fast(P, m)) return true;
+        if (seq_elem_fast(P, m, os, oo)) {
+            if (have) *have = os != nullptr;
+            return true;
+        }
 #endif
         if (!seq_instance(P, m, 0)) return false;
         seq_instance(P, m, 1);
@@ -690,7 +698,10 @@ PTO_DEV bool fz_run(const i64 *P, int kind, const Mem &m) {
         return true;
     }
 #ifdef PTO_HOST_SHIM
-    if (a5_elem_fast(P, m)) return true;
+    if (a5_elem_fast(P, m, os, oo)) {
+        if (have) *have = os != nullptr;
+        return true;
+    }
 #endif
     const u32 warps = a5_source_warps(P);
     for (u32 w = 0; w < warps; ++w)
@@ -772,53 +783,60 @@ static void fz_slots(const i64 *P, const Mem &m, u64 nelem, u32 *sl, u8 *on) {
     }
 }
 
+// One side's slots: the first byte where the tables differ there (kept in *first), then the
+// image put back in both tables.
+template <int TS>
+static void fz_compare_restore(const u32 *__restrict sl, const u8 *__restrict on, u32 N, u8 *__restrict ga,
+                               u8 *__restrict gb, const u8 *__restrict gm, u64 *first) {
+    u64 f = *first;
+    for (u32 j = 0; j < N; ++j) {
+        if (!on[j]) continue;
+        const u64 e = sl[j];
+        const u64 x = ld_word<TS>(ga + e * TS), y = ld_word<TS>(gb + e * TS);
+        if (x != y && e * TS < f)
+            for (u64 k = 0; k < (u64)TS; ++k)
+                if (((x ^ y) >> (8 * k)) & 0xFF) { f = e * TS + k; break; }
+        const u64 v = ld_word<TS>(gm + e * TS);
+        st_word<TS>(ga + e * TS, v);
+        st_word<TS>(gb + e * TS, v);
+    }
+    *first = f;
+}
+
+// Two or more threads store to one element among a side's slots (thread of position j:
+// j mod lt); `own` is all 0xFFFF before and after.
+static bool fz_race_slots(const u32 *__restrict sl, const u8 *__restrict on, u32 N, u32 lt,
+                          unsigned short *__restrict own) {
+    bool race = false;
+    for (u32 j = 0; j < N; ++j) {
+        if (!on[j]) continue;
+        const unsigned short th = (unsigned short)(N <= lt ? j : j % lt);
+        const unsigned short o = own[sl[j]];
+        race |= o != 0xFFFF && o != th;
+        own[sl[j]] = th;
+    }
+    for (u32 j = 0; j < N; ++j) if (on[j]) own[sl[j]] = 0xFFFF;
+    return race;
+}
+
 // Compare, note races and restore for two linear Elem sides (both tables at GM 0): the
 // FZ_DIFF / FZ_RACE_* bits and the first differing byte. False: not this shape.
 template <int TS>
 static bool fz_elem_fast(const i64 *PA, const i64 *PB, const Mem &ma, const Mem &mb, int ka, int kb,
                          u64 code, u8 *ga, u8 *gb, const u8 *gm, unsigned short *own, u64 nelem,
-                         u64 *code_out, u64 *first_out) {
-    enum { NMAX = 4096 };
+                         u64 *code_out, u64 *first_out, u32 *sa, u8 *oa, bool ha, u32 *sb, u8 *ob, bool hb) {
     const u32 N = (u32)(PA[MS_VR] * PA[MS_VC]);
-    if (N > NMAX || PA[MS_TBASE] || PB[MS_TBASE]) return false;
-    u32 sa[NMAX], sb[NMAX];
-    u8 oa[NMAX], ob[NMAX];
-    fz_slots(PA, ma, nelem, sa, oa);
-    fz_slots(PB, mb, nelem, sb, ob);
+    if (N > FZ_NMAX || PA[MS_TBASE] || PB[MS_TBASE]) return false;
+    if (!ha) fz_slots(PA, ma, nelem, sa, oa);      // (a faulted side: where it would have written)
+    if (!hb) fz_slots(PB, mb, nelem, sb, ob);
     const u32 lt = 32u * elem_launch_warps(N);
-    for (int side = 0; side < 2; ++side) {
-        if ((side ? kb : ka) != FK_SOURCE || (code & (side ? FZ_FAULT_B : FZ_FAULT_A))) continue;
-        const u32 *sl = side ? sb : sa;
-        const u8 *on = side ? ob : oa;
-        bool race = false;
-        for (u32 j = 0; j < N; ++j) {
-            if (!on[j]) continue;
-            const unsigned short th = (unsigned short)(N <= lt ? j : j % lt);
-            const unsigned short o = own[sl[j]];
-            race |= o != 0xFFFF && o != th;
-            own[sl[j]] = th;
-        }
-        for (u32 j = 0; j < N; ++j) if (on[j]) own[sl[j]] = 0xFFFF;
-        if (race) code |= side ? FZ_RACE_B : FZ_RACE_A;
-    }
+    if (ka == FK_SOURCE && !(code & FZ_FAULT_A) && fz_race_slots(sa, oa, N, lt, own)) code |= FZ_RACE_A;
+    if (kb == FK_SOURCE && !(code & FZ_FAULT_B) && fz_race_slots(sb, ob, N, lt, own)) code |= FZ_RACE_B;
     // Compare at each side's slots, then put the image back there. One pass per side: an
     // element side A already compared and restored compares equal when side B meets it.
     u64 first = ~0ull;
-    for (int side = 0; side < 2; ++side) {
-        const u32 *sl = side ? sb : sa;
-        const u8 *on = side ? ob : oa;
-        for (u32 j = 0; j < N; ++j) {
-            if (!on[j]) continue;
-            const u64 e = sl[j];
-            const u64 x = ld_word<TS>(ga + e * TS), y = ld_word<TS>(gb + e * TS);
-            if (x != y && e * TS < first)
-                for (u64 k = 0; k < (u64)TS; ++k)
-                    if (((x ^ y) >> (8 * k)) & 0xFF) { first = e * TS + k; break; }
-            const u64 v = ld_word<TS>(gm + e * TS);
-            st_word<TS>(ga + e * TS, v);
-            st_word<TS>(gb + e * TS, v);
-        }
-    }
+    fz_compare_restore<TS>(sa, oa, N, ga, gb, gm, &first);
+    fz_compare_restore<TS>(sb, ob, N, ga, gb, gm, &first);
     if (first != ~0ull) code |= FZ_DIFF;
     *code_out = code;
     *first_out = first;
@@ -827,16 +845,19 @@ static bool fz_elem_fast(const i64 *PA, const i64 *PB, const Mem &ma, const Mem 
 
 static bool fz_fast_compare(const i64 *PA, const i64 *PB, const Mem &ma, const Mem &mb, int ka, int kb,
                             u64 code, u8 *ga, u8 *gb, const u8 *gm, unsigned short *own, u64 nelem,
-                            u64 *code_out, u64 *first_out) {
+                            u64 *code_out, u64 *first_out, u32 *sa, u8 *oa, bool ha, u32 *sb, u8 *ob, bool hb) {
     if (PA[MS_MODE] != MSM_ELEM || !elem_linear_shape(PA, ma) || !elem_linear_shape(PB, mb)) return false;
     if (ka == FK_LAST || kb == FK_LAST) return false;
+#define FZ_CMP(TS) return fz_elem_fast<TS>(PA, PB, ma, mb, ka, kb, code, ga, gb, gm, own, nelem, code_out, \
+                                           first_out, sa, oa, ha, sb, ob, hb);
     switch ((int)PA[MS_T]) {
-    case 1: return fz_elem_fast<1>(PA, PB, ma, mb, ka, kb, code, ga, gb, gm, own, nelem, code_out, first_out);
-    case 2: return fz_elem_fast<2>(PA, PB, ma, mb, ka, kb, code, ga, gb, gm, own, nelem, code_out, first_out);
-    case 4: return fz_elem_fast<4>(PA, PB, ma, mb, ka, kb, code, ga, gb, gm, own, nelem, code_out, first_out);
-    case 8: return fz_elem_fast<8>(PA, PB, ma, mb, ka, kb, code, ga, gb, gm, own, nelem, code_out, first_out);
+    case 1: FZ_CMP(1)
+    case 2: FZ_CMP(2)
+    case 4: FZ_CMP(4)
+    case 8: FZ_CMP(8)
     default: return false;
     }
+#undef FZ_CMP
 }
 #endif
 
@@ -850,8 +871,12 @@ extern "C" __global__ void mscatter_fuzz(PTO_KERNEL_PARAMS) {
     static thread_local std::vector<u8> work(2 * FZ_MAX_GM + FZ_MAX_UB);
     static thread_local std::vector<unsigned short> owners(FZ_MAX_GM, 0xFFFF);
     static thread_local i64 image_id = 0;
+    static thread_local std::vector<u32> slots(2 * FZ_NMAX);
+    static thread_local std::vector<u8> writes(2 * FZ_NMAX);
     u8 *ga = work.data(), *gb = ga + FZ_MAX_GM, *ubl = gb + FZ_MAX_GM;
     unsigned short *own = owners.data();
+    u32 *sa = slots.data(), *sb = sa + FZ_NMAX;
+    u8 *oa = writes.data(), *ob = oa + FZ_NMAX;
 #endif
     PTO_FOR_EACH_INSTANCE(inst) {
         const i64 *P = prm + inst * prm_stride;
@@ -901,11 +926,20 @@ extern "C" __global__ void mscatter_fuzz(PTO_KERNEL_PARAMS) {
         const i64 *PA = P, *PB = P + MS_WORDS;
         const int ka = (int)P[FZ_KIND_A], kb = (int)P[FZ_KIND_B];
         u64 code = 0;
+#ifdef PTO_HOST_SHIM
+        const bool fit = P[FZ_NIDX] <= FZ_NMAX;
+        bool ha = false, hb = false;
+        if (!fz_run(PA, ka, ma, fit ? sa : nullptr, oa, &ha)) code |= FZ_FAULT_A, ha = false;
+        if (!fz_run(PB, kb, mb, fit ? sb : nullptr, ob, &hb)) code |= FZ_FAULT_B, hb = false;
+#else
         if (!fz_run(PA, ka, ma)) code |= FZ_FAULT_A;
         if (!fz_run(PB, kb, mb)) code |= FZ_FAULT_B;
+#endif
         const u64 T = (u64)PA[MS_T], nelem = (u64)tb / T;
 #ifdef PTO_HOST_SHIM
-        if (fz_fast_compare(PA, PB, ma, mb, ka, kb, code, ga, gb, gm, own, nelem, &rec[0], &rec[1])) continue;
+        if (fz_fast_compare(PA, PB, ma, mb, ka, kb, code, ga, gb, gm, own, nelem, &rec[0], &rec[1],
+                            sa, oa, ha, sb, ob, hb))
+            continue;
 #endif
         // compare where either side may have written; then note races; then restore
         u64 first = ~0ull;
