@@ -134,3 +134,17 @@ def test_a5_last_owner_scan_gives_the_reverse_scans_bytes(seed, monkeypatch):
         b = _run("a5", "native", case)
         monkeypatch.setattr(mscatter_kernels, "LAST_SCAN", "reverse")
         assert a[:2] == b[:2], case
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("target", ["cpu", "a2a3", "a5"])
+def test_cupy_matches_numpy(target):
+    """On a GPU: the kernels cupy runs (slot-centric, scalar loops, integer atomics) and the
+    calls it hands to NumPy (Default stores, float atomics) give NumPy's bytes."""
+    from ptogpu.backend import backend_available
+    if not backend_available("cupy")[0]:
+        pytest.skip("no CUDA device")
+    rng = np.random.default_rng(9 + len(target))
+    for _ in range(40):
+        case = _case(rng, target)
+        assert _run(target, "numpy", case)[:2] == _run(target, "cupy", case)[:2], case

@@ -97,5 +97,6 @@ def run(core, call: sem.Call, table, src, idx) -> bool:
         return True
     be = backend_module(core.backend)
     kernel = KERNEL[call.path]
-    rec = be.launch(core, kernel, block(call, prm), prm, passes=1 if kernel == "mscatter_seq" else 2)
+    extra = {"writes": ("gm",)} if core.backend == "cupy" else {}     # the table comes back
+    rec = be.launch(core, kernel, block(call, prm), prm, passes=1 if kernel == "mscatter_seq" else 2, **extra)
     return int(rec[0, 0]) == (1 << 64) - 1
