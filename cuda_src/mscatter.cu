@@ -475,26 +475,50 @@ PTO_DEV u32 a5_source_warps(const i64 *P) {
     return P[MS_MODE] == MSM_ROW ? row_launch_warps(VR, VC) : elem_launch_warps(VR * VC);
 }
 
+// ---- one instance of an A5 launch --------------------------------------------------------------
+// `Warp::run<W>(P, m, act, warp, lane0)` is the warp body (act 0 checks, 1 writes). The host's
+// lock-step call runs every warp's checks, then every warp's writes; a GPU thread (or the
+// host's per-thread launch) runs its own lane in `pass`.
+#ifdef PTO_HOST_SHIM
+#define MS_MEMBER inline                       // (PTO_DEV is `static` on the host)
+#else
+#define MS_MEMBER __device__ __forceinline__
+#endif
+struct SourceWarp {
+    template <int W> MS_MEMBER bool run(const i64 *P, const Mem &m, int act, u32 w, u32 l0) const {
+        return a5_source_warp<W>(P, m, act, w, l0);
+    }
+};
+
+template <class Warp>
+PTO_DEV bool a5_lockstep(const i64 *P, const Mem &m, u32 warps, Warp warp) {
+    for (u32 w = 0; w < warps; ++w)
+        if (!warp.template run<PTO_WARP>(P, m, 0, w, 0)) return false;
+    for (u32 w = 0; w < warps; ++w) warp.template run<PTO_WARP>(P, m, 1, w, 0);
+    return true;
+}
+
+template <class Warp>
+PTO_DEV void a5_instance(const i64 *P, const Mem &m, u64 *rec, u32 warps, int pass, Warp warp) {
+    if (pto_lockstep_block()) {
+        if (!a5_lockstep(P, m, warps, warp)) rec[0] = 0;
+        return;
+    }
+    if (threadIdx.x >= 32u || threadIdx.y >= warps) return;
+    if (pass == 0) {
+        if (!warp.template run<1>(P, m, 0, threadIdx.y, threadIdx.x)) rec[0] = 0;
+    } else if (rec[0] == FAULT_NONE) {
+        warp.template run<1>(P, m, 1, threadIdx.y, threadIdx.x);
+    }
+}
+
 extern "C" __global__ void mscatter_a5_source(PTO_KERNEL_PARAMS) {
     PTO_FOR_EACH_INSTANCE(inst) {
         MS_SETUP(inst);
-        const u32 warps = a5_source_warps(P);
-        if (pto_lockstep_block()) {                  // host: the whole block, warp after warp
 #ifdef PTO_HOST_SHIM
-            if (a5_elem_fast(P, m)) continue;
+        if (pto_lockstep_block() && a5_elem_fast(P, m)) continue;   // the vector form of the block
 #endif
-            bool ok = true;
-            for (u32 w = 0; w < warps && ok; ++w) ok = a5_source_warp<PTO_WARP>(P, m, 0, w, 0);
-            if (!ok) { rec[0] = 0; continue; }
-            for (u32 w = 0; w < warps; ++w) a5_source_warp<PTO_WARP>(P, m, 1, w, 0);
-            continue;
-        }
-        if (threadIdx.x >= 32u || threadIdx.y >= warps) continue;
-        if (pass == 0) {
-            if (!a5_source_warp<1>(P, m, 0, threadIdx.y, threadIdx.x)) rec[0] = 0;
-        } else if (rec[0] == FAULT_NONE) {
-            a5_source_warp<1>(P, m, 1, threadIdx.y, threadIdx.x);
-        }
+        a5_instance(P, m, rec, a5_source_warps(P), pass, SourceWarp());
     }
 }
 
@@ -624,26 +648,19 @@ static bool a5_last_owner(const i64 *P, const Mem &m) {
 }
 #endif
 
+struct LastWarp {
+    template <int W> MS_MEMBER bool run(const i64 *P, const Mem &m, int act, u32 w, u32 l0) const {
+        return a5_last_warp<W>(P, m, act, w, l0);
+    }
+};
+
 extern "C" __global__ void mscatter_a5_last(PTO_KERNEL_PARAMS) {
     PTO_FOR_EACH_INSTANCE(inst) {
         MS_SETUP(inst);
-        const u32 warps = a5_last_warps(P);
 #ifdef PTO_HOST_SHIM
         if (P[MS_LASTSCAN] == SCAN_OWNER && a5_last_owner(P, m)) continue;
 #endif
-        if (pto_lockstep_block()) {
-            bool ok = true;
-            for (u32 w = 0; w < warps && ok; ++w) ok = a5_last_warp<PTO_WARP>(P, m, 0, w, 0);
-            if (!ok) { rec[0] = 0; continue; }
-            for (u32 w = 0; w < warps; ++w) a5_last_warp<PTO_WARP>(P, m, 1, w, 0);
-            continue;
-        }
-        if (threadIdx.x >= 32u || threadIdx.y >= warps) continue;
-        if (pass == 0) {
-            if (!a5_last_warp<1>(P, m, 0, threadIdx.y, threadIdx.x)) rec[0] = 0;
-        } else if (rec[0] == FAULT_NONE) {
-            a5_last_warp<1>(P, m, 1, threadIdx.y, threadIdx.x);
-        }
+        a5_instance(P, m, rec, a5_last_warps(P), pass, LastWarp());
     }
 }
 
@@ -691,11 +708,7 @@ PTO_DEV bool fz_run(const i64 *P, int kind, const Mem &m, u32 *os = nullptr, u8 
 #ifdef PTO_HOST_SHIM
         if (P[MS_LASTSCAN] == SCAN_OWNER && a5_last_owner(P, m)) return true;
 #endif
-        const u32 warps = a5_last_warps(P);
-        for (u32 w = 0; w < warps; ++w)
-            if (!a5_last_warp<PTO_WARP>(P, m, 0, w, 0)) return false;
-        for (u32 w = 0; w < warps; ++w) a5_last_warp<PTO_WARP>(P, m, 1, w, 0);
-        return true;
+        return a5_lockstep(P, m, a5_last_warps(P), LastWarp());
     }
 #ifdef PTO_HOST_SHIM
     if (a5_elem_fast(P, m, os, oo)) {
@@ -703,11 +716,7 @@ PTO_DEV bool fz_run(const i64 *P, int kind, const Mem &m, u32 *os = nullptr, u8 
         return true;
     }
 #endif
-    const u32 warps = a5_source_warps(P);
-    for (u32 w = 0; w < warps; ++w)
-        if (!a5_source_warp<PTO_WARP>(P, m, 0, w, 0)) return false;
-    for (u32 w = 0; w < warps; ++w) a5_source_warp<PTO_WARP>(P, m, 1, w, 0);
-    return true;
+    return a5_lockstep(P, m, a5_source_warps(P), SourceWarp());
 }
 
 // Visit every table element a side may have written (its writers' addresses inside the local

@@ -250,20 +250,30 @@ def main(args) -> int:
             a, b = p.split(":")
             runs.append((f"{a} vs {b}", cfg, a, b, args.gen or "mixed",
                          100_000 if args.instances is None else args.instances))
+    return execute(runs, args, backend)
+
+
+def _one(cfg, a: str, b: str, n: int, gen: str, args, bar):
+    """One campaign of either kind: MGATHER-family (FuzzConfig) or MSCATTER (ScatterConfig)."""
+    if isinstance(cfg, FuzzConfig):
+        return campaign(cfg, a, b, n, generator=gen, seed=args.seed, chunk=args.chunk,
+                        shrink=not args.no_shrink, progress=bar,
+                        fused=True if args.engine == "formula" else None, shapes=args.shapes)
+    from . import scatter as S
+    return S.campaign(cfg, a, b, n, generator=gen, seed=args.seed, chunk=args.chunk,
+                      shrink=not args.no_shrink, progress=bar)
+
+
+def execute(runs: list, args, backend: str) -> int:
+    """Run (title, config, side a, side b, generator, n) campaigns in order, print each report
+    (or one JSON document), and return the exit status."""
     reports, bad, empty = [], 0, 0
     interrupted = False
     stopped_in = ""
     for title, cfg, a, b, gen, n in runs:
         bar = Progress(title, not args.quiet)          # stderr, a terminal only; --json too
         try:
-            if not isinstance(cfg, FuzzConfig):              # an MSCATTER campaign of the suite
-                from . import scatter as S
-                rep = S.campaign(cfg, _side(a, backend), _side(b, backend), n, generator=gen,
-                                 seed=args.seed, shrink=not args.no_shrink, progress=bar)
-            else:
-                rep = campaign(cfg, _side(a, backend), _side(b, backend), n, generator=gen, seed=args.seed,
-                               chunk=args.chunk, shrink=not args.no_shrink, progress=bar,
-                               fused=True if args.engine == "formula" else None, shapes=args.shapes)
+            rep = _one(cfg, _side(a, backend), _side(b, backend), n, gen, args, bar)
         except KeyboardInterrupt as e:       # Ctrl-C, SIGTERM: report the campaigns that finished
             interrupted = e
             stopped_in = f"{title}: stopped after {bar.done:,} of {n:,} tiles"
@@ -274,7 +284,7 @@ def main(args) -> int:
         empty += bool(rep.check_error)
         reports.append((title, rep))
         if not args.json:
-            extra = [] if isinstance(cfg, FuzzConfig) else __import__("ptogpu.fuzz.scatter", fromlist=["x"]).format_lines(rep)
+            extra = [] if isinstance(cfg, FuzzConfig) else _scatter_lines(rep)
             print("\n".join([format_report(title, rep)] + extra), flush=True)
     if args.json:
         print(json.dumps({"schema": RUN_SCHEMA, "backend": backend, "campaigns": [dict(title=t, **r.to_json()) for t, r in reports],
@@ -298,6 +308,12 @@ def main(args) -> int:
     # exit status: 1 a divergence no rule explains or an emulator bug; 2 a campaign that could
     # not compare anything (the request cannot run as asked); 0 otherwise
     return 1 if bad else (2 if empty else 0)
+
+
+
+def _scatter_lines(rep) -> list[str]:
+    from .scatter import format_lines
+    return format_lines(rep)
 
 
 def scatter_main(args, backend: str) -> int:
@@ -337,38 +353,4 @@ def scatter_main(args, backend: str) -> int:
     else:
         runs = S.default_pairs(cfg)
     n = 100_000 if args.instances is None else args.instances
-    reports, bad, empty, interrupted, stopped_in = [], 0, 0, False, ""
-    for title, a, b in runs:
-        bar = Progress(title, not args.quiet)
-        try:
-            rep = S.campaign(cfg, _side(a, backend), _side(b, backend), n, generator=gen, seed=args.seed,
-                             chunk=args.chunk, shrink=not args.no_shrink, progress=bar)
-        except KeyboardInterrupt as e:
-            interrupted = e
-            stopped_in = f"{title}: stopped after {bar.done:,} of {n:,} tiles"
-            break
-        finally:
-            bar.close()
-        bad += rep.unexplained + rep.bugs
-        empty += bool(rep.check_error)
-        reports.append((title, rep))
-        if not args.json:
-            print("\n".join([format_report(title, rep)] + S.format_lines(rep)), flush=True)
-    if args.json:
-        print(json.dumps({"schema": RUN_SCHEMA, "backend": backend,
-                          "campaigns": [dict(title=t, **r.to_json()) for t, r in reports],
-                          "unexplained_or_bugs": bad, "compared_nothing": empty,
-                          "interrupted": bool(interrupted), "stopped_in": stopped_in or None}, indent=1))
-    else:
-        tot = sum(r.n for _, r in reports if not r.check_error)
-        verdict = ("every divergence is explained by a target-table rule" if not bad else
-                   f"{bad:,} tile(s) unexplained or emulator bugs")
-        if reports and empty == len(reports):
-            verdict = "nothing was compared (a static check rejects a side)"
-        elif empty:
-            verdict += f"; {empty} campaign(s) compared nothing (a static check rejects a side)"
-        print(f"\n{len(reports)} campaign(s), {tot:,} tiles compared, backend {backend}: {verdict}"
-              + (f" -- interrupted ({stopped_in})" if interrupted else ""))
-    if interrupted:
-        return 143 if isinstance(interrupted, Terminated) else 130
-    return 1 if bad else (2 if empty else 0)
+    return execute([(title, cfg, a, b, gen, n) for title, a, b in runs], args, backend)

@@ -22,6 +22,32 @@ def _gate(quirk: bool):
     return (lambda v: v), (lambda v: v > 0)
 
 
+def index_shape_checks(t: str, mode: Coalesce, prefix: str, data_name: str, tile_name: str, data, idx,
+                       table, *, quirk: bool | None, rx1: bool) -> None:
+    """The index-shape rules MGATHER and MSCATTER share on the NPUs: Row index tiles ``[1, R]``
+    (A5 also ``[R, 1]``) and A5's ``staticShape[4] == ValidCol``; Elem index valid shape = the
+    data tile's. ``quirk`` None: A2/A3's int gates (dynamic dims skipped); else A5's, on
+    uint32-cast values when True (DYNAMIC -> 0xFFFFFFFF)."""
+    cast, pos = _gate(bool(quirk)) if quirk is not None else ((lambda v: v), (lambda v: v > 0))
+    f = (lambda v: f"{v:#x}") if quirk is not None else str
+    dvr, dvc = cast(data.ValidRow), cast(data.ValidCol)
+    ivr, ivc = cast(idx.ValidRow), cast(idx.ValidCol)
+    if mode == Coalesce.Row:
+        if pos(data.ValidRow) and pos(idx.ValidRow) and pos(idx.ValidCol):
+            check((ivr == 1 and ivc == dvr) or (rx1 and ivr == dvr and ivc == 1),
+                  f"{prefix}<Row>: index tile is [1, R]" + (" or [R, 1]" if rx1 else ""), t,
+                  f"idx valid {f(ivr)}x{f(ivc)}, {data_name} valid rows {f(dvr)}")
+        s4 = table.staticShape[4]
+        if quirk is not None and pos(data.ValidCol) and pos(s4):
+            check(cast(s4) == dvc, f"{prefix}<Row>: GlobalTable::staticShape[4] == {tile_name}::ValidCol",
+                  t, f"staticShape[4] = {f(cast(s4))}, {data_name} ValidCol = {f(dvc)}")
+        return
+    if pos(idx.ValidRow) and pos(data.ValidRow):
+        check(ivr == dvr, f"{prefix}<Elem>: idx ValidRow == {data_name} ValidRow", t, f"{f(ivr)} != {f(dvr)}")
+    if pos(idx.ValidCol) and pos(data.ValidCol):
+        check(ivc == dvc, f"{prefix}<Elem>: idx ValidCol == {data_name} ValidCol", t, f"{f(ivc)} != {f(dvc)}")
+
+
 def _common_types(rules, t, dst, table, idx, idx_is_tile=True):
     T = dst.DType
     if rules.dtypes is not None:
@@ -40,25 +66,8 @@ def check_a5_ub(core, mode, dst, table, idx):
     check(dst.Loc == TileType.Vec, "MGatherCheck: TileDst::Loc == Vec", t, f"dst is {dst.Loc.name}")
     check(isinstance(idx, Tile) and idx.Loc == TileType.Vec, "MGatherCheck: TileIdx::Loc == Vec",
           t, "the index must be a Vec tile")
-    cast, pos = _gate(core.quirks["a5_dynamic_dim_cast"])
-    dvr, dvc = cast(dst.ValidRow), cast(dst.ValidCol)
-    ivr, ivc = cast(idx.ValidRow), cast(idx.ValidCol)
-    if mode == Coalesce.Row:
-        if pos(dst.ValidRow) and pos(idx.ValidRow) and pos(idx.ValidCol):
-            check((ivr == 1 and ivc == dvr) or (ivr == dvr and ivc == 1),
-                  "MGatherCheck<Row>: index tile is [1, R] or [R, 1]", t,
-                  f"idx valid {ivr:#x}x{ivc:#x}, dst valid rows {dvr:#x}")
-        s4 = table.staticShape[4]
-        if pos(dst.ValidCol) and pos(s4):
-            check(cast(s4) == dvc, "MGatherCheck<Row>: GlobalTable::staticShape[4] == TileDst::ValidCol",
-                  t, f"staticShape[4] = {cast(s4):#x}, dst ValidCol = {dvc:#x}")
-    else:
-        if pos(idx.ValidRow) and pos(dst.ValidRow):
-            check(ivr == dvr, "MGatherCheck<Elem>: idx ValidRow == dst ValidRow", t,
-                  f"{ivr:#x} != {dvr:#x}")
-        if pos(idx.ValidCol) and pos(dst.ValidCol):
-            check(ivc == dvc, "MGatherCheck<Elem>: idx ValidCol == dst ValidCol", t,
-                  f"{ivc:#x} != {dvc:#x}")
+    index_shape_checks(t, mode, "MGatherCheck", "dst", "TileDst", dst, idx, table,
+                       quirk=core.quirks["a5_dynamic_dim_cast"], rx1=True)
 
 
 def check_a2a3_ub(core, mode, dst, table, idx):
@@ -88,18 +97,7 @@ def check_a2a3_ub(core, mode, dst, table, idx):
               f"staticShape[4] = {table.staticShape[4]}, C0 = {c0}")
         check(dst.Cols % c0 == 0, "MGatherCheck<NZ>: Dst::Cols % C0 == 0", t, f"Cols = {dst.Cols}")
         check(dst.Rows % 16 == 0, "MGatherCheck<NZ>: Dst::Rows % 16 == 0", t, f"Rows = {dst.Rows}")
-    if mode == Coalesce.Row:
-        if dst.ValidRow > 0 and idx.ValidRow > 0 and idx.ValidCol > 0:
-            check(idx.ValidRow == 1 and idx.ValidCol == dst.ValidRow,
-                  "MGatherCheck<Row>: index tile is [1, R]", t,
-                  f"idx valid {idx.ValidRow}x{idx.ValidCol}, dst valid rows {dst.ValidRow}")
-    else:
-        if idx.ValidRow > 0 and dst.ValidRow > 0:
-            check(idx.ValidRow == dst.ValidRow, "MGatherCheck<Elem>: idx ValidRow == dst ValidRow",
-                  t, f"{idx.ValidRow} != {dst.ValidRow}")
-        if idx.ValidCol > 0 and dst.ValidCol > 0:
-            check(idx.ValidCol == dst.ValidCol, "MGatherCheck<Elem>: idx ValidCol == dst ValidCol",
-                  t, f"{idx.ValidCol} != {dst.ValidCol}")
+    index_shape_checks(t, mode, "MGatherCheck", "dst", "TileDst", dst, idx, table, quirk=None, rx1=False)
 
 
 def check_cpu(core, mode, dst, table, idx):

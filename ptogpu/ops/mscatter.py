@@ -13,7 +13,7 @@ from ..semantics import mscatter as sem
 from ..tensor import GlobalTensor
 from ..tile import Tile
 from .events import RecordEvent, operands, record
-from .mgather import _gate, require_assigned
+from .mgather import index_shape_checks, require_assigned
 
 _ATOMIC_ROW = {ScatterAtomicOp.Add: 0, ScatterAtomicOp.Max: 1, ScatterAtomicOp.Min: 2}
 
@@ -44,23 +44,8 @@ def check_a5(core, call, table, src, idx):
     t = core.target.name
     rules = core.target.mscatter
     _npu_types(rules, t, call, table, src, idx)
-    cast, pos = _gate(core.quirks["a5_dynamic_dim_cast"])
-    svr, svc = cast(src.ValidRow), cast(src.ValidCol)
-    ivr, ivc = cast(idx.ValidRow), cast(idx.ValidCol)
-    if call.mode == Coalesce.Row:
-        if pos(src.ValidRow) and pos(idx.ValidRow) and pos(idx.ValidCol):
-            check((ivr == 1 and ivc == svr) or (ivr == svr and ivc == 1),
-                  "MScatterCheck<Row>: index tile is [1, R] or [R, 1]", t,
-                  f"idx valid {ivr:#x}x{ivc:#x}, src valid rows {svr:#x}")
-        s4 = table.staticShape[4]
-        if pos(src.ValidCol) and pos(s4):
-            check(cast(s4) == svc, "MScatterCheck<Row>: GlobalTable::staticShape[4] == TileSrc::ValidCol",
-                  t, f"staticShape[4] = {cast(s4):#x}, src ValidCol = {svc:#x}")
-    else:
-        if pos(idx.ValidRow) and pos(src.ValidRow):
-            check(ivr == svr, "MScatterCheck<Elem>: idx ValidRow == src ValidRow", t, f"{ivr:#x} != {svr:#x}")
-        if pos(idx.ValidCol) and pos(src.ValidCol):
-            check(ivc == svc, "MScatterCheck<Elem>: idx ValidCol == src ValidCol", t, f"{ivc:#x} != {svc:#x}")
+    index_shape_checks(t, call.mode, "MScatterCheck", "src", "TileSrc", src, idx, table,
+                       quirk=core.quirks["a5_dynamic_dim_cast"], rx1=True)
 
 
 def check_a2a3(core, call, table, src, idx):
@@ -86,18 +71,7 @@ def check_a2a3(core, call, table, src, idx):
               f"staticShape[4] = {table.staticShape[4]}, C0 = {c0}")
         check(src.Cols % c0 == 0, "MScatterCheck<NZ>: Src::Cols % C0 == 0", t, f"Cols = {src.Cols}")
         check(src.Rows % 16 == 0, "MScatterCheck<NZ>: Src::Rows % 16 == 0", t, f"Rows = {src.Rows}")
-    if call.mode == Coalesce.Row:
-        if src.ValidRow > 0 and idx.ValidRow > 0 and idx.ValidCol > 0:
-            check(idx.ValidRow == 1 and idx.ValidCol == src.ValidRow,
-                  "MScatterCheck<Row>: index tile is [1, R]", t,
-                  f"idx valid {idx.ValidRow}x{idx.ValidCol}, src valid rows {src.ValidRow}")
-    else:
-        if idx.ValidRow > 0 and src.ValidRow > 0:
-            check(idx.ValidRow == src.ValidRow, "MScatterCheck<Elem>: idx ValidRow == src ValidRow", t,
-                  f"{idx.ValidRow} != {src.ValidRow}")
-        if idx.ValidCol > 0 and src.ValidCol > 0:
-            check(idx.ValidCol == src.ValidCol, "MScatterCheck<Elem>: idx ValidCol == src ValidCol", t,
-                  f"{idx.ValidCol} != {src.ValidCol}")
+    index_shape_checks(t, call.mode, "MScatterCheck", "src", "TileSrc", src, idx, table, quirk=None, rx1=False)
 
 
 def check_cpu(core, call, table, src, idx):
