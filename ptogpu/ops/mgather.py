@@ -48,6 +48,30 @@ def index_shape_checks(t: str, mode: Coalesce, prefix: str, data_name: str, tile
         check(ivc == dvc, f"{prefix}<Elem>: idx ValidCol == {data_name} ValidCol", t, f"{f(ivc)} != {f(dvc)}")
 
 
+def a2a3_layout_checks(t: str, prefix: str, data_name: str, cls: str, data, idx, table) -> None:
+    """A2/A3's layout rules for MGATHER and MSCATTER alike: a RowMajor unboxed index tile, an ND
+    or NZ table paired with an ND or NZ data tile, 32-byte rows, and the NZ table's shape."""
+    check(idx.isRowMajor, f"{prefix}: index tile is RowMajor", t, "idx is ColMajor")
+    check(idx.SLayout.name == "NoneBox", f"{prefix}: index tile SFractal == NoneBox", t,
+          f"idx SLayout is {idx.SLayout.name}")
+    check(table.layout in (Layout.ND, Layout.NZ), f"{prefix}: table layout ND or NZ", t,
+          f"table layout is {table.layout.name}")
+    nd_pair = table.layout == Layout.ND and data.is_nd()
+    nz_pair = table.layout == Layout.NZ and data.is_nz()
+    check(nd_pair or nz_pair, f"{prefix}: (ND table, ND {data_name}) or (NZ table, NZ {data_name})", t,
+          f"table {table.layout.name} with {data_name} {data.BLayout.name}/{data.SLayout.name}")
+    size = data.Element.itemsize
+    check(data.Cols * size % 32 == 0, f"{prefix}: {cls}::Cols*sizeof(T) % 32 == 0", t, f"Cols = {data.Cols}")
+    if table.layout == Layout.NZ:
+        c0 = 32 // size
+        check(table.staticShape[3] == 16, f"{prefix}<NZ>: staticShape[3] == 16", t,
+              f"staticShape[3] = {table.staticShape[3]}")
+        check(table.staticShape[4] == c0, f"{prefix}<NZ>: staticShape[4] == C0", t,
+              f"staticShape[4] = {table.staticShape[4]}, C0 = {c0}")
+        check(data.Cols % c0 == 0, f"{prefix}<NZ>: {cls}::Cols % C0 == 0", t, f"Cols = {data.Cols}")
+        check(data.Rows % 16 == 0, f"{prefix}<NZ>: {cls}::Rows % 16 == 0", t, f"Rows = {data.Rows}")
+
+
 def _common_types(rules, t, dst, table, idx, idx_is_tile=True):
     T = dst.DType
     if rules.dtypes is not None:
@@ -77,26 +101,7 @@ def check_a2a3_ub(core, mode, dst, table, idx):
     check(dst.Loc == TileType.Vec, "MGatherCheck: TileDst::Loc == Vec", t, f"dst is {dst.Loc.name}")
     check(isinstance(idx, Tile) and idx.Loc == TileType.Vec, "MGatherCheck: TileIdx::Loc == Vec",
           t, "the index must be a Vec tile")
-    check(idx.isRowMajor, "MGatherCheck: index tile is RowMajor", t, "idx is ColMajor")
-    check(idx.SLayout.name == "NoneBox", "MGatherCheck: index tile SFractal == NoneBox", t,
-          f"idx SLayout is {idx.SLayout.name}")
-    check(table.layout in (Layout.ND, Layout.NZ), "MGatherCheck: table layout ND or NZ", t,
-          f"table layout is {table.layout.name}")
-    nd_pair = table.layout == Layout.ND and dst.is_nd()
-    nz_pair = table.layout == Layout.NZ and dst.is_nz()
-    check(nd_pair or nz_pair, "MGatherCheck: (ND table, ND dst) or (NZ table, NZ dst)", t,
-          f"table {table.layout.name} with dst {dst.BLayout.name}/{dst.SLayout.name}")
-    size = dst.Element.itemsize
-    check(dst.Cols * size % 32 == 0, "MGatherCheck: Dst::Cols*sizeof(T) % 32 == 0", t,
-          f"Cols = {dst.Cols}")
-    if table.layout == Layout.NZ:
-        c0 = 32 // size
-        check(table.staticShape[3] == 16, "MGatherCheck<NZ>: staticShape[3] == 16", t,
-              f"staticShape[3] = {table.staticShape[3]}")
-        check(table.staticShape[4] == c0, "MGatherCheck<NZ>: staticShape[4] == C0", t,
-              f"staticShape[4] = {table.staticShape[4]}, C0 = {c0}")
-        check(dst.Cols % c0 == 0, "MGatherCheck<NZ>: Dst::Cols % C0 == 0", t, f"Cols = {dst.Cols}")
-        check(dst.Rows % 16 == 0, "MGatherCheck<NZ>: Dst::Rows % 16 == 0", t, f"Rows = {dst.Rows}")
+    a2a3_layout_checks(t, "MGatherCheck", "dst", "Dst", dst, idx, table)
     index_shape_checks(t, mode, "MGatherCheck", "dst", "TileDst", dst, idx, table, quirk=None, rx1=False)
 
 

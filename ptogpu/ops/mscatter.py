@@ -7,13 +7,13 @@ from __future__ import annotations
 from .. import dtypes
 from ..backend import run_mscatter
 from ..core import current_core
-from ..enums import Coalesce, Layout, ScatterAtomicOp, ScatterConflict, ScatterOOB, TileType
+from ..enums import Coalesce, ScatterAtomicOp, ScatterConflict, ScatterOOB, TileType
 from ..errors import PtoCheckError, PtoHazard, check
 from ..semantics import mscatter as sem
 from ..tensor import GlobalTensor
 from ..tile import Tile
 from .events import RecordEvent, operands, record
-from .mgather import index_shape_checks, require_assigned
+from .mgather import a2a3_layout_checks, index_shape_checks, require_assigned
 
 _ATOMIC_ROW = {ScatterAtomicOp.Add: 0, ScatterAtomicOp.Max: 1, ScatterAtomicOp.Min: 2}
 
@@ -52,25 +52,7 @@ def check_a2a3(core, call, table, src, idx):
     t = core.target.name
     rules = core.target.mscatter
     _npu_types(rules, t, call, table, src, idx)
-    check(idx.isRowMajor, "MScatterCheck: index tile is RowMajor", t, "idx is ColMajor")
-    check(idx.SLayout.name == "NoneBox", "MScatterCheck: index tile SFractal == NoneBox", t,
-          f"idx SLayout is {idx.SLayout.name}")
-    check(table.layout in (Layout.ND, Layout.NZ), "MScatterCheck: table layout ND or NZ", t,
-          f"table layout is {table.layout.name}")
-    nd = table.layout == Layout.ND and src.is_nd()
-    nz = table.layout == Layout.NZ and src.is_nz()
-    check(nd or nz, "MScatterCheck: (ND table, ND src) or (NZ table, NZ src)", t,
-          f"table {table.layout.name} with src {src.BLayout.name}/{src.SLayout.name}")
-    size = src.Element.itemsize
-    check(src.Cols * size % 32 == 0, "MScatterCheck: Src::Cols*sizeof(T) % 32 == 0", t, f"Cols = {src.Cols}")
-    if table.layout == Layout.NZ:
-        c0 = 32 // size
-        check(table.staticShape[3] == 16, "MScatterCheck<NZ>: staticShape[3] == 16", t,
-              f"staticShape[3] = {table.staticShape[3]}")
-        check(table.staticShape[4] == c0, "MScatterCheck<NZ>: staticShape[4] == C0", t,
-              f"staticShape[4] = {table.staticShape[4]}, C0 = {c0}")
-        check(src.Cols % c0 == 0, "MScatterCheck<NZ>: Src::Cols % C0 == 0", t, f"Cols = {src.Cols}")
-        check(src.Rows % 16 == 0, "MScatterCheck<NZ>: Src::Rows % 16 == 0", t, f"Rows = {src.Rows}")
+    a2a3_layout_checks(t, "MScatterCheck", "src", "Src", src, idx, table)
     index_shape_checks(t, call.mode, "MScatterCheck", "src", "TileSrc", src, idx, table, quirk=None, rx1=False)
 
 
