@@ -844,8 +844,22 @@ static bool fz_elem_fast(const i64 *PA, const i64 *PB, const Mem &ma, const Mem 
     // Compare at each side's slots, then put the image back there. One pass per side: an
     // element side A already compared and restored compares equal when side B meets it.
     u64 first = ~0ull;
-    fz_compare_restore<TS>(sa, oa, N, ga, gb, gm, &first);
-    fz_compare_restore<TS>(sb, ob, N, ga, gb, gm, &first);
+    const u64 tbytes = nelem * TS;
+    if (tbytes <= 4ull * N * TS) {          // a small table: compare and copy it whole
+        for (u64 b = 0; b < tbytes && first == ~0ull; b += 8) {
+            const u64 k = tbytes - b < 8 ? tbytes - b : 8;
+            u64 x = 0, y = 0;
+            PTO_MEMCPY(&x, ga + b, k);
+            PTO_MEMCPY(&y, gb + b, k);
+            for (u64 q = 0; x != y && q < k; ++q)
+                if (ga[b + q] != gb[b + q]) { first = b + q; break; }
+        }
+        PTO_MEMCPY(ga, gm, tbytes);
+        PTO_MEMCPY(gb, gm, tbytes);
+    } else {                                 // a large one: only where the sides wrote
+        fz_compare_restore<TS>(sa, oa, N, ga, gb, gm, &first);
+        fz_compare_restore<TS>(sb, ob, N, ga, gb, gm, &first);
+    }
     if (first != ~0ull) code |= FZ_DIFF;
     *code_out = code;
     *first_out = first;
