@@ -13,6 +13,11 @@ def test_demo_shows_rows_per_target_and_the_wrap_divergence(capsys):
     assert "a5    rows gathered: [3, 1, 4, 1, 5, 9, 2, 95]" in out
     assert "row 15 on cpu but row 95 on a2a3" in out
     assert "static_cast<uint32_t>" in out
+    # 4) MSCATTER: the sequential targets keep the last writer; A5 Default may leave any of them
+    # (slots 5 <- 10, 30, 50; 2 <- 20, 60; 7 <- 40, 80; 0 <- 70)
+    assert "cpu        table = [70, 0, 60, 0, 0, 50, 0, 80]" in out
+    assert "a5.Last    table = [70, 0, 60, 0, 0, 50, 0, 80]" in out
+    assert "may also leave: {2: [20, 60], 5: [10, 30, 50], 7: [40, 80]}" in out
 
 
 def test_unknown_demo_is_an_error(capsys):

@@ -1,4 +1,5 @@
-"""The main demo: an embedding lookup and a 2-D element gather on every target."""
+"""The main demo: an embedding lookup and a 2-D element gather on every target, and a
+scatter whose colliding indices A5 may resolve in more than one way."""
 from __future__ import annotations
 
 import numpy as np
@@ -42,9 +43,34 @@ def elem_gather(target: str, backend: str = "auto") -> np.ndarray:
         return ii, dst.numpy()
 
 
+SCATTER_IDX = np.array([[5, 2, 5, 7, 5, 2, 0, 7]], np.int32)   # slots 5, 2 and 7 collide
+
+
+def gradient_scatter(target: str, conflict: str | None, backend: str = "auto"):
+    """MSCATTER<Elem, None, Skip[, Conflict]> of 10, 20, ..., 80 into an 8-slot table: the
+    table afterwards, and per slot every value the target may leave."""
+    with pto.Core(target, backend) as core:
+        ptr = core.gm_alloc(8, pto.float32)
+        table = pto.GlobalTensor[pto.float32, pto.Shape[1, 1, 1, 1, 8], pto.Stride[8, 8, 8, 8, 1]](ptr)
+        src = pto.Tile[pto.TileType.Vec, pto.float32, 1, 8]()
+        idx = pto.Tile[pto.TileType.Vec, pto.int32, 1, 8]()
+        pto.TASSIGN(src, 0x0000)
+        pto.TASSIGN(idx, 0x0100)
+        src.set(np.arange(10, 90, 10, dtype=np.float32)[None, :])
+        idx.set(SCATTER_IDX)
+        args = [pto.Coalesce.Elem, pto.ScatterAtomicOp.None_, pto.ScatterOOB.Skip]
+        if conflict:
+            args.append(pto.ScatterConflict[conflict])
+        form = pto.MSCATTER[tuple(args)]
+        out = form.outcomes(table, src, idx)
+        form(table, src, idx)
+        may = {int(out.addr[k] - ptr.addr) // 4: [int(v) for v in out.choices(k)] for k in range(len(out))}
+        return ptr.numpy(8).astype(int).tolist(), may
+
+
 def run(backend: str = "auto") -> None:
     probe = pto.Core("a5", backend)
-    print("ptogpu demo: the same MGATHER calls on every target")
+    print("ptogpu demo: the same MGATHER and MSCATTER calls on every target")
     print(f"backend: {probe.backend} ({probe.backend_reason})\n")
     print(f"1) Embedding lookup, MGATHER<Row, Wrap>: {ROWS}x{DIM} float32 table, "
           f"tokens {TOKENS.tolist()}")
@@ -68,3 +94,12 @@ def run(backend: str = "auto") -> None:
     print(f"        the CPU simulator casts to size_t (sign-extends): -1 -> {u64:#x}, "
           f"{u64} % {ROWS} = {u64 % ROWS}.")
     print("   (they agree only when the capacity divides 2^32; the rule: docs/mgather.md)")
+    print(f"\n4) Scatter with colliding indices, MSCATTER<Elem, None, Skip>: 10, 20, ..., 80 into "
+          f"slots {SCATTER_IDX[0].tolist()}")
+    for target, conflict in (("cpu", None), ("a2a3", None), ("a5", "Last"), ("a5", "Default")):
+        tab, may = gradient_scatter(target, conflict, backend)
+        label = f"{target}{'.' + conflict if conflict else ''}"
+        racy = {k: v for k, v in may.items() if len(v) > 1}
+        print(f"   {label:10s} table = {tab}" + (f"   may also leave: {racy}" if racy else ""))
+    print("   A5's Conflict::Default kernel orders only each thread's own stores: any colliding "
+          "writer can win,\n   and MSCATTER[...].outcomes lists them (docs/mscatter.md).")
