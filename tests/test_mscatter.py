@@ -620,3 +620,21 @@ def test_help_names_every_form_and_the_per_target_defaults():
     assert "``Row`` on " + " and ".join(f"``{n}``" for n in by_mode["Row"]) in doc
     last = [n for n, t in pto.TARGETS.items() if t.mscatter.default_conflict == "Last"]
     assert f"Conflict ``Last`` on ``{last[0]}``" in doc
+
+
+def test_rejected_names_every_element_no_schedule_leaves():
+    w = World("a5", "numpy")
+    with w.core:
+        s, i = padded(np.float32, 1, 4), padded(np.int32, 1, 4)
+        pto.TASSIGN(s, 0)
+        pto.TASSIGN(i, 0x8000)
+        s.set(np.array([[10, 20, 30, 40]], np.float32))
+        i.set(np.array([[5, 2, 5, 5]], np.int32))
+        form = pto.MSCATTER[Elem, NoneA, Skip, Default]
+        out = form.outcomes(w.T(w.ptr), s, i)
+        form(w.T(w.ptr), s, i)
+    assert out.admits(w.core) and not out.rejected(w.core).size
+    for v, ok in ((10.0, True), (30.0, True), (20.0, False), (0.0, False)):
+        w.core.gm.data[w.ptr.addr + 20: w.ptr.addr + 24] = np.array([v], np.float32).view(np.uint8)
+        assert out.admits(w.core) == ok
+        assert out.rejected(w.core).tolist() == ([] if ok else [w.ptr.addr + 20])

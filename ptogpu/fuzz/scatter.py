@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import os
 import time
+from functools import lru_cache
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -147,7 +148,7 @@ def src_values(cfg: ScatterConfig) -> np.ndarray:
     v = np.arange(1, cfg.rows * cfg.cols + 1, dtype=np.int64).reshape(cfg.rows, cfg.cols)
     if dtypes.name_of(dt) == "hifloat8":
         return (v % 120 + 1).astype(np.uint8)
-    if cfg.atomic == "add" and dt.kind == "f" or (cfg.atomic == "add" and dtypes.name_of(dt) == "bfloat16"):
+    if _float_add(cfg):
         return (v + 0.1).astype(dt)
     return v.astype(dt)
 
@@ -185,15 +186,21 @@ class World:
         self.form = form(cfg, side)
         self.nbytes = max(cfg.table_elems, 1) * dt.itemsize
 
+    def set_indices(self, raw: np.ndarray) -> None:
+        """The index tile holds ``raw`` cast to the index type (wrapping, as C++ does)."""
+        vals = np.asarray(raw, np.int64).astype(np.uint32)
+        if self.cfg.index_dtype == "int32":
+            vals = vals.view(np.int32)
+        with self.core:
+            self.idx.set(vals.reshape(self.idx.valid_row, self.idx.valid_col))
+
     def run(self, raw: np.ndarray) -> tuple[bytes, str | None]:
         """(table bytes after the call, fault message or None) for one index tile."""
         import ptogpu as pto
         c = self.core
         c.gm.data[self.ptr.addr:self.ptr.addr + self.nbytes] = 0
+        self.set_indices(raw)
         with c:
-            vals = np.asarray(raw, np.int64).astype(np.uint32).view(np.int32) if self.cfg.index_dtype == "int32" \
-                else np.asarray(raw, np.int64).astype(np.uint32)
-            self.idx.set(vals.reshape(self.idx.valid_row, self.idx.valid_col))
             try:
                 self.form(self.table, self.src, self.idx)
                 err = None
@@ -291,22 +298,23 @@ def _bits(target: str) -> int:
     return get_target(target).mscatter.index_bits
 
 
+@lru_cache(maxsize=64)
+def _call(cfg: ScatterConfig, side: Side) -> tuple[str, int]:
+    """(path, capacity) the side's target takes for this configuration: read from its target
+    table through the checks and dispatch of the call itself (a NumPy world, one per pair)."""
+    from ..semantics import mscatter as sem
+    w = World(cfg, side, "numpy")
+    with w.core:
+        call = w.form._prepare(w.core, w.table, w.src, w.idx)
+    return call.path, sem.capacity(w.core, call, w.table)
+
+
 def _source_centric(cfg: ScatterConfig, s: Side) -> bool:
-    if s.target != "a5":
-        return False
-    if cfg.mode == "elem" and cfg.rows == 1 and cfg.cols == 1:
-        return False
-    return cfg.atomic != "none" or s.conflict == "default"
+    return _call(cfg, s)[0] == "a5_default"
 
 
-def _last(cfg: ScatterConfig, s: Side) -> bool:
-    return s.target == "a5" and cfg.atomic == "none" and s.conflict != "default" and \
-        not (cfg.mode == "elem" and cfg.rows == 1 and cfg.cols == 1)
-
-
-def _cap(cfg: ScatterConfig, s: Side) -> int:
-    """The side's capacity (Row on A2/A3: Shape[0..3])."""
-    return cfg.slots * cfg.batches if cfg.mode == "row" and s.target == "a2a3" else cfg.slots
+def _float_add(cfg: ScatterConfig) -> bool:
+    return cfg.atomic == "add" and dtypes.name_of(cfg.dtype) in ("half", "bfloat16", "float32")
 
 
 def facts(cfg: ScatterConfig, a: Side, b: Side, raw: np.ndarray, code: np.ndarray) -> list[tuple[str, ...]]:
@@ -323,7 +331,7 @@ def facts(cfg: ScatterConfig, a: Side, b: Side, raw: np.ndarray, code: np.ndarra
     srt = np.sort(np.where(u32 < cap, u32, -1 - np.arange(raw.shape[1])), 1)
     dup = (srt[:, 1:] == srt[:, :-1]).any(1) if raw.shape[1] > 1 else np.zeros(raw.shape[0], bool)
     race = ((code & 8) != 0) | ((code & 16) != 0)
-    lo, hi = sorted((_cap(cfg, a), _cap(cfg, b)))
+    lo, hi = sorted((_call(cfg, a)[1], _call(cfg, b)[1]))
     between = ((u32 >= lo) & (u32 < hi)).any(1) if lo != hi else np.zeros(raw.shape[0], bool)
     out = []
     fa = _source_centric(cfg, a), _source_centric(cfg, b)
@@ -333,14 +341,15 @@ def facts(cfg: ScatterConfig, a: Side, b: Side, raw: np.ndarray, code: np.ndarra
             f.append("race")
         if dup[k] and (fa[0] != fa[1]) and cfg.atomic == "none":
             f.append("conflict_order")
-        if dup[k] and cfg.atomic == "add" and dtypes.as_dtype(cfg.dtype).kind == "f" and any(fa):
+        if dup[k] and _float_add(cfg) and any(fa):
             f.append("atomic_order")
         if neg[k] and _bits(a.target) != _bits(b.target):
             f.append("index_cast")
         if between[k]:
             f.append("capacity")
         if oob[k] and cfg.oob == "undefined":
-            f.append("skip_vs_undefined" if _last(cfg, a) != _last(cfg, b) else "undefined_write")
+            last = [_call(cfg, s)[0] == "a5_last" for s in (a, b)]
+            f.append("skip_vs_undefined" if last[0] != last[1] else "undefined_write")
         out.append(tuple(f))
     return out
 
@@ -502,7 +511,7 @@ def campaign(cfg: ScatterConfig, a: Side | str, b: Side | str, n: int, *, genera
 
 
 def _api_races(cfg, a, b, wa, wb, raw) -> np.ndarray:
-    """The race bits of the fused kernel, from the outcome sets (API engine)."""
+    """The race bits of the fused kernel, from the semantics' write lists (API engine)."""
     out = np.zeros(raw.shape[0], np.int64)
     for bit, s, w in ((8, a, wa), (16, b, wb)):
         if not _source_centric(cfg, s):
@@ -514,25 +523,23 @@ def _api_races(cfg, a, b, wa, wb, raw) -> np.ndarray:
 
 
 def _races(w: World, raw: np.ndarray) -> bool:
-    """Two threads store to one element (writes inside the table)."""
+    """Two threads store to one element of the table: an element with more than one store
+    that can survive (and, as in the fused kernel, none when the call faults)."""
+    from ..errors import PtoError
     from ..semantics import mscatter as sem
+    w.set_indices(raw)
     with w.core:
-        vals = np.asarray(raw, np.int64).astype(np.uint32)
-        w.idx.set(vals.view(np.int32).reshape(w.idx.valid_row, w.idx.valid_col) if w.cfg.index_dtype == "int32"
-                  else vals.reshape(w.idx.valid_row, w.idx.valid_col))
         call = w.form._prepare(w.core, w.table, w.src, w.idx)
         try:
             W = sem.writes(w.core, call, w.table, w.src, w.idx)
-        except Exception:
+            sem.check_writes(w.core, W, w.table.Element.itemsize, call)
+        except PtoError:
             return False
     if W.thread is None:
         return False
-    inside = (W.addr >= w.ptr.addr) & (W.addr < w.ptr.addr + w.nbytes)
-    a, t = W.addr[inside], W.thread[inside]
-    if not a.size:
-        return False
-    pairs = np.unique(np.stack([a, t], 1), axis=0)
-    return bool((np.bincount(np.unique(pairs[:, 0], return_inverse=True)[1]) > 1).any())
+    inside = np.flatnonzero((W.addr >= w.ptr.addr) & (W.addr < w.ptr.addr + w.nbytes))
+    keep = inside[sem.survivors(W.addr[inside], W.thread[inside], W.seq[inside])]
+    return bool(keep.size) and bool((W.addr[keep][1:] == W.addr[keep][:-1]).any())
 
 
 # ---- shrinking and reproducers --------------------------------------------------------------------

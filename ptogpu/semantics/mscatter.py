@@ -395,9 +395,10 @@ def fold(atomic: ScatterAtomicOp, dt: np.dtype, init: np.ndarray, group: np.ndar
     g = group[o]
     start = np.r_[0, np.flatnonzero(g[1:] != g[:-1]) + 1]
     rank = np.arange(g.size) - np.repeat(start, np.diff(np.r_[start, g.size]))
+    step = step or (lambda a, v: combine(atomic, a, v))
     for k in range(int(rank.max()) + 1):
         sel = o[rank == k]
-        acc[group[sel]] = (step or (lambda a, v: combine(atomic, a, v)))(acc[group[sel]], vals[sel])
+        acc[group[sel]] = step(acc[group[sel]], vals[sel])
     return acc
 
 
@@ -413,6 +414,24 @@ def _mixed_add(table_dt: np.dtype, src_dt: np.dtype):
     return step
 
 
+def last_per(group: np.ndarray, key: np.ndarray, n: int) -> np.ndarray:
+    """For each of the ``n`` groups, the position of its entry with the greatest ``key``."""
+    o = np.lexsort((key, group))
+    g = group[o]
+    ends = np.r_[np.flatnonzero(g[1:] != g[:-1]), g.size - 1]
+    out = np.empty(n, np.int64)
+    out[g[ends]] = o[ends]
+    return out
+
+
+def survivors(group: np.ndarray, thread: np.ndarray, seq: np.ndarray) -> np.ndarray:
+    """Positions of the stores that can be the one left in their element: each thread's last
+    store to it (only a thread's own program order is guaranteed), sorted by (element, thread)."""
+    o = np.lexsort((seq, thread, group))
+    g, th = group[o], thread[o]
+    return o[np.r_[(g[1:] != g[:-1]) | (th[1:] != th[:-1]), True]] if o.size else o
+
+
 def apply(core, call: Call, table, W: Writes) -> None:
     """Perform the checked writes in schedule order."""
     T = table.Element.itemsize
@@ -420,31 +439,26 @@ def apply(core, call: Call, table, W: Writes) -> None:
     check_writes(core, W, T, call)
     if not W.addr.size:
         return
-    o = np.argsort(W.order, kind="stable")
-    addr, vals = W.addr[o], W.vals[o]
     gm = core.gm
-    if call.atomic == ScatterAtomicOp.None_:
-        rev = addr[::-1]
-        _, first = np.unique(rev, return_index=True)
-        keep = addr.size - 1 - first
-        gm.scatter(addr[keep], vals[keep])
+    uniq, group = np.unique(W.addr, return_inverse=True)
+    if call.atomic == ScatterAtomicOp.None_:         # the last store in schedule order stays
+        gm.scatter(uniq, W.vals[last_per(group, W.order, uniq.size)])
         return
+    o = np.argsort(W.order, kind="stable")
     dt = arith_dtype(core, table)
     if W.reads is not None:                  # the simulator's Row Max/Min: step by step
-        reads = W.reads[o]
-        for a, rd, v in zip(addr, reads, vals.view(dt)):
+        for a, rd, v in zip(W.addr[o], W.reads[o], W.vals[o].view(dt)):
             cur = gm.gather(np.array([rd]), st).view(dt)
             gm.scatter(np.array([a]), combine(call.atomic, cur, np.array([v], dt)).view(st))
         return
-    uniq, group = np.unique(addr, return_inverse=True)
     init = gm.gather(uniq, st).view(dt)
     mixed = W.raw is not None and call.atomic == ScatterAtomicOp.Add and dt.kind in "iu" and \
         dtypes.name_of(W.raw.dtype) in ("half", "bfloat16", "float32")
     if mixed:
-        acc = fold(call.atomic, dt, init, group, W.raw[o], step=_mixed_add(dt, W.raw.dtype))
-        gm.scatter(uniq, acc.view(st))
-        return
-    gm.scatter(uniq, fold(call.atomic, dt, init, group, vals.view(dt)).view(st))
+        acc = fold(call.atomic, dt, init, group[o], W.raw[o], step=_mixed_add(dt, W.raw.dtype))
+    else:
+        acc = fold(call.atomic, dt, init, group[o], W.vals[o].view(dt))
+    gm.scatter(uniq, acc.view(st))
 
 
 def scatter(core, call: Call, table, src, idx) -> None:

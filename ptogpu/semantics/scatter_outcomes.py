@@ -21,7 +21,7 @@ import numpy as np
 
 from .. import dtypes
 from ..enums import ScatterAtomicOp
-from .mscatter import Call, Writes, arith_dtype, combine
+from .mscatter import Call, Writes, arith_dtype, combine, fold, last_per, survivors
 
 ENUM_MAX = 10
 """Most writers of one element whose atomic orders are walked exactly (2^ENUM_MAX subsets)."""
@@ -84,16 +84,18 @@ class ScatterOutcomes:
         if self.addr.size and idx.max() >= gm.size:
             raise ValueError("the GM image is shorter than the addresses the call writes")
         got = np.ascontiguousarray(gm[idx]).view(st).reshape(-1)
-        bad = []
-        for k in range(self.addr.size):
-            ch = self.choices(k)
-            ok = bool((ch.view(np.uint8).reshape(-1, size) == got[k:k + 1].view(np.uint8)).all(1).any())
-            if not ok and not self.exact[k]:
-                v = float(got[k:k + 1].view(self.dtype)[0])
-                ok = bool(self.lo[k] <= v <= self.hi[k])
-            if not ok:
-                bad.append(int(self.addr[k]))
-        return np.array(bad, np.int64)
+        if not self.addr.size:
+            return np.zeros(0, np.int64)
+        bits = np.dtype(f"u{size}")
+        hit = self.values.view(bits) == np.repeat(got.view(bits), self.counts)   # one per choice
+        ok = np.zeros(self.addr.size, bool)
+        has = self.counts > 0
+        ok[has] = np.logical_or.reduceat(hit, self.start[:-1][has]) if hit.size else False
+        inexact = ~ok & ~self.exact
+        if inexact.any():
+            v = got[inexact].view(self.dtype).astype(np.float64)
+            ok[inexact] = (self.lo[inexact] <= v) & (v <= self.hi[inexact])
+        return self.addr[~ok].astype(np.int64)
 
     def sample(self, rng: np.random.Generator | int | None = None, how: str = "uniform") -> np.ndarray:
         """One possible value per element: ``uniform`` (independent draws), ``first`` or
@@ -116,55 +118,27 @@ class ScatterOutcomes:
                 "joint_outcomes": self.joint_count(), "exact": bool(self.exact.all())}
 
 
-def _groups(addr: np.ndarray):
-    uniq, inv = np.unique(addr, return_inverse=True)
-    return uniq, inv.reshape(-1)
-
-
-def _last_per(group: np.ndarray, key: np.ndarray, n: int) -> np.ndarray:
-    """For each group, the entry with the greatest key."""
-    o = np.lexsort((key, group))
-    g = group[o]
-    ends = np.r_[np.flatnonzero(g[1:] != g[:-1]), g.size - 1]
-    out = np.empty(n, np.int64)
-    out[g[ends]] = o[ends]
-    return out
-
-
 def _distinct(group: np.ndarray, vals: np.ndarray, n: int):
-    """(start, values): the distinct values of each group, groups in order."""
-    size = vals.dtype.itemsize
-    key = vals.view(np.uint8).reshape(-1, size)
-    as_int = np.zeros(vals.size, np.uint64)
-    for b in range(size):
-        as_int |= key[:, b].astype(np.uint64) << np.uint64(8 * b)
-    pairs = np.unique(np.stack([group.astype(np.uint64), as_int], 1), axis=0)
-    counts = np.bincount(pairs[:, 0].astype(np.int64), minlength=n)
-    start = np.r_[0, np.cumsum(counts)]
-    raw = pairs[:, 1]
-    out = np.zeros(raw.size, vals.dtype)
-    ob = out.view(np.uint8).reshape(-1, size)
-    for b in range(size):
-        ob[:, b] = (raw >> np.uint64(8 * b)).astype(np.uint8)
-    return start, out
+    """(start, values): the distinct values (bit patterns) of each group, groups in order."""
+    bits = np.dtype(f"u{vals.dtype.itemsize}")
+    pairs = np.unique(np.stack([group.astype(np.uint64), vals.view(bits).astype(np.uint64)], 1), axis=0)
+    start = np.r_[0, np.cumsum(np.bincount(pairs[:, 0].astype(np.int64), minlength=n))]
+    return start, pairs[:, 1].astype(bits).view(vals.dtype)
 
 
 def outcomes(core, call: Call, table, W: Writes) -> ScatterOutcomes:
     """The outcome sets of the (checked) writes ``W``, against GM as it is now."""
     st = dtypes.storage(table.Element)
-    uniq, group = _groups(W.addr)
+    uniq, group = np.unique(W.addr, return_inverse=True)
+    group = group.reshape(-1)
     n = uniq.size
     seq_key = W.r * max(int(W.c.max()) + 1 if W.c.size else 1, 1) + W.c
     racy_path = W.thread is not None
     if call.atomic == ScatterAtomicOp.None_:
-        emulated = W.vals[_last_per(group, W.order, n)] if n else W.vals[:0]
-        sequential = W.vals[_last_per(group, seq_key, n)] if n else W.vals[:0]
+        emulated = W.vals[last_per(group, W.order, n)] if n else W.vals[:0]
+        sequential = W.vals[last_per(group, seq_key, n)] if n else W.vals[:0]
         if racy_path:
-            # a writer survives unless its own thread writes the element again later
-            o = np.lexsort((W.seq, W.thread, group))
-            g, th = group[o], W.thread[o]
-            last_in_thread = np.r_[(g[1:] != g[:-1]) | (th[1:] != th[:-1]), True]
-            keep = o[last_in_thread]
+            keep = survivors(group, W.thread, W.seq)
             start, values = _distinct(group[keep], W.vals[keep], n)
         else:
             start, values = np.arange(n + 1), emulated.copy()
@@ -172,7 +146,6 @@ def outcomes(core, call: Call, table, W: Writes) -> ScatterOutcomes:
                                np.ones(n, bool))
     dt = arith_dtype(core, table)
     init = core.gm.gather(uniq, st).view(dt) if n else np.zeros(0, dt)
-    from .mscatter import fold
     o = np.argsort(W.order, kind="stable")
     emulated = fold(call.atomic, dt, init, group[o], W.vals[o].view(dt)).view(st)
     so = np.argsort(seq_key, kind="stable")

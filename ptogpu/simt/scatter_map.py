@@ -124,7 +124,6 @@ def scatter_map(mode: str, rows: int, cols: int, indices: np.ndarray | None, *, 
     sw = np.full((rows, cols), -1, np.int64)
     sl, sr, ss = sw.copy(), sw.copy(), sw.copy()
     if mode == "row":
-        rw, wpr = a5_launch.row_warps(rows), a5_launch.warps_per_row(rows, cols)
         warps = a5_launch.row_launch_warps(rows, cols)
     else:
         warps = a5_launch.elem_launch_warps(a5_launch.elem_total(rows, cols))
@@ -132,42 +131,33 @@ def scatter_map(mode: str, rows: int, cols: int, indices: np.ndarray | None, *, 
     sl[W.r, W.c] = W.thread % 32
     sr[W.r, W.c] = W.seq % (1 << 32) if mode == "row" else W.seq
     ss[W.r, W.c] = elem
-    choices = np.zeros(nel, np.int64)
+    ii = np.flatnonzero(inside)
+    written = np.flatnonzero(writers > 0)
+    lin = W.r * cols + W.c
     winner = np.full(nel, -1, np.int64)
-    owner = np.full(nel, -1, np.int64)
     scan = np.zeros(nel, np.int64)
-    if conflict == "default" and W.addr.size:
-        # writers that can survive: each thread's last store to the element (values aside:
-        # the map counts stores; MSCATTER[...].outcomes gives the distinct values)
-        ii = np.flatnonzero(inside)
-        o = ii[np.lexsort((W.seq[ii], W.thread[ii], elem[ii]))]
-        g, th = elem[o], W.thread[o]
-        last = np.r_[(g[1:] != g[:-1]) | (th[1:] != th[:-1]), True] if o.size else np.zeros(0, bool)
-        choices = np.bincount(g[last], minlength=nel)[:nel].astype(np.int64)
-        o = np.argsort(W.order, kind="stable")
-        for j in o[inside[o]]:                      # schedule order: the last store stays
-            winner[elem[j]] = W.r[j] * cols + W.c[j]
-            owner[elem[j]] = W.thread[j]
+    if conflict == "default":
+        # the store the emulation leaves (last in schedule order), and the stores that can
+        # survive: each thread's last (the map counts stores; MSCATTER[...].outcomes gives
+        # the distinct values)
+        last = ii[sem.last_per(elem[ii], W.order[ii], nel)[written]] if ii.size else ii
+        keep = ii[sem.survivors(elem[ii], W.thread[ii], W.seq[ii])]
+        choices = np.bincount(elem[keep], minlength=nel)[:nel].astype(np.int64)
+        owner = np.full(nel, -1, np.int64)
+        owner[written] = W.thread[last]
     else:
-        choices[writers > 0] = 1
-        for j in np.argsort(W.r * cols + W.c, kind="stable"):
-            if inside[j]:
-                winner[elem[j]] = W.r[j] * cols + W.c[j]
-        # slot-centric: thread tid owns slots tid, tid+1024, ...; the element of slot s
-        # (Elem) or of each column of row s (Row) belongs to the slot's owner
-        cap = slots
-        lw = 1 if cap == 0 else min(max(-(-cap // 32), 1), 32)
-        warps = lw
+        # slot-centric: thread tid owns slots tid, tid+1024, ...; the element of slot s (Elem)
+        # or of each column of row s (Row) is written by the slot's owner, from the slot's
+        # last writer in row-major order; its reverse scan reads count - position indices
+        # (all of them where nobody targets the slot)
+        last = ii[sem.last_per(elem[ii], lin[ii], nel)[written]] if ii.size else ii
+        choices = (writers > 0).astype(np.int64)
+        warps = a5_launch.elem_launch_warps(slots)
         count = rows if mode == "row" else rows * cols
-        scan[:] = count                     # a slot nobody writes: its owner reads every index
-        slot_of = np.arange(nel) // cols if mode == "row" else np.arange(nel)
-        owner[:] = slot_of % 1024
-        for ee in np.flatnonzero(writers > 0):
-            s = ee // cols if mode == "row" else ee
-            owner[ee] = s % 1024
-            w = winner[ee]
-            pos = (w // cols) if mode == "row" else w
-            scan[ee] = count - pos
+        owner = (np.arange(nel) // (cols if mode == "row" else 1)) % 1024
+        scan[:] = count
+        scan[written] = count - (W.r[last] if mode == "row" else lin[last])
+    winner[written] = lin[last]
     return ScatterMap(mode, conflict, rows, cols, slots, dtypes.name_of(dt), int(warps), sw, sl, sr, ss,
                       writers, choices, owner, scan, winner)
 
