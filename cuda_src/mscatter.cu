@@ -164,6 +164,18 @@ PTO_DEV u64 ms_remap(u64 u, u64 cap, int oob, int bits, bool *w) {
     }
 }
 
+// ms_remap with the policy and the cast width as template arguments, for the vector loops
+// (U: the lane type; u32 lanes for 32-bit casts vectorise twice as wide). Wrap needs cap > 0.
+template <int OOB, int BITS, class U>
+PTO_DEV U remap_t(U u, U cap, int *w) {
+    *w = 1;
+    if (OOB == SOOB_SKIP) *w = u < cap;
+    if (OOB == SOOB_CLAMP)
+        return BITS == 64 ? (u < cap - 1 ? u : cap - 1) : (u >= cap ? (U)((cap - 1) & 0xFFFFFFFFull) : u);
+    if (OOB == SOOB_WRAP) return u % cap;
+    return u;
+}
+
 // Index of source (r, c) (Row: flat element r of the index storage).
 PTO_DEV bool ms_index(const i64 *P, const Mem &m, i64 r, i64 c, u64 *u) {
     const i64 *itd = P + MS_IDX;
@@ -260,6 +272,14 @@ static bool elem_linear_shape(const i64 *P, const Mem &m) {
 #endif
 
 #ifdef PTO_HOST_SHIM
+// Slot of position j of a linear Elem side (elem_linear_shape): its 4-byte index word at `ib`,
+// cast to the side's width and remapped (ms_remap); `w`: written.
+PTO_DEV u64 linear_slot(const i64 *P, const u8 *ib, u32 j, bool *w) {
+    const u32 w32 = (u32)ld_at<4>(ib, (int)j);
+    const u64 u = P[MS_BITS] == 64 && P[MS_IDX + TD_SIGNED] ? (u64)(i64)(int)w32 : (u64)w32;
+    return ms_remap(u, (u64)P[MS_CAP], (int)P[MS_OOB], (int)P[MS_BITS], w);
+}
+
 // The scalar Elem loop in vector form, for the linear shape of a5_elem_fast: slots of every
 // position first (pass 0 ORs the bad writes), then the stores in row-major order.
 template <int TS, int OOB, int BITS>
@@ -285,12 +305,8 @@ static bool seq_elem_fast_t(const i64 *P, const Mem &m, u32 *os, u8 *oo) {
             for (int l = 0; l < n; ++l) {
                 const u32 w32 = (u32)ld_at<4>(ib, (int)(p0 + l));
                 const u64 u = BITS == 32 ? (u64)w32 : (sgn ? (u64)(i64)(int)w32 : (u64)w32);
-                u64 sv = u;
-                int wr = 1;
-                if (OOB == SOOB_SKIP) wr = u < cap;
-                else if (OOB == SOOB_CLAMP) sv = BITS == 64 ? (u < cap - 1 ? u : cap - 1)
-                                                           : (u >= cap ? ((cap - 1) & 0xFFFFFFFFull) : u);
-                else if (OOB == SOOB_WRAP) sv = u % cap;
+                int wr;
+                const u64 sv = remap_t<OOB, BITS>(u, cap, &wr);
                 sl[l] = sv;
                 on[l] = wr;
                 bad |= wr && (!tb_ok || sv > lim);
@@ -425,13 +441,9 @@ static bool a5_elem_fast_t(const i64 *P, const Mem &m, u32 *os, u8 *oo) {
                 if (pass == 0 || round >= KEEP) {
                     PTO_LANE_LOOP(l, 32) {
                         const u32 u = l < n ? (u32)ld_at<4>(ib, (int)(base + l)) : 0u;
-                        u32 s = u;
-                        int wr = l < n;
-                        if (OOB == SOOB_SKIP) wr &= u < cap32;
-                        else if (OOB == SOOB_CLAMP) s = u >= cap32 ? cap32 - 1u : u;
-                        else if (OOB == SOOB_WRAP) s = u % cap32;
-                        sl[l] = s;
-                        on[l] = wr;
+                        int wr;
+                        sl[l] = remap_t<OOB, 32>(u, cap32, &wr);
+                        on[l] = wr && l < n;
                     }
                 }
                 if (pass == 0) {
@@ -599,14 +611,10 @@ static bool a5_last_owner(const i64 *P, const Mem &m) {
     if (elem_linear_shape(P, m)) {                    // the common shape: direct moves
         const i64 *std_ = P + MS_SRC, *itd = P + MS_IDX;
         const u8 *ib = m.a[itd[TD_SPACE]].p + itd[TD_ADDR], *sb = m.a[std_[TD_SPACE]].p + std_[TD_ADDR];
-        const int oob = (int)P[MS_OOB];
-        const u32 c32 = (u32)cap;
         for (u32 j = 0; j < count; ++j) {
-            const u32 u = (u32)ld_word<4>(ib + 4ull * j);
-            u32 s2 = u;
-            if (oob == SOOB_CLAMP) s2 = u >= c32 ? c32 - 1u : u;
-            else if (oob == SOOB_WRAP) s2 = u % c32;
-            if (s2 >= c32) continue;                  // Skip, and Undefined past cap
+            bool w;
+            const u64 s2 = linear_slot(P, ib, j, &w);
+            if (!w || s2 >= cap) continue;            // Skip, and Undefined past cap
             if (owner[s2] < 0) touched.push_back(s2);
             owner[s2] = j;
         }
@@ -728,21 +736,11 @@ PTO_DEV bool fz_touched(const i64 *P, const Mem &m, u64 nelem, F fn) {
     if (P[MS_MODE] == MSM_ELEM && elem_linear_shape(P, m) && !(P[MS_OOB] == SOOB_WRAP && !P[MS_CAP])) {
         const i64 *itd = P + MS_IDX;
         const u8 *ib = m.a[itd[TD_SPACE]].p + itd[TD_ADDR];
-        const u64 cap = (u64)P[MS_CAP], T = (u64)P[MS_T], base = (u64)P[MS_TBASE];
-        const bool sgn = itd[TD_SIGNED] != 0, b64 = P[MS_BITS] == 64;
         const u32 N = VR * VC, lt = 32u * elem_launch_warps(N);
-        const u64 last = b64 ? cap - 1 : ((cap - 1) & 0xFFFFFFFFull);
-        const int oob = (int)P[MS_OOB];
         for (u32 j = 0; j < N; ++j) {
-            const u32 w32 = (u32)ld_at<4>(ib, (int)j);
-            const u64 u = b64 && sgn ? (u64)(i64)(int)w32 : (u64)w32;
-            u64 sv = u;
-            if (oob == SOOB_SKIP) { if (u >= cap) continue; }
-            else if (oob == SOOB_CLAMP) sv = u >= cap ? last : u;
-            else if (oob == SOOB_WRAP) sv = u % cap;
-            const u64 d = base + sv * T;
-            if (d < base || sv >= nelem) continue;
-            fn(sv, j % lt);
+            bool w;
+            const u64 sv = linear_slot(P, ib, j, &w);
+            if (w && sv < nelem) fn(sv, j % lt);
         }
         return true;
     }
@@ -773,20 +771,10 @@ PTO_DEV bool fz_touched(const i64 *P, const Mem &m, u64 nelem, F fn) {
 static void fz_slots(const i64 *P, const Mem &m, u64 nelem, u32 *sl, u8 *on) {
     const i64 *itd = P + MS_IDX;
     const u8 *ib = m.a[itd[TD_SPACE]].p + itd[TD_ADDR];
-    const u64 cap = (u64)P[MS_CAP];
-    const bool sgn = itd[TD_SIGNED] != 0, b64 = P[MS_BITS] == 64;
     const u32 N = (u32)(P[MS_VR] * P[MS_VC]);
-    const u64 last = b64 ? cap - 1 : ((cap - 1) & 0xFFFFFFFFull);
-    const int oob = (int)P[MS_OOB];
-    PTO_PRAGMA(omp simd)
     for (u32 j = 0; j < N; ++j) {
-        const u32 w32 = (u32)ld_at<4>(ib, (int)j);
-        const u64 u = b64 && sgn ? (u64)(i64)(int)w32 : (u64)w32;
-        u64 sv = u;
-        bool w = true;
-        if (oob == SOOB_SKIP) w = u < cap;
-        else if (oob == SOOB_CLAMP) sv = u >= cap ? last : u;
-        else if (oob == SOOB_WRAP) sv = cap ? u % cap : u;
+        bool w;
+        const u64 sv = linear_slot(P, ib, j, &w);
         on[j] = w && sv < nelem;
         sl[j] = (u32)sv;
     }

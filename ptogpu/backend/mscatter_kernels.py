@@ -82,9 +82,8 @@ def block(call: sem.Call, prm: np.ndarray) -> tuple[int, int, int]:
     if call.path == "a5_default":
         w = a5_launch.launch_warps(call.mode.name.lower(), VR, VC)
         return (32, int(w), 1)
-    if call.path == "a5_last":
-        cap = int(prm[_E("MS_CAP")]) & 0xFFFFFFFF
-        return (32, 1 if cap == 0 else min(max(-(-cap // 32), 1), 32), 1)
+    if call.path == "a5_last":            # clamp(ceil(cap / 32), 1, 32): the Elem formula over slots
+        return (32, int(a5_launch.elem_launch_warps(int(prm[_E("MS_CAP")]))), 1)
     return (1, 1, 1)
 
 

@@ -15,9 +15,9 @@ def _i32(v: int) -> int:
     return v - (1 << 32) if v >> 31 else v
 
 
-def _gm_dims(table):
-    """§6.2: the NZ paths read gShape0..2 and gStride0..4 as ``int`` (32-bit); offsets are then
-    64-bit pointer arithmetic (wrapping, like the hardware's address adder)."""
+def nz_gm_dims(table):
+    """§6.2: the NZ paths (MGATHER's and MSCATTER's) read gShape0..2 and gStride0..4 as ``int``
+    (32-bit); offsets are then 64-bit pointer arithmetic (wrapping, like the address adder)."""
     return ([_i32(table.GetShape(k)) for k in range(5)],
             [_i32(table.GetStride(k)) for k in range(5)])
 
@@ -27,7 +27,7 @@ def row_nz(core, oob: GatherOOB, dst, table, idx, sel=None, prezero: bool = True
     t = core.target.name
     VR = dst.valid_row
     sel = np.arange(VR, dtype=np.int64) if sel is None else sel
-    S, St = _gm_dims(table)
+    S, St = nz_gm_dims(table)
     T, C0, R = dst.Element.itemsize, dst.C0, dst.Rows
     ub = core.arena(dst.space)
     cap = (S[2] * 16) & M32
@@ -67,7 +67,7 @@ def elem_nz(core, oob: GatherOOB, dst, table, idx, cells=None) -> None:
     VR, VC = dst.valid_row, dst.valid_col
     if VR == 0 or VC == 0:
         return
-    S, St = _gm_dims(table)
+    S, St = nz_gm_dims(table)
     T, C0, R = dst.Element.itemsize, dst.C0, dst.Rows
     ub = core.arena(dst.space)
     guard_region(core, ub, VR * VC, T)

@@ -24,6 +24,7 @@ from ..enums import Coalesce, Layout, ScatterAtomicOp, ScatterConflict, ScatterO
 from ..errors import PtoFault
 from . import a5_launch
 from .indexing import M32, M64, cast_index, prod, u64, wrap_addr
+from .mgather_nz import nz_gm_dims
 
 NAME = "MSCATTER"
 
@@ -81,17 +82,12 @@ class Writes:
     raw: np.ndarray | None = None      # cpu, src type != table type: the source values unconverted
 
 
-def _i32(v: int) -> int:
-    v = int(v) & M32
-    return v - (1 << 32) if v >> 31 else v
-
-
 def capacity(core, call: Call, table) -> int:
     """Slots of the table: the remap bound, per target and path (masked to the index width)."""
     rules = core.target.mscatter
     S = [table.GetShape(k) for k in range(5)]
     if call.path == "a2a3_nz":
-        S = [_i32(v) for v in S]
+        S = nz_gm_dims(table)[0]
         if call.mode == Coalesce.Row:
             return (S[2] * 16) & M32
         c0 = 32 // table.Element.itemsize
@@ -246,8 +242,8 @@ def a5_schedule(mode: Coalesce, VR: int, VC: int, W: Writes) -> None:
 def _nz_elem_offset(table, slot: np.ndarray) -> np.ndarray:
     """``MScatterNZGmOffset``: a logical row-major slot of the un-tiled matrix to its NZ element
     offset (uint64; gShape/gStride read as 32-bit int)."""
-    S = [_i32(table.GetShape(k)) for k in range(5)]
-    St = [np.uint64(_i32(table.GetStride(k)) & M64) for k in range(5)]
+    S, St = nz_gm_dims(table)
+    St = [np.uint64(v & M64) for v in St]
     c0 = 32 // table.Element.itemsize
     nlc = np.uint64(((S[0] * S[1]) & M32) * c0 & M32)
     lr, lc = slot // nlc, slot % nlc
@@ -265,8 +261,8 @@ def _row_nz(core, table, src, rows: np.ndarray, slot: np.ndarray) -> Writes:
     """A2/A3 Row into an NZ table: each written source row is gShape0 multi-burst DMAs of
     gShape1 32-byte bursts, so the whole table row is written, tile columns past ValidCol
     (padding, or UB past the tile) included."""
-    S = [_i32(table.GetShape(k)) for k in range(5)]
-    St = [np.uint64(_i32(table.GetStride(k)) & M64) for k in range(5)]
+    S, St = nz_gm_dims(table)
+    St = [np.uint64(v & M64) for v in St]
     T = table.Element.itemsize
     c0 = 32 // T
     n0, nb = max(S[0], 0), S[1] & 0xFFFF
