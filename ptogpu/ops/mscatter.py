@@ -132,8 +132,9 @@ class MScatterForm:
             raise TypeError(f"MSCATTER takes table, src, idx and events, got {3 + len(rest)} operands")
         core = current_core()
         call = self._prepare(core, table, src, idx)
+        W = None
         if call.path == "a5_default" and core.strict_hazards:
-            out = self._outcomes(core, call, table, src, idx)
+            W, out = self._outcomes(core, call, table, src, idx)
             if not out.deterministic:
                 k = int(out.racy.argmax())
                 raise PtoHazard(
@@ -142,7 +143,7 @@ class MScatterForm:
                     f"{out.counts[k] if out.exact[k] else 'many'} possible values): threads of the "
                     "source-centric kernel are unordered (target a5)")
         if not run_mscatter(core, call, table, src, idx):
-            sem.scatter(core, call, table, src, idx)
+            sem.apply(core, call, table, W if W is not None else sem.writes(core, call, table, src, idx))
         return record("MSCATTER")
 
     def outcomes(self, table: GlobalTensor, src: Tile, idx: Tile):
@@ -151,13 +152,14 @@ class MScatterForm:
         ``admits(core)``, ``sample()``). Checks and faults are those of the call itself."""
         core = current_core()
         call = self._prepare(core, table, src, idx)
-        return self._outcomes(core, call, table, src, idx)
+        return self._outcomes(core, call, table, src, idx)[1]
 
     def _outcomes(self, core, call, table, src, idx):
+        """(the call's writes, their outcome sets); faults as the call raises them."""
         from ..semantics.scatter_outcomes import outcomes
         W = sem.writes(core, call, table, src, idx)
         sem.check_writes(core, W, table.Element.itemsize, call)
-        return outcomes(core, call, table, W)
+        return W, outcomes(core, call, table, W)
 
     def _prepare(self, core, table, src, idx) -> sem.Call:
         t = core.target.name

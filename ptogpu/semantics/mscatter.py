@@ -455,8 +455,3 @@ def apply(core, call: Call, table, W: Writes) -> None:
     else:
         acc = fold(call.atomic, dt, init, group[o], W.vals[o].view(dt))
     gm.scatter(uniq, acc.view(st))
-
-
-def scatter(core, call: Call, table, src, idx) -> None:
-    """Run a checked MSCATTER on the NumPy reference."""
-    apply(core, call, table, writes(core, call, table, src, idx))
