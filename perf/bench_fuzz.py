@@ -17,7 +17,7 @@ the ratios. The native lines name the build's vector ISA.
 numpy runs the fused campaign (ptogpu.fuzz.fused_numpy) in worker processes with both sides
 computed (the headline, against native), then: one run serving both sides (this pair's
 target-table rules coincide: both cast to uint32_t, same capacity; skipped with --no-share),
-one process, and the byte-compare path (ptogpu.batch) as the simple alternative. Worker
+one process, and the byte-compare path (ptogpu.execution.batch) as the simple alternative. Worker
 start-up is timed on its own (worker_start_s); the campaign times exclude it.
 """
 from __future__ import annotations
@@ -132,7 +132,7 @@ def main() -> int:
         variants = [("fused, both sides computed", dict(fused=True), False, None),
                     ("fused, 1 worker process (one core)", dict(fused=True), False, "1"),
                     ("fused, in the calling process", dict(fused=True), False, "0"),
-                    ("byte compare (ptogpu.batch), both sides", dict(fused=False), False, None)]
+                    ("byte compare (ptogpu.execution.batch), both sides", dict(fused=False), False, None)]
         if not args.no_share:
             variants.insert(1, ("fused, one run for both sides (equal target-table rules)", dict(fused=True), True, None))
         for label, kw, share, workers in variants:

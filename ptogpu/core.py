@@ -11,7 +11,7 @@ from .backend import resolve_backend
 from .interop import as_numpy, cast_exact
 from .errors import PtoError
 from .memory import SPACES, Arena, Ptr
-from .semantics.dma import DmaRegs
+from .dma_regs import DmaRegs
 from .targets import Target, get_target
 
 _current: contextvars.ContextVar[list] = contextvars.ContextVar("ptogpu_core_stack", default=[])
@@ -25,7 +25,7 @@ class Core:
     on-chip memories where the target allows it (the CPU simulator's ``PTO_CPU_SIM_UB_BYTES`` /
     ``PTO_CPU_SIM_L1_BYTES``); the NPUs' sizes are hardware. ``strict_hazards`` raises
     :class:`~ptogpu.errors.PtoHazard` (instead of warning) when an A5 SIMT MGATHER's result
-    depends on the execution order (aliasing tiles; ``ptogpu.simt.hazards``).
+    depends on the execution order (aliasing tiles; ``ptogpu.semantics.hazards``).
     """
 
     def __init__(self, target: str | Target = "a5", backend: str = "auto", *,

@@ -10,10 +10,10 @@ import tracemalloc
 import numpy as np
 import pytest
 
-from ptogpu.batch import chunk_size, iter_batches, run_batch
+from ptogpu.execution.batch import chunk_size, iter_batches, run_batch
 from ptogpu.fuzz import FuzzConfig, run_single
-from ptogpu.fuzz.single import cast_indices, fault_code
-from ptogpu.fuzz.rng import Generator
+from ptogpu.execution.single import cast_indices, fault_code
+from ptogpu.execution.rng import Generator
 
 DTYPES = ("float32", "half", "int8", "uint16", "int32", "bfloat16")
 
@@ -244,7 +244,7 @@ def test_kernel_batches_launch_in_parts_under_the_arena_budget(monkeypatch):
     ok, why = native_backend.available()
     if not ok:
         pytest.skip(why)
-    import ptogpu.fuzz.kernels as K
+    import ptogpu.execution.kernels as K
     monkeypatch.setattr(K, "ARENA_BUDGET", 20000)
     for cfg in (FuzzConfig(space="l1", target="a5", exec="simt", oob="zero", rows=4, cols=12, table_size=100),
                 FuzzConfig(instr="tgatherb", target="a2a3", rows=4, cols=72, table_size=512),
@@ -255,7 +255,7 @@ def test_kernel_batches_launch_in_parts_under_the_arena_budget(monkeypatch):
 
 
 def test_tinterleave_batch_on_an_odd_width_traps_where_the_simulators_assert_is_live():
-    from ptogpu.fuzz.single import F_OTHER
+    from ptogpu.execution.single import F_OTHER
     cfg = FuzzConfig(instr="tinterleave", target="cpu", dtype="int16", rows=3, cols=9, dst_fill=0xAB)
     for backend in ("numpy", "native"):
         res = run_batch(cfg, 20, seed=6, backend=backend)

@@ -7,11 +7,11 @@ import numpy as np
 import pytest
 
 from ptogpu.backend import backend_available
-from ptogpu.batch import run_batch
+from ptogpu.execution.batch import run_batch
 from ptogpu.fuzz.compare import campaign
-from ptogpu.fuzz.config import FuzzConfig
-from ptogpu.fuzz.rng import Generator
-from ptogpu.fuzz.single import fault_code, run_single
+from ptogpu.execution.config import FuzzConfig
+from ptogpu.execution.rng import Generator
+from ptogpu.execution.single import fault_code, run_single
 
 BACKENDS = ["numpy"] + (["native"] if backend_available("native")[0] else [])
 ZERO_CAP = [dict(table_size=0), dict(table_shape=(1, 1, 1, 0, 16))]

@@ -120,7 +120,7 @@ def test_quirk_switch_changes_the_tgatherb_classes(capsys):
 
 
 def test_workers_option(monkeypatch, capsys):
-    from ptogpu.fuzz import pool
+    from ptogpu.execution import pool
     monkeypatch.setattr(pool, "WORKERS", None)
     monkeypatch.delenv("PTOGPU_FUZZ_WORKERS", raising=False)
     rc = main(["fuzz", "--shape", "2x8", "-n", "3000", "--backend", "numpy", "--no-shrink", "--workers", "2",
@@ -133,7 +133,7 @@ def test_workers_option(monkeypatch, capsys):
 def test_a_table_beyond_gm_or_host_memory_is_a_clear_error(monkeypatch, capsys):
     assert main(["fuzz", "--table-size", str(2**32 - 1), "--backend", "numpy"]) == 2
     assert "does not fit in one core's GM" in capsys.readouterr().err
-    from ptogpu.fuzz import config
+    from ptogpu.execution import config
 
     def boom(*a, **k):
         raise MemoryError("Unable to allocate 16.0 GiB")

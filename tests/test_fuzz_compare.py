@@ -69,7 +69,7 @@ def test_reproducer_script_does_what_run_single_does(cfg):
     import warnings
 
     from ptogpu.fuzz import run_single, snippet
-    from ptogpu.fuzz.rng import generate
+    from ptogpu.execution.rng import generate
     vals = generate("mixed", 3, np.array([5]), cfg.n_idx, cfg.cap)[0]
     vals[: vals.size // 2] = 0                   # exercise the sparse (zeros + entries) form
     code = snippet(cfg, vals)

@@ -15,8 +15,8 @@ from ptogpu.fuzz import compare as C
 from ptogpu.fuzz import execute as X
 from ptogpu.fuzz import rules as R
 from ptogpu.fuzz.classify import facts
-from ptogpu.fuzz.config import FuzzConfig
-from ptogpu.fuzz.rng import Generator, shapes
+from ptogpu.execution.config import FuzzConfig
+from ptogpu.execution.rng import Generator, shapes
 
 pytestmark = pytest.mark.skipif(not backend_available("native")[0], reason="no native backend")
 
@@ -89,7 +89,7 @@ def test_a_kernel_that_writes_other_bytes_is_caught():
     camp = X.Campaign(a, b, Generator("uniform", 1), 0)
     clean = camp.run_chunk(0, 200)
     assert clean[:, 2].sum() == 0
-    from ptogpu.backend.mgather_kernels import _E
+    from ptogpu.lowering.mgather_kernels import _E
     camp.sb.params[_E("MG_TBASE")] += a.esize
     res = camp.run_chunk(0, 200)
     rep = C.Report(C.Side.parse("a5@native"), C.Side.parse("a5@native"), cfg, 200, "uniform", 1)
@@ -116,8 +116,8 @@ def test_shape_draw_matches_its_numpy_twin():
 
 def _reference_by_shape(cfg, a, b, n, seed):
     """What a shape-fuzzing campaign must report, from the batch path run per drawn shape."""
-    from ptogpu.batch import run_chunk
-    from ptogpu.fuzz.single import cast_indices
+    from ptogpu.execution.batch import run_chunk
+    from ptogpu.execution.single import cast_indices
     sa, sb = C.Side.parse(a), C.Side.parse(b)
     ca, cb = sa.config(cfg), sb.config(cfg)
     gen = Generator("mixed", seed)
@@ -176,7 +176,7 @@ def test_shape_fuzzing_needs_the_executing_engine():
 
 
 def test_dynamic_valid_configs_run_alike_on_numpy_and_native():
-    from ptogpu.fuzz.single import run_single
+    from ptogpu.execution.single import run_single
     gen = Generator("mixed", 4)
     for mode, tgt, (vr, vc) in itertools.product(["elem", "row"], ["a5", "a2a3", "cpu"], [(5, 3), (1, 16), (16, 1)]):
         if mode == "row":

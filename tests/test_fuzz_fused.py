@@ -12,7 +12,7 @@ import pytest
 from ptogpu.fuzz import FuzzConfig
 from ptogpu.fuzz import fused as F
 from ptogpu.fuzz.compare import Report, Side, campaign
-from ptogpu.fuzz.rng import Generator
+from ptogpu.execution.rng import Generator
 
 
 def _native():

@@ -1,4 +1,4 @@
-"""Worker processes of NumPy campaigns (ptogpu.fuzz.pool): results in order, errors handed
+"""Worker processes of NumPy campaigns (ptogpu.execution.pool): results in order, errors handed
 back, a dead worker reported and replaced, and no re-run of the caller's script."""
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import textwrap
 
 import pytest
 
-from ptogpu.fuzz import pool
+from ptogpu.execution import pool
 
 
 def test_results_come_back_in_task_order():

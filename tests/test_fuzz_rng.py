@@ -7,7 +7,7 @@ import ctypes
 import numpy as np
 import pytest
 
-from ptogpu.fuzz.rng import EXTREMES, KINDS, Generator, generate
+from ptogpu.execution.rng import EXTREMES, KINDS, Generator, generate
 
 
 def _native():
@@ -83,7 +83,7 @@ def test_lo32_lanes_are_the_low_bits_of_the_values(kind):
 
 
 def test_mulhi32_is_exact():
-    from ptogpu.fuzz.rng import _mulhi32
+    from ptogpu.execution.rng import _mulhi32
     lo = np.array([0, 1, 2**16 - 1, 2**16, 2**31, 2**32 - 1, 123456789, 0xDEADBEEF], np.uint32)
     for cap in list(range(70)) + [2**16 - 1, 2**16, 2**16 + 1, 2**31, 2**32 - 1, 4096, 97]:
         want = ((lo.astype(np.uint64) * np.uint64(cap)) >> np.uint64(32)).astype(np.uint32)

@@ -6,7 +6,7 @@ import json
 
 from ptogpu.cli import main
 from ptogpu.fuzz.compare import campaign, config_from_settings
-from ptogpu.fuzz.config import FuzzConfig
+from ptogpu.execution.config import FuzzConfig
 
 
 def _run(argv, capsys):

@@ -15,7 +15,8 @@ import numpy as np
 import pytest
 
 import ptogpu as pto
-from ptogpu.backend import backend_available, mgather_kernels
+from ptogpu.backend import backend_available
+from ptogpu.lowering import mgather_kernels
 
 V, M = pto.TileType.Vec, pto.TileType.Mat
 RM, CM = pto.BLayout.RowMajor, pto.BLayout.ColMajor

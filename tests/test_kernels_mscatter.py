@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 import ptogpu as pto
-from ptogpu.backend import mscatter_kernels, native_backend
+from ptogpu.backend import native_backend
+from ptogpu.lowering import mscatter_kernels
 from ptogpu.semantics import mscatter as sem
 
 V, RM, CM = pto.TileType.Vec, pto.BLayout.RowMajor, pto.BLayout.ColMajor

@@ -9,7 +9,7 @@ import pytest
 
 import ptogpu as pto
 from ptogpu.simt import SimtCase, case_from_mgather, launch_map
-from ptogpu.simt.hazards import (Memory, analyse, byte_pairs, schedules, scalar_program,
+from ptogpu.semantics.hazards import (Memory, analyse, byte_pairs, schedules, scalar_program,
                                  simt_program, spans_overlap)
 
 N = 4096
@@ -168,7 +168,7 @@ def test_no_overlap_check_is_cheap():
     core = pto.Core("a5", backend="numpy")
     with core:
         dst, table, idx = _setup(core, "elem", 64, 64, 0x8000, 0)
-        from ptogpu.simt.hazards import check_mgather
+        from ptogpu.semantics.hazards import check_mgather
         t = time.perf_counter()
         for _ in range(2000):
             assert check_mgather(core, pto.Coalesce.Elem, pto.GatherOOB.Clamp, dst, table, idx) is False

@@ -58,7 +58,7 @@ def choose_auto() -> tuple[str, str]:
     return "numpy", "auto: numpy, the reference (" + "; ".join(why) + ")"
 
 
-def _kernel_ok(core, *operands) -> bool:
+def kernel_ok(core, *operands) -> bool:
     """A kernel backend, and every tile operand 32-byte aligned: the CPU simulator accepts any
     in-bounds TASSIGN, and its misaligned tiles run on the NumPy reference (the kernels' word
     loads assume the NPUs' alignment)."""
@@ -68,20 +68,8 @@ def _kernel_ok(core, *operands) -> bool:
                for x in operands)
 
 
-def run_mgather_ub(core, mode, oob, dst, table, idx) -> bool:
-    """Run a checked MGATHER as a kernel when ``core.backend`` has one; False: run NumPy."""
-    if not _kernel_ok(core, dst, idx):
-        return False
-    from .mgather_kernels import run_mgather_ub as run
-    return run(core, mode, oob, dst, table, idx)
 
 
-def run_mscatter(core, call, table, src, idx) -> bool:
-    """Run a checked MSCATTER as a kernel when ``core.backend`` has one; False: run NumPy."""
-    if not _kernel_ok(core, src, idx):
-        return False
-    from .mscatter_kernels import run
-    return run(core, call, table, src, idx)
 
 
 def run_dma_bursts(core, bursts, prologue=None) -> bool:
@@ -92,17 +80,11 @@ def run_dma_bursts(core, bursts, prologue=None) -> bool:
     return run_bursts(core, bursts, prologue)
 
 
-def run_mgather_l1(core, oob, dst, table, idx, scratch=None, simt=False) -> bool:
-    """Run a checked GM->L1 MGATHER (Row: scratch None) as a kernel; False: run NumPy."""
-    if not _kernel_ok(core, dst):
-        return False
-    from .mgather_l1_kernels import run
-    return run(core, oob, dst, table, idx, scratch, simt)
 
 
 def run_tgatherb(core, dst, src, offset) -> bool:
     """Run a checked TGATHERB as its target engine's kernel; False: run NumPy."""
-    if not _kernel_ok(core, dst, src, offset):
+    if not kernel_ok(core, dst, src, offset):
         return False
     from .ops_kernels import run_tgatherb as run
     return run(core, dst, src, offset)
@@ -110,7 +92,7 @@ def run_tgatherb(core, dst, src, offset) -> bool:
 
 def run_interleave(core, mode, dsts, srcs, VR, n=0, h=0) -> bool:
     """Run a checked TINTERLEAVE/TDEINTERLEAVE as the ``interleave`` kernel; False: NumPy."""
-    if not _kernel_ok(core, *dsts, *srcs):
+    if not kernel_ok(core, *dsts, *srcs):
         return False
     from .ops_kernels import run_interleave as run
     return run(core, mode, dsts, srcs, VR, n, h)

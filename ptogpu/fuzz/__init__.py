@@ -3,9 +3,10 @@ index tiles, target-vs-target and executor/backend comparison, divergence classe
 rule that explains them, shrinking to minimal reproducers. See docs/fuzz.md."""
 from __future__ import annotations
 
-from .config import FuzzConfig
-from .rng import Generator
-from .single import run_single, snippet
+from ..execution.config import FuzzConfig
+from ..execution.rng import Generator
+from ..execution.single import run_single
+from .repro import snippet
 
 
 def __getattr__(name: str):
@@ -14,7 +15,7 @@ def __getattr__(name: str):
         from . import compare
         return getattr(compare, name)
     if name in ("run_batch", "iter_batches"):
-        from .. import batch
+        from ..execution import batch
         return getattr(batch, name)
     raise AttributeError(name)
 

@@ -8,8 +8,8 @@ import numpy as np
 
 from ..targets import get_target
 from . import rules as R
-from .config import FuzzConfig
-from .single import layout
+from ..execution.config import FuzzConfig
+from ..execution.single import layout
 from ..semantics.indexing import prod
 
 SUB = 8192          # instances classified at once (bounds the (M, elements) temporaries)
@@ -41,7 +41,7 @@ def _elem_positions(cfg: FuzzConfig, L: dict):
         e = np.arange(2 * r_ * c_)
         r, c = (e % (r_ * c_)) // c_, e % c_
     elif cfg.instr == "mgather" and cfg.space == "ub" and cfg.layout != "nd":
-        from .single import tile_classes
+        from ..execution.single import tile_classes
         _, DstT = tile_classes(cfg, L)
         Rr, Cc = L["dst_shape"]
         rr, cc = np.meshgrid(np.arange(cfg.rows), np.arange(cfg.cols), indexing="ij")

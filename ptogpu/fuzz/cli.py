@@ -13,7 +13,7 @@ import sys
 from ..errors import Terminated
 from ..progress import Progress
 from .compare import Report, campaign
-from .config import FuzzConfig
+from ..execution.config import FuzzConfig
 from . import rules as R
 
 
@@ -201,7 +201,7 @@ def main(args) -> int:
     (MemoryError) ends in ``ptogpu.cli``: one line, exit status 2."""
     backend = _backend(args.backend)
     if args.workers is not None:
-        from . import pool
+        from ..execution import pool
         if args.workers < 0:
             raise ValueError("--workers must be 0 (this process) or a positive count")
         pool.WORKERS = args.workers

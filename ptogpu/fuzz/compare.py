@@ -15,14 +15,14 @@ from typing import Callable
 
 import numpy as np
 
-from ..batch import cache_chunk, chunk_size, run_chunk
+from ..execution.batch import cache_chunk, chunk_size, run_chunk
 from ..errors import PtoCheckError
-from . import pool
+from ..execution import pool
 from . import rules as R
 from .classify import facts
-from .config import FuzzConfig
-from .rng import Generator, check_instances
-from .single import cast_indices, check_fits, run_single
+from ..execution.config import FuzzConfig
+from ..execution.rng import Generator, check_instances
+from ..execution.single import cast_indices, check_fits, run_single
 
 FIRST = 5          # instance numbers kept per class
 
@@ -211,7 +211,7 @@ def _run_side(cfg, inst, gen, side, values, raw=None):
 # (see shared_semantics); perf/bench_fuzz.py --no-share measures the two sides separately.
 SHARE_SIDES = True
 
-# The target-table fields the NumPy MGATHER-into-UB path (ptogpu.batch._mgather_ub) reads.
+# The target-table fields the NumPy MGATHER-into-UB path (ptogpu.execution.batch._mgather_ub) reads.
 _UB_FIELDS = {"elem": ("index_bits",), "row": ("index_bits", "row_capacity", "row_source", "row_tail_fill")}
 
 
@@ -238,14 +238,14 @@ def campaign(base: FuzzConfig, a: Side | str, b: Side | str, n: int, *, generato
              progress: Callable[[int, int], None] | None = None) -> Report:
     """Compare sides ``a`` and ``b`` on instances ``start .. start+n-1`` of ``base``.
 
-    By default both sides' bytes are built through ``ptogpu.batch`` and compared: on the
+    By default both sides' bytes are built through ``ptogpu.execution.batch`` and compared: on the
     kernel backends that executes every SIMT lane of every A5 launch and the scalar targets'
     loops (``Report.executed`` says what ran per side). ``fused=True`` asks for the formula
     screening mode where the configuration is covered (``fused.covers``): the kernel of
     ``cuda_src/fuzz.cu`` (native, cupy) or its array-code twin ``fused_numpy`` (numpy) compare
     per-element formulas of the two sides and keep only class counts -- fast, but it executes
     no lanes, so it cannot see a lane-mapping error. Big NumPy campaigns run in worker
-    processes (``ptogpu.fuzz.pool``).
+    processes (``ptogpu.execution.pool``).
 
     Where both sides are on native and the configuration is covered (``execute.prepare``), the
     default runs the executing engine (``cuda_src/fuzz.cu`` pto_fuzz_exec): the same kernels

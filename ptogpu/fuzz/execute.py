@@ -18,8 +18,8 @@ import ctypes
 import numpy as np
 
 from ..backend import sources
-from .config import FuzzConfig
-from .single import layout
+from ..execution.config import FuzzConfig
+from ..execution.single import layout
 
 _fn = None
 
@@ -46,7 +46,7 @@ class _Side:
 
     def __init__(self, cfg: FuzzConfig, threads: str):
         from ..backend import native_backend
-        from .kernels import _world
+        from ..execution.kernels import _world
         self.core, plan, self.L, self.dst = _world(cfg)
         if plan is None or plan.kernel is None:
             raise LookupError(f"{cfg.label}: no kernel launch")
@@ -84,8 +84,8 @@ class Campaign:
 
     def __init__(self, a: FuzzConfig, b: FuzzConfig, gen, rel: int, threads: str = "warps",
                  shapes: bool = False):
-        from ..backend.mgather_kernels import _E as _M
-        from .kernels import _idx_tile
+        from ..lowering.mgather_kernels import _E as _M
+        from ..execution.kernels import _idx_tile
         self.base_a, self.base_b = a, b    # the campaign's configurations, as given
         if shapes:                         # tiles laid out for the full shape, valid dims dynamic
             a, b = (c.with_(storage=(c.rows, c.cols)) for c in (a, b))
@@ -135,7 +135,7 @@ class Campaign:
     def kernel_params(self) -> tuple[np.ndarray, int, int]:
         """(parameter array, UB window bytes per instance, UB arena size) of
         ``fuzz_exec_campaign``: [campaign | exec | side A | side B | ipos]."""
-        from ..backend.mgather_kernels import _E as _M
+        from ..lowering.mgather_kernels import _E as _M
         from . import fused
         ext = -(-(self.L["dst_addr"] + self.sa.dst.nbytes) // 64) * 64
         x = self.ex.copy()
@@ -213,7 +213,7 @@ def run(camp: "Campaign", backend: str, n, start, rep, *, chunk=None, progress=N
 def instance_configs(a: FuzzConfig, b: FuzzConfig, gen, inst: int) -> tuple[FuzzConfig, FuzzConfig]:
     """The two sides' configurations of instance ``inst`` of a shape-fuzzing campaign over
     a x b: its drawn valid shape inside tiles laid out for (a.rows, a.cols)."""
-    from .rng import shapes as draw
+    from ..execution.rng import shapes as draw
     vr, vc = draw(gen.seed, np.array([inst]), a.rows, a.cols, a.mode == "row")
     st = (a.rows, a.cols)
     return (a.with_(rows=int(vr[0]), cols=int(vc[0]), storage=st),

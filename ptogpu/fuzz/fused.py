@@ -6,7 +6,7 @@ Covered: MGATHER into UB, Row and Elem, every GatherOOB, 32-bit index types, ele
 ``pto_fuzz_native`` (OpenMP over tiles, tiles held in arrays); ``cupy`` launches the
 ``fuzz_campaign`` kernel (one thread per tile); ``numpy`` runs the same algorithm in array code
 (``fused_numpy``, worker processes for big campaigns). Other campaigns run through
-``ptogpu.batch``.
+``ptogpu.execution.batch``.
 """
 from __future__ import annotations
 
@@ -18,8 +18,8 @@ from ..backend import sources
 from ..enums import GatherOOB
 from ..targets import get_target
 from .classify import caps
-from .config import FuzzConfig
-from .single import layout
+from ..execution.config import FuzzConfig
+from ..execution.single import layout
 
 EMPTY = np.uint64(0xFFFFFFFFFFFFFFFF)
 ROWSRC = {"strides": "RS_STRIDES", "stride3": "RS_STRIDE3", "valid_cols": "RS_VALID_COLS"}
@@ -161,7 +161,8 @@ def merge(rep, res: np.ndarray, gen, cfg: FuzzConfig) -> None:
 
 def run_numpy(a, b, gen, n, start, rep, rel, *, chunk=None, progress=None) -> None:
     """The same campaign in NumPy array code (fused_numpy), in worker processes when big."""
-    from . import compare, fused_numpy, pool
+    from . import compare, fused_numpy
+    from ..execution import pool
     camp = fused_numpy.Campaign(a, b, gen, rel, share=compare.SHARE_SIDES)
     nw = pool.workers(n * a.n_idx)
     step = int(chunk or max(1, (CHUNK_VALUES if nw else CHUNK_VALUES_HERE) // max(1, a.n_idx)))

@@ -1,7 +1,7 @@
 """The fused MGATHER-into-UB campaign in NumPy array code: the algorithm of ``cuda_src/fuzz.cu``
 (``pto_fuzz_native``), chunk by chunk over instances.
 
-Why a second NumPy campaign path: the general one (``ptogpu.batch``) builds every side's
+Why a second NumPy campaign path: the general one (``ptogpu.execution.batch``) builds every side's
 destination bytes and compares them, which costs two table gathers and a byte compare per
 element. Here, as in the kernel, each side computes only the *effective source* of every
 element (the table element it reads, ZS = written as 0, FS = the read leaves GM and the tile
@@ -17,8 +17,8 @@ import numpy as np
 from ..targets import get_target
 from . import rules as R
 from .classify import caps
-from .config import FuzzConfig
-from .single import layout
+from ..execution.config import FuzzConfig
+from ..execution.single import layout
 
 ZS = np.uint64(0xFFFFFFFFFFFFFFFF)       # FZ_ZS: written as 0 (Zero and out of range)
 FS = np.uint64(0xFFFFFFFFFFFFFFFE)       # FZ_FS: the read leaves GM (the tile faults)

@@ -5,15 +5,15 @@ a ``with pto.Core(target, backend) as core:`` block that puts the table in GM, d
 ``GlobalTensor`` / ``Tile`` classes, ``TASSIGN``s the tiles, sets the (shrunk) index values and
 calls the instruction exactly as in C++, catching ``pto.PtoFault``; it prints each side's
 destination bytes and asserts that the two sides differ. The program does exactly what
-:func:`ptogpu.fuzz.single.run_single` does (same arenas, same addresses, same allocation
+:func:`ptogpu.execution.single.run_single` does (same arenas, same addresses, same allocation
 order), so it reproduces what the shrinker saw; the tests exec every class's script."""
 from __future__ import annotations
 
 import numpy as np
 
 from .. import dtypes
-from .config import LAYOUTS, FuzzConfig
-from .single import cast_indices, layout
+from ..execution.config import LAYOUTS, FuzzConfig
+from ..execution.single import cast_indices, layout
 
 
 def _dt(name: str) -> str:
@@ -134,7 +134,7 @@ def side_block(cfg: FuzzConfig, key: str, backend: str, values) -> list[str]:
         ln += _fill(cfg, "ub", L["dst_addr"], R * C * L["T"], i)
         ln.append(f"{i}src.set({src_vals}.reshape({sr}, {sc}))")
         ln.append(f"{i}# offsets: byte offsets of 32-byte blocks of src")
-        from .single import offset_image
+        from ..execution.single import offset_image
         ln += _array("oo", offset_image(idx, L), "np.uint32", i)
         ln.append(f"{i}off.set(oo)")
         call = "pto.TGATHERB(dst, src, off)"
@@ -185,4 +185,16 @@ def pair_script(a: FuzzConfig, b: FuzzConfig, sa, sb, vals) -> str:
     lines += side_block(b, kb, sb.backend, vals)
     lines += [f"(bytes_a, fault_a), (bytes_b, fault_b) = out[{ka!r}], out[{kb!r}]",
               "assert bytes_a != bytes_b or (fault_a is None) != (fault_b is None), 'no divergence'"]
+    return "\n".join(lines) + "\n"
+
+
+def snippet(cfg: FuzzConfig, values, *, backend: str = "numpy", expect: dict | None = None) -> str:
+    """A self-contained Python program (public API only) that runs this instance as
+    :func:`run_single` does and prints the destination bytes (or the fault). ``expect`` maps
+    target names to what the fuzzer saw, printed as a comment."""
+    key = cfg.target + (f".{cfg.exec}" if cfg.exec != "auto" else "")
+    lines = ["import numpy as np", "import ptogpu as pto", "", "out = {}   # side -> (destination bytes, fault)"]
+    lines += side_block(cfg, key, backend, values)
+    if expect:
+        lines += [""] + [f"# fuzzer saw on {k}: {v}" for k, v in expect.items()]
     return "\n".join(lines) + "\n"

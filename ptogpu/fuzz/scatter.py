@@ -30,7 +30,7 @@ import numpy as np
 
 from .. import dtypes
 from ..enums import Coalesce, ScatterAtomicOp, ScatterConflict, ScatterOOB
-from .rng import KINDS, generate, instance_keys, mix64
+from ..execution.rng import KINDS, generate, instance_keys, mix64
 
 GENERATORS = {**{k: v for k, v in KINDS.items()}, "equal": 7, "perm": 8}
 """Index generators: the shared ones (uniform, oob, negative, extreme, boundary, dup (4 values
@@ -234,7 +234,7 @@ def _E(name: str) -> int:
 
 def _side_block(cfg: ScatterConfig, side: Side, scan: str):
     """(parameter block, kernel kind, executed) of one side on native, or None."""
-    from ..backend import mscatter_kernels as mk
+    from ..lowering import mscatter_kernels as mk
     w = World(cfg, side, "native")
     old = mk.LAST_SCAN
     mk.LAST_SCAN = scan

@@ -11,8 +11,8 @@ from __future__ import annotations
 import numpy as np
 
 from .classify import facts
-from .config import FuzzConfig
-from .single import cast_indices, run_single
+from ..execution.config import FuzzConfig
+from ..execution.single import cast_indices, run_single
 
 MAX_TRIES = 200
 
@@ -25,7 +25,7 @@ def _mask(a: FuzzConfig, b: FuzzConfig, sa, sb, vals, rel: int) -> int:
         ob, fb = run_single(b, vals, sb.backend)
     except (PtoCheckError, ValueError):
         return -1
-    from .single import fault_code
+    from ..execution.single import fault_code
     raw = cast_indices(a, np.asarray(vals, np.int64)).reshape(1, -1)
     return int(facts(a, b, raw, oa[None, :], ob[None, :],
                      np.array([fault_code(fa) if fa else 0], np.int8),
@@ -35,7 +35,7 @@ def _mask(a: FuzzConfig, b: FuzzConfig, sa, sb, vals, rel: int) -> int:
 def _first_div(a, b, sa, sb, vals) -> tuple[int, int]:
     """(row, col) of the first differing output element, or (0, 0) (faults)."""
     from .classify import _elem_positions
-    from .single import layout
+    from ..execution.single import layout
     oa, _ = run_single(a, vals, sa.backend)
     ob, _ = run_single(b, vals, sb.backend)
     L = layout(a)

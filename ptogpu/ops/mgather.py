@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from .. import dtypes
-from ..backend import run_mgather_ub
+from ..lowering import run_mgather_ub
 from ..core import current_core
 from ..enums import DYNAMIC, Coalesce, GatherExec, GatherOOB, Layout, TileType
 from ..errors import PtoCheckError, PtoFault, check
@@ -222,7 +222,7 @@ class MGatherForm:
         UB_CHECKS[rules.checks](core, mode, dst, table, idx)
         require_assigned(t, ("dst", dst), ("idx", idx))
         if rules.simt:                  # dst aliasing idx: PtoHazard on races; run in lock-step
-            from ..simt.hazards import check_mgather
+            from ..semantics.hazards import check_mgather
             if check_mgather(core, mode, oob, dst, table, idx): return  # noqa: E701
         if run_mgather_ub(core, mode, oob, dst, table, idx): return  # noqa: E701 (native/cupy kernel)
         if table.layout == Layout.NZ and rules.nz_tables:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..backend import run_mgather_l1
+from ..lowering import run_mgather_l1
 from ..enums import Coalesce, GatherExec, Layout, TileType
 from ..errors import PtoCheckError, PtoFault, check
 from ..semantics import mgather_l1 as sem

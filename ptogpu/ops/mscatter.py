@@ -5,7 +5,7 @@ The argument order is the C++ one, destination first: ``MSCATTER(table, src, idx
 from __future__ import annotations
 
 from .. import dtypes
-from ..backend import run_mscatter
+from ..lowering import run_mscatter
 from ..core import current_core
 from ..enums import Coalesce, ScatterAtomicOp, ScatterConflict, ScatterOOB, TileType
 from ..errors import PtoCheckError, PtoHazard, check

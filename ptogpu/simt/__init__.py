@@ -6,13 +6,13 @@
 * :func:`trace` — the same, recorded by running the thread loops (numpy, native, cupy);
 * :func:`launch_metrics` — lanes, rounds, sectors and blocks touched per warp-round;
 * :func:`sweep` — metrics over thousands of shapes at once;
-* :mod:`~ptogpu.simt.hazards` — schedule-dependent results when tiles alias in UB;
+* :mod:`~ptogpu.semantics.hazards` — schedule-dependent results when tiles alias in UB;
 * :mod:`~ptogpu.simt.simd` — (instruction, register lane) maps of the A5 register paths.
 """
 from __future__ import annotations
 
-from .case import MODES, SimtCase, case_from_mgather
-from .launch_map import LaunchMap, launch_map
+from ..semantics.simt_case import MODES, SimtCase, case_from_mgather
+from ..semantics.launch_map import LaunchMap, launch_map
 from .metrics import LaunchMetrics, launch_metrics
 from .simd import SimdMap, tgatherb_map, tinterleave_map
 from .sweep import SweepResult, sweep

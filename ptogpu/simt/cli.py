@@ -7,8 +7,8 @@ import sys
 
 import numpy as np
 
-from .case import SimtCase
-from .launch_map import launch_map
+from ..semantics.simt_case import SimtCase
+from ..semantics.launch_map import launch_map
 from .metrics import launch_metrics
 
 
@@ -179,7 +179,7 @@ def cmd_show(args) -> int:
     idx = index_pattern(args.indices, args.mode, args.rows, args.cols)
     case = SimtCase(args.mode, args.rows, args.cols, dtype=args.dtype, indices=idx, oob=args.oob.capitalize(),
                     cap=args.cap)
-    from .launch_map import GRIDS
+    from ..semantics.launch_map import GRIDS
     bad = [w for w in args.what.split(",") if w and w not in GRIDS]
     if bad:
         raise ValueError(f"--what {','.join(bad)}: one of {', '.join(GRIDS)}")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..semantics import a5_launch as g
-from .case import SimtCase
+from ..semantics.simt_case import SimtCase
 from .trace import FIELDS, Trace, n_slots
 from ..backend import sources
 from ..enums import GatherOOB

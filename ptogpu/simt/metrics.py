@@ -12,8 +12,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..semantics import a5_launch as g
-from .launch_map import LaunchMap, launch_map
-from .case import SimtCase
+from ..semantics.launch_map import LaunchMap, launch_map
+from ..semantics.simt_case import SimtCase
 
 
 @dataclass(frozen=True)

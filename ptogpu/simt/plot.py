@@ -5,7 +5,7 @@ import numpy as np
 
 from .. import dtypes
 
-from .launch_map import LaunchMap
+from ..semantics.launch_map import LaunchMap
 from .metrics import launch_metrics
 from .sweep import SweepResult
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .launch_map import LaunchMap
+from ..semantics.launch_map import LaunchMap
 
 
 def grid_text(m: LaunchMap, what: str = "warp", max_rows: int = 32, max_cols: int = 40) -> str:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..semantics import a5_launch as g
-from .case import SimtCase
+from ..semantics.simt_case import SimtCase
 from ..semantics.indexing import M32
 
 FIELDS = ("warp", "lane", "round", "seq", "src", "count")

@@ -13,7 +13,7 @@ import numpy as np
 from ..enums import GatherOOB
 from ..tensor import GlobalTensor
 from ..trace import active
-from .kernels import M32, clean, enum, i64, launch_on, use_kernels
+from ..backend.kernels import M32, clean, enum, i64, launch_on, use_kernels
 from .mgather_kernels import elem_launch_warps
 from ..semantics.indexing import prod
 

@@ -27,8 +27,8 @@ from .. import dtypes
 from ..enums import BLayout, Coalesce, GatherOOB, Layout, SLayout
 from ..errors import PtoFault
 from ..tensor import GlobalTensor
-from . import sources
-from .kernels import backend_module
+from ..backend import sources
+from ..backend.kernels import backend_module
 from ..semantics.indexing import prod
 from ..semantics.mgather import cells_alias, storage_overlaps
 

@@ -15,8 +15,8 @@ import numpy as np
 from .. import dtypes
 from ..enums import Coalesce, ScatterAtomicOp, ScatterOOB
 from ..semantics import mscatter as sem
-from . import sources
-from .kernels import backend_module, i64
+from ..backend import sources
+from ..backend.kernels import backend_module, i64
 from .mgather_kernels import _bound, _tile_desc
 
 _DT = {"int8": "DT_I8", "uint8": "DT_U8", "int16": "DT_I16", "uint16": "DT_U16", "int32": "DT_I32",

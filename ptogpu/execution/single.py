@@ -260,17 +260,3 @@ def _run(pto, core, cfg, L, T, idx) -> np.ndarray:
     s1.set(idx[half:].reshape(VR, VC))
     pto.TINTERLEAVE(d1, d0, s1, s0)
     return _read_out(core, cfg, L)
-
-
-# -- reproducer snippets ------------------------------------------------------------------------
-def snippet(cfg: FuzzConfig, values, *, backend: str = "numpy", expect: dict | None = None) -> str:
-    """A self-contained Python program (public API only) that runs this instance as
-    :func:`run_single` does and prints the destination bytes (or the fault). ``expect`` maps
-    target names to what the fuzzer saw, printed as a comment."""
-    from .repro import side_block
-    key = cfg.target + (f".{cfg.exec}" if cfg.exec != "auto" else "")
-    lines = ["import numpy as np", "import ptogpu as pto", "", "out = {}   # side -> (destination bytes, fault)"]
-    lines += side_block(cfg, key, backend, values)
-    if expect:
-        lines += [""] + [f"# fuzzer saw on {k}: {v}" for k, v in expect.items()]
-    return "\n".join(lines) + "\n"

@@ -17,9 +17,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..semantics import a5_launch as g
-from .case import SimtCase
-from ..semantics.indexing import M32
+from . import a5_launch as g
+from .simt_case import SimtCase
+from .indexing import M32
 
 
 GRIDS = ("warp", "lane", "round", "seq", "src")   # what LaunchMap.grid lays out

@@ -25,13 +25,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..semantics import a5_launch as g
-from .case import SimtCase, case_from_mgather
+from . import a5_launch as g
+from .simt_case import SimtCase, case_from_mgather
 from .launch_map import LaunchMap, launch_map
 from ..enums import Coalesce, GatherOOB
 from ..errors import PtoHazard
-from ..semantics.indexing import M32, remap
-from ..semantics.mgather import guard_region, storage_overlaps
+from .indexing import M32, remap
+from .mgather import guard_region, storage_overlaps
 
 LOAD, STORE = 0, 1
 EMULATED = "lockstep"

@@ -17,7 +17,7 @@ _PHASE = {0: F_INDEX, 1: F_TABLE, 2: F_DST}
 def _world(cfg: FuzzConfig):
     """A Core holding the canonical instance (no indices) and the kernel plan for it."""
     import ptogpu as pto
-    from ..backend.mgather_kernels import plan_mgather
+    from ..lowering.mgather_kernels import plan_mgather
     L = layout(cfg)
     core = pto.Core(cfg.target, "numpy", quirks=cfg.core_quirks)
     with core:
@@ -44,7 +44,7 @@ def mgather_ub_batch(cfg: FuzzConfig, raw: np.ndarray, backend: str):
     if cfg.target != "cpu" and cfg.index_dtype not in ("int32", "uint32"):
         return None
     from ..backend import backend_available
-    from ..backend.mgather_kernels import backend_module
+    from ..backend.kernels import backend_module
     try:
         if not backend_available(backend)[0]:
             return None
@@ -104,7 +104,7 @@ def _parts(fn, cfg, raw, backend, per_instance: int):
 
 def _kernel_backend(backend: str):
     from ..backend import backend_available
-    from ..backend.mgather_kernels import backend_module
+    from ..backend.kernels import backend_module
     try:
         if not backend_available(backend)[0]:
             return None
@@ -188,7 +188,7 @@ def tgatherb_batch(cfg: FuzzConfig, raw: np.ndarray, backend: str):
         return None
     from ..backend.kernels import ALIAS_FLAG_WORD
     from ..backend.ops_kernels import tgatherb_params
-    from ..batch import _tgatherb_structure
+    from .batch import _tgatherb_structure
     from ..semantics.tgatherb import BLK, width_traps
     L = layout(cfg)
     core, dst, src, off, plan, entry = _tgatherb_structure(cfg, L)
@@ -250,9 +250,9 @@ def mgather_l1_batch(cfg: FuzzConfig, raw: np.ndarray, backend: str):
 
     import ptogpu as pto
     from .. import dtypes
-    from ..backend import mgather_l1_kernels as l1k
+    from ..lowering import mgather_l1_kernels as l1k
     from ..backend.kernels import ALIAS_FLAG_WORD
-    from ..backend.mgather_kernels import backend_module
+    from ..backend.kernels import backend_module
     L = layout(cfg)
     core = pto.Core(cfg.target, backend, quirks=cfg.core_quirks)
     if core.target.name == "cpu":

@@ -2,21 +2,21 @@
 
 All instances share the table (or TGATHERB src); each has its own index tile, produced by a
 counter-based generator from (seed, instance number), an array, or a callable
-(``ptogpu.fuzz.rng.Generator``). Instances are streamed in chunks sized from free memory, so
+(``ptogpu.execution.rng.Generator``). Instances are streamed in chunks sized from free memory, so
 N can be 10^9; each chunk returns the output bytes and per-instance fault records, or only a
 digest when ``keep_outputs=False``.
 
 The NumPy path is vectorised across instances (array expressions per chunk, no Python loop
 per tile) for MGATHER into UB and GM→L1, TGATHERB and TINTERLEAVE, and gives exactly the bytes
-the single-instance public API gives (``ptogpu.fuzz.single.run_single``; tests/test_batch.py
+the single-instance public API gives (``ptogpu.execution.single.run_single``; tests/test_batch.py
 checks random configurations). The one case it does not vectorise (an NPU GM→L1 Elem read of
 the scratch being written) runs instance by instance through the public API ("loop" path). On ``native`` /
-``cupy`` batches run the kernels (``ptogpu.fuzz.kernels``: mgather.cu for MGATHER into UB,
+``cupy`` batches run the kernels (``ptogpu.execution.kernels``: mgather.cu for MGATHER into UB,
 mgather_l1.cu for NPU GM→L1, interleave.cu, tgatherb.cu; one block per instance, per-instance
 arenas); instances a kernel path declines (faults, aliasing, TGATHERB reads past the
 instance's UB window) run on NumPy, path "kernel+vector".
 
-    from ptogpu.batch import run_batch
+    from ptogpu.execution.batch import run_batch
     from ptogpu.fuzz import FuzzConfig
     res = run_batch(FuzzConfig(target="a5", mode="elem", oob="wrap"), n=100_000, seed=1)
     res.outputs     # (N, bytes) uint8: the destination tile's whole storage per instance
@@ -29,13 +29,13 @@ from typing import Iterator
 
 import numpy as np
 
-from . import dtypes
-from .backend.launch import free_host_bytes
-from .fuzz.config import FuzzConfig, _pad
-from .fuzz.rng import Generator, check_instances
-from .fuzz.single import F_DST, F_INDEX, F_OTHER, F_TABLE, cast_indices, check_fits, fault_code, layout, run_single
-from .targets import get_target
-from .semantics.indexing import prod
+from .. import dtypes
+from ..backend.launch import free_host_bytes
+from .config import FuzzConfig, _pad
+from .rng import Generator, check_instances
+from .single import F_DST, F_INDEX, F_OTHER, F_TABLE, cast_indices, check_fits, fault_code, layout, run_single
+from ..targets import get_target
+from ..semantics.indexing import prod
 
 M32 = np.uint64(0xFFFFFFFF)
 
@@ -45,7 +45,7 @@ class BatchResult:
     start: int                       # first instance number
     n: int
     outputs: np.ndarray | None       # (n, out_bytes) uint8, or None (digest only)
-    faults: np.ndarray               # (n,) int8 fault codes (ptogpu.fuzz.single.F_*)
+    faults: np.ndarray               # (n,) int8 fault codes (ptogpu.execution.single.F_*)
     fault_elem: np.ndarray           # (n,) int64: first faulting element (-1: none / unknown)
     digest: int                      # order-independent digest of (instance, bytes, fault)
     path: str                        # "vector" | "loop" | "kernel"
@@ -92,7 +92,7 @@ def out_bytes(cfg: FuzzConfig) -> int:
 
 def digest_rows(inst: np.ndarray, outputs: np.ndarray, faults: np.ndarray) -> np.ndarray:
     """Per-instance 64-bit digests (SplitMix64 over the bytes, padded to 8)."""
-    from .fuzz.rng import mix64
+    from .rng import mix64
     n, b = outputs.shape
     pad = (-b) % 8
     w = np.concatenate([outputs, np.zeros((n, pad), np.uint8)], 1).view(np.uint64) if n else \
@@ -183,7 +183,7 @@ def _mgather_ub(cfg: FuzzConfig, raw: np.ndarray, L: dict):
     if cfg.layout != "nd":
         # Tile.set stores the index tile at the full layout offsets; the target reads it, and
         # writes the destination, at its own offsets (full, or A5's plain Row/ColMajor).
-        from .fuzz.single import tile_classes
+        from .single import tile_classes
         IdxT, DstT = tile_classes(cfg, L)
         r, c = np.meshgrid(np.arange(VR), np.arange(VC), indexing="ij")
         full = rules.tile_offsets == "full"
@@ -376,8 +376,8 @@ def _mgather_l1(cfg: FuzzConfig, raw: np.ndarray, L: dict):
 
 
 def _tinterleave(cfg: FuzzConfig, raw: np.ndarray, L: dict):
-    from .core import Core
-    from .semantics.tinterleave import interleave_map, odd_width_traps
+    from ..core import Core
+    from ..semantics.tinterleave import interleave_map, odd_width_traps
     N = raw.shape[0]
     VR, VC, T = cfg.rows, cfg.cols, L["T"]
     R, C = L["tile_shape"]
@@ -406,7 +406,7 @@ def _tgatherb_structure(cfg: FuzzConfig, L: dict):
     import warnings
 
     import ptogpu as pto
-    from .semantics import tgatherb as sem
+    from ..semantics import tgatherb as sem
     core = pto.Core(cfg.target, "numpy", quirks=cfg.core_quirks)
     T = dtypes.as_dtype(cfg.dtype)
     with core, warnings.catch_warnings():
@@ -430,7 +430,7 @@ def _tgatherb(cfg: FuzzConfig, raw: np.ndarray, L: dict):
     """TGATHERB on every target: the plan's structure (block destinations, sizes, which offset
     entry each block reads) does not depend on the offset values, so it is probed once and the
     instances only differ in the offsets they read."""
-    from .semantics.tgatherb import BLK, width_traps
+    from ..semantics.tgatherb import BLK, width_traps
     core, dst, src, off, plan, entry = _tgatherb_structure(cfg, L)
     N = raw.shape[0]
     if width_traps(core, dst.valid_col):  # the simulator's width assert: every instance traps
@@ -553,7 +553,7 @@ def _loop(cfg: FuzzConfig, vals: np.ndarray, backend: str, outb: int):
 def _backend(name: str) -> str:
     """The backend a batch runs on: a known name that is available here (``auto`` chooses);
     anything else raises, never a quiet NumPy run under the requested name."""
-    from .backend import resolve_backend
+    from ..backend import resolve_backend
     return resolve_backend(name)[0]
 
 
@@ -580,7 +580,7 @@ def run_chunk(cfg: FuzzConfig, inst: np.ndarray, generator: Generator, backend: 
     res = None
     used = "loop"
     if backend in ("native", "cupy") and path == "auto":
-        from .fuzz.kernels import mgather_l1_batch, mgather_ub_batch, tgatherb_batch, tinterleave_batch
+        from .kernels import mgather_l1_batch, mgather_ub_batch, tgatherb_batch, tinterleave_batch
         res = mgather_ub_batch(cfg, raw, backend)
         if res is None and (cfg.instr in ("tinterleave", "tgatherb") or cfg.space == "l1"):
             kr = {"tinterleave": tinterleave_batch, "tgatherb": tgatherb_batch}.get(
@@ -623,7 +623,7 @@ def iter_batches(cfg: FuzzConfig, n: int, *, generator: Generator | str = "mixed
                  keep_outputs: bool = True, path: str = "auto") -> Iterator[BatchResult]:
     """Stream ``n`` instances (numbers ``start .. start+n-1``) in chunks. Big digest-only
     NumPy runs (``keep_outputs=False``, a counter or array generator) compute their chunks in
-    worker processes (``ptogpu.fuzz.pool``), still yielded in order."""
+    worker processes (``ptogpu.execution.pool``), still yielded in order."""
     gen = generator if isinstance(generator, Generator) else Generator(generator, seed)
     backend = _backend(backend)
     check_instances(start, n)
@@ -636,7 +636,7 @@ def iter_batches(cfg: FuzzConfig, n: int, *, generator: Generator | str = "mixed
         # The array paths run no static checks: the public API judges one instance first and
         # raises the PtoCheckError the C++ compiler would.
         run_single(cfg, gen(np.array([start], np.int64), cfg.n_idx, cfg.cap)[0])
-    from .fuzz import pool
+    from . import pool
     nw = pool.workers(n * cfg.n_idx) if backend == "numpy" and not keep_outputs and gen.fn is None else 0
     tasks = ((a, min(a + step, start + n)) for a in range(start, start + n, step))
     yield from pool.ordered_map(_chunk_task, tasks, nw, shared=(cfg, gen, backend, keep_outputs, path))

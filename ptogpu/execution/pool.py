@@ -152,7 +152,7 @@ def _start(n: int) -> None:
                PYTHONPATH=os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH", "")) if p))
     _idle = queue.Queue()
     for _ in range(n):
-        p = subprocess.Popen([sys.executable, "-c", "from ptogpu.fuzz.pool import serve; serve()"],
+        p = subprocess.Popen([sys.executable, "-c", "from ptogpu.execution.pool import serve; serve()"],
                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
         _procs.append(p)
         _idle.put(p)
@@ -190,18 +190,20 @@ def _ensure(n: int) -> None:
             _start(n)
 
 
-def _ready() -> int:
-    from . import compare, fused_numpy  # noqa: F401 - what campaign tasks need
+def _ready(modules: tuple = ()) -> int:
+    import importlib
+    for m in modules:                # what the campaign's tasks need, named by the caller
+        importlib.import_module(m)
     return os.getpid()
 
 
-def start(n_workers: int) -> None:
+def start(n_workers: int, modules: tuple = ("ptogpu.fuzz.compare", "ptogpu.fuzz.fused_numpy")) -> None:
     """Start ``n_workers`` workers now and wait until each has imported the campaign code
     (benchmarks time start-up on its own; campaigns otherwise start them on first use)."""
     if n_workers <= 0:
         return
     _ensure(n_workers)
-    futs = [_io.submit(_call, _ready, ()) for _ in range(n_workers)]
+    futs = [_io.submit(_call, _ready, (tuple(modules),)) for _ in range(n_workers)]
     for f in futs:
         _unpack(f.result())
 

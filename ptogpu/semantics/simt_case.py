@@ -12,7 +12,7 @@ import numpy as np
 
 from ..dtypes import as_dtype
 from ..enums import GatherOOB
-from ..semantics.indexing import M32, remap
+from .indexing import M32, remap
 
 MODES = ("row", "elem", "l1_elem")
 

@@ -1,0 +1,133 @@
+"""The package's layering (docs/architecture.md): every import -- module-level or inside a
+function -- goes to the same layer or one below, and no two packages import each other.
+
+The walk reads the source (``ast``), so a lazy import that would close a cycle at run time is
+caught as well as a top-level one."""
+from __future__ import annotations
+
+import ast
+import pathlib
+
+import pytest
+
+import ptogpu
+
+ROOT = pathlib.Path(ptogpu.__file__).parent
+
+# Bottom to top. A module belongs to the first layer whose prefix names it (longest prefix).
+LAYERS = [
+    ("base", ["ptogpu.errors", "ptogpu.enums", "ptogpu.dtypes", "ptogpu.targets", "ptogpu.interop",
+              "ptogpu.trace", "ptogpu.progress"]),
+    ("backend", ["ptogpu.backend"]),
+    ("memory", ["ptogpu.memory", "ptogpu.dma_regs", "ptogpu.core", "ptogpu.tensor", "ptogpu.tile"]),
+    ("semantics", ["ptogpu.semantics"]),
+    ("lowering", ["ptogpu.lowering"]),
+    ("instruction API", ["ptogpu", "ptogpu.ops", "ptogpu.reg", "ptogpu.asc"]),
+    ("execution", ["ptogpu.execution"]),
+    ("campaigns, maps and sweeps", ["ptogpu.fuzz", "ptogpu.simt"]),
+    ("applications", ["ptogpu.demos", "ptogpu.cli", "ptogpu.__main__"]),
+]
+
+
+def module_name(path: pathlib.Path) -> str:
+    parts = ["ptogpu", *path.relative_to(ROOT).with_suffix("").parts]
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def resolve(name: str) -> str | None:
+    """The longest prefix of ``name`` that is a module of the package (``from .x import f``
+    names ``ptogpu.x.f``; ``ptogpu.x`` is the module)."""
+    while name.startswith("ptogpu"):
+        rel = pathlib.Path(*name.split(".")[1:])
+        if (ROOT / rel).with_suffix(".py").exists() or (ROOT / rel / "__init__.py").exists():
+            return name
+        if "." not in name:
+            return None
+        name = name.rsplit(".", 1)[0]
+    return None
+
+
+def imports(path: pathlib.Path) -> set[str]:
+    me = module_name(path)
+    pkg = me if path.name == "__init__.py" else me.rsplit(".", 1)[0]
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        names = []
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                up = pkg.split(".")[: len(pkg.split(".")) - (node.level - 1)]
+                base = ".".join(up + ([node.module] if node.module else []))
+            # ``from .. import dtypes`` is an import of ptogpu.dtypes (the parent package is
+            # loaded anyway); ``from ptogpu import MGATHER`` one of the package surface
+            names = [f"{base}.{a.name}" for a in node.names]
+        for n in names:
+            r = resolve(n)
+            if r and r != me:
+                out.add(r)
+    return out
+
+
+def layer_of(mod: str) -> int:
+    best, depth = None, -1
+    for i, (_, prefixes) in enumerate(LAYERS):
+        for p in prefixes:
+            if (mod == p or mod.startswith(p + ".")) and p.count(".") > depth:
+                best, depth = i, p.count(".")
+    assert best is not None, f"{mod} belongs to no layer: add it to LAYERS (and to docs/architecture.md)"
+    return best
+
+
+def unit(mod: str) -> str:
+    """The package a module counts in for cycles: its subpackage, or itself at the top."""
+    parts = mod.split(".")
+    return ".".join(parts[:2])
+
+
+MODULES = {module_name(p): imports(p) for p in sorted(ROOT.rglob("*.py"))}
+
+
+def test_every_module_has_a_layer_and_imports_only_down():
+    up = [f"{m} ({LAYERS[layer_of(m)][0]}) imports {t} ({LAYERS[layer_of(t)][0]})"
+          for m, ts in MODULES.items() for t in sorted(ts) if layer_of(t) > layer_of(m)]
+    assert not up, "imports that go up a layer:\n" + "\n".join(up)
+
+
+def test_no_import_cycles_between_packages():
+    graph: dict[str, set[str]] = {}
+    for m, ts in MODULES.items():
+        for t in ts:
+            if unit(t) != unit(m) and unit(t) != "ptogpu":
+                graph.setdefault(unit(m), set()).add(unit(t))
+
+    def reach(a):
+        seen, todo = set(), [a]
+        while todo:
+            for b in graph.get(todo.pop(), ()):
+                if b not in seen:
+                    seen.add(b)
+                    todo.append(b)
+        return seen
+
+    cycles = sorted({tuple(sorted((a, b))) for a in graph for b in reach(a) if a != b and a in reach(b)})
+    assert not cycles, f"packages that import each other (directly or through others): {cycles}"
+
+
+def test_the_execution_layer_sits_between_the_backends_and_the_campaigns():
+    ex = layer_of("ptogpu.execution.batch")
+    assert layer_of("ptogpu.backend.launch") < ex < layer_of("ptogpu.fuzz.compare")
+    assert ex < layer_of("ptogpu.simt.sweep")
+
+
+@pytest.mark.parametrize("source, bad", [("from ..fuzz import compare", "ptogpu.fuzz.compare"),
+                                         ("def f():\n    from ptogpu.simt import sweep", "ptogpu.simt.sweep")])
+def test_the_walk_sees_module_level_and_lazy_imports(tmp_path, source, bad):
+    p = ROOT / "execution" / "_layers_probe.py"
+    try:
+        p.write_text(source + "\n")
+        found = imports(p)
+    finally:
+        p.unlink()
+    assert bad in found and layer_of(bad) > layer_of("ptogpu.execution._layers_probe")
