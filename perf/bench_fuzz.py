@@ -35,6 +35,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from ptogpu.fuzz import FuzzConfig  # noqa: E402
 from ptogpu.fuzz.compare import campaign  # noqa: E402
 
+WARM = ("ptogpu.fuzz.compare", "ptogpu.fuzz.fused_numpy")   # what the campaign tasks import
+
 
 def machine() -> dict:
     model = platform.processor()
@@ -89,7 +91,8 @@ def main() -> int:
     args = ap.parse_args()
     cfg = FuzzConfig(mode="elem", oob="wrap", dtype="float32", rows=16, cols=16, table_size=4096)
     mach = machine()
-    from ptogpu.fuzz import compare, pool
+    from ptogpu.fuzz import compare
+    from ptogpu.execution import executors as pool
     rates = {}
     for be in args.backends.split(","):
         if be != "numpy" and not available(be):
@@ -127,7 +130,7 @@ def main() -> int:
         nw = pool.workers(n * cfg.n_idx)
         t0 = time.perf_counter()
         if nw:
-            pool.start(nw)                                 # worker start-up, reported on its own
+            pool.start(nw, WARM)                           # worker start-up, reported on its own
         start_s = time.perf_counter() - t0
         variants = [("fused, both sides computed", dict(fused=True), False, None),
                     ("fused, 1 worker process (one core)", dict(fused=True), False, "1"),
@@ -140,7 +143,7 @@ def main() -> int:
             if workers:
                 os.environ["PTOGPU_FUZZ_WORKERS"] = workers
             run(1000, **kw)
-            pool.start(pool.workers(n * cfg.n_idx))        # (re)started outside the timing
+            pool.start(pool.workers(n * cfg.n_idx), WARM)  # (re)started outside the timing
             t0 = time.perf_counter()
             rep = run(n, **kw)
             dt = time.perf_counter() - t0

@@ -24,6 +24,7 @@ instance's UB window) run on NumPy, path "kernel+vector".
 """
 from __future__ import annotations
 
+from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Iterator
 
@@ -620,10 +621,12 @@ def run_chunk(cfg: FuzzConfig, inst: np.ndarray, generator: Generator, backend: 
 
 def iter_batches(cfg: FuzzConfig, n: int, *, generator: Generator | str = "mixed", seed: int = 0,
                  start: int = 0, backend: str = "auto", chunk: int | None = None,
-                 keep_outputs: bool = True, path: str = "auto") -> Iterator[BatchResult]:
-    """Stream ``n`` instances (numbers ``start .. start+n-1``) in chunks. Big digest-only
-    NumPy runs (``keep_outputs=False``, a counter or array generator) compute their chunks in
-    worker processes (``ptogpu.execution.pool``), still yielded in order."""
+                 keep_outputs: bool = True, path: str = "auto",
+                 executor: Executor | None = None) -> Iterator[BatchResult]:
+    """Stream ``n`` instances (numbers ``start .. start+n-1``) in chunks, yielded in order.
+    The chunks run on ``executor`` when one is given (any ``concurrent.futures.Executor``);
+    else big digest-only NumPy runs (``keep_outputs=False``, a counter or array generator)
+    compute them in local worker processes (``ptogpu.execution.executors``)."""
     gen = generator if isinstance(generator, Generator) else Generator(generator, seed)
     backend = _backend(backend)
     check_instances(start, n)
@@ -636,10 +639,11 @@ def iter_batches(cfg: FuzzConfig, n: int, *, generator: Generator | str = "mixed
         # The array paths run no static checks: the public API judges one instance first and
         # raises the PtoCheckError the C++ compiler would.
         run_single(cfg, gen(np.array([start], np.int64), cfg.n_idx, cfg.cap)[0])
-    from . import pool
-    nw = pool.workers(n * cfg.n_idx) if backend == "numpy" and not keep_outputs and gen.fn is None else 0
+    from . import executors
+    ex, _ = executors.choose(executor, n * cfg.n_idx,
+                             poolable=backend == "numpy" and not keep_outputs and gen.fn is None)
     tasks = ((a, min(a + step, start + n)) for a in range(start, start + n, step))
-    yield from pool.ordered_map(_chunk_task, tasks, nw, shared=(cfg, gen, backend, keep_outputs, path))
+    yield from executors.ordered_map(_chunk_task, tasks, ex, shared=(cfg, gen, backend, keep_outputs, path))
 
 
 def _chunk_task(ctx: tuple, a: int, b: int) -> BatchResult:
@@ -649,14 +653,14 @@ def _chunk_task(ctx: tuple, a: int, b: int) -> BatchResult:
 
 def run_batch(cfg: FuzzConfig, n: int, *, generator: Generator | str = "mixed", seed: int = 0,
               start: int = 0, backend: str = "auto", chunk: int | None = None,
-              keep_outputs: bool = True, path: str = "auto") -> BatchResult:
+              keep_outputs: bool = True, path: str = "auto", executor: Executor | None = None) -> BatchResult:
     """Run ``n`` instances and concatenate the chunks. ``keep_outputs=False``: only the digest
     and the fault count come back, and memory stays bounded by one chunk whatever ``n``."""
     backend = _backend(backend)          # resolved once: the result names what ran
     outs, codes, elems, paths = [], [], [], set()
     dig = nf = 0
     for p in iter_batches(cfg, n, generator=generator, seed=seed, start=start, backend=backend,
-                          chunk=chunk, keep_outputs=keep_outputs, path=path):
+                          chunk=chunk, keep_outputs=keep_outputs, path=path, executor=executor):
         dig ^= p.digest
         nf += p.n_faults
         paths.add(p.path)

@@ -201,10 +201,10 @@ def main(args) -> int:
     (MemoryError) ends in ``ptogpu.cli``: one line, exit status 2."""
     backend = _backend(args.backend)
     if args.workers is not None:
-        from ..execution import pool
+        from ..execution import executors
         if args.workers < 0:
             raise ValueError("--workers must be 0 (this process) or a positive count")
-        pool.WORKERS = args.workers
+        executors.WORKERS = args.workers
     if args.instr == "mscatter":
         return scatter_main(args, backend)
     if args.atomic is not None:

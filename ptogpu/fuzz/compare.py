@@ -10,6 +10,7 @@ flagged unexplained.
 from __future__ import annotations
 
 import time
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -17,7 +18,7 @@ import numpy as np
 
 from ..execution.batch import cache_chunk, chunk_size, run_chunk
 from ..errors import PtoCheckError
-from ..execution import pool
+from ..execution import executors
 from . import rules as R
 from .classify import facts
 from ..execution.config import FuzzConfig
@@ -235,7 +236,8 @@ def shared_semantics(ca: FuzzConfig, cb: FuzzConfig, a: Side, b: Side) -> bool:
 def campaign(base: FuzzConfig, a: Side | str, b: Side | str, n: int, *, generator: str | Generator = "mixed",
              seed: int = 0, start: int = 0, chunk: int | None = None, shrink: bool = True,
              fused: bool | None = None, shapes: bool = False,
-             progress: Callable[[int, int], None] | None = None) -> Report:
+             progress: Callable[[int, int], None] | None = None,
+             executor: Executor | None = None) -> Report:
     """Compare sides ``a`` and ``b`` on instances ``start .. start+n-1`` of ``base``.
 
     By default both sides' bytes are built through ``ptogpu.execution.batch`` and compared: on the
@@ -245,7 +247,8 @@ def campaign(base: FuzzConfig, a: Side | str, b: Side | str, n: int, *, generato
     ``cuda_src/fuzz.cu`` (native, cupy) or its array-code twin ``fused_numpy`` (numpy) compare
     per-element formulas of the two sides and keep only class counts -- fast, but it executes
     no lanes, so it cannot see a lane-mapping error. Big NumPy campaigns run in worker
-    processes (``ptogpu.execution.pool``).
+    processes (``ptogpu.execution.executors``); ``executor`` (any
+    ``concurrent.futures.Executor``: the local pool, a Dask client's) runs those chunks instead.
 
     Where both sides are on native and the configuration is covered (``execute.prepare``), the
     default runs the executing engine (``cuda_src/fuzz.cu`` pto_fuzz_exec): the same kernels
@@ -290,7 +293,7 @@ def campaign(base: FuzzConfig, a: Side | str, b: Side | str, n: int, *, generato
             rep.seconds = time.perf_counter() - t0
             return rep
     if use_fused:
-        F.run(ca, cb, gen, a, b, n, start, rep, rel, chunk=chunk, progress=progress)
+        F.run(ca, cb, gen, a, b, n, start, rep, rel, chunk=chunk, progress=progress, executor=executor)
         rep.executed = {"a": "formula", "b": "formula"}
     elif camp is not None:
         X.run(camp, a.backend, n, start, rep, chunk=chunk, progress=progress)
@@ -303,11 +306,11 @@ def campaign(base: FuzzConfig, a: Side | str, b: Side | str, n: int, *, generato
         ex: dict = {"a": set(), "b": set()}
         share = shared_semantics(ca, cb, a, b)
         poolable = a.backend == b.backend == "numpy" and gen.fn is None
-        nw = pool.workers(n * ca.n_idx) if poolable else 0
-        per = step * (TASK_CHUNKS if nw else 1)
+        pool, ran_on = executors.choose(executor, n * ca.n_idx, poolable)
+        per = step * (TASK_CHUNKS if pool is not None else 1)
         tasks = ((s, min(per, start + n - s), step) for s in range(start, start + n, per))
         try:
-            for res in pool.ordered_map(vector_task, tasks, nw, shared=(ca, cb, gen, a, b, share)):
+            for res in executors.ordered_map(vector_task, tasks, pool, shared=(ca, cb, gen, a, b, share)):
                 for s, m, fa, fb, div, masks, path, pa, pb in res:
                     paths.add(path)
                     ex["a"].add(executed(ca, a, pa))
@@ -322,8 +325,8 @@ def campaign(base: FuzzConfig, a: Side | str, b: Side | str, n: int, *, generato
             rep.check_error = str(e)
         rep.engine = ", ".join(sorted(paths)) or "numpy"     # e.g. "native:kernel vs numpy:vector"
         rep.executed = {k: "+".join(sorted(v)) for k, v in ex.items() if v}
-        if nw:
-            rep.engine += f", {nw} worker process{'es' if nw > 1 else ''}"
+        if ran_on:
+            rep.engine += f", {ran_on}"
     rep.seconds = time.perf_counter() - t0
     if shrink:
         from .shrink import shrink_class

@@ -159,17 +159,17 @@ def merge(rep, res: np.ndarray, gen, cfg: FuzzConfig) -> None:
         c.example = gen(np.array(c.first[:1], np.int64), cfg.n_idx, cfg.cap)[0] if c.first else None
 
 
-def run_numpy(a, b, gen, n, start, rep, rel, *, chunk=None, progress=None) -> None:
+def run_numpy(a, b, gen, n, start, rep, rel, *, chunk=None, progress=None, executor=None) -> None:
     """The same campaign in NumPy array code (fused_numpy), in worker processes when big."""
     from . import compare, fused_numpy
-    from ..execution import pool
+    from ..execution import executors
     camp = fused_numpy.Campaign(a, b, gen, rel, share=compare.SHARE_SIDES)
-    nw = pool.workers(n * a.n_idx)
-    step = int(chunk or max(1, (CHUNK_VALUES if nw else CHUNK_VALUES_HERE) // max(1, a.n_idx)))
-    per = step * (TASK_CHUNKS if nw else 1)
+    ex, ran_on = executors.choose(executor, n * a.n_idx)
+    step = int(chunk or max(1, (CHUNK_VALUES if ex is not None else CHUNK_VALUES_HERE) // max(1, a.n_idx)))
+    per = step * (TASK_CHUNKS if ex is not None else 1)
     tasks = ((s, min(per, start + n - s), step) for s in range(start, start + n, per))
     done = 0
-    for res in pool.ordered_map(fused_numpy.run_task, tasks, nw, shared=camp):
+    for res in executors.ordered_map(fused_numpy.run_task, tasks, ex, shared=camp):
         for s, m, fa, fb, div, masks in res:
             rep.faults_a += fa
             rep.faults_b += fb
@@ -178,7 +178,7 @@ def run_numpy(a, b, gen, n, start, rep, rel, *, chunk=None, progress=None) -> No
         if progress:
             progress(done, n)
     rep.engine = "fused numpy" + (", one run for both sides (equal target-table rules)" if camp.same else "") \
-        + (f", {nw} worker process{'es' if nw > 1 else ''}" if nw else "")
+        + (f", {ran_on}" if ran_on else "")
 
 
 # NumPy: index values per chunk and chunks per worker task. Measured on the bench campaign:
@@ -190,9 +190,9 @@ CHUNK_VALUES_HERE = 1 << 15
 TASK_CHUNKS = 8
 
 
-def run(a, b, gen, sa, sb, n, start, rep, rel, *, chunk=None, progress=None) -> None:
+def run(a, b, gen, sa, sb, n, start, rep, rel, *, chunk=None, progress=None, executor=None) -> None:
     if sa.backend == "numpy":
-        run_numpy(a, b, gen, n, start, rep, rel, chunk=chunk, progress=progress)
+        run_numpy(a, b, gen, n, start, rep, rel, chunk=chunk, progress=progress, executor=executor)
         return
     gm = gm_image(a)
     step = int(chunk or (1 << 22 if sa.backend == "native" else 1 << 26))

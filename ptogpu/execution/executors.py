@@ -1,0 +1,302 @@
+"""Where the tasks of a batch, a campaign or a sweep run: this process, a local worker pool,
+or any ``concurrent.futures.Executor`` (a Dask ``Client.get_executor()`` among them) -- one
+code path, :func:`ordered_map` / :func:`unordered_map`.
+
+The local pool is loky's reusable executor (joblib's process pool), not ``multiprocessing``:
+its workers are fresh interpreters that never re-run the caller's ``__main__`` (an unguarded
+script, or one read from stdin, runs its campaign once), it is kept and reused across
+campaigns, and a worker that dies is detected and replaced. ``concurrent.futures``'
+``ProcessPoolExecutor`` with spawn or forkserver re-runs an unguarded ``__main__`` (and fails
+on ``<stdin>``); fork is unsafe once CUDA or OpenMP threads exist. perf/bench_pool.py measures
+the two against each other (docs/distributed.md).
+
+Why processes and not threads: NumPy releases the GIL inside each array pass, but a chunk is a
+few dozen passes with Python in between; two threads ran slower than one on a 2-core machine.
+"""
+from __future__ import annotations
+
+import os
+import pickle
+import warnings
+from collections import deque
+from concurrent.futures import Executor, Future, wait, FIRST_COMPLETED
+from typing import Callable, Iterable, Iterator
+
+from ..errors import WorkerLost
+
+# None: big NumPy runs get one worker per CPU (at most MAX_WORKERS), small ones run in this
+# process; 0: always in this process; N: N workers. PTOGPU_WORKERS (or the older
+# PTOGPU_FUZZ_WORKERS) overrides.
+WORKERS: int | None = None
+MAX_WORKERS = 8
+# Runs with fewer index values than this stay in this process (start-up would dominate).
+MIN_VALUES = 1 << 25
+IN_WORKER = "PTOGPU_IN_WORKER"
+IDLE_TIMEOUT = 300          # seconds an idle local worker waits before it exits
+
+
+def workers(values: int) -> int:
+    """Local worker processes for a run of ``values`` index values (0: this process). Even one
+    CPU gets a worker for a big run: its heap is tuned for the chunk arrays (below)."""
+    if os.environ.get(IN_WORKER) or os.environ.get("PTOGPU_FUZZ_IN_WORKER"):
+        return 0
+    name = "PTOGPU_WORKERS" if os.environ.get("PTOGPU_WORKERS", "").strip() else "PTOGPU_FUZZ_WORKERS"
+    env = os.environ.get(name, "").strip()
+    try:
+        w = int(env) if env else WORKERS
+    except ValueError:
+        raise ValueError(f"{name}={env!r}: expected 0 (this process) or a worker count") from None
+    if w is None:
+        return 0 if values < MIN_VALUES else min(os.cpu_count() or 1, MAX_WORKERS)
+    if w < 0:
+        raise ValueError(f"{name}={env!r}: expected 0 (this process) or a worker count")
+    return w
+
+
+# -- the worker side ----------------------------------------------------------------------------
+def _keep_heap() -> None:
+    """Workers allocate and free the same few chunk-sized arrays over and over; glibc would
+    hand each back to the kernel (mmap/trim) and fault its pages in again on the next chunk,
+    which cost ~40% of a chunk. Keep them on the heap (the worker exists only for this)."""
+    try:
+        import ctypes
+        libc = ctypes.CDLL("libc.so.6")
+        libc.mallopt(-1, 1 << 30)    # M_TRIM_THRESHOLD
+        libc.mallopt(-3, 1 << 30)    # M_MMAP_THRESHOLD
+        libc.mallopt(-2, 64 << 20)   # M_TOP_PAD
+    except (OSError, AttributeError):
+        pass
+
+
+def _init_worker() -> None:
+    """Ctrl-C is the caller's to handle (the terminal sends it to the whole process group): a
+    worker finishes its task, the caller cancels what has not started."""
+    import signal
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _keep_heap()
+
+
+_held: dict = {}             # token -> the shared object of one map, unpickled once per worker
+
+
+def run_task(fn: Callable, args: tuple, token=None, blob: bytes | None = None):
+    """One task where an executor runs it: ``fn(*args)``, or ``fn(shared, *args)``. Returns
+    (result, warnings) so the caller re-issues the task's warnings under its own filters."""
+    if token is not None:
+        if token not in _held:
+            _held.clear()            # one map at a time: the previous object goes
+            _held[token] = pickle.loads(blob)
+        args = (_held[token],) + tuple(args)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        res = fn(*args)
+    seen = dict.fromkeys((w.category, str(w.message)) for w in caught)
+    return res, [(c, m) for c, m in seen if _picklable(c)]
+
+
+def _picklable(obj) -> bool:
+    try:
+        pickle.dumps(obj)
+        return True
+    except Exception:
+        return False
+
+
+# -- the caller side ----------------------------------------------------------------------------
+def local(n_workers: int) -> Executor | None:
+    """The local pool with ``n_workers`` processes (None for 0: run in this process). Reused
+    while its size stays the same; a broken one (a worker died) is replaced."""
+    if n_workers <= 0:
+        return None
+    from loky import get_reusable_executor
+    import ptogpu
+    root = os.path.dirname(os.path.dirname(os.path.abspath(ptogpu.__file__)))
+    path = os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH", "")) if p)
+    return get_reusable_executor(max_workers=n_workers, timeout=IDLE_TIMEOUT, initializer=_init_worker,
+                                 env={IN_WORKER: "1", "PYTHONPATH": path})
+
+
+def start(n_workers: int, modules: Iterable[str] = ()) -> None:
+    """Start ``n_workers`` local workers now and have each import ``modules`` (benchmarks time
+    start-up on its own; runs otherwise start them on first use)."""
+    ex = local(n_workers)
+    if ex is None:
+        return
+    mods = tuple(modules)
+    for f in [ex.submit(run_task, _import_all, (mods,)) for _ in range(n_workers)]:
+        _result(f)
+
+
+def _import_all(mods: tuple) -> int:
+    import importlib
+    for m in mods:
+        importlib.import_module(m)
+    return os.getpid()
+
+
+def shutdown() -> None:
+    """Stop the local workers (the next run starts new ones)."""
+    from loky import get_reusable_executor
+    try:
+        get_reusable_executor(max_workers=1, reuse=True).shutdown(wait=True, kill_workers=True)
+    except Exception:
+        pass
+
+
+def n_slots(executor: Executor | None) -> int:
+    """Tasks the executor runs at once (its workers): loky's and the standard pools name it;
+    Dask's executor asks its client for the cluster's threads."""
+    if executor is None:
+        return 1
+    for attr in ("_max_workers",):
+        v = getattr(executor, attr, None)
+        if isinstance(v, int) and v > 0:
+            return v
+    client = getattr(executor, "_client", None)
+    if client is not None:
+        try:
+            return max(1, sum(client.nthreads().values()))
+        except Exception:
+            return 1
+    return 1
+
+
+def _lost(e: BaseException) -> WorkerLost:
+    """One line: how the worker died (loky lists exit codes as ``{SIGKILL(-9)}``)."""
+    import re
+    codes = re.findall(r"\((-?\d+)\)|EXIT\((\d+)\)", str(e))
+    how = ", ".join(f"killed by signal {-int(s)}" if s and int(s) < 0 else f"exit code {s or x}"
+                    for s, x in codes) or type(e).__name__
+    return WorkerLost(f"a worker process died ({how}) under this run; nothing of its tiles was kept "
+                      "(rerun it, or --workers 0 to run in this process)")
+
+
+def _result(f: Future):
+    """A task's result, its warnings re-issued here; a dead worker becomes :class:`WorkerLost`."""
+    from concurrent.futures.process import BrokenProcessPool
+    try:
+        res, warned = f.result()
+    except BrokenProcessPool as e:          # loky's TerminatedWorkerError is one
+        raise _lost(e) from None
+    except Exception as e:
+        if type(e).__name__ == "KilledWorker":       # Dask gave up on a task that kept killing workers
+            raise _lost(e) from None
+        raise
+    for cat, msg in warned:
+        warnings.warn(msg, cat, stacklevel=3)
+    return res
+
+
+_NONE = object()
+
+
+def _submitter(executor: Executor, fn: Callable, shared):
+    if shared is _NONE:
+        return lambda t: executor.submit(run_task, fn, tuple(t))
+    token = (os.getpid(), id(shared), next(_tokens))
+    blob = pickle.dumps(shared, protocol=pickle.HIGHEST_PROTOCOL)
+    return lambda t: executor.submit(run_task, fn, tuple(t), token, blob)
+
+
+def _counter():
+    k = 0
+    while True:
+        k += 1
+        yield k
+
+
+_tokens = _counter()
+
+
+def ordered_map(fn: Callable, tasks: Iterable[tuple], executor: Executor | None = None,
+                shared=_NONE, in_flight: int | None = None) -> Iterator:
+    """``fn(*task)`` -- or ``fn(shared, *task)`` -- for each task, yielded in task order (so a
+    result does not depend on the number of workers). With an executor, ``fn`` must be a
+    module-level function of an importable module and tasks and ``shared`` picklable; ``shared``
+    (a campaign with its configuration) is pickled once here and unpickled once per worker. At
+    most ``in_flight`` tasks (2 per worker) are submitted at a time, so memory stays bounded
+    whatever the number of tasks; when the caller stops early, tasks not started are cancelled."""
+    if executor is None:
+        for t in tasks:
+            yield fn(*t) if shared is _NONE else fn(shared, *t)
+        return
+    submit = _submitter(executor, fn, shared)
+    limit = in_flight or 2 * n_slots(executor)
+    tasks = iter(tasks)
+    q: deque = deque()
+    try:
+        for t in tasks:
+            q.append(submit(t))
+            if len(q) >= limit:
+                break
+        while q:
+            res = _result(q.popleft())
+            nxt = next(tasks, None)
+            if nxt is not None:
+                q.append(submit(nxt))
+            yield res
+    finally:
+        _cancel(q)
+
+
+def unordered_map(fn: Callable, tasks: Iterable[tuple], executor: Executor | None = None,
+                  shared=_NONE, in_flight: int | None = None) -> Iterator[tuple[int, object]]:
+    """(task number, result) as each task finishes (a progress bar moves as work completes;
+    a merge does not care about order). Otherwise as :func:`ordered_map`."""
+    if executor is None:
+        for k, t in enumerate(tasks):
+            yield k, (fn(*t) if shared is _NONE else fn(shared, *t))
+        return
+    submit = _submitter(executor, fn, shared)
+    limit = in_flight or 2 * n_slots(executor)
+    it = enumerate(tasks)
+    live: dict = {}
+    try:
+        for k, t in it:
+            live[submit(t)] = k
+            if len(live) >= limit:
+                break
+        while live:
+            done, _ = wait(list(live), return_when=FIRST_COMPLETED)
+            for f in done:
+                k = live.pop(f)
+                res = _result(f)
+                nxt = next(it, None)
+                if nxt is not None:
+                    live[submit(nxt[1])] = nxt[0]
+                yield k, res
+    finally:
+        _cancel(list(live))
+
+
+def _cancel(futures) -> None:
+    """Cancel what has not started (a Dask future is released, even a running one); a local
+    task already running finishes on its worker and its result is dropped -- Ctrl-C does not
+    wait for it."""
+    for f in futures:
+        f.cancel()
+
+
+def choose(executor: Executor | None, values: int, poolable: bool = True) -> tuple[Executor | None, str]:
+    """The executor a run of ``values`` index values uses, and how its report names it: the
+    one given, else the local pool for a big poolable run (:func:`workers`), else none (this
+    process, label "")."""
+    if executor is not None:
+        return executor, describe(executor)
+    nw = workers(values) if poolable else 0
+    return (local(nw), describe_local(nw)) if nw else (None, "")
+
+
+def describe_local(n: int) -> str:
+    return f"{n} worker process{'es' if n != 1 else ''}"
+
+
+def describe(executor: Executor) -> str:
+    """What ran the tasks, for a report: "2 worker processes", "Dask tcp://...: 4 threads"."""
+    client = getattr(executor, "_client", None)
+    if client is not None:
+        return f"Dask {getattr(client.scheduler, 'address', '?')}: {n_slots(executor)} threads"
+    n = n_slots(executor)
+    if type(executor).__module__.startswith("loky"):
+        return describe_local(n)
+    return f"{type(executor).__name__}, {n} worker{'s' if n != 1 else ''}"
