@@ -121,7 +121,7 @@ def _run(args) -> int:
     import os
     import signal
     import sys
-    from .errors import BackendUnavailable, PtoError, Terminated, WorkerLost
+    from .errors import BackendUnavailable, ClusterError, PtoError, Terminated, WorkerLost
 
     def _term(signum, frame):
         raise Terminated()
@@ -136,7 +136,7 @@ def _run(args) -> int:
         term = isinstance(e, Terminated)
         print(f"ptogpu {args.cmd}: {'terminated' if term else 'interrupted'}", file=sys.stderr)
         return 143 if term else 130          # 128 + SIGTERM / SIGINT
-    except (BackendUnavailable, WorkerLost) as e:   # a request this machine cannot run
+    except (BackendUnavailable, WorkerLost, ClusterError) as e:   # a request this machine cannot run
         if os.environ.get("PTOGPU_TRACEBACK"):
             raise
         print(f"ptogpu {args.cmd}: {e}", file=sys.stderr)

@@ -29,6 +29,10 @@ class BackendUnavailable(PtoError):
     never a quiet fallback to another backend under the requested name."""
 
 
+class ClusterError(PtoError):
+    """A Dask cluster that cannot be reached, started or used (``--dask``)."""
+
+
 class WorkerLost(RuntimeError):
     """A worker process died under a run (killed, out of memory): the run is incomplete."""
 

@@ -53,6 +53,92 @@ class BatchResult:
     n_faults: int = 0                # instances that faulted
     backend: str = ""                # the backend that ran it ("auto" resolved)
 
+    @classmethod
+    def merge(cls, parts: list["BatchResult"]) -> "BatchResult":
+        """The result of one run over the union of ``parts`` (shards or chunks of one batch):
+        digests XORed (the digest is order-independent), faults summed, outputs and fault
+        records concatenated in instance order. The parts must tile one instance range."""
+        from .shards import check_tiling
+        parts = sorted(parts, key=lambda p: p.start)
+        start, n = check_tiling([(p.start, p.n) for p in parts], "batch shards")
+        keep = [p.outputs is not None for p in parts]
+        if any(keep) and not all(keep):
+            raise ValueError("batch shards mix kept outputs and digest-only runs")
+        dig = 0
+        for p in parts:
+            dig ^= p.digest
+        cat = lambda xs: np.concatenate(xs) if xs else xs
+        return cls(start, n, cat([p.outputs for p in parts]) if all(keep) else None,
+                   cat([p.faults for p in parts]), cat([p.fault_elem for p in parts]), dig,
+                   "+".join(sorted({q for p in parts for q in p.path.split("+")})),
+                   sum(p.n_faults for p in parts), "+".join(sorted({p.backend for p in parts})))
+
+
+BATCH_SCHEMA = "ptogpu.batch/1"
+
+
+@dataclass(frozen=True)
+class BatchSpec:
+    """A batch as data (``ptogpu.batch/1``): configuration settings, generator, seed, instance
+    range, backend, digest-only or not. :meth:`shard` slices it, :meth:`run` runs it here,
+    :func:`run_sharded` runs k shards on an executor and merges them."""
+    settings: dict
+    n: int
+    start: int = 0
+    generator: str = "mixed"
+    seed: int = 0
+    backend: str = "auto"
+    keep_outputs: bool = False
+    path: str = "auto"
+    target: str = "a5"
+    exec: str = "auto"
+
+    @classmethod
+    def of(cls, cfg: FuzzConfig, n: int, **kw) -> "BatchSpec":
+        from .config import settings
+        return cls(settings(cfg), n, target=cfg.target, exec=cfg.exec, **kw)
+
+    def config(self) -> FuzzConfig:
+        from .config import config_from_settings
+        return config_from_settings(self.settings).with_(target=self.target, exec=self.exec)
+
+    def to_json(self) -> dict:
+        from dataclasses import asdict
+        return {"schema": BATCH_SCHEMA, **asdict(self)}
+
+    @classmethod
+    def from_json(cls, d: dict) -> "BatchSpec":
+        if d.get("schema") != BATCH_SCHEMA:
+            raise ValueError(f"not a batch document ({BATCH_SCHEMA}): schema {d.get('schema')!r}")
+        return cls(**{k: v for k, v in d.items() if k in cls.__dataclass_fields__})
+
+    def shard(self, shard) -> "BatchSpec":
+        from dataclasses import replace
+        from .shards import Shard
+        sh = Shard.parse(shard) if isinstance(shard, str) else shard
+        s, m = sh.range(self.start, self.n)
+        return replace(self, start=s, n=m)
+
+    def run(self, executor: Executor | None = None) -> "BatchResult":
+        return run_batch(self.config(), self.n, generator=self.generator, seed=self.seed, start=self.start,
+                         backend=self.backend, keep_outputs=self.keep_outputs, path=self.path,
+                         executor=executor)
+
+
+def run_batch_shard(spec: dict) -> BatchResult:
+    """A worker's task: one shard of a batch (a ``BatchSpec`` as JSON)."""
+    return BatchSpec.from_json(spec).run()
+
+
+def run_sharded(spec: BatchSpec, k: int, executor: Executor | None) -> BatchResult:
+    """The batch as ``k`` shards on ``executor`` (any ``concurrent.futures.Executor``; None:
+    here), merged: the digest and fault count one run gives."""
+    from . import executors
+    from .shards import Shard
+    shards = [spec.shard(Shard(i, k)).to_json() for i in range(k)]
+    return BatchResult.merge([r for _, r in executors.unordered_map(run_batch_shard, [(s,) for s in shards],
+                                                                     executor, in_flight=k)])
+
 
 def free_device_bytes() -> int | None:
     """Free memory of the current CUDA device, or None without one."""

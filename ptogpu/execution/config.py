@@ -215,3 +215,22 @@ destination's ValidCol at compile time.
     @cached_property
     def table(self) -> np.ndarray:
         return table_values(self.table_elems, self.dtype)
+
+
+def settings(cfg: FuzzConfig) -> dict:
+    """A configuration as plain fields, enough to rebuild it (:func:`config_from_settings`)."""
+    return {"instr": cfg.instr, "space": cfg.space, "mode": cfg.mode, "oob": cfg.oob,
+            "dtype": cfg.dtype, "index_dtype": cfg.index_dtype, "rows": cfg.rows, "cols": cfg.cols,
+            "table_size": cfg.table_size, "table_shape": list(cfg.shape5),
+            "table_stride": list(cfg.stride5), "layout": cfg.layout, "dst_fill": cfg.dst_fill,
+            "quirks": {k: bool(v) for k, v in cfg.quirks},
+            "storage": list(cfg.storage) if cfg.storage else None}
+
+
+def config_from_settings(d: dict) -> FuzzConfig:
+    """The FuzzConfig a report's ``settings`` describe (table shape and stride as given)."""
+    kw = dict(d)
+    kw["table_shape"], kw["table_stride"] = tuple(kw["table_shape"]), tuple(kw["table_stride"])
+    kw["quirks"] = tuple(kw.get("quirks", {}).items())
+    kw["storage"] = tuple(kw["storage"]) if kw.get("storage") else None
+    return FuzzConfig(**kw)

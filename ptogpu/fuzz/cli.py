@@ -149,6 +149,15 @@ def add_parser(sub) -> argparse.ArgumentParser:
     f.add_argument("--shapes", action="store_true",
                    help="draw each tile's valid shape inside --shape (dynamic valid dims: Elem rows "
                         "and cols, Row rows); executing engine, both sides on native")
+    f.add_argument("--start", type=_count, default=0, help="first instance number (default 0)")
+    f.add_argument("--shard", metavar="I/K", help="run shard I of K (0-based) of each campaign's "
+                   "instances; merge the --json outputs with --merge")
+    f.add_argument("--dask", metavar="ADDRESS", help="run each campaign as shards on a Dask cluster: "
+                   "tcp://HOST:8786, or local:N to start N local worker processes (pip install 'ptogpu[dask]')")
+    f.add_argument("--shards", type=int, default=None, metavar="K",
+                   help="with --dask: shards per campaign (default 4 per worker thread, none under 100,000 tiles)")
+    f.add_argument("--merge", nargs="+", metavar="FILE", help="merge the --json outputs of shard runs "
+                   "(ptogpu fuzz ... --shard I/K --json) into the report one run gives, and shrink")
     f.add_argument("--json", action="store_true", help="one JSON document on stdout")
     f.add_argument("--quiet", action="store_true",
                    help="no progress bar (there is none either when stderr is not a terminal)")
@@ -199,7 +208,17 @@ def format_report(title: str, rep: Report) -> str:
 def main(args) -> int:
     """A configuration no target accepts (ValueError) or a table this host cannot hold
     (MemoryError) ends in ``ptogpu.cli``: one line, exit status 2."""
-    backend = _backend(args.backend)
+    if args.merge:
+        return merge_main(args)
+    if args.shard is not None:
+        from ..execution.shards import Shard
+        args.shard = Shard.parse(args.shard)
+        if args.dask:
+            raise ValueError("--shard runs one slice here; --dask runs every shard on the cluster: choose one")
+    if args.shards is not None and (args.shards < 1 or not args.dask):
+        raise ValueError("--shards K (K >= 1) goes with --dask")
+    # on a cluster, "auto" is each worker's choice (checked and reported there)
+    backend = _checked_name(args.backend) if args.dask else _backend(args.backend)
     if args.workers is not None:
         from ..execution import executors
         if args.workers < 0:
@@ -253,43 +272,86 @@ def main(args) -> int:
     return execute(runs, args, backend)
 
 
-def _one(cfg, a: str, b: str, n: int, gen: str, args, bar):
-    """One campaign of either kind: MGATHER-family (FuzzConfig) or MSCATTER (ScatterConfig)."""
-    if isinstance(cfg, FuzzConfig):
-        return campaign(cfg, a, b, n, generator=gen, seed=args.seed, chunk=args.chunk,
-                        shrink=not args.no_shrink, progress=bar,
-                        fused=True if args.engine == "formula" else None, shapes=args.shapes)
-    from . import scatter as S
-    return S.campaign(cfg, a, b, n, generator=gen, seed=args.seed, chunk=args.chunk,
-                      shrink=not args.no_shrink, progress=bar)
+def _checked_name(name: str) -> str:
+    from ..backend import BACKENDS
+    if name.lower() not in BACKENDS:
+        raise ValueError(f"unknown backend {name!r}; choose one of {', '.join(BACKENDS)}")
+    return name.lower()
+
+
+def _one(cfg, a: str, b: str, n: int, gen: str, args, bar, title: str = "", pool=None):
+    """One campaign of either kind: MGATHER-family (FuzzConfig) or MSCATTER (ScatterConfig), as
+    a spec: here, one shard of it (--shard), or its shards on a Dask cluster (--dask)."""
+    from .spec import CampaignSpec, run_sharded
+    spec = CampaignSpec.of(cfg, a, b, n, generator=gen, seed=args.seed, start=args.start,
+                           engine=args.engine, shapes=args.shapes, chunk=args.chunk, title=title)
+    if args.shard is not None:
+        spec = spec.shard(args.shard)
+    if pool is None:
+        return spec.run(shrink=not args.no_shrink and args.shard is None, progress=bar)
+    from ..execution import cluster, executors
+    k = args.shards or cluster.default_shards(n, executors.n_slots(pool))
+    return run_sharded(spec, k, pool, shrink=not args.no_shrink, progress=bar)
 
 
 def execute(runs: list, args, backend: str) -> int:
     """Run (title, config, side a, side b, generator, n) campaigns in order, print each report
     (or one JSON document), and return the exit status."""
+    import contextlib
+    with contextlib.ExitStack() as stack:
+        pool = None
+        if args.dask:
+            from ..execution import cluster
+            pool = cluster.executor(stack.enter_context(cluster.connect(args.dask)))
+        return _execute(runs, args, backend, pool)
+
+
+def _execute(runs: list, args, backend: str, pool) -> int:
     reports, bad, empty = [], 0, 0
     interrupted = False
     stopped_in = ""
     for title, cfg, a, b, gen, n in runs:
         bar = Progress(title, not args.quiet)          # stderr, a terminal only; --json too
         try:
-            rep = _one(cfg, _side(a, backend), _side(b, backend), n, gen, args, bar)
+            rep = _one(cfg, _side(a, backend), _side(b, backend), n, gen, args, bar, title, pool)
         except KeyboardInterrupt as e:       # Ctrl-C, SIGTERM: report the campaigns that finished
             interrupted = e
             stopped_in = f"{title}: stopped after {bar.done:,} of {n:,} tiles"
             break
         finally:
             bar.close()
-        bad += rep.unexplained + rep.bugs
-        empty += bool(rep.check_error)
         reports.append((title, rep))
         if not args.json:
-            extra = [] if isinstance(cfg, FuzzConfig) else _scatter_lines(rep)
-            print("\n".join([format_report(title, rep)] + extra), flush=True)
+            print(_text(title, rep), flush=True)
+    return _emit(reports, args, backend, interrupted, stopped_in, len(runs))
+
+
+def _text(title: str, rep) -> str:
+    lines = [format_report(title, rep)]
+    if not isinstance(rep, Report):
+        lines += _scatter_lines(rep)
+    if rep.workers:                   # shards: where they ran, on which backends (checked there)
+        where = sorted({w.get("address") or f"{w['host']}:{w['pid']}" for w in rep.workers})
+        ran = sorted({f"{w['a']} vs {w['b']}" for w in rep.workers})
+        lines.append(f"   shards: {len(rep.workers)} on {len(where)} worker(s) ({', '.join(where)}); "
+                     f"ran as {'; '.join(ran)}")
+    return "\n".join(lines)
+
+
+def _emit(reports: list, args, backend: str, interrupted, stopped_in: str, n_runs: int) -> int:
+    """Print the JSON document or the closing verdict; the exit status."""
+    bad = sum(r.unexplained + r.bugs for _, r in reports)
+    empty = sum(bool(r.check_error) for _, r in reports)
     if args.json:
-        print(json.dumps({"schema": RUN_SCHEMA, "backend": backend, "campaigns": [dict(title=t, **r.to_json()) for t, r in reports],
-                          "unexplained_or_bugs": bad, "compared_nothing": empty,
-                          "interrupted": bool(interrupted), "stopped_in": stopped_in or None}, indent=1))
+        doc = {"schema": RUN_SCHEMA, "backend": backend,
+               "campaigns": [dict(title=t, **r.to_json()) for t, r in reports],
+               "unexplained_or_bugs": bad, "compared_nothing": empty,
+               "interrupted": bool(interrupted), "stopped_in": stopped_in or None}
+        if getattr(args, "shard", None) is not None:
+            doc["shard"] = str(args.shard)
+        if getattr(args, "dask", None):
+            doc["dask"] = args.dask
+        print(json.dumps(doc, indent=1))
     else:
         tot = sum(r.n for _, r in reports if not r.check_error)
         verdict = ("every divergence is explained by a target-table rule" if not bad else
@@ -300,14 +362,52 @@ def execute(runs: list, args, backend: str) -> int:
             verdict = "nothing was compared (a static check rejects a side)"
         elif empty:
             verdict += f"; {empty} campaign(s) compared nothing (a static check rejects a side)"
-        print(f"\n{len(reports)} campaign(s), {tot:,} tiles compared, backend {backend}: {verdict}"
-              + (f" -- interrupted: {len(runs) - len(reports)} campaign(s) not finished ({stopped_in})"
+        shard = f" (shard {args.shard}: not shrunk; --merge the --json outputs)" \
+            if getattr(args, "shard", None) is not None else ""
+        print(f"\n{len(reports)} campaign(s), {tot:,} tiles compared, backend {backend}{shard}: {verdict}"
+              + (f" -- interrupted: {n_runs - len(reports)} campaign(s) not finished ({stopped_in})"
                  if interrupted else ""))
     if interrupted:
         return 143 if isinstance(interrupted, Terminated) else 130
     # exit status: 1 a divergence no rule explains or an emulator bug; 2 a campaign that could
     # not compare anything (the request cannot run as asked); 0 otherwise
     return 1 if bad else (2 if empty else 0)
+
+
+def merge_main(args) -> int:
+    """``ptogpu fuzz --merge FILE...``: the shard runs' reports (``--shard I/K --json``), merged
+    campaign by campaign into what one run reports, then shrunk. Shards that do not tile one
+    range (a missing or repeated shard), or an interrupted shard run, are an error."""
+    from .spec import report_class
+    groups: dict = {}
+    backends = set()
+    for path in args.merge:
+        try:
+            with open(path) as f:
+                doc = json.load(f)
+        except json.JSONDecodeError as e:
+            raise ValueError(f"{path}: not JSON ({e.msg}, line {e.lineno})") from None
+        if not isinstance(doc, dict) or doc.get("schema") != RUN_SCHEMA:
+            raise ValueError(f"{path}: not a 'ptogpu fuzz --json' document ({RUN_SCHEMA})")
+        if doc.get("interrupted"):
+            raise ValueError(f"{path}: an interrupted run ({doc.get('stopped_in')}); rerun that shard")
+        backends.add(doc.get("backend", "?"))
+        for c in doc["campaigns"]:
+            side = lambda s: s.split("@")[0]
+            key = (c["title"], json.dumps(c["settings"], sort_keys=True), side(c["a"]), side(c["b"]),
+                   c["generator"], c["seed"])
+            groups.setdefault(key, []).append(report_class("mscatter" if c.get("instr") == "mscatter"
+                                                           else "mgather").from_json(c))
+    reports = []
+    for (title, *_), reps in groups.items():
+        rep = type(reps[0]).merge(reps)
+        if not args.no_shrink and not rep.check_error:
+            rep.shrink()
+        reports.append((title, rep))
+        if not args.json:
+            print(_text(title, rep), flush=True)
+    args.shard = None
+    return _emit(reports, args, "+".join(sorted(backends)), False, "", len(reports))
 
 
 

@@ -21,7 +21,7 @@ from ..errors import PtoCheckError
 from ..execution import executors
 from . import rules as R
 from .classify import facts
-from ..execution.config import FuzzConfig
+from ..execution.config import FuzzConfig, config_from_settings, settings
 from ..execution.rng import Generator, check_instances
 from ..execution.single import cast_indices, check_fits, run_single
 
@@ -99,6 +99,7 @@ class Report:
     executed: dict = field(default_factory=dict)    # side -> "lanes" | "loop" | "formula" (see executed())
     shapes: bool = False                            # each instance's valid shape drawn (campaign(shapes=))
     start: int = 0                                  # first instance number
+    workers: list = field(default_factory=list)     # shards: where each ran (spec.run_sharded)
 
     @property
     def tiles_per_s(self) -> float:
@@ -135,31 +136,105 @@ class Report:
                          **({"shape": list(c.shape)} if c.shape else {}),
                          "shrunk": c.shrunk, "reproducer": c.reproducer}
                         for c in sorted(self.classes.values(), key=lambda c: -c.count)],
+            **({"workers": list(self.workers)} if self.workers else {}),
         }
+
+
+    @classmethod
+    def from_json(cls, d: dict) -> "Report":
+        """The report a ``to_json`` document describes (a shard's, read back to merge). Each
+        class's example is regenerated from (seed, its first instance)."""
+        if d.get("schema") != SCHEMA or d.get("instr") == "mscatter":
+            raise ValueError(f"not an MGATHER-family report ({SCHEMA}): schema {d.get('schema')!r}")
+        cfg = config_from_settings(d["settings"])
+        side = lambda k: Side(d["sides"][k]["target"], d["sides"][k]["exec"], d["sides"][k]["backend"])
+        rep = cls(side("a"), side("b"), cfg, int(d["n"]), d["generator"], int(d["seed"]),
+                  seconds=float(d["seconds"]), engine=d["engine"], faults_a=int(d["faults_a"]),
+                  faults_b=int(d["faults_b"]), divergent=int(d["divergent"]),
+                  check_error=d["check_error"], executed=dict(d["executed"]), shapes=bool(d["shapes"]),
+                  start=int(d["start"]))
+        names = {v: k for k, v in R.NAMES.items()}
+        gen = Generator(rep.generator, rep.seed)
+        for c in d["classes"]:
+            mask = 0
+            for f in c["facts"]:
+                mask |= names[f]
+            dc = DivClass(mask, int(c["count"]), [int(x) for x in c["first"]],
+                          shape=tuple(c["shape"]) if c.get("shape") else None,
+                          reproducer=c["reproducer"], shrunk=c["shrunk"])
+            dc.example = _example(rep, gen, dc)
+            rep.classes[mask] = dc
+        return rep
+
+    @classmethod
+    def merge(cls, reports: list["Report"]) -> "Report":
+        """The report of one run over the union of ``reports`` (shards of one campaign): counts
+        and faults summed, each class's first instances the smallest across shards, its
+        example regenerated, a check error from any shard kept. The shards must tile one
+        instance range (``execution.shards.check_tiling``) and share configuration, sides,
+        generator and seed. Nothing is shrunk: call :meth:`shrink` once on the result."""
+        from ..execution.shards import check_tiling
+        reports = list(reports)
+        start, n = check_tiling([(r.start, r.n) for r in reports], "report shards")
+        r0 = reports[0]
+        for r in reports[1:]:
+            if (settings(r.config), r.generator, r.seed, r.shapes) != (settings(r0.config), r0.generator, r0.seed, r0.shapes) \
+                    or (r.a.target, r.a.exec, r.b.target, r.b.exec) != (r0.a.target, r0.a.exec, r0.b.target, r0.b.exec):
+                raise ValueError("these reports are not shards of one campaign (configuration, sides, "
+                                 "generator or seed differ)")
+        out = cls(r0.a, r0.b, r0.config, n, r0.generator, r0.seed, start=start, shapes=r0.shapes,
+                  seconds=sum(r.seconds for r in reports))
+        out.engine = "; ".join(dict.fromkeys(r.engine for r in reports))
+        mixed = {k: sorted({str(getattr(r, k)) for r in reports}) for k in ("a", "b")}
+        if any(len(v) > 1 for v in mixed.values()):          # shards on workers with other backends
+            out.engine += "; shards ran as " + ", ".join(" and ".join(v) for v in mixed.values() if len(v) > 1)
+        out.check_error = next((r.check_error for r in reports if r.check_error), None)
+        for k in ("a", "b"):
+            parts = {p for r in reports for p in r.executed.get(k, "").split("+") if p}
+            if parts:
+                out.executed[k] = "+".join(e for e in EXECUTED if e in parts)
+        for r in sorted(reports, key=lambda r: r.start):
+            out.faults_a += r.faults_a
+            out.faults_b += r.faults_b
+            out.divergent += r.divergent
+            for m, c in r.classes.items():
+                t = out.classes.setdefault(m, DivClass(m))
+                if c.first and (not t.first or c.first[0] < t.first[0]):
+                    t.shape = c.shape
+                t.count += c.count
+                t.first = sorted(t.first + c.first)[:FIRST]
+        gen = Generator(out.generator, out.seed)
+        for c in out.classes.values():
+            c.example = _example(out, gen, c)
+        return out
+
+    def shrink(self) -> None:
+        """Shrink every class to a minimal reproducer (what a campaign does at its end)."""
+        from . import execute as X
+        from .shrink import shrink_class
+        ca, cb = self.a.config(self.config), self.b.config(self.config)
+        gen = Generator(self.generator, self.seed)
+        for c in self.classes.values():
+            if c.shape and c.first:
+                shrink_class(c, *X.instance_configs(ca, cb, gen, c.first[0]), self.a, self.b)
+            else:
+                shrink_class(c, ca, cb, self.a, self.b)
+
+
+def _example(rep: "Report", gen: Generator, c: DivClass):
+    """A class's example: its first instance's generator values (in its drawn shape)."""
+    if not c.first:
+        return None
+    cfg = rep.a.config(rep.config)
+    if c.shape:
+        from . import execute as X
+        cfg = X.instance_configs(cfg, rep.b.config(rep.config), gen, c.first[0])[0]
+    return gen(np.array(c.first[:1], np.int64), cfg.n_idx, cfg.cap)[0]
 
 
 SCHEMA = "ptogpu.fuzz.report/1"
 """Name and version of the report's JSON form (docs/json.md): a new version number means a
 field changed meaning or went away; new fields may appear within a version."""
-
-
-def settings(cfg: FuzzConfig) -> dict:
-    """A configuration as plain fields, enough to rebuild it (:func:`config_from_settings`)."""
-    return {"instr": cfg.instr, "space": cfg.space, "mode": cfg.mode, "oob": cfg.oob,
-            "dtype": cfg.dtype, "index_dtype": cfg.index_dtype, "rows": cfg.rows, "cols": cfg.cols,
-            "table_size": cfg.table_size, "table_shape": list(cfg.shape5),
-            "table_stride": list(cfg.stride5), "layout": cfg.layout, "dst_fill": cfg.dst_fill,
-            "quirks": {k: bool(v) for k, v in cfg.quirks},
-            "storage": list(cfg.storage) if cfg.storage else None}
-
-
-def config_from_settings(d: dict) -> FuzzConfig:
-    """The FuzzConfig a report's ``settings`` describe (table shape and stride as given)."""
-    kw = dict(d)
-    kw["table_shape"], kw["table_stride"] = tuple(kw["table_shape"]), tuple(kw["table_stride"])
-    kw["quirks"] = tuple(kw.get("quirks", {}).items())
-    kw["storage"] = tuple(kw["storage"]) if kw.get("storage") else None
-    return FuzzConfig(**kw)
 
 
 def side_json(s: "Side") -> dict:
@@ -329,12 +404,7 @@ def campaign(base: FuzzConfig, a: Side | str, b: Side | str, n: int, *, generato
             rep.engine += f", {ran_on}"
     rep.seconds = time.perf_counter() - t0
     if shrink:
-        from .shrink import shrink_class
-        for c in rep.classes.values():
-            if c.shape and c.first:
-                shrink_class(c, *X.instance_configs(ca, cb, gen, c.first[0]), a, b)
-            else:
-                shrink_class(c, ca, cb, a, b)
+        rep.shrink()
     return rep
 
 

@@ -388,6 +388,7 @@ class ScatterReport:
     classes: dict = field(default_factory=dict)
     check_error: str | None = None
     emulator_check: bool = False          # the sides differ only in backend
+    workers: list = field(default_factory=list)     # shards: where each ran (spec.run_sharded)
 
     @property
     def tiles_per_s(self) -> float:
@@ -416,7 +417,67 @@ class ScatterReport:
                          "emulator_bug": self.emulator_check,
                          "rules": [FACTS[f] for f in c.facts], "shrunk": c.shrunk, "reproducer": c.reproducer}
                         for c in sorted(self.classes.values(), key=lambda c: -c.count)],
+            **({"workers": list(self.workers)} if self.workers else {}),
         }
+
+
+    @classmethod
+    def from_json(cls, d: dict) -> "ScatterReport":
+        """The report a ``to_json`` document describes; examples regenerated from (seed, first)."""
+        if d.get("schema") != SCHEMA or d.get("instr") != "mscatter":
+            raise ValueError(f"not an MSCATTER report ({SCHEMA}, instr mscatter)")
+        cfg = ScatterConfig(**d["settings"])
+        a, b = Side.parse(d["a"]), Side.parse(d["b"])
+        rep = cls(cfg, a, b, int(d["n"]), d["generator"], int(d["seed"]), start=int(d["start"]),
+                  engine=d["engine"], seconds=float(d["seconds"]), executed=dict(d["executed"]),
+                  faults_a=int(d["faults_a"]), faults_b=int(d["faults_b"]), races_a=int(d["races_a"]),
+                  races_b=int(d["races_b"]), divergent=int(d["divergent"]), check_error=d["check_error"],
+                  emulator_check=(a.target, a.conflict) == (b.target, b.conflict))
+        for c in d["classes"]:
+            f = tuple(c["facts"])
+            rep.classes[f] = Class(f, int(c["count"]), [int(x) for x in c["first"]],
+                                   shrunk=c["shrunk"], reproducer=c["reproducer"])
+        rep._examples()
+        return rep
+
+    @classmethod
+    def merge(cls, reports: list["ScatterReport"]) -> "ScatterReport":
+        """One run's report from its shards (see ``compare.Report.merge``); not shrunk."""
+        from ..execution.shards import check_tiling
+        reports = list(reports)
+        start, n = check_tiling([(r.start, r.n) for r in reports], "report shards")
+        r0 = reports[0]
+        key = lambda r: (r.config, r.generator, r.seed, r.a.target, r.a.conflict, r.b.target, r.b.conflict)
+        if any(key(r) != key(r0) for r in reports):
+            raise ValueError("these reports are not shards of one campaign (configuration, sides, "
+                             "generator or seed differ)")
+        out = cls(r0.config, r0.a, r0.b, n, r0.generator, r0.seed, start=start,
+                  engine="; ".join(dict.fromkeys(r.engine for r in reports)),
+                  seconds=sum(r.seconds for r in reports), emulator_check=r0.emulator_check,
+                  check_error=next((r.check_error for r in reports if r.check_error), None))
+        for k in ("a", "b"):
+            vals = list(dict.fromkeys(r.executed.get(k) for r in reports if r.executed.get(k)))
+            if vals:
+                out.executed[k] = "+".join(vals)
+        for r in sorted(reports, key=lambda r: r.start):
+            for f in ("faults_a", "faults_b", "races_a", "races_b", "divergent"):
+                setattr(out, f, getattr(out, f) + getattr(r, f))
+            for f, c in r.classes.items():
+                t = out.classes.setdefault(f, Class(f))
+                t.count += c.count
+                t.first = sorted(t.first + c.first)[:5]
+        out._examples()
+        return out
+
+    def _examples(self) -> None:
+        for c in self.classes.values():
+            c.example = (indices(self.generator, self.seed, np.array(c.first[:1], np.int64),
+                                 self.config.n_idx, self.config.slots)[0] if c.first else None)
+
+    def shrink(self) -> None:
+        """Shrink every class to a minimal reproducer (what a campaign does at its end)."""
+        for c in self.classes.values():
+            _shrink(self, c)
 
 
 SCHEMA = "ptogpu.fuzz.report/1"
@@ -505,8 +566,7 @@ def campaign(cfg: ScatterConfig, a: Side | str, b: Side | str, n: int, *, genera
             progress(done, n)
     rep.seconds = time.perf_counter() - t0
     if shrink:
-        for c in rep.classes.values():
-            _shrink(rep, c)
+        rep.shrink()
     return rep
 
 

@@ -116,10 +116,38 @@ def cmd_sweep(args) -> int:
     dts = [d.strip() for d in args.dtype.split(",") if d.strip()]
     if not dts:
         raise ValueError(f"--dtype {args.dtype!r}: name at least one element type, e.g. float32,half")
-    s = sweep(args.mode, rows, cols, dts)
+    from .sweep import SweepSpec, run_sharded
+    from ..execution.shards import Shard
+    spec = SweepSpec(args.mode, tuple(rows), tuple(cols), tuple(dts))
+    if args.shard is not None and args.dask:
+        raise ValueError("--shard runs one slice here; --dask runs every shard on the cluster: choose one")
+    if args.shards is not None and (args.shards < 1 or not args.dask):
+        raise ValueError("--shards K (K >= 1) goes with --dask")
+    where = ""
+    if args.dask:
+        from ..execution import cluster, executors
+        from ..progress import Progress
+        with cluster.connect(args.dask) as client:
+            ex = cluster.executor(client)
+            k = args.shards or cluster.default_shards(spec.size, executors.n_slots(ex), min_instances=10_000)
+            bar = Progress("simt sweep", True)
+            try:
+                s = run_sharded(spec, k, ex, progress=bar)
+            finally:
+                bar.close()
+            where = f", {k} shard(s) on {executors.describe(ex)}"
+    elif args.shard is not None:
+        sh = Shard.parse(args.shard)
+        s = spec.run(sh)
+        where = f", shard {sh} (shapes {s.start}..{s.start + len(s) - 1} of {spec.size})"
+    else:
+        s = sweep(args.mode, rows, cols, dts)
+    if not len(s):
+        print(f"ptogpu simt sweep: no shapes in this shard{where}")
+        return 0
     lu = s["lane_utilisation"]
     print(f"ptogpu simt sweep: {len(s)} shapes ({args.mode}, rows {rows[0]}..{rows[-1]}, cols "
-          f"{cols[0]}..{cols[-1]}, {', '.join(s.dtypes)}) in {s.seconds:.3f} s")
+          f"{cols[0]}..{cols[-1]}, {', '.join(s.dtypes)}) in {s.seconds:.3f} s{where}")
     print(f"lane utilisation: mean {lu.mean():.3f}, min {lu.min():.3f}; full warps in "
           f"{np.mean(lu == 1.0) * 100:.1f}% of shapes; GM sectors/element: mean "
           f"{s['sectors_per_element'].mean():.3f}, max {s['sectors_per_element'].max():.3f}")
@@ -229,6 +257,13 @@ def register(sub) -> None:
     sw.add_argument("--top", type=int, default=10, help="rows of the worst/best tables (0: none)")
     sw.add_argument("--csv", help="write every shape's metrics here")
     sw.add_argument("--png", help="write a heatmap here (needs matplotlib)")
+    sw.add_argument("--shard", metavar="I/K", help="only shard I of K (0-based) of the shapes, in grid "
+                    "order (dtype, rows, cols): the shards' CSV rows, concatenated in shard order, are "
+                    "the whole sweep's")
+    sw.add_argument("--dask", metavar="ADDRESS", help="run the sweep as shards on a Dask cluster "
+                    "(tcp://HOST:8786 or local:N; pip install 'ptogpu[dask]')")
+    sw.add_argument("--shards", type=int, default=None, metavar="K",
+                    help="with --dask: shards (default 4 per worker thread)")
     sw.set_defaults(fn=cmd_sweep)
     sh = ss.add_parser("show", help="one launch: metrics, text grids, PNG picture")
     sh.add_argument("--mode", type=str.lower, choices=("row", "elem", "l1_elem"), default="row",

@@ -34,6 +34,21 @@ class SweepResult:
     dtype: np.ndarray
     data: dict
     seconds: float = 0.0
+    start: int = 0                   # first row's place in the full grid (a shard of a sweep)
+
+    @classmethod
+    def merge(cls, parts: list["SweepResult"]) -> "SweepResult":
+        """One sweep from its shards: the tables concatenated in grid order (the shards must
+        tile one range of the grid and share mode and dtypes)."""
+        from ..execution.shards import check_tiling
+        parts = sorted(parts, key=lambda p: p.start)
+        start, _ = check_tiling([(p.start, len(p)) for p in parts], "sweep shards")
+        if len({(p.mode, p.dtypes) for p in parts}) != 1:
+            raise ValueError("these sweeps are not shards of one sweep (mode or dtypes differ)")
+        cat = lambda name: np.concatenate([getattr(p, name) for p in parts])
+        return cls(parts[0].mode, parts[0].dtypes, cat("vr"), cat("vc"), cat("dtype"),
+                   {c: np.concatenate([p.data[c] for p in parts]) for c in parts[0].data},
+                   sum(p.seconds for p in parts), start)
 
     def __len__(self) -> int:
         return int(self.vr.size)
@@ -154,9 +169,10 @@ def _elem(vr, vc, T):
 
 
 def sweep(mode: str, rows: Iterable[int], cols: Iterable[int],
-          dtypes: Iterable[str] = ("float32",)) -> SweepResult:
+          dtypes: Iterable[str] = ("float32",), *, start: int = 0, n: int | None = None) -> SweepResult:
     """Metrics of ``mode`` ("row" | "elem") for every (dtype, vr, vc) in the product of
-    ``dtypes`` x ``rows`` x ``cols`` (iterables of valid dims >= 1)."""
+    ``dtypes`` x ``rows`` x ``cols`` (iterables of valid dims >= 1), in that order; ``start``
+    and ``n`` compute one slice of it (a shard: :meth:`SweepResult.merge` joins them)."""
     import time
     t0 = time.perf_counter()
     if mode not in ("row", "elem"):
@@ -167,7 +183,12 @@ def sweep(mode: str, rows: Iterable[int], cols: Iterable[int],
         raise ValueError("valid dims must be >= 1")
     dts = tuple(str(as_dtype(d)) for d in dtypes)
     sizes = np.array([as_dtype(d).itemsize for d in dts], np.int64)
-    D, R, C = (a.reshape(-1) for a in np.meshgrid(np.arange(len(dts)), rows, cols, indexing="ij"))
+    total = len(dts) * rows.size * cols.size
+    if start < 0 or start > total or (n is not None and (n < 0 or start + n > total)):
+        raise ValueError(f"sweep slice {start}+{n}: the grid has {total} shapes")
+    stop = total if n is None else start + n
+    k = np.arange(start, stop, dtype=np.int64)          # flat grid positions, dtype-major
+    D, R, C = k // (rows.size * cols.size), rows[(k // cols.size) % rows.size], cols[k % cols.size]
     T = sizes[D]
     warps, n, rounds, rmin, wr, idle, emin, emax, gm, ub = (_row if mode == "row" else _elem)(R, C, T)
     threads = warps * g.LANES
@@ -179,4 +200,58 @@ def sweep(mode: str, rows: Iterable[int], cols: Iterable[int],
         "sectors_per_element": gm / nf, "ub_blocks": ub, "ub_blocks_per_element": ub / nf,
     }
     return SweepResult(mode, dts, R, C, np.asarray(dts, dtype=object)[D], data,
-                       time.perf_counter() - t0)
+                       time.perf_counter() - t0, start)
+
+
+SWEEP_SCHEMA = "ptogpu.simt.sweep/1"
+
+
+@dataclass(frozen=True)
+class SweepSpec:
+    """A sweep as data (``ptogpu.simt.sweep/1``): mode, the row and column values, dtypes."""
+    mode: str
+    rows: tuple
+    cols: tuple
+    dtypes: tuple = ("float32",)
+
+    @property
+    def size(self) -> int:
+        return len(self.dtypes) * len(self.rows) * len(self.cols)
+
+    def to_json(self) -> dict:
+        return {"schema": SWEEP_SCHEMA, "mode": self.mode, "rows": list(self.rows),
+                "cols": list(self.cols), "dtypes": list(self.dtypes)}
+
+    @classmethod
+    def from_json(cls, d: dict) -> "SweepSpec":
+        if d.get("schema") != SWEEP_SCHEMA:
+            raise ValueError(f"not a sweep document ({SWEEP_SCHEMA}): schema {d.get('schema')!r}")
+        return cls(d["mode"], tuple(d["rows"]), tuple(d["cols"]), tuple(d["dtypes"]))
+
+    def run(self, shard=None) -> SweepResult:
+        """The whole sweep, or one shard of it (``"i/k"`` or a Shard)."""
+        from ..execution.shards import Shard
+        s, m = 0, None
+        if shard is not None:
+            s, m = (Shard.parse(shard) if isinstance(shard, str) else shard).range(0, self.size)
+        return sweep(self.mode, self.rows, self.cols, self.dtypes, start=s, n=m)
+
+
+def run_sweep_shard(spec: dict, i: int, k: int) -> SweepResult:
+    """A worker's task: shard ``i`` of ``k`` of a sweep (a SweepSpec as JSON)."""
+    from ..execution.shards import Shard
+    return SweepSpec.from_json(spec).run(Shard(i, k))
+
+
+def run_sharded(spec: SweepSpec, k: int, executor=None, progress=None) -> SweepResult:
+    """The sweep as ``k`` shards on ``executor`` (any ``concurrent.futures.Executor``; None:
+    here), concatenated: the table one run gives."""
+    from ..execution import executors
+    parts, done = [], 0
+    for _, r in executors.unordered_map(run_sweep_shard, [(spec.to_json(), i, k) for i in range(k)],
+                                        executor, in_flight=k):
+        parts.append(r)
+        done += len(r)
+        if progress:
+            progress(done, spec.size)
+    return SweepResult.merge(parts)

@@ -1,0 +1,160 @@
+"""A campaign as data: :class:`CampaignSpec`, a versioned JSON document (``ptogpu.fuzz.campaign/1``)
+that says everything a run needs -- instruction configuration, the two sides, generator, seed,
+instance range, engine -- so that a slice of it can run anywhere (another process, another
+machine) and the slices' reports merge into the report one run gives.
+
+:func:`run_shard` is the task a worker runs (plain JSON in, plain JSON out: nothing but data
+crosses machines); :func:`run_sharded` runs the k shards on any ``concurrent.futures.Executor``
+(the local pool, a Dask client's), merges them as they finish and shrinks once at the end.
+"""
+from __future__ import annotations
+
+import os
+import socket
+from concurrent.futures import Executor
+from dataclasses import asdict, dataclass, field, replace
+from typing import Callable
+
+from ..execution import executors
+from ..execution.shards import Shard, check_tiling
+
+SCHEMA = "ptogpu.fuzz.campaign/1"
+FAMILIES = ("mgather", "mscatter")      # FuzzConfig (MGATHER, TGATHERB, TINTERLEAVE) | ScatterConfig
+
+
+@dataclass(frozen=True)
+class CampaignSpec:
+    """One campaign. ``settings``: the configuration's fields (``compare.settings`` or a
+    ScatterConfig's); ``a``/``b``: sides as written on the command line (``a5.simt@native``);
+    ``backend``: what a side without ``@`` runs on (``auto``: each worker's best)."""
+    family: str
+    settings: dict
+    a: str
+    b: str
+    n: int
+    start: int = 0
+    generator: str = "mixed"
+    seed: int = 0
+    backend: str = "auto"
+    engine: str = "execute"             # execute | formula (MGATHER family)
+    shapes: bool = False
+    chunk: int | None = None
+    title: str = ""
+    extra: dict = field(default_factory=dict)    # reserved: new fields within version 1
+
+    def __post_init__(self) -> None:
+        if self.family not in FAMILIES:
+            raise ValueError(f"family {self.family!r}: one of {', '.join(FAMILIES)}")
+        if self.engine not in ("execute", "formula"):
+            raise ValueError(f"engine {self.engine!r}: execute or formula")
+        from ..execution.rng import check_instances
+        check_instances(self.start, self.n)
+
+    @classmethod
+    def of(cls, config, a: str, b: str, n: int, **kw) -> "CampaignSpec":
+        """The spec of ``campaign(config, a, b, n, ...)`` (either family)."""
+        from ..execution.config import FuzzConfig
+        from .compare import settings
+        if isinstance(config, FuzzConfig):
+            return cls("mgather", settings(config), a, b, n, **kw)
+        return cls("mscatter", dict(config.__dict__), a, b, n, **kw)
+
+    def config(self):
+        if self.family == "mgather":
+            from .compare import config_from_settings
+            return config_from_settings(self.settings)
+        from .scatter import ScatterConfig
+        return ScatterConfig(**self.settings)
+
+    def to_json(self) -> dict:
+        return {"schema": SCHEMA, **asdict(self)}
+
+    @classmethod
+    def from_json(cls, d: dict) -> "CampaignSpec":
+        if d.get("schema") != SCHEMA:
+            raise ValueError(f"not a campaign document ({SCHEMA}): schema {d.get('schema')!r}")
+        known = {f for f in cls.__dataclass_fields__}
+        kw = {k: v for k, v in d.items() if k in known}
+        missing = {"family", "settings", "a", "b", "n"} - set(kw)
+        if missing:
+            raise ValueError(f"campaign document lacks {', '.join(sorted(missing))}")
+        return cls(**kw)
+
+    def shard(self, shard: Shard | str) -> "CampaignSpec":
+        """The spec of one shard (its instance slice)."""
+        sh = Shard.parse(shard) if isinstance(shard, str) else shard
+        s, m = sh.range(self.start, self.n)
+        return replace(self, start=s, n=m)
+
+    def sides(self) -> tuple[str, str]:
+        at = lambda s: s if "@" in s else f"{s}@{self.backend}"
+        return at(self.a), at(self.b)
+
+    def run(self, *, shrink: bool = True, progress: Callable | None = None, executor: Executor | None = None):
+        """Run this spec here (its instance range): the campaign's report."""
+        a, b = self.sides()
+        if self.family == "mgather":
+            from .compare import campaign
+            return campaign(self.config(), a, b, self.n, generator=self.generator, seed=self.seed,
+                            start=self.start, chunk=self.chunk, shrink=shrink, progress=progress,
+                            fused=True if self.engine == "formula" else None, shapes=self.shapes,
+                            executor=executor)
+        from .scatter import campaign
+        return campaign(self.config(), a, b, self.n, generator=self.generator, seed=self.seed,
+                        start=self.start, chunk=self.chunk, shrink=shrink, progress=progress)
+
+
+def report_class(family: str):
+    if family == "mgather":
+        from .compare import Report
+        return Report
+    from .scatter import ScatterReport
+    return ScatterReport
+
+
+def run_shard(spec: dict) -> dict:
+    """A worker's task: one shard's spec (JSON) in, its report (JSON, unshrunk) out, with where
+    it ran and on which backends -- checked there: a side asking for a backend this worker
+    lacks fails here (BackendUnavailable), never falls back."""
+    from ..errors import BackendUnavailable
+    sp = CampaignSpec.from_json(spec)
+    where = {"host": socket.gethostname(), "pid": os.getpid()}
+    try:
+        from distributed import get_worker
+        where["address"] = get_worker().address
+    except Exception:                        # not on a Dask worker (the local pool, this process)
+        pass
+    try:
+        rep = sp.run(shrink=False)
+    except BackendUnavailable as e:
+        raise BackendUnavailable(f"on worker {where.get('address', where['host'])}: {e}") from None
+    return {"report": rep.to_json(), "worker": {**where, "a": str(rep.a), "b": str(rep.b)}}
+
+
+def run_sharded(spec: CampaignSpec, k: int, executor: Executor | None, *, shrink: bool = True,
+                progress: Callable[[int, int], None] | None = None, on_shard: Callable | None = None):
+    """The campaign as ``k`` shards on ``executor`` (None: one after another here), merged as
+    they finish -- the report one run gives. ``progress(done, n)`` counts instances of
+    finished shards; ``on_shard(i, worker)`` hears each one. A shard that fails raises here
+    (its error, or WorkerLost), and the shards not yet finished are cancelled."""
+    if k < 1:
+        raise ValueError(f"{k} shards: at least 1")
+    shards = [spec.shard(Shard(i, k)) for i in range(k)]
+    got: dict[int, dict] = {}
+    done = 0
+    for i, res in executors.unordered_map(run_shard, [(s.to_json(),) for s in shards], executor,
+                                          in_flight=len(shards)):
+        got[i] = res
+        done += shards[i].n
+        if on_shard:
+            on_shard(i, res["worker"])
+        if progress:
+            progress(done, spec.n)
+    cls = report_class(spec.family)
+    reports = [cls.from_json(got[i]["report"]) for i in range(k)]
+    check_tiling([(r.start, r.n) for r in reports])
+    rep = cls.merge(reports)
+    rep.workers = [dict(got[i]["worker"], shard=f"{i}/{k}") for i in range(k)]
+    if shrink and not rep.check_error:
+        rep.shrink()
+    return rep
