@@ -122,3 +122,12 @@ def remap_ref(u: int, cap: int, oob, target: str):
     if oob == OOB.Zero:
         return u, u < cap
     return u, True
+
+
+@pytest.fixture(scope="session")
+def native_available():
+    """Skip a test where the native backend (a C++ compiler) is missing."""
+    from ptogpu.backend import backend_available
+    ok, why = backend_available("native")
+    if not ok:
+        pytest.skip(f"no native backend: {why}")

@@ -19,7 +19,7 @@ from typing import Iterator
 
 from ..errors import ClusterError
 
-CONNECT_TIMEOUT = 10.0
+CONNECT_TIMEOUT = 10.0            # seconds; PTOGPU_DASK_TIMEOUT overrides
 
 
 def _distributed():
@@ -47,11 +47,18 @@ def parse(address: str) -> tuple[str, int | str]:
 
 
 @contextlib.contextmanager
-def connect(address: str, *, timeout: float = CONNECT_TIMEOUT) -> Iterator:
+def connect(address: str, *, timeout: float | None = None) -> Iterator:
     """A ``distributed.Client`` on ``address`` (see :func:`parse`); a local cluster is started
     here and stopped on exit. An unreachable scheduler is a ClusterError after ``timeout``
     seconds, never a hang."""
     kind, where = parse(address)
+    if timeout is None:
+        import os
+        env = os.environ.get("PTOGPU_DASK_TIMEOUT", "").strip()
+        try:
+            timeout = float(env) if env else CONNECT_TIMEOUT
+        except ValueError:
+            raise ClusterError(f"PTOGPU_DASK_TIMEOUT={env!r}: expected seconds") from None
     dist = _distributed()
     import logging
     cluster = None

@@ -132,17 +132,19 @@ def run_shard(spec: dict) -> dict:
 
 
 def run_sharded(spec: CampaignSpec, k: int, executor: Executor | None, *, shrink: bool = True,
-                progress: Callable[[int, int], None] | None = None, on_shard: Callable | None = None):
+                progress: Callable[[int, int], None] | None = None, on_shard: Callable | None = None,
+                task: Callable[[dict], dict] = run_shard):
     """The campaign as ``k`` shards on ``executor`` (None: one after another here), merged as
     they finish -- the report one run gives. ``progress(done, n)`` counts instances of
     finished shards; ``on_shard(i, worker)`` hears each one. A shard that fails raises here
-    (its error, or WorkerLost), and the shards not yet finished are cancelled."""
+    (its error, or WorkerLost), and the shards not yet finished are cancelled. ``task`` is
+    what a worker runs per shard (a module-level function wrapping :func:`run_shard`)."""
     if k < 1:
         raise ValueError(f"{k} shards: at least 1")
     shards = [spec.shard(Shard(i, k)) for i in range(k)]
     got: dict[int, dict] = {}
     done = 0
-    for i, res in executors.unordered_map(run_shard, [(s.to_json(),) for s in shards], executor,
+    for i, res in executors.unordered_map(task, [(s.to_json(),) for s in shards], executor,
                                           in_flight=len(shards)):
         got[i] = res
         done += shards[i].n
