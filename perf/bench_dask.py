@@ -51,6 +51,7 @@ def main() -> int:
     rate_direct = args.n / dt_direct
     line(run="direct", workers=0, threads=os.cpu_count(), tiles=args.n, seconds=round(dt_direct, 2),
          tiles_per_s=round(rate_direct), engine=direct.engine, executed=direct.executed)
+    rate1 = None
     for nw, n in ((1, args.n1), (2, args.n)):
         with cluster.connect(f"local:{nw}") as client:
             ex = cluster.executor(client)

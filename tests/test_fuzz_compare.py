@@ -248,3 +248,17 @@ def test_reports_say_what_ran_per_side():
         assert rep.engine == "fused native" and rep.executed == {"a": "formula", "b": "formula"}
     rep = C.campaign(cfg, "a5.simt@numpy", "cpu@numpy", 40, shrink=False)
     assert rep.executed == {"a": "formula", "b": "formula"}
+
+
+def test_what_a_batch_path_executed_is_named_per_side():
+    """``executed`` per path: kernels run lanes (A5 SIMT) or loops (scalar targets), and any
+    path on NumPy -- the array code or the public API instance by instance -- computes
+    per-element results (formula): NumPy runs neither lanes nor loops."""
+    from ptogpu.fuzz.compare import Side, executed
+    cfg = FuzzConfig(rows=4, cols=8)
+    a5, a2 = cfg.with_(target="a5"), cfg.with_(target="a2a3")
+    assert executed(a5, Side("a5", "auto", "native"), "kernel") == "lanes"
+    assert executed(a2, Side("a2a3", "auto", "native"), "loop") == "loop"
+    assert executed(a2, Side("a2a3", "auto", "numpy"), "loop") == "formula"
+    assert executed(a5, Side("a5", "auto", "numpy"), "vector+loop") == "formula"
+    assert executed(a5, Side("a5", "auto", "native"), "kernel+vector") == "lanes+formula"

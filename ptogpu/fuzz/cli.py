@@ -8,13 +8,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 
 from ..errors import Terminated
 from ..progress import Progress
-from .compare import Report, campaign
+from .compare import Report
 from ..execution.config import FuzzConfig
-from . import rules as R
 
 
 RUN_SCHEMA = "ptogpu.fuzz.run/1"
@@ -307,7 +305,7 @@ def execute(runs: list, args, backend: str) -> int:
 
 
 def _execute(runs: list, args, backend: str, pool) -> int:
-    reports, bad, empty = [], 0, 0
+    reports = []
     interrupted = False
     stopped_in = ""
     for title, cfg, a, b, gen, n in runs:

@@ -272,9 +272,7 @@ def executed(cfg: FuzzConfig, side: Side, path: str) -> str:
     for p in path.split("+"):
         if p == "kernel" or (p == "loop" and side.backend in ("native", "cupy")):
             parts.add(kernel_kind)
-        elif p == "loop":
-            parts.add("loop" if not simt else "formula")
-        else:
+        else:                        # array code, or the public API on NumPy: per-element results
             parts.add("formula")
     return "+".join(k for k in EXECUTED if k in parts) or "formula"
 

@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Callable
 
 from ..execution import executors
-from ..execution.shards import Shard, check_tiling
+from ..execution.shards import Shard
 
 SCHEMA = "ptogpu.fuzz.campaign/1"
 FAMILIES = ("mgather", "mscatter")      # FuzzConfig (MGATHER, TGATHERB, TINTERLEAVE) | ScatterConfig
@@ -153,10 +153,17 @@ def run_sharded(spec: CampaignSpec, k: int, executor: Executor | None, *, shrink
         if progress:
             progress(done, spec.n)
     cls = report_class(spec.family)
-    reports = [cls.from_json(got[i]["report"]) for i in range(k)]
-    check_tiling([(r.start, r.n) for r in reports])
-    rep = cls.merge(reports)
+    rep = cls.merge([cls.from_json(got[i]["report"]) for i in range(k)])
+    if shrink and not rep.check_error and rep.classes:
+        # on a worker too: the sides' backends are the workers' (this machine may lack them)
+        (doc,) = executors.ordered_map(shrink_report, [(spec.family, rep.to_json())], executor)
+        rep = cls.from_json(doc)
     rep.workers = [dict(got[i]["worker"], shard=f"{i}/{k}") for i in range(k)]
-    if shrink and not rep.check_error:
-        rep.shrink()
     return rep
+
+
+def shrink_report(family: str, doc: dict) -> dict:
+    """A task: a merged report (JSON) shrunk, as JSON."""
+    rep = report_class(family).from_json(doc)
+    rep.shrink()
+    return rep.to_json()

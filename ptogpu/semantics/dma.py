@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..backend import run_dma_bursts
-from ..dma_regs import M21, M40, DmaRegs, PathRegs  # noqa: F401 - the registers these bursts read
+from ..dma_regs import M21, M40, PathRegs  # noqa: F401 - the registers these bursts read
 from ..errors import PtoError, PtoFault
 from ..trace import _Record, active
 
