@@ -52,6 +52,11 @@ def main() -> int:
     step = cache_chunk(cfg, args.n)
     ts = tasks(cfg, args.n, step * TASK_CHUNKS, step)
     mach = machine()
+    try:
+        from ptogpu.backend import native_backend
+        mach["vector_isa"] = native_backend.vector_isa()
+    except Exception:            # no compiler: the NumPy campaign does not need one
+        mach["vector_isa"] = None
     nw = args.workers
 
     def one(ex):

@@ -161,3 +161,19 @@ def test_cli_shard_runs_merge_into_the_one_run_report(tmp_path):
 def test_cli_bad_shard_and_cluster_input_is_one_line_exit_2(extra, msg):
     r = _cli("fuzz", "--pair", "cpu:a5", "-n", "100", *extra, env={"PTOGPU_DASK_TIMEOUT": "1"})
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and msg in r.stderr, r.stderr
+
+
+def test_the_cli_sweeps_on_a_local_cluster_and_by_shards(tmp_path):
+    base = ["simt", "sweep", "--mode", "elem", "--rows", "1:30", "--cols", "1:30", "--top", "0"]
+    direct = _cli(*base, "--csv", str(tmp_path / "all.csv"))
+    on = _cli(*base, "--dask", "local:2", "--shards", "3", "--csv", str(tmp_path / "dask.csv"))
+    assert direct.returncode == on.returncode == 0, on.stderr
+    assert "3 shard(s) on Dask tcp://" in on.stdout
+    whole = (tmp_path / "all.csv").read_text()
+    assert (tmp_path / "dask.csv").read_text() == whole
+    rows = []
+    for i in range(4):
+        r = _cli(*base, "--shard", f"{i}/4", "--csv", str(tmp_path / f"s{i}.csv"))
+        assert r.returncode == 0, r.stderr
+        rows += (tmp_path / f"s{i}.csv").read_text().splitlines()[1:]
+    assert rows == whole.splitlines()[1:]
