@@ -177,3 +177,18 @@ def test_the_cli_sweeps_on_a_local_cluster_and_by_shards(tmp_path):
         assert r.returncode == 0, r.stderr
         rows += (tmp_path / f"s{i}.csv").read_text().splitlines()[1:]
     assert rows == whole.splitlines()[1:]
+
+
+def test_campaign_and_batch_chunks_run_on_the_dask_executor_as_on_the_local_pool(client):
+    """One code path: the chunks of a NumPy campaign, or of a batch, on Client.get_executor()."""
+    from ptogpu.execution.batch import run_batch
+    from ptogpu.fuzz.compare import campaign
+    ex = cluster.executor(client)
+    cfg = FuzzConfig(rows=4, cols=8, table_size=100)
+    here = campaign(cfg, "cpu@numpy", "a5@numpy", 6000, chunk=500, shrink=False)
+    there = campaign(cfg, "cpu@numpy", "a5@numpy", 6000, chunk=500, shrink=False, executor=ex)
+    assert "Dask tcp://" in there.engine and there.divergent > 0
+    assert same({**there.to_json(), "engine": ""}, {**here.to_json(), "engine": ""})
+    b_here = run_batch(cfg, 5000, seed=3, backend="numpy", keep_outputs=False, chunk=700)
+    b_there = run_batch(cfg, 5000, seed=3, backend="numpy", keep_outputs=False, chunk=700, executor=ex)
+    assert (b_there.digest, b_there.n_faults) == (b_here.digest, b_here.n_faults)
