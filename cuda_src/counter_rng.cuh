@@ -1,5 +1,5 @@
 // counter_rng.cuh — counter-based index generators, identical bit for bit to
-// ptogpu/fuzz/rng.py (tests/test_fuzz_rng.py checks it). A tile is a pure function of
+// ptogpu/execution/rng.py (tests/test_fuzz_rng.py checks it). A tile is a pure function of
 // (seed, instance, element): kernels generate indices in registers, no index memory traffic.
 //
 //   key(seed, n)  = mix64(mix64(seed) + n * G1)             (SplitMix64 finaliser, per tile)
@@ -117,7 +117,7 @@ PTO_DEV u32 rng_value32(int kind, u32 k1, u32 k2, u64 elem, const u32 dup[4], u3
 // Valid shape (vr, vc) of tile `key` in a shape-fuzzing campaign over rows x cols tiles:
 // s = mix64(key ^ RNG_SHAPE_SALT); vr = 1 + (lo32(s)*rows >> 32), vc = 1 + (bits 32..60 of
 // s)*cols >> 29; the top 3 bits force vc = 1 (value 0: [R,1] tiles) or vr = 1 (value 1).
-// Row mode keeps vc = cols (only the rows are dynamic). ptogpu/fuzz/rng.py shapes() is the twin.
+// Row mode keeps vc = cols (only the rows are dynamic). ptogpu/execution/rng.py shapes() is the twin.
 #define RNG_SHAPE_SALT 0x5348415045ull
 PTO_DEV void rng_shape(u64 key, u64 rows, u64 cols, bool row_mode, u64 *vr, u64 *vc) {
     const u64 h = rng_mix64(key ^ RNG_SHAPE_SALT), sel = h >> 61;

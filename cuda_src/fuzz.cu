@@ -3,8 +3,8 @@
 // faults compared, divergent tiles classified and counted. Only counters come back: no index,
 // output or table traffic beyond the shared table.
 //
-// Semantics are those of ptogpu/batch.py (_mgather_ub) and ptogpu/fuzz/classify.py, in the
-// canonical instance of ptogpu/fuzz/single.py: table at GM byte 0 (GM = the table padded to 64
+// Semantics are those of ptogpu/execution/batch.py (_mgather_ub) and ptogpu/fuzz/classify.py, in the
+// canonical instance of ptogpu/execution/single.py: table at GM byte 0 (GM = the table padded to 64
 // bytes), RowMajor index tile, RowMajor destination of R x C padded elements, which starts
 // zeroed. Covered: Row and Elem, every GatherOOB, 32-bit index types, element sizes 1/2/4/8,
 // the three Row source rules, the A2/A3 Row tail fill. tests/test_fuzz_fused.py checks the

@@ -10,7 +10,7 @@
 // elem_launch_warps) and the same remap; for each destination slot a thread records
 // (warp, lane, round, seq, table element read or -1, write count). `round` is the warp's loop
 // step in lock-step execution, `seq` the position in the thread's own program order.
-// ptogpu/simt/kernel_trace.py launches these and compares with ptogpu/simt/launch_map.py.
+// ptogpu/simt/kernel_trace.py launches these and compares with ptogpu/semantics/launch_map.py.
 #include "common.cuh"
 
 // Parameter block (int64 words); ptogpu/simt/kernel_trace.py reads the names from this file.

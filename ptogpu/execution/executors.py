@@ -134,15 +134,6 @@ def _import_all(mods: tuple) -> int:
     return os.getpid()
 
 
-def shutdown() -> None:
-    """Stop the local workers (the next run starts new ones)."""
-    from loky import get_reusable_executor
-    try:
-        get_reusable_executor(max_workers=1, reuse=True).shutdown(wait=True, kill_workers=True)
-    except Exception:
-        pass
-
-
 def n_slots(executor: Executor | None) -> int:
     """Tasks the executor runs at once (its workers): loky's and the standard pools name it;
     Dask's executor asks its client for the cluster's threads."""

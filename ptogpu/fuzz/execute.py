@@ -4,7 +4,7 @@ A5 SIMT launches as lock-step warps, every lane of every warp-round; the scalar 
 and their bytes and fault records compared in the same pass; only class counts and first
 instance numbers come back.
 
-It runs exactly the kernels and launch plans the batch path runs (``fuzz.kernels._world``,
+It runs exactly the kernels and launch plans the batch path runs (``execution.kernels._world``,
 ``plan_mgather``), so its reports equal the batch path's (tests/test_fuzz_execute.py) while no
 index, output or fault array crosses into Python. Covered: what the fused formula engine covers
 (MGATHER into UB, ND tiles, 32-bit index types, counter generators, any destination fill) with

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import socket
 from concurrent.futures import Executor
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, replace
 from typing import Callable
 
 from ..execution import executors
@@ -40,7 +40,6 @@ class CampaignSpec:
     shapes: bool = False
     chunk: int | None = None
     title: str = ""
-    extra: dict = field(default_factory=dict)    # reserved: new fields within version 1
 
     def __post_init__(self) -> None:
         if self.family not in FAMILIES:
@@ -71,6 +70,7 @@ class CampaignSpec:
 
     @classmethod
     def from_json(cls, d: dict) -> "CampaignSpec":
+        """The spec a document describes; fields a later minor version adds are ignored."""
         if d.get("schema") != SCHEMA:
             raise ValueError(f"not a campaign document ({SCHEMA}): schema {d.get('schema')!r}")
         known = {f for f in cls.__dataclass_fields__}
