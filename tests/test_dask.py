@@ -192,3 +192,36 @@ def test_campaign_and_batch_chunks_run_on_the_dask_executor_as_on_the_local_pool
     b_here = run_batch(cfg, 5000, seed=3, backend="numpy", keep_outputs=False, chunk=700)
     b_there = run_batch(cfg, 5000, seed=3, backend="numpy", keep_outputs=False, chunk=700, executor=ex)
     assert (b_there.digest, b_there.n_faults) == (b_here.digest, b_here.n_faults)
+
+
+def _spawned_children(pid: int) -> list[int]:
+    out = []
+    for p in os.listdir("/proc"):
+        if p.isdigit():
+            try:
+                with open(f"/proc/{p}/stat") as f:
+                    parent = int(f.read().rsplit(")", 1)[1].split()[1])
+                with open(f"/proc/{p}/cmdline", "rb") as f:
+                    spawned = b"spawn_main" in f.read()
+            except (OSError, ValueError, IndexError):
+                continue
+            if parent == pid and spawned:
+                out.append(int(p))
+    return out
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="needs /proc to find the worker processes")
+def test_ctrl_c_on_the_cli_stops_the_cluster_run_and_exits_130():
+    import signal
+    e = dict(os.environ, PYTHONPATH=ROOT)
+    p = subprocess.Popen([sys.executable, "-m", "ptogpu", "fuzz", "--pair", "cpu:a5", "-n", "1000000000",
+                          "--dask", "local:2", "--quiet"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True, env=e)
+    t0 = time.time()
+    while len(_spawned_children(p.pid)) < 2 and time.time() - t0 < 60:
+        time.sleep(0.2)
+    time.sleep(1.0)                                   # the shards are out
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=60)
+    assert p.returncode == 130, err
+    assert "interrupted" in out and "stopped after" in out

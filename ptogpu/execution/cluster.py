@@ -65,7 +65,8 @@ def connect(address: str, *, timeout: float | None = None) -> Iterator:
     try:
         if kind == "local":
             cluster = dist.LocalCluster(n_workers=where, threads_per_worker=1, processes=True,
-                                        dashboard_address=None, silence_logs=logging.CRITICAL)
+                                        dashboard_address=None, worker_dashboard_address=":0",
+                                        silence_logs=logging.CRITICAL)
             client = dist.Client(cluster, timeout=timeout)
         else:
             client = dist.Client(where, timeout=timeout)
