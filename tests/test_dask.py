@@ -220,8 +220,10 @@ def test_ctrl_c_on_the_cli_stops_the_cluster_run_and_exits_130():
     t0 = time.time()
     while len(_spawned_children(p.pid)) < 2 and time.time() - t0 < 60:
         time.sleep(0.2)
-    time.sleep(1.0)                                   # the shards are out
+    time.sleep(2.5)                                   # the shards are out
     p.send_signal(signal.SIGINT)
     out, err = p.communicate(timeout=60)
     assert p.returncode == 130, err
-    assert "interrupted" in out and "stopped after" in out
+    # in the campaign: the verdict line says where it stopped; still starting the cluster:
+    # the one-line "interrupted" of ptogpu.cli
+    assert "stopped after" in out or err.strip() == "ptogpu fuzz: interrupted", (out, err)

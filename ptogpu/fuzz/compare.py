@@ -139,7 +139,6 @@ class Report:
             **({"workers": list(self.workers)} if self.workers else {}),
         }
 
-
     @classmethod
     def from_json(cls, d: dict) -> "Report":
         """The report a ``to_json`` document describes (a shard's, read back to merge). Each
