@@ -106,9 +106,31 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+# Options whose value may start with "-" (a shard like -1/4): argparse would read the value as
+# an option and say only "expected one argument"; joined as --shard=-1/4, the shard rule answers.
+_DASH_VALUES = ("--shard",)
+
+
+def _join_dash_values(argv: list[str]) -> list[str]:
+    out, it = [], iter(argv)
+    for a in it:
+        if a in _DASH_VALUES:
+            nxt = next(it, None)
+            if nxt is not None and nxt.startswith("-") and nxt[1:2].isdigit():
+                out.append(f"{a}={nxt}")
+                continue
+            out.append(a)
+            if nxt is not None:
+                out.append(nxt)
+            continue
+        out.append(a)
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
+    import sys
     p = build_parser()
-    args = p.parse_args(argv)
+    args = p.parse_args(_join_dash_values(list(sys.argv[1:] if argv is None else argv)))
     if not getattr(args, "fn", None):
         p.print_help()
         return 0

@@ -155,6 +155,7 @@ def test_cli_shard_runs_merge_into_the_one_run_report(tmp_path):
 
 @pytest.mark.parametrize("extra, msg", [(["--shard", "3/2"], "i must be 0..1"),
                                         (["--shard=-1/4"], "i must be 0..3"),
+                                        (["--shard", "-1/4"], "i must be 0..3"),
                                         (["--dask", "tcp://127.0.0.1:9"], "cannot connect"),
                                         (["--dask", "local:2", "--shard", "0/2"], "choose one"),
                                         (["--shards", "4"], "goes with --dask")])
