@@ -117,8 +117,8 @@ def local(n_workers: int) -> Executor | None:
 
 
 def start(n_workers: int, modules: Iterable[str] = ()) -> None:
-    """Start ``n_workers`` local workers now and have each import ``modules`` (benchmarks time
-    start-up on its own; runs otherwise start them on first use)."""
+    """Start ``n_workers`` local workers now, with one warm-up task per worker importing
+    ``modules`` (benchmarks time start-up on its own; runs otherwise start them on first use)."""
     ex = local(n_workers)
     if ex is None:
         return
