@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from concurrent.futures import Executor
 from dataclasses import dataclass
-from typing import Iterator
+from typing import ClassVar, Iterator
 
 import numpy as np
 
@@ -34,6 +34,7 @@ from .. import dtypes
 from ..backend.launch import free_host_bytes
 from .config import FuzzConfig, _pad
 from .rng import Generator, check_instances
+from .shards import RangeSpec
 from .single import F_DST, F_INDEX, F_OTHER, F_TABLE, cast_indices, check_fits, fault_code, layout, run_single
 from ..targets import get_target
 from ..semantics.indexing import prod
@@ -78,7 +79,7 @@ BATCH_SCHEMA = "ptogpu.batch/1"
 
 
 @dataclass(frozen=True)
-class BatchSpec:
+class BatchSpec(RangeSpec):
     """A batch as data (``ptogpu.batch/1``): configuration settings, generator, seed, instance
     range, backend, digest-only or not. :meth:`shard` slices it, :meth:`run` runs it here,
     :func:`run_sharded` runs k shards on an executor and merges them."""
@@ -92,6 +93,9 @@ class BatchSpec:
     path: str = "auto"
     target: str = "a5"
     exec: str = "auto"
+    SCHEMA: ClassVar[str] = BATCH_SCHEMA
+    KIND: ClassVar[str] = "batch"
+    REQUIRED: ClassVar[tuple[str, ...]] = ("settings", "n")
 
     @classmethod
     def of(cls, cfg: FuzzConfig, n: int, **kw) -> "BatchSpec":
@@ -101,23 +105,6 @@ class BatchSpec:
     def config(self) -> FuzzConfig:
         from .config import config_from_settings
         return config_from_settings(self.settings).with_(target=self.target, exec=self.exec)
-
-    def to_json(self) -> dict:
-        from dataclasses import asdict
-        return {"schema": BATCH_SCHEMA, **asdict(self)}
-
-    @classmethod
-    def from_json(cls, d: dict) -> "BatchSpec":
-        if d.get("schema") != BATCH_SCHEMA:
-            raise ValueError(f"not a batch document ({BATCH_SCHEMA}): schema {d.get('schema')!r}")
-        return cls(**{k: v for k, v in d.items() if k in cls.__dataclass_fields__})
-
-    def shard(self, shard) -> "BatchSpec":
-        from dataclasses import replace
-        from .shards import Shard
-        sh = Shard.parse(shard) if isinstance(shard, str) else shard
-        s, m = sh.range(self.start, self.n)
-        return replace(self, start=s, n=m)
 
     def run(self, executor: Executor | None = None) -> "BatchResult":
         return run_batch(self.config(), self.n, generator=self.generator, seed=self.seed, start=self.start,

@@ -8,7 +8,8 @@ range exactly -- no gap, no overlap -- so a merged result can never silently lac
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, replace
+from typing import ClassVar
 
 
 @dataclass(frozen=True)
@@ -25,6 +26,10 @@ class Shard:
         if not 0 <= self.index < self.count:
             raise ValueError(f"shard {self.index}/{self.count}: i must be 0..{self.count - 1} "
                              f"(shards are numbered from 0)")
+
+    @classmethod
+    def of(cls, shard: "Shard | str") -> "Shard":
+        return cls.parse(shard) if isinstance(shard, str) else shard
 
     @classmethod
     def parse(cls, text: str) -> "Shard":
@@ -68,3 +73,31 @@ def check_tiling(ranges: list[tuple[int, int]], what: str = "shards") -> tuple[i
             raise ValueError(f"{what} overlap: instances {s:,} .. {min(end, s + m) - 1:,} appear twice")
         end = s + m
     return lo, end - lo
+
+
+class RangeSpec:
+    """What a run described as data shares (a frozen dataclass with ``start`` and ``n``): its
+    versioned JSON form and its shards. ``SCHEMA`` names the form, ``KIND`` the document in
+    messages, ``REQUIRED`` the fields a document must give; fields a later minor version adds
+    are ignored when read."""
+    SCHEMA: ClassVar[str]
+    KIND: ClassVar[str]
+    REQUIRED: ClassVar[tuple[str, ...]] = ()
+
+    def to_json(self) -> dict:
+        return {"schema": self.SCHEMA, **asdict(self)}
+
+    @classmethod
+    def from_json(cls, d: dict):
+        if d.get("schema") != cls.SCHEMA:
+            raise ValueError(f"not a {cls.KIND} document ({cls.SCHEMA}): schema {d.get('schema')!r}")
+        kw = {k: v for k, v in d.items() if k in cls.__dataclass_fields__}
+        missing = set(cls.REQUIRED) - set(kw)
+        if missing:
+            raise ValueError(f"{cls.KIND} document lacks {', '.join(sorted(missing))}")
+        return cls(**kw)
+
+    def shard(self, shard: Shard | str):
+        """The spec of one shard (its instance slice)."""
+        s, m = Shard.of(shard).range(self.start, self.n)
+        return replace(self, start=s, n=m)

@@ -12,18 +12,18 @@ from __future__ import annotations
 import os
 import socket
 from concurrent.futures import Executor
-from dataclasses import asdict, dataclass, replace
-from typing import Callable
+from dataclasses import dataclass
+from typing import Callable, ClassVar
 
 from ..execution import executors
-from ..execution.shards import Shard
+from ..execution.shards import RangeSpec, Shard
 
 SCHEMA = "ptogpu.fuzz.campaign/1"
 FAMILIES = ("mgather", "mscatter")      # FuzzConfig (MGATHER, TGATHERB, TINTERLEAVE) | ScatterConfig
 
 
 @dataclass(frozen=True)
-class CampaignSpec:
+class CampaignSpec(RangeSpec):
     """One campaign. ``settings``: the configuration's fields (``compare.settings`` or a
     ScatterConfig's); ``a``/``b``: sides as written on the command line (``a5.simt@native``);
     ``backend``: what a side without ``@`` runs on (``auto``: each worker's best)."""
@@ -40,6 +40,9 @@ class CampaignSpec:
     shapes: bool = False
     chunk: int | None = None
     title: str = ""
+    SCHEMA: ClassVar[str] = SCHEMA
+    KIND: ClassVar[str] = "campaign"
+    REQUIRED: ClassVar[tuple[str, ...]] = ("family", "settings", "a", "b", "n")
 
     def __post_init__(self) -> None:
         if self.family not in FAMILIES:
@@ -64,27 +67,6 @@ class CampaignSpec:
             return config_from_settings(self.settings)
         from .scatter import ScatterConfig
         return ScatterConfig(**self.settings)
-
-    def to_json(self) -> dict:
-        return {"schema": SCHEMA, **asdict(self)}
-
-    @classmethod
-    def from_json(cls, d: dict) -> "CampaignSpec":
-        """The spec a document describes; fields a later minor version adds are ignored."""
-        if d.get("schema") != SCHEMA:
-            raise ValueError(f"not a campaign document ({SCHEMA}): schema {d.get('schema')!r}")
-        known = {f for f in cls.__dataclass_fields__}
-        kw = {k: v for k, v in d.items() if k in known}
-        missing = {"family", "settings", "a", "b", "n"} - set(kw)
-        if missing:
-            raise ValueError(f"campaign document lacks {', '.join(sorted(missing))}")
-        return cls(**kw)
-
-    def shard(self, shard: Shard | str) -> "CampaignSpec":
-        """The spec of one shard (its instance slice)."""
-        sh = Shard.parse(shard) if isinstance(shard, str) else shard
-        s, m = sh.range(self.start, self.n)
-        return replace(self, start=s, n=m)
 
     def sides(self) -> tuple[str, str]:
         at = lambda s: s if "@" in s else f"{s}@{self.backend}"

@@ -233,7 +233,7 @@ class SweepSpec:
         from ..execution.shards import Shard
         s, m = 0, None
         if shard is not None:
-            s, m = (Shard.parse(shard) if isinstance(shard, str) else shard).range(0, self.size)
+            s, m = Shard.of(shard).range(0, self.size)
         return sweep(self.mode, self.rows, self.cols, self.dtypes, start=s, n=m)
 
 
