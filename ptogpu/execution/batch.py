@@ -122,9 +122,8 @@ def run_sharded(spec: BatchSpec, k: int, executor: Executor | None) -> BatchResu
     here), merged: the digest and fault count one run gives."""
     from . import executors
     from .shards import Shard
-    shards = [spec.shard(Shard(i, k)).to_json() for i in range(k)]
-    return BatchResult.merge([r for _, r in executors.unordered_map(run_batch_shard, [(s,) for s in shards],
-                                                                     executor, in_flight=k)])
+    shards = [(spec.shard(Shard(i, k)).to_json(),) for i in range(k)]
+    return BatchResult.merge(executors.gather(run_batch_shard, shards, executor))
 
 
 def free_device_bytes() -> int | None:

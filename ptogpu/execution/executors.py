@@ -260,6 +260,18 @@ def unordered_map(fn: Callable, tasks: Iterable[tuple], executor: Executor | Non
         _cancel(list(live))
 
 
+def gather(fn: Callable, tasks: list[tuple], executor: Executor | None = None,
+           on_done: Callable[[int, object], None] | None = None) -> list:
+    """``fn(*task)`` for every task -- the shards of a run: few and big, so all are submitted
+    at once -- as a list in task order; ``on_done(i, result)`` hears each as it finishes."""
+    out: list = [None] * len(tasks)
+    for i, res in unordered_map(fn, tasks, executor, in_flight=max(len(tasks), 1)):
+        out[i] = res
+        if on_done:
+            on_done(i, res)
+    return out
+
+
 def _cancel(futures) -> None:
     """Cancel what has not started (a Dask future is released, even a running one); a local
     task already running finishes on its worker and its result is dropped -- Ctrl-C does not

@@ -124,16 +124,16 @@ def run_sharded(spec: CampaignSpec, k: int, executor: Executor | None, *, shrink
     if k < 1:
         raise ValueError(f"{k} shards: at least 1")
     shards = [spec.shard(Shard(i, k)) for i in range(k)]
-    got: dict[int, dict] = {}
     done = 0
-    for i, res in executors.unordered_map(task, [(s.to_json(),) for s in shards], executor,
-                                          in_flight=len(shards)):
-        got[i] = res
+
+    def finished(i, res):
+        nonlocal done
         done += shards[i].n
         if on_shard:
             on_shard(i, res["worker"])
         if progress:
             progress(done, spec.n)
+    got = executors.gather(task, [(s.to_json(),) for s in shards], executor, finished)
     cls = report_class(spec.family)
     rep = cls.merge([cls.from_json(got[i]["report"]) for i in range(k)])
     if shrink and not rep.check_error and rep.classes:

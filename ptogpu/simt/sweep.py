@@ -247,11 +247,12 @@ def run_sharded(spec: SweepSpec, k: int, executor=None, progress=None) -> SweepR
     """The sweep as ``k`` shards on ``executor`` (any ``concurrent.futures.Executor``; None:
     here), concatenated: the table one run gives."""
     from ..execution import executors
-    parts, done = [], 0
-    for _, r in executors.unordered_map(run_sweep_shard, [(spec.to_json(), i, k) for i in range(k)],
-                                        executor, in_flight=k):
-        parts.append(r)
-        done += len(r)
+    done = 0
+
+    def finished(i, part):
+        nonlocal done
+        done += len(part)
         if progress:
             progress(done, spec.size)
-    return SweepResult.merge(parts)
+    return SweepResult.merge(executors.gather(run_sweep_shard, [(spec.to_json(), i, k) for i in range(k)],
+                                              executor, finished))
