@@ -158,7 +158,8 @@ def test_cli_shard_runs_merge_into_the_one_run_report(tmp_path):
                                         (["--shard", "-1/4"], "i must be 0..3"),
                                         (["--dask", "tcp://127.0.0.1:9"], "cannot connect"),
                                         (["--dask", "local:2", "--shard", "0/2"], "choose one"),
-                                        (["--shards", "4"], "goes with --dask")])
+                                        (["--shards", "4"], "goes with --dask"),
+                                        (["--dask", "local:2", "--backend", "bogus"], "unknown backend")])
 def test_cli_bad_shard_and_cluster_input_is_one_line_exit_2(extra, msg):
     r = _cli("fuzz", "--pair", "cpu:a5", "-n", "100", *extra, env={"PTOGPU_DASK_TIMEOUT": "1"})
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and msg in r.stderr, r.stderr

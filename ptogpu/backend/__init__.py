@@ -29,11 +29,18 @@ def backend_available(name: str) -> tuple[bool, str]:
     raise ValueError(f"unknown backend {name!r}")
 
 
-def resolve_backend(name: str) -> tuple[str, str]:
-    """Return (backend, reason it was chosen). Names are case-insensitive ("NATIVE" = "native")."""
+def check_name(name: str) -> str:
+    """A backend name, lower-cased ("NATIVE" = "native"); a ValueError for anything else. Not
+    resolved: ``auto`` stays ``auto`` (a Dask worker resolves it for itself)."""
     name = name.lower() if isinstance(name, str) else name
     if name not in BACKENDS:
         raise ValueError(f"unknown backend {name!r}; choose one of {', '.join(BACKENDS)}")
+    return name
+
+
+def resolve_backend(name: str) -> tuple[str, str]:
+    """Return (backend, reason it was chosen). Names are case-insensitive ("NATIVE" = "native")."""
+    name = check_name(name)
     if name == "numpy":
         return "numpy", "requested"
     if name == "auto":

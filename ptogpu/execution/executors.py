@@ -15,6 +15,7 @@ few dozen passes with Python in between; two threads ran slower than one on a 2-
 """
 from __future__ import annotations
 
+import itertools
 import os
 import pickle
 import warnings
@@ -184,19 +185,12 @@ _NONE = object()
 def _submitter(executor: Executor, fn: Callable, shared):
     if shared is _NONE:
         return lambda t: executor.submit(run_task, fn, tuple(t))
-    token = (os.getpid(), id(shared), next(_tokens))
+    token = (os.getpid(), next(_tokens))
     blob = pickle.dumps(shared, protocol=pickle.HIGHEST_PROTOCOL)
     return lambda t: executor.submit(run_task, fn, tuple(t), token, blob)
 
 
-def _counter():
-    k = 0
-    while True:
-        k += 1
-        yield k
-
-
-_tokens = _counter()
+_tokens = itertools.count(1)
 
 
 def ordered_map(fn: Callable, tasks: Iterable[tuple], executor: Executor | None = None,

@@ -216,7 +216,8 @@ def main(args) -> int:
     if args.shards is not None and (args.shards < 1 or not args.dask):
         raise ValueError("--shards K (K >= 1) goes with --dask")
     # on a cluster, "auto" is each worker's choice (checked and reported there)
-    backend = _checked_name(args.backend) if args.dask else _backend(args.backend)
+    from ..backend import check_name
+    backend = check_name(args.backend) if args.dask else _backend(args.backend)
     if args.workers is not None:
         from ..execution import executors
         if args.workers < 0:
@@ -268,13 +269,6 @@ def main(args) -> int:
             runs.append((f"{a} vs {b}", cfg, a, b, args.gen or "mixed",
                          100_000 if args.instances is None else args.instances))
     return execute(runs, args, backend)
-
-
-def _checked_name(name: str) -> str:
-    from ..backend import BACKENDS
-    if name.lower() not in BACKENDS:
-        raise ValueError(f"unknown backend {name!r}; choose one of {', '.join(BACKENDS)}")
-    return name.lower()
 
 
 def _one(cfg, a: str, b: str, n: int, gen: str, args, bar, title: str = "", pool=None):
