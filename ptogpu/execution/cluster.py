@@ -13,6 +13,7 @@ its own core.
 from __future__ import annotations
 
 import contextlib
+import os
 import re
 from concurrent.futures import Executor
 from typing import Iterator
@@ -36,7 +37,6 @@ def parse(address: str) -> tuple[str, int | str]:
     a = str(address).strip()
     m = re.fullmatch(r"local(?::(\d+))?", a)
     if m:
-        import os
         n = int(m[1]) if m[1] else (os.cpu_count() or 1)
         if not 1 <= n <= 256:
             raise ClusterError(f"--dask {a}: local:N takes 1..256 workers")
@@ -53,7 +53,6 @@ def connect(address: str, *, timeout: float | None = None) -> Iterator:
     seconds, never a hang."""
     kind, where = parse(address)
     if timeout is None:
-        import os
         env = os.environ.get("PTOGPU_DASK_TIMEOUT", "").strip()
         try:
             timeout = float(env) if env else CONNECT_TIMEOUT

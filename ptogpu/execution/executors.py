@@ -140,10 +140,9 @@ def n_slots(executor: Executor | None) -> int:
     Dask's executor asks its client for the cluster's threads."""
     if executor is None:
         return 1
-    for attr in ("_max_workers",):
-        v = getattr(executor, attr, None)
-        if isinstance(v, int) and v > 0:
-            return v
+    v = getattr(executor, "_max_workers", None)
+    if isinstance(v, int) and v > 0:
+        return v
     client = getattr(executor, "_client", None)
     if client is not None:
         try:
