@@ -74,7 +74,7 @@ def test_lockstep_and_per_thread_launches_give_the_same_counts():
             got = []
             for threads in ("warps", "threads"):
                 rep = C.Report(C.Side.parse("a5@native"), C.Side.parse("cpu@native"), cfg, 400, "mixed", 3)
-                fused.merge(rep, X.Campaign(a, b, gen, 0, threads=threads, shapes=shp).run_chunk(0, 400), gen, a)
+                fused.merge(rep, X.Campaign(a, b, gen, 0, threads=threads, shapes=shp).run_chunk(0, 400), gen)
                 got.append(key(rep))
             assert got[0] == got[1]
             seen += (got[0][0] > 0, got[0][2] > 0)
@@ -94,7 +94,7 @@ def test_a_kernel_that_writes_other_bytes_is_caught():
     res = camp.run_chunk(0, 200)
     rep = C.Report(C.Side.parse("a5@native"), C.Side.parse("a5@native"), cfg, 200, "uniform", 1)
     from ptogpu.fuzz import fused
-    fused.merge(rep, res, Generator("uniform", 1), a)
+    fused.merge(rep, res, Generator("uniform", 1))
     assert rep.divergent == 200 and rep.unexplained == 200
 
 
@@ -210,7 +210,7 @@ def test_the_kernel_form_counts_like_the_host_engine(kw):
             reps = []
             for res in (camp.run_chunk(0, 300), camp.run_kernel_chunk(0, 300)):
                 rep = C.Report(C.Side.parse(pa), C.Side.parse(pb), cfg, 300, "mixed", 6)
-                fused.merge(rep, res, gen, a)
+                fused.merge(rep, res, gen)
                 reps.append(rep)
             host, kern = reps
             counts = lambda r: (r.faults_a, r.faults_b, r.divergent, sorted((m, c.count) for m, c in r.classes.items()))
@@ -220,7 +220,7 @@ def test_the_kernel_form_counts_like_the_host_engine(kw):
             for m, c in kern.classes.items():
                 for i in c.first:
                     one = C.Report(C.Side.parse(pa), C.Side.parse(pb), cfg, 1, "mixed", 6)
-                    fused.merge(one, camp.run_chunk(i, 1), gen, a)
+                    fused.merge(one, camp.run_chunk(i, 1), gen)
                     assert list(one.classes) == [m]
 
 

@@ -101,9 +101,9 @@ def test_cuda_kernel_through_the_host_shim_matches_the_native_driver(case):
     g = Generator(gen, 4)
     n = 600
     kern = Report(sa, sb, cfg, n, gen, 4)
-    F.merge(kern, _host_kernel(ca, cb, g, n), g, ca)
+    F.merge(kern, _host_kernel(ca, cb, g, n), g)
     host = Report(sa, sb, cfg, n, gen, 4)
-    F.merge(host, F.run_native_chunk(F.params(ca, cb, g.seed, g.counter_kind, 0, 0), F.gm_image(ca), n), g, ca)
+    F.merge(host, F.run_native_chunk(F.params(ca, cb, g.seed, g.counter_kind, 0, 0), F.gm_image(ca), n), g)
     assert _key(kern) == _key(host)
 
 

@@ -199,7 +199,7 @@ def run(camp: "Campaign", backend: str, n, start, rep, *, chunk=None, progress=N
         done += m
         if progress:
             progress(done, n)
-    fused.merge(rep, np.concatenate(allres) if allres else fused.empty_results(0), gen, a)
+    fused.merge(rep, np.concatenate(allres) if allres else fused.empty_results(0), gen)
     if shapes:                             # each class's example in its first instance's shape
         for c in rep.classes.values():
             if c.first:

@@ -135,9 +135,9 @@ def run_cupy_chunk(prm: np.ndarray, gm: np.ndarray, n: int) -> np.ndarray:
     return cp.asnumpy(res)
 
 
-def merge(rep, res: np.ndarray, gen, cfg: FuzzConfig) -> None:
+def merge(rep, res: np.ndarray, gen) -> None:
     """Fold per-thread result records into the report's classes."""
-    from .compare import FIRST, DivClass
+    from .compare import FIRST, DivClass, _example
     H, S, NF = _E("FZ_HEAD"), _E("FZ_SLOT"), _E("FZ_FIRST")
     for rec in res:
         rep.faults_a += int(rec[_E("FZ_FAULTS_A")])
@@ -156,7 +156,7 @@ def merge(rep, res: np.ndarray, gen, cfg: FuzzConfig) -> None:
             c.count += int(sl[1])
             c.first = sorted(c.first + [int(x) for x in sl[3: 3 + min(int(sl[2]), NF)]])[:FIRST]
     for c in rep.classes.values():
-        c.example = gen(np.array(c.first[:1], np.int64), cfg.n_idx, cfg.cap)[0] if c.first else None
+        c.example = _example(rep, gen, c)
 
 
 def run_numpy(a, b, gen, n, start, rep, rel, *, chunk=None, progress=None, executor=None) -> None:
@@ -205,5 +205,5 @@ def run(a, b, gen, sa, sb, n, start, rep, rel, *, chunk=None, progress=None, exe
         done += m
         if progress:
             progress(done, n)
-    merge(rep, np.concatenate(allres) if allres else empty_results(0), gen, a)
+    merge(rep, np.concatenate(allres) if allres else empty_results(0), gen)
     rep.engine = f"fused {sa.backend}"
