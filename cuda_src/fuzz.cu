@@ -1,98 +1,56 @@
-// fuzz.cu — the fused MGATHER-into-UB fuzz campaign: indices generated in the kernel with the
-// counter RNG (counter_rng.cuh), two configurations ("sides") run on each tile, outputs and
+// fuzz.cu — the fuzz campaign engines for MGATHER into UB: indices generated in the kernel with
+// the counter RNG (counter_rng.cuh), two configurations ("sides") run on each tile, outputs and
 // faults compared, divergent tiles classified and counted. Only counters come back: no index,
 // output or table traffic beyond the shared table.
 //
-// Semantics are those of ptogpu/execution/batch.py (_mgather_ub) and ptogpu/fuzz/classify.py, in the
-// canonical instance of ptogpu/execution/single.py: table at GM byte 0 (GM = the table padded to 64
-// bytes), RowMajor index tile, RowMajor destination of R x C padded elements, which starts
-// zeroed. Covered: Row and Elem, every GatherOOB, 32-bit index types, element sizes 1/2/4/8,
-// the three Row source rules, the A2/A3 Row tail fill. tests/test_fuzz_fused.py checks the
-// counts against the NumPy campaign.
+//   fuzz_campaign      (formula screening) one thread per tile (grid-stride over tiles): both
+//                      sides' references (fuzz_reference.cuh) compared; results by atomics.
+//   pto_fuzz_native    (host) the same over a tile held in arrays, OpenMP over tiles.
+//   pto_fuzz_exec      (host, the default: executing) both sides' kernels run on every tile,
+//                      each checked against its own reference, then against each other.
+//   fuzz_exec_campaign the executing engine as a kernel (cupy; the host shim runs it in tests).
 //
-//   fuzz_campaign   one thread per tile (grid-stride over tiles), one pass over the tile's
-//                   elements with indices generated in registers; results by atomics.
-//   pto_fuzz_native (host build only) the same element functions over a tile held in arrays,
-//                   OpenMP over tiles; this is what backend "native" runs.
+// Canonical instance (ptogpu/execution/single.py): table at GM byte 0 (GM = the table padded to
+// 64 bytes), RowMajor index tile, RowMajor destination of R x C padded elements holding the
+// fill byte. Covered: Row and Elem, every GatherOOB, 32-bit index types, element sizes
+// 1/2/4/8, the three Row source rules, the A2/A3 Row tail fill. A difference between two sides
+// is classified by ref_explain (the fields that make the references agree), never by where the
+// bytes differ.
 #include "counter_rng.cuh"
+#include "fuzz_reference.cuh"
 #include "mgather_impl.cuh"
 
-// Campaign parameter block (int64 words); the Python side reads these names from this file.
-enum {
-    FZ_SEED = 0, FZ_INST0, FZ_GEN, FZ_GCAP, FZ_MODE, FZ_OOB, FZ_T, FZ_VR, FZ_VC, FZ_R, FZ_C,
-    FZ_SIGNED, FZ_GMSIZE, FZ_REL, FZ_A = 16,
-    // SD_SIMT records the executor; per-tile results do not depend on lane order.
-    SD_BITS = 0, SD_CAP, SD_ROWSRC, SD_TAIL, SD_S3, SD_S4, SD_SIMT, SIDE_WORDS = 8,
-    FZ_B = FZ_A + SIDE_WORDS, FZ_WORDS = FZ_B + SIDE_WORDS
-};
-// Fact bits: the same numbers as ptogpu/fuzz/rules.py.
-enum { FACT_CAST = 1, FACT_CAP = 2, FACT_ROWSRC = 4, FACT_PAD = 8, FACT_FAULT = 16,
-       FACT_UNDEF = 32, FACT_UNEXPLAINED = 1 << 15 };
-// Result record (u64 words): counters (tiles faulting on A, on B, divergent, divergent but
-// beyond FZ_MAXC classes), then FZ_MAXC class slots of FZ_SLOT words each:
+// Result record (u64 words): counters (tiles faulting on A, on B, divergent, beyond FZ_MAXC
+// classes, disagreeing with their own reference on A, on B, of which with writes outside the
+// destination on A, on B), then FZ_MAXC class slots of FZ_SLOT words each:
 // [mask, count, n_first, first_0 .. first_{FZ_FIRST-1}].
-enum { FZ_FAULTS_A = 0, FZ_FAULTS_B, FZ_DIVERGENT, FZ_OVERFLOW, FZ_HEAD = 4, FZ_MAXC = 64, FZ_FIRST = 5,
-       FZ_SLOT = 3 + FZ_FIRST, FZ_RESULT_WORDS = FZ_HEAD + FZ_MAXC * FZ_SLOT };
-enum { MODE_ROW_ = 0, MODE_ELEM_ = 1 };
-enum { RS_STRIDES = 0, RS_STRIDE3 = 1, RS_VALID_COLS = 2 };
+enum { FZ_FAULTS_A = 0, FZ_FAULTS_B, FZ_DIVERGENT, FZ_OVERFLOW, FZ_REFBAD_A, FZ_REFBAD_B, FZ_STRAY_A,
+       FZ_STRAY_B, FZ_HEAD = 8, FZ_MAXC = 64, FZ_FIRST = 5, FZ_SLOT = 3 + FZ_FIRST,
+       FZ_RESULT_WORDS = FZ_HEAD + FZ_MAXC * FZ_SLOT };
 #define FZ_EMPTY (~0ull)
 
-// The index value of element k, cast to the 32-bit index type and sign/zero-extended: the low
-// 32 bits of the generator's value, computed in 32-bit lanes (rng_value32; a GPU emulates 64-bit
-// integer arithmetic). `dup` holds the tile's rng_dup_values, branch-free selection: lanes of a
-// warp never diverge.
-PTO_DEV u64 fz_index(const i64 *P, u64 key, const i64 *dup, u64 k) {
+// Index word k of the tile (the low 32 bits of the generator's value, computed in 32-bit
+// lanes: rng_value32; a GPU emulates 64-bit integer arithmetic). `dup` holds the tile's
+// rng_dup_values, branch-free selection: lanes of a warp never diverge.
+PTO_DEV u32 fz_word(const i64 *P, u64 key, const i64 *dup, u64 k) {
     const u32 d32[4] = {(u32)dup[0], (u32)dup[1], (u32)dup[2], (u32)dup[3]};
-    const u32 w = rng_value32((int)P[FZ_GEN], (u32)key, (u32)(key >> 32), k, d32, (u32)(u64)P[FZ_GCAP]);
-    return P[FZ_SIGNED] ? (u64)(i64)(int)w : (u64)w;
+    return rng_value32((int)P[FZ_GEN], (u32)key, (u32)(key >> 32), k, d32, (u32)(u64)P[FZ_GCAP]);
 }
 
-// Remap (mgather.md §3) for one side; returns the safe index and sets *rd.
-PTO_DEV u64 fz_remap(const i64 *S, int oob, u64 raw, bool *rd) {
-    const int bits = (int)S[SD_BITS];
-    return remap(cast_index(raw, bits), (u64)S[SD_CAP], oob, bits, rd);
-}
-
-// Table element offset of (safe row, column c) under the side's Row source rule.
-PTO_DEV u64 fz_row_off(const i64 *S, u64 safe, u64 c, u64 vc) {
-    switch ((int)S[SD_ROWSRC]) {
-    case RS_STRIDES: return safe * (u64)S[SD_S3] + c * (u64)S[SD_S4];
-    case RS_STRIDE3: return safe * (u64)S[SD_S3] + c;
-    default: return ((safe * vc) & 0xFFFFFFFFull) + c;
-    }
-}
-
-// Read table element `off` (elements of T bytes from GM byte 0): *bad when it leaves GM.
-PTO_DEV u64 fz_load(const u8 *gm, i64 gm_size, int T, u64 off, bool *bad) {
-    const u64 byte = off * (u64)T;
-    *bad = !((i64)byte >= 0 && (i64)byte <= gm_size - T);
-    if (*bad) return 0;
-    u64 v = 0;
-    for (int k = 0; k < T; ++k) v |= (u64)gm[byte + k] << (8 * k);
-    return v;
-}
-
-// Effective source of valid element (r, c) on one side: the table element it reads, or
-// FZ_ZS (written as 0), or FZ_FS (the read leaves GM: the tile faults). Equal sources give
-// equal bytes, so the GPU driver loads table values only where the two sides' sources differ.
+// Effective source of valid element (r, c) on one side, from its reference: the table element
+// it reads, or FZ_ZS (written as 0), or FZ_FS (the read leaves GM: the tile faults). Equal
+// sources give equal bytes, so the drivers load table values only where two sides' differ.
 #define FZ_ZS (~0ull)
 #define FZ_FS (~0ull - 1)
-PTO_DEV u64 fz_eff(const i64 *P, const i64 *S, u64 raw, u64 c) {
-    bool rd;
-    const u64 safe = fz_remap(S, (int)P[FZ_OOB], raw, &rd);
-    if (!rd) return FZ_ZS;
-    const u64 off = P[FZ_MODE] == MODE_ELEM_ ? safe : fz_row_off(S, safe, c, (u64)P[FZ_VC]);
-    const u64 T = (u64)P[FZ_T], byte = off * T;
-    return ((i64)byte >= 0 && (i64)byte <= P[FZ_GMSIZE] - (i64)T) ? off : FZ_FS;
+PTO_DEV u64 fz_eff(const i64 *P, const i64 *S, u32 w, u64 c) {
+    u64 safe;
+    if (!ref_remap(P, S, ref_u(P, S, w), &safe)) return FZ_ZS;
+    const u64 off = ref_off(P, S, safe, c);
+    return ref_in_gm(P, off) ? off : FZ_FS;
 }
 
 // The bytes (as an integer) an effective source puts in the destination.
-PTO_DEV u64 fz_eff_value(const i64 *P, const u8 *gm, u64 e) {
-    if (e >= FZ_FS) return 0;
-    bool bad;
-    return fz_load(gm, P[FZ_GMSIZE], (int)P[FZ_T], e, &bad);
-}
-
+PTO_DEV u64 fz_eff_value(const i64 *P, const u8 *gm, u64 e) { return e >= FZ_FS ? 0 : ref_load(P, gm, e); }
 
 // Padding element (r, c >= VC) of a Row side with the A2/A3 tail fill: covered by the burst's
 // 32-byte tail (it then holds the row's first element)?
@@ -102,23 +60,13 @@ PTO_DEV bool fz_in_tail(const i64 *P, const i64 *S, u64 c) {
     return c * T < ((vcb + 31u) / 32u) * 32u;
 }
 
-// Facts explaining a difference at valid element (r, c) with index value `raw` (classify.py).
-PTO_DEV i64 fz_facts(const i64 *P, u64 raw, u64 c) {
-    const i64 *A = P + FZ_A, *B = P + FZ_B;
-    const u64 ua = cast_index(raw, (int)A[SD_BITS]), ub = cast_index(raw, (int)B[SD_BITS]);
-    const u64 capa = (u64)A[SD_CAP], capb = (u64)B[SD_CAP];
-    i64 f = 0;
-    if (A[SD_BITS] != B[SD_BITS] && P[FZ_SIGNED] && (i64)raw < 0) f |= FACT_CAST;
-    if (capa != capb) {
-        const u64 lo = capa < capb ? capa : capb;
-        if (ua >= lo || ub >= lo) f |= FACT_CAP;
-    }
-    if (P[FZ_OOB] == OOB_UNDEFINED && (ua >= capa || ub >= capb)) f |= FACT_UNDEF;
-    if (P[FZ_MODE] == MODE_ROW_ && A[SD_ROWSRC] != B[SD_ROWSRC]) {
-        const u64 safe = P[FZ_OOB] == OOB_WRAP ? ua % (capa ? capa : 1) : ua;
-        if (fz_row_off(A, safe, c, (u64)P[FZ_VC]) != fz_row_off(B, safe, c, (u64)P[FZ_VC])) f |= FACT_ROWSRC;
-    }
-    return f;
+// Class of a tile whose two sides' results differ (the references, or executions that agree
+// with them): the sides that must agree (FZ_REL), else the explanation, with the fault
+// symptom when exactly one side faults.
+template <class Word>
+PTO_DEV u64 fz_class(const i64 *P, const i64 *XP, Word word, const u8 *gm, bool fa, bool fb) {
+    if (P[FZ_REL]) return (u64)P[FZ_REL];
+    return ref_explain(P, XP, word, gm) | (fa != fb ? (u64)XP[XP_FAULT] : 0ull);
 }
 
 // ---- class table (shared by both drivers) -----------------------------------------------------
@@ -173,63 +121,53 @@ PTO_DEV void fz_note(u64 *res, u64 mask, u64 inst, bool shared = false) {
     fz_count(res, FZ_OVERFLOW, shared);  // more than FZ_MAXC classes: counted, not classified
 }
 // ---- GPU driver: one thread per tile, indices regenerated in registers ---------------------------
-// One pass over the valid elements computes both sides' values and whether they read outside
-// GM (a fault is "any element", so the lane order of an A5 SIMT launch cannot change it); a
-// second pass runs only for tiles where exactly one side faults, to name the index facts.
-PTO_DEV u64 fz_tile(const i64 *P, const u8 *gm, u64 key, bool *pfa, bool *pfb) {
+// One pass over the valid elements compares both sides' effective sources and whether they
+// read outside GM (a fault is "any element", so the lane order of an A5 SIMT launch cannot
+// change it); a tile that differs is then explained (fz_class), with its words regenerated.
+PTO_DEV u64 fz_tile(const i64 *P, const i64 *XP, const u8 *gm, u64 key, bool *pfa, bool *pfb) {
     const i64 *A = P + FZ_A, *B = P + FZ_B;
     const u64 VR = (u64)P[FZ_VR], VC = (u64)P[FZ_VC], C = (u64)P[FZ_C];
     const bool elem = P[FZ_MODE] == MODE_ELEM_;
-    bool fa = false, fb = false;
-    u64 diff = 0;
+    bool fa = false, fb = false, diff = false;
     i64 dup[4];
     rng_dup_values(key, (u64)P[FZ_GCAP], dup);
     for (u64 r = 0; r < VR; ++r) {
-        const u64 rowraw = elem ? 0 : fz_index(P, key, dup, r);
+        const u32 roww = elem ? 0u : fz_word(P, key, dup, r);
         u64 a0 = FZ_ZS, b0 = FZ_ZS;
         for (u64 c = 0; c < VC; ++c) {
-            const u64 raw = elem ? fz_index(P, key, dup, r * VC + c) : rowraw;
-            const u64 ea = fz_eff(P, A, raw, c), eb = fz_eff(P, B, raw, c);
+            const u32 w = elem ? fz_word(P, key, dup, r * VC + c) : roww;
+            const u64 ea = fz_eff(P, A, w, c), eb = fz_eff(P, B, w, c);
             fa |= ea == FZ_FS;
             fb |= eb == FZ_FS;
             if (c == 0) { a0 = ea; b0 = eb; }
-            if (ea != eb && fz_eff_value(P, gm, ea) != fz_eff_value(P, gm, eb)) {
-                const i64 f = fz_facts(P, raw, c);
-                diff |= f ? (u64)f : (u64)FACT_UNEXPLAINED;
-            }
+            diff |= ea != eb && fz_eff_value(P, gm, ea) != fz_eff_value(P, gm, eb);
         }
         if (!elem && (A[SD_TAIL] || B[SD_TAIL])) {
             const u64 va0 = fz_eff_value(P, gm, a0), vb0 = fz_eff_value(P, gm, b0);
             for (u64 c = VC; c < C; ++c)
-                if ((fz_in_tail(P, A, c) ? va0 : 0) != (fz_in_tail(P, B, c) ? vb0 : 0)) diff |= FACT_PAD;
+                diff |= (fz_in_tail(P, A, c) && a0 != FZ_ZS ? va0 : 0) != (fz_in_tail(P, B, c) && b0 != FZ_ZS ? vb0 : 0);
         }
     }
     *pfa = fa;
     *pfb = fb;
-    if (!fa && !fb) return diff;
-    if (fa == fb) return 0;                  // both fault: equal as faults
-    u64 tilef = 0;
-    for (u64 r = 0; r < VR; ++r) {
-        const u64 rowraw = elem ? 0 : fz_index(P, key, dup, r);
-        for (u64 c = 0; c < VC; ++c) tilef |= (u64)fz_facts(P, elem ? fz_index(P, key, dup, r * VC + c) : rowraw, c);
-    }
-    return FACT_FAULT | (tilef & (FACT_CAST | FACT_CAP | FACT_UNDEF));
+    if (fa && fb) return 0;                  // both fault: equal as faults
+    if (!diff && fa == fb) return 0;
+    return fz_class(P, XP, [&](u64 k) { return fz_word(P, key, dup, k); }, gm, fa, fb);
 }
 
-// Uniform kernel signature (common.cuh): gm = the table, prm = the campaign block (shared),
-// fault = the result record, n_inst = tiles in this launch; ub, l1 and pass are unused.
+// Uniform kernel signature (common.cuh): gm = the table, prm = [campaign block | explanation
+// block] (shared), fault = the result record, n_inst = tiles; ub, l1 and pass are unused.
 extern "C" __global__ void __launch_bounds__(256) fuzz_campaign(PTO_KERNEL_PARAMS) {
-    const i64 *P = prm;
+    const i64 *P = prm, *XP = prm + FZ_WORDS;
     const u64 stride = (u64)gridDim.x * blockDim.x * blockDim.y;
     const u64 tid0 = (u64)blockIdx.x * blockDim.x * blockDim.y + threadIdx.y * blockDim.x + threadIdx.x;
     for (u64 t = tid0; t < (u64)n_inst; t += stride) {
         const u64 inst = (u64)P[FZ_INST0] + t;
         const u64 key = rng_key((u64)P[FZ_SEED], inst);
         bool fa, fb;
-        u64 mask = fz_tile(P, gm, key, &fa, &fb);
+        const u64 mask = fz_tile(P, XP, gm, key, &fa, &fb);
         if (fa) fz_count(fault, FZ_FAULTS_A);
         if (fb) fz_count(fault, FZ_FAULTS_B);
-        if (mask && P[FZ_REL]) mask = (u64)P[FZ_REL];
         if (mask) {
             fz_count(fault, FZ_DIVERGENT);
             fz_note(fault, mask, inst);
@@ -239,12 +177,14 @@ extern "C" __global__ void __launch_bounds__(256) fuzz_campaign(PTO_KERNEL_PARAM
 PTO_EXPORT(fuzz_campaign)
 
 // ---- executing engine: both sides' kernels run on every tile -----------------------------------
-// Unlike the formula engine above, nothing here knows the MGATHER rules: each tile's indices
-// are generated into a per-thread UB image, side A's kernel and side B's kernel (the very
-// functions batches launch: the A5 SIMT launches as lock-step warps, the scalar targets'
-// loops) run on it into two destination copies, and their fault records and bytes are
-// compared; fz_facts only names the rules behind a difference. A lane-mapping error in a
-// kernel therefore shows up as divergent (unexplained) tiles.
+// Nothing here knows the MGATHER rules: each tile's indices are generated into a per-thread UB
+// image, side A's kernel and side B's kernel (the very functions batches launch: the A5 SIMT
+// launches as lock-step warps, the scalar targets' loops) run on it into two destination
+// copies. Three verdicts per tile: each side's fault record, destination and index tile against
+// its reference (fuzz_reference.cuh), and every other byte of its UB and of GM unchanged (on
+// the host: compared after each block of tiles, the block rerun tile by tile when something
+// changed), then the two sides against each other; a difference is classified by fz_class. A lane-mapping error in a
+// kernel therefore shows up as that side disagreeing with its reference.
 
 // Exec block (int64 words), filled by ptogpu/fuzz/execute.py.
 enum {
@@ -259,41 +199,45 @@ enum {
     EX_KIND_A, EX_KIND_B, EX_WIN_B, EX_REC, EX_WORDS
 };
 
-// Phase of a fault record as the batch path codes it (index, table, dst, other), or -1.
+// Phase of a fault record (index, table, dst), or -1.
 PTO_DEV int fault_phase(const u64 *rec) {
     if (rec[0] == FAULT_NONE) return -1;
     const u64 p = rec[0] >> 56;
     return p <= 2 ? (int)p : 3;
 }
 
-// Class mask of one executed tile (0: the sides agree): fault records, then the destination
-// bytes element by element; `raw_of(k)` is index value k of the tile (sign-extended for int32).
-// VR x VC: this tile's valid shape; C: the destination's columns.
-template <class RawOf>
-PTO_DEV u64 fz_exec_mask(const i64 *P, const u64 *reca, const u64 *recb, const u8 *dsa, const u8 *dsb,
-                         u64 dn, u64 C, u64 VR, u64 VC, RawOf raw_of) {
-    const bool elem = P[FZ_MODE] == MODE_ELEM_;
-    const u64 T = (u64)P[FZ_T];
+// Do two executions agree? Both fault in the same phase, or neither and their bytes agree.
+PTO_DEV bool fz_exec_same(const u64 *reca, const u64 *recb, const u8 *dsa, const u8 *dsb, u64 dn) {
     const int fa = fault_phase(reca), fb = fault_phase(recb);
-    u64 mask = 0;
-    if (fa != fb) {                               // one faults, or both in different phases
-        u64 tilef = 0;
-        for (u64 r = 0; r < VR; ++r)
-            for (u64 c = 0; c < VC; ++c) tilef |= (u64)fz_facts(P, raw_of(elem ? r * VC + c : r), c);
-        mask = FACT_FAULT | (tilef & (FACT_CAST | FACT_CAP | FACT_UNDEF));
-    } else if (fa < 0) {
-        for (u64 e = 0; e < dn / T; ++e) {
-            bool same = true;
-            for (u64 k = 0; k < T; ++k) same &= dsa[e * T + k] == dsb[e * T + k];
-            if (same) continue;
-            const u64 r = e / C, c = e % C;
-            i64 f = FACT_PAD;
-            if (r < VR && c < VC) f = fz_facts(P, raw_of(elem ? r * VC + c : r), c) & ~(i64)FACT_PAD;
-            mask |= f ? (u64)f : (u64)FACT_UNEXPLAINED;
+    if (fa >= 0 || fb >= 0) return fa == fb;
+#ifdef PTO_HOST_SHIM
+    return __builtin_memcmp(dsa, dsb, dn) == 0;
+#else
+    for (u64 k = 0; k < dn; ++k)
+        if (dsa[k] != dsb[k]) return false;
+    return true;
+#endif
+}
+
+// Does a fault record hold the reference's fault (key, address, index value; none: no fault)?
+PTO_DEV bool fz_rec_ok(const u64 *rec, u64 key, u64 addr, u64 uu) {
+    return rec[0] == key && (key == FAULT_NONE || (rec[1] == addr && rec[2] == uu));
+}
+
+// A side's destination bytes against its reference, element by element (no buffer: the GPU
+// form); a faulting tile leaves the fill everywhere.
+template <class Word>
+PTO_DEV bool fz_dst_ok(const i64 *P, const i64 *S, Word word, const u8 *gm, const u8 *ds, bool clean) {
+    const u64 R = (u64)P[FZ_R], C = (u64)P[FZ_C], T = (u64)P[FZ_T], fill = ref_fill(P);
+    for (u64 r = 0; r < R; ++r)
+        for (u64 c = 0; c < C; ++c) {
+            u64 v;
+            if (!clean || !ref_at(P, S, word, gm, r, c, &v)) v = fill;
+            const u8 *p = ds + (r * C + c) * T;
+            for (u64 k = 0; k < T; ++k)
+                if (p[k] != (u8)(v >> (8 * k))) return false;
         }
-    }
-    if (mask && P[FZ_REL]) mask = (u64)P[FZ_REL];
-    return mask;
+    return true;
 }
 
 // ---- the executing engine as a kernel (cupy; the host shim runs it in the tests) -------------
@@ -302,9 +246,10 @@ PTO_DEV u64 fz_exec_mask(const i64 *P, const u64 *reca, const u64 *recb, const u
 //   0  generate the tile's indices into both sides' UB images, fill their destinations;
 //   1  pass 0 of each side's kernel (a scalar side runs whole, on thread 0);
 //   2  pass 1 of each A5 side;
-//   3  thread 0 compares the two sides and counts the tile into `fault` (the result record).
-// prm: [campaign block (FZ_WORDS) | exec block (EX_WORDS) | side A's MGATHER block | side B's |
-// ipos (EX_N_IDX)]. Instance k's UB window (ub + k*ub_stride): side A's image at 0, side B's
+//   3  thread 0 checks each side against its reference, then the two sides against each
+//      other, and counts the tile into `fault` (the result record).
+// prm: [campaign block (FZ_WORDS) | explanation block (XP_WORDS) | exec block (EX_WORDS) |
+// side A's MGATHER block | side B's | ipos (EX_N_IDX)]. Instance k's UB window (ub + k*ub_stride): side A's image at 0, side B's
 // at EX_WIN_B, the fault records at EX_REC. Shape fuzzing as pto_fuzz_exec.
 PTO_DEV void fzx_side(int kind, const i64 *L, const Mem &m, u64 *rec, int pass, u32 tid) {
     if (kind == MGK_A5_ELEM || kind == MGK_A5_ROW) mg_a5_thread_instance(kind, L, m, rec, pass);
@@ -312,7 +257,7 @@ PTO_DEV void fzx_side(int kind, const i64 *L, const Mem &m, u64 *rec, int pass, 
 }
 
 extern "C" __global__ void __launch_bounds__(1024) fuzz_exec_campaign(PTO_KERNEL_PARAMS) {
-    const i64 *P0 = prm, *X = prm + FZ_WORDS, *PA = X + EX_WORDS, *PB = PA + MG_WORDS;
+    const i64 *P0 = prm, *XP = prm + FZ_WORDS, *X = XP + XP_WORDS, *PA = X + EX_WORDS, *PB = PA + MG_WORDS;
     const i64 *ipos = PB + MG_WORDS;
     const u32 tid = threadIdx.y * blockDim.x + threadIdx.x, nth = blockDim.x * blockDim.y;
     (void)gm_stride;
@@ -335,7 +280,6 @@ extern "C" __global__ void __launch_bounds__(1024) fuzz_exec_campaign(PTO_KERNEL
         mb.a[SPACE_UB].p = win + X[EX_WIN_B];
         mb.a[SPACE_UB].size = X[EX_UB_B];
         const u64 ia = (u64)X[EX_IDX_ADDR], da = (u64)X[EX_DST_ADDR], dn = (u64)X[EX_DST_NBYTES];
-        const bool sgn = P0[FZ_SIGNED] != 0;
         i64 dup[4] = {0, 0, 0, 0};               // the generator: passes 0 and 3 only
         if (pass == 0 || pass == 3) rng_dup_values(key, (u64)P0[FZ_GCAP], dup);
         const u32 d32[4] = {(u32)dup[0], (u32)dup[1], (u32)dup[2], (u32)dup[3]};
@@ -372,9 +316,33 @@ extern "C" __global__ void __launch_bounds__(1024) fuzz_exec_campaign(PTO_KERNEL
         for (int w = 0; w < FZ_WORDS; ++w) Pt[w] = P0[w];
         Pt[FZ_VR] = (i64)VR;
         Pt[FZ_VC] = (i64)VC;
-        auto raw_of = [&](u64 k) { const u32 w = word(k); return sgn ? (u64)(i64)(int)w : (u64)w; };
-        const u64 mask = fz_exec_mask(Pt, rec, rec + FAULT_WORDS, ma.a[SPACE_UB].p + da,
-                                      mb.a[SPACE_UB].p + da, dn, (u64)X[EX_DST_COLS], VR, VC, raw_of);
+        // the three verdicts: each side against its reference (record, destination, index
+        // tile, the window's bytes after the destination), then the sides against each other
+        u64 mask = 0;
+        const u64 ext = (u64)X[EX_WIN_B], nv = elem ? VR * VC : VR;
+        for (int sd = 0; sd < 2; ++sd) {
+            const i64 *S = Pt + (sd ? FZ_B : FZ_A);
+            const u64 *r = rec + sd * FAULT_WORDS;
+            const u8 *img = (sd ? mb : ma).a[SPACE_UB].p;
+            u64 addr = 0, uu = 0;
+            const u64 key = ref_fault(Pt, S, word, &addr, &uu);
+            bool ok = fz_rec_ok(r, key, addr, uu) && fz_dst_ok(Pt, S, word, gm, img + da, key == FAULT_NONE);
+            bool stray = false;
+            for (u64 k = 0; k < nv; ++k) {
+                const u8 *q = img + ia + (u64)ipos[elem ? (k / VC) * Cv + k % VC : k] * 4;
+                const u32 w = word(k);
+                for (int b = 0; b < 4; ++b) stray |= q[b] != (u8)(w >> (8 * b));
+            }
+            for (u64 b = da + dn; b < ext; ++b) stray |= img[b] != 0;
+            if (!ok || stray) {
+                mask |= (u64)XP[sd ? XP_REF_B : XP_REF_A] | (stray ? (u64)XP[XP_WINDOW] : 0ull);
+                fz_count(fault, sd ? FZ_REFBAD_B : FZ_REFBAD_A, true);
+                if (stray) fz_count(fault, sd ? FZ_STRAY_B : FZ_STRAY_A, true);
+            }
+        }
+        const u8 *dsa = ma.a[SPACE_UB].p + da, *dsb = mb.a[SPACE_UB].p + da;
+        if (!mask && !fz_exec_same(rec, rec + FAULT_WORDS, dsa, dsb, dn))
+            mask = fz_class(Pt, XP, word, gm, rec[0] != FAULT_NONE, rec[FAULT_WORDS] != FAULT_NONE);
         if (rec[0] != FAULT_NONE) fz_count(fault, FZ_FAULTS_A, true);
         if (rec[FAULT_WORDS] != FAULT_NONE) fz_count(fault, FZ_FAULTS_B, true);
         if (mask) {
@@ -430,11 +398,11 @@ FZ_INLINE void side_eff(const i64 *P, const i64 *S, u64 nelem, const u64 *raw, u
     }
     const u64 VR = (u64)P[FZ_VR];
     for (u64 r = 0; r < VR; ++r) {
-        bool rd;
-        const u64 safe = remap(raw[r] & mask, cap, OOB, bits, &rd);
+        u64 safe;
+        const bool rd = ref_remap(P, S, raw[r] & mask, &safe);
         u64 *er = eff + r * VC;
         for (u64 c = 0; c < VC; ++c) {
-            const u64 byte = fz_row_off(S, safe, c, VC) * T;
+            const u64 byte = ref_off(P, S, safe, c) * T;
             er[c] = !rd ? ZS : byte < limb ? byte / T : FS;
         }
     }
@@ -527,7 +495,7 @@ FZ_INLINE void fz_words(u64 key, int gen, u64 gcap, u64 n, u32 *w) {
 }
 
 template <typename E>
-FZ_INLINE void run_range(const i64 *P, const u8 *gm, u64 lo, u64 hi, u64 *res) {
+FZ_INLINE void run_range(const i64 *P, const i64 *XP, const u8 *gm, u64 lo, u64 hi, u64 *res) {
     const u64 VR = (u64)P[FZ_VR], VC = (u64)P[FZ_VC], C = (u64)P[FZ_C];
     const bool elem = P[FZ_MODE] == MODE_ELEM_;
     const u64 n = elem ? VR * VC : VR, ne = VR * VC, ne8 = (ne + 7) / 8 * 8;
@@ -541,88 +509,54 @@ FZ_INLINE void run_range(const i64 *P, const u8 *gm, u64 lo, u64 hi, u64 *res) {
     const bool tails = !elem && (A[SD_TAIL] || B[SD_TAIL]) && (VC * sizeof(E)) % 32;
     const bool narrow = elem && A[SD_BITS] == 32 && B[SD_BITS] == 32 && nelem < 0xFFFFFFF0ull;
     const u64 n16 = (n + 15) / 16 * 16;
-    std::vector<u32> w32(narrow ? n16 : 0, 0), a32(narrow ? n16 : 0, 0), b32(narrow ? n16 : 0, 0);
+    std::vector<u32> w32(n16, 0), a32(narrow ? n16 : 0, 0), b32(narrow ? n16 : 0, 0);
+    u32 *w = w32.data();
+    auto word = [&](u64 k) { return w[k]; };
+    auto note = [&](u64 inst, bool fa, bool fb, bool diff) {
+        res[FZ_FAULTS_A] += fa;
+        res[FZ_FAULTS_B] += fb;
+        if ((fa && fb) || (!diff && fa == fb)) return;           // both fault: equal as faults
+        res[FZ_DIVERGENT] += 1;
+        fz_note(res, fz_class(P, XP, word, gm, fa, fb), inst);
+    };
     for (u64 inst = lo; inst < hi && narrow; ++inst) {
-        u32 *w = w32.data();
         fz_words(rng_key(seed, inst), gen, gcap, n, w);
         side_eff32_any(P, A, (u32)nelem, w, a32.data(), n);
         side_eff32_any(P, B, (u32)nelem, w, b32.data(), n);
         const bool fa = any_fault32(a32.data(), n16), fb = any_fault32(b32.data(), n16);
-        res[FZ_FAULTS_A] += fa;
-        res[FZ_FAULTS_B] += fb;
-        u64 mask = 0;
-        auto raw_of = [&](u64 k) { return sgn ? (u64)(i64)(int)w[k] : (u64)w[k]; };
-        if (fa || fb) {
-            if (fa != fb) {
-                u64 tilef = 0;
-                for (u64 k = 0; k < n; ++k) tilef |= (u64)fz_facts(P, raw_of(k), k % VC);
-                mask = FACT_FAULT | (tilef & (FACT_CAST | FACT_CAP | FACT_UNDEF));
-            }
-        } else if (std::memcmp(a32.data(), b32.data(), n * sizeof(u32)) != 0) {
-            for (u64 k = 0; k < n; ++k)
-                if (a32[k] != b32[k] &&
-                    eff_value<E>(tab, widen_eff(a32[k])) != eff_value<E>(tab, widen_eff(b32[k]))) {
-                    const i64 f = fz_facts(P, raw_of(k), k % VC);
-                    mask |= f ? (u64)f : (u64)FACT_UNEXPLAINED;
-                }
-        }
-        if (mask && P[FZ_REL]) mask = (u64)P[FZ_REL];
-        if (mask) {
-            res[FZ_DIVERGENT] += 1;
-            fz_note(res, mask, inst);
-        }
+        bool diff = false;
+        if (!fa && !fb && std::memcmp(a32.data(), b32.data(), n * sizeof(u32)) != 0)
+            for (u64 k = 0; k < n && !diff; ++k)
+                diff = a32[k] != b32[k] &&
+                       eff_value<E>(tab, widen_eff(a32[k])) != eff_value<E>(tab, widen_eff(b32[k]));
+        note(inst, fa, fb, diff);
     }
     for (u64 inst = lo; inst < hi && !narrow; ++inst) {
-        const u64 key = rng_key(seed, inst);
         u64 *rw = raw.data();
-        i64 dup[4];
-        rng_dup_values(key, gcap, dup);
-        const u32 d32[4] = {(u32)dup[0], (u32)dup[1], (u32)dup[2], (u32)dup[3]};
-        const u32 k1 = (u32)key, k2 = (u32)(key >> 32), c32 = (u32)gcap;
+        fz_words(rng_key(seed, inst), gen, gcap, n, w);
 #pragma omp simd
-        for (u64 k = 0; k < n; ++k) {
-            const u32 w = rng_value32(gen, k1, k2, k, d32, c32);
-            rw[k] = sgn ? (u64)(i64)(int)w : (u64)w;
-        }
+        for (u64 k = 0; k < n; ++k) rw[k] = sgn ? (u64)(i64)(int)w[k] : (u64)w[k];
         side_eff_any<E>(P, A, nelem, rw, ea.data(), n);
         side_eff_any<E>(P, B, nelem, rw, eb.data(), n);
         const bool fa = any_fault(ea.data(), ne8), fb = any_fault(eb.data(), ne8);
-        res[FZ_FAULTS_A] += fa;
-        res[FZ_FAULTS_B] += fb;
-        u64 mask = 0;
-        if (fa || fb) {
-            if (fa != fb) {
-                u64 tilef = 0;
-                for (u64 r = 0; r < VR; ++r)
-                    for (u64 c = 0; c < VC; ++c) tilef |= (u64)fz_facts(P, rw[elem ? r * VC + c : r], c);
-                mask = FACT_FAULT | (tilef & (FACT_CAST | FACT_CAP | FACT_UNDEF));
-            }
-        } else {
-            if (std::memcmp(ea.data(), eb.data(), ne * sizeof(u64)) != 0) {
-                for (u64 k = 0; k < ne; ++k)
-                    if (ea[k] != eb[k] && eff_value<E>(tab, ea[k]) != eff_value<E>(tab, eb[k])) {
-                        const i64 f = fz_facts(P, rw[elem ? k : k / VC], k % VC);
-                        mask |= f ? (u64)f : (u64)FACT_UNEXPLAINED;
-                    }
-            }
+        bool diff = false;
+        if (!fa && !fb) {
+            if (std::memcmp(ea.data(), eb.data(), ne * sizeof(u64)) != 0)
+                for (u64 k = 0; k < ne && !diff; ++k)
+                    diff = ea[k] != eb[k] && eff_value<E>(tab, ea[k]) != eff_value<E>(tab, eb[k]);
             if (tails)
-                for (u64 r = 0; r < VR; ++r)
-                    for (u64 c = VC; c < C; ++c)
-                        if (tail_value<E>(P, A, tab, c, ea[r * VC]) != tail_value<E>(P, B, tab, c, eb[r * VC])) {
-                            mask |= FACT_PAD;
-                            break;
-                        }
+                for (u64 r = 0; r < VR && !diff; ++r)
+                    for (u64 c = VC; c < C && !diff; ++c)
+                        diff = tail_value<E>(P, A, tab, c, ea[r * VC]) != tail_value<E>(P, B, tab, c, eb[r * VC]);
         }
-        if (mask && P[FZ_REL]) mask = (u64)P[FZ_REL];
-        if (mask) {
-            res[FZ_DIVERGENT] += 1;
-            fz_note(res, mask, inst);
-        }
+        note(inst, fa, fb, diff);
     }
 }
 
 template <typename E>
-void run_range_default(const i64 *P, const u8 *gm, u64 lo, u64 hi, u64 *res) { run_range<E>(P, gm, lo, hi, res); }
+void run_range_default(const i64 *P, const i64 *XP, const u8 *gm, u64 lo, u64 hi, u64 *res) {
+    run_range<E>(P, XP, gm, lo, hi, res);
+}
 
 // The same loops compiled for AVX-512 (gathers, 64-bit multiplies in vector registers); picked
 // at run time when the CPU has it.
@@ -630,19 +564,21 @@ void run_range_default(const i64 *P, const u8 *gm, u64 lo, u64 hi, u64 *res) { r
 #define FZ_HAVE_WIDE 1
 template <typename E>
 __attribute__((target("avx512f,avx512dq,avx512vl,avx512bw,avx2,bmi2,fma")))
-void run_range_wide(const i64 *P, const u8 *gm, u64 lo, u64 hi, u64 *res) { run_range<E>(P, gm, lo, hi, res); }
+void run_range_wide(const i64 *P, const i64 *XP, const u8 *gm, u64 lo, u64 hi, u64 *res) {
+    run_range<E>(P, XP, gm, lo, hi, res);
+}
 #endif
 
 template <typename E>
-void run_range_any(const i64 *P, const u8 *gm, u64 lo, u64 hi, u64 *res) {
+void run_range_any(const i64 *P, const i64 *XP, const u8 *gm, u64 lo, u64 hi, u64 *res) {
 #ifdef FZ_HAVE_WIDE
     if (__builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
         __builtin_cpu_supports("avx512bw")) {
-        run_range_wide<E>(P, gm, lo, hi, res);
+        run_range_wide<E>(P, XP, gm, lo, hi, res);
         return;
     }
 #endif
-    run_range_default<E>(P, gm, lo, hi, res);
+    run_range_default<E>(P, XP, gm, lo, hi, res);
 }
 
 }  // namespace
@@ -666,17 +602,18 @@ static void fz_each_range(const i64 *P, i64 n, u64 *res, int n_res, F body) {
     }
 }
 
-// Tiles inst0 .. inst0+n-1 of the campaign `prm` (table = `gm`); `res` holds one result record
-// per thread (n_res records, FZ_RESULT_WORDS each, slots pre-set to FZ_EMPTY by the caller).
+// Tiles inst0 .. inst0+n-1 of the campaign `prm` ([campaign block | explanation block]; table
+// = `gm`); `res` holds one result record per thread (n_res records, FZ_RESULT_WORDS each,
+// slots pre-set to FZ_EMPTY by the caller).
 extern "C" void pto_fuzz_native(const i64 *prm, const u8 *gm, i64 n, u64 *res, int n_res) {
-    const i64 *P = prm;
+    const i64 *P = prm, *XP = prm + FZ_WORDS;
     const int T = (int)P[FZ_T];
     fz_each_range(P, n, res, n_res, [&](u64 lo, u64 hi, u64 *r) {
         switch (T) {
-        case 1: run_range_any<u8>(P, gm, lo, hi, r); break;
-        case 2: run_range_any<unsigned short>(P, gm, lo, hi, r); break;
-        case 8: run_range_any<u64>(P, gm, lo, hi, r); break;
-        default: run_range_any<u32>(P, gm, lo, hi, r); break;
+        case 1: run_range_any<u8>(P, XP, gm, lo, hi, r); break;
+        case 2: run_range_any<unsigned short>(P, XP, gm, lo, hi, r); break;
+        case 8: run_range_any<u64>(P, XP, gm, lo, hi, r); break;
+        default: run_range_any<u32>(P, XP, gm, lo, hi, r); break;
         }
     });
 }
@@ -693,11 +630,15 @@ FZ_INLINE void run_side(pto_block_fn k, const i64 *prm, const i64 *X, int side, 
       (const long long *)prm, rec);
 }
 
-void exec_range(const i64 *P, const i64 *X, const i64 *ipos, pto_block_fn ka, const i64 *pa,
-                pto_block_fn kb, const i64 *pb, u8 *gm, i64 gm_size, const u8 *ub_a, const u8 *ub_b,
+// Tiles with this many GM bytes or fewer run on a private copy of GM per thread, compared with
+// the pristine image after every block of tiles; bigger tables share GM (not compared).
+enum { FZ_PRIVATE_GM = 64 << 20, FZ_BLOCK = 4096 };
+
+void exec_range(const i64 *P, const i64 *XP, const i64 *X, const i64 *ipos, pto_block_fn ka, const i64 *pa,
+                pto_block_fn kb, const i64 *pb, const u8 *gm, i64 gm_size, const u8 *ub_a, const u8 *ub_b,
                 u64 lo, u64 hi, u64 *res) {
     const u64 n = (u64)X[EX_N_IDX], ia = (u64)X[EX_IDX_ADDR], da = (u64)X[EX_DST_ADDR];
-    const u64 dn = (u64)X[EX_DST_NBYTES], T = (u64)P[FZ_T], C = (u64)X[EX_DST_COLS];
+    const u64 dn = (u64)X[EX_DST_NBYTES];
     const u64 R = (u64)P[FZ_VR], Cv = (u64)P[FZ_VC];
     const i64 usa = X[EX_UB_A], usb = X[EX_UB_B];
     const bool shapes = X[EX_SHAPES] != 0;
@@ -707,21 +648,57 @@ void exec_range(const i64 *P, const i64 *X, const i64 *ipos, pto_block_fn ka, co
     if (shapes) {
         pa = la.data();
         pb = lb.data();
-        P = Pt.data();
     }
-    const bool elem = P[FZ_MODE] == MODE_ELEM_, sgn = P[FZ_SIGNED] != 0;
+    P = Pt.data();
+    const bool elem = P[FZ_MODE] == MODE_ELEM_;
     const int gen = (int)P[FZ_GEN];
     const u64 gcap = (u64)P[FZ_GCAP], seed = (u64)P[FZ_SEED];
     const u8 fill = (u8)X[EX_DST_FILL];
-    std::vector<u8> uba(ub_a, ub_a + usa), ubb(ub_b, ub_b + usb);
-    std::vector<u32> w(n + 16);
-    u64 reca[FAULT_WORDS], recb[FAULT_WORDS];
-    u8 *ixa = uba.data() + ia, *ixb = ubb.data() + ia, *dsa = uba.data() + da, *dsb = ubb.data() + da;
+    // (slack past each image: the reference's lanes read up to 31 elements past a row)
+    std::vector<u8> uba(usa + 256, 0), ubb(usb + 256, 0);
+    std::memcpy(uba.data(), ub_a, (usize)usa);
+    std::memcpy(ubb.data(), ub_b, (usize)usb);
     const bool dense = !shapes && [&] {           // the index tile is the values in order
         for (u64 k = 0; k < n; ++k) if ((u64)ipos[k] != k) return false;
         return true;
     }();
-    for (u64 inst = lo; inst < hi; ++inst) {
+    // What each tile rewrites and compares: the destination [da, da+dn) and the index words,
+    // [ia, ia+4n) (dense) or, where the values sit at tile offsets (shape fuzzing keeps the
+    // words of earlier tiles past this tile's valid region), all of [0, da) against `expi`,
+    // the index tile as both sides hold it. Everything else in UB, and GM, is compared after
+    // each block of tiles (and after each tile when that block is rerun).
+    const u64 i0 = dense ? ia : 0, i1 = dense ? ia + 4 * n : da;
+    std::vector<u8> expi(ub_a, ub_a + da), refa(dn);
+    const bool private_gm = gm_size <= (i64)FZ_PRIVATE_GM;
+    std::vector<u8> gml(private_gm ? (usize)gm_size : 0);
+    if (private_gm) std::memcpy(gml.data(), gm, (usize)gm_size);
+    // What the kernels and the references read (one copy of the table in cache). A kernel that
+    // writes it makes the block's check fail, and the block reruns with GM compared, and put
+    // back, after every kernel, before any reference reads it.
+    u8 *gmk = private_gm ? gml.data() : (u8 *)gm;
+    std::vector<u32> w(n + 32);
+    u64 reca[FAULT_WORDS], recb[FAULT_WORDS];
+    u8 *ixa = uba.data() + ia, *ixb = ubb.data() + ia, *ixe = expi.data() + ia;
+    u8 *dsa = uba.data() + da, *dsb = ubb.data() + da;
+    const bool shared_ref = ref_same_rules(P);
+    auto word = [&](u64 k) { return w[k]; };
+    // Bytes no tile rewrites (UB outside the index words and the destination, GM) changed?
+    // Then put them back.
+    auto dirty = [&](int sd) {
+        u8 *u = sd ? ubb.data() : uba.data();
+        const u8 *u0 = sd ? ub_b : ub_a;
+        const u64 us = (u64)(sd ? usb : usa);
+        bool d = (private_gm && std::memcmp(gml.data(), gm, (usize)gm_size) != 0);
+        const u64 parts[3][2] = {{0, i0}, {i1, da}, {da + dn, us}};
+        for (const auto &pr : parts) {
+            if (pr[1] <= pr[0] || std::memcmp(u + pr[0], u0 + pr[0], pr[1] - pr[0]) == 0) continue;
+            d = true;
+            std::memcpy(u + pr[0], u0 + pr[0], pr[1] - pr[0]);
+        }
+        if (d && private_gm) std::memcpy(gml.data(), gm, (usize)gm_size);
+        return d;
+    };
+    auto tile = [&](u64 inst, bool paranoid) {
         const u64 key = rng_key(seed, inst);
         u64 VR = R, VC = Cv, nv = n;
         if (shapes) {
@@ -742,37 +719,77 @@ void exec_range(const i64 *P, const i64 *X, const i64 *ipos, pto_block_fn ka, co
                 const u64 at = (u64)ipos[elem ? (k / VC) * Cv + k % VC : k] * 4;
                 std::memcpy(ixa + at, wv + k, 4);
                 std::memcpy(ixb + at, wv + k, 4);
+                std::memcpy(ixe + at, wv + k, 4);
             }
         }
         std::memset(dsa, fill, dn);
         std::memset(dsb, fill, dn);
-        run_side(ka, pa, X, 0, gm, gm_size, uba.data(), usa, reca);
-        run_side(kb, pb, X, 1, gm, gm_size, ubb.data(), usb, recb);
+        run_side(ka, pa, X, 0, gmk, gm_size, uba.data(), usa, reca);
+        const bool more_a = paranoid && dirty(0);
+        run_side(kb, pb, X, 1, gmk, gm_size, ubb.data(), usb, recb);
+        const bool more_b = paranoid && dirty(1);
+        // verdicts 1 and 2: each side against its reference (fault record, destination, index
+        // words; paranoid: every other byte of UB and GM too)
+        u64 mask = 0, rkey = FAULT_NONE, addr = 0, uu = 0;
+        bool bad = false;
+        for (int sd = 0; sd < 2; ++sd) {
+            const u8 *img = sd ? ubb.data() : uba.data();
+            const u64 *rec = sd ? recb : reca;
+            // one reference serves both sides: B is checked as a copy of A where A passed
+            const bool copy = sd && shared_ref && !mask && std::memcmp(reca, recb, 3 * sizeof(u64)) == 0 &&
+                              std::memcmp(dsa, dsb, dn) == 0;
+            if (!copy) {
+                bad = false;
+                rkey = ref_check(P, P + (sd ? FZ_B : FZ_A), wv, gmk, img + da, dn, refa.data(), &bad, &addr, &uu);
+            }
+            const u8 *ie = dense ? (const u8 *)wv : expi.data() + i0;
+            const bool stray = (sd ? more_b : more_a) || std::memcmp(img + i0, ie, i1 - i0) != 0;
+            if (bad || stray || !fz_rec_ok(rec, rkey, addr, uu)) {
+                mask |= (u64)XP[sd ? XP_REF_B : XP_REF_A] | (stray ? (u64)XP[XP_WINDOW] : 0ull);
+                res[sd ? FZ_REFBAD_B : FZ_REFBAD_A] += 1;
+                res[sd ? FZ_STRAY_B : FZ_STRAY_A] += stray;
+                if (stray) std::memcpy((sd ? ubb.data() : uba.data()) + i0, ie, i1 - i0);   // for the next tile
+            }
+        }
         res[FZ_FAULTS_A] += reca[0] != FAULT_NONE;
         res[FZ_FAULTS_B] += recb[0] != FAULT_NONE;
-        auto raw_of = [&](u64 k) { return sgn ? (u64)(i64)(int)wv[k] : (u64)wv[k]; };
-        const bool same = reca[0] == FAULT_NONE && recb[0] == FAULT_NONE && std::memcmp(dsa, dsb, dn) == 0;
-        const u64 mask = same ? 0 : fz_exec_mask(P, reca, recb, dsa, dsb, dn, C, VR, VC, raw_of);
+        // verdict 3: the sides against each other (when both agree with their references:
+        // the references against each other); a difference is explained by the references
+        if (!mask && !shared_ref && !fz_exec_same(reca, recb, dsa, dsb, dn))
+            mask = fz_class(P, XP, word, gmk, reca[0] != FAULT_NONE, recb[0] != FAULT_NONE);
         if (mask) {
             res[FZ_DIVERGENT] += 1;
             fz_note(res, mask, inst);
         }
+    };
+    // Blocks of tiles; after each, the bytes no tile may write are compared once; when they
+    // changed, the block is counted again tile by tile with every byte compared.
+    std::vector<u64> snap(FZ_RESULT_WORDS);
+    for (u64 b0 = lo; b0 < hi; b0 += FZ_BLOCK) {
+        const u64 b1 = hi - b0 < (u64)FZ_BLOCK ? hi : b0 + FZ_BLOCK;
+        std::memcpy(snap.data(), res, FZ_RESULT_WORDS * sizeof(u64));
+        for (u64 inst = b0; inst < b1; ++inst) tile(inst, false);
+        const bool da_ = dirty(0), db_ = dirty(1);
+        if (!da_ && !db_) continue;
+        std::memcpy(res, snap.data(), FZ_RESULT_WORDS * sizeof(u64));
+        for (u64 inst = b0; inst < b1; ++inst) tile(inst, true);
     }
 }
 
 }  // namespace
 
-// Tiles inst0 .. inst0+n-1 of campaign `prm` (generator and fact words), executed: exec block
-// `ex`, index tile positions `ipos` (element offsets of the n_idx values), side kernels and
-// parameter blocks, the shared GM (the table) and each side's UB image (every instance starts
-// from it; the targets' UB sizes differ).
+// Tiles inst0 .. inst0+n-1 of campaign `prm` ([campaign block | explanation block]), executed:
+// exec block `ex`, index tile positions `ipos` (element offsets of the n_idx values), side
+// kernels and parameter blocks, the pristine GM (the table: the references read it, the
+// kernels a private copy) and each side's UB image (every instance starts from it; the
+// targets' UB sizes differ).
 // `res`: one result record per thread, as pto_fuzz_native.
 extern "C" void pto_fuzz_exec(const i64 *prm, const i64 *ex, const i64 *ipos, void *ka, const i64 *pa,
-                              void *kb, const i64 *pb, u8 *gm, i64 gm_size, const u8 *ub_a,
+                              void *kb, const i64 *pb, const u8 *gm, i64 gm_size, const u8 *ub_a,
                               const u8 *ub_b, i64 n, u64 *res, int n_res) {
     fz_each_range(prm, n, res, n_res, [&](u64 lo, u64 hi, u64 *r) {
-        exec_range(prm, ex, ipos, (pto_block_fn)ka, pa, (pto_block_fn)kb, pb, gm, gm_size, ub_a, ub_b,
-                   lo, hi, r);
+        exec_range(prm, prm + FZ_WORDS, ex, ipos, (pto_block_fn)ka, pa, (pto_block_fn)kb, pb, gm, gm_size,
+                   ub_a, ub_b, lo, hi, r);
     });
 }
 

@@ -677,20 +677,33 @@ PTO_EXPORT_WARPS(mscatter_a5_source)
 PTO_EXPORT_WARPS(mscatter_a5_last)
 
 // ---- the executing fuzz engine ------------------------------------------------------------------
-// One instance = one index tile, generated in the kernel from (seed, instance) by the counter
-// generators of counter_rng.cuh (plus GEN_EQUAL: one value per tile, and GEN_PERM: a rotation
-// of 0..n-1 over the slots), written into a private copy of the UB image; both sides run on
-// private copies of the table (the kernels above: the A5 launches as lock-step warps, the
-// scalar loops as loops) and their bytes are compared. Output record per instance: word 0 the
-// FZ_* bits, word 1 the first differing table byte (or ~0).
+// One instance = one index tile, generated from (seed, instance) by the counter generators of
+// counter_rng.cuh (plus GEN_EQUAL: one value per tile, and GEN_PERM: a rotation of 0..n-1 over
+// the slots), written into a private copy of the UB image; both sides' kernels run on private
+// copies of the table (the A5 launches as lock-step warps, the scalar loops as loops). Three
+// verdicts per tile: each side's table against its *reference* (ms_ref below: the side's rules
+// and write order computed from its parameter block, sharing no code with the kernels), then the
+// two sides against each other; a difference is explained by alternative side blocks (the
+// other target's rule fields, ptogpu/fuzz/scatter.py) whose reference agrees with the other
+// side's. Output record per instance: [FZ_* bits, first differing table byte or ~0, class mask].
+// Host only: the GPU runs the instruction kernels above, never this engine.
 #include "counter_rng.cuh"
 
 enum { GEN_EQUAL = 7, GEN_PERM = 8 };
 enum { FZ_SEED = 2 * MS_WORDS, FZ_GEN, FZ_INST0, FZ_NIDX, FZ_GCAP, FZ_TBYTES, FZ_UBYTES, FZ_IDX_ADDR,
-       FZ_KIND_A, FZ_KIND_B, FZ_IMAGE, FZ_WORDS };
+       FZ_KIND_A, FZ_KIND_B, FZ_IMAGE, FZ_PARANOID, FZ_WORDS };
 enum { FK_SEQ = 0, FK_SOURCE = 1, FK_LAST = 2 };
-enum { FZ_DIFF = 1, FZ_FAULT_A = 2, FZ_FAULT_B = 4, FZ_RACE_A = 8, FZ_RACE_B = 16 };
-enum { FZ_NMAX = 4096, FZ_MAX_GM = 16384, FZ_MAX_UB = 65536, FZ_SCRATCH = 2 * FZ_MAX_GM + FZ_MAX_UB + 2 * FZ_MAX_GM };
+// Record bits: the sides differ; a side faults; a side's source-centric launch races; a side
+// disagrees with its reference; ... in bytes outside the reference's writes (or the UB); a
+// stray byte was found after a stretch of tiles (rerun the instance with FZ_PARANOID).
+enum { FZ_DIFF = 1, FZ_FAULT_A = 2, FZ_FAULT_B = 4, FZ_RACE_A = 8, FZ_RACE_B = 16, FZ_REFBAD_A = 32,
+       FZ_REFBAD_B = 64, FZ_STRAY_A = 128, FZ_STRAY_B = 256, FZ_SUSPECT = 512 };
+enum { FZ_MAX_GM = 16384, FZ_MAX_UB = 65536, FZ_CHECK_EVERY = 1024 };
+// Explanation block, after the campaign block: [n, unexplained bit, then per alternative: tier,
+// direction (0: side B with A's fields, against A's reference; 1: A with B's, against B's), its
+// field bits, its kernel kind, its MS_WORDS block].
+enum { MX_N = 0, MX_UNEXPLAINED, MX_HEAD = 4, MA_TIER = 0, MA_DIR, MA_MASK, MA_KIND, MA_P, MA_WORDS = MA_P + MS_WORDS,
+       MX_MAX = 32, MX_WORDS = MX_HEAD + MX_MAX * MA_WORDS };
 
 PTO_DEV i64 fz_value(int gen, u64 key, u64 e, u64 cap) {
     if (gen == GEN_EQUAL) return rng_mulhi(rng_mix64(key + 1ull), cap & 0xFFFFFFFFull);
@@ -698,296 +711,466 @@ PTO_DEV i64 fz_value(int gen, u64 key, u64 e, u64 cap) {
     return rng_value(gen, rng_word(key, e), key, cap);
 }
 
-// Run one side; `*have` set when its fast form filled `os`/`oo` (slots, written) on the way.
-PTO_DEV bool fz_run(const i64 *P, int kind, const Mem &m, u32 *os = nullptr, u8 *oo = nullptr,
-                    bool *have = nullptr) {
-    if (kind == FK_SEQ) {
 #ifdef PTO_HOST_SHIM
-        if (seq_elem_fast(P, m, os, oo)) {
-            if (have) *have = os != nullptr;
-            return true;
-        }
-#endif
+#include <algorithm>
+#include <mutex>
+#include <vector>
+
+// Run one side's kernel; false: it found a bad access (and wrote nothing).
+static bool fz_run(const i64 *P, int kind, const Mem &m) {
+    if (kind == FK_SEQ) {
+        if (seq_elem_fast(P, m)) return true;
         if (!seq_instance(P, m, 0)) return false;
         seq_instance(P, m, 1);
         return true;
     }
     if (kind == FK_LAST) {
-#ifdef PTO_HOST_SHIM
         if (P[MS_LASTSCAN] == SCAN_OWNER && a5_last_owner(P, m)) return true;
-#endif
         return a5_lockstep(P, m, a5_last_warps(P), LastWarp());
     }
-#ifdef PTO_HOST_SHIM
-    if (a5_elem_fast(P, m, os, oo)) {
-        if (have) *have = os != nullptr;
-        return true;
-    }
-#endif
+    if (a5_elem_fast(P, m)) return true;
     return a5_lockstep(P, m, a5_source_warps(P), SourceWarp());
 }
 
-// Visit every table element a side may have written (its writers' addresses inside the local
-// table): fn(element, thread). The union over both sides covers every byte either wrote.
-template <class F>
-PTO_DEV bool fz_touched(const i64 *P, const Mem &m, u64 nelem, F fn) {
+// ---- the reference: MSCATTER's rules and write orders (docs/mscatter.md) -------------------------
+// Nothing here calls the kernels' helpers: casts, remaps, addresses, launch geometry, orders
+// and the atomic arithmetic are written again from the rules.
+struct MsWrite {
+    u32 pos;       // source position r*VC + c
+    u32 thread;    // the A5 source-centric thread that stores it
+    u64 elem;      // table element (byte address / T; the table is at GM 0)
+};
+
+static u64 mr_remap(const i64 *P, u64 u, bool *w) {
+    const u64 cap = (u64)P[MS_CAP];
+    const bool b32 = P[MS_BITS] == 32;
+    *w = true;
+    switch ((int)P[MS_OOB]) {
+    case SOOB_SKIP: *w = u < cap; return u;
+    case SOOB_CLAMP: {
+        const u64 last = b32 ? ((cap - 1ull) & 0xFFFFFFFFull) : cap - 1ull;
+        return b32 ? (u >= cap ? last : u) : (u <= last ? u : last);
+    }
+    case SOOB_WRAP: return cap ? u % cap : u;
+    default: return u;
+    }
+}
+
+// Table element of the write of source column c to slot s (Elem: the slot): the simulator
+// s*Stride[3] + c*Stride[4], A2/A3 s*u32(Stride[3]) + c, A5 u32(s*VC) + c.
+static u64 mr_elem(const i64 *P, u64 s, u64 c) {
+    if (P[MS_MODE] == MSM_ELEM) return s;
+    switch ((int)P[MS_ROWDST]) {
+    case RD_STRIDES: return s * (u64)P[MS_ST3] + c * (u64)P[MS_ST4];
+    case RD_STRIDE3: return s * ((u64)P[MS_ST3] & 0xFFFFFFFFull) + c;
+    default: return ((s * (u64)P[MS_VC]) & 0xFFFFFFFFull) + c;
+    }
+}
+
+static u32 mr_row_warps(u32 vr) { return vr == 0 ? 1u : (vr < 32u ? vr : 32u); }
+static u32 mr_wpr(u32 vr, u32 vc) {
+    const u32 f = 32u / mr_row_warps(vr), c = (vc + 31u) / 32u, m = f < c ? f : c;
+    return m > 1u ? m : 1u;
+}
+static u32 mr_warps(u64 n) { const u64 w = (n + 31u) / 32u; return w < 1 ? 1u : (w > 32 ? 32u : (u32)w); }
+
+// The side's writes in its order: the scalar loops' program order (rows, then columns); A5
+// Default / atomics: warp after warp, each warp's rounds (Row: rows, then column chunks), lanes
+// in order; A5 Last: each slot below cap written by its last writer (out-of-range Undefined
+// indices dropped), slots in the kernel's order (warps, their slot steps, lanes). `word(e)`:
+// index word of position e. False: a write leaves GM (the call faults, nothing is written).
+template <class Word>
+static bool ms_ref_list(const i64 *P, int kind, Word word, u64 tb, std::vector<MsWrite> &out, std::vector<i64> &owner,
+                        std::vector<u64> &used) {
     const u32 VR = (u32)P[MS_VR], VC = (u32)P[MS_VC];
-#ifdef PTO_HOST_SHIM
-    if (P[MS_MODE] == MSM_ELEM && elem_linear_shape(P, m) && !(P[MS_OOB] == SOOB_WRAP && !P[MS_CAP])) {
-        const i64 *itd = P + MS_IDX;
-        const u8 *ib = m.a[itd[TD_SPACE]].p + itd[TD_ADDR];
-        const u32 N = VR * VC, lt = 32u * elem_launch_warps(N);
-        for (u32 j = 0; j < N; ++j) {
-            bool w;
-            const u64 sv = linear_slot(P, ib, j, &w);
-            if (w && sv < nelem) fn(sv, j % lt);
-        }
-        return true;
-    }
-#endif
-    const u64 T = (u64)P[MS_T], base = (u64)P[MS_TBASE];
-    const bool row = P[MS_MODE] == MSM_ROW;
-    const u32 rw = row_warps(VR), wpr = warps_per_row(VR, VC), lt = 32u * elem_launch_warps(VR * VC);
+    const bool row = P[MS_MODE] == MSM_ROW, sgn = P[MS_IDX + TD_SIGNED] != 0;
+    const u64 T = (u64)P[MS_T];
+    out.clear();
+    auto cast = [&](u32 w) {
+        const u64 raw = sgn ? (u64)(i64)(int)w : (u64)w;
+        return P[MS_BITS] == 32 ? (raw & 0xFFFFFFFFull) : raw;
+    };
+    auto put = [&](u32 pos, u32 th, u64 s, u64 c) {
+        const u64 e = mr_elem(P, s, c);
+        out.push_back({pos, th, e});
+        const i64 byte = (i64)(e * T);
+        return byte >= 0 && (u64)byte + T <= tb;
+    };
+    bool ok = true;
     const u32 n = row ? VR : VR * VC;
-    for (u32 j = 0; j < n; ++j) {
-        u64 u;
-        if (!ms_index(P, m, row ? j : j / VC, row ? 0 : j % VC, &u)) return false;
-        bool w;
-        if (P[MS_OOB] == SOOB_WRAP && !P[MS_CAP]) return false;
-        const u64 s = ms_remap(u, (u64)P[MS_CAP], (int)P[MS_OOB], (int)P[MS_BITS], &w);
-        if (!w) continue;
-        for (u32 c = 0; c < (row ? VC : 1u); ++c) {
-            const u64 d = ms_dst(P, s, row ? c : 0);
-            if (d < base || (d - base) % T || (d - base) / T >= nelem) continue;
-            const u32 th = row ? (j % rw + rw * ((c / 32u) % wpr)) * 32u + c % 32u : j % lt;
-            fn((d - base) / T, th);
+    if (kind == FK_SEQ) {
+        for (u32 j = 0; j < n; ++j) {
+            bool w;
+            const u64 s = mr_remap(P, cast(word(j)), &w);
+            if (!w) continue;
+            for (u32 c = 0; c < (row ? VC : 1u); ++c) ok &= put(row ? j * VC + c : j, 0, s, c);
         }
+        return ok;
     }
-    return true;
-}
-
-#ifdef PTO_HOST_SHIM
-// Slot of every position of a linear Elem side (its remap; `on`: written inside the table).
-static void fz_slots(const i64 *P, const Mem &m, u64 nelem, u32 *sl, u8 *on) {
-    const i64 *itd = P + MS_IDX;
-    const u8 *ib = m.a[itd[TD_SPACE]].p + itd[TD_ADDR];
-    const u32 N = (u32)(P[MS_VR] * P[MS_VC]);
-    for (u32 j = 0; j < N; ++j) {
+    if (kind == FK_SOURCE) {
+        if (!row) {
+            const u32 lt = 32u * mr_warps(n);
+            for (u32 wp = 0; wp * 32u < n && wp * 32u < lt; ++wp)
+                for (u32 base = 32u * wp; base < n; base += lt)
+                    for (u32 l = 0; l < 32u && base + l < n; ++l) {
+                        bool w;
+                        const u64 s = mr_remap(P, cast(word(base + l)), &w);
+                        if (w) ok &= put(base + l, (base + l) % lt, s, 0);
+                    }
+            return ok;
+        }
+        const u32 rw = mr_row_warps(VR), wpr = mr_wpr(VR, VC);
+        for (u32 ty = 0; ty < rw * wpr; ++ty)
+            for (u32 r = ty % rw; r < VR; r += rw) {
+                bool w;
+                const u64 s = mr_remap(P, cast(word(r)), &w);
+                if (!w) continue;
+                for (u32 col = 32u * (ty / rw); col < VC; col += 32u * wpr)
+                    for (u32 l = 0; l < 32u && col + l < VC; ++l) ok &= put(r * VC + col + l, ty * 32u + l, s, col + l);
+            }
+        return ok;
+    }
+    // FK_LAST
+    const u64 cap = (u64)P[MS_CAP] & 0xFFFFFFFFull;
+    if (!cap) return true;
+    if (owner.size() < cap) owner.resize(cap, -1);
+    used.clear();
+    for (u32 j = 0; j < n; ++j) {
         bool w;
-        const u64 sv = linear_slot(P, ib, j, &w);
-        on[j] = w && sv < nelem;
-        sl[j] = (u32)sv;
+        const u64 s = mr_remap(P, cast(word(j)), &w);
+        if (!w || s >= cap) continue;
+        if (owner[s] < 0) used.push_back(s);
+        owner[s] = j;
+    }
+    // Elem slots are distinct elements (any order); Row rows may share elements through the
+    // 32-bit s*VC: the kernel's slot order, warp ty = (s % 1024) / 32, then s / 1024, then
+    // the lane s % 32
+    if (row)
+        std::sort(used.begin(), used.end(), [](u64 x, u64 y) {
+            const u64 kx = ((x % 1024) / 32) << 40 | (x / 1024) << 5 | (x % 32);
+            const u64 ky = ((y % 1024) / 32) << 40 | (y / 1024) << 5 | (y % 32);
+            return kx < ky;
+        });
+    for (usize t = 0; t < used.size(); ++t) {
+        const u64 s = used[t];
+        const u32 j = (u32)owner[s];
+        for (u32 c = 0; c < (row ? VC : 1u); ++c) ok &= put(row ? j * VC + c : j, 0, s, c);
+        owner[s] = -1;
+    }
+    return ok;
+}
+
+// ms_ref_list, with no writes listed when the call faults (nothing is written then).
+template <class Word>
+static bool ms_ref(const i64 *P, int kind, Word word, u64 tb, std::vector<MsWrite> &out, std::vector<i64> &owner,
+                   std::vector<u64> &used) {
+    const bool ok = ms_ref_list(P, kind, word, tb, out, owner, used);
+    if (!ok) out.clear();
+    return ok;
+}
+
+// ---- the atomic arithmetic, from the rules: integers wrap; half and bfloat16 add through
+// float with one round-to-nearest-even; a NaN operand of a float Add comes back quieted (the
+// first first), a new NaN is 0xFFC00000; Max keeps the old value unless old < v, Min unless
+// v < old (a NaN never replaces, and is never replaced).
+static float mr_f(u32 u) { float f; __builtin_memcpy(&f, &u, 4); return f; }
+static u32 mr_u(float f) { u32 u; __builtin_memcpy(&u, &f, 4); return u; }
+static bool mr_nan(u32 u) { return (u & 0x7F800000u) == 0x7F800000u && (u & 0x7FFFFFu); }
+static float mr_add(float a, float b) {
+    if (mr_nan(mr_u(a))) return mr_f(mr_u(a) | 0x400000u);
+    if (mr_nan(mr_u(b))) return mr_f(mr_u(b) | 0x400000u);
+    const float r = a + b;
+    return mr_nan(mr_u(r)) ? mr_f(0xFFC00000u) : r;
+}
+static float mr_h2f(u32 h) {                     // exact: every half is a float
+    const int e = (h >> 10) & 31, m = h & 1023;
+    const float sign = (h & 0x8000u) ? -1.0f : 1.0f;
+    if (e == 31) return mr_f(((h & 0x8000u) << 16) | 0x7F800000u | ((u32)m << 13));
+    if (e == 0) return sign * (float)m * 5.9604644775390625e-8f;                  // m * 2^-24
+    return sign * (1.0f + (float)m / 1024.0f) * mr_f((u32)(e - 15 + 127) << 23);
+}
+static u32 mr_f2h(float f) {                     // round to nearest even, through double
+    const u32 x = mr_u(f), s = (x >> 16) & 0x8000u;
+    if (mr_nan(x)) { const u32 hm = (x & 0x7FFFFFu) >> 13; return s | 0x7C00u | (hm ? hm : 1u); }
+    double a = f < 0 ? -(double)f : (double)f;
+    if (a >= 65520.0) return s | 0x7C00u;        // rounds to infinity
+    if (a < 6.103515625e-05) {                   // subnormal (or zero): units of 2^-24
+        const double q = a * 16777216.0;
+        double fl = (double)(u64)q;
+        const double rem = q - fl;
+        if (rem > 0.5 || (rem == 0.5 && ((u64)fl & 1))) fl += 1.0;
+        return s | (u32)(u64)fl;                 // may carry into the smallest normal
+    }
+    int e = 0;
+    while (a >= 2.0) { a /= 2.0; ++e; }
+    while (a < 1.0) { a *= 2.0; --e; }
+    double q = (a - 1.0) * 1024.0;
+    double fl = (double)(u64)q;
+    const double rem = q - fl;
+    if (rem > 0.5 || (rem == 0.5 && ((u64)fl & 1))) fl += 1.0;
+    u32 h = (u32)(e + 15) << 10;
+    h += (u32)(u64)fl;                           // a carry moves into the exponent
+    return s | h;
+}
+static float mr_b2f(u32 b) { return mr_f(b << 16); }
+static u32 mr_f2b(float f) {
+    const u32 x = mr_u(f);
+    if (mr_nan(x)) return ((x >> 16) & 0x8000u) | 0x7FC0u;
+    const u32 lo = x & 0xFFFFu, hi = x >> 16;
+    return (lo > 0x8000u || (lo == 0x8000u && (hi & 1u))) ? hi + 1u : hi;
+}
+
+static u64 mr_combine(int op, int dt, u64 old, u64 v) {
+    if (dt == DT_F32 || dt == DT_F16 || dt == DT_BF16) {
+        const float a = dt == DT_F32 ? mr_f((u32)old) : dt == DT_F16 ? mr_h2f((u32)old) : mr_b2f((u32)old);
+        const float b = dt == DT_F32 ? mr_f((u32)v) : dt == DT_F16 ? mr_h2f((u32)v) : mr_b2f((u32)v);
+        if (op == AT_ADD) {
+            const float r = mr_add(a, b);
+            return dt == DT_F32 ? mr_u(r) : dt == DT_F16 ? mr_f2h(r) : mr_f2b(r);
+        }
+        return (op == AT_MAX ? a < b : b < a) ? v : old;
+    }
+    if (op == AT_ADD) return old + v;
+    const int bytes = dt == DT_I8 || dt == DT_U8 ? 1 : dt == DT_I16 || dt == DT_U16 ? 2 : dt == DT_I32 || dt == DT_U32 ? 4 : 8;
+    const bool sgn = dt == DT_I8 || dt == DT_I16 || dt == DT_I32 || dt == DT_I64;
+    auto val = [&](u64 x) -> i64 {                 // the element's value, widened
+        if (bytes == 8) return (i64)x;
+        const u64 m = (1ull << (8 * bytes)) - 1ull, y = x & m;
+        return sgn && (y >> (8 * bytes - 1)) ? (i64)(y | ~m) : (i64)y;
+    };
+    const bool lt = sgn || bytes < 8 ? val(old) < val(v) : old < v, gt = sgn || bytes < 8 ? val(v) < val(old) : v < old;
+    return (op == AT_MAX ? lt : gt) ? v : old;
+}
+
+static u64 mr_load(const u8 *p, u64 T) {
+    u64 v = 0;
+    for (u64 k = 0; k < T; ++k) v |= (u64)p[k] << (8 * k);
+    return v;
+}
+static void mr_store(u8 *p, u64 T, u64 v) {
+    for (u64 k = 0; k < T; ++k) p[k] = (u8)(v >> (8 * k));
+}
+
+// Apply a reference's writes (in order) to table image `tab`; the source value of position p
+// is element p of the RowMajor source tile in `ub`.
+static void ms_apply(const i64 *P, const std::vector<MsWrite> &W, const u8 *ub, u8 *tab) {
+    const u64 T = (u64)P[MS_T], VC = (u64)P[MS_VC], SC = (u64)P[MS_SRC + TD_COLS];
+    const u8 *src = ub + P[MS_SRC + TD_ADDR];
+    for (const MsWrite &w : W) {
+        const u64 v = mr_load(src + ((w.pos / VC) * SC + w.pos % VC) * T, T);
+        u8 *d = tab + w.elem * T;
+        mr_store(d, T, P[MS_ATOMIC] == AT_NONE ? v : mr_combine((int)P[MS_ATOMIC], (int)P[MS_DT], mr_load(d, T), v));
     }
 }
 
-// One side's slots: the first byte where the tables differ there (kept in *first), then the
-// image put back in both tables.
-template <int TS>
-static void fz_compare_restore(const u32 *__restrict sl, const u8 *__restrict on, u32 N, u8 *__restrict ga,
-                               u8 *__restrict gb, const u8 *__restrict gm, u64 *first) {
-    u64 f = *first;
-    for (u32 j = 0; j < N; ++j) {
-        if (!on[j]) continue;
-        const u64 e = sl[j];
-        const u64 x = ld_word<TS>(ga + e * TS), y = ld_word<TS>(gb + e * TS);
-        if (x != y && e * TS < f)
-            for (u64 k = 0; k < (u64)TS; ++k)
-                if (((x ^ y) >> (8 * k)) & 0xFF) { f = e * TS + k; break; }
-        const u64 v = ld_word<TS>(gm + e * TS);
-        st_word<TS>(ga + e * TS, v);
-        st_word<TS>(gb + e * TS, v);
-    }
-    *first = f;
-}
-
-// Two or more threads store to one element among a side's slots (thread of position j:
-// j mod lt); `own` is all 0xFFFF before and after.
-static bool fz_race_slots(const u32 *__restrict sl, const u8 *__restrict on, u32 N, u32 lt,
-                          unsigned short *__restrict own) {
+// Two threads of a source-centric launch store to one element (a race: another legal schedule
+// may leave the other's value). `own`: one u32 per table element, ~0 before and after.
+static bool ms_races(const std::vector<MsWrite> &W, std::vector<u32> &own) {
     bool race = false;
-    for (u32 j = 0; j < N; ++j) {
-        if (!on[j]) continue;
-        const unsigned short th = (unsigned short)(N <= lt ? j : j % lt);
-        const unsigned short o = own[sl[j]];
-        race |= o != 0xFFFF && o != th;
-        own[sl[j]] = th;
+    for (const MsWrite &w : W) {
+        u32 &o = own[w.elem];
+        race |= o != ~0u && o != w.thread;
+        o = w.thread;
     }
-    for (u32 j = 0; j < N; ++j) if (on[j]) own[sl[j]] = 0xFFFF;
+    for (const MsWrite &w : W) own[w.elem] = ~0u;
     return race;
 }
 
-// Compare, note races and restore for two linear Elem sides (both tables at GM 0): the
-// FZ_DIFF / FZ_RACE_* bits and the first differing byte. False: not this shape.
-template <int TS>
-static bool fz_elem_fast(const i64 *PA, const i64 *PB, const Mem &ma, const Mem &mb, int ka, int kb,
-                         u64 code, u8 *ga, u8 *gb, const u8 *gm, unsigned short *own, u64 nelem,
-                         u64 *code_out, u64 *first_out, u32 *sa, u8 *oa, bool ha, u32 *sb, u8 *ob, bool hb) {
-    const u32 N = (u32)(PA[MS_VR] * PA[MS_VC]);
-    if (N > FZ_NMAX || PA[MS_TBASE] || PB[MS_TBASE]) return false;
-    if (!ha) fz_slots(PA, ma, nelem, sa, oa);      // (a faulted side: where it would have written)
-    if (!hb) fz_slots(PB, mb, nelem, sb, ob);
-    const u32 lt = 32u * elem_launch_warps(N);
-    if (ka == FK_SOURCE && !(code & FZ_FAULT_A) && fz_race_slots(sa, oa, N, lt, own)) code |= FZ_RACE_A;
-    if (kb == FK_SOURCE && !(code & FZ_FAULT_B) && fz_race_slots(sb, ob, N, lt, own)) code |= FZ_RACE_B;
-    // Compare at each side's slots, then put the image back there. One pass per side: an
-    // element side A already compared and restored compares equal when side B meets it.
-    u64 first = ~0ull;
-    const u64 tbytes = nelem * TS;
-    if (tbytes <= 4ull * N * TS) {          // a small table: compare and copy it whole
-        for (u64 b = 0; b < tbytes && first == ~0ull; b += 8) {
-            const u64 k = tbytes - b < 8 ? tbytes - b : 8;
-            u64 x = 0, y = 0;
-            PTO_MEMCPY(&x, ga + b, k);
-            PTO_MEMCPY(&y, gb + b, k);
-            for (u64 q = 0; x != y && q < k; ++q)
-                if (ga[b + q] != gb[b + q]) { first = b + q; break; }
-        }
-        PTO_MEMCPY(ga, gm, tbytes);
-        PTO_MEMCPY(gb, gm, tbytes);
-    } else {                                 // a large one: only where the sides wrote
-        fz_compare_restore<TS>(sa, oa, N, ga, gb, gm, &first);
-        fz_compare_restore<TS>(sb, ob, N, ga, gb, gm, &first);
+// Per worker thread: the sides' tables, reference tables, UB image and scratch, kept across
+// tiles (each tile puts back what it touched); the instances since the last full check.
+struct MsWork;
+static std::mutex ms_works_mu;
+static std::vector<MsWork *> ms_works;          // every thread's, for pto_mscatter_fuzz_flush
+struct MsWork {
+    std::vector<u8> ga, gb, ra, rb, xa, xb, ub;
+    std::vector<MsWrite> wa, wb, wx, wy;
+    std::vector<i64> owner;
+    std::vector<u64> used;
+    std::vector<u32> own;
+    std::vector<u64 *> since;                   // records of the tiles since the last full check
+    i64 image = 0;
+    u64 tiles = 0, tb = 0, ubn = 0, i0 = 0, i1 = 0;   // table bytes, UB bytes, the index tile
+    MsWork() { std::lock_guard<std::mutex> g(ms_works_mu); ms_works.push_back(this); }
+    ~MsWork() {
+        std::lock_guard<std::mutex> g(ms_works_mu);
+        ms_works.erase(std::remove(ms_works.begin(), ms_works.end(), this), ms_works.end());
     }
-    if (first != ~0ull) code |= FZ_DIFF;
-    *code_out = code;
-    *first_out = first;
-    return true;
+    // Do the bytes no tile rewrites (tables, UB but the index tile) still hold the images?
+    // If not, every tile since the last check is suspect (the host reruns them with
+    // FZ_PARANOID) and the images are put back.
+    void check(const u8 *gm, const u8 *ub0) {
+        const bool dirty = __builtin_memcmp(ga.data(), gm, tb) != 0 || __builtin_memcmp(gb.data(), gm, tb) != 0 ||
+                           __builtin_memcmp(ub.data(), ub0, i0) != 0 ||
+                           __builtin_memcmp(ub.data() + i1, ub0 + i1, ubn - i1) != 0;
+        if (dirty) {
+            for (u64 *r : since) r[0] |= FZ_SUSPECT;
+            __builtin_memcpy(ga.data(), gm, tb);
+            __builtin_memcpy(gb.data(), gm, tb);
+            __builtin_memcpy(ub.data(), ub0, ubn);
+        }
+        since.clear();
+    }
+};
+
+// First differing byte of two tables at the elements of two write lists (~0: none).
+static u64 ms_first_diff(const u8 *x, const u8 *y, u64 T, const std::vector<MsWrite> &W1,
+                         const std::vector<MsWrite> *W2 = nullptr) {
+    u64 first = ~0ull;
+    for (const std::vector<MsWrite> *W : {&W1, W2}) {
+        if (!W) continue;
+        for (const MsWrite &w : *W) {
+            const u8 *p = x + w.elem * T, *q = y + w.elem * T;
+            if (__builtin_memcmp(p, q, T) == 0 || w.elem * T >= first) continue;
+            for (u64 k = 0; k < T; ++k)
+                if (p[k] != q[k]) { first = w.elem * T + k; break; }
+        }
+    }
+    return first;
 }
 
-static bool fz_fast_compare(const i64 *PA, const i64 *PB, const Mem &ma, const Mem &mb, int ka, int kb,
-                            u64 code, u8 *ga, u8 *gb, const u8 *gm, unsigned short *own, u64 nelem,
-                            u64 *code_out, u64 *first_out, u32 *sa, u8 *oa, bool ha, u32 *sb, u8 *ob, bool hb) {
-    if (PA[MS_MODE] != MSM_ELEM || !elem_linear_shape(PA, ma) || !elem_linear_shape(PB, mb)) return false;
-    if (ka == FK_LAST || kb == FK_LAST) return false;
-#define FZ_CMP(TS) return fz_elem_fast<TS>(PA, PB, ma, mb, ka, kb, code, ga, gb, gm, own, nelem, code_out, \
-                                           first_out, sa, oa, ha, sb, ob, hb);
-    switch ((int)PA[MS_T]) {
-    case 1: FZ_CMP(1)
-    case 2: FZ_CMP(2)
-    case 4: FZ_CMP(4)
-    case 8: FZ_CMP(8)
-    default: return false;
-    }
-#undef FZ_CMP
+static void ms_restore(u8 *t, const u8 *gm, u64 T, const std::vector<MsWrite> &W) {
+    for (const MsWrite &w : W) __builtin_memcpy(t + w.elem * T, gm + w.elem * T, T);
+}
+
+// References of two blocks agree: both fault, or neither and their tables agree at every
+// element either writes. `x`, `y`: scratch tables holding the pristine image (put back).
+template <class Word>
+static bool ms_ref_same(const i64 *P1, int k1, const i64 *P2, int k2, Word word, u64 tb, const u8 *gm,
+                        const u8 *ub, MsWork &w) {
+    const bool o1 = ms_ref(P1, k1, word, tb, w.wx, w.owner, w.used), o2 = ms_ref(P2, k2, word, tb, w.wy, w.owner, w.used);
+    if (!o1 || !o2) return !o1 && !o2;
+    ms_apply(P1, w.wx, ub, w.xa.data());
+    ms_apply(P2, w.wy, ub, w.xb.data());
+    const bool same = ms_first_diff(w.xa.data(), w.xb.data(), (u64)P1[MS_T], w.wx, &w.wy) == ~0ull;
+    ms_restore(w.xa.data(), gm, (u64)P1[MS_T], w.wx);
+    ms_restore(w.xb.data(), gm, (u64)P1[MS_T], w.wy);
+    return same;
 }
 #endif
 
 extern "C" __global__ void mscatter_fuzz(PTO_KERNEL_PARAMS) {
-    (void)pass;
+    (void)pass, (void)gm_stride, (void)ub_stride, (void)l1, (void)l1_size, (void)l1_stride;
     if (threadIdx.x | threadIdx.y | threadIdx.z) return;
-#ifdef PTO_HOST_SHIM
-    // Host: each worker keeps its two tables (and the race owner array) across tiles and puts
-    // back only the elements a tile touched; the tables stay in cache.
-    // (heap-backed thread-locals: a dlopen'ed library has little static TLS)
-    static thread_local std::vector<u8> work(2 * FZ_MAX_GM + FZ_MAX_UB);
-    static thread_local std::vector<unsigned short> owners(FZ_MAX_GM, 0xFFFF);
-    static thread_local i64 image_id = 0;
-    static thread_local std::vector<u32> slots(2 * FZ_NMAX);
-    static thread_local std::vector<u8> writes(2 * FZ_NMAX);
-    u8 *ga = work.data(), *gb = ga + FZ_MAX_GM, *ubl = gb + FZ_MAX_GM;
-    unsigned short *own = owners.data();
-    u32 *sa = slots.data(), *sb = sa + FZ_NMAX;
-    u8 *oa = writes.data(), *ob = oa + FZ_NMAX;
-#endif
-    PTO_FOR_EACH_INSTANCE(inst) {
-        const i64 *P = prm + inst * prm_stride;
-        u64 *rec = fault + inst * FAULT_WORDS;
-        const i64 tb = P[FZ_TBYTES], ubn = P[FZ_UBYTES];
 #ifndef PTO_HOST_SHIM
-        // GPU: the per-instance work space is the L1 arena (a global buffer of at least
-        // FZ_SCRATCH bytes per instance); the host launches this engine on native only.
-        u8 *ga = l1 + inst * l1_stride, *gb = ga + FZ_MAX_GM, *ubl = gb + FZ_MAX_GM;
-        unsigned short *own = (unsigned short *)(ubl + FZ_MAX_UB);
-        i64 image_id = 0;
-        if (l1_size < FZ_SCRATCH) { rec[0] = ~0ull - 1; continue; }
-        for (i64 e = 0; e < FZ_MAX_GM; ++e) own[e] = 0xFFFF;
-#endif
-        if (tb > FZ_MAX_GM || ubn > FZ_MAX_UB || tb > gm_size || ubn > ub_size) { rec[0] = ~0ull - 1; continue; }
-        if (image_id != P[FZ_IMAGE]) {           // a new campaign: fresh copies of its images
-            PTO_MEMCPY(ga, gm, tb);
-            PTO_MEMCPY(gb, gm, tb);
-            PTO_MEMCPY(ubl, ub, ubn);
-            for (i64 e = 0; e < FZ_MAX_GM; ++e) own[e] = 0xFFFF;
-            image_id = P[FZ_IMAGE];
+    PTO_FOR_EACH_INSTANCE(inst) fault[inst * FAULT_WORDS] = ~0ull - 1;   // host only
+#else
+    // (heap-backed thread-locals: a dlopen'ed library has little static TLS)
+    static thread_local MsWork W;
+    PTO_FOR_EACH_INSTANCE(inst) {
+        const i64 *P = prm + inst * prm_stride, *MX = P + FZ_WORDS;
+        u64 *rec = fault + inst * FAULT_WORDS;
+        const u64 tb = (u64)P[FZ_TBYTES], ubn = (u64)P[FZ_UBYTES];
+        if (tb > FZ_MAX_GM || ubn > FZ_MAX_UB || (i64)tb > gm_size || (i64)ubn > ub_size) { rec[0] = ~0ull - 1; continue; }
+        if (W.image != P[FZ_IMAGE]) {            // a new campaign: fresh copies of its images
+            for (std::vector<u8> *v : {&W.ga, &W.gb, &W.ra, &W.rb, &W.xa, &W.xb}) v->assign(gm, gm + tb);
+            W.ub.assign(ub, ub + ubn);
+            W.own.assign(FZ_MAX_GM, ~0u);
+            W.since.clear();
+            W.tiles = 0;
+            W.image = P[FZ_IMAGE];
         }
+        u8 *ga = W.ga.data(), *gb = W.gb.data(), *ubl = W.ub.data();
+        const bool row_ = P[MS_MODE] == MSM_ROW;
+        W.tb = tb, W.ubn = ubn, W.i0 = (u64)P[FZ_IDX_ADDR];
+        W.i1 = W.i0 + 4 * (row_ ? (u64)P[FZ_NIDX] : (u64)P[MS_VR] * (u64)P[MS_IDX + TD_COLS]);
         const u64 key = rng_key((u64)P[FZ_SEED], (u64)(P[FZ_INST0] + inst));
         const int gen = (int)P[FZ_GEN];
         const u64 gcap = (u64)P[FZ_GCAP];
-        u8 *ib = ubl + P[FZ_IDX_ADDR];
-        if (gen < GEN_EQUAL) {
-            const u32 k1 = (u32)key, k2 = (u32)(key >> 32);
-            u32 dup[4];
-            i64 d64[4];
-            rng_dup_values(key, gcap, d64);
-            for (int j = 0; j < 4; ++j) dup[j] = (u32)d64[j];
-            const i64 n = P[FZ_NIDX];
-            PTO_PRAGMA(omp simd)
-            for (i64 e = 0; e < n; ++e)
-                st_at<4>(ib, (int)e, rng_value32(gen, k1, k2, (u64)e, dup, (u32)gcap));
-        } else {
-            for (i64 e = 0; e < P[FZ_NIDX]; ++e) st_at<4>(ib, (int)e, (u32)fz_value(gen, key, (u64)e, gcap));
-        }
-        Mem ma, mb;
-        ma.a[SPACE_GM].p = ga; ma.a[SPACE_GM].size = tb;
-        mb.a[SPACE_GM].p = gb; mb.a[SPACE_GM].size = tb;
-        ma.a[SPACE_UB].p = mb.a[SPACE_UB].p = ubl;
-        ma.a[SPACE_UB].size = mb.a[SPACE_UB].size = ubn;
-        ma.a[SPACE_L1].p = mb.a[SPACE_L1].p = l1;
-        ma.a[SPACE_L1].size = mb.a[SPACE_L1].size = 0;
+        const i64 n = P[FZ_NIDX];
         const i64 *PA = P, *PB = P + MS_WORDS;
+        // the index words, at their tile offsets (RowMajor; Row: one row of VR)
+        const u64 VC = (u64)PA[MS_VC], IC = (u64)PA[MS_IDX + TD_COLS];
+        u8 *ib = ubl + P[FZ_IDX_ADDR];
+        u32 dup[4];
+        i64 d64[4];
+        rng_dup_values(key, gcap, d64);
+        for (int j = 0; j < 4; ++j) dup[j] = (u32)d64[j];
+        auto word = [&](u64 e) -> u32 {
+            return gen < GEN_EQUAL ? rng_value32(gen, (u32)key, (u32)(key >> 32), e, dup, (u32)gcap)
+                                   : (u32)fz_value(gen, key, e, gcap);
+        };
+        for (i64 e = 0; e < n; ++e) st_at<4>(ib, (int)(row_ ? (u64)e : ((u64)e / VC) * IC + (u64)e % VC), word((u64)e));
+        Mem ma, mb;
+        ma.a[SPACE_GM].p = ga; ma.a[SPACE_GM].size = (i64)tb;
+        mb.a[SPACE_GM].p = gb; mb.a[SPACE_GM].size = (i64)tb;
+        ma.a[SPACE_UB].p = mb.a[SPACE_UB].p = ubl;
+        ma.a[SPACE_UB].size = mb.a[SPACE_UB].size = (i64)ubn;
+        ma.a[SPACE_L1].p = mb.a[SPACE_L1].p = ubl;
+        ma.a[SPACE_L1].size = mb.a[SPACE_L1].size = 0;
         const int ka = (int)P[FZ_KIND_A], kb = (int)P[FZ_KIND_B];
+        const u64 T = (u64)PA[MS_T];
         u64 code = 0;
-#ifdef PTO_HOST_SHIM
-        const bool fit = P[FZ_NIDX] <= FZ_NMAX;
-        bool ha = false, hb = false;
-        if (!fz_run(PA, ka, ma, fit ? sa : nullptr, oa, &ha)) code |= FZ_FAULT_A, ha = false;
-        if (!fz_run(PB, kb, mb, fit ? sb : nullptr, ob, &hb)) code |= FZ_FAULT_B, hb = false;
-#else
         if (!fz_run(PA, ka, ma)) code |= FZ_FAULT_A;
         if (!fz_run(PB, kb, mb)) code |= FZ_FAULT_B;
-#endif
-        const u64 T = (u64)PA[MS_T], nelem = (u64)tb / T;
-#ifdef PTO_HOST_SHIM
-        if (fz_fast_compare(PA, PB, ma, mb, ka, kb, code, ga, gb, gm, own, nelem, &rec[0], &rec[1],
-                            sa, oa, ha, sb, ob, hb))
-            continue;
-#endif
-        // compare where either side may have written; then note races; then restore
-        u64 first = ~0ull;
-        const int Ti = (int)T;
-        auto cmp = [&](u64 e, u32) {
-            if (e * T >= first || ld_elem(ga + e * T, Ti) == ld_elem(gb + e * T, Ti)) return;
-            for (u64 k = 0; k < T; ++k)
-                if (ga[e * T + k] != gb[e * T + k]) { first = e * T + k; return; }
-        };
-        bool race = false;
-        auto note = [&](u64 e, u32 th) {
-            if (own[e] == 0xFFFF) own[e] = (unsigned short)th;
-            else if (own[e] != th) race = true;
-        };
-        auto clear = [&](u64 e, u32) {
-            copy_elem(ga + e * T, gm + e * T, Ti);
-            copy_elem(gb + e * T, gm + e * T, Ti);
-        };
-        fz_touched(PA, ma, nelem, cmp);
-        fz_touched(PB, mb, nelem, cmp);
-        if (ka == FK_SOURCE && !(code & FZ_FAULT_A)) {
-            fz_touched(PA, ma, nelem, note);
-            if (race) code |= FZ_RACE_A;
-            fz_touched(PA, ma, nelem, [&](u64 e, u32) { own[e] = 0xFFFF; });
+        // verdicts 1 and 2: each side's table against its reference, at the reference's writes
+        // (every other byte: the full check after FZ_CHECK_EVERY tiles, or now when paranoid)
+        const bool oka = ms_ref(PA, ka, word, tb, W.wa, W.owner, W.used);
+        const bool okb = ms_ref(PB, kb, word, tb, W.wb, W.owner, W.used);
+        if (oka) ms_apply(PA, W.wa, ubl, W.ra.data());
+        if (okb) ms_apply(PB, W.wb, ubl, W.rb.data());
+        if (oka == ((code & FZ_FAULT_A) != 0) || (oka && ms_first_diff(ga, W.ra.data(), T, W.wa) != ~0ull))
+            code |= FZ_REFBAD_A;
+        if (okb == ((code & FZ_FAULT_B) != 0) || (okb && ms_first_diff(gb, W.rb.data(), T, W.wb) != ~0ull))
+            code |= FZ_REFBAD_B;
+        if (ka == FK_SOURCE && oka && ms_races(W.wa, W.own)) code |= FZ_RACE_A;
+        if (kb == FK_SOURCE && okb && ms_races(W.wb, W.own)) code |= FZ_RACE_B;
+        // verdict 3: the sides against each other, where either reference writes
+        const u64 first = ms_first_diff(ga, gb, T, W.wa, &W.wb);
+        if (first != ~0ull && !(code & (FZ_FAULT_A | FZ_FAULT_B))) code |= FZ_DIFF;
+        ms_restore(ga, gm, T, W.wa);
+        ms_restore(gb, gm, T, W.wb);
+        ms_restore(W.ra.data(), gm, T, W.wa);
+        ms_restore(W.rb.data(), gm, T, W.wb);
+        if (P[FZ_PARANOID]) {                    // every byte, now
+            const bool da = __builtin_memcmp(ga, gm, tb) != 0, db = __builtin_memcmp(gb, gm, tb) != 0;
+            const bool du = __builtin_memcmp(ubl, ub, W.i0) != 0 || __builtin_memcmp(ubl + W.i1, ub + W.i1, ubn - W.i1) != 0;
+            if (da || du) code |= FZ_REFBAD_A | FZ_STRAY_A;     // (a UB write: either side's)
+            if (db || du) code |= FZ_REFBAD_B | FZ_STRAY_B;
+            if (da || db || du) {
+                __builtin_memcpy(ga, gm, tb);
+                __builtin_memcpy(gb, gm, tb);
+                __builtin_memcpy(ubl, ub, ubn);
+            }
         }
-        race = false;
-        if (kb == FK_SOURCE && !(code & FZ_FAULT_B)) {
-            fz_touched(PB, mb, nelem, note);
-            if (race) code |= FZ_RACE_B;
-            fz_touched(PB, mb, nelem, [&](u64 e, u32) { own[e] = 0xFFFF; });
+        // the class of a difference: the alternatives of the first tier whose reference agrees
+        u64 mask = 0;
+        const bool diff = (code & FZ_DIFF) || ((code & FZ_FAULT_A) != 0) != ((code & FZ_FAULT_B) != 0);
+        if (diff && !(code & (FZ_REFBAD_A | FZ_REFBAD_B))) {
+            i64 tier = -1;
+            for (i64 k = 0; k < MX[MX_N]; ++k) {
+                const i64 *X = MX + MX_HEAD + k * MA_WORDS;
+                if (X[MA_TIER] != tier) {
+                    if (mask) break;
+                    tier = X[MA_TIER];
+                }
+                if (X[MA_KIND] < 0) continue;        // a hybrid the checks reject
+                const i64 *other = X[MA_DIR] ? PB : PA;
+                if (ms_ref_same(X + MA_P, (int)X[MA_KIND], other, X[MA_DIR] ? kb : ka, word, tb, gm, ubl, W))
+                    mask |= (u64)X[MA_MASK];
+            }
+            if (!mask) mask = (u64)MX[MX_UNEXPLAINED];
         }
-        fz_touched(PA, ma, nelem, clear);
-        fz_touched(PB, mb, nelem, clear);
-        if (first != ~0ull) code |= FZ_DIFF;
         rec[0] = code;
         rec[1] = first;
+        rec[2] = mask;
+        // every FZ_CHECK_EVERY tiles of this thread (and at the end of a launch, through
+        // pto_mscatter_fuzz_flush): the bytes no reference wrote, all of them
+        if (!P[FZ_PARANOID]) {
+            W.since.push_back(rec);
+            if (++W.tiles % FZ_CHECK_EVERY == 0) W.check(gm, ub);
+        }
     }
+#endif
 }
+
+#ifdef PTO_HOST_SHIM
+// After a launch of mscatter_fuzz on the images `gm` / `ub`: every thread's last tiles get
+// their full check (suspect records are marked before the host reads them).
+extern "C" void pto_mscatter_fuzz_flush(const u8 *gm, const u8 *ub) {
+    std::lock_guard<std::mutex> g(ms_works_mu);
+    for (MsWork *w : ms_works)
+        if (!w->since.empty()) w->check(gm, ub);
+}
+#endif
 
 PTO_EXPORT(mscatter_fuzz)

@@ -6,7 +6,7 @@ reference implementation); ``Core(..., quirks={name: False})`` switches one off.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Mapping
 
@@ -253,10 +253,48 @@ A5 = Target(
 TARGETS: dict[str, Target] = {t.name: t for t in (CPU, A2A3, A5)}
 
 
+_VARIANTS: dict[str, Target] = {}
+
+
 def get_target(name: str | Target) -> Target:
     if isinstance(name, Target):
         return name
-    try:
-        return TARGETS[name]
-    except KeyError:
-        raise ValueError(f"unknown target {name!r}; choose one of {', '.join(TARGETS)}") from None
+    t = TARGETS.get(name) or _VARIANTS.get(name)
+    if t is None:
+        raise ValueError(f"unknown target {name!r}; choose one of {', '.join(TARGETS)}")
+    return t
+
+
+def field_value(t: Target | str, path: str):
+    """The value of one rule field, ``"mgather.index_bits"`` (table.field) or ``"quirks"`` (the
+    whole quirk table)."""
+    t = get_target(t)
+    if path == "quirks":
+        return dict(t.quirks)
+    table, _, attr = path.partition(".")
+    return getattr(getattr(t, table), attr)
+
+
+def variant(base: str, donor: str, fields: tuple[str, ...]) -> str:
+    """The name of a target that is ``base`` with the rule ``fields`` (paths as in
+    :func:`field_value`) taken from ``donor``: what the fuzzer runs to ask whether one rule
+    explains a difference between two targets (docs/fuzz.md). Registered on first use, never
+    listed among TARGETS."""
+    fields = tuple(sorted(set(fields)))
+    name = f"{base}~{donor}:{'+'.join(fields)}"
+    if name in _VARIANTS:
+        return name
+    tb, td = get_target(base), get_target(donor)
+    kw: dict = {}
+    for path in fields:
+        if path == "quirks":
+            # a quirk the base reads keeps its value unless the donor has it too
+            kw["quirks"] = MappingProxyType({**tb.quirks, **td.quirks})
+            continue
+        table, _, attr = path.partition(".")
+        cur = kw.get(table, getattr(tb, table))
+        if cur is None or getattr(td, table) is None:
+            raise ValueError(f"{path}: {base} or {donor} has no {table} table")
+        kw[table] = replace(cur, **{attr: getattr(getattr(td, table), attr)})
+    _VARIANTS[name] = replace(tb, name=name, title=f"{tb.title} with {donor}'s {', '.join(fields)}", **kw)
+    return name

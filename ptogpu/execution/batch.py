@@ -53,6 +53,7 @@ class BatchResult:
     path: str                        # "vector" | "loop" | "kernel"
     n_faults: int = 0                # instances that faulted
     backend: str = ""                # the backend that ran it ("auto" resolved)
+    stray: np.ndarray | None = None  # (n,) bool: a kernel wrote outside its destination (None: no kernel ran)
 
     @classmethod
     def merge(cls, parts: list["BatchResult"]) -> "BatchResult":
@@ -334,8 +335,9 @@ def _mgather_l1(cfg: FuzzConfig, raw: np.ndarray, L: dict):
     """MGATHER GM→L1 (NPU: Row nd2nz bursts, Elem NZ image via the scratch; CPU sim: its
     generic routine with an NZ Mat destination). ``slow`` marks the instances that must run
     on the loop path (an NPU Elem read of the scratch it is writing)."""
-    cpu = cfg.target == "cpu"
-    bits = 64 if cpu else 32
+    rules = get_target(cfg.target).mgather
+    cpu = rules.checks == "cpu"            # the simulator's generic routine serves L1 too (§4)
+    bits = rules.index_bits if cpu else 32
     N = raw.shape[0]
     VR, VC, T = cfg.rows, cfg.cols, L["T"]
     R, C = L["dst_shape"]
@@ -591,7 +593,7 @@ def _vector(cfg: FuzzConfig, raw: np.ndarray):
 def _vector_paths(cfg: FuzzConfig, raw: np.ndarray):
     L = layout(cfg)
     if cfg.instr == "mgather" and cfg.space == "ub":
-        if cfg.target != "cpu" and (cfg.index_dtype not in ("int32", "uint32")):
+        if get_target(cfg.target).mgather.checks != "cpu" and cfg.index_dtype not in ("int32", "uint32"):
             return None
         o, c, e = _mgather_ub(cfg, raw, L)
         return o, c, e, np.zeros(len(o), bool)
@@ -652,14 +654,17 @@ def run_chunk(cfg: FuzzConfig, inst: np.ndarray, generator: Generator, backend: 
     ob = out_bytes(cfg)
     res = None
     used = "loop"
+    stray = None
     if backend in ("native", "cupy") and path == "auto":
         from .kernels import mgather_l1_batch, mgather_ub_batch, tgatherb_batch, tinterleave_batch
         res = mgather_ub_batch(cfg, raw, backend)
+        if res is not None:
+            *res, stray = res
         if res is None and (cfg.instr in ("tinterleave", "tgatherb") or cfg.space == "l1"):
             kr = {"tinterleave": tinterleave_batch, "tgatherb": tgatherb_batch}.get(
                 cfg.instr, mgather_l1_batch)(cfg, raw, backend)
             if kr is not None:
-                o, c, e, back = kr
+                o, c, e, back, stray = kr
                 if back.any():                     # the kernel declined: NumPy for those
                     v = _vector(cfg, raw[back])
                     o[back], c[back], e[back] = v[0], v[1], v[2]
@@ -688,7 +693,7 @@ def run_chunk(cfg: FuzzConfig, inst: np.ndarray, generator: Generator, backend: 
     if digest and inst.size:
         dig = int(np.bitwise_xor.reduce(digest_rows(inst, o, c)))
     return BatchResult(int(inst[0]) if inst.size else 0, int(inst.size), o if keep_outputs else None,
-                       c, e, dig, used, int(np.count_nonzero(c)), backend)
+                       c, e, dig, used, int(np.count_nonzero(c)), backend, stray)
 
 
 def iter_batches(cfg: FuzzConfig, n: int, *, generator: Generator | str = "mixed", seed: int = 0,

@@ -14,6 +14,23 @@ from .single import F_DST, F_INDEX, F_TABLE, layout, make_tiles
 _PHASE = {0: F_INDEX, 1: F_TABLE, 2: F_DST}
 
 
+def _stray(arena: np.ndarray, before: np.ndarray, N: int, stride: int, keep: list[tuple[int, int]],
+           shared: tuple = ()) -> np.ndarray:
+    """(N,) bool: instance k wrote outside its destination. ``arena`` holds the N instances'
+    ``stride``-byte windows (then the last one's spill room), ``before`` its bytes before the
+    launch, ``keep`` the byte ranges of a window the instruction writes. ``shared``: (array,
+    copy before) pairs of arenas all instances share: a change there cannot be told apart,
+    so it marks every instance."""
+    rows, rows0 = arena[: N * stride].reshape(N, stride), before[: N * stride].reshape(N, stride)
+    d = rows != rows0
+    for a, b in keep:
+        d[:, a:b] = False
+    out = d.any(1)
+    if (arena[N * stride:] != before[N * stride:]).any() or any((x != y).any() for x, y in shared):
+        out[:] = True
+    return out
+
+
 def _world(cfg: FuzzConfig):
     """A Core holding the canonical instance (no indices) and the kernel plan for it."""
     import ptogpu as pto
@@ -41,7 +58,8 @@ def mgather_ub_batch(cfg: FuzzConfig, raw: np.ndarray, backend: str):
     configuration or backend has no batched kernel path (the caller then runs NumPy)."""
     if backend not in ("native", "cupy") or cfg.instr != "mgather" or cfg.space != "ub":
         return None
-    if cfg.target != "cpu" and cfg.index_dtype not in ("int32", "uint32"):
+    from ..targets import get_target
+    if get_target(cfg.target).mgather.checks != "cpu" and cfg.index_dtype not in ("int32", "uint32"):
         return None
     from ..backend import backend_available
     from ..backend.kernels import backend_module
@@ -58,9 +76,9 @@ def mgather_ub_batch(cfg: FuzzConfig, raw: np.ndarray, backend: str):
     codes = np.zeros(N, np.int8)
     elem = np.full(N, -1, np.int64)
     if plan is None or N == 0:
-        return None if plan is None else (out, codes, elem)
+        return None if plan is None else (out, codes, elem, np.zeros(N, bool))
     if plan.kernel is None:
-        return out, codes, elem
+        return out, codes, elem, np.zeros(N, bool)
     stride = -(-(L["dst_addr"] + nb) // 64) * 64
     ub_size = core.ub.size
     ub = np.zeros((N - 1) * stride + ub_size, np.uint8)
@@ -74,14 +92,18 @@ def mgather_ub_batch(cfg: FuzzConfig, raw: np.ndarray, backend: str):
     rows[:, L["idx_addr"]: L["idx_addr"] + ir * ic * isz] = img.view(np.uint8).reshape(N, -1)
     arenas = {"gm": (core.gm._buf, core.gm.size, 0), "ub": (ub, ub_size, stride),
               "l1": (core.l1._buf, core.l1.size, 0)}
+    gsz, lsz = core.gm.size, core.l1.size
+    before, g0, l0 = ub.copy(), core.gm._buf[:gsz].copy(), core.l1._buf[:lsz].copy()
     fault = be.launch_raw(plan.kernel, plan.block, N, arenas, plan.params, passes=plan.passes)
+    stray = _stray(ub, before, N, stride, [(L["dst_addr"], L["dst_addr"] + nb)],
+                   ((core.gm._buf[:gsz], g0), (core.l1._buf[:lsz], l0)))
     out[:] = rows[:, L["dst_addr"]: L["dst_addr"] + nb]
     key = fault[:, 0]
     bad = key != np.uint64(0xFFFFFFFFFFFFFFFF)
     phase = (key[bad] >> np.uint64(56)).astype(np.int64)
     codes[bad] = np.array([_PHASE.get(int(p), 4) for p in phase], np.int8) if phase.size else codes[bad]
     elem[bad] = (key[bad] & np.uint64((1 << 56) - 1)).astype(np.int64)
-    return out, codes, elem                                # a faulting instance wrote nothing
+    return out, codes, elem, stray                         # a faulting instance wrote nothing
 
 
 # Per-instance arenas of one launch stay under this many bytes (a chunk sized for NumPy can
@@ -99,7 +121,7 @@ def _parts(fn, cfg, raw, backend, per_instance: int):
     got = [fn(cfg, raw[i: i + lim], backend) for i in range(0, N, lim)]
     if any(g is None for g in got):
         return False
-    return tuple(np.concatenate([g[k] for g in got]) for k in range(4))
+    return tuple(np.concatenate([g[k] for g in got]) for k in range(5))
 
 
 def _kernel_backend(backend: str):
@@ -164,13 +186,15 @@ def tinterleave_batch(cfg: FuzzConfig, raw: np.ndarray, backend: str):
         img = np.zeros((N, R, C), st)
         img[:, :VR, :VC] = vals[:, k]
         rows[:, a: a + nb] = img.view(np.uint8).reshape(N, nb)
-    arenas = {"gm": (np.zeros(64, np.uint8), 64, 0), "ub": (ub, ub_size, stride),
-              "l1": (np.zeros(64, np.uint8), 64, 0)}
+    gm, l1 = np.zeros(64, np.uint8), np.zeros(64, np.uint8)
+    arenas = {"gm": (gm, 64, 0), "ub": (ub, ub_size, stride), "l1": (l1, 64, 0)}
+    before = ub.copy()
     fault = be.launch_raw("interleave", (1, 1, 1), N, arenas, p, passes=2)
     from ..backend.kernels import ALIAS_FLAG_WORD
     bad = (fault[:, 0] != np.uint64(0xFFFFFFFFFFFFFFFF)) | (fault[:, ALIAS_FLAG_WORD] == 0)
+    stray = _stray(ub, before, N, stride, [(a2, a2 + nb), (a3, a3 + nb)], ((gm, 0), (l1, 0)))
     out = np.concatenate([rows[:, a2: a2 + nb], rows[:, a3: a3 + nb]], 1)
-    return out, np.zeros(N, np.int8), np.full(N, -1, np.int64), bad
+    return out, np.zeros(N, np.int8), np.full(N, -1, np.int64), bad, stray & ~bad
 
 
 def tgatherb_batch(cfg: FuzzConfig, raw: np.ndarray, backend: str):
@@ -219,19 +243,24 @@ def tgatherb_batch(cfg: FuzzConfig, raw: np.ndarray, backend: str):
     sa = src.addr + o
     back = ((sa < 0) | (sa + BLK > stride)).any(1)       # a read past the window: NumPy
     if back.all():                                        # nothing for the kernel to do
-        return (np.zeros((N, nb), np.uint8), np.zeros(N, np.int8), np.full(N, -1, np.int64), back)
+        return (np.zeros((N, nb), np.uint8), np.zeros(N, np.int8), np.full(N, -1, np.int64), back,
+                np.zeros(N, bool))
     ub_size = core.ub.size
     ub = np.zeros(max((N - 1) * stride + ub_size, 1), np.uint8)
     rows = ub[: N * stride].reshape(N, stride)
     rows[:] = core.ub.data[:stride]                        # src data, zeros
     rows[:, oa: ob] = u.view(np.uint8).reshape(N, -1)[:, : ob - oa]
     rows[:, dst.addr: dst.addr + nb] = cfg.dst_fill
-    arenas = {"gm": (np.zeros(64, np.uint8), 64, 0), "ub": (ub, ub_size, stride),
-              "l1": (np.zeros(64, np.uint8), 64, 0)}
+    gm, l1 = np.zeros(64, np.uint8), np.zeros(64, np.uint8)
+    arenas = {"gm": (gm, 64, 0), "ub": (ub, ub_size, stride), "l1": (l1, 64, 0)}
+    before = ub.copy()
     fault = be.launch_raw(kernel, (1, 1, 1), N, arenas, p, passes=2)
     back |= (fault[:, 0] != np.uint64(0xFFFFFFFFFFFFFFFF)) | (fault[:, ALIAS_FLAG_WORD] == 0)
+    # the destination and the A2/A3 tail spill past it (plan.dst: every block the plan stores)
+    keep = [(int(a), int(a) + BLK) for a in np.unique(plan.dst)] + [(dst.addr, dst.addr + nb)]
+    stray = _stray(ub, before, N, stride, keep, ((gm, 0), (l1, 0)))
     out = rows[:, dst.addr: dst.addr + nb].copy()
-    return out, np.zeros(N, np.int8), np.full(N, -1, np.int64), back
+    return out, np.zeros(N, np.int8), np.full(N, -1, np.int64), back, stray & ~back
 
 
 def mgather_l1_batch(cfg: FuzzConfig, raw: np.ndarray, backend: str):
@@ -255,7 +284,7 @@ def mgather_l1_batch(cfg: FuzzConfig, raw: np.ndarray, backend: str):
     from ..backend.kernels import backend_module
     L = layout(cfg)
     core = pto.Core(cfg.target, backend, quirks=cfg.core_quirks)
-    if core.target.name == "cpu":
+    if core.target.mgather.checks == "cpu":        # the simulator's generic routine: NumPy
         return None
     if not core.target.mgather.simt and cfg.exec == "simt":
         return None
@@ -311,7 +340,12 @@ def mgather_l1_batch(cfg: FuzzConfig, raw: np.ndarray, backend: str):
     l1 = np.zeros((N - 1) * lstride + lsz, np.uint8)
     lrows = l1[: N * lstride].reshape(N, lstride)
     lrows[:, :nb] = cfg.dst_fill
-    arenas = {"gm": (gm, gsz, gstride), "ub": (np.zeros(64, np.uint8), 64, 0), "l1": (l1, lsz, lstride)}
+    ub = np.zeros(64, np.uint8)
+    arenas = {"gm": (gm, gsz, gstride), "ub": (ub, 64, 0), "l1": (l1, lsz, lstride)}
+    g0, l0 = gm.copy(), l1.copy()
     fault = backend_module(backend).launch_raw(kernel, block, N, arenas, p, passes=2)
     back = (fault[:, 0] != np.uint64(0xFFFFFFFFFFFFFFFF)) | (fault[:, ALIAS_FLAG_WORD] == 0)
-    return lrows[:, :nb].copy(), np.zeros(N, np.int8), np.full(N, -1, np.int64), back
+    # GM: the table and the index tensor are read-only; the Elem scratch is written
+    sk = [(L["scratch_addr"], L["scratch_addr"] + dst.nbytes)] if elem else []
+    stray = _stray(l1, l0, N, lstride, [(0, nb)], ((ub, 0),)) | _stray(gm, g0, N, gstride, sk)
+    return lrows[:, :nb].copy(), np.zeros(N, np.int8), np.full(N, -1, np.int64), back, stray & ~back

@@ -20,7 +20,6 @@ from ..execution.batch import cache_chunk, chunk_size, run_chunk
 from ..errors import PtoCheckError
 from ..execution import executors
 from . import rules as R
-from .classify import facts
 from ..execution.config import FuzzConfig, config_from_settings, settings
 from ..execution.rng import Generator, check_instances
 from ..execution.single import cast_indices, check_fits, run_single
@@ -100,6 +99,9 @@ class Report:
     shapes: bool = False                            # each instance's valid shape drawn (campaign(shapes=))
     start: int = 0                                  # first instance number
     workers: list = field(default_factory=list)     # shards: where each ran (spec.run_sharded)
+    references: dict = field(default_factory=dict)  # side -> what its execution was checked against
+    ref_bad_a: int = 0                              # tiles where side A disagrees with its reference
+    ref_bad_b: int = 0
 
     @property
     def tiles_per_s(self) -> float:
@@ -107,11 +109,11 @@ class Report:
 
     @property
     def unexplained(self) -> int:
-        return sum(c.count for c in self.classes.values() if not c.explained)
+        return sum(c.count for c in self.classes.values() if not c.explained and not R.is_bug(c.mask))
 
     @property
     def bugs(self) -> int:
-        return sum(c.count for c in self.classes.values() if c.mask & (R.BACKEND | R.EXECUTOR))
+        return sum(c.count for c in self.classes.values() if R.is_bug(c.mask))
 
     def to_json(self) -> dict:
         """The report as the versioned JSON document of docs/json.md (``schema`` names it)."""
@@ -127,11 +129,13 @@ class Report:
             "seconds": round(self.seconds, 4), "tiles_per_s": round(self.tiles_per_s, 1),
             "executed": dict(self.executed), "shapes": self.shapes,
             "faults_a": self.faults_a, "faults_b": self.faults_b, "divergent": self.divergent,
+            "references": {k: {"reference": self.references.get(k, "none"), "mismatched": x}
+                           for k, x in (("a", self.ref_bad_a), ("b", self.ref_bad_b))},
             "unexplained": self.unexplained, "emulator_bugs": self.bugs,
             "check_error": self.check_error,
-            "classes": [{"class": c.name, "facts": R.fact_names(c.mask), "count": c.count,
+            "classes": [{"class": c.name, "facts": R.names(c.mask), "count": c.count,
                          "first": c.first, "explained": c.explained,
-                         "emulator_bug": bool(c.mask & (R.BACKEND | R.EXECUTOR)),
+                         "emulator_bug": R.is_bug(c.mask),
                          "rules": R.describe(c.mask, ca, cb),
                          **({"shape": list(c.shape)} if c.shape else {}),
                          "shrunk": c.shrunk, "reproducer": c.reproducer}
@@ -143,8 +147,9 @@ class Report:
     def from_json(cls, d: dict) -> "Report":
         """The report a ``to_json`` document describes (a shard's, read back to merge). Each
         class's example is regenerated from (seed, its first instance)."""
-        if d.get("schema") != SCHEMA or d.get("instr") == "mscatter":
-            raise ValueError(f"not an MGATHER-family report ({SCHEMA}): schema {d.get('schema')!r}")
+        check_schema(d)
+        if d.get("instr") == "mscatter":
+            raise ValueError(f"not an MGATHER-family report ({SCHEMA}): an MSCATTER one")
         cfg = config_from_settings(d["settings"])
         side = lambda k: Side(d["sides"][k]["target"], d["sides"][k]["exec"], d["sides"][k]["backend"])
         rep = cls(side("a"), side("b"), cfg, int(d["n"]), d["generator"], int(d["seed"]),
@@ -152,12 +157,12 @@ class Report:
                   faults_b=int(d["faults_b"]), divergent=int(d["divergent"]),
                   check_error=d["check_error"], executed=dict(d["executed"]), shapes=bool(d["shapes"]),
                   start=int(d["start"]))
-        names = {v: k for k, v in R.NAMES.items()}
+        refs = d["references"]
+        rep.references = {k: refs[k]["reference"] for k in ("a", "b")}
+        rep.ref_bad_a, rep.ref_bad_b = int(refs["a"]["mismatched"]), int(refs["b"]["mismatched"])
         gen = Generator(rep.generator, rep.seed)
         for c in d["classes"]:
-            mask = 0
-            for f in c["facts"]:
-                mask |= names[f]
+            mask = R.mask_of_names(c["facts"])
             dc = DivClass(mask, int(c["count"]), [int(x) for x in c["first"]],
                           shape=tuple(c["shape"]) if c.get("shape") else None,
                           reproducer=c["reproducer"], shrunk=c["shrunk"])
@@ -192,9 +197,13 @@ class Report:
             parts = {p for r in reports for p in r.executed.get(k, "").split("+") if p}
             if parts:
                 out.executed[k] = "+".join(e for e in EXECUTED if e in parts)
+        out.references = {k: "; ".join(dict.fromkeys(r.references.get(k, "none") for r in reports))
+                          for k in ("a", "b")}
         for r in sorted(reports, key=lambda r: r.start):
             out.faults_a += r.faults_a
             out.faults_b += r.faults_b
+            out.ref_bad_a += r.ref_bad_a
+            out.ref_bad_b += r.ref_bad_b
             out.divergent += r.divergent
             for m, c in r.classes.items():
                 t = out.classes.setdefault(m, DivClass(m))
@@ -231,14 +240,33 @@ def _example(rep: "Report", gen: Generator, c: DivClass):
     return gen(np.array(c.first[:1], np.int64), cfg.n_idx, cfg.cap)[0]
 
 
-SCHEMA = "ptogpu.fuzz.report/1"
+SCHEMA = "ptogpu.fuzz.report/2"
 """Name and version of the report's JSON form (docs/json.md): a new version number means a
-field changed meaning or went away; new fields may appear within a version."""
+field changed meaning or went away; new fields may appear within a version. Version 2: three
+verdicts per tile (``references``), classes named by the rule fields that are shown to explain
+them (``facts``)."""
+
+
+def check_schema(d: dict) -> None:
+    """A report document of this version, or one line saying what it is instead."""
+    got = d.get("schema") if isinstance(d, dict) else None
+    if got == SCHEMA:
+        return
+    if isinstance(got, str) and got.startswith("ptogpu.fuzz.report/"):
+        raise ValueError(f"a {got} report (an older ptogpu's, without per-side reference verdicts): "
+                         f"this ptogpu merges {SCHEMA}; rerun that shard")
+    raise ValueError(f"not a fuzz report ({SCHEMA}): schema {got!r}")
 
 
 def side_json(s: "Side") -> dict:
     return {"target": s.target, "exec": s.exec, "backend": s.backend}
 
+
+# What a side's execution is checked against (Report.references, "references" in the JSON).
+REF_FORMULA = "formula reference (cuda_src/fuzz_reference.cuh: the target's rules, no kernel code)"
+REF_SELF_FORMULA = "none: this side ran the formula reference itself (no lanes or loops to check)"
+REF_NUMPY = "numpy semantics"
+REF_SELF_NUMPY = "none: this side is the numpy semantics itself"
 
 EXECUTED = ("lanes", "loop", "formula")
 """What a side's results came from: ``lanes``, every SIMT lane of every warp-round of the A5
@@ -367,10 +395,13 @@ def campaign(base: FuzzConfig, a: Side | str, b: Side | str, n: int, *, generato
     if use_fused:
         F.run(ca, cb, gen, a, b, n, start, rep, rel, chunk=chunk, progress=progress, executor=executor)
         rep.executed = {"a": "formula", "b": "formula"}
+        rep.references = {"a": REF_SELF_FORMULA, "b": REF_SELF_FORMULA}
     elif camp is not None:
         X.run(camp, a.backend, n, start, rep, chunk=chunk, progress=progress)
         rep.executed = {"a": executed(ca, a, "kernel"), "b": executed(cb, b, "kernel")}
+        rep.references = {"a": REF_FORMULA, "b": REF_FORMULA}
     else:
+        rep.references = {k: REF_SELF_NUMPY if s.backend == "numpy" else REF_NUMPY for k, s in (("a", a), ("b", b))}
         step = chunk or (chunk_size(base, n) // 2 if {a.backend, b.backend} & {"native", "cupy"}
                          else cache_chunk(base, n))
         done = 0
@@ -383,12 +414,14 @@ def campaign(base: FuzzConfig, a: Side | str, b: Side | str, n: int, *, generato
         tasks = ((s, min(per, start + n - s), step) for s in range(start, start + n, per))
         try:
             for res in executors.ordered_map(vector_task, tasks, pool, shared=(ca, cb, gen, a, b, share)):
-                for s, m, fa, fb, div, masks, path, pa, pb in res:
+                for s, m, fa, fb, div, masks, path, pa, pb, xa, xb in res:
                     paths.add(path)
                     ex["a"].add(executed(ca, a, pa))
                     ex["b"].add(executed(cb, b, pb))
                     rep.faults_a += fa
                     rep.faults_b += fb
+                    rep.ref_bad_a += xa
+                    rep.ref_bad_b += xb
                     note_sparse(rep, s + div, masks, gen, ca)
                     done += m
                 if progress:
@@ -409,10 +442,12 @@ TASK_CHUNKS = 4       # chunks per worker task (amortises shipping the campaign 
 
 
 def vector_task(ctx: tuple, s: int, m: int, step: int) -> list:
-    """Instances ``s .. s+m-1`` in chunks of ``step``, both sides and the class masks (no
-    report state: worker processes run it); ``ctx`` = (config a, config b, generator, side a,
-    side b, one run for both). [(start, size, faults A, faults B, divergent positions, masks,
-    path, path of side a, path of side b)]."""
+    """Instances ``s .. s+m-1`` in chunks of ``step``, both sides, their references and the
+    class masks (no report state: worker processes run it); ``ctx`` = (config a, config b,
+    generator, side a, side b, one run for both). [(start, size, faults A, faults B,
+    positions with a class, masks, path, path of side a, path of side b, reference
+    mismatches A, B)]."""
+    from .explain import verdicts
     ca, cb, gen, a, b, share = ctx
     lanes32 = ca.instr == "mgather" and ca.index_dtype in ("int32", "uint32")
     out = []
@@ -432,11 +467,12 @@ def vector_task(ctx: tuple, s: int, m: int, step: int) -> list:
             mk = np.zeros(inst.size, np.int64)
             path = f"{a.backend}:{ra.path}, one run for both sides (equal target-table rules)"
         else:
-            mk = facts(ca, cb, raw, ra.outputs, rb.outputs, ra.faults, rb.faults, relation(a, b))
+            mk = verdicts(ca, cb, a, b, inst, gen, raw, ra, rb, relation(a, b))
             path = f"{a.backend}:{ra.path} vs {b.backend}:{rb.path}"
         div = np.flatnonzero(mk)
         out.append((c, inst.size, int(np.count_nonzero(ra.faults)), int(np.count_nonzero(rb.faults)),
-                    div, mk[div], path, ra.path, rb.path))
+                    div, mk[div], path, ra.path, rb.path,
+                    int(np.count_nonzero(mk & R.REF_A)), int(np.count_nonzero(mk & R.REF_B))))
     return out
 
 

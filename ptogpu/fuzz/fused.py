@@ -17,9 +17,9 @@ import numpy as np
 from ..backend import sources
 from ..enums import GatherOOB
 from ..targets import get_target
-from .classify import caps
 from ..execution.config import FuzzConfig
 from ..execution.single import layout
+from ..semantics.indexing import prod
 
 EMPTY = np.uint64(0xFFFFFFFFFFFFFFFF)
 ROWSRC = {"strides": "RS_STRIDES", "stride3": "RS_STRIDE3", "valid_cols": "RS_VALID_COLS"}
@@ -62,7 +62,57 @@ def covers(a: FuzzConfig, b: FuzzConfig, gen, sa, sb) -> bool:
     return True
 
 
+def caps(cfg: FuzzConfig) -> tuple[int, int]:
+    """(capacity, index bits) of an MGATHER-into-UB configuration, from its target table."""
+    m = get_target(cfg.target).mgather
+    S = cfg.shape5
+    if cfg.mode == "elem":
+        cap = prod(S)
+    else:
+        cap = S[3] if m.row_capacity == "shape3" else prod(S[:4])
+    return cap & ((1 << m.index_bits) - 1), m.index_bits
+
+
+def side_words(c: FuzzConfig) -> list[int]:
+    """One side's rule words (SD_*, cuda_src/fuzz_reference.cuh) from its target table."""
+    m = get_target(c.target).mgather
+    cap, bits = caps(c)
+    w = [0] * _E("SIDE_WORDS")
+    w[_E("SD_BITS")], w[_E("SD_CAP")] = bits, _i64(cap)
+    w[_E("SD_ROWSRC")] = _E(ROWSRC[m.row_source])
+    w[_E("SD_TAIL")] = int(c.mode == "row" and m.row_tail_fill)
+    w[_E("SD_S3")], w[_E("SD_S4")] = _i64(c.stride5[3]), _i64(c.stride5[4])
+    w[_E("SD_SIMT")] = int(m.simt and c.exec != "scalar")
+    return w
+
+
+def explanation_block(a: FuzzConfig, b: FuzzConfig) -> np.ndarray:
+    """The explanation block (XP_*): the verdict bits and, per candidate rule field (then pair
+    of fields) whose values differ between the sides' targets, the alternative side blocks of
+    the hybrid targets (each side with the other's field), in the tiers of ``explain``."""
+    from itertools import combinations
+    from . import rules as R
+    from .explain import hybrid
+    cand = [f for f in R.differing("mgather", "ub", a.target, b.target) if f.path != "mgather.tile_offsets"]
+    tiers = [[(f,) for f in cand if not f.coarse], [(f,) for f in cand if f.coarse], list(combinations(cand, 2))]
+    x = [0] * _E("XP_HEAD")
+    x[_E("XP_UNEXPLAINED")], x[_E("XP_FAULT")] = R.UNEXPLAINED, R.FAULT
+    x[_E("XP_REF_A")], x[_E("XP_REF_B")], x[_E("XP_WINDOW")] = R.REF_A, R.REF_B, R.WINDOW
+    n = 0
+    for t, tier in enumerate(tiers):
+        for fs in tier:
+            for d, mine, other in ((0, b, a), (1, a, b)):
+                x += [t, d, sum(f.bit for f in fs)] + side_words(hybrid(mine, other, fs))
+                n += 1
+    if n > _E("XP_MAX"):
+        raise LookupError(f"{n} alternative side blocks: more than XP_MAX")
+    x[_E("XP_N")] = n
+    x += [0] * (_E("XP_WORDS") - len(x))
+    return np.array(x, np.int64)
+
+
 def params(a: FuzzConfig, b: FuzzConfig, seed: int, kind: int, inst0: int, rel: int) -> np.ndarray:
+    """[campaign block | explanation block] of the engines of cuda_src/fuzz.cu."""
     L = layout(a)
     p = [0] * _E("FZ_WORDS")
     p[_E("FZ_SEED")], p[_E("FZ_INST0")] = _i64(seed), int(inst0)
@@ -73,16 +123,10 @@ def params(a: FuzzConfig, b: FuzzConfig, seed: int, kind: int, inst0: int, rel: 
     p[_E("FZ_R")], p[_E("FZ_C")] = L["dst_shape"]
     p[_E("FZ_SIGNED")] = int(a.index_dtype == "int32")
     p[_E("FZ_GMSIZE")] = L["gm_size"]
-    p[_E("FZ_REL")] = rel
+    p[_E("FZ_REL")], p[_E("FZ_FILL")] = rel, int(a.dst_fill) & 0xFF
     for base, c in ((_E("FZ_A"), a), (_E("FZ_B"), b)):
-        m = get_target(c.target).mgather
-        cap, bits = caps(c)
-        p[base + _E("SD_BITS")], p[base + _E("SD_CAP")] = bits, _i64(cap)
-        p[base + _E("SD_ROWSRC")] = _E(ROWSRC[m.row_source])
-        p[base + _E("SD_TAIL")] = int(c.mode == "row" and m.row_tail_fill)
-        p[base + _E("SD_S3")], p[base + _E("SD_S4")] = _i64(c.stride5[3]), _i64(c.stride5[4])
-        p[base + _E("SD_SIMT")] = int(m.simt and c.exec != "scalar")
-    return np.array(p, np.int64)
+        p[base: base + _E("SIDE_WORDS")] = side_words(c)
+    return np.concatenate([np.array(p, np.int64), explanation_block(a, b)])
 
 
 def gm_image(a: FuzzConfig) -> np.ndarray:
@@ -142,6 +186,8 @@ def merge(rep, res: np.ndarray, gen) -> None:
     for rec in res:
         rep.faults_a += int(rec[_E("FZ_FAULTS_A")])
         rep.faults_b += int(rec[_E("FZ_FAULTS_B")])
+        rep.ref_bad_a += int(rec[_E("FZ_REFBAD_A")])
+        rep.ref_bad_b += int(rec[_E("FZ_REFBAD_B")])
         rep.divergent += int(rec[_E("FZ_DIVERGENT")])
         over = int(rec[_E("FZ_OVERFLOW")])
         if over:                          # never seen: counted as unexplained, to be safe

@@ -15,8 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..targets import get_target
-from . import rules as R
-from .classify import caps
+from .fused import caps
 from ..execution.config import FuzzConfig
 from ..execution.single import layout
 
@@ -48,7 +47,7 @@ class Campaign:
 
     def __init__(self, a: FuzzConfig, b: FuzzConfig, gen, rel: int, share: bool):
         L = layout(a)
-        self.a, self.gen, self.rel = a, gen, int(rel)
+        self.a, self.b, self.gen, self.rel = a, b, gen, int(rel)
         self.A, self.B = _Side(a), _Side(b)
         self.T, self.VR, self.VC = a.esize, a.rows, a.cols
         self.C = L["dst_shape"][1]
@@ -125,27 +124,6 @@ class Campaign:
             eff = np.where(rd, eff, ZS)
         return eff.reshape(eff.shape[0], -1)
 
-    # -- facts (fz_facts) -------------------------------------------------------------------
-    def facts(self, raw: np.ndarray, c: np.ndarray) -> np.ndarray:
-        """Fact bits (int64) of elements with index values ``raw`` (uint64, extended) at
-        columns ``c``."""
-        A, B = self.A, self.B
-        ua = raw & M32 if A.bits == 32 else raw
-        ub = raw & M32 if B.bits == 32 else raw
-        f = np.zeros(raw.shape, np.int64)
-        if A.bits != B.bits and self.signed:
-            f |= np.where(raw.view(np.int64) < 0, R.CAST, 0)
-        if A.cap != B.cap:
-            lo = np.uint64(min(A.cap, B.cap))
-            f |= np.where((ua >= lo) | (ub >= lo), R.CAP, 0)
-        if self.oob == "undefined":
-            f |= np.where((ua >= np.uint64(A.cap)) | (ub >= np.uint64(B.cap)), R.UNDEF, 0)
-        if not self.elem and A.rowsrc != B.rowsrc:
-            safe = ua % np.uint64(A.cap or 1) if self.oob == "wrap" else ua
-            c = c.astype(np.uint64)
-            f |= np.where(self._row_off(A, safe, c) != self._row_off(B, safe, c), R.ROWSRC, 0)
-        return f
-
     def _value(self, e: np.ndarray) -> np.ndarray:
         e = e.astype(np.uint64)
         ok = e < FS
@@ -175,7 +153,7 @@ class Campaign:
             eb = ea if self.same else self._eff64(self.B, raw)
             fa, fb = (ea == FS).any(1), (eb == FS).any(1)
             widen = False
-        mask = np.zeros(m, np.int64)
+        div = np.zeros(m, bool)
         if not self.same:
             # tiles where neither side faults: elements whose sources and bytes differ
             ok = ~(fa | fb)
@@ -188,45 +166,35 @@ class Campaign:
                 if widen:
                     xa = _widen(xa)
                     xb = _widen(xb)
-                real = self._value(xa) != self._value(xb)
-                t, k = t[real], k[real]
-                if t.size:
-                    f = self.facts(self._raw(w, t, k), (k % self.VC))
-                    f = np.where(f == 0, R.UNEXPLAINED, f)
-                    starts = np.flatnonzero(np.r_[True, t[1:] != t[:-1]])   # t is sorted
-                    mask[t[starts]] |= np.bitwise_or.reduceat(f, starts)
+                div[t[self._value(xa) != self._value(xb)]] = True
             if not self.elem and (self.A.tail or self.B.tail) and (self.VC * self.T) % 32:
-                self._tails(ea, eb, ok, mask)
-            # tiles where exactly one side faults
-            one = np.flatnonzero(fa != fb)
-            if one.size:
-                f = self.facts(self._ext(w[one]), (np.arange(n) % self.VC)[None, :])   # every index
-                tile = np.bitwise_or.reduce(f, axis=1) & (R.CAST | R.CAP | R.UNDEF)
-                mask[one] = R.FAULT | tile
+                div |= self._tails(ea, eb) & ok
+            div |= fa != fb                       # exactly one side faults
+        pos = np.flatnonzero(div)
         if self.rel:
-            mask[mask != 0] = self.rel
-        div = np.flatnonzero(mask)
-        return int(np.count_nonzero(fa)), int(np.count_nonzero(fb)), div, mask[div]
+            return int(np.count_nonzero(fa)), int(np.count_nonzero(fb)), pos, np.full(pos.size, self.rel, np.int64)
+        from .explain import explain, fault_symptom, reference
+        raw = w[pos].view(np.dtype(a.index_dtype))
+        ra, rb = reference(a, inst[pos], self.gen, raw), reference(self.b, inst[pos], self.gen, raw)
+        masks = explain(a, self.b, inst[pos], self.gen, raw, ra, rb) | fault_symptom(ra[1], rb[1])
+        return int(np.count_nonzero(fa)), int(np.count_nonzero(fb)), pos, masks
 
     def _ext(self, v: np.ndarray) -> np.ndarray:
         """32-bit index values as the kernel's raw (uint64): sign-extended for int32."""
         return v.view(np.int32).astype(np.int64).view(np.uint64) if self.signed else v.astype(np.uint64)
 
-    def _raw(self, w: np.ndarray, t, k) -> np.ndarray:
-        """Raw index values of elements (t, k); Row mode: element k reads its row's index."""
-        return self._ext(w[t, k if self.elem else k // self.VC])
-
-    def _tails(self, ea, eb, ok, mask) -> None:
-        """A2/A3 Row tail fill: padding columns after VC hold the row's first element."""
+    def _tails(self, ea, eb) -> np.ndarray:
+        """A2/A3 Row tail fill: padding columns after VC hold the row's first element;
+        (tiles,) bool where the two sides' tails differ."""
         VR, VC = self.VR, self.VC
         va0 = self._value(ea.reshape(-1, VR, VC)[:, :, 0])
         vb0 = self._value(eb.reshape(-1, VR, VC)[:, :, 0])
-        bad = np.zeros(ok.shape, bool)
+        bad = np.zeros(va0.shape[0], bool)
         for c in range(VC, self.C):
             xa = va0 if self._in_tail(self.A, c) else np.zeros_like(va0)
             xb = vb0 if self._in_tail(self.B, c) else np.zeros_like(vb0)
             bad |= (xa != xb).any(1)
-        mask[bad & ok] |= R.PAD
+        return bad
 
 
 def _widen(e32: np.ndarray) -> np.ndarray:

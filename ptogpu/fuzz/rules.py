@@ -1,88 +1,182 @@
-"""Rules that explain cross-target divergences, drawn from the target tables
-(``ptogpu.targets``): each fact a divergent element can carry, and the sentence that names
-the table fields behind it. A fact is only set when the two sides' fields actually differ,
-so a divergence no fact covers is reported as unexplained."""
+"""The rules a divergence can be explained by, and the verdict bits of a class.
+
+A *rule field* is one field of the target tables (``ptogpu.targets``): ``mgather.index_bits``,
+``tgatherb.engine``, ... (or, for MSCATTER, the side's conflict resolution). A difference
+between two sides is explained by a field only when swapping that field between the two
+targets makes their references agree on that tile (``ptogpu.fuzz.explain``): the rule is shown
+to predict the difference, never matched by where the bytes differ.
+
+A class mask is an int: the bits of the fields that explain it, the FAULT symptom (one side
+faults, the other does not), and the verdict bits: REF_A / REF_B (a side's execution
+disagrees with its own reference: an emulator bug), WINDOW (that disagreement includes bytes
+outside the destination), UNEXPLAINED (no field nor pair of fields removes the difference),
+BACKEND / EXECUTOR (two sides that must agree do not), RACE (MSCATTER: threads of an A5
+source-centric launch store to one element)."""
 from __future__ import annotations
 
-from ..targets import get_target
+from dataclasses import dataclass
 
-CAST, CAP, ROWSRC, PAD, FAULT, UNDEF, TGB_TAIL, TGB_CPU, ODD, ALIGN, LAYOUT = (1 << k for k in range(11))
-UNEXPLAINED = 1 << 15
-BACKEND = 1 << 16          # same configuration on two backends: an emulator bug
-EXECUTOR = 1 << 17         # same semantics on two executors of one target: an emulator bug
-
-NAMES = {CAST: "index cast width", CAP: "capacity rule", ROWSRC: "row source address rule",
-         PAD: "padding / zero-fill outside the valid region", FAULT: "fault vs value",
-         UNDEF: "Undefined OOB reads GM beyond the table", TGB_TAIL: "A2/A3 TGATHERB tail",
-         TGB_CPU: "CPU TGATHERB skipped blocks", ODD: "TINTERLEAVE odd VC", ALIGN: "offset alignment",
-         LAYOUT: "tile offset rule",
-         UNEXPLAINED: "unexplained", BACKEND: "backend disagreement (emulator bug)",
-         EXECUTOR: "executor disagreement (emulator bug)"}
+from ..targets import field_value
 
 
-def _cast_name(bits: int) -> str:
-    return "static_cast<size_t> (sign-extends)" if bits == 64 else "static_cast<uint32_t>"
+@dataclass(frozen=True)
+class Field:
+    bit: int
+    path: str               # targets.field_value path, or "conflict" (an MSCATTER side's own)
+    name: str               # the class name
+    doc: str                # where the rule is written down
+    coarse: bool = False    # a whole routine or engine: tried only when no narrow field explains
+    with_: tuple = ()       # fields that go with it (what its routine's checks read)
+
+    @property
+    def copies(self) -> tuple[str, ...]:
+        """The field paths a hybrid target takes from the other target for this rule."""
+        return ((self.path,) if self.path != "conflict" else ()) + self.with_
 
 
-def explain(fact: int, a, b) -> str:
-    """The sentence for one fact bit between configurations ``a`` and ``b``."""
-    ta, tb = get_target(a.target), get_target(b.target)
-    ma, mb = ta.mgather, tb.mgather
-    if fact == CAST:
-        return (f"index cast width (targets.mgather.index_bits): {a.target} {_cast_name(ma.index_bits)} "
-                f"vs {b.target} {_cast_name(mb.index_bits)}; negative indices land elsewhere (docs/mgather.md)")
-    if fact == CAP:
-        if a.space == "l1" or b.space == "l1":
-            return (f"capacity rule (GM->L1 Row): {a.target} {'Shape[3]' if a.target == 'cpu' else '∏Shape[0..3]'} vs "
-                    f"{b.target} {'Shape[3]' if b.target == 'cpu' else '∏Shape[0..3]'} (docs/mgather.md)")
-        return (f"capacity rule (targets.mgather.row_capacity): {a.target} {ma.row_capacity} vs "
-                f"{b.target} {mb.row_capacity} (docs/mgather.md)")
-    if fact == ROWSRC:
-        return (f"row source address (targets.mgather.row_source): {a.target} {ma.row_source} vs "
-                f"{b.target} {mb.row_source} (docs/mgather.md)")
-    if fact == PAD:
-        return (f"bytes outside the valid region (targets.mgather.row_tail_fill {ma.row_tail_fill}/{mb.row_tail_fill}, "
-                f"GM->L1 zero-fill, TGATHERB/TINTERLEAVE stores past VC) differ between {a.target} and {b.target}")
-    if fact == FAULT:
-        return ("fault vs value: an address one side computes leaves its arena (PtoFault), the other's "
-                "does not (or they fault in different phases)")
-    if fact == UNDEF:
-        return "GatherOOB::Undefined reads whatever GM holds at the computed address (docs/mgather.md)"
-    if fact == TGB_TAIL:
-        q = {**a.core_quirks, **b.core_quirks}.get("a2a3_tgatherb_tail_stream", True)
-        return (f"A2/A3 TGATHERB tail (targets.tgatherb.engine vrepeat, quirk a2a3_tgatherb_tail_stream="
-                f"{q}): tail rows read offsets 8 apart and write 8 full blocks (docs/instructions.md)")
-    if fact == TGB_CPU:
-        return ("CPU TGATHERB (targets.tgatherb.engine cpu) skips partial last blocks and blocks past "
-                "the src tile (docs/instructions.md)")
-    if fact == ODD:
-        return (f"TINTERLEAVE odd VC (targets.interleave.odd_vc): {a.target} {ta.interleave.odd_vc} vs "
-                f"{b.target} {tb.interleave.odd_vc} (docs/instructions.md)")
-    if fact == LAYOUT:
-        return (f"tile offsets (targets.mgather.tile_offsets): {a.target} {ma.tile_offsets} vs {b.target} "
-                f"{mb.tile_offsets}: A5's tile_offset_2d ignores SLayout, so a boxed ({a.layout}) tile is "
-                f"addressed as plain Row/ColMajor (docs/mgather.md)")
-    if fact == ALIGN:
-        return "misaligned TGATHERB offsets: byte-exact (cpu) vs rounded down to the block (NPU)"
-    if fact == BACKEND:
-        return "the same configuration gives different results on two backends: an emulator bug"
-    if fact == EXECUTOR:
-        return "two executors of the same target semantics disagree: an emulator bug"
-    return "no rule of the target tables explains this difference"
+FIELDS = (
+    Field(1 << 0, "mgather.index_bits", "index cast width", "docs/mgather.md: static_cast<size_t> vs <uint32_t>"),
+    Field(1 << 1, "mgather.row_capacity", "capacity rule", "docs/mgather.md: Row capacity Shape[3] vs ∏Shape[0..3]"),
+    Field(1 << 2, "mgather.row_source", "row source address rule", "docs/mgather.md: Row source address"),
+    Field(1 << 3, "mgather.row_tail_fill", "A2/A3 Row DMA tail fill",
+          "docs/mgather.md: the burst fills VC .. the 32-byte boundary with the row's first element"),
+    Field(1 << 4, "mgather.tile_offsets", "tile offset rule",
+          "docs/mgather.md: A5's tile_offset_2d ignores SLayout (boxed tiles as plain Row/ColMajor)"),
+    Field(1 << 5, "mgather.checks", "GM->L1 routine",
+          "docs/mgather.md: the simulator's generic loop vs the NPU nd2nz bursts / scratch image", True,
+          ("mgather.dtypes", "mgather.index_dtypes", "mgather.value_convert")),
+    Field(1 << 6, "dma.nd2nz_tail", "nd2nz tail fill", "docs/mgather.md: a row's last C0 block past VC"),
+    Field(1 << 7, "tgatherb.engine", "TGATHERB engine",
+          "docs/instructions.md: CPU skips partial / out-of-src blocks; A2/A3 vgatherb repeat stream "
+          "(tail rows read offsets 8 apart, 8-block spill); A5 register loop", True),
+    Field(1 << 8, "tgatherb.offset_read", "TGATHERB offset read", "docs/instructions.md: value vs bits, row stride"),
+    Field(1 << 9, "tgatherb.misaligned", "TGATHERB offset alignment",
+          "docs/instructions.md: byte-exact (cpu) vs rounded down to the block (NPU)"),
+    Field(1 << 10, "interleave.odd_vc", "TINTERLEAVE odd VC", "docs/instructions.md: odd valid widths"),
+    Field(1 << 11, "interleave.single_src_count", "TINTERLEAVE element count", "docs/instructions.md"),
+    Field(1 << 12, "interleave.engine", "TINTERLEAVE engine",
+          "docs/instructions.md: the simulator's scalar loop vs A5's register loop", True),
+    Field(1 << 13, "quirks", "target quirks", "ptogpu targets: implementation quirks and their defaults", True),
+    Field(1 << 14, "mscatter.index_bits", "index cast width", "docs/mscatter.md: size_t vs uint32_t"),
+    Field(1 << 15, "mscatter.row_capacity", "capacity rule", "docs/mscatter.md: Shape[3] vs ∏Shape[0..3]"),
+    Field(1 << 16, "mscatter.row_dst", "row destination address rule", "docs/mscatter.md"),
+    Field(1 << 17, "conflict", "conflict resolution",
+          "docs/mscatter.md: sequential last writer (cpu, A2/A3), A5 Conflict::Last's slot-centric scan "
+          "(out-of-range Undefined dropped), A5 Default's source-centric launch (emulated schedule)", False,
+          ("mscatter.simt", "mscatter.scalar_1x1", "mscatter.default_conflict")),
+)
+BY_PATH = {f.path: f for f in FIELDS}
+FIELD_BITS = sum(f.bit for f in FIELDS)
+
+FAULT = 1 << 20            # symptom: one side faults and the other does not (or another phase)
+RACE = 1 << 21             # MSCATTER: two threads of a source-centric launch store to one element
+REF_A = 1 << 24            # side A disagrees with its own reference: an emulator bug
+REF_B = 1 << 25
+WINDOW = 1 << 26           # ... in bytes outside its destination (a stray write)
+UNEXPLAINED = 1 << 27
+BACKEND = 1 << 28          # same configuration on two backends: an emulator bug
+EXECUTOR = 1 << 29         # two executors of one target: an emulator bug
+BUGS = REF_A | REF_B | WINDOW | BACKEND | EXECUTOR
+
+_FLAGS = {FAULT: "fault vs value", RACE: "race", REF_A: "side A disagrees with its reference",
+          REF_B: "side B disagrees with its reference", WINDOW: "a write outside the destination",
+          UNEXPLAINED: "unexplained", BACKEND: "backend disagreement", EXECUTOR: "executor disagreement"}
+
+# The rule fields that can explain a difference, per instruction (and MGATHER space).
+CANDIDATES = {
+    ("mgather", "ub"): ("mgather.index_bits", "mgather.row_capacity", "mgather.row_source",
+                        "mgather.row_tail_fill", "mgather.tile_offsets"),
+    ("mgather", "l1"): ("mgather.index_bits", "mgather.checks", "dma.nd2nz_tail"),
+    ("tgatherb", "ub"): ("tgatherb.engine", "tgatherb.offset_read", "tgatherb.misaligned", "quirks"),
+    ("tinterleave", "ub"): ("interleave.odd_vc", "interleave.single_src_count", "interleave.engine", "quirks"),
+    ("mscatter", "ub"): ("mscatter.index_bits", "mscatter.row_capacity", "mscatter.row_dst", "conflict", "quirks"),
+}
 
 
-def describe(mask: int, a, b) -> list[str]:
-    return [explain(f, a, b) for f in sorted(NAMES) if mask & f]
+def candidates(instr: str, space: str = "ub") -> tuple[Field, ...]:
+    return tuple(BY_PATH[p] for p in CANDIDATES[(instr, space if instr == "mgather" else "ub")])
 
 
-def fact_names(mask: int) -> list[str]:
-    """The facts of a class, by name (the JSON's ``facts``)."""
-    return [NAMES[f] for f in sorted(NAMES) if mask & f]
+def differing(instr: str, space: str, ta: str, tb: str) -> tuple[Field, ...]:
+    """The candidate fields whose values differ between targets ``ta`` and ``tb``."""
+    return tuple(f for f in candidates(instr, space) if f.path != "conflict"
+                 and field_value(ta, f.path) != field_value(tb, f.path))
 
 
-def explained(mask: int) -> bool:
-    return not mask & (UNEXPLAINED | BACKEND | EXECUTOR)
+def fields_of(mask: int) -> list[Field]:
+    return [f for f in FIELDS if mask & f.bit]
+
+
+def names(mask: int) -> list[str]:
+    """The class's parts by name (the JSON's ``facts``): its fields' names, then its flags."""
+    return [f"{f.name} ({f.path})" for f in fields_of(mask)] + [v for k, v in _FLAGS.items() if mask & k]
 
 
 def class_name(mask: int) -> str:
-    return " + ".join(NAMES[f] for f in sorted(NAMES) if mask & f) or "none"
+    fs = " + ".join(f.name for f in fields_of(mask))
+    if mask & (REF_A | REF_B):
+        who = " and ".join(s for s, b in (("A", REF_A), ("B", REF_B)) if mask & b)
+        return f"side {who} vs its reference" + (" (a write outside the destination)" if mask & WINDOW else "")
+    if mask & (BACKEND | EXECUTOR):
+        return "backend disagreement" if mask & BACKEND else "executor disagreement"
+    if mask & UNEXPLAINED:
+        fs = "unexplained"
+    if mask & RACE:
+        fs = " + ".join(x for x in ("race", fs) if x)
+    return fs + (" (fault vs value)" if mask & FAULT else "") if fs else "none"
+
+
+def explained(mask: int) -> bool:
+    return not mask & (UNEXPLAINED | BUGS)
+
+
+def is_bug(mask: int) -> bool:
+    return bool(mask & BUGS)
+
+
+def _value(target: str, f: Field, side=None) -> str:
+    if f.path == "conflict":
+        return str(side) if side is not None else "?"
+    v = field_value(target, f.path)
+    if isinstance(v, dict):
+        on = sorted(k for k, x in v.items() if x)
+        return "{" + ", ".join(on) + "}"
+    return str(v)
+
+
+def describe(mask: int, a, b, conflicts: tuple | None = None) -> list[str]:
+    """One sentence per rule (its field, both targets' values, where it is written down), or
+    the verdict that no rule explains the class. ``a``/``b``: the sides' configurations (with
+    ``.target``); ``conflicts``: the MSCATTER sides' conflict resolutions."""
+    ca, cb = conflicts or (None, None)
+    out = [f"{f.name} ({f.path}): {a.target} {_value(a.target, f, ca)} vs {b.target} "
+           f"{_value(b.target, f, cb)}; swapping it makes the two references agree ({f.doc})"
+           for f in fields_of(mask)]
+    if mask & RACE:
+        out.append("race: threads of A5's source-centric launch store to one element; any of them may win "
+                   "(the reproducer prints every value the hardware may leave)")
+    if mask & FAULT and not mask & BUGS:
+        out.append("fault vs value: one side's address leaves its arena (PtoFault), the other's does not "
+                   "(or they fault in different phases)")
+    if mask & (REF_A | REF_B):
+        out.append("a side's execution (its kernel: lanes or loop) disagrees with that target's reference "
+                   "(the rules computed independently of the kernel): an emulator bug"
+                   + (", including bytes outside the destination" if mask & WINDOW else ""))
+    if mask & BACKEND:
+        out.append("the same configuration gives different results on two backends: an emulator bug")
+    if mask & EXECUTOR:
+        out.append("two executors of the same target semantics disagree: an emulator bug")
+    if mask & UNEXPLAINED:
+        out.append("no rule field of the target tables, alone or with one other, makes the references agree")
+    return out
+
+
+def mask_of_names(parts: list[str]) -> int:
+    """The inverse of :func:`names` (reading a report back)."""
+    by = {f"{f.name} ({f.path})": f.bit for f in FIELDS} | {v: k for k, v in _FLAGS.items()}
+    m = 0
+    for p in parts:
+        if p not in by:
+            raise ValueError(f"unknown class part {p!r}")
+        m |= by[p]
+    return m

@@ -14,10 +14,15 @@ Engines (the report's ``engine`` and ``executed`` say which ran):
   to one element (a **race**: another legal schedule can leave different bytes there);
 * ``api`` — anything else: each tile through the public API on each side's backend.
 
-Each divergent tile gets facts, named by the rule that explains them (:data:`FACTS`); a class
-is a set of facts; a divergence with no fact is unexplained, and any divergence between two
-sides that differ only in backend is an emulator bug. Each class is shrunk to a small
-reproducer (a script using the public API).
+Three verdicts per tile: each side's table against its reference (``ms_ref`` in the engine: the
+side's rules and write order, no kernel code; the NumPy semantics in the API engine), then the
+two sides against each other. A difference is explained by the rule fields whose swap makes the
+references agree (``ptogpu.fuzz.rules``): index cast width, capacity, row destination, conflict
+resolution (sequential last writer, A5 Last's slot-centric scan, A5 Default's source-centric
+launch); a tile where threads of a source-centric launch store to one element carries RACE (its
+reproducer prints every value the hardware may leave). Sides that differ only in backend, or
+only in the Last scan (``a5.last.owner`` vs ``a5.last.reverse``), must agree. Each class is
+shrunk to a small reproducer (a script using the public API).
 """
 from __future__ import annotations
 
@@ -37,21 +42,6 @@ GENERATORS = {**{k: v for k, v in KINDS.items()}, "equal": 7, "perm": 8}
 per tile: few distinct slots), mixed) and two for scatters: ``equal`` (every index the same)
 and ``perm`` (a rotation of 0..n-1: no two elements share a slot while n <= slots)."""
 
-FACTS = {
-    "race": "A5 source-centric kernel (Conflict::Default or an atomic): two or more threads store "
-            "to one element, which any of them may win (only a thread's own program order is "
-            "guaranteed)",
-    "conflict_order": "duplicate slots resolved in a different order: sequential last writer "
-                      "(cpu, A2/A3, A5 Last) vs the emulated schedule of the A5 launch",
-    "atomic_order": "float atomic Add over duplicate slots: the sum depends on the order",
-    "index_cast": "negative index: the simulator sign-extends to 64 bits (size_t), the NPUs cast "
-                  "to uint32",
-    "capacity": "Row capacity differs: Shape[3] on cpu and A5, Shape[0..3] on A2/A3",
-    "skip_vs_undefined": "A5 Conflict::Last is slot-centric: an Undefined out-of-range index is "
-                         "dropped, where the other side writes it",
-    "undefined_write": "ScatterOOB::Undefined writes at the raw index: outside the table (a fault "
-                       "where it leaves GM)",
-}
 
 
 @dataclass(frozen=True)
@@ -120,6 +110,7 @@ class Side:
     target: str
     conflict: str | None = None          # "default" | "last" | None (the target's default)
     backend: str = "auto"
+    scan: str | None = None              # Conflict::Last on native: "owner" | "reverse" (None: the campaign's)
 
     @classmethod
     def parse(cls, s: str, backend: str = "auto") -> "Side":
@@ -128,16 +119,26 @@ class Side:
         if "@" in s:
             s, be = s.split("@", 1)
         tgt, _, cf = s.partition(".")
+        cf, _, scan = cf.partition(".")
         if tgt not in ("cpu", "a2a3", "a5"):
             raise ValueError(f"side {s!r}: target must be cpu, a2a3 or a5")
         if cf not in ("", "default", "last"):
             raise ValueError(f"side {s!r}: conflict must be default or last")
+        if scan and (cf != "last" or scan not in SCANS):
+            raise ValueError(f"side {s!r}: only a .last side names its scan, one of {', '.join(SCANS)}")
         if cf and tgt == "a2a3":
             raise ValueError("a2a3 has no ScatterConflict parameter (write the side as a2a3)")
-        return cls(tgt, cf or None, be)
+        return cls(tgt, cf or None, be, scan or None)
 
     def __str__(self) -> str:
-        return f"{self.target}{'.' + self.conflict if self.conflict else ''}@{self.backend}"
+        sc = f".{self.scan}" if self.scan else ""
+        return f"{self.target}{'.' + self.conflict if self.conflict else ''}{sc}@{self.backend}"
+
+
+SCANS = ("owner", "reverse")
+"""How a native ``Conflict::Last`` side finds each slot's winner: ``owner``, one forward pass
+recording each slot's last writer (fast); ``reverse``, every lane's own reverse scan, what the
+hardware runs (Θ(slots x N) index reads). ``a5.last.reverse`` vs ``a5.last.owner`` must agree."""
 
 
 # ---- one tile through the public API -----------------------------------------------------------
@@ -233,8 +234,9 @@ def _E(name: str) -> int:
 
 
 def _side_block(cfg: ScatterConfig, side: Side, scan: str):
-    """(parameter block, kernel kind, executed) of one side on native, or None."""
+    """(parameter block, kernel kind, executed, world) of one side on native, or None."""
     from ..lowering import mscatter_kernels as mk
+    scan = side.scan or scan
     w = World(cfg, side, "native")
     old = mk.LAST_SCAN
     mk.LAST_SCAN = scan
@@ -252,8 +254,64 @@ def _side_block(cfg: ScatterConfig, side: Side, scan: str):
     return prm, _E(kind), executed, w
 
 
+# ---- rule fields: which differ, and the hybrid sides that test them ------------------------------
+def differing(cfg: ScatterConfig, a: Side, b: Side) -> tuple:
+    """The candidate rule fields that differ between the two sides (``conflict``: their
+    paths -- sequential loop, source-centric, slot-centric -- differ)."""
+    from ..targets import field_value
+    from . import rules as R
+    out = []
+    for f in R.candidates("mscatter"):
+        if f.path == "conflict":
+            if _call(cfg, a)[0] != _call(cfg, b)[0]:
+                out.append(f)
+        elif field_value(a.target, f.path) != field_value(b.target, f.path):
+            out.append(f)
+    return tuple(out)
+
+
+def hybrid(side: Side, donor: Side, fields, backend: str) -> Side:
+    """``side`` on a target that takes ``fields`` from ``donor``'s (``conflict``: its launch
+    fields and the donor's ScatterConflict too)."""
+    from ..targets import variant
+    paths = tuple(p for f in fields for p in f.copies)
+    conflict = donor.conflict if any(f.path == "conflict" for f in fields) else side.conflict
+    return Side(variant(side.target, donor.target, paths), conflict, backend)
+
+
+def alternatives(cfg: ScatterConfig, a: Side, b: Side, backend: str) -> list:
+    """[(tier, direction, field bits, hybrid side)] in the order they are tried: narrow single
+    fields, coarse ones, then pairs; direction 0: B with A's fields (against A's reference),
+    1: A with B's (against B's)."""
+    from itertools import combinations
+    cand = differing(cfg, a, b)
+    tiers = [[(f,) for f in cand if not f.coarse], [(f,) for f in cand if f.coarse], list(combinations(cand, 2))]
+    return [(t, d, sum(f.bit for f in fs), hybrid(mine, other, fs, backend))
+            for t, tier in enumerate(tiers) for fs in tier for d, mine, other in ((0, b, a), (1, a, b))]
+
+
+def side_ok(cfg: ScatterConfig, side: Side) -> bool:
+    """Do the checks of the side's (possibly hybrid) target accept this configuration?"""
+    from ..errors import PtoError
+    try:
+        _call(cfg, side)
+        return True
+    except (PtoError, ValueError):
+        return False
+
+
+def relation(a: Side, b: Side) -> int:
+    """BACKEND / EXECUTOR when the two sides must agree (same target and conflict on two
+    backends / with the two Last scans), else 0."""
+    from . import rules as R
+    if (a.target, a.conflict) != (b.target, b.conflict):
+        return 0
+    return R.BACKEND if a.backend != b.backend else R.EXECUTOR
+
+
 def fused_plan(cfg: ScatterConfig, a: Side, b: Side, gen: str, seed: int, scan: str = "owner"):
     """Everything the ``mscatter_fuzz`` kernel needs, or None (then the API engine runs)."""
+    from . import rules as R
     if a.backend != "native" or b.backend != "native":
         return None
     sa, sb = _side_block(cfg, a, scan), _side_block(cfg, b, scan)
@@ -273,32 +331,58 @@ def fused_plan(cfg: ScatterConfig, a: Side, b: Side, gen: str, seed: int, scan: 
     global _IMAGES
     _IMAGES += 1
     p[_E("FZ_IMAGE")] = (os.getpid() << 20) + _IMAGES        # new images: the kernel recopies
+    # the explanation block: every alternative's block (the engine's reference reads them;
+    # an alternative the kernels do not cover leaves the campaign to the API engine)
+    alts = alternatives(cfg, a, b, "native") if not relation(a, b) else []
+    if len(alts) > _E("MX_MAX"):
+        return None
+    mx = np.zeros(_E("MX_WORDS"), np.int64)
+    mx[_E("MX_N")], mx[_E("MX_UNEXPLAINED")] = len(alts), R.UNEXPLAINED
+    for k, (tier, d, bits, side) in enumerate(alts):
+        blk = _side_block(cfg, side, scan) if side_ok(cfg, side) else None
+        o = _E("MX_HEAD") + k * _E("MA_WORDS")
+        mx[o + _E("MA_TIER")], mx[o + _E("MA_DIR")], mx[o + _E("MA_MASK")] = tier, d, bits
+        if blk is None:
+            if side_ok(cfg, side):                          # a block the kernels do not cover
+                return None
+            mx[o + _E("MA_KIND")] = -1                      # the checks reject it: never agrees
+            continue
+        mx[o + _E("MA_KIND")] = blk[1]
+        mx[o + _E("MA_P"): o + _E("MA_P") + mw] = blk[0]
     ub = w.core.ub.data[:ubytes].copy()
     gm = np.zeros(max(w.nbytes, 64), np.uint8)
-    return p, gm, ub, (sa[2], sb[2])
+    return np.concatenate([p, mx]), gm, ub, (sa[2], sb[2])
 
 
 _IMAGES = 0
 
 
 def run_fused(plan, start: int, n: int) -> np.ndarray:
-    """(n, 2) uint64: FZ_* bits and the first differing byte, per instance."""
+    """(n, 3) uint64 per instance: FZ_* bits, the first differing byte, the class mask of a
+    difference. Instances a full check finds suspect (a stray write somewhere in a stretch of
+    tiles) run again one by one with every byte compared."""
     from ..backend.launch import launch_batch
+    from ..backend import native_backend
+    import ctypes
     p, gm, ub, _ = plan
     q = p.copy()
     q[_E("FZ_INST0")] = start
-    rec = launch_batch("mscatter_fuzz", n, {"gm": (gm, gm.size, 0), "ub": (ub, ub.size, 0)}, q,
-                       backend="native")
-    return rec[:, :2]
+    arenas = {"gm": (gm, gm.size, 0), "ub": (ub, ub.size, 0)}
+    rec = launch_batch("mscatter_fuzz", n, arenas, q, backend="native")
+    flush = native_backend.load("mscatter").pto_mscatter_fuzz_flush
+    flush.argtypes, flush.restype = [ctypes.c_void_p, ctypes.c_void_p], None
+    flush(gm.ctypes.data, ub.ctypes.data)
+    sus = np.flatnonzero(rec[:, 0] & np.uint64(_E("FZ_SUSPECT")))
+    if sus.size:
+        q[_E("FZ_PARANOID")] = 1
+        for k in sus:
+            q[_E("FZ_INST0")] = start + int(k)
+            rec[k] = launch_batch("mscatter_fuzz", 1, arenas, q, backend="native")[0]
+    return rec[:, :3]
 
 
-# ---- facts and classes -----------------------------------------------------------------------
-def _bits(target: str) -> int:
-    from ..targets import get_target
-    return get_target(target).mscatter.index_bits
-
-
-@lru_cache(maxsize=64)
+# ---- classes ---------------------------------------------------------------------------------
+@lru_cache(maxsize=256)
 def _call(cfg: ScatterConfig, side: Side) -> tuple[str, int]:
     """(path, capacity) the side's target takes for this configuration: read from its target
     table through the checks and dispatch of the call itself (a NumPy world, one per pair)."""
@@ -317,46 +401,85 @@ def _float_add(cfg: ScatterConfig) -> bool:
     return cfg.atomic == "add" and dtypes.name_of(cfg.dtype) in ("half", "bfloat16", "float32")
 
 
-def facts(cfg: ScatterConfig, a: Side, b: Side, raw: np.ndarray, code: np.ndarray) -> list[tuple[str, ...]]:
-    """The facts of each tile (rows of ``raw``), from its indices and the kernel's race bits."""
-    raw = np.asarray(raw, np.int64)
-    if cfg.index_dtype == "uint32":
-        raw = raw & 0xFFFFFFFF
-    else:
-        raw = ((raw & 0xFFFFFFFF) ^ 0x80000000) - 0x80000000
-    u32 = raw & 0xFFFFFFFF
-    cap = cfg.slots
-    neg = (raw < 0).any(1)
-    oob = (u32 >= cap).any(1)
-    srt = np.sort(np.where(u32 < cap, u32, -1 - np.arange(raw.shape[1])), 1)
-    dup = (srt[:, 1:] == srt[:, :-1]).any(1) if raw.shape[1] > 1 else np.zeros(raw.shape[0], bool)
-    race = ((code & 8) != 0) | ((code & 16) != 0)
-    lo, hi = sorted((_call(cfg, a)[1], _call(cfg, b)[1]))
-    between = ((u32 >= lo) & (u32 < hi)).any(1) if lo != hi else np.zeros(raw.shape[0], bool)
-    out = []
-    fa = _source_centric(cfg, a), _source_centric(cfg, b)
+def class_masks(code: np.ndarray, explained: np.ndarray, rel: int) -> np.ndarray:
+    """Class masks (0: no class) from the engine's per-tile bits and explanations: a side
+    that disagrees with its reference (REF_A/REF_B, WINDOW for bytes outside its writes); else
+    a difference between the sides (``rel`` for sides that must agree, else the explanation
+    and the fault symptom); RACE wherever a source-centric side races (a class of its own when
+    the sides agree: another legal schedule may leave other bytes)."""
+    from . import rules as R
+    code = np.asarray(code, np.int64)
+    E = {k: _E(k) for k in ("FZ_DIFF", "FZ_FAULT_A", "FZ_FAULT_B", "FZ_RACE_A", "FZ_RACE_B", "FZ_REFBAD_A",
+                             "FZ_REFBAD_B", "FZ_STRAY_A", "FZ_STRAY_B")}
+    on = lambda k: (code & E[k]) != 0  # noqa: E731
+    fa, fb = on("FZ_FAULT_A"), on("FZ_FAULT_B")
+    diff = on("FZ_DIFF") | (fa != fb)
+    bug = on("FZ_REFBAD_A") | on("FZ_REFBAD_B")
+    m = np.where(on("FZ_REFBAD_A"), R.REF_A, 0) | np.where(on("FZ_REFBAD_B"), R.REF_B, 0)
+    m |= np.where(on("FZ_STRAY_A") | on("FZ_STRAY_B"), R.WINDOW, 0)
+    expl = np.asarray(explained, np.int64) | np.where(fa != fb, R.FAULT, 0)
+    m = np.where(bug, m, np.where(diff, rel if rel else expl, 0))
+    race = on("FZ_RACE_A") | on("FZ_RACE_B")
+    return np.where(race & ~bug, m | R.RACE, m)
+
+
+def _reference_side(s: Side) -> Side:
+    return Side(s.target, s.conflict, "numpy", s.scan)
+
+
+def api_masks(cfg: ScatterConfig, a: Side, b: Side, raw: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(engine bits, class masks) of tiles ``raw`` through the public API: each side on its
+    backend, each kernel-backed side against its NumPy reference, a difference explained by
+    the hybrid sides of :func:`alternatives` on NumPy."""
+    wa, wb = World(cfg, a), World(cfg, b)
+    refs = [World(cfg, _reference_side(s)) if s.backend != "numpy" else None for s in (a, b)]
+    rel = relation(a, b)
+    alts = [(t, d, bits, World(cfg, s)) for t, d, bits, s in alternatives(cfg, a, b, "numpy")] if not rel else []
+    code = np.zeros(raw.shape[0], np.int64)
+    expl = np.zeros(raw.shape[0], np.int64)
     for k in range(raw.shape[0]):
-        f = []
-        if race[k]:
-            f.append("race")
-        if dup[k] and (fa[0] != fa[1]) and cfg.atomic == "none":
-            f.append("conflict_order")
-        if dup[k] and _float_add(cfg) and any(fa):
-            f.append("atomic_order")
-        if neg[k] and _bits(a.target) != _bits(b.target):
-            f.append("index_cast")
-        if between[k]:
-            f.append("capacity")
-        if oob[k] and cfg.oob == "undefined":
-            last = [_call(cfg, s)[0] == "a5_last" for s in (a, b)]
-            f.append("skip_vs_undefined" if last[0] != last[1] else "undefined_write")
-        out.append(tuple(f))
-    return out
+        ta, ea = wa.run(raw[k])
+        tb, eb = wb.run(raw[k])
+        ra = refs[0].run(raw[k]) if refs[0] else (ta, ea)
+        rb = refs[1].run(raw[k]) if refs[1] else (tb, eb)
+        c = (_E("FZ_DIFF") if ta != tb and not (ea or eb) else 0) | (_E("FZ_FAULT_A") if ea else 0) | \
+            (_E("FZ_FAULT_B") if eb else 0)
+        if (ta, ea is None) != (ra[0], ra[1] is None):
+            c |= _E("FZ_REFBAD_A")
+        if (tb, eb is None) != (rb[0], rb[1] is None):
+            c |= _E("FZ_REFBAD_B")
+        if _source_centric(cfg, a) and not ea and _races(wa, raw[k]):
+            c |= _E("FZ_RACE_A")
+        if _source_centric(cfg, b) and not eb and _races(wb, raw[k]):
+            c |= _E("FZ_RACE_B")
+        code[k] = c
+        if (c & _E("FZ_DIFF") or bool(ea) != bool(eb)) and alts:
+            expl[k] = _explain_api(alts, raw[k], ra, rb)
+    return code, class_masks(code, expl, rel)
+
+
+def _explain_api(alts, raw, ra, rb) -> int:
+    from ..errors import PtoError
+    from . import rules as R
+    mask, tier = 0, -1
+    for t, d, bits, w in alts:
+        if t != tier:
+            if mask:
+                break
+            tier = t
+        try:
+            got = w.run(raw)
+        except (PtoError, ValueError):
+            continue
+        other = ra if d == 0 else rb
+        if (got[1] is None) == (other[1] is None) and (got[1] is not None or got[0] == other[0]):
+            mask |= bits
+    return mask or R.UNEXPLAINED
 
 
 @dataclass
 class Class:
-    facts: tuple
+    mask: int
     count: int = 0
     first: list = field(default_factory=list)
     example: np.ndarray | None = None
@@ -365,7 +488,13 @@ class Class:
 
     @property
     def name(self) -> str:
-        return "+".join(self.facts) if self.facts else "UNEXPLAINED"
+        from . import rules as R
+        return R.class_name(self.mask)
+
+    @property
+    def explained(self) -> bool:
+        from . import rules as R
+        return R.explained(self.mask)
 
 
 @dataclass
@@ -387,8 +516,10 @@ class ScatterReport:
     divergent: int = 0
     classes: dict = field(default_factory=dict)
     check_error: str | None = None
-    emulator_check: bool = False          # the sides differ only in backend
     workers: list = field(default_factory=list)     # shards: where each ran (spec.run_sharded)
+    references: dict = field(default_factory=dict)  # side -> what its execution was checked against
+    ref_bad_a: int = 0
+    ref_bad_b: int = 0
 
     @property
     def tiles_per_s(self) -> float:
@@ -396,13 +527,17 @@ class ScatterReport:
 
     @property
     def unexplained(self) -> int:
-        return 0 if self.emulator_check else sum(c.count for c in self.classes.values() if not c.facts)
+        from . import rules as R
+        return sum(c.count for c in self.classes.values() if c.mask & R.UNEXPLAINED and not R.is_bug(c.mask))
 
     @property
     def bugs(self) -> int:
-        return sum(c.count for c in self.classes.values()) if self.emulator_check else 0
+        from . import rules as R
+        return sum(c.count for c in self.classes.values() if R.is_bug(c.mask))
 
     def to_json(self) -> dict:
+        from . import rules as R
+        ca, cb = (_Named(s.target) for s in (self.a, self.b))
         return {
             "schema": SCHEMA, "instr": "mscatter", "a": str(self.a), "b": str(self.b),
             "config": self.config.label, "settings": dict(self.config.__dict__),
@@ -411,31 +546,37 @@ class ScatterReport:
             "seconds": round(self.seconds, 4), "tiles_per_s": round(self.tiles_per_s, 1),
             "executed": dict(self.executed), "faults_a": self.faults_a, "faults_b": self.faults_b,
             "races_a": self.races_a, "races_b": self.races_b, "divergent": self.divergent,
+            "references": {k: {"reference": self.references.get(k, "none"), "mismatched": x}
+                           for k, x in (("a", self.ref_bad_a), ("b", self.ref_bad_b))},
             "unexplained": self.unexplained, "emulator_bugs": self.bugs, "check_error": self.check_error,
-            "classes": [{"class": c.name, "facts": list(c.facts), "count": c.count, "first": c.first,
-                         "explained": bool(c.facts) and not self.emulator_check,
-                         "emulator_bug": self.emulator_check,
-                         "rules": [FACTS[f] for f in c.facts], "shrunk": c.shrunk, "reproducer": c.reproducer}
+            "classes": [{"class": c.name, "facts": R.names(c.mask), "count": c.count, "first": c.first,
+                         "explained": c.explained, "emulator_bug": R.is_bug(c.mask),
+                         "rules": R.describe(c.mask, ca, cb, (_conflict(self.config, self.a), _conflict(self.config, self.b))),
+                         "shrunk": c.shrunk, "reproducer": c.reproducer}
                         for c in sorted(self.classes.values(), key=lambda c: -c.count)],
             **({"workers": list(self.workers)} if self.workers else {}),
         }
 
-
     @classmethod
     def from_json(cls, d: dict) -> "ScatterReport":
         """The report a ``to_json`` document describes; examples regenerated from (seed, first)."""
-        if d.get("schema") != SCHEMA or d.get("instr") != "mscatter":
+        from . import rules as R
+        from .compare import check_schema
+        check_schema(d)
+        if d.get("instr") != "mscatter":
             raise ValueError(f"not an MSCATTER report ({SCHEMA}, instr mscatter)")
         cfg = ScatterConfig(**d["settings"])
         a, b = Side.parse(d["a"]), Side.parse(d["b"])
+        refs = d["references"]
         rep = cls(cfg, a, b, int(d["n"]), d["generator"], int(d["seed"]), start=int(d["start"]),
                   engine=d["engine"], seconds=float(d["seconds"]), executed=dict(d["executed"]),
                   faults_a=int(d["faults_a"]), faults_b=int(d["faults_b"]), races_a=int(d["races_a"]),
                   races_b=int(d["races_b"]), divergent=int(d["divergent"]), check_error=d["check_error"],
-                  emulator_check=(a.target, a.conflict) == (b.target, b.conflict))
+                  references={k: refs[k]["reference"] for k in ("a", "b")},
+                  ref_bad_a=int(refs["a"]["mismatched"]), ref_bad_b=int(refs["b"]["mismatched"]))
         for c in d["classes"]:
-            f = tuple(c["facts"])
-            rep.classes[f] = Class(f, int(c["count"]), [int(x) for x in c["first"]],
+            m = R.mask_of_names(c["facts"])
+            rep.classes[m] = Class(m, int(c["count"]), [int(x) for x in c["first"]],
                                    shrunk=c["shrunk"], reproducer=c["reproducer"])
         rep._examples()
         return rep
@@ -447,23 +588,25 @@ class ScatterReport:
         reports = list(reports)
         start, n = check_tiling([(r.start, r.n) for r in reports], "report shards")
         r0 = reports[0]
-        key = lambda r: (r.config, r.generator, r.seed, r.a.target, r.a.conflict, r.b.target, r.b.conflict)
+        key = lambda r: (r.config, r.generator, r.seed, r.a.target, r.a.conflict, r.a.scan,
+                         r.b.target, r.b.conflict, r.b.scan)
         if any(key(r) != key(r0) for r in reports):
             raise ValueError("these reports are not shards of one campaign (configuration, sides, "
                              "generator or seed differ)")
         out = cls(r0.config, r0.a, r0.b, n, r0.generator, r0.seed, start=start,
                   engine="; ".join(dict.fromkeys(r.engine for r in reports)),
-                  seconds=sum(r.seconds for r in reports), emulator_check=r0.emulator_check,
+                  seconds=sum(r.seconds for r in reports),
                   check_error=next((r.check_error for r in reports if r.check_error), None))
+        out.references = {k: "; ".join(dict.fromkeys(r.references.get(k, "none") for r in reports)) for k in "ab"}
         for k in ("a", "b"):
             vals = list(dict.fromkeys(r.executed.get(k) for r in reports if r.executed.get(k)))
             if vals:
                 out.executed[k] = "+".join(vals)
         for r in sorted(reports, key=lambda r: r.start):
-            for f in ("faults_a", "faults_b", "races_a", "races_b", "divergent"):
+            for f in ("faults_a", "faults_b", "races_a", "races_b", "divergent", "ref_bad_a", "ref_bad_b"):
                 setattr(out, f, getattr(out, f) + getattr(r, f))
-            for f, c in r.classes.items():
-                t = out.classes.setdefault(f, Class(f))
+            for m, c in r.classes.items():
+                t = out.classes.setdefault(m, Class(m))
                 t.count += c.count
                 t.first = sorted(t.first + c.first)[:5]
         out._examples()
@@ -480,55 +623,70 @@ class ScatterReport:
             _shrink(self, c)
 
 
-SCHEMA = "ptogpu.fuzz.report/1"
+@dataclass(frozen=True)
+class _Named:
+    target: str
 
 
-def _note(rep: ScatterReport, inst: np.ndarray, raw, code: np.ndarray) -> None:
-    rep.faults_a += int(((code & 2) != 0).sum())
-    rep.faults_b += int(((code & 4) != 0).sum())
-    rep.races_a += int(((code & 8) != 0).sum())
-    rep.races_b += int(((code & 16) != 0).sum())
-    div = np.flatnonzero(((code & 1) != 0) | (((code >> 1) & 1) != ((code >> 2) & 1)))
-    rep.divergent += int(div.size)
-    if not div.size:
+def _conflict(cfg: ScatterConfig, s: Side) -> str:
+    """How a side resolves conflicts, in words (the ``conflict`` rule's values)."""
+    path = _call(cfg, s)[0]
+    return {"cpu": "sequential (last writer)", "a2a3_nd": "sequential (last writer)",
+            "a5_scalar": "sequential (scalar path)", "a5_default": "source-centric launch (emulated schedule)",
+            "a5_last": "slot-centric Last"}.get(path, path)
+
+
+from .compare import SCHEMA  # noqa: E402  (one report schema for both families)
+
+
+def _note(rep: ScatterReport, inst: np.ndarray, raw, code: np.ndarray, masks: np.ndarray) -> None:
+    from . import rules as R
+    code = np.asarray(code, np.int64)
+    rep.faults_a += int(((code & _E("FZ_FAULT_A")) != 0).sum())
+    rep.faults_b += int(((code & _E("FZ_FAULT_B")) != 0).sum())
+    rep.races_a += int(((code & _E("FZ_RACE_A")) != 0).sum())
+    rep.races_b += int(((code & _E("FZ_RACE_B")) != 0).sum())
+    rep.ref_bad_a += int(((code & _E("FZ_REFBAD_A")) != 0).sum())
+    rep.ref_bad_b += int(((code & _E("FZ_REFBAD_B")) != 0).sum())
+    rep.divergent += int(np.count_nonzero(masks & ~R.RACE))
+    sel = np.flatnonzero(masks)
+    if not sel.size:
         return
-    if raw is None:                          # fused: regenerate just the divergent tiles
-        raw = indices(rep.generator, rep.seed, inst[div], rep.config.n_idx, rep.config.slots)
-        pos = np.arange(div.size)
+    if raw is None:                          # fused: regenerate just the tiles of a class
+        raw = indices(rep.generator, rep.seed, inst[sel], rep.config.n_idx, rep.config.slots)
+        pos = np.arange(sel.size)
     else:
-        pos = div
-    fs = facts(rep.config, rep.a, rep.b, raw[pos], code[div])
-    for k, q, f in zip(div, pos, fs):
-        c = rep.classes.get(f)
+        pos = sel
+    for k, q in zip(sel, pos):
+        m = int(masks[k])
+        c = rep.classes.get(m)
         if c is None:
-            c = rep.classes[f] = Class(f, example=raw[q].copy())
+            c = rep.classes[m] = Class(m, example=raw[q].copy())
         c.count += 1
         if len(c.first) < 5:
             c.first.append(int(inst[k]))
 
 
-def _compare_api(wa: World, wb: World, raw: np.ndarray) -> np.ndarray:
-    code = np.zeros(raw.shape[0], np.int64)
-    for k in range(raw.shape[0]):
-        ta, ea = wa.run(raw[k])
-        tb, eb = wb.run(raw[k])
-        code[k] = (ta != tb) | (2 if ea else 0) | (4 if eb else 0)
-    return code
+REF_KERNEL = "mscatter reference (cuda_src/mscatter.cu ms_ref: the side's rules and write order, no kernel code)"
 
 
 def campaign(cfg: ScatterConfig, a: Side | str, b: Side | str, n: int, *, generator: str = "mixed",
              seed: int = 0, start: int = 0, chunk: int | None = None, shrink: bool = True,
-             progress=None, backend: str = "auto", engine: str | None = None) -> ScatterReport:
-    """Compare sides ``a`` and ``b`` over instances ``start .. start+n-1``."""
+             progress=None, backend: str = "auto", engine: str | None = None,
+             last_scan: str = "owner") -> ScatterReport:
+    """Compare sides ``a`` and ``b`` over instances ``start .. start+n-1``. ``last_scan``: how
+    a ``.last`` side without its own scan runs on native (:data:`SCANS`)."""
     from ..backend import resolve_backend
     from ..errors import PtoCheckError
+    from .compare import REF_NUMPY, REF_SELF_NUMPY
+    if last_scan not in SCANS:
+        raise ValueError(f"last_scan {last_scan!r}: one of {', '.join(SCANS)}")
     a = Side.parse(a, backend) if isinstance(a, str) else a
     b = Side.parse(b, backend) if isinstance(b, str) else b
     a, b = (replace(s, backend=resolve_backend(s.backend)[0]) for s in (a, b))
     if generator not in GENERATORS:
         raise ValueError(f"unknown generator {generator!r}; choose one of {', '.join(GENERATORS)}")
-    rep = ScatterReport(cfg, a, b, n, generator, seed, start=start,
-                        emulator_check=(a.target, a.conflict) == (b.target, b.conflict))
+    rep = ScatterReport(cfg, a, b, n, generator, seed, start=start)
     try:
         wa, wb = World(cfg, a), World(cfg, b)
         with wa.core:
@@ -538,13 +696,16 @@ def campaign(cfg: ScatterConfig, a: Side | str, b: Side | str, n: int, *, genera
     except PtoCheckError as e:
         rep.check_error = str(e)
         return rep
-    plan = fused_plan(cfg, a, b, generator, seed) if engine in (None, "fused") else None
+    plan = fused_plan(cfg, a, b, generator, seed, last_scan) if engine in (None, "fused") else None
     if engine == "fused" and plan is None:
         raise ValueError("the fused engine needs both sides on native and a configuration its kernels cover")
     rep.engine = "executing native: mscatter_fuzz, both sides' kernels per tile" if plan else \
         "api: each tile through the public API on each side's backend"
     rep.executed = {"a": plan[3][0], "b": plan[3][1]} if plan else {
         "a": "formula" if a.backend == "numpy" else "kernel", "b": "formula" if b.backend == "numpy" else "kernel"}
+    rep.references = ({"a": REF_KERNEL, "b": REF_KERNEL} if plan else
+                      {k: REF_SELF_NUMPY if s.backend == "numpy" else REF_NUMPY for k, s in (("a", a), ("b", b))})
+    rel = relation(a, b)
     step = chunk or (200_000 if plan else 256)
     t0 = time.perf_counter()
     done = 0
@@ -553,14 +714,12 @@ def campaign(cfg: ScatterConfig, a: Side | str, b: Side | str, n: int, *, genera
         inst = np.arange(start + done, start + done + m, dtype=np.int64)
         if plan:
             rec = run_fused(plan, start + done, m)
-            code = rec[:, 0].astype(np.int64)
+            code, masks = rec[:, 0].astype(np.int64), class_masks(rec[:, 0], rec[:, 2], rel)
             raw = None
         else:
             raw = indices(generator, seed, inst, cfg.n_idx, cfg.slots)
-            code = _compare_api(wa, wb, raw)
-            if _source_centric(cfg, a) or _source_centric(cfg, b):
-                code |= _api_races(cfg, a, b, wa, wb, raw)
-        _note(rep, inst, raw, code)
+            code, masks = api_masks(cfg, a, b, raw)
+        _note(rep, inst, raw, code, masks)
         done += m
         if progress is not None:
             progress(done, n)
@@ -568,18 +727,6 @@ def campaign(cfg: ScatterConfig, a: Side | str, b: Side | str, n: int, *, genera
     if shrink:
         rep.shrink()
     return rep
-
-
-def _api_races(cfg, a, b, wa, wb, raw) -> np.ndarray:
-    """The race bits of the fused kernel, from the semantics' write lists (API engine)."""
-    out = np.zeros(raw.shape[0], np.int64)
-    for bit, s, w in ((8, a, wa), (16, b, wb)):
-        if not _source_centric(cfg, s):
-            continue
-        for k in range(raw.shape[0]):
-            if _races(w, raw[k]):
-                out[k] |= bit
-    return out
 
 
 def _races(w: World, raw: np.ndarray) -> bool:
@@ -603,14 +750,9 @@ def _races(w: World, raw: np.ndarray) -> bool:
 
 
 # ---- shrinking and reproducers --------------------------------------------------------------------
-def _class_of(cfg, a, b, raw) -> tuple | None:
-    wa, wb = World(cfg, a), World(cfg, b)
-    code = _compare_api(wa, wb, raw[None, :])
-    if _source_centric(cfg, a) or _source_centric(cfg, b):
-        code |= _api_races(cfg, a, b, wa, wb, raw[None, :])
-    if not (code[0] & 1 or ((code[0] >> 1) & 1) != ((code[0] >> 2) & 1)):
-        return None
-    return facts(cfg, a, b, raw[None, :], code)[0]
+def _class_of(cfg, a, b, raw) -> int:
+    """The class mask of one tile through the public API (0: none)."""
+    return int(api_masks(cfg, a, b, np.asarray(raw, np.int64)[None, :])[1][0])
 
 
 def _neutral(cfg: ScatterConfig) -> int | None:
@@ -626,11 +768,11 @@ def _shrink(rep: ScatterReport, c: Class) -> None:
     for r in range(1, cfg.rows + 1):
         small = replace(cfg, rows=r)
         cand = raw[: r * per_row]
-        if _class_of(small, rep.a, rep.b, cand) == c.facts:
+        if _class_of(small, rep.a, rep.b, cand) == c.mask:
             cfg, raw = small, cand.copy()
             break
     else:
-        if _class_of(cfg, rep.a, rep.b, raw) != c.facts:
+        if _class_of(cfg, rep.a, rep.b, raw) != c.mask:
             return
     neutral = _neutral(cfg)
     fill = 0 if neutral is None else neutral
@@ -645,7 +787,7 @@ def _shrink(rep: ScatterReport, c: Class) -> None:
             t = raw.copy()
             t[blk] = fill
             tries += 1
-            if _class_of(cfg, rep.a, rep.b, t) == c.facts:
+            if _class_of(cfg, rep.a, rep.b, t) == c.mask:
                 raw = t
         size //= 2
     c.shrunk = {"rows": cfg.rows, "cols": cfg.cols, "indices": raw.tolist(), "fill": fill,

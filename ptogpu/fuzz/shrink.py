@@ -10,31 +10,57 @@ from __future__ import annotations
 
 import numpy as np
 
-from .classify import facts
 from ..execution.config import FuzzConfig
-from ..execution.single import cast_indices, run_single
+from ..execution.single import run_single
 
 MAX_TRIES = 200
+
+
+def elem_positions(cfg: FuzzConfig, L: dict):
+    """For every element of the output storage: (row, col, valid) in logical coordinates (where
+    the shrinker looks for the first element the two sides write differently)."""
+    from ..targets import get_target
+    if cfg.instr == "tinterleave":
+        r_, c_ = L["tile_shape"]
+        e = np.arange(2 * r_ * c_)
+        r, c = (e % (r_ * c_)) // c_, e % c_
+    elif cfg.instr == "mgather" and cfg.space == "ub" and cfg.layout != "nd":
+        from ..execution.single import tile_classes
+        _, DstT = tile_classes(cfg, L)
+        Rr, Cc = L["dst_shape"]
+        rr, cc = np.meshgrid(np.arange(cfg.rows), np.arange(cfg.cols), indexing="ij")
+        full = get_target(cfg.target).mgather.tile_offsets == "full"
+        pos = (DstT.offsets(rr, cc) if full else DstT.plain_offsets(rr, cc)).reshape(-1)
+        inv = np.full(Rr * Cc, -1, np.int64)
+        inv[pos] = np.arange(pos.size)
+        valid = inv >= 0
+        vc = max(cfg.cols, 1)
+        return np.where(valid, inv // vc, 0), np.where(valid, inv % vc, 0), valid
+    else:
+        Rr, Cc = L["dst_shape"]
+        e = np.arange(Rr * Cc)
+        if cfg.instr == "mgather" and cfg.space == "l1":
+            C0 = 32 // L["T"]
+            blk, rem = e // (Rr * C0), e % (Rr * C0)
+            r, c = rem // C0, blk * C0 + rem % C0
+        else:
+            r, c = e // Cc, e % Cc
+    valid = (r < cfg.rows) & (c < cfg.cols)
+    return r, c, valid
 
 
 def _mask(a: FuzzConfig, b: FuzzConfig, sa, sb, vals, rel: int) -> int:
     """Class mask of one instance (0: no divergence; -1: a side rejects the configuration)."""
     from ..errors import PtoCheckError
+    from .explain import one
     try:
-        oa, fa = run_single(a, vals, sa.backend)
-        ob, fb = run_single(b, vals, sb.backend)
+        return one(a, b, sa, sb, np.asarray(vals, np.int64), rel)
     except (PtoCheckError, ValueError):
         return -1
-    from ..execution.single import fault_code
-    raw = cast_indices(a, np.asarray(vals, np.int64)).reshape(1, -1)
-    return int(facts(a, b, raw, oa[None, :], ob[None, :],
-                     np.array([fault_code(fa) if fa else 0], np.int8),
-                     np.array([fault_code(fb) if fb else 0], np.int8), rel)[0])
 
 
 def _first_div(a, b, sa, sb, vals) -> tuple[int, int]:
     """(row, col) of the first differing output element, or (0, 0) (faults)."""
-    from .classify import _elem_positions
     from ..execution.single import layout
     oa, _ = run_single(a, vals, sa.backend)
     ob, _ = run_single(b, vals, sb.backend)
@@ -42,7 +68,7 @@ def _first_div(a, b, sa, sb, vals) -> tuple[int, int]:
     d = np.flatnonzero((oa != ob).reshape(-1, L["T"]).any(1))
     if not d.size:
         return 0, 0
-    r, c, valid = _elem_positions(a, L)
+    r, c, valid = elem_positions(a, L)
     k = d[valid[d]] if valid[d].any() else d
     return int(min(r[k[0]], a.rows - 1)), int(min(c[k[0]], a.cols - 1))
 
