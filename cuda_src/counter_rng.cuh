@@ -9,14 +9,18 @@
 // Kinds (GEN_*), with lo = h & 0xFFFFFFFF, hi = h >> 32: uniform [0,cap) = lo*cap >> 32;
 // oob [cap,2cap); negative [-cap,-1]; extreme (INT32_MIN, -1, 2^31-1, 2^32-1)[(hi>>16)&3];
 // boundary cap-1 + ((hi&0xFFFF)*3 >> 16); dup (4 values per tile)[(hi>>16)&3]; mixed by the
-// top byte of hi: <128 uniform, <154 oob, <180 negative, <205 extreme, <230 boundary, else dup.
+// top byte of hi: <128 uniform, <154 oob, <180 negative, <205 extreme, <230 boundary, else dup;
+// edge: uniform except element (lo32(key) >> 4) & 15 of the tile, which is
+// cap-2 + ((hi&0xFFFF)*20 >> 16), in cap-2 .. cap+17: the capacity edge and, for tables whose
+// padding to 64 bytes is under 18 elements, the end of GM (so exactly one index of a tile of
+// 16 or more elements sits there, all others in range).
 #ifndef PTOGPU_COUNTER_RNG_CUH
 #define PTOGPU_COUNTER_RNG_CUH
 
 #include "common.cuh"
 
 enum { GEN_UNIFORM = 0, GEN_OOB = 1, GEN_NEGATIVE = 2, GEN_EXTREME = 3, GEN_BOUNDARY = 4,
-       GEN_DUP = 5, GEN_MIXED = 6 };
+       GEN_DUP = 5, GEN_MIXED = 6, GEN_EDGE = 9 };
 
 #define RNG_G1 0x9E3779B97F4A7C15ull
 #define RNG_G2 0xD1B54A32D192ED03ull
@@ -48,10 +52,16 @@ PTO_DEV i64 rng_mulhi(u64 x, u64 cap) { return (i64)(((x & 0xFFFFFFFFull) * cap)
 
 PTO_DEV i64 rng_boundary(u64 hi, u64 cap) { return (i64)cap - 1 + (i64)(((hi & 0xFFFFull) * 3ull) >> 16); }
 
-// One index value (int64; the caller casts it to the index type) of generator `kind`.
-PTO_DEV i64 rng_value(int kind, u64 h, u64 key, u64 cap) {
+// The element of a tile that the edge generator puts at the edge, and the value it puts there.
+PTO_DEV bool rng_edge_at(u32 k1, u64 elem) { return elem == (u64)((k1 >> 4) & 15u); }
+PTO_DEV i64 rng_edge_value(u64 hi, u64 cap) { return (i64)cap - 2 + (i64)(((hi & 0xFFFFull) * 20ull) >> 16); }
+
+// One index value (int64; the caller casts it to the index type) of generator `kind` for
+// element `elem` of the tile of `key`.
+PTO_DEV i64 rng_value(int kind, u64 h, u64 key, u64 cap, u64 elem) {
     cap &= 0xFFFFFFFFull;
     const u64 hi = h >> 32, j = (hi >> 16) & 3ull;
+    if (kind == GEN_EDGE) return rng_edge_at((u32)key, elem) ? rng_edge_value(hi, cap) : rng_mulhi(h, cap);
     if (kind == GEN_MIXED) {
         const u64 sel = hi >> 24;
         kind = sel < 128 ? GEN_UNIFORM : sel < 154 ? GEN_OOB : sel < 180 ? GEN_NEGATIVE
@@ -75,7 +85,7 @@ PTO_DEV void rng_dup_values(u64 key, u64 cap, i64 out[4]) {
 
 // rng_value without branches (for vectorised loops): every candidate is computed and one is
 // selected; `dup` comes from rng_dup_values. Same results as rng_value.
-PTO_DEV i64 rng_value_sel(int kind, u64 h, const i64 dup[4], u64 cap) {
+PTO_DEV i64 rng_value_sel(int kind, u64 h, const i64 dup[4], u64 cap, u64 key, u64 elem) {
     cap &= 0xFFFFFFFFull;
     const u64 hi = h >> 32, sel = hi >> 24, j = (hi >> 16) & 3ull;
     const u64 km = (u64)(sel >= 128) + (u64)(sel >= 154) + (u64)(sel >= 180) + (u64)(sel >= 205) +
@@ -90,6 +100,7 @@ PTO_DEV i64 rng_value_sel(int kind, u64 h, const i64 dup[4], u64 cap) {
     v = k == GEN_EXTREME ? ext : v;
     v = k == GEN_BOUNDARY ? rng_boundary(hi, cap) : v;
     v = k == GEN_DUP ? d : v;
+    v = k == GEN_EDGE && rng_edge_at((u32)key, elem) ? rng_edge_value(hi, cap) : v;
     return v;
 }
 
@@ -111,6 +122,7 @@ PTO_DEV u32 rng_value32(int kind, u32 k1, u32 k2, u64 elem, const u32 dup[4], u3
     v = k == GEN_EXTREME ? ext : v;
     v = k == GEN_BOUNDARY ? cap - 1u + (((hi & 0xFFFFu) * 3u) >> 16) : v;
     v = k == GEN_DUP ? d : v;
+    v = k == GEN_EDGE && rng_edge_at(k1, elem) ? cap - 2u + (((hi & 0xFFFFu) * 20u) >> 16) : v;
     return v;
 }
 

@@ -815,8 +815,8 @@ extern "C" void pto_fuzz_gen(u64 seed, int kind, u64 cap, u64 inst0, i64 n_inst,
         rng_dup_values(key, cap, dup);
         for (i64 e = 0; e < n_elem; ++e) {
             const u64 h = rng_word(key, (u64)e);
-            out[t * n_elem + e] = rng_value(kind, h, key, cap);
-            out2[t * n_elem + e] = rng_value_sel(kind, h, dup, cap);
+            out[t * n_elem + e] = rng_value(kind, h, key, cap, (u64)e);
+            out2[t * n_elem + e] = rng_value_sel(kind, h, dup, cap, key, (u64)e);
             const u32 d32[4] = {(u32)dup[0], (u32)dup[1], (u32)dup[2], (u32)dup[3]};
             out3[t * n_elem + e] = rng_value32(kind, (u32)key, (u32)(key >> 32), (u64)e, d32, (u32)cap);
         }

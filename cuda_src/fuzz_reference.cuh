@@ -214,6 +214,9 @@ PTO_DEV bool ref_same(const i64 *P, const i64 *S1, const i64 *S2, Word word, con
 // alternative of B against A's reference; 1: of A against B's), else XP_UNEXPLAINED.
 template <class Word>
 PTO_DEV u64 ref_explain(const i64 *P, const i64 *XP, Word word, const u8 *gm) {
+    // a difference the references do not show (two implementations of a reference disagree)
+    // no rule can explain
+    if (ref_same(P, P + FZ_A, P + FZ_B, word, gm)) return (u64)XP[XP_UNEXPLAINED];
     u64 mask = 0;
     i64 tier = -1;
     for (i64 k = 0; k < XP[XP_N]; ++k) {

@@ -708,7 +708,7 @@ enum { MX_N = 0, MX_UNEXPLAINED, MX_HEAD = 4, MA_TIER = 0, MA_DIR, MA_MASK, MA_K
 PTO_DEV i64 fz_value(int gen, u64 key, u64 e, u64 cap) {
     if (gen == GEN_EQUAL) return rng_mulhi(rng_mix64(key + 1ull), cap & 0xFFFFFFFFull);
     if (gen == GEN_PERM) return (i64)((e + rng_mix64(key + 7ull)) % (cap ? cap : 1ull));
-    return rng_value(gen, rng_word(key, e), key, cap);
+    return rng_value(gen, rng_word(key, e), key, cap, e);
 }
 
 #ifdef PTO_HOST_SHIM
@@ -1086,8 +1086,8 @@ extern "C" __global__ void mscatter_fuzz(PTO_KERNEL_PARAMS) {
         rng_dup_values(key, gcap, d64);
         for (int j = 0; j < 4; ++j) dup[j] = (u32)d64[j];
         auto word = [&](u64 e) -> u32 {
-            return gen < GEN_EQUAL ? rng_value32(gen, (u32)key, (u32)(key >> 32), e, dup, (u32)gcap)
-                                   : (u32)fz_value(gen, key, e, gcap);
+            return gen != GEN_EQUAL && gen != GEN_PERM ? rng_value32(gen, (u32)key, (u32)(key >> 32), e, dup, (u32)gcap)
+                                                       : (u32)fz_value(gen, key, e, gcap);
         };
         for (i64 e = 0; e < n; ++e) st_at<4>(ib, (int)(row_ ? (u64)e : ((u64)e / VC) * IC + (u64)e % VC), word((u64)e));
         Mem ma, mb;

@@ -33,6 +33,11 @@ class ClusterError(PtoError):
     """A Dask cluster that cannot be reached, started or used (``--dask``)."""
 
 
+class EmulatorBug(PtoError):
+    """Two parts of ptogpu that must agree do not (say, the kernels' index generator and
+    rng.py's): the run's verdicts cannot be trusted."""
+
+
 class WorkerLost(RuntimeError):
     """A worker process died under a run (killed, out of memory): the run is incomplete."""
 

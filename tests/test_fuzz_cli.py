@@ -8,30 +8,72 @@ import numpy as np
 import pytest
 
 from ptogpu.cli import main
-from ptogpu.fuzz import classify
+from ptogpu.fuzz import explain
 from ptogpu.fuzz import rules as R
+from ptogpu.fuzz import suite
 
 
 def test_default_suite_json(capsys):
-    assert main(["fuzz", "-n", "200", "--json", "--backend", "numpy"]) == 0
+    """On numpy the suite runs the campaigns NumPy can (no shape fuzzing, no kernel checks), at
+    their recorded sizes: every recorded class found with its recorded count."""
+    assert main(["fuzz", "--json", "--backend", "numpy", "--no-shrink"]) == 0
     doc = json.loads(capsys.readouterr().out)
-    assert doc["unexplained_or_bugs"] == 0 and len(doc["campaigns"]) == 20
+    want = [k for k in suite.campaigns("numpy") if not k.needs_kernels]
+    assert doc["unexplained_or_bugs"] == 0 and doc["regressions"] == [] and len(doc["campaigns"]) == len(want)
+    assert doc["schema"] == "ptogpu.fuzz.run/2" and all(c["schema"] == "ptogpu.fuzz.report/2" for c in doc["campaigns"])
+    for k, c in zip(want, doc["campaigns"]):
+        assert c["title"] == k.title and {x["class"]: x["count"] for x in c["classes"]} == k.expect
 
 
 def test_default_suite_checks_the_kernel_backend(capsys):
     from ptogpu.backend import native_backend
     if not native_backend.available()[0]:
-        import pytest
         pytest.skip("no native backend")
-    assert main(["fuzz", "-n", "300", "--json", "--backend", "native"]) == 0
+    assert main(["fuzz", "--json", "--backend", "native", "--no-shrink"]) == 0
     doc = json.loads(capsys.readouterr().out)
-    assert len(doc["campaigns"]) == 24
+    assert len(doc["campaigns"]) == len(suite.campaigns("native")) and doc["regressions"] == []
     assert any(c["a"].startswith("a5.simt@native") and c["b"] == "a5.scalar@numpy" for c in doc["campaigns"])
     assert all(c["divergent"] == 0 for c in doc["campaigns"] if "must agree" in c["title"])
+    assert all(c["references"]["a"]["mismatched"] == c["references"]["b"]["mismatched"] == 0
+               for c in doc["campaigns"])
+    assert any(c["shapes"] for c in doc["campaigns"] if "shapes" in c)
     classes = {c["class"] for camp in doc["campaigns"] for c in camp["classes"]}
-    for name in ("index cast width", "capacity rule", "row source address rule", "A2/A3 TGATHERB tail",
-                 "TINTERLEAVE odd VC", "tile offset rule"):
-        assert any(name in c for c in classes), (name, classes)
+    for name in ("index cast width", "capacity rule", "row source address rule", "TGATHERB engine",
+                 "TINTERLEAVE odd VC", "tile offset rule", "race + conflict resolution", "race"):
+        assert name in classes, (name, classes)
+
+
+def test_a_known_campaign_whose_classes_change_fails_and_is_named(monkeypatch, capsys):
+    """The suite is a regression test: a class that vanishes (or a count that moves) fails."""
+    real = suite.campaigns
+
+    def edited(backend="native"):
+        out = [k for k in real(backend) if k.title.startswith(("CPU sim vs A5, Elem Wrap: index cast width",
+                                                               "A2/A3 vs A5, Row Wrap: capacity rule"))]
+        out[0].expect["index cast width"] += 1          # what this build finds is not recorded
+        out[1].expect["a class that vanished"] = 5
+        return out
+    monkeypatch.setattr(suite, "campaigns", edited)
+    rc = main(["fuzz", "--backend", "numpy", "--no-shrink", "--quiet"])
+    out = capsys.readouterr().out
+    assert rc == 1
+    assert "REGRESSION: this known campaign's classes changed (index cast width: 1,994 tiles, recorded 1,995)" in out
+    assert "disappeared: a class that vanished" in out
+    assert "2 known campaign(s) found other classes than recorded: CPU sim vs A5, Elem Wrap" in out
+
+
+def test_exitfirst_stops_at_the_first_failing_campaign(monkeypatch, capsys):
+    real = suite.campaigns
+
+    def edited(backend="native"):
+        out = [k for k in real(backend) if k.title.startswith(("A5 SIMT vs A2/A3, Elem Zero", "CPU sim vs A5, Elem Wrap",
+                                                               "A2/A3 vs A5, Row Wrap"))]
+        out[1].expect["nothing"] = 1
+        return out
+    monkeypatch.setattr(suite, "campaigns", edited)
+    assert main(["fuzz", "--backend", "numpy", "--no-shrink", "--quiet", "-x", "--json"]) == 1
+    doc = json.loads(capsys.readouterr().out)
+    assert [c["title"][:12] for c in doc["campaigns"]] == ["A5 SIMT vs A", "CPU sim vs A"]
 
 
 def test_custom_campaign_text(capsys):
@@ -46,16 +88,15 @@ def test_custom_campaign_text(capsys):
 
 
 def test_exit_status_1_on_unexplained(monkeypatch, capsys):
-    real = classify.facts
+    real = explain.explain
 
     def fake(*a, **k):
         m = real(*a, **k)
         m[:1] = R.UNEXPLAINED
         return m
-    from ptogpu.fuzz import compare
-    monkeypatch.setattr(compare, "facts", fake)
-    monkeypatch.setattr(compare, "SHARE_SIDES", False)      # facts only run on two results
-    rc = main(["fuzz", "--space", "l1", "--shape", "2x8", "-n", "50", "--backend", "numpy", "--no-shrink"])
+    monkeypatch.setattr(explain, "explain", fake)
+    rc = main(["fuzz", "--space", "l1", "--shape", "2x8", "--table-size", "100", "--pair", "a5.simt:cpu", "-n", "50", "--backend", "numpy",
+               "--no-shrink"])
     assert rc == 1
     assert "UNEXPLAINED" in capsys.readouterr().out
 
@@ -116,7 +157,7 @@ def test_quirk_switch_changes_the_tgatherb_classes(capsys):
     assert main(base + ["--quirk", "a2a3_tgatherb_tail_stream=off"]) == 0
     off = json.loads(capsys.readouterr().out)["campaigns"][0]
     assert on["divergent"] > 0 and off["divergent"] > 0
-    assert "quirk a2a3_tgatherb_tail_stream=False" in off["classes"][0]["rules"][0]
+    assert on["classes"][0]["class"] == off["classes"][0]["class"] == "TGATHERB engine"
 
 
 def test_workers_option(monkeypatch, capsys):

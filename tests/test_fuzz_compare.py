@@ -12,15 +12,14 @@ import pytest
 from ptogpu.fuzz import FuzzConfig
 from ptogpu.fuzz import compare as C
 from ptogpu.fuzz import rules as R
-from ptogpu.fuzz.cli import known_suite
+from ptogpu.fuzz import suite
 from test_batch import random_configs
 
-EXPECT = {   # suite title fragment -> fact bit every class of that campaign must carry
-    "index cast width": R.CAST, "capacity rule": R.CAP, "row source rule": R.ROWSRC,
-    "tail fill": R.PAD, "fault vs value": R.FAULT, "A2/A3 tail": R.TGB_TAIL,
-    "partial block": R.TGB_CPU, "odd VC": R.ODD, "tile offset rule": R.LAYOUT,
-    "rewrites the padding": R.PAD, "pre-zeroes the tile": R.PAD,
-}
+KNOWN = [k for k in suite.campaigns("numpy") if not k.needs_kernels and not k.title.startswith("MSCATTER")]
+
+
+def bit(path: str) -> int:
+    return R.BY_PATH[path].bit
 
 
 def _run_snippet(code: str) -> str:
@@ -31,20 +30,18 @@ def _run_snippet(code: str) -> str:
 
 
 @pytest.mark.filterwarnings("ignore:.*odd valid cols")   # the odd-VC campaign's own warning
-@pytest.mark.parametrize("entry", known_suite(300), ids=lambda e: e[0])
-def test_known_divergences_are_found_explained_and_shrunk(entry):
-    title, cfg, a, b, gen, n = entry
-    rep = C.campaign(cfg, a, b, min(n, 400), generator=gen, seed=1)
+@pytest.mark.parametrize("k", KNOWN, ids=lambda k: k.title)
+def test_known_divergences_are_found_explained_and_shrunk(k):
+    rep = C.campaign(k.config, k.a + "@numpy", k.b + "@numpy", min(k.n, 400), generator=k.generator, seed=0)
     assert rep.unexplained == 0 and rep.bugs == 0, rep.to_json()
-    fact = next((bit for k, bit in EXPECT.items() if k in title), None)
-    if fact is None:                       # "must agree" campaigns
+    if not k.expect:                       # "must agree" campaigns
         assert rep.divergent == 0
         return
-    assert rep.divergent > 0 and rep.classes
+    assert rep.divergent > 0 and set(c.name for c in rep.classes.values()) <= set(k.expect)
     main = max(rep.classes.values(), key=lambda c: c.count)
-    assert main.mask & fact and main.explained
+    assert main.explained and main.mask & R.FIELD_BITS
     assert main.first == sorted(main.first) and len(main.first) == min(5, main.count)
-    assert main.shrunk["rows"] <= cfg.rows and main.shrunk["nontrivial"] <= 2
+    assert main.shrunk["rows"] <= k.config.rows and main.shrunk["nontrivial"] <= 2
     for cls in rep.classes.values():             # every class: a public-API script that
         code = cls.reproducer                    # runs and asserts the divergence itself
         assert "ptogpu.fuzz" not in code and "FuzzConfig" not in code and "run_single" not in code
@@ -84,7 +81,7 @@ def test_reproducer_script_does_what_run_single_does(cfg):
 def test_shrinking_reaches_one_element_for_an_elem_cast_divergence():
     rep = C.campaign(FuzzConfig(rows=8, cols=8, table_size=100), "cpu@numpy", "a5@numpy", 50, seed=3)
     (cls,) = rep.classes.values()
-    assert cls.mask == R.CAST
+    assert cls.mask == bit("mgather.index_bits")
     assert (cls.shrunk["rows"], cls.shrunk["cols"]) == (1, 1) and cls.shrunk["nontrivial"] == 1
     assert cls.shrunk["indices"][0] < 0 or cls.shrunk["indices"][0] >= 2**31
 
@@ -173,11 +170,34 @@ def test_unexplained_difference_is_flagged_by_the_fused_numpy_campaign(monkeypat
 
 
 def test_backend_disagreement_is_an_emulator_bug(monkeypatch):
-    _inject(monkeypatch, "native", instance=3)
+    _inject(monkeypatch, "numpy", instance=3)       # the numpy side is its own reference
     cfg = FuzzConfig(rows=4, cols=8, table_size=100)
     rep = C.campaign(cfg, "a5@numpy", "a5@native", 40, shrink=False, fused=False)
     assert rep.bugs == 1 and list(rep.classes) == [R.BACKEND]
     assert "backend disagreement" in rep.to_json()["classes"][0]["class"]
+
+
+@pytest.mark.parametrize("pair", [("a5@numpy", "a5@native"), ("cpu@native", "a5@native")])
+def test_a_kernel_side_that_disagrees_with_its_reference_is_an_emulator_bug(monkeypatch, pair):
+    """Verdict 2: side B's bytes against B's own NumPy reference, whatever side A shows."""
+    _inject(monkeypatch, "native", instance=3)
+    if pair[0].startswith("cpu"):
+        monkeypatch.setattr(C, "run_chunk", _only_target(C.run_chunk, "a5"))
+    cfg = FuzzConfig(rows=4, cols=8, table_size=100)
+    rep = C.campaign(cfg, *pair, 40, shrink=False, fused=False)
+    assert rep.bugs == 1 and rep.classes[R.REF_B].first == [3] and rep.ref_bad_b == 1 and rep.ref_bad_a == 0
+    j = rep.to_json()
+    assert j["references"]["b"] == {"reference": C.REF_NUMPY, "mismatched": 1}
+    assert next(c for c in j["classes"] if c["emulator_bug"])["class"] == "side B vs its reference"
+
+
+def _only_target(fake, target):
+    """The injected run_chunk for one target; the real one for the others."""
+    from ptogpu.execution.batch import run_chunk as real
+
+    def f(cfg, *a, **k):
+        return (fake if cfg.target == target else real)(cfg, *a, **k)
+    return f
 
 
 def test_executor_disagreement_is_an_emulator_bug(monkeypatch):
@@ -193,8 +213,13 @@ def test_side_parsing_and_rules_text():
     with pytest.raises(ValueError):
         C.Side.parse("a2a3.simt").config(FuzzConfig())
     a, b = FuzzConfig(target="cpu"), FuzzConfig(target="a5")
-    assert "size_t" in R.explain(R.CAST, a, b) and "uint32_t" in R.explain(R.CAST, a, b)
-    assert R.class_name(R.CAST | R.PAD) == "index cast width + padding / zero-fill outside the valid region"
+    (text,) = R.describe(bit("mgather.index_bits"), a, b)
+    assert "cpu 64 vs a5 32" in text and "swapping it makes the two references agree" in text
+    assert R.class_name(bit("mgather.index_bits") | R.FAULT) == "index cast width (fault vs value)"
+    assert R.class_name(R.REF_B | R.WINDOW) == "side B vs its reference (a write outside the destination)"
+    assert not R.explained(R.REF_A) and R.is_bug(R.REF_A) and R.explained(bit("mgather.row_source"))
+    m = bit("mgather.row_capacity") | R.FAULT
+    assert R.mask_of_names(R.names(m)) == m
 
 
 def test_report_json_is_complete():

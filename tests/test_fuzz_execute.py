@@ -14,7 +14,7 @@ from ptogpu.backend import backend_available
 from ptogpu.fuzz import compare as C
 from ptogpu.fuzz import execute as X
 from ptogpu.fuzz import rules as R
-from ptogpu.fuzz.classify import facts
+from ptogpu.fuzz.explain import verdicts
 from ptogpu.execution.config import FuzzConfig
 from ptogpu.execution.rng import Generator, shapes
 
@@ -81,21 +81,62 @@ def test_lockstep_and_per_thread_launches_give_the_same_counts():
     assert seen.all()                                             # faults and divergences compared
 
 
-def test_a_kernel_that_writes_other_bytes_is_caught():
-    """Side B's kernel reads the table one element further on (a wrong address in the kernel,
-    not in the rules): the engine compares the bytes it wrote and finds unexplained tiles."""
-    cfg = FuzzConfig(oob="clamp", table_size=300)
-    a, b = C.Side.parse("a5@native").config(cfg), C.Side.parse("a5@native").config(cfg)
-    camp = X.Campaign(a, b, Generator("uniform", 1), 0)
-    clean = camp.run_chunk(0, 200)
-    assert clean[:, 2].sum() == 0
-    from ptogpu.lowering.mgather_kernels import _E
-    camp.sb.params[_E("MG_TBASE")] += a.esize
-    res = camp.run_chunk(0, 200)
-    rep = C.Report(C.Side.parse("a5@native"), C.Side.parse("a5@native"), cfg, 200, "uniform", 1)
+def _planted(cfg, change, n=200, shapes=False):
+    """A campaign of a5 against a5 whose side B's kernel block is changed by ``change`` (a
+    kernel mistake, not a rule): its report."""
     from ptogpu.fuzz import fused
-    fused.merge(rep, res, Generator("uniform", 1))
-    assert rep.divergent == 200 and rep.unexplained == 200
+    a = C.Side.parse("a5@native").config(cfg)
+    camp = X.Campaign(a, a, Generator("uniform", 1), 0, shapes=shapes)
+    assert camp.run_chunk(0, n)[:, _E("FZ_DIVERGENT")].sum() == 0
+    change(camp.sb.params)
+    rep = C.Report(C.Side.parse("a5@native"), C.Side.parse("a5@native"), cfg, n, "uniform", 1)
+    fused.merge(rep, camp.run_chunk(0, n), Generator("uniform", 1))
+    return rep
+
+
+def _E(name):
+    return X._E(name)
+
+
+def test_a_kernel_that_reads_other_bytes_disagrees_with_its_reference():
+    """Side B's kernel reads the table one element further on: side B fails its own reference
+    on every tile (verdict 2), whatever side A shows."""
+    from ptogpu.lowering.mgather_kernels import _E as M
+    cfg = FuzzConfig(oob="clamp", table_size=300)
+    rep = _planted(cfg, lambda p: p.__setitem__(M("MG_TBASE"), p[M("MG_TBASE")] + cfg.esize))
+    assert rep.divergent == 200 and rep.bugs == 200 and list(rep.classes) == [R.REF_B]
+    assert rep.ref_bad_b == 200 and rep.ref_bad_a == 0
+
+
+@pytest.mark.parametrize("where", ["ub", "gm"])
+def test_a_kernel_that_writes_outside_its_destination_is_caught(where):
+    """Side B's kernel stores its destination 4 KiB further into UB, or into GM: the bytes it
+    should have written are missing and bytes outside every window changed (WINDOW)."""
+    from ptogpu.lowering.mgather_kernels import _E as M
+    d = M("MG_DST")
+
+    def move(p):
+        if where == "gm":
+            p[d + _E_td("TD_SPACE")] = 0                  # SPACE_GM: the table's arena
+            p[d + _E_td("TD_ADDR")] = 0
+        else:
+            p[d + _E_td("TD_ADDR")] += 4096
+    rep = _planted(FuzzConfig(oob="wrap", table_size=4096), move, n=600)
+    assert rep.bugs == 600 and all(m & R.REF_B and m & R.WINDOW for m in rep.classes), rep.classes
+    assert "a write outside the destination" in rep.to_json()["classes"][0]["class"]
+
+
+def _E_td(name):
+    from ptogpu.backend import sources
+    return sources.enum_values("common.cuh")[name]
+
+
+def test_a_kernel_that_writes_its_index_tile_is_caught():
+    """The destination moved onto the index tile: per tile, the index words no longer hold the
+    tile's indices."""
+    from ptogpu.lowering.mgather_kernels import _E as M
+    rep = _planted(FuzzConfig(oob="wrap", table_size=4096), lambda p: p.__setitem__(M("MG_DST") + _E_td("TD_ADDR"), 0))
+    assert rep.bugs == 200 and set(rep.classes) == {R.REF_B | R.WINDOW}
 
 
 def test_shape_draw_matches_its_numpy_twin():
@@ -135,7 +176,7 @@ def _reference_by_shape(cfg, a, b, n, seed):
         assert ra.path == rb.path == "kernel"
         fa += int(np.count_nonzero(ra.faults))
         fb += int(np.count_nonzero(rb.faults))
-        mk = facts(ia, ib, raw, ra.outputs, rb.outputs, ra.faults, rb.faults, C.relation(sa, sb))
+        mk = verdicts(ia, ib, sa, sb, sel, gen, raw, ra, rb, C.relation(sa, sb))
         for i, m in zip(sel[mk != 0], mk[mk != 0]):
             classes.setdefault(int(m), []).append(int(i))
     cls = sorted((m, len(v), tuple(sorted(v)[:C.FIRST])) for m, v in classes.items())

@@ -9,7 +9,15 @@ import numpy as np
 import pytest
 
 from ptogpu.cli import main
+from ptogpu.fuzz import rules as R
 from ptogpu.fuzz import scatter as S
+from ptogpu.fuzz import suite
+
+CONFLICT, CAST = R.BY_PATH["conflict"].bit, R.BY_PATH["mscatter.index_bits"].bit
+
+
+def known(fragment):
+    return next(k for k in suite.campaigns() if k.title.startswith("MSCATTER") and fragment in k.title)
 
 
 
@@ -26,6 +34,8 @@ def _codes(cfg, a, b, gen, n, engine):
     (S.ScatterConfig(rows=4, cols=8, slots=16, oob="clamp", dtype="int16"), "a2a3", "a5.default", "negative"),
     (S.ScatterConfig(mode="row", rows=6, cols=8, slots=5, oob="wrap"), "cpu", "a5.default", "mixed"),
     (S.ScatterConfig(mode="row", rows=40, cols=8, slots=9), "a5.default", "a5.last", "dup"),
+    (S.ScatterConfig(rows=6, cols=12, slots=40), "a5.last.reverse", "cpu", "dup"),
+    (S.ScatterConfig(rows=40, cols=40, slots=64, atomic="max", dtype="int32"), "a5", "cpu", "dup"),
 ])
 def test_fused_engine_matches_the_api_engine(cfg, a, b, gen):
     """Same tiles, same classes, same first instances, same race counts: the fused kernel's
@@ -45,20 +55,46 @@ def test_generators_equal_and_perm():
     assert all(len(set(r)) == 40 for r in p)
 
 
-@pytest.mark.parametrize("k,facts", [(0, ("race", "conflict_order")), (1, ("race", "atomic_order")),
-                                     (2, ("index_cast",))])
-def test_known_classes_and_their_reproducers(k, facts, capsys):
-    title, cfg, a, b, gen, n = S.known_suite(2000)[k]
-    rep = S.campaign(cfg, a, b, 200, generator=gen, backend="native")
-    c = rep.classes[facts]
-    assert c.count > 0 and c.shrunk["nontrivial"] <= 3
+@pytest.mark.parametrize("frag,mask", [("Elem 64x32 (two rounds per thread)", R.RACE | CONFLICT),
+                                       ("float Elem 64x32", R.RACE | CONFLICT), ("Wrap into 7 slots", CAST)])
+def test_known_classes_and_their_reproducers(frag, mask, capsys):
+    k = known(frag)
+    rep = S.campaign(k.config, k.a, k.b, 200, generator=k.generator, backend="native")
+    c = rep.classes[mask]
+    assert c.count > 0 and c.shrunk["nontrivial"] <= 3 and c.explained
     exec(compile(c.reproducer, "repro", "exec"), {})
     out = capsys.readouterr().out.splitlines()
     leaves = [ln for ln in out if "leaves" in ln]
     assert len(leaves) == 2 and leaves[0].split("leaves")[1] != leaves[1].split("leaves")[1]
-    if "race" in facts:                 # the other side's value is one A5 may leave
+    if mask & R.RACE:                   # the other side's value is one A5 may leave
         may = [ln for ln in out if "may leave" in ln][0]
         assert leaves[1].split("{")[1].split(":")[1].strip(" }") in may
+
+
+def test_a_race_is_a_class_even_where_the_sides_agree(capsys):
+    """A5 Max on integers is order-free: the bytes agree whatever the schedule, but threads
+    store to one element; the race class says so, and its reproducer prints every value the
+    hardware may leave."""
+    k = known("A5 Max")
+    rep = S.campaign(k.config, k.a, k.b, 100, generator=k.generator, backend="native")
+    assert list(rep.classes) == [R.RACE] and rep.divergent == 0 and rep.races_a == 100
+    c = rep.classes[R.RACE]
+    assert c.explained and "race" in c.name
+    exec(compile(c.reproducer, "repro", "exec"), {})
+    assert "may leave" in capsys.readouterr().out
+
+
+def test_the_last_scans_must_agree_and_each_side_is_checked():
+    k = known("reverse scan vs owner table")
+    rep = S.campaign(k.config, k.a, k.b, 300, generator=k.generator, backend="native")
+    assert S.relation(rep.a, rep.b) == R.EXECUTOR and rep.classes == {} and rep.executed["a"] == "lanes"
+    assert rep.executed["b"] == "lanes (scan results from an owner table)"
+    j = rep.to_json()
+    assert j["a"] == "a5.last.reverse@native" and j["references"]["a"]["reference"] == S.REF_KERNEL
+    with pytest.raises(ValueError, match="names its scan"):
+        S.Side.parse("a5.default.reverse")
+    api = S.campaign(k.config, k.a, k.b, 50, generator=k.generator, backend="native", engine="api")
+    assert api.classes == {}
 
 
 def test_permutations_agree_across_conflict_policies():
@@ -76,13 +112,13 @@ def test_cli_text_and_json(capsys):
     assert main(["fuzz", "--instr", "mscatter", "--shape", "40x32", "--gen", "uniform", "-n", "500",
                  "--pair", "a5.default:cpu", "--quiet"]) == 0
     out = capsys.readouterr().out
-    assert "[explained] race+conflict_order" in out and "races: a5.default@native" in out
+    assert "[explained] race + conflict resolution" in out and "races: a5.default@native" in out
     assert "lanes" in out and "loop" in out
     assert main(["fuzz", "--instr", "mscatter", "-n", "300", "--json", "--oob", "wrap", "--table-size", "7",
                  "--gen", "negative", "--shape", "2x8"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert len(doc["campaigns"]) == 4
-    cast = [c for camp in doc["campaigns"] for c in camp["classes"] if c["class"] == "index_cast"]
+    cast = [c for camp in doc["campaigns"] for c in camp["classes"] if c["class"] == "index cast width"]
     assert cast and all(c["explained"] for c in cast)
 
 
@@ -105,6 +141,6 @@ def test_row_capacity_class_from_the_cli(capsys):
     assert main(["fuzz", "--instr", "mscatter", "--mode", "row", "--shape", "4x16", "--table-shape", "1,1,2,8,16",
                  "--pair", "a2a3:cpu", "--gen", "oob", "-n", "300", "--quiet"]) == 0
     out = capsys.readouterr().out
-    assert "[explained] capacity" in out and "into 8 slots x 2 batches" in out
+    assert "[explained] capacity rule" in out and "into 8 slots x 2 batches" in out
     assert main(["fuzz", "--instr", "mscatter", "--table-shape", "1,1,2,8,16", "-n", "1"]) == 2
     assert "1,1,B,SLOTS,COLS" in capsys.readouterr().err

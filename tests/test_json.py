@@ -18,9 +18,11 @@ def test_fuzz_json_names_its_schema_and_rebuilds_its_configuration(capsys):
     rc, doc = _run(["fuzz", "--pair", "cpu@numpy:a5@numpy", "--mode", "row", "--shape", "4x16",
                     "--oob", "Undefined", "--table-size", "128", "--quirk", "npu_tload_filler=off",
                     "-n", "300", "--seed", "7", "--json", "--no-shrink"], capsys)
-    assert doc["schema"] == "ptogpu.fuzz.run/1" and rc in (0, 1)
+    assert doc["schema"] == "ptogpu.fuzz.run/2" and rc in (0, 1)
     c = doc["campaigns"][0]
-    assert c["schema"] == "ptogpu.fuzz.report/1"
+    assert c["schema"] == "ptogpu.fuzz.report/2"
+    assert c["references"] == {k: {"reference": "none: this side is the numpy semantics itself", "mismatched": 0}
+                               for k in ("a", "b")}
     assert c["sides"] == {"a": {"target": "cpu", "exec": "auto", "backend": "numpy"},
                           "b": {"target": "a5", "exec": "auto", "backend": "numpy"}}
     assert (c["start"], c["n"], c["seed"], c["generator"]) == (0, 300, 7, "mixed")

@@ -168,3 +168,17 @@ def test_sweep_shards_concatenate_to_the_one_run_table():
     with pytest.raises(ValueError, match="missing"):
         SweepResult.merge([parts[0], parts[2]])
     assert SweepSpec.from_json(json.loads(json.dumps(spec.to_json()))) == spec
+
+
+def test_old_reports_are_refused_with_one_line(tmp_path):
+    """Version 2 reports carry each side's reference verdict: a merge of version-1 shards would
+    claim checks that never ran, so it is refused, naming the file and the version."""
+    import subprocess
+    import sys
+    old = tmp_path / "old.json"
+    old.write_text(json.dumps({"schema": "ptogpu.fuzz.run/1", "campaigns": []}))
+    r = subprocess.run([sys.executable, "-m", "ptogpu", "fuzz", "--merge", str(old)], capture_output=True, text=True)
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1
+    assert "ptogpu.fuzz.run/1 document (an older ptogpu's" in r.stderr and "rerun that shard" in r.stderr
+    with pytest.raises(ValueError, match="report/1 report .an older ptogpu's"):
+        Report.from_json({"schema": "ptogpu.fuzz.report/1"})

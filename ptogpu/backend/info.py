@@ -14,7 +14,7 @@ REFERENCE_INSTANCE_BYTES = 16 * 16 * 4 * 2 + 64
 
 def _native() -> dict:
     from . import native_backend as nb
-    d = {"compiler": nb.compiler(), "cache_dir": str(nb.cache_dir()), "flags": " ".join(nb.FLAGS)}
+    d = {"compiler": nb.compiler(), "cache_dir": str(nb.cache_dir()), "flags": " ".join(nb.base_flags())}
     if d["compiler"]:
         d["compiler_version"] = nb._compiler_id(d["compiler"])
     ok, why = nb.available()

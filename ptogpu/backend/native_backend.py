@@ -68,12 +68,23 @@ def cpu_features() -> str:
     return platform.machine() + ":" + platform.processor()
 
 
+def base_flags() -> tuple[str, ...]:
+    """FLAGS with ``$PTOGPU_NATIVE_OPT`` (``-O0``..``-O3``) in place of ``-O3``: a quicker
+    build where speed does not matter (the mutation check builds a kernel tree per planted
+    bug). Part of the cache key, like every flag."""
+    opt = os.environ.get("PTOGPU_NATIVE_OPT", "-O3")
+    if opt not in ("-O0", "-O1", "-O2", "-O3"):
+        raise NativeUnavailable(f"PTOGPU_NATIVE_OPT={opt!r}: one of -O0, -O1, -O2, -O3")
+    return tuple(opt if f == "-O3" else f for f in FLAGS)
+
+
 def _flag_sets() -> list[tuple[str, ...]]:
     """Builds to try, best first: native ISA with OpenMP, portable with OpenMP, portable alone."""
-    no_omp = tuple(f for f in FLAGS if f != "-fopenmp")
-    sets = [FLAGS, no_omp]
+    flags = base_flags()
+    no_omp = tuple(f for f in flags if f != "-fopenmp")
+    sets = [flags, no_omp]
     if os.environ.get("PTOGPU_NATIVE_MARCH", "1") != "0":
-        sets.insert(0, FLAGS + NATIVE_ARCH)
+        sets.insert(0, flags + NATIVE_ARCH)
     return sets
 
 

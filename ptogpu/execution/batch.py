@@ -252,7 +252,7 @@ def _mgather_ub(cfg: FuzzConfig, raw: np.ndarray, L: dict):
     codes = np.zeros(N, np.int8)
     elem = np.full(N, -1, np.int64)
     if VR == 0 or VC == 0 or N == 0:
-        return out.reshape(N, -1), codes, elem
+        return out.reshape(N, R * C * T), codes, elem
     dpos = None
     if cfg.layout != "nd":
         # Tile.set stores the index tile at the full layout offsets; the target reads it, and
@@ -274,7 +274,7 @@ def _mgather_ub(cfg: FuzzConfig, raw: np.ndarray, L: dict):
     if cfg.mode == "elem" and dpos is None and bits == 32 and raw.dtype.itemsize == 4:
         fast = _elem32(cfg, raw.view(np.uint32).reshape(N, VR, VC), gm, T, prod(S) & 0xFFFFFFFF)
         if fast is not None:
-            if cfg.dst_fill == 0 and C == VC:
+            if cfg.dst_fill == 0 and C == VC and R == VR:
                 return fast.view(np.uint8).reshape(N, -1), codes, elem
             out.view(np.dtype(f"u{T}")).reshape(N, R, C)[:, :VR, :VC] = fast
             return out.reshape(N, -1), codes, elem

@@ -35,6 +35,8 @@ KINDS = {
     "boundary": 4,   # cap-1, cap, cap+1 (by the low 16 bits of hi)
     "dup": 5,        # one of 4 values in [0, cap) fixed per tile (heavy duplicates)
     "mixed": 6,      # per element, by the top byte of hi: 50% uniform, ~10% each other kind
+    "edge": 9,       # uniform, but element (lo32(key) >> 4) & 15 is cap-2 .. cap+17: exactly one
+                     # index of a tile of 16 or more at the capacity edge (or the end of GM)
 }
 EXTREMES = np.array([-(1 << 31), -1, (1 << 31) - 1, (1 << 32) - 1], np.int64)
 # Cumulative thresholds on the top byte of h for "mixed" (uniform, oob, negative, extreme,
@@ -159,6 +161,13 @@ def values32(kind: int, lo: np.ndarray, hi: np.ndarray, keys: np.ndarray, cap: i
                     v[d] = dv[(e[d] // per) * 4 + je[d]]
             out.reshape(-1)[e] = v
         return out
+    if kind == 9:
+        kk = np.asarray(keys, np.uint64)
+        pos = ((kk & U32) >> np.uint64(4)) & np.uint64(15)
+        e = np.arange(shape[-1], dtype=np.uint64) if len(shape) else np.zeros(1, np.uint64)
+        at = e == (pos if kk.shape == shape else pos.reshape(-1, *([1] * (len(shape) - 1))))
+        edge = cap - 2 + (((hi & np.uint32(0xFFFF)) * np.uint32(20)) >> np.uint32(16)).astype(np.int64)
+        return np.where(at, edge, u())
     if kind == 0:
         return u()
     if kind == 1:

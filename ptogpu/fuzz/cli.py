@@ -1,9 +1,12 @@
 """``ptogpu fuzz``: run fuzz campaigns from the command line.
 
-With no campaign options it runs the *known divergences* suite in a few seconds: every
-divergence between the targets that index tiles can show (the rules: docs/mgather.md and
-docs/instructions.md), plus agreement checks between executors and backends. Exit status 1 when a divergence no
-rule explains, or a backend/executor disagreement (an emulator bug), is found."""
+With no campaign options it runs the *known suite* (ptogpu.fuzz.suite) in well under a minute:
+every divergence between the targets that index tiles can show, each explained by the rule
+that predicts it (docs/mgather.md, docs/instructions.md, docs/mscatter.md), and campaigns that
+must agree, over the SIMT geometry and the index edges. Every tile gets three verdicts: each
+side against its own reference, then the two sides against each other. Exit status 1 when a
+side disagrees with its reference or with a side it must agree with (an emulator bug), when
+a divergence no rule explains is found, or when a known campaign's classes change."""
 from __future__ import annotations
 
 import argparse
@@ -15,47 +18,10 @@ from .compare import Report
 from ..execution.config import FuzzConfig
 
 
-RUN_SCHEMA = "ptogpu.fuzz.run/1"
-"""``ptogpu fuzz --json``: one document of campaign reports (each ``ptogpu.fuzz.report/1``)."""
-
-
-def known_suite(n: int) -> list[tuple[str, FuzzConfig, str, str, str, int]]:
-    """(title, config, side a, side b, generator, instances)."""
-    row = dict(mode="row", rows=4, cols=16)
-    return [
-        ("A5 SIMT vs A2/A3, Elem Wrap: must agree", FuzzConfig(), "a5.simt", "a2a3", "mixed", 10 * n),
-        ("CPU sim vs A5, Elem Wrap: index cast width", FuzzConfig(rows=4, cols=8, table_size=100),
-         "cpu", "a5", "mixed", n),
-        ("A2/A3 vs A5, Row Wrap: capacity rule", FuzzConfig(**row, table_shape=(1, 1, 2, 8, 16),
-                                                            table_stride=(256, 256, 128, 16, 1)),
-         "a2a3", "a5", "mixed", n),
-        ("A2/A3 vs A5, Row Clamp, padded table: row source rule",
-         FuzzConfig(**row, oob="clamp", table_shape=(1, 1, 1, 8, 16), table_stride=(192, 192, 192, 24, 1)),
-         "a2a3", "a5", "uniform", n),
-        ("A2/A3 vs A5, Row Zero, VC*4 % 32 != 0: A2/A3 DMA tail fill",
-         FuzzConfig(mode="row", rows=4, cols=12, oob="zero", table_size=96), "a2a3", "a5", "mixed", n),
-        ("CPU sim vs A5, Row Undefined: fault vs value",
-         FuzzConfig(**row, oob="undefined", table_size=128), "cpu", "a5", "mixed", n),
-        ("CPU sim vs A5, Elem Zero, Nz tiles: tile offset rule",
-         FuzzConfig(rows=2, cols=16, table_size=100, oob="zero", layout="nz"), "cpu", "a5", "uniform", n),
-        ("CPU sim vs A5, GM->L1 Elem, L1 prefilled: the NPU rewrites the padding",
-         FuzzConfig(space="l1", rows=4, cols=12, table_size=100, oob="zero", dst_fill=0xAB),
-         "cpu", "a5.simt", "uniform", n // 4),
-        ("CPU sim vs A2/A3, GM->L1 Row Zero, L1 prefilled: the NPU pre-zeroes the tile",
-         FuzzConfig(space="l1", mode="row", rows=4, cols=16, table_size=128, oob="zero", dst_fill=0xAB),
-         "cpu", "a2a3", "uniform", n // 4),
-        ("A5 GM->L1 Elem: SIMT vs Scalar executor, must agree",
-         FuzzConfig(space="l1", rows=4, cols=12, table_size=100, oob="zero"), "a5.simt", "a5.scalar", "mixed", n // 4),
-        ("A5 SIMT vs CPU sim, GM->L1 Elem Wrap: index cast width",
-         FuzzConfig(space="l1", rows=4, cols=12, table_size=100), "a5.simt", "cpu", "mixed", n // 4),
-        ("TGATHERB A2/A3 vs A5, 4x72 float32: A2/A3 tail",
-         FuzzConfig(instr="tgatherb", rows=4, cols=72, table_size=512), "a2a3", "a5", "uniform", n // 10),
-        ("TGATHERB CPU sim vs A5, 2x12 float32: partial block",
-         FuzzConfig(instr="tgatherb", rows=2, cols=12, table_size=512), "cpu", "a5", "uniform", n // 10),
-        ("TINTERLEAVE CPU sim (NDEBUG build) vs A5, odd VC",
-         FuzzConfig(instr="tinterleave", rows=2, cols=9, dtype="int16", quirks=(("cpu_asserts", False),)),
-         "cpu", "a5", "uniform", n),
-    ]
+RUN_SCHEMA = "ptogpu.fuzz.run/2"
+"""``ptogpu fuzz --json``: one document of campaign reports (each ``ptogpu.fuzz.report/2``)."""
+SHAPES_DEFAULT = (48, 64)
+"""``--shapes`` without ``--shape``: tiles up to 48x64 (3 rounds of 1024 threads, partial warps)."""
 
 
 def _tuple(s: str | None):
@@ -125,7 +91,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
     f.add_argument("--table-stride", help="5-D table stride")
     f.add_argument("--quirk", action="append", type=_quirk, metavar="NAME=on|off",
                    help="switch a target quirk (ptogpu targets lists them); repeatable")
-    f.add_argument("--gen", default=None, help="generator: uniform oob negative extreme boundary dup mixed; "
+    f.add_argument("--gen", default=None, help="generator: uniform oob negative extreme boundary dup mixed "
+                   "edge (one index at the capacity edge or the end of GM, the rest in range); "
                    "MSCATTER also equal (one index per tile) and perm (no shared slot)")
     f.add_argument("--pair", action="append", help="sides to compare, A:B with A = target[.exec][@backend] "
                    "(default a5.simt:a2a3); MSCATTER: target[.default|.last][@backend] (default: A5 Default "
@@ -145,8 +112,9 @@ def add_parser(sub) -> argparse.ArgumentParser:
                         "native, else in batches; formula: fast screening that compares "
                         "per-element formulas (no lanes run)")
     f.add_argument("--shapes", action="store_true",
-                   help="draw each tile's valid shape inside --shape (dynamic valid dims: Elem rows "
-                        "and cols, Row rows); executing engine, both sides on native")
+                   help="draw each tile's valid shape inside --shape (default 48x64 with --shapes; "
+                        "dynamic valid dims: Elem rows and cols, Row rows); executing engine, both "
+                        "sides on native")
     f.add_argument("--start", type=_count, default=0, help="first instance number (default 0)")
     f.add_argument("--shard", metavar="I/K", help="run shard I of K (0-based) of each campaign's "
                    "instances; merge the --json outputs with --merge")
@@ -156,6 +124,13 @@ def add_parser(sub) -> argparse.ArgumentParser:
                    help="with --dask: shards per campaign (default 4 per worker thread, none under 100,000 tiles)")
     f.add_argument("--merge", nargs="+", metavar="FILE", help="merge the --json outputs of shard runs "
                    "(ptogpu fuzz ... --shard I/K --json) into the report one run gives, and shrink")
+    f.add_argument("--last-scan", type=str.lower, choices=("owner", "reverse"), default="owner",
+                   help="MSCATTER: how an a5.last side without its own scan runs on native: owner "
+                        "(one pass recording each slot's last writer; default) or reverse (every "
+                        "lane's reverse scan, what the hardware runs); a5.last.owner / "
+                        "a5.last.reverse name one per side")
+    f.add_argument("-x", "--exitfirst", action="store_true",
+                   help="stop after the first campaign that fails (exit status 1)")
     f.add_argument("--json", action="store_true", help="one JSON document on stdout")
     f.add_argument("--quiet", action="store_true",
                    help="no progress bar (there is none either when stderr is not a terminal)")
@@ -233,28 +208,23 @@ def main(args) -> int:
                  ("instr", "space", "mode", "oob", "dtype", "index_dtype", "shape", "table_size", "layout",
                   "dst_fill",
                   "table_shape", "table_stride", "pair", "gen", "quirk"))
+    from .suite import Known
     runs = []
     if args.suite or not custom:
-        n = 2000 if args.instances is None else args.instances
-        from . import scatter as S
-        for title, cfg, a, b, gen, k in known_suite(n) + S.known_suite(n):
-            # -n is the instances of every campaign; unset, each has its own default size
-            runs.append((title, cfg, a, b, gen, n if args.instances is not None else max(k, 1)))
-        if backend != "numpy":             # the kernels against the NumPy reference
-            for mode in ("elem", "row"):
-                cfg = FuzzConfig(mode=mode, rows=6, cols=40, table_size=240,
-                                 oob="zero" if mode == "elem" else "undefined")
-                runs.append((f"A5 {mode.capitalize()}: SIMT kernel ({backend}, warp lanes) vs scalar "
-                             f"NumPy semantics: must agree", cfg, f"a5.simt@{backend}", "a5.scalar@numpy",
-                             "mixed", n))
-                runs.append((f"A2/A3 {mode.capitalize()}: scalar-loop kernel ({backend}) vs NumPy: "
-                             f"must agree", cfg, "a2a3@numpy", f"a2a3@{backend}", "mixed", n))
+        from . import suite
+        for k in suite.campaigns(backend):
+            if k.needs_kernels and backend == "numpy":
+                continue                   # (shape fuzzing and kernel checks need a kernel backend)
+            runs.append(k if args.instances is None else
+                        Known(k.title, k.config, k.a, k.b, k.generator, args.instances, k.shapes, k.kernel, k.expect))
     else:
         kw = {k: getattr(args, k) for k in ("instr", "space", "mode", "oob", "dtype", "index_dtype",
                                              "table_size", "layout", "dst_fill")
               if getattr(args, k) is not None}
         if args.shape:
             kw["rows"], kw["cols"] = _tuple(args.shape)
+        elif args.shapes:                  # room for rounds, partial warps and wide rows
+            kw["rows"], kw["cols"] = SHAPES_DEFAULT
         if args.table_shape:
             kw["table_shape"] = _tuple(args.table_shape)
         if args.table_stride:
@@ -266,24 +236,26 @@ def main(args) -> int:
             if p.count(":") != 1 or not all(p.split(":")):
                 raise ValueError(f"--pair {p!r}: expected two sides A:B, e.g. a5.simt:a2a3")
             a, b = p.split(":")
-            runs.append((f"{a} vs {b}", cfg, a, b, args.gen or "mixed",
-                         100_000 if args.instances is None else args.instances))
+            runs.append(Known(f"{a} vs {b}", cfg, a, b, args.gen or "mixed",
+                              100_000 if args.instances is None else args.instances, args.shapes))
     return execute(runs, args, backend)
 
 
-def _one(cfg, a: str, b: str, n: int, gen: str, args, bar, title: str = "", pool=None):
-    """One campaign of either kind: MGATHER-family (FuzzConfig) or MSCATTER (ScatterConfig), as
-    a spec: here, one shard of it (--shard), or its shards on a Dask cluster (--dask)."""
+def _one(k, backend: str, args, bar, pool=None):
+    """One campaign (a suite.Known) of either kind: MGATHER-family (FuzzConfig) or MSCATTER
+    (ScatterConfig), as a spec: here, one shard of it (--shard), or its shards on a Dask
+    cluster (--dask)."""
     from .spec import CampaignSpec, run_sharded
-    spec = CampaignSpec.of(cfg, a, b, n, generator=gen, seed=args.seed, start=args.start,
-                           engine=args.engine, shapes=args.shapes, chunk=args.chunk, title=title)
+    spec = CampaignSpec.of(k.config, _side(k.a, backend), _side(k.b, backend), k.n, generator=k.generator,
+                           seed=args.seed, start=args.start, engine=args.engine, shapes=k.shapes,
+                           chunk=args.chunk, title=k.title, last_scan=args.last_scan)
     if args.shard is not None:
         spec = spec.shard(args.shard)
     if pool is None:
         return spec.run(shrink=not args.no_shrink and args.shard is None, progress=bar)
     from ..execution import cluster, executors
-    k = args.shards or cluster.default_shards(n, executors.n_slots(pool))
-    return run_sharded(spec, k, pool, shrink=not args.no_shrink, progress=bar)
+    k_ = args.shards or cluster.default_shards(k.n, executors.n_slots(pool))
+    return run_sharded(spec, k_, pool, shrink=not args.no_shrink, progress=bar)
 
 
 def execute(runs: list, args, backend: str) -> int:
@@ -299,27 +271,39 @@ def execute(runs: list, args, backend: str) -> int:
 
 
 def _execute(runs: list, args, backend: str, pool) -> int:
+    from .suite import regression
     reports = []
     interrupted = False
     stopped_in = ""
-    for title, cfg, a, b, gen, n in runs:
-        bar = Progress(title, not args.quiet)          # stderr, a terminal only; --json too
+    for k in runs:
+        bar = Progress(k.title, not args.quiet)          # stderr, a terminal only; --json too
         try:
-            rep = _one(cfg, _side(a, backend), _side(b, backend), n, gen, args, bar, title, pool)
+            rep = _one(k, backend, args, bar, pool)
         except KeyboardInterrupt as e:       # Ctrl-C, SIGTERM: report the campaigns that finished
             interrupted = e
-            stopped_in = f"{title}: stopped after {bar.done:,} of {n:,} tiles"
+            stopped_in = f"{k.title}: stopped after {bar.done:,} of {k.n:,} tiles"
             break
         finally:
             bar.close()
-        reports.append((title, rep))
+        # a known campaign whose classes changed (a shard sees only its slice: see --merge)
+        rep.regression = regression(k, rep, k.n, args.seed) if k.expect is not None and \
+            getattr(args, "shard", None) is None else None
+        reports.append((k.title, rep))
         if not args.json:
-            print(_text(title, rep), flush=True)
+            print(_text(k.title, rep), flush=True)
+        if args.exitfirst and _failed(rep):
+            break
     return _emit(reports, args, backend, interrupted, stopped_in, len(runs))
+
+
+def _failed(rep) -> bool:
+    return bool(rep.unexplained or rep.bugs or getattr(rep, "regression", None))
 
 
 def _text(title: str, rep) -> str:
     lines = [format_report(title, rep)]
+    if getattr(rep, "regression", None):
+        lines.append(f"   REGRESSION: this known campaign's classes changed ({rep.regression})")
     if not isinstance(rep, Report):
         lines += _scatter_lines(rep)
     if rep.workers:                   # shards: where they ran, on which backends (checked there)
@@ -334,10 +318,12 @@ def _emit(reports: list, args, backend: str, interrupted, stopped_in: str, n_run
     """Print the JSON document or the closing verdict; the exit status."""
     bad = sum(r.unexplained + r.bugs for _, r in reports)
     empty = sum(bool(r.check_error) for _, r in reports)
+    changed = [t for t, r in reports if getattr(r, "regression", None)]
     if args.json:
         doc = {"schema": RUN_SCHEMA, "backend": backend,
-               "campaigns": [dict(title=t, **r.to_json()) for t, r in reports],
-               "unexplained_or_bugs": bad, "compared_nothing": empty,
+               "campaigns": [dict(title=t, **r.to_json(), regression=getattr(r, "regression", None))
+                             for t, r in reports],
+               "unexplained_or_bugs": bad, "compared_nothing": empty, "regressions": changed,
                "interrupted": bool(interrupted), "stopped_in": stopped_in or None}
         if getattr(args, "shard", None) is not None:
             doc["shard"] = str(args.shard)
@@ -346,14 +332,17 @@ def _emit(reports: list, args, backend: str, interrupted, stopped_in: str, n_run
         print(json.dumps(doc, indent=1))
     else:
         tot = sum(r.n for _, r in reports if not r.check_error)
-        verdict = ("every divergence is explained by a target-table rule" if not bad else
-                   f"{bad:,} tile(s) unexplained or emulator bugs")
+        verdict = ("every side agrees with its reference and every divergence is explained by a "
+                   "target-table rule" if not bad else f"{bad:,} tile(s) unexplained or emulator bugs")
         if not reports:
             verdict = "no campaign finished"
         elif empty == len(reports):
             verdict = "nothing was compared (a static check rejects a side)"
         elif empty:
             verdict += f"; {empty} campaign(s) compared nothing (a static check rejects a side)"
+        if changed:
+            verdict += f"; {len(changed)} known campaign(s) found other classes than recorded: " + \
+                       "; ".join(changed)
         shard = f" (shard {args.shard}: not shrunk; --merge the --json outputs)" \
             if getattr(args, "shard", None) is not None else ""
         print(f"\n{len(reports)} campaign(s), {tot:,} tiles compared, backend {backend}{shard}: {verdict}"
@@ -363,7 +352,7 @@ def _emit(reports: list, args, backend: str, interrupted, stopped_in: str, n_run
         return 143 if isinstance(interrupted, Terminated) else 130
     # exit status: 1 a divergence no rule explains or an emulator bug; 2 a campaign that could
     # not compare anything (the request cannot run as asked); 0 otherwise
-    return 1 if bad else (2 if empty else 0)
+    return 1 if bad or changed else (2 if empty else 0)
 
 
 def merge_main(args) -> int:
@@ -379,7 +368,11 @@ def merge_main(args) -> int:
                 doc = json.load(f)
         except json.JSONDecodeError as e:
             raise ValueError(f"{path}: not JSON ({e.msg}, line {e.lineno})") from None
-        if not isinstance(doc, dict) or doc.get("schema") != RUN_SCHEMA:
+        got = doc.get("schema") if isinstance(doc, dict) else None
+        if isinstance(got, str) and got.startswith("ptogpu.fuzz.run/") and got != RUN_SCHEMA:
+            raise ValueError(f"{path}: a {got} document (an older ptogpu's, without per-side reference "
+                             f"verdicts); this ptogpu merges {RUN_SCHEMA}: rerun that shard")
+        if got != RUN_SCHEMA:
             raise ValueError(f"{path}: not a 'ptogpu fuzz --json' document ({RUN_SCHEMA})")
         if doc.get("interrupted"):
             raise ValueError(f"{path}: an interrupted run ({doc.get('stopped_in')}); rerun that shard")
@@ -390,11 +383,15 @@ def merge_main(args) -> int:
                    c["generator"], c["seed"])
             groups.setdefault(key, []).append(report_class("mscatter" if c.get("instr") == "mscatter"
                                                            else "mgather").from_json(c))
+    from . import suite
+    known = {k.title: k for be in ("native", "cupy", "numpy") for k in suite.campaigns(be)}
     reports = []
     for (title, *_), reps in groups.items():
         rep = type(reps[0]).merge(reps)
         if not args.no_shrink and not rep.check_error:
             rep.shrink()
+        k = known.get(title)                 # a known campaign, merged: its recorded classes
+        rep.regression = suite.regression(k, rep, rep.n, rep.seed) if k and rep.start == 0 else None
         reports.append((title, rep))
         if not args.json:
             print(_text(title, rep), flush=True)
@@ -444,5 +441,6 @@ def scatter_main(args, backend: str) -> int:
             runs.append((f"{a} vs {b}", a, b))
     else:
         runs = S.default_pairs(cfg)
+    from .suite import Known
     n = 100_000 if args.instances is None else args.instances
-    return execute([(title, cfg, a, b, gen, n) for title, a, b in runs], args, backend)
+    return execute([Known(title, cfg, a, b, gen, n) for title, a, b in runs], args, backend)

@@ -189,6 +189,7 @@ def run(camp: "Campaign", backend: str, n, start, rep, *, chunk=None, progress=N
     """Tiles start .. start+n-1 of a prepared campaign, into report ``rep``."""
     from . import fused
     a, b, gen, shapes = camp.base_a, camp.base_b, camp.gen, camp.shapes
+    fused.check_generator(gen, a.n_idx, a.cap, start, (a.rows, a.cols, a.mode == "row") if shapes else None)
     gpu = backend == "cupy"
     step = int(chunk or (GPU_CHUNK if gpu else CHUNK))
     done = 0

@@ -151,6 +151,35 @@ def _lib():
     return _fn
 
 
+def check_generator(gen, n_elem: int, cap: int, start: int, shapes: tuple | None = None) -> None:
+    """The kernels generate each tile's indices themselves (counter_rng.cuh): their first tiles
+    must be rng.py's, bit for bit, or every report and reproducer of the run would describe
+    other tiles than the ones that ran. EmulatorBug otherwise."""
+    from ..backend import native_backend
+    from ..errors import EmulatorBug
+    from ..execution.rng import shapes as draw
+    lib = native_backend.load("fuzz")
+    k, n = 8, max(int(n_elem), 1)
+    a, b, w = (np.zeros(k * n, np.int64), np.zeros(k * n, np.int64), np.zeros(k * n, np.uint32))
+    p = lambda x: x.ctypes.data_as(ctypes.c_void_p)  # noqa: E731
+    lib.pto_fuzz_gen(ctypes.c_uint64(gen.seed & (2**64 - 1)), ctypes.c_int(gen.counter_kind),
+                     ctypes.c_uint64(cap & 0xFFFFFFFF), ctypes.c_uint64(start), ctypes.c_longlong(k),
+                     ctypes.c_longlong(n), p(a), p(b), p(w))
+    want = gen.lo32(np.arange(start, start + k), n, cap).reshape(-1)
+    if not (np.array_equal(w, want) and np.array_equal(a.astype(np.uint32), want)):
+        raise EmulatorBug(f"the kernels' index generator (cuda_src/counter_rng.cuh) disagrees with "
+                          f"ptogpu/execution/rng.py on {gen.kind} tiles {start}..{start + k - 1}")
+    if shapes:
+        rows, cols, row_mode = shapes
+        vr, vc = np.zeros(k, np.int64), np.zeros(k, np.int64)
+        lib.pto_fuzz_shapes(ctypes.c_uint64(gen.seed & (2**64 - 1)), ctypes.c_longlong(rows), ctypes.c_longlong(cols),
+                            ctypes.c_int(int(row_mode)), ctypes.c_uint64(start), ctypes.c_longlong(k), p(vr), p(vc))
+        pr, pc = draw(gen.seed, np.arange(start, start + k), rows, cols, row_mode)
+        if not (np.array_equal(vr, pr) and np.array_equal(vc, pc)):
+            raise EmulatorBug("the kernels' shape draw (cuda_src/counter_rng.cuh rng_shape) disagrees with "
+                              "ptogpu/execution/rng.py shapes()")
+
+
 def empty_results(n: int) -> np.ndarray:
     W, H, S = _E("FZ_RESULT_WORDS"), _E("FZ_HEAD"), _E("FZ_SLOT")
     res = np.zeros((n, W), np.uint64)
@@ -241,6 +270,7 @@ def run(a, b, gen, sa, sb, n, start, rep, rel, *, chunk=None, progress=None, exe
         run_numpy(a, b, gen, n, start, rep, rel, chunk=chunk, progress=progress, executor=executor)
         return
     gm = gm_image(a)
+    check_generator(gen, a.n_idx, a.cap, start)
     step = int(chunk or (1 << 22 if sa.backend == "native" else 1 << 26))
     run_chunk = run_native_chunk if sa.backend == "native" else run_cupy_chunk
     done = 0

@@ -171,7 +171,7 @@ class Campaign:
                 div |= self._tails(ea, eb) & ok
             div |= fa != fb                       # exactly one side faults
         pos = np.flatnonzero(div)
-        if self.rel:
+        if self.rel or not pos.size:
             return int(np.count_nonzero(fa)), int(np.count_nonzero(fb)), pos, np.full(pos.size, self.rel, np.int64)
         from .explain import explain, fault_symptom, reference
         raw = w[pos].view(np.dtype(a.index_dtype))

@@ -115,8 +115,9 @@ def names(mask: int) -> list[str]:
 def class_name(mask: int) -> str:
     fs = " + ".join(f.name for f in fields_of(mask))
     if mask & (REF_A | REF_B):
-        who = " and ".join(s for s, b in (("A", REF_A), ("B", REF_B)) if mask & b)
-        return f"side {who} vs its reference" + (" (a write outside the destination)" if mask & WINDOW else "")
+        both = mask & REF_A and mask & REF_B
+        who = "sides A and B vs their references" if both else f"side {'A' if mask & REF_A else 'B'} vs its reference"
+        return who + (" (a write outside the destination)" if mask & WINDOW else "")
     if mask & (BACKEND | EXECUTOR):
         return "backend disagreement" if mask & BACKEND else "executor disagreement"
     if mask & UNEXPLAINED:

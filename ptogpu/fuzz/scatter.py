@@ -215,7 +215,7 @@ def indices(gen: str, seed: int, inst: np.ndarray, n: int, cap: int) -> np.ndarr
     kernel generates."""
     inst = np.asarray(inst, np.int64).reshape(-1)
     k = GENERATORS[gen]
-    if k < 7:
+    if k not in (7, 8):
         return generate(k, seed, inst, n, cap)
     keys = instance_keys(seed, inst.astype(np.uint64))
     with np.errstate(over="ignore"):
@@ -860,22 +860,3 @@ def format_lines(rep: ScatterReport) -> list[str]:
             out.append(f"   races: {who} {k:,} tile(s) where two or more threads store to one element "
                        "(another legal schedule may leave different bytes; MSCATTER[...].outcomes lists them)")
     return out
-
-
-def known_suite(n: int) -> list[tuple[str, ScatterConfig, str, str, str, int]]:
-    """MSCATTER campaigns of the known-divergences suite (title, config, a, b, generator, n)."""
-    two_rounds = ScatterConfig(rows=64, cols=32, slots=256)
-    return [
-        ("MSCATTER A5 Default vs CPU sim, Elem 64x32 (two rounds per thread): conflict order",
-         two_rounds, "a5.default", "cpu", "uniform", max(n // 10, 1)),
-        ("MSCATTER A5 Add vs CPU sim, float Elem 64x32: atomic order",
-         replace(two_rounds, atomic="add"), "a5", "cpu", "uniform", max(n // 10, 1)),
-        ("MSCATTER CPU sim vs A5 Last, Elem Wrap into 7 slots: index cast width",
-         ScatterConfig(rows=4, cols=8, slots=7, oob="wrap"), "cpu", "a5.last", "mixed", n),
-        ("MSCATTER CPU sim vs A5 Last, Elem Undefined: Last drops out-of-range writes",
-         ScatterConfig(rows=4, cols=8, slots=64, oob="undefined"), "cpu", "a5.last", "mixed", n),
-        ("MSCATTER A2/A3 vs A5 Last, Row into 2 batches of 8 rows: capacity rule",
-         ScatterConfig(mode="row", rows=4, cols=16, slots=8, batches=2, oob="skip"), "a2a3", "a5.last", "oob", n),
-        ("MSCATTER A5 Default vs A5 Last, Elem 16x16, perm: must agree",
-         ScatterConfig(rows=16, cols=16, slots=512), "a5.default", "a5.last", "perm", n),
-    ]

@@ -40,6 +40,7 @@ class CampaignSpec(RangeSpec):
     shapes: bool = False
     chunk: int | None = None
     title: str = ""
+    last_scan: str = "owner"            # MSCATTER: how .last sides without their own scan run
     SCHEMA: ClassVar[str] = SCHEMA
     KIND: ClassVar[str] = "campaign"
     REQUIRED: ClassVar[tuple[str, ...]] = ("family", "settings", "a", "b", "n")
@@ -83,7 +84,8 @@ class CampaignSpec(RangeSpec):
                             executor=executor)
         from .scatter import campaign
         return campaign(self.config(), a, b, self.n, generator=self.generator, seed=self.seed,
-                        start=self.start, chunk=self.chunk, shrink=shrink, progress=progress)
+                        start=self.start, chunk=self.chunk, shrink=shrink, progress=progress,
+                        last_scan=self.last_scan)
 
 
 def report_class(family: str):

@@ -1,0 +1,261 @@
+"""The known suite (``ptogpu fuzz`` with no campaign options): campaigns that between them show
+every cross-target divergence index tiles can trigger, explained by the rule that predicts it,
+and campaigns that must agree -- chosen to cover the SIMT geometry (several rounds, more than
+64 columns, partial warps, ``[R,1]`` tiles), the index edges (one index at the capacity edge or
+the end of GM, non-power-of-two tables), both forms of ``Conflict::Last`` and the atomics.
+
+The suite is a regression test: every campaign records the classes and tile counts it finds
+(seeded: exact on every backend at these sizes), and ``ptogpu fuzz`` fails, naming the
+campaign, when one changes or disappears. ``python -m ptogpu.fuzz.suite`` prints the counts
+the current build finds, for updating :data:`EXPECT` after a deliberate change of a rule.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..execution.config import FuzzConfig
+
+
+@dataclass(frozen=True)
+class Known:
+    """One campaign of the suite. ``kernel``: it compares a kernel backend with the NumPy
+    semantics, so it runs only when the suite's backend is one; ``shapes``: each tile draws
+    its valid shape inside the configured one (a kernel backend runs it)."""
+    title: str
+    config: object                  # FuzzConfig | scatter.ScatterConfig
+    a: str
+    b: str
+    generator: str
+    n: int
+    shapes: bool = False
+    kernel: bool = False
+    expect: dict | None = field(default=None, compare=False, hash=False)   # None: not a known campaign
+
+    @property
+    def needs_kernels(self) -> bool:
+        return self.kernel or self.shapes
+
+
+def campaigns(backend: str = "native") -> list[Known]:
+    """The suite, in the order it runs (the broad geometry and edge campaigns first, so that
+    ``--exitfirst`` stops early), with each campaign's expected classes."""
+    from .scatter import ScatterConfig
+    S = ScatterConfig
+    row = dict(mode="row", rows=4, cols=16)
+    wide = dict(mode="row", rows=40, cols=200, table_size=200 * 60)       # 60 rows of 200
+    big = dict(rows=48, cols=64, table_size=1000)                        # up to 3 rounds of 1024
+    out = [
+        # -- the SIMT geometry and the index edges: every side against its reference
+        Known("A5 SIMT vs A2/A3, Elem Wrap into 1000 elements, shapes up to 48x64: must agree",
+              FuzzConfig(**big), "a5.simt", "a2a3", "mixed", 3000, shapes=True),
+        Known("A5 SIMT vs A2/A3, Elem Clamp, one index at the edge, shapes up to 48x64: must agree",
+              FuzzConfig(**big, oob="clamp"), "a5.simt", "a2a3", "edge", 3000, shapes=True),
+        Known("A5 SIMT vs A2/A3, Elem Undefined, one index at the end of GM, shapes up to 48x64: must agree",
+              FuzzConfig(**big, oob="undefined"), "a5.simt", "a2a3", "edge", 3000, shapes=True),
+        Known("A5 SIMT vs A2/A3, Row Clamp, 200 columns, edge rows, shapes up to 40 rows: must agree",
+              FuzzConfig(**wide, oob="clamp"), "a5.simt", "a2a3", "edge", 2000, shapes=True),
+        Known("A5 SIMT vs A2/A3, Row Undefined, 200 columns, one row at the end of GM: must agree",
+              FuzzConfig(**wide, oob="undefined"), "a5.simt", "a2a3", "edge", 2000, shapes=True),
+        Known("A5 SIMT vs A2/A3, Elem Zero, 16x16 int8 into 4096: must agree",
+              FuzzConfig(oob="zero", dtype="int8"), "a5.simt", "a2a3", "mixed", 5000),
+        Known("CPU sim vs A5, Elem Clamp, one index at the edge, shapes up to 48x64: must agree",
+              FuzzConfig(**big, oob="clamp", dtype="half"), "cpu", "a5", "edge", 2000, shapes=True),
+        Known("CPU sim vs A2/A3, Row Zero, 200 columns, edge rows, shapes up to 40 rows: must agree",
+              FuzzConfig(**wide, oob="zero"), "cpu", "a2a3", "edge", 1000, shapes=True),
+        Known("TINTERLEAVE CPU sim vs A5, 8x64 int16, even VC: must agree",
+              FuzzConfig(instr="tinterleave", rows=8, cols=64, dtype="int16"), "cpu", "a5", "uniform", 500),
+        Known("MSCATTER A5 Last: reverse scan vs owner table, Elem dup into 256 slots: must agree",
+              S(rows=16, cols=16, slots=256), "a5.last.reverse", "a5.last.owner", "dup", 2000),
+        Known("MSCATTER A5 Last (reverse scan) vs CPU sim, Row 24x40 dup: must agree",
+              S(mode="row", rows=24, cols=40, slots=64), "a5.last.reverse", "cpu", "dup", 1000),
+        Known("MSCATTER A5 Max vs CPU sim, int32 Elem 40x40 dup (two rounds): races only",
+              S(rows=40, cols=40, slots=64, atomic="max", dtype="int32"), "a5", "cpu", "dup", 500),
+        Known("MSCATTER A5 Add vs CPU sim, int32 Elem 40x40 mixed, Skip: races only",
+              S(rows=40, cols=40, slots=200, atomic="add", dtype="int32"), "a5", "cpu", "mixed", 500),
+        Known("MSCATTER A5 Add vs CPU sim, half Elem 40x40 (two rounds): atomic order",
+              S(rows=40, cols=40, slots=64, atomic="add", dtype="half"), "a5", "cpu", "uniform", 200),
+        # -- the divergences the target tables explain
+        Known("CPU sim vs A5, Elem Wrap: index cast width", FuzzConfig(rows=4, cols=8, table_size=100),
+              "cpu", "a5", "mixed", 2000),
+        Known("A2/A3 vs A5, Row Wrap: capacity rule",
+              FuzzConfig(**row, table_shape=(1, 1, 2, 8, 16), table_stride=(256, 256, 128, 16, 1)),
+              "a2a3", "a5", "mixed", 2000),
+        Known("A2/A3 vs A5, Row Clamp, padded table: row source rule",
+              FuzzConfig(**row, oob="clamp", table_shape=(1, 1, 1, 8, 16), table_stride=(192, 192, 192, 24, 1)),
+              "a2a3", "a5", "uniform", 2000),
+        Known("A2/A3 vs A5, Row Zero, VC*4 % 32 != 0: A2/A3 DMA tail fill",
+              FuzzConfig(mode="row", rows=4, cols=12, oob="zero", table_size=96), "a2a3", "a5", "mixed", 2000),
+        Known("CPU sim vs A5, Row Undefined: fault vs value", FuzzConfig(**row, oob="undefined", table_size=128),
+              "cpu", "a5", "mixed", 2000),
+        Known("CPU sim vs A5, Elem Zero, Nz tiles: tile offset rule",
+              FuzzConfig(rows=2, cols=16, table_size=100, oob="zero", layout="nz"), "cpu", "a5", "uniform", 2000),
+        Known("CPU sim vs A5, GM->L1 Elem, L1 prefilled: the NPU rewrites the padding",
+              FuzzConfig(space="l1", rows=4, cols=12, table_size=100, oob="zero", dst_fill=0xAB),
+              "cpu", "a5.simt", "uniform", 500),
+        Known("CPU sim vs A2/A3, GM->L1 Row Zero, L1 prefilled: the NPU pre-zeroes the tile",
+              FuzzConfig(space="l1", mode="row", rows=4, cols=16, table_size=128, oob="zero", dst_fill=0xAB),
+              "cpu", "a2a3", "uniform", 500),
+        Known("A5 GM->L1 Elem: SIMT vs Scalar executor, must agree",
+              FuzzConfig(space="l1", rows=4, cols=12, table_size=100, oob="zero"), "a5.simt", "a5.scalar", "mixed", 500),
+        Known("A5 SIMT vs CPU sim, GM->L1 Elem Wrap: index cast width",
+              FuzzConfig(space="l1", rows=4, cols=12, table_size=100), "a5.simt", "cpu", "mixed", 500),
+        Known("TGATHERB A2/A3 vs A5, 4x72 float32: A2/A3 tail",
+              FuzzConfig(instr="tgatherb", rows=4, cols=72, table_size=512), "a2a3", "a5", "uniform", 200),
+        Known("TGATHERB CPU sim vs A5, 2x12 float32: partial block",
+              FuzzConfig(instr="tgatherb", rows=2, cols=12, table_size=512), "cpu", "a5", "uniform", 200),
+        Known("TINTERLEAVE CPU sim (NDEBUG build) vs A5, odd VC",
+              FuzzConfig(instr="tinterleave", rows=2, cols=9, dtype="int16", quirks=(("cpu_asserts", False),)),
+              "cpu", "a5", "uniform", 2000),
+        Known("MSCATTER A5 Default vs CPU sim, Elem 64x32 (two rounds per thread): conflict order",
+              S(rows=64, cols=32, slots=256), "a5.default", "cpu", "uniform", 200),
+        Known("MSCATTER A5 Default vs CPU sim, Row 40x64: conflict order",
+              S(mode="row", rows=40, cols=64, slots=16), "a5.default", "cpu", "dup", 300),
+        Known("MSCATTER A5 Add vs CPU sim, float Elem 64x32: atomic order",
+              S(rows=64, cols=32, slots=256, atomic="add"), "a5", "cpu", "uniform", 200),
+        Known("MSCATTER CPU sim vs A5 Last, Elem Wrap into 7 slots: index cast width",
+              S(rows=4, cols=8, slots=7, oob="wrap"), "cpu", "a5.last", "mixed", 2000),
+        Known("MSCATTER CPU sim vs A5 Last, Elem Undefined: Last drops out-of-range writes",
+              S(rows=4, cols=8, slots=64, oob="undefined"), "cpu", "a5.last", "mixed", 2000),
+        Known("MSCATTER A2/A3 vs A5 Last, Row into 2 batches of 8 rows: capacity rule",
+              S(mode="row", rows=4, cols=16, slots=8, batches=2, oob="skip"), "a2a3", "a5.last", "oob", 2000),
+        Known("MSCATTER A5 Default vs A5 Last, Elem 16x16, perm: must agree",
+              S(rows=16, cols=16, slots=512), "a5.default", "a5.last", "perm", 2000),
+    ]
+    if backend != "numpy":             # the kernels against the NumPy semantics, batch path
+        for mode in ("elem", "row"):
+            cfg = FuzzConfig(mode=mode, rows=40, cols=40, table_size=1000, oob="zero" if mode == "elem" else "undefined")
+            out.append(Known(f"A5 {mode.capitalize()}: SIMT kernel ({backend}, warp lanes) vs scalar NumPy "
+                             f"semantics: must agree", cfg, f"a5.simt@{backend}", "a5.scalar@numpy", "mixed", 500,
+                             kernel=True))
+            out.append(Known(f"A2/A3 {mode.capitalize()}: scalar-loop kernel ({backend}) vs NumPy: must agree",
+                             cfg, "a2a3@numpy", f"a2a3@{backend}", "mixed", 500, kernel=True))
+    return [Known(k.title, k.config, k.a, k.b, k.generator, k.n, k.shapes, k.kernel,
+                  dict(EXPECT.get(_key(k.title), {}))) for k in out]
+
+
+def _key(title: str) -> str:
+    """A campaign's key in EXPECT: its title without the backend it names."""
+    for be in ("native", "cupy", "numpy"):
+        title = title.replace(f" ({be}, warp lanes)", "").replace(f" ({be})", "")
+    return title
+
+
+def regression(k: Known, rep, n: int, seed: int) -> str | None:
+    """What changed against the campaign's recorded classes, or None. At the recorded size and
+    seed the counts must match exactly; at another size or seed (``-n``, ``--seed``) every
+    recorded class must still appear when the campaign is at least as large."""
+    got = {c.name: c.count for c in rep.classes.values()}
+    want = k.expect
+    if rep.check_error:
+        return None
+    if n == k.n and seed == 0:
+        if got == want:
+            return None
+        gone = sorted(set(want) - set(got))
+        new = sorted(set(got) - set(want))
+        moved = sorted(c for c in set(got) & set(want) if got[c] != want[c])
+        parts = ([f"disappeared: {', '.join(gone)}"] if gone else []) + \
+                ([f"new: {', '.join(f'{c} ({got[c]:,})' for c in new)}"] if new else []) + \
+                [f"{c}: {got[c]:,} tiles, recorded {want[c]:,}" for c in moved]
+        return "; ".join(parts)
+    if n >= k.n:
+        gone = sorted(set(want) - set(got))
+        return f"disappeared: {', '.join(gone)}" if gone else None
+    return None
+
+
+# The classes each campaign finds at its size with seed 0 (python -m ptogpu.fuzz.suite).
+EXPECT: dict[str, dict[str, int]] = {
+    'A5 SIMT vs A2/A3, Elem Wrap into 1000 elements, shapes up to 48x64: must agree':
+        {},
+    'A5 SIMT vs A2/A3, Elem Clamp, one index at the edge, shapes up to 48x64: must agree':
+        {},
+    'A5 SIMT vs A2/A3, Elem Undefined, one index at the end of GM, shapes up to 48x64: must agree':
+        {},
+    'A5 SIMT vs A2/A3, Row Clamp, 200 columns, edge rows, shapes up to 40 rows: must agree':
+        {},
+    'A5 SIMT vs A2/A3, Row Undefined, 200 columns, one row at the end of GM: must agree':
+        {},
+    'A5 SIMT vs A2/A3, Elem Zero, 16x16 int8 into 4096: must agree':
+        {},
+    'CPU sim vs A5, Elem Clamp, one index at the edge, shapes up to 48x64: must agree':
+        {},
+    'CPU sim vs A2/A3, Row Zero, 200 columns, edge rows, shapes up to 40 rows: must agree':
+        {},
+    'TINTERLEAVE CPU sim vs A5, 8x64 int16, even VC: must agree':
+        {},
+    'MSCATTER A5 Last: reverse scan vs owner table, Elem dup into 256 slots: must agree':
+        {},
+    'MSCATTER A5 Last (reverse scan) vs CPU sim, Row 24x40 dup: must agree':
+        {},
+    'MSCATTER A5 Max vs CPU sim, int32 Elem 40x40 dup (two rounds): races only':
+        {'race': 500},
+    'MSCATTER A5 Add vs CPU sim, int32 Elem 40x40 mixed, Skip: races only':
+        {'race': 500},
+    'MSCATTER A5 Add vs CPU sim, half Elem 40x40 (two rounds): atomic order':
+        {'race + conflict resolution': 200},
+    'CPU sim vs A5, Elem Wrap: index cast width':
+        {'index cast width': 1994},
+    'A2/A3 vs A5, Row Wrap: capacity rule':
+        {'capacity rule': 1610},
+    'A2/A3 vs A5, Row Clamp, padded table: row source rule':
+        {'row source address rule': 1999},
+    'A2/A3 vs A5, Row Zero, VC*4 % 32 != 0: A2/A3 DMA tail fill':
+        {'A2/A3 Row DMA tail fill': 1962},
+    'CPU sim vs A5, Row Undefined: fault vs value':
+        {'row source address rule (fault vs value)': 51},
+    'CPU sim vs A5, Elem Zero, Nz tiles: tile offset rule':
+        {'tile offset rule': 2000},
+    'CPU sim vs A5, GM->L1 Elem, L1 prefilled: the NPU rewrites the padding':
+        {'GM->L1 routine': 500},
+    'CPU sim vs A2/A3, GM->L1 Row Zero, L1 prefilled: the NPU pre-zeroes the tile':
+        {'GM->L1 routine': 500},
+    'A5 GM->L1 Elem: SIMT vs Scalar executor, must agree':
+        {},
+    'A5 SIMT vs CPU sim, GM->L1 Elem Wrap: index cast width':
+        {'index cast width': 500},
+    'TGATHERB A2/A3 vs A5, 4x72 float32: A2/A3 tail':
+        {'TGATHERB engine': 200},
+    'TGATHERB CPU sim vs A5, 2x12 float32: partial block':
+        {'TGATHERB engine': 200},
+    'TINTERLEAVE CPU sim (NDEBUG build) vs A5, odd VC':
+        {'TINTERLEAVE odd VC': 2000},
+    'MSCATTER A5 Default vs CPU sim, Elem 64x32 (two rounds per thread): conflict order':
+        {'race + conflict resolution': 200},
+    'MSCATTER A5 Default vs CPU sim, Row 40x64: conflict order':
+        {'race + conflict resolution': 300},
+    'MSCATTER A5 Add vs CPU sim, float Elem 64x32: atomic order':
+        {'race + conflict resolution': 200},
+    'MSCATTER CPU sim vs A5 Last, Elem Wrap into 7 slots: index cast width':
+        {'index cast width': 1708},
+    'MSCATTER CPU sim vs A5 Last, Elem Undefined: Last drops out-of-range writes':
+        {'conflict resolution (fault vs value)': 2000},
+    'MSCATTER A2/A3 vs A5 Last, Row into 2 batches of 8 rows: capacity rule':
+        {'capacity rule': 2000},
+    'MSCATTER A5 Default vs A5 Last, Elem 16x16, perm: must agree':
+        {},
+    'A5 Elem: SIMT kernel vs scalar NumPy semantics: must agree':
+        {},
+    'A2/A3 Elem: scalar-loop kernel vs NumPy: must agree':
+        {},
+    'A5 Row: SIMT kernel vs scalar NumPy semantics: must agree':
+        {},
+    'A2/A3 Row: scalar-loop kernel vs NumPy: must agree':
+        {},
+}
+
+
+def _record() -> None:               # pragma: no cover (a maintainer's tool)
+    import pprint
+    from .spec import CampaignSpec
+    got = {}
+    for k in campaigns("native"):
+        rep = CampaignSpec.of(k.config, k.a if "@" in k.a else k.a + "@native",
+                              k.b if "@" in k.b else k.b + "@native", k.n, generator=k.generator,
+                              shapes=k.shapes).run(shrink=False)
+        got[_key(k.title)] = {c.name: c.count for c in sorted(rep.classes.values(), key=lambda c: c.name)}
+    pprint.pprint(got, width=120, sort_dicts=False)
+
+
+if __name__ == "__main__":
+    _record()

@@ -1,0 +1,57 @@
+"""Bugs planted one at a time in a copy of cuda_src/ (never in the shipped kernels): each a small,
+plausible kernel mistake of its own kind. tests/test_mutations.py requires the default
+``ptogpu fuzz`` suite to fail for every one of them (its verdicts, not the tests, must catch it).
+
+Each entry: (name, file, the exact text, what it becomes)."""
+from __future__ import annotations
+
+MUTATIONS = [
+    # A5 Elem geometry: the rounds of a warp step by one warp too many (elements skipped)
+    ("elem round stride", "mgather_impl.cuh",
+     "return k * 32ull * (u64)warps + (u64)warp * 32ull;",
+     "return k * 32ull * (u64)(warps + 1) + (u64)warp * 32ull;"),
+    # A5 Row geometry: a lane's next column is 32 further than the warp's chunk stride
+    ("row column step", "mgather_impl.cuh",
+     "g.col_step = wpr * 32u;",
+     "g.col_step = wpr * 32u + 32u;"),
+    # Clamp lets index == cap through (the vector form the A5 lanes run)
+    ("clamp bound", "mgather_impl.cuh",
+     "if (OOB == OOB_CLAMP) return u >= cap ? last : u;",
+     "if (OOB == OOB_CLAMP) return u > cap ? last : u;"),
+    # the inactive lanes of a partial warp store too
+    ("inactive lanes store", "mgather_impl.cuh",
+     "if (on) st_at<TS>(db, dof, rd ? v : 0);",
+     "st_at<TS>(db, dof, rd ? v : 0);"),
+    # the A5 Wrap remap sign-extends the 32-bit index before the modulo
+    ("wrap sign extension", "mgather_impl.cuh",
+     "if (OOB == OOB_WRAP) return pow2 ? (u & last) : (u32)mod_u32(u, cap, inv_cap);",
+     "if (OOB == OOB_WRAP) return pow2 ? (u & last) : (u32)((u64)(i64)(int)u % (u64)cap);"),
+    # Conflict::Last's reverse scan runs forwards (the first writer wins)
+    ("last scan forwards", "mscatter.cu",
+     "const u32 j = count - 1u - k;",
+     "const u32 j = k;"),
+    # the owner table keeps each slot's first writer
+    ("owner keeps first writer", "mscatter.cu",
+     "if (owner[s2] < 0) touched.push_back(s2);\n            owner[s2] = j;",
+     "if (owner[s2] < 0) { touched.push_back(s2); owner[s2] = j; }"),
+    # A5 TGATHERB: the partial last block one element short
+    ("tgatherb tail short", "tgatherb.cu",
+     "const i64 R = (VC + E - 1) / E, rem = VC % E ? VC % E : E;",
+     "const i64 R = (VC + E - 1) / E, rem = VC % E ? VC % E - 1 : E;"),
+    # the GM-end check of the A5 lanes one element too lax
+    ("gm end check", "mgather_impl.cuh",
+     "x.smax = (u32)(smax > 0xFFFFFFFFull ? 0xFFFFFFFFull : smax);",
+     "x.smax = (u32)(smax + 1 > 0xFFFFFFFFull ? 0xFFFFFFFFull : smax + 1);"),
+    # the A2/A3 Row tail fill stops one element early
+    ("a2a3 tail fill", "mgather_impl.cuh",
+     "for (u64 c = VC; c < end; ++c) st_word<TS>(d + c * TS, first);",
+     "for (u64 c = VC; c + 1 < end; ++c) st_word<TS>(d + c * TS, first);"),
+    # MSCATTER Max keeps the new value on ties of integers (a wrong comparison)
+    ("atomic max compare", "mscatter.cu",
+     "if (op == AT_MAX) return lt_ov ? v : old;",
+     "if (op == AT_MAX) return lt_vo ? v : old;"),
+    # the GM->L1 Row nd2nz burst writes its block one row down
+    ("l1 row burst row", "mgather_l1.cu",
+     "const i64 dst = P[L1_DST] + (b * R + r) * C0 * T;",
+     "const i64 dst = P[L1_DST] + (b * R + r + (r + 1 < R ? 1 : 0)) * C0 * T;"),
+]

@@ -1,0 +1,49 @@
+"""The mutation check: a fuzzer is only as good as the bugs its verdicts catch. Each bug of
+tests/mutations.py is planted, one at a time, in a copy of cuda_src/ (PTOGPU_CUDA_SRC, a private
+kernel cache, an -O0 build: the same code, built in seconds), and the default ``ptogpu fuzz``
+suite must fail for it -- a side that disagrees with its reference, a divergence no rule
+explains, or a known campaign whose classes changed. The shipped kernels hold none of them."""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from mutations import MUTATIONS
+from ptogpu.backend import native_backend, sources
+
+pytestmark = pytest.mark.skipif(not native_backend.available()[0], reason="no native backend")
+
+SRC = sources.source_dir()
+
+
+def test_the_planted_bugs_are_not_in_the_shipped_kernels():
+    names = [m[0] for m in MUTATIONS]
+    assert len(MUTATIONS) >= 6 and len(set(names)) == len(names)
+    for name, f, old, new in MUTATIONS:
+        text = (SRC / f).read_text()
+        assert text.count(old) == 1, (name, "the text to change must occur exactly once")
+        assert old != new and text.replace(old, new) != text, name
+
+
+@pytest.fixture(scope="module")
+def cache(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("mutant_cache")
+
+
+@pytest.mark.parametrize("name,file,old,new", MUTATIONS, ids=[m[0] for m in MUTATIONS])
+def test_the_default_suite_fails_for_each_planted_bug(name, file, old, new, tmp_path, cache):
+    tree = tmp_path / "cuda_src"
+    shutil.copytree(SRC, tree)
+    p = tree / file
+    p.write_text(p.read_text().replace(old, new))
+    env = dict(os.environ, PTOGPU_CUDA_SRC=str(tree), PTOGPU_CACHE_DIR=str(cache), PTOGPU_NATIVE_OPT="-O0")
+    r = subprocess.run([sys.executable, "-m", "ptogpu", "fuzz", "--backend", "native", "--no-shrink", "--quiet",
+                        "--exitfirst"], capture_output=True, text=True, env=env, timeout=600)
+    caught = [ln.strip() for ln in r.stdout.splitlines()
+              if "EMULATOR BUG" in ln or "UNEXPLAINED" in ln or "REGRESSION" in ln]
+    assert r.returncode == 1 and (caught or "EmulatorBug" in r.stderr), (name, r.returncode, r.stdout[-2000:], r.stderr[-2000:])
