@@ -494,6 +494,13 @@ FZ_INLINE void fz_words(u64 key, int gen, u64 gcap, u64 n, u32 *w) {
     for (u64 k = 0; k < n; ++k) w[k] = rng_value32(gen, k1, k2, k, d32, c32);
 }
 
+// A divergent tile of the formula engine: counted and classed (out of line: rare, and large).
+__attribute__((noinline)) static void fz_divergent(const i64 *P, const i64 *XP, const u32 *w, const u8 *gm, bool fa,
+                                                    bool fb, u64 inst, u64 *res) {
+    res[FZ_DIVERGENT] += 1;
+    fz_note(res, fz_class(P, XP, [w](u64 k) { return w[k]; }, gm, fa, fb), inst);
+}
+
 template <typename E>
 FZ_INLINE void run_range(const i64 *P, const i64 *XP, const u8 *gm, u64 lo, u64 hi, u64 *res) {
     const u64 VR = (u64)P[FZ_VR], VC = (u64)P[FZ_VC], C = (u64)P[FZ_C];
@@ -511,13 +518,11 @@ FZ_INLINE void run_range(const i64 *P, const i64 *XP, const u8 *gm, u64 lo, u64 
     const u64 n16 = (n + 15) / 16 * 16;
     std::vector<u32> w32(n16, 0), a32(narrow ? n16 : 0, 0), b32(narrow ? n16 : 0, 0);
     u32 *w = w32.data();
-    auto word = [&](u64 k) { return w[k]; };
     auto note = [&](u64 inst, bool fa, bool fb, bool diff) {
         res[FZ_FAULTS_A] += fa;
         res[FZ_FAULTS_B] += fb;
         if ((fa && fb) || (!diff && fa == fb)) return;           // both fault: equal as faults
-        res[FZ_DIVERGENT] += 1;
-        fz_note(res, fz_class(P, XP, word, gm, fa, fb), inst);
+        fz_divergent(P, XP, w, gm, fa, fb, inst, res);
     };
     for (u64 inst = lo; inst < hi && narrow; ++inst) {
         fz_words(rng_key(seed, inst), gen, gcap, n, w);
@@ -630,6 +635,12 @@ FZ_INLINE void run_side(pto_block_fn k, const i64 *prm, const i64 *X, int side, 
       (const long long *)prm, rec);
 }
 
+// fz_class over a tile's words, out of line (rare, and large).
+__attribute__((noinline)) static u64 fz_class_of(const i64 *P, const i64 *XP, const u32 *w, const u8 *gm, bool fa,
+                                                 bool fb) {
+    return fz_class(P, XP, [w](u64 k) { return w[k]; }, gm, fa, fb);
+}
+
 // Tiles with this many GM bytes or fewer run on a private copy of GM per thread, compared with
 // the pristine image after every block of tiles; bigger tables share GM (not compared).
 enum { FZ_PRIVATE_GM = 64 << 20, FZ_BLOCK = 4096 };
@@ -681,7 +692,6 @@ void exec_range(const i64 *P, const i64 *XP, const i64 *X, const i64 *ipos, pto_
     u8 *ixa = uba.data() + ia, *ixb = ubb.data() + ia, *ixe = expi.data() + ia;
     u8 *dsa = uba.data() + da, *dsb = ubb.data() + da;
     const bool shared_ref = ref_same_rules(P);
-    auto word = [&](u64 k) { return w[k]; };
     // Bytes no tile rewrites (UB outside the index words and the destination, GM) changed?
     // Then put them back.
     auto dirty = [&](int sd) {
@@ -756,7 +766,7 @@ void exec_range(const i64 *P, const i64 *XP, const i64 *X, const i64 *ipos, pto_
         // verdict 3: the sides against each other (when both agree with their references:
         // the references against each other); a difference is explained by the references
         if (!mask && !shared_ref && !fz_exec_same(reca, recb, dsa, dsb, dn))
-            mask = fz_class(P, XP, word, gmk, reca[0] != FAULT_NONE, recb[0] != FAULT_NONE);
+            mask = fz_class_of(P, XP, wv, gmk, reca[0] != FAULT_NONE, recb[0] != FAULT_NONE);
         if (mask) {
             res[FZ_DIVERGENT] += 1;
             fz_note(res, mask, inst);
@@ -791,6 +801,22 @@ extern "C" void pto_fuzz_exec(const i64 *prm, const i64 *ex, const i64 *ipos, vo
         exec_range(prm, prm + FZ_WORDS, ex, ipos, (pto_block_fn)ka, pa, (pto_block_fn)kb, pb, gm, gm_size,
                    ub_a, ub_b, lo, hi, r);
     });
+}
+
+// The formula reference of side A of campaign `prm` on one tile of index words `w` (tests
+// compare it with the NumPy semantics): the destination image `img` (dn bytes, holding what it
+// held before) and the fault [key, address, index value]; and, for the same tile, whether the
+// bytes `ds` disagree with it (the check the executing engine runs, vector form included).
+extern "C" void pto_fuzz_reference(const i64 *prm, const u32 *w, const u8 *gm, u8 *img, u64 dn, u64 *fault,
+                                   const u8 *ds, int *bad) {
+    u64 addr = 0, uu = 0;
+    fault[0] = ref_tile(prm, prm + FZ_A, [&](u64 k) { return w[k]; }, gm, img, &addr, &uu);
+    fault[1] = addr, fault[2] = uu;
+    std::vector<u8> scratch(dn), padded(dn + 256);
+    std::memcpy(padded.data(), ds, dn);                   // (the lanes read past a row's end)
+    bool b = false;
+    const u64 key = ref_check(prm, prm + FZ_A, w, gm, padded.data(), dn, scratch.data(), &b, &addr, &uu);
+    *bad = (int)b | (key != fault[0] ? 2 : 0);
 }
 
 // Valid shapes rng_shape draws for tiles inst0 .. inst0+n-1 (tests compare them with NumPy).

@@ -250,13 +250,40 @@ template <> struct RefWord<8> { typedef u64 __attribute__((aligned(1), may_alias
 // One row of an Elem tile against the reference, vectorisable: ORs into *flt whether a read
 // leaves GM and into *mis whether an element differs from the bytes the side left.
 // B32: a 32-bit cast (the low word itself, 32-bit lanes); else the simulator's size_t.
-template <int TS, int OOB, bool B32, bool POW2>
+template <int TS, int OOB, bool B32, bool POW2, bool SAFE>
 static inline void ref_elem_row(const u32 *__restrict wr, const u8 *__restrict gm, const u8 *__restrict row, u64 VC,
                                 u64 cap, bool sgn, double inv, i64 lim, int *flt, int *mis) {
     typedef typename RefWord<TS>::t E;
     const E *tab = (const E *)gm, *out = (const E *)row;
     int f = 0, m = 0;
-    if (B32) {
+    if (B32 && SAFE) {
+        // every remapped index lies below cap, inside GM (Clamp, Wrap, Zero on a table that
+        // fits): no read can fault, so each element is one remap, one load and one compare
+        const u32 c32 = (u32)cap, last = c32 - 1u;
+        const int nc = (int)VC;
+        for (int b = 0; b < nc; b += 32) {
+#pragma omp simd reduction(| : m)
+            for (int l = 0; l < 32; ++l) {
+                const u32 u = wr[b + l];
+                u32 safe = u;
+                if (OOB == OOB_CLAMP) safe = u >= c32 ? last : u;
+                if (OOB == OOB_WRAP) {
+                    if (POW2) {
+                        safe = u & last;
+                    } else {
+                        u32 q = (u32)((double)u * inv);
+                        const i64 rem = (i64)u - (i64)((u64)q * c32);
+                        q = rem < 0 ? q - 1u : (rem >= (i64)c32 ? q + 1u : q);
+                        safe = u - q * c32;
+                    }
+                }
+                const bool ok = b + l < nc && (OOB != OOB_ZERO || u < c32);
+                const E v = tab[(int)(ok ? safe : 0u)];
+                m |= (int)(ok && out[b + l] != v);
+                if (OOB == OOB_ZERO) m |= (int)(b + l < nc && u >= c32 && out[b + l] != (E)0);
+            }
+        }
+    } else if (B32) {
         // the last element a read may start at (GM is under 2^31 bytes here: 32-bit lanes); the
         // lanes go 32 at a time, reading up to 31 words and elements past the row (the
         // caller's arrays have that much slack). (This form of the conditions is the one GCC
@@ -312,9 +339,9 @@ static inline void ref_elem_row(const u32 *__restrict wr, const u8 *__restrict g
 // with the bytes the side left, while the pass ORs whether any read leaves GM (then the exact
 // ref_fault keys the fault, and the destination must hold the fill: a faulting tile writes
 // nothing). Returns the reference's fault key; *bad: the bytes differ.
-template <int TS, int OOB, bool B32, bool POW2>
-static u64 ref_elem_check(const i64 *P, const i64 *S, const u32 *w, const u8 *gm, const u8 *ds, bool *bad,
-                          u64 *addr, u64 *uu) {
+template <int TS, int OOB, bool B32, bool POW2, bool SAFE>
+static u64 ref_elem_check_t(const i64 *P, const i64 *S, const u32 *w, const u8 *gm, const u8 *ds, bool *bad,
+                            u64 *addr, u64 *uu) {
     typedef typename RefWord<TS>::t E;
     const u64 VR = (u64)P[FZ_VR], VC = (u64)P[FZ_VC], C = (u64)P[FZ_C], R = (u64)P[FZ_R];
     const u64 cap = (u64)S[SD_CAP];
@@ -324,7 +351,7 @@ static u64 ref_elem_check(const i64 *P, const i64 *S, const u32 *w, const u8 *gm
     const bool lin = C == VC;                     // no padding columns: the tile is one run
     for (u64 r = 0; r < (lin ? 1 : VR); ++r) {
         const u8 *row = ds + r * C * TS;
-        ref_elem_row<TS, OOB, B32, POW2>(w + r * VC, gm, row, lin ? VR * VC : VC, cap, P[FZ_SIGNED] != 0, inv,
+        ref_elem_row<TS, OOB, B32, POW2, SAFE>(w + r * VC, gm, row, lin ? VR * VC : VC, cap, P[FZ_SIGNED] != 0, inv,
                                          P[FZ_GMSIZE] - TS, &flt, &mis);
         for (u64 c = VC; c < C; ++c) mis |= (int)(((const E *)row)[c] != fill);     // padding keeps the fill
     }
@@ -337,6 +364,15 @@ static u64 ref_elem_check(const i64 *P, const i64 *S, const u32 *w, const u8 *gm
     for (u64 b = 0; b < R * C * TS; ++b) dirty |= ds[b] != (u8)fill;
     *bad = dirty;
     return ref_fault(P, S, [&](u64 k) { return w[k]; }, addr, uu);
+}
+
+template <int TS, int OOB, bool B32, bool POW2>
+static u64 ref_elem_check(const i64 *P, const i64 *S, const u32 *w, const u8 *gm, const u8 *ds, bool *bad,
+                          u64 *addr, u64 *uu) {
+    const u64 c = (u64)S[SD_CAP];
+    const bool safe = B32 && OOB != OOB_UNDEFINED && c > 0 && (i64)(c * TS) <= P[FZ_GMSIZE];
+    return safe ? ref_elem_check_t<TS, OOB, B32, POW2, true>(P, S, w, gm, ds, bad, addr, uu)
+                : ref_elem_check_t<TS, OOB, B32, POW2, false>(P, S, w, gm, ds, bad, addr, uu);
 }
 
 // A side's destination `ds` (dn bytes) against its reference for the tile's words `w`: the

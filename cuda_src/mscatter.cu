@@ -982,11 +982,11 @@ struct MsWork;
 static std::mutex ms_works_mu;
 static std::vector<MsWork *> ms_works;          // every thread's, for pto_mscatter_fuzz_flush
 struct MsWork {
-    std::vector<u8> ga, gb, ra, rb, xa, xb, ub;
-    std::vector<MsWrite> wa, wb, wx, wy;
+    std::vector<u8> ga, gb, ra, rb, xa, ub;
+    std::vector<MsWrite> wa, wb, wx;
     std::vector<i64> owner;
     std::vector<u64> used;
-    std::vector<u32> own;
+    std::vector<u32> own, words;                // (words: this tile's index words, in order)
     std::vector<u64 *> since;                   // records of the tiles since the last full check
     i64 image = 0;
     u64 tiles = 0, tb = 0, ubn = 0, i0 = 0, i1 = 0;   // table bytes, UB bytes, the index tile
@@ -1032,18 +1032,18 @@ static void ms_restore(u8 *t, const u8 *gm, u64 T, const std::vector<MsWrite> &W
     for (const MsWrite &w : W) __builtin_memcpy(t + w.elem * T, gm + w.elem * T, T);
 }
 
-// References of two blocks agree: both fault, or neither and their tables agree at every
-// element either writes. `x`, `y`: scratch tables holding the pristine image (put back).
+// Does the reference of an alternative block agree with a side's reference (`ok`: whether that
+// side's call runs clean; `ref`/`wr`: its reference table and writes)? Both fault, or neither
+// and the tables agree at every element either writes. `w.xa`: a scratch table holding the
+// pristine image (put back).
 template <class Word>
-static bool ms_ref_same(const i64 *P1, int k1, const i64 *P2, int k2, Word word, u64 tb, const u8 *gm,
-                        const u8 *ub, MsWork &w) {
-    const bool o1 = ms_ref(P1, k1, word, tb, w.wx, w.owner, w.used), o2 = ms_ref(P2, k2, word, tb, w.wy, w.owner, w.used);
-    if (!o1 || !o2) return !o1 && !o2;
+static bool ms_ref_same(const i64 *P1, int k1, Word word, u64 tb, const u8 *gm, const u8 *ub, bool ok,
+                        const u8 *ref, const std::vector<MsWrite> &wr, MsWork &w) {
+    const bool o1 = ms_ref(P1, k1, word, tb, w.wx, w.owner, w.used);
+    if (!o1 || !ok) return !o1 && !ok;
     ms_apply(P1, w.wx, ub, w.xa.data());
-    ms_apply(P2, w.wy, ub, w.xb.data());
-    const bool same = ms_first_diff(w.xa.data(), w.xb.data(), (u64)P1[MS_T], w.wx, &w.wy) == ~0ull;
+    const bool same = ms_first_diff(w.xa.data(), ref, (u64)P1[MS_T], w.wx, &wr) == ~0ull;
     ms_restore(w.xa.data(), gm, (u64)P1[MS_T], w.wx);
-    ms_restore(w.xb.data(), gm, (u64)P1[MS_T], w.wy);
     return same;
 }
 #endif
@@ -1062,7 +1062,7 @@ extern "C" __global__ void mscatter_fuzz(PTO_KERNEL_PARAMS) {
         const u64 tb = (u64)P[FZ_TBYTES], ubn = (u64)P[FZ_UBYTES];
         if (tb > FZ_MAX_GM || ubn > FZ_MAX_UB || (i64)tb > gm_size || (i64)ubn > ub_size) { rec[0] = ~0ull - 1; continue; }
         if (W.image != P[FZ_IMAGE]) {            // a new campaign: fresh copies of its images
-            for (std::vector<u8> *v : {&W.ga, &W.gb, &W.ra, &W.rb, &W.xa, &W.xb}) v->assign(gm, gm + tb);
+            for (std::vector<u8> *v : {&W.ga, &W.gb, &W.ra, &W.rb, &W.xa}) v->assign(gm, gm + tb);
             W.ub.assign(ub, ub + ubn);
             W.own.assign(FZ_MAX_GM, ~0u);
             W.since.clear();
@@ -1085,11 +1085,13 @@ extern "C" __global__ void mscatter_fuzz(PTO_KERNEL_PARAMS) {
         i64 d64[4];
         rng_dup_values(key, gcap, d64);
         for (int j = 0; j < 4; ++j) dup[j] = (u32)d64[j];
-        auto word = [&](u64 e) -> u32 {
-            return gen != GEN_EQUAL && gen != GEN_PERM ? rng_value32(gen, (u32)key, (u32)(key >> 32), e, dup, (u32)gcap)
-                                                       : (u32)fz_value(gen, key, e, gcap);
-        };
-        for (i64 e = 0; e < n; ++e) st_at<4>(ib, (int)(row_ ? (u64)e : ((u64)e / VC) * IC + (u64)e % VC), word((u64)e));
+        W.words.resize((usize)n);
+        u32 *wd = W.words.data();
+        for (i64 e = 0; e < n; ++e)
+            wd[e] = gen != GEN_EQUAL && gen != GEN_PERM ? rng_value32(gen, (u32)key, (u32)(key >> 32), (u64)e, dup, (u32)gcap)
+                                                        : (u32)fz_value(gen, key, (u64)e, gcap);
+        auto word = [wd](u64 e) -> u32 { return wd[e]; };
+        for (i64 e = 0; e < n; ++e) st_at<4>(ib, (int)(row_ ? (u64)e : ((u64)e / VC) * IC + (u64)e % VC), wd[e]);
         Mem ma, mb;
         ma.a[SPACE_GM].p = ga; ma.a[SPACE_GM].size = (i64)tb;
         mb.a[SPACE_GM].p = gb; mb.a[SPACE_GM].size = (i64)tb;
@@ -1117,6 +1119,26 @@ extern "C" __global__ void mscatter_fuzz(PTO_KERNEL_PARAMS) {
         // verdict 3: the sides against each other, where either reference writes
         const u64 first = ms_first_diff(ga, gb, T, W.wa, &W.wb);
         if (first != ~0ull && !(code & (FZ_FAULT_A | FZ_FAULT_B))) code |= FZ_DIFF;
+        // the class of a difference: the alternatives of the first tier whose reference agrees
+        // with the other side's
+        u64 mask = 0;
+        const bool diff = (code & FZ_DIFF) || ((code & FZ_FAULT_A) != 0) != ((code & FZ_FAULT_B) != 0);
+        if (diff && !(code & (FZ_REFBAD_A | FZ_REFBAD_B))) {
+            i64 tier = -1;
+            for (i64 k = 0; k < MX[MX_N]; ++k) {
+                const i64 *X = MX + MX_HEAD + k * MA_WORDS;
+                if (X[MA_TIER] != tier) {
+                    if (mask) break;
+                    tier = X[MA_TIER];
+                }
+                if (X[MA_KIND] < 0) continue;        // a hybrid the checks reject
+                const bool toB = X[MA_DIR] != 0;
+                if (ms_ref_same(X + MA_P, (int)X[MA_KIND], word, tb, gm, ubl, toB ? okb : oka,
+                                toB ? W.rb.data() : W.ra.data(), toB ? W.wb : W.wa, W))
+                    mask |= (u64)X[MA_MASK];
+            }
+            if (!mask) mask = (u64)MX[MX_UNEXPLAINED];
+        }
         ms_restore(ga, gm, T, W.wa);
         ms_restore(gb, gm, T, W.wb);
         ms_restore(W.ra.data(), gm, T, W.wa);
@@ -1131,24 +1153,7 @@ extern "C" __global__ void mscatter_fuzz(PTO_KERNEL_PARAMS) {
                 __builtin_memcpy(gb, gm, tb);
                 __builtin_memcpy(ubl, ub, ubn);
             }
-        }
-        // the class of a difference: the alternatives of the first tier whose reference agrees
-        u64 mask = 0;
-        const bool diff = (code & FZ_DIFF) || ((code & FZ_FAULT_A) != 0) != ((code & FZ_FAULT_B) != 0);
-        if (diff && !(code & (FZ_REFBAD_A | FZ_REFBAD_B))) {
-            i64 tier = -1;
-            for (i64 k = 0; k < MX[MX_N]; ++k) {
-                const i64 *X = MX + MX_HEAD + k * MA_WORDS;
-                if (X[MA_TIER] != tier) {
-                    if (mask) break;
-                    tier = X[MA_TIER];
-                }
-                if (X[MA_KIND] < 0) continue;        // a hybrid the checks reject
-                const i64 *other = X[MA_DIR] ? PB : PA;
-                if (ms_ref_same(X + MA_P, (int)X[MA_KIND], other, X[MA_DIR] ? kb : ka, word, tb, gm, ubl, W))
-                    mask |= (u64)X[MA_MASK];
-            }
-            if (!mask) mask = (u64)MX[MX_UNEXPLAINED];
+            if (code & (FZ_REFBAD_A | FZ_REFBAD_B)) mask = 0;
         }
         rec[0] = code;
         rec[1] = first;

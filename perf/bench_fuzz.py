@@ -7,7 +7,8 @@ A5 SIMT vs A2/A3, on each backend that is available here. Usage:
 
 native / cupy, for the pairs a5.simt vs a2a3 and cpu vs a5: the default campaign, which
 executes both sides (every SIMT lane of the A5 launch, the scalar targets' loops; ``executed``
-in the JSON) on ``--exec-n`` tiles -- on native the executing engine (both kernels per tile,
+in the JSON) and gives every tile its three verdicts (each side against its formula
+reference, then the two against each other; ``verdicts`` in the JSON) on ``--exec-n`` tiles -- on native the executing engine (both kernels per tile,
 compared in C), on cupy the batch path; on native also the batch path (results through
 Python) on a tenth of them; the formula screening mode (``fused=True``: per-element
 formulas, no lanes run) on ``--n`` tiles; and the simple alternative, a one-thread C++ loop
@@ -61,7 +62,10 @@ def available(backend: str) -> bool:
 
 
 def _line(be: str, rep, n: int, dt: float, mach: dict, pair: str = "a5.simt vs a2a3", **extra) -> dict:
+    refs = rep.to_json()["references"]
     return {"bench": "fuzz_campaign", "backend": be, "engine": rep.engine, "executed": rep.executed,
+            "verdicts": {k: {"reference": v["reference"].split(" (")[0], "mismatched": v["mismatched"]}
+                         for k, v in refs.items()},
             "config": rep.config.op_label,
             "pair": pair, "generator": "mixed", "n": n, "seconds": round(dt, 3),
             "tiles_per_s": round(n / dt), "divergent": rep.divergent, "faults": [rep.faults_a, rep.faults_b],

@@ -160,6 +160,7 @@ def format_report(title: str, rep: Report) -> str:
         out.append(f"   executed: {rep.a} {j['executed'].get('a', '-')}, {rep.b} {j['executed'].get('b', '-')}"
                    + ("  (formula screening: per-element results, no lanes or loops ran; "
                       "--engine execute runs them)" if rep.engine.startswith("fused") else ""))
+    out.append(references_line(rep, j))
     out.append(f"   faults: {rep.a.target} {j['faults_a']:,}, {rep.b.target} {j['faults_b']:,}; "
                f"divergent tiles: {j['divergent']:,}")
     if not j["classes"]:
@@ -176,6 +177,21 @@ def format_report(title: str, rep: Report) -> str:
                        f"index value(s)):")
             out += ["        " + ln for ln in c["reproducer"].rstrip().splitlines()]
     return "\n".join(out)
+
+
+def references_line(rep, j: dict) -> str:
+    """Verdicts 1 and 2 in one line: each side's tiles off its own reference, and what that
+    reference is."""
+    parts, what = [], []
+    for k, side in (("a", rep.a), ("b", rep.b)):
+        r = j["references"][k]
+        if r["reference"].startswith("none"):
+            parts.append(f"{side} is its own reference")
+        else:
+            parts.append(f"{side} {r['mismatched']:,} tile(s) off")
+            what.append(r["reference"].split(" (")[0])
+    return ("   references: " + ", ".join(parts) +
+            (f" (against the {' and the '.join(dict.fromkeys(what))})" if what else ""))
 
 
 def main(args) -> int:
