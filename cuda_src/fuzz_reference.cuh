@@ -230,11 +230,23 @@ PTO_DEV u64 ref_explain(const i64 *P, const i64 *XP, Word word, const u8 *gm) {
     return mask ? mask : (u64)XP[XP_UNEXPLAINED];
 }
 
-// Do two sides share their rule words, so that one reference serves both?
+// Does the index cast's width make no difference to an Elem reference with capacity `cap`?
+// It does not where every remapped index lies inside a table that fits GM: a sign-extended
+// negative index is >= cap under either cast (Clamp: the last slot; Zero: zero), a
+// power-of-two Wrap mask keeps the same low bits, and a zero-extended index is the same
+// number -- only Wrap's modulo of a sign-extended index tells the casts apart.
+PTO_DEV bool ref_bits_moot(const i64 *P, u64 cap) {
+    const int oob = (int)P[FZ_OOB];
+    return oob != OOB_UNDEFINED && cap > 0 && cap < (1ull << 31) && (i64)(cap * (u64)P[FZ_T]) <= P[FZ_GMSIZE] &&
+           (oob != OOB_WRAP || !(cap & (cap - 1)) || !P[FZ_SIGNED]);
+}
+
+// Do two sides share their rules, so that one reference serves both?
 PTO_DEV bool ref_same_rules(const i64 *P) {
     const i64 *A = P + FZ_A, *B = P + FZ_B;
-    const int n = P[FZ_MODE] == MODE_ELEM_ ? 2 : 6;          // Elem reads SD_BITS, SD_CAP only
-    for (int w = 0; w < n; ++w)
+    if (P[FZ_MODE] == MODE_ELEM_)                              // Elem reads SD_BITS, SD_CAP only
+        return A[SD_CAP] == B[SD_CAP] && (A[SD_BITS] == B[SD_BITS] || ref_bits_moot(P, (u64)A[SD_CAP]));
+    for (int w = 0; w < 6; ++w)
         if (A[w] != B[w]) return false;
     return true;
 }
@@ -391,9 +403,12 @@ static u64 ref_elem_check_t(const i64 *P, const i64 *S, const u32 *w, const u8 *
 template <int TS, int OOB, bool B32, bool POW2>
 static u64 ref_elem_check(const i64 *P, const i64 *S, const u32 *w, const u8 *gm, const u8 *ds, bool *bad,
                           u64 *addr, u64 *uu) {
+    // The safe form: every remapped index inside a table that fits GM, where a 64-bit cast
+    // remaps as the 32-bit one does (ref_bits_moot)
     const u64 c = (u64)S[SD_CAP];
-    const bool safe = B32 && OOB != OOB_UNDEFINED && c > 0 && (i64)(c * TS) <= P[FZ_GMSIZE];
-    return safe ? ref_elem_check_t<TS, OOB, B32, POW2, true>(P, S, w, gm, ds, bad, addr, uu)
+    const bool safe = OOB != OOB_UNDEFINED && c > 0 && (i64)(c * TS) <= P[FZ_GMSIZE] &&
+                      (B32 || ref_bits_moot(P, c));
+    return safe ? ref_elem_check_t<TS, OOB, true, POW2, true>(P, S, w, gm, ds, bad, addr, uu)
                 : ref_elem_check_t<TS, OOB, B32, POW2, false>(P, S, w, gm, ds, bad, addr, uu);
 }
 

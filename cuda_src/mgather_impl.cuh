@@ -500,6 +500,14 @@ PTO_DEV void a5_row_warp(const i64 *L, const Mem &m, u64 *rec, int act, const La
     }
 }
 
+// Can no Elem lane of a fast instance read outside GM? Clamp, Wrap and Zero remap every read
+// below cap (lane_remap), so when the first cap slots from the table base lie in GM the
+// check pass has nothing to find.
+template <int OOB>
+PTO_DEV bool lane_reads_fit(const LaneCtx &x) {
+    return OOB != OOB_UNDEFINED && x.cap > 0 && x.last <= x.smax;
+}
+
 // One instance, lock-step (host): pass 0 runs every warp's checks, then pass 1 writes a clean
 // instance (or fills in its first fault), warp after warp, lanes in lock-step.
 template <int W, int TS, int OOB>
@@ -510,8 +518,9 @@ PTO_DEV void a5_block(const i64 *L, const Mem &m, u64 *rec, bool row_mode) {
         // Pass 0 in vector form: every lane of every warp-round runs its checks into its
         // accumulator; only if some lane read outside GM does the pass run again with exact
         // per-round checks (which key the fault). A clean instance goes straight to pass 1.
+        // (Skipped where no lane can read outside GM: lane_reads_fit.)
         int acc[W] = {0};
-        for (u32 w = 0; w < warps; ++w) {
+        for (u32 w = 0; w < warps && !(!row_mode && lane_reads_fit<OOB>(x)); ++w) {
             if (row_mode) a5_row_warp<W, TS, OOB>(L, m, rec, ACT_RACE, x, w, 0, acc);
             else a5_elem_warp<W, TS, OOB>(L, m, rec, ACT_RACE, x, w, warps, 0, acc);
         }
@@ -685,11 +694,22 @@ PTO_DEV int row_scan(const i64 *P, const Mem &m, bool tail) {
     return bad;
 }
 
+// Can no Elem table read leave GM? Clamp, Wrap and Zero remap every read below cap (remap,
+// either cast width), so when the first cap slots from the table base lie in GM the check
+// scan has nothing to find.
+PTO_DEV bool elem_reads_fit(const i64 *P, const Mem &m) {
+    const u64 cap = (u64)P[MG_CAP], tb = (u64)P[MG_TBASE], T = (u64)P[MG_T];
+    const i64 gsz = m.a[SPACE_GM].size;
+    if (P[MG_OOB] == OOB_UNDEFINED || cap == 0 || gsz < (i64)T || tb > (u64)gsz - T) return false;
+    return cap - 1 <= ((u64)gsz - T - tb) / T;
+}
+
 // The whole scalar loop of one instance (check, then write a clean instance), in vector form
 // where scalar_fast_ok allows and a scan finds no bad read.
 template <int TS, int OOB, int BITS>
 PTO_DEV bool scalar_fast_t(const i64 *P, const Mem &m, bool row_mode, bool tail) {
-    if (row_mode ? row_scan<TS, OOB, BITS, false>(P, m, tail) : elem_scan<TS, OOB, BITS, false>(P, m))
+    if (row_mode ? row_scan<TS, OOB, BITS, false>(P, m, tail)
+                 : !elem_reads_fit(P, m) && elem_scan<TS, OOB, BITS, false>(P, m))
         return false;
     if (row_mode) row_scan<TS, OOB, BITS, true>(P, m, tail);
     else elem_scan<TS, OOB, BITS, true>(P, m);
