@@ -741,6 +741,39 @@ struct MsWrite {
     u64 elem;      // table element (byte address / T; the table is at GM 0)
 };
 
+// A write list: its storage is kept across tiles (filled through a raw pointer: push_back on
+// a thread-local vector reloaded the vector's end after every store).
+struct MsList {
+    std::vector<MsWrite> buf;
+    usize n = 0;
+    const MsWrite *begin() const { return buf.data(); }
+    const MsWrite *end() const { return buf.data() + n; }
+    void clear() { n = 0; }
+    MsWrite *room(usize k) {
+        if (buf.size() < k) buf.resize(k);
+        return buf.data();
+    }
+};
+
+// An element of T bytes (1, 2, 4 or 8), as the little-endian number the emulated memory holds.
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the host shim reads elements little-endian");
+static inline u64 mr_get(const u8 *p, u64 T) {
+    switch (T) {
+    case 1: return *p;
+    case 2: { unsigned short v; __builtin_memcpy(&v, p, 2); return v; }
+    case 4: { u32 v; __builtin_memcpy(&v, p, 4); return v; }
+    default: { u64 v; __builtin_memcpy(&v, p, 8); return v; }
+    }
+}
+static inline void mr_put(u8 *p, u64 T, u64 v) {
+    switch (T) {
+    case 1: *p = (u8)v; break;
+    case 2: { const unsigned short x = (unsigned short)v; __builtin_memcpy(p, &x, 2); break; }
+    case 4: { const u32 x = (u32)v; __builtin_memcpy(p, &x, 4); break; }
+    default: __builtin_memcpy(p, &v, 8); break;
+    }
+}
+
 static u64 mr_remap(const i64 *P, u64 u, bool *w) {
     const u64 cap = (u64)P[MS_CAP];
     const bool b32 = P[MS_BITS] == 32;
@@ -780,19 +813,20 @@ static u32 mr_warps(u64 n) { const u64 w = (n + 31u) / 32u; return w < 1 ? 1u : 
 // indices dropped), slots in the kernel's order (warps, their slot steps, lanes). `word(e)`:
 // index word of position e. False: a write leaves GM (the call faults, nothing is written).
 template <class Word>
-static bool ms_ref_list(const i64 *P, int kind, Word word, u64 tb, std::vector<MsWrite> &out, std::vector<i64> &owner,
+static bool ms_ref_list(const i64 *P, int kind, Word word, u64 tb, MsList &out, std::vector<i64> &owner,
                         std::vector<u64> &used) {
     const u32 VR = (u32)P[MS_VR], VC = (u32)P[MS_VC];
     const bool row = P[MS_MODE] == MSM_ROW, sgn = P[MS_IDX + TD_SIGNED] != 0;
     const u64 T = (u64)P[MS_T];
-    out.clear();
+    MsWrite *o = out.room((usize)VR * VC);
+    usize k = 0;
     auto cast = [&](u32 w) {
         const u64 raw = sgn ? (u64)(i64)(int)w : (u64)w;
         return P[MS_BITS] == 32 ? (raw & 0xFFFFFFFFull) : raw;
     };
     auto put = [&](u32 pos, u32 th, u64 s, u64 c) {
         const u64 e = mr_elem(P, s, c);
-        out.push_back({pos, th, e});
+        o[k++] = {pos, th, e};
         const i64 byte = (i64)(e * T);
         return byte >= 0 && (u64)byte + T <= tb;
     };
@@ -805,6 +839,7 @@ static bool ms_ref_list(const i64 *P, int kind, Word word, u64 tb, std::vector<M
             if (!w) continue;
             for (u32 c = 0; c < (row ? VC : 1u); ++c) ok &= put(row ? j * VC + c : j, 0, s, c);
         }
+        out.n = k;
         return ok;
     }
     if (kind == FK_SOURCE) {
@@ -817,7 +852,8 @@ static bool ms_ref_list(const i64 *P, int kind, Word word, u64 tb, std::vector<M
                         const u64 s = mr_remap(P, cast(word(base + l)), &w);
                         if (w) ok &= put(base + l, (base + l) % lt, s, 0);
                     }
-            return ok;
+            out.n = k;
+        return ok;
         }
         const u32 rw = mr_row_warps(VR), wpr = mr_wpr(VR, VC);
         for (u32 ty = 0; ty < rw * wpr; ++ty)
@@ -828,11 +864,15 @@ static bool ms_ref_list(const i64 *P, int kind, Word word, u64 tb, std::vector<M
                 for (u32 col = 32u * (ty / rw); col < VC; col += 32u * wpr)
                     for (u32 l = 0; l < 32u && col + l < VC; ++l) ok &= put(r * VC + col + l, ty * 32u + l, s, col + l);
             }
+        out.n = k;
         return ok;
     }
     // FK_LAST
     const u64 cap = (u64)P[MS_CAP] & 0xFFFFFFFFull;
-    if (!cap) return true;
+    if (!cap) {
+        out.n = 0;
+        return true;
+    }
     if (owner.size() < cap) owner.resize(cap, -1);
     used.clear();
     for (u32 j = 0; j < n; ++j) {
@@ -857,12 +897,13 @@ static bool ms_ref_list(const i64 *P, int kind, Word word, u64 tb, std::vector<M
         for (u32 c = 0; c < (row ? VC : 1u); ++c) ok &= put(row ? j * VC + c : j, 0, s, c);
         owner[s] = -1;
     }
+    out.n = k;
     return ok;
 }
 
 // ms_ref_list, with no writes listed when the call faults (nothing is written then).
 template <class Word>
-static bool ms_ref(const i64 *P, int kind, Word word, u64 tb, std::vector<MsWrite> &out, std::vector<i64> &owner,
+static bool ms_ref(const i64 *P, int kind, Word word, u64 tb, MsList &out, std::vector<i64> &owner,
                    std::vector<u64> &used) {
     const bool ok = ms_ref_list(P, kind, word, tb, out, owner, used);
     if (!ok) out.clear();
@@ -942,30 +983,59 @@ static u64 mr_combine(int op, int dt, u64 old, u64 v) {
     return (op == AT_MAX ? lt : gt) ? v : old;
 }
 
-static u64 mr_load(const u8 *p, u64 T) {
-    u64 v = 0;
-    for (u64 k = 0; k < T; ++k) v |= (u64)p[k] << (8 * k);
-    return v;
-}
-static void mr_store(u8 *p, u64 T, u64 v) {
-    for (u64 k = 0; k < T; ++k) p[k] = (u8)(v >> (8 * k));
-}
-
 // Apply a reference's writes (in order) to table image `tab`; the source value of position p
 // is element p of the RowMajor source tile in `ub`.
-static void ms_apply(const i64 *P, const std::vector<MsWrite> &W, const u8 *ub, u8 *tab) {
+static void ms_apply(const i64 *P, const MsList &W, const u8 *ub, u8 *tab) {
     const u64 T = (u64)P[MS_T], VC = (u64)P[MS_VC], SC = (u64)P[MS_SRC + TD_COLS];
     const u8 *src = ub + P[MS_SRC + TD_ADDR];
+    const int op = (int)P[MS_ATOMIC], dt = (int)P[MS_DT];
     for (const MsWrite &w : W) {
-        const u64 v = mr_load(src + ((w.pos / VC) * SC + w.pos % VC) * T, T);
+        const u64 at = SC == VC ? w.pos : (w.pos / VC) * SC + w.pos % VC;     // (a dense tile: no division)
+        const u64 v = mr_get(src + at * T, T);
         u8 *d = tab + w.elem * T;
-        mr_store(d, T, P[MS_ATOMIC] == AT_NONE ? v : mr_combine((int)P[MS_ATOMIC], (int)P[MS_DT], mr_load(d, T), v));
+        mr_put(d, T, op == AT_NONE ? v : mr_combine(op, dt, mr_get(d, T), v));
+    }
+}
+
+// A plain (non-atomic) scatter's reference, checked in one backward pass over its writes: the
+// last write to an element is the one whose source value both sides' tables `ga` and `gb`
+// must hold there (*bad_a, *bad_b: they do not); a write to an element a later write of
+// another thread also stores is a race (*race; as ms_races). `own` as ms_races, left marked
+// at the listed elements for ms_restore_plain.
+static void ms_check_last(const i64 *P, const MsList &W, const u8 *ub, const u8 *ga, const u8 *gb,
+                          std::vector<u32> &own, bool *bad_a, bool *bad_b, bool *race) {
+    const u64 T = (u64)P[MS_T], VC = (u64)P[MS_VC], SC = (u64)P[MS_SRC + TD_COLS];
+    const u8 *src = ub + P[MS_SRC + TD_ADDR];
+    u64 da = 0, db = 0;
+    bool r = false;
+    for (const MsWrite *w = W.end(); w-- != W.begin();) {
+        u32 &o = own[w->elem];
+        if (o != ~0u) {                           // an earlier write, overwritten
+            r |= o != w->thread;
+            continue;
+        }
+        o = w->thread;
+        const u64 at = SC == VC ? w->pos : (w->pos / VC) * SC + w->pos % VC;
+        const u64 v = mr_get(src + at * T, T);
+        da |= mr_get(ga + w->elem * T, T) ^ v;
+        db |= mr_get(gb + w->elem * T, T) ^ v;
+    }
+    *bad_a = da != 0, *bad_b = db != 0, *race = r;
+}
+
+// After ms_check_last: `own` cleared and both tables put back, in one pass.
+static void ms_restore_plain(const MsList &W, std::vector<u32> &own, u8 *ga, u8 *gb, const u8 *gm, u64 T) {
+    for (const MsWrite &w : W) {
+        own[w.elem] = ~0u;
+        const u64 v = mr_get(gm + w.elem * T, T);
+        mr_put(ga + w.elem * T, T, v);
+        mr_put(gb + w.elem * T, T, v);
     }
 }
 
 // Two threads of a source-centric launch store to one element (a race: another legal schedule
 // may leave the other's value). `own`: one u32 per table element, ~0 before and after.
-static bool ms_races(const std::vector<MsWrite> &W, std::vector<u32> &own) {
+static bool ms_races(const MsList &W, std::vector<u32> &own) {
     bool race = false;
     for (const MsWrite &w : W) {
         u32 &o = own[w.elem];
@@ -976,6 +1046,39 @@ static bool ms_races(const std::vector<MsWrite> &W, std::vector<u32> &own) {
     return race;
 }
 
+// Does the index cast's width make no difference to side block A's reference? Not for an
+// unsigned index (zero-extended, the same number); for a signed one, a negative index is
+// >= cap under either cast (cap < 2^31: Skip skips it, Clamp takes the last slot, an
+// Undefined Elem write leaves the table either way), and a power-of-two Wrap keeps the same
+// low bits. (An Undefined Row write's 64-bit s * stride can wrap back into the table.)
+static bool ms_bits_moot(const i64 *A) {
+    const u64 cap = (u64)A[MS_CAP];
+    const int oob = (int)A[MS_OOB];
+    if (!A[MS_IDX + TD_SIGNED]) return true;
+    return cap < (1ull << 31) && (oob != SOOB_WRAP || (cap && !(cap & (cap - 1)))) &&
+           (oob != SOOB_UNDEFINED || A[MS_MODE] == MSM_ELEM);
+}
+
+// Does one reference serve both sides of campaign block `P`? Their rule words agree (all but
+// the Last scan, which the reference does not model; Elem: the Row destination rule; the cast
+// width where ms_bits_moot), and so do their write orders: the same kernel kind, or the
+// scalar loop and an Elem source-centric launch of one round (at most 1024 positions), which
+// both go in position order (the source side's list, threads included).
+static bool ms_shared_ref(const i64 *P) {
+    const i64 *A = P, *B = P + MS_WORDS;
+    const bool elem = A[MS_MODE] == MSM_ELEM;
+    for (int w = 0; w < MS_WORDS; ++w) {
+        if (w == MS_LASTSCAN || A[w] == B[w] || (elem && w == MS_ROWDST)) continue;
+        if (w == MS_BITS && ms_bits_moot(A)) continue;
+        return false;
+    }
+    const int ka = (int)P[FZ_KIND_A], kb = (int)P[FZ_KIND_B];
+    if (ka == kb) return true;
+    const u64 n = (u64)A[MS_VR] * (u64)A[MS_VC];
+    return A[MS_MODE] == MSM_ELEM && ((ka == FK_SEQ && kb == FK_SOURCE) || (ka == FK_SOURCE && kb == FK_SEQ)) &&
+           n <= 32ull * mr_warps(n);
+}
+
 // Per worker thread: the sides' tables, reference tables, UB image and scratch, kept across
 // tiles (each tile puts back what it touched); the instances since the last full check.
 struct MsWork;
@@ -983,7 +1086,7 @@ static std::mutex ms_works_mu;
 static std::vector<MsWork *> ms_works;          // every thread's, for pto_mscatter_fuzz_flush
 struct MsWork {
     std::vector<u8> ga, gb, ra, rb, xa, ub;
-    std::vector<MsWrite> wa, wb, wx;
+    MsList wa, wb, wx;
     std::vector<i64> owner;
     std::vector<u64> used;
     std::vector<u32> own, words;                // (words: this tile's index words, in order)
@@ -1013,14 +1116,14 @@ struct MsWork {
 };
 
 // First differing byte of two tables at the elements of two write lists (~0: none).
-static u64 ms_first_diff(const u8 *x, const u8 *y, u64 T, const std::vector<MsWrite> &W1,
-                         const std::vector<MsWrite> *W2 = nullptr) {
+static u64 ms_first_diff(const u8 *x, const u8 *y, u64 T, const MsList &W1,
+                         const MsList *W2 = nullptr) {
     u64 first = ~0ull;
-    for (const std::vector<MsWrite> *W : {&W1, W2}) {
+    for (const MsList *W : {&W1, W2}) {
         if (!W) continue;
         for (const MsWrite &w : *W) {
             const u8 *p = x + w.elem * T, *q = y + w.elem * T;
-            if (__builtin_memcmp(p, q, T) == 0 || w.elem * T >= first) continue;
+            if (mr_get(p, T) == mr_get(q, T) || w.elem * T >= first) continue;
             for (u64 k = 0; k < T; ++k)
                 if (p[k] != q[k]) { first = w.elem * T + k; break; }
         }
@@ -1028,8 +1131,8 @@ static u64 ms_first_diff(const u8 *x, const u8 *y, u64 T, const std::vector<MsWr
     return first;
 }
 
-static void ms_restore(u8 *t, const u8 *gm, u64 T, const std::vector<MsWrite> &W) {
-    for (const MsWrite &w : W) __builtin_memcpy(t + w.elem * T, gm + w.elem * T, T);
+static void ms_restore(u8 *t, const u8 *gm, u64 T, const MsList &W) {
+    for (const MsWrite &w : W) mr_put(t + w.elem * T, T, mr_get(gm + w.elem * T, T));
 }
 
 // Does the reference of an alternative block agree with a side's reference (`ok`: whether that
@@ -1038,7 +1141,7 @@ static void ms_restore(u8 *t, const u8 *gm, u64 T, const std::vector<MsWrite> &W
 // pristine image (put back).
 template <class Word>
 static bool ms_ref_same(const i64 *P1, int k1, Word word, u64 tb, const u8 *gm, const u8 *ub, bool ok,
-                        const u8 *ref, const std::vector<MsWrite> &wr, MsWork &w) {
+                        const u8 *ref, const MsList &wr, MsWork &w) {
     const bool o1 = ms_ref(P1, k1, word, tb, w.wx, w.owner, w.used);
     if (!o1 || !ok) return !o1 && !ok;
     ms_apply(P1, w.wx, ub, w.xa.data());
@@ -1087,11 +1190,19 @@ extern "C" __global__ void mscatter_fuzz(PTO_KERNEL_PARAMS) {
         for (int j = 0; j < 4; ++j) dup[j] = (u32)d64[j];
         W.words.resize((usize)n);
         u32 *wd = W.words.data();
-        for (i64 e = 0; e < n; ++e)
-            wd[e] = gen != GEN_EQUAL && gen != GEN_PERM ? rng_value32(gen, (u32)key, (u32)(key >> 32), (u64)e, dup, (u32)gcap)
-                                                        : (u32)fz_value(gen, key, (u64)e, gcap);
+        if (gen != GEN_EQUAL && gen != GEN_PERM) {
+            const u32 k1 = (u32)key, k2 = (u32)(key >> 32), c32 = (u32)gcap;
+            PTO_PRAGMA(omp simd)
+            for (i64 e = 0; e < n; ++e) wd[e] = rng_value32(gen, k1, k2, (u64)e, dup, c32);
+        } else {
+            for (i64 e = 0; e < n; ++e) wd[e] = (u32)fz_value(gen, key, (u64)e, gcap);
+        }
         auto word = [wd](u64 e) -> u32 { return wd[e]; };
-        for (i64 e = 0; e < n; ++e) st_at<4>(ib, (int)(row_ ? (u64)e : ((u64)e / VC) * IC + (u64)e % VC), wd[e]);
+        if (row_ || IC == VC) {
+            __builtin_memcpy(ib, wd, (usize)n * 4);
+        } else {
+            for (u64 e = 0, r = 0; e < (u64)n; e += VC, ++r) __builtin_memcpy(ib + r * IC * 4, wd + e, VC * 4);
+        }
         Mem ma, mb;
         ma.a[SPACE_GM].p = ga; ma.a[SPACE_GM].size = (i64)tb;
         mb.a[SPACE_GM].p = gb; mb.a[SPACE_GM].size = (i64)tb;
@@ -1105,19 +1216,37 @@ extern "C" __global__ void mscatter_fuzz(PTO_KERNEL_PARAMS) {
         if (!fz_run(PA, ka, ma)) code |= FZ_FAULT_A;
         if (!fz_run(PB, kb, mb)) code |= FZ_FAULT_B;
         // verdicts 1 and 2: each side's table against its reference, at the reference's writes
-        // (every other byte: the full check after FZ_CHECK_EVERY tiles, or now when paranoid)
-        const bool oka = ms_ref(PA, ka, word, tb, W.wa, W.owner, W.used);
-        const bool okb = ms_ref(PB, kb, word, tb, W.wb, W.owner, W.used);
-        if (oka) ms_apply(PA, W.wa, ubl, W.ra.data());
-        if (okb) ms_apply(PB, W.wb, ubl, W.rb.data());
-        if (oka == ((code & FZ_FAULT_A) != 0) || (oka && ms_first_diff(ga, W.ra.data(), T, W.wa) != ~0ull))
-            code |= FZ_REFBAD_A;
-        if (okb == ((code & FZ_FAULT_B) != 0) || (okb && ms_first_diff(gb, W.rb.data(), T, W.wb) != ~0ull))
-            code |= FZ_REFBAD_B;
-        if (ka == FK_SOURCE && oka && ms_races(W.wa, W.own)) code |= FZ_RACE_A;
-        if (kb == FK_SOURCE && okb && ms_races(W.wb, W.own)) code |= FZ_RACE_B;
-        // verdict 3: the sides against each other, where either reference writes
-        const u64 first = ms_first_diff(ga, gb, T, W.wa, &W.wb);
+        // (every other byte: the full check after FZ_CHECK_EVERY tiles, or now when paranoid);
+        // one reference (W.wa, W.ra) serves both sides where their rules and write orders agree
+        const bool share = ms_shared_ref(P);
+        const bool oka = ms_ref(PA, share && kb == FK_SOURCE ? kb : ka, word, tb, W.wa, W.owner, W.used);
+        const bool okb = share ? oka : ms_ref(PB, kb, word, tb, W.wb, W.owner, W.used);
+        if (share) W.wb.clear();
+        const MsList &lb = share ? W.wa : W.wb;
+        u8 *rfa = W.ra.data(), *rfb = share ? rfa : W.rb.data();
+        const bool plain = share && oka && PA[MS_ATOMIC] == AT_NONE;     // no reference table needed
+        bool bad_a = false, bad_b = false, race_a = false, race_b = false;
+        if (plain) {
+            bool race = false;
+            ms_check_last(PA, W.wa, ubl, ga, gb, W.own, &bad_a, &bad_b, &race);
+            race_a = ka == FK_SOURCE && race;
+            race_b = kb == FK_SOURCE && race;
+        } else {
+            if (oka) ms_apply(PA, W.wa, ubl, rfa);
+            if (okb && !share) ms_apply(PB, W.wb, ubl, rfb);
+            bad_a = oka && ms_first_diff(ga, rfa, T, W.wa) != ~0ull;
+            bad_b = okb && ms_first_diff(gb, rfb, T, lb) != ~0ull;
+            race_a = ka == FK_SOURCE && oka && ms_races(W.wa, W.own);
+            race_b = kb == FK_SOURCE && okb && (share ? race_a || (ka != FK_SOURCE && ms_races(lb, W.own))
+                                                      : ms_races(lb, W.own));
+        }
+        if (oka == ((code & FZ_FAULT_A) != 0) || bad_a) code |= FZ_REFBAD_A;
+        if (okb == ((code & FZ_FAULT_B) != 0) || bad_b) code |= FZ_REFBAD_B;
+        code |= (race_a ? FZ_RACE_A : 0) | (race_b ? FZ_RACE_B : 0);
+        // verdict 3: the sides against each other, where either reference writes (a shared
+        // reference that both sides match: they agree there)
+        const bool both_ref = share && !(code & (FZ_REFBAD_A | FZ_REFBAD_B));
+        const u64 first = both_ref ? ~0ull : ms_first_diff(ga, gb, T, W.wa, &W.wb);
         if (first != ~0ull && !(code & (FZ_FAULT_A | FZ_FAULT_B))) code |= FZ_DIFF;
         // the class of a difference: the alternatives of the first tier whose reference agrees
         // with the other side's
@@ -1139,10 +1268,14 @@ extern "C" __global__ void mscatter_fuzz(PTO_KERNEL_PARAMS) {
             }
             if (!mask) mask = (u64)MX[MX_UNEXPLAINED];
         }
-        ms_restore(ga, gm, T, W.wa);
-        ms_restore(gb, gm, T, W.wb);
-        ms_restore(W.ra.data(), gm, T, W.wa);
-        ms_restore(W.rb.data(), gm, T, W.wb);
+        if (plain) {
+            ms_restore_plain(W.wa, W.own, ga, gb, gm, T);
+        } else {
+            ms_restore(ga, gm, T, W.wa);
+            ms_restore(gb, gm, T, lb);
+            ms_restore(W.ra.data(), gm, T, W.wa);
+            ms_restore(W.rb.data(), gm, T, W.wb);
+        }
         if (P[FZ_PARANOID]) {                    // every byte, now
             const bool da = __builtin_memcmp(ga, gm, tb) != 0, db = __builtin_memcmp(gb, gm, tb) != 0;
             const bool du = __builtin_memcmp(ubl, ub, W.i0) != 0 || __builtin_memcmp(ubl + W.i1, ub + W.i1, ubn - W.i1) != 0;

@@ -652,19 +652,22 @@ def _note(rep: ScatterReport, inst: np.ndarray, raw, code: np.ndarray, masks: np
     sel = np.flatnonzero(masks)
     if not sel.size:
         return
-    if raw is None:                          # fused: regenerate just the tiles of a class
-        raw = indices(rep.generator, rep.seed, inst[sel], rep.config.n_idx, rep.config.slots)
-        pos = np.arange(sel.size)
+    kinds, at, counts = np.unique(np.asarray(masks)[sel], return_index=True, return_counts=True)
+    new = [j for j, m in enumerate(kinds) if int(m) not in rep.classes]
+    if new and raw is None:                  # fused: regenerate just the tiles of a new class
+        ex = indices(rep.generator, rep.seed, inst[sel[at[new]]], rep.config.n_idx, rep.config.slots)
+        examples = dict(zip(new, ex))
     else:
-        pos = sel
-    for k, q in zip(sel, pos):
-        m = int(masks[k])
+        examples = {j: raw[sel[at[j]]] for j in new}
+    for j in np.argsort(at, kind="stable").tolist():        # classes in order of first tile
+        m, cnt = int(kinds[j]), int(counts[j])
         c = rep.classes.get(m)
         if c is None:
-            c = rep.classes[m] = Class(m, example=raw[q].copy())
-        c.count += 1
+            c = rep.classes[m] = Class(m, example=examples[j].copy())
+        c.count += cnt
         if len(c.first) < 5:
-            c.first.append(int(inst[k]))
+            hits = sel[np.asarray(masks)[sel] == m][:5 - len(c.first)]
+            c.first.extend(int(i) for i in inst[hits])
 
 
 REF_KERNEL = "mscatter reference (cuda_src/mscatter.cu ms_ref: the side's rules and write order, no kernel code)"
