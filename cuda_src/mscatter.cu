@@ -1003,7 +1003,7 @@ static void ms_apply(const i64 *P, const MsList &W, const u8 *ub, u8 *tab) {
 // another thread also stores is a race (*race; as ms_races). `own` as ms_races, left marked
 // at the listed elements for ms_restore_plain.
 static void ms_check_last(const i64 *P, const MsList &W, const u8 *ub, const u8 *ga, const u8 *gb,
-                          std::vector<u32> &own, bool *bad_a, bool *bad_b, bool *race) {
+                          u32 *__restrict own, bool *bad_a, bool *bad_b, bool *race) {
     const u64 T = (u64)P[MS_T], VC = (u64)P[MS_VC], SC = (u64)P[MS_SRC + TD_COLS];
     const u8 *src = ub + P[MS_SRC + TD_ADDR];
     u64 da = 0, db = 0;
@@ -1024,7 +1024,7 @@ static void ms_check_last(const i64 *P, const MsList &W, const u8 *ub, const u8 
 }
 
 // After ms_check_last: `own` cleared and both tables put back, in one pass.
-static void ms_restore_plain(const MsList &W, std::vector<u32> &own, u8 *ga, u8 *gb, const u8 *gm, u64 T) {
+static void ms_restore_plain(const MsList &W, u32 *__restrict own, u8 *ga, u8 *gb, const u8 *gm, u64 T) {
     for (const MsWrite &w : W) {
         own[w.elem] = ~0u;
         const u64 v = mr_get(gm + w.elem * T, T);
@@ -1228,7 +1228,7 @@ extern "C" __global__ void mscatter_fuzz(PTO_KERNEL_PARAMS) {
         bool bad_a = false, bad_b = false, race_a = false, race_b = false;
         if (plain) {
             bool race = false;
-            ms_check_last(PA, W.wa, ubl, ga, gb, W.own, &bad_a, &bad_b, &race);
+            ms_check_last(PA, W.wa, ubl, ga, gb, W.own.data(), &bad_a, &bad_b, &race);
             race_a = ka == FK_SOURCE && race;
             race_b = kb == FK_SOURCE && race;
         } else {
@@ -1269,7 +1269,7 @@ extern "C" __global__ void mscatter_fuzz(PTO_KERNEL_PARAMS) {
             if (!mask) mask = (u64)MX[MX_UNEXPLAINED];
         }
         if (plain) {
-            ms_restore_plain(W.wa, W.own, ga, gb, gm, T);
+            ms_restore_plain(W.wa, W.own.data(), ga, gb, gm, T);
         } else {
             ms_restore(ga, gm, T, W.wa);
             ms_restore(gb, gm, T, lb);
