@@ -259,6 +259,21 @@ template <> struct RefWord<2> { typedef unsigned short __attribute__((aligned(1)
 template <> struct RefWord<4> { typedef u32 __attribute__((aligned(1), may_alias)) t; };
 template <> struct RefWord<8> { typedef u64 __attribute__((aligned(1), may_alias)) t; };
 
+// The 32-bit remap of an unsigned index under Clamp or Wrap (others: the index itself); a
+// non-power-of-two Wrap divides by a double reciprocal, then corrects the quotient by one.
+template <int OOB, bool POW2>
+static inline u32 ref_remap32(u32 u, u32 c32, double inv) {
+    if (OOB == OOB_CLAMP) return u >= c32 ? c32 - 1u : u;
+    if (OOB == OOB_WRAP) {
+        if (POW2) return u & (c32 - 1u);
+        u32 q = (u32)((double)u * inv);
+        const i64 rem = (i64)u - (i64)((u64)q * c32);
+        q = rem < 0 ? q - 1u : (rem >= (i64)c32 ? q + 1u : q);
+        return u - q * c32;
+    }
+    return u;
+}
+
 // ref_elem_row where every remapped index lies below cap, inside GM (Clamp, Wrap, Zero on a
 // table that fits): no read can fault, so each element is one remap, one load and one XOR.
 // Scalar, four accumulators: GCC would vectorise the loop into 16-lane gathers, which on
@@ -271,21 +286,9 @@ static inline void ref_elem_row_safe(const u32 *__restrict wr, const typename Re
                                      const typename RefWord<TS>::t *__restrict out, int nc, u32 c32, double inv,
                                      int *mis) {
     typedef typename RefWord<TS>::t E;
-    const u32 last = c32 - 1u;
     auto at = [&](int c) -> E {                   // the reference value of element c, XOR the side's
         const u32 u = wr[c];
-        u32 safe = u;
-        if (OOB == OOB_CLAMP) safe = u >= c32 ? last : u;
-        if (OOB == OOB_WRAP) {
-            if (POW2) {
-                safe = u & last;
-            } else {                              // a double reciprocal, then fixed
-                u32 q = (u32)((double)u * inv);
-                const i64 rem = (i64)u - (i64)((u64)q * c32);
-                q = rem < 0 ? q - 1u : (rem >= (i64)c32 ? q + 1u : q);
-                safe = u - q * c32;
-            }
-        }
+        const u32 safe = ref_remap32<OOB, POW2>(u, c32, inv);
         const bool zero = OOB == OOB_ZERO && u >= c32;
         const E v = tab[zero ? 0u : safe];
         return (E)(out[c] ^ (zero ? (E)0 : v));
@@ -322,24 +325,13 @@ static inline void ref_elem_row(const u32 *__restrict wr, const u8 *__restrict g
         // lanes go 32 at a time, reading up to 31 words and elements past the row (the
         // caller's arrays have that much slack). (This form of the conditions is the one GCC
         // turns into 32-bit-index gathers.)
-        const u32 c32 = (u32)cap, last = c32 - 1u, lime = (u32)((u64)lim / TS);
+        const u32 c32 = (u32)cap, lime = (u32)((u64)lim / TS);
         const int nc = (int)VC;
         for (int b = 0; b < nc; b += 32) {
 #pragma omp simd reduction(| : f, m)
             for (int l = 0; l < 32; ++l) {
                 const u32 u = wr[b + l];
-                u32 safe = u;
-                if (OOB == OOB_CLAMP) safe = u >= c32 ? last : u;
-                if (OOB == OOB_WRAP) {
-                    if (POW2) {
-                        safe = u & last;
-                    } else {                      // a double reciprocal, then fixed
-                        u32 q = (u32)((double)u * inv);
-                        const i64 rem = (i64)u - (i64)((u64)q * c32);
-                        q = rem < 0 ? q - 1u : (rem >= (i64)c32 ? q + 1u : q);
-                        safe = u - q * c32;
-                    }
-                }
+                const u32 safe = ref_remap32<OOB, POW2>(u, c32, inv);
                 const bool ok = safe <= lime && b + l < nc && (OOB != OOB_ZERO || u < c32);
                 f |= (int)(b + l < nc && safe > lime && (OOB != OOB_ZERO || u < c32));
                 const E v = tab[(int)(ok ? safe : 0u)];
