@@ -266,9 +266,12 @@ def _one(k, backend: str, args, bar, pool=None):
                            seed=args.seed, start=args.start, engine=args.engine, shapes=k.shapes,
                            chunk=args.chunk, title=k.title, last_scan=args.last_scan)
     if args.shard is not None:
-        spec = spec.shard(args.shard)
+        whole = {"start": spec.start, "n": spec.n}
+        rep = spec.shard(args.shard).run(shrink=False, progress=bar)
+        rep.campaign = whole                 # the range the shard is a slice of (--merge checks it)
+        return rep
     if pool is None:
-        return spec.run(shrink=not args.no_shrink and args.shard is None, progress=bar)
+        return spec.run(shrink=not args.no_shrink, progress=bar)
     from ..execution import cluster, executors
     k_ = args.shards or cluster.default_shards(k.n, executors.n_slots(pool))
     return run_sharded(spec, k_, pool, shrink=not args.no_shrink, progress=bar)
@@ -337,7 +340,8 @@ def _emit(reports: list, args, backend: str, interrupted, stopped_in: str, n_run
     changed = [t for t, r in reports if getattr(r, "regression", None)]
     if args.json:
         doc = {"schema": RUN_SCHEMA, "backend": backend,
-               "campaigns": [dict(title=t, **r.to_json(), regression=getattr(r, "regression", None))
+               "campaigns": [dict(title=t, **r.to_json(), regression=getattr(r, "regression", None),
+                                  **({"campaign": r.campaign} if getattr(r, "campaign", None) else {}))
                              for t, r in reports],
                "unexplained_or_bugs": bad, "compared_nothing": empty, "regressions": changed,
                "interrupted": bool(interrupted), "stopped_in": stopped_in or None}
@@ -375,8 +379,11 @@ def merge_main(args) -> int:
     """``ptogpu fuzz --merge FILE...``: the shard runs' reports (``--shard I/K --json``), merged
     campaign by campaign into what one run reports, then shrunk. Shards that do not tile one
     range (a missing or repeated shard), or an interrupted shard run, are an error."""
+    from ..execution.shards import Shard
+    from .compare import check_counts
     from .spec import report_class
     groups: dict = {}
+    wholes: dict = {}
     backends = set()
     for path in args.merge:
         try:
@@ -393,16 +400,40 @@ def merge_main(args) -> int:
         if doc.get("interrupted"):
             raise ValueError(f"{path}: an interrupted run ({doc.get('stopped_in')}); rerun that shard")
         backends.add(doc.get("backend", "?"))
+        shard = Shard.parse(doc["shard"]) if doc.get("shard") is not None else Shard(0, 1)
         for c in doc["campaigns"]:
             side = lambda s: s.split("@")[0]
             key = (c["title"], json.dumps(c["settings"], sort_keys=True), side(c["a"]), side(c["b"]),
                    c["generator"], c["seed"])
-            groups.setdefault(key, []).append(report_class("mscatter" if c.get("instr") == "mscatter"
-                                                           else "mgather").from_json(c))
+            try:
+                check_counts(c)
+                whole = c.get("campaign", {"start": c["start"], "n": c["n"]})
+                whole = (int(whole["start"]), int(whole["n"]), shard.count)
+                if shard.range(whole[0], whole[1]) != (c["start"], c["n"]):
+                    raise ValueError(f"instances {c['start']:,} + {c['n']:,} are not shard {shard} of "
+                                     f"{whole[0]:,} + {whole[1]:,}")
+                rep = report_class("mscatter" if c.get("instr") == "mscatter" else "mgather").from_json(c)
+            except (KeyError, TypeError, ValueError) as e:
+                raise ValueError(f"{path}: campaign {c.get('title')!r}: "
+                                 f"{e if isinstance(e, ValueError) else f'field {e} missing or malformed'}") \
+                    from None
+            if wholes.setdefault(key, whole) != whole:
+                raise ValueError(f"{path}: {c['title']}: shard of {whole[1]:,} tiles in {whole[2]} shards; "
+                                 f"another file's is of {wholes[key][1]:,} in {wholes[key][2]}")
+            groups.setdefault(key, []).append((shard.index, rep))
     from . import suite
     known = {k.title: k for be in ("native", "cupy", "numpy") for k in suite.campaigns(be)}
     reports = []
-    for (title, *_), reps in groups.items():
+    for key, got in groups.items():
+        title = key[0]
+        start, n, k = wholes[key]
+        missing = sorted(set(range(k)) - {i for i, _ in got})
+        if missing:
+            ranges = [(i, *Shard(i, k).range(start, n)) for i in missing]
+            raise ValueError(f"{title}: missing " + ", ".join(
+                f"shard {i}/{k} (instances {lo:,} .. {lo + m - 1:,})" for i, lo, m in ranges[:4])
+                + (f" and {len(ranges) - 4} more" if len(ranges) > 4 else "") + ": a merge needs every shard")
+        reps = [r for _, r in got]
         rep = type(reps[0]).merge(reps)
         if not args.no_shrink and not rep.check_error:
             rep.shrink()

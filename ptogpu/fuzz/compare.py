@@ -258,6 +258,31 @@ def check_schema(d: dict) -> None:
     raise ValueError(f"not a fuzz report ({SCHEMA}): schema {got!r}")
 
 
+def check_counts(d: dict) -> None:
+    """A report document whose counts a run of its ``n`` tiles could have produced (a merge
+    sums them: an edited or corrupted shard must not pass), or a ValueError saying which."""
+    def whole(k, v):
+        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+            raise ValueError(f"{k} = {v!r}: not a count")
+        return v
+    n, start = whole("n", d.get("n")), whole("start", d.get("start"))
+    counts = {k: d.get(k, 0) for k in ("divergent", "faults_a", "faults_b", "races_a", "races_b")}
+    counts.update({f"references.{k}.mismatched": d.get("references", {}).get(k, {}).get("mismatched", 0)
+                   for k in "ab"})
+    for k, v in counts.items():
+        if whole(k, v) > n:
+            raise ValueError(f"{k} = {v:,} of {n:,} tiles: more than the run compared")
+    total = 0
+    for c in d.get("classes", []):
+        total += whole(f"class {c.get('class')!r} count", c.get("count"))
+        first = c.get("first", [])
+        if len(first) > c["count"] or any(not isinstance(x, int) or not start <= x < start + n for x in first):
+            raise ValueError(f"class {c.get('class')!r}: first instances {first} outside "
+                             f"{start:,} .. {start + n - 1:,} or more than its count")
+    if total > n:
+        raise ValueError(f"classes count {total:,} tiles of {n:,}: more than the run compared")
+
+
 def side_json(s: "Side") -> dict:
     return {"target": s.target, "exec": s.exec, "backend": s.backend}
 
