@@ -638,3 +638,51 @@ def test_rejected_names_every_element_no_schedule_leaves():
         w.core.gm.data[w.ptr.addr + 20: w.ptr.addr + 24] = np.array([v], np.float32).view(np.uint8)
         assert out.admits(w.core) == ok
         assert out.rejected(w.core).tolist() == ([] if ok else [w.ptr.addr + 20])
+
+
+def _outcomes_and_call(w, form, vals, idx):
+    """The call's outcome sets (taken before it runs), then the call itself: its GM must be one
+    the sets admit, and the emulated values must be GM's."""
+    with w.core:
+        s, i = padded(w.dtype, *vals.shape), padded(np.int32, *idx.shape)
+        pto.TASSIGN(s, 0)
+        pto.TASSIGN(i, 0x8000)
+        s.set(vals)
+        i.set(idx)
+        out = form.outcomes(w.T(w.ptr), s, i)
+        form(w.T(w.ptr), s, i)
+    gm = w.core.gm.data
+    size = w.dtype.itemsize
+    got = np.stack([gm[int(a):int(a) + size] for a in out.addr])
+    return out, got
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("op", [Max, Min])
+def test_cpu_row_minmax_outcomes_fold_against_base_u_as_the_call_does(op, backend):
+    """The quirk (compare with base[u], store to the row's element) in outcomes() too: base[2]
+    = 100 (Max) or -100 (Min) makes every stored element that, where the destination fold
+    would keep the source values."""
+    fill = np.zeros(16 + 2 * GUARD, np.float32)
+    fill[GUARD + 2] = 100 if op == Max else -100
+    w = World("cpu", backend, n=16, shape=(1, 1, 1, 4, 4), stride=(16, 16, 16, 4, 1), fill=fill)
+    vals = np.array([[1, 2, 3, 4], [5, -6, 7, -8]], np.float32)
+    out, got = _outcomes_and_call(w, pto.MSCATTER[Row, op], vals, np.array([[2, 2]], np.int32))
+    assert out.admits(w.core) and bytes_of(out.emulated) == got.tobytes()
+    assert w.table()[8:12].tolist() == [fill[GUARD + 2]] * 4
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a5_float_add_with_many_writers_and_a_nan_sum_is_admitted(backend):
+    """More than ENUM_MAX writers of one element (a bound, not a set) whose sum is NaN (a NaN
+    payload among the operands, or inf + -inf): the call's own bytes are admitted, payload kept."""
+    nan = np.array([0x7FC01234], np.uint32).view(np.float32)[0]
+    for vals in (np.r_[np.ones(15, np.float32), nan], np.r_[np.full(8, np.inf), np.full(8, -np.inf)]):
+        vals = vals.astype(np.float32).reshape(1, 16)
+        w = World("a5", backend, n=16)
+        out, got = _outcomes_and_call(w, pto.MSCATTER[Elem, Add], vals, np.zeros((1, 16), np.int32))
+        assert not out.exact[0] and np.isnan(w.table()[0])
+        assert out.admits(w.core) and bytes_of(out.emulated) == got.tobytes()
+    from ptogpu.semantics.scatter_outcomes import _unique_bits
+    two = np.array([0x7FC00001, 0x7FC00002], np.uint32).view(np.float32)
+    assert _unique_bits(two).view(np.uint32).tolist() == [0x7FC00001, 0x7FC00002]

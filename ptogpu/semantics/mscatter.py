@@ -428,6 +428,19 @@ def survivors(group: np.ndarray, thread: np.ndarray, seq: np.ndarray) -> np.ndar
     return o[np.r_[(g[1:] != g[:-1]) | (th[1:] != th[:-1]), True]] if o.size else o
 
 
+def stepwise(core, call: Call, W: Writes, dt: np.dtype, uniq: np.ndarray, o: np.ndarray) -> np.ndarray:
+    """The simulator's Row Max/Min (``W.reads``): store ``k`` writes ``op(base[u], v)`` to its
+    own address, reading the row's first element as it is at that step; the final values of
+    ``uniq`` (the written addresses), GM left untouched."""
+    st = dtypes.storage(dt)
+    where = np.unique(np.r_[W.addr, W.reads])
+    mem = core.gm.gather(where, st).view(dt).copy()
+    a_at, r_at = np.searchsorted(where, W.addr[o]), np.searchsorted(where, W.reads[o])
+    for a, rd, v in zip(a_at, r_at, W.vals[o].view(dt)):
+        mem[a] = combine(call.atomic, mem[rd:rd + 1], np.array([v], dt))[0]
+    return mem[np.searchsorted(where, uniq)]
+
+
 def apply(core, call: Call, table, W: Writes) -> None:
     """Perform the checked writes in schedule order."""
     T = table.Element.itemsize
@@ -443,9 +456,7 @@ def apply(core, call: Call, table, W: Writes) -> None:
     o = np.argsort(W.order, kind="stable")
     dt = arith_dtype(core, table)
     if W.reads is not None:                  # the simulator's Row Max/Min: step by step
-        for a, rd, v in zip(W.addr[o], W.reads[o], W.vals[o].view(dt)):
-            cur = gm.gather(np.array([rd]), st).view(dt)
-            gm.scatter(np.array([a]), combine(call.atomic, cur, np.array([v], dt)).view(st))
+        gm.scatter(uniq, stepwise(core, call, W, dt, uniq, o).view(st))
         return
     init = gm.gather(uniq, st).view(dt)
     mixed = W.raw is not None and call.atomic == ScatterAtomicOp.Add and dt.kind in "iu" and \

@@ -17,11 +17,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+import ml_dtypes
 import numpy as np
 
 from .. import dtypes
 from ..enums import ScatterAtomicOp
-from .mscatter import Call, Writes, arith_dtype, combine, fold, last_per, survivors
+from .mscatter import Call, Writes, arith_dtype, combine, fold, last_per, stepwise, survivors
 
 ENUM_MAX = 10
 """Most writers of one element whose atomic orders are walked exactly (2^ENUM_MAX subsets)."""
@@ -94,7 +95,9 @@ class ScatterOutcomes:
         inexact = ~ok & ~self.exact
         if inexact.any():
             v = got[inexact].view(self.dtype).astype(np.float64)
-            ok[inexact] = (self.lo[inexact] <= v) & (v <= self.hi[inexact])
+            lo, hi = self.lo[inexact], self.hi[inexact]
+            # unbounded (a NaN or an infinity among the operands): any value, NaN included
+            ok[inexact] = ((lo <= v) & (v <= hi)) | (np.isneginf(lo) & np.isposinf(hi))
         return self.addr[~ok].astype(np.int64)
 
     def sample(self, rng: np.random.Generator | int | None = None, how: str = "uniform") -> np.ndarray:
@@ -145,8 +148,12 @@ def outcomes(core, call: Call, table, W: Writes) -> ScatterOutcomes:
         return ScatterOutcomes(call, table.Element, uniq, start, values, emulated, sequential,
                                np.ones(n, bool))
     dt = arith_dtype(core, table)
-    init = core.gm.gather(uniq, st).view(dt) if n else np.zeros(0, dt)
     o = np.argsort(W.order, kind="stable")
+    if W.reads is not None:                  # the simulator's Row Max/Min: one order, step by step
+        done = stepwise(core, call, W, dt, uniq, o).view(st)
+        return ScatterOutcomes(call, table.Element, uniq, np.arange(n + 1), done.copy(), done, done,
+                               np.ones(n, bool))
+    init = core.gm.gather(uniq, st).view(dt) if n else np.zeros(0, dt)
     emulated = fold(call.atomic, dt, init, group[o], W.vals[o].view(dt)).view(st)
     so = np.argsort(seq_key, kind="stable")
     sequential = fold(call.atomic, dt, init, group[so], W.vals[so].view(dt)).view(st)
@@ -163,16 +170,21 @@ def outcomes(core, call: Call, table, W: Writes) -> ScatterOutcomes:
         v = W.vals[members].view(dt)
         th = W.thread[members]
         if members.size <= ENUM_MAX:
-            res = _walk(call.atomic, dt, init[k], v, th)
-            sets.append(np.unique(np.array(res, dt).view(st)))
+            sets.append(_unique_bits(np.array(_walk(call.atomic, dt, init[k], v, th), dt).view(st)))
         else:
             exact[k] = False
-            sets.append(np.unique(np.array([emulated[k], sequential[k]], st)))
+            sets.append(_unique_bits(np.array([emulated[k], sequential[k]], st)))
             lo[k], hi[k] = _bounds(call.atomic, dt, init[k], v)
     start = np.r_[0, np.cumsum([s.size for s in sets])]
     values = np.concatenate(sets) if sets else np.zeros(0, st)
     return ScatterOutcomes(call, table.Element, uniq, start, values, emulated, sequential, exact,
                            lo, hi)
+
+
+def _unique_bits(v: np.ndarray) -> np.ndarray:
+    """The distinct bit patterns of ``v`` (np.unique on floats would fold NaN payloads)."""
+    bits = np.dtype(f"u{v.dtype.itemsize}")
+    return np.unique(v.view(bits)).view(v.dtype)
 
 
 def _walk(atomic, dt, init, v: np.ndarray, th: np.ndarray) -> list:
@@ -213,4 +225,5 @@ def _bounds(atomic, dt, init, v: np.ndarray) -> tuple[float, float]:
     gamma = n * u / max(1 - n * u, 1e-300)
     s = math.fsum(x)
     e = gamma * math.fsum(abs(x))
-    return s - e, s + e
+    top = float(ml_dtypes.finfo(dt).max)         # an order may overflow: that side is unbounded
+    return (-math.inf if s - e <= -top else s - e), (math.inf if s + e >= top else s + e)
