@@ -355,3 +355,35 @@ def test_aliasing_warns_hazard():
     with pytest.warns(pto.PtoHazard):
         warnings.simplefilter("always")
         pto.TINTERLEAVE(d1, s0, s1, s0)
+
+
+@pytest.mark.parametrize("backend", ["numpy", "native"])
+@pytest.mark.parametrize("vr,vc,addrs", [(1, 48, (32, 0, 2048, 1024)), (2, 40, (0, 64, 1024, 2048)),
+                                         (3, 20, (96, 0, 1024, 2048))])
+def test_cpu_deinterleave_dynamic_width_past_cols_in_program_order(backend, vr, vc, addrs, request):
+    """A dynamic ValidCol wider than Cols runs each destination's rows into the next and past
+    the tile; where the two destinations' stores meet, the simulator's program order (per row:
+    c outer, dst0[c], dst1[c], dst0[c+h], dst1[c+h]) decides the bytes, on every backend."""
+    if backend == "native":
+        request.getfixturevalue("native_available")
+    D = pto.Tile[V, pto.float32, 1, 8, RM, -1, -1]
+    init = (np.arange(4096) % 251).astype(np.uint8)
+    with pto.Core("cpu", backend) as core:
+        core.write("ub", 0, init)
+        tiles = [D(vr, vc) for _ in range(4)]
+        for t, a in zip(tiles, addrs):
+            pto.TASSIGN(t, a)
+        pto.TDEINTERLEAVE(*tiles)
+        got = core.read("ub", 0, 4096)
+    d1, d0, s1, s0 = addrs
+    mem = init.view(np.float32).copy()
+    src = init.view(np.float32)
+    h = vc // 2
+    el = lambda base, r, c: base // 4 + r * 8 + c
+    for r in range(vr):
+        for c in range(h):
+            mem[el(d0, r, c)] = src[el(s0, r, 2 * c)]
+            mem[el(d1, r, c)] = src[el(s0, r, 2 * c + 1)]
+            mem[el(d0, r, c + h)] = src[el(s1, r, 2 * c)]
+            mem[el(d1, r, c + h)] = src[el(s1, r, 2 * c + 1)]
+    assert got.tobytes() == mem.view(np.uint8).tobytes()

@@ -81,13 +81,19 @@ def _asserts(core, what: str, ref_name: str, shape, named: dict, even: int | Non
                        f"{name} is {tile.valid_row}x{tile.valid_col}, want {shape[0]}x{shape[1]}")
 
 
-def _cpu_plain(dsts, srcs) -> bool:
-    """The kernels run the CPU loop where it equals their plain, same-type, alias-free form."""
+def _cpu_plain(dsts, srcs, VR: int, VC: int) -> bool:
+    """The kernels run the CPU loop where it equals their plain, same-type, alias-free form.
+    The kernel stores in map order, the simulator in program order: they agree only where no
+    byte is stored twice, so the two destinations' written spans (a dynamic valid width wider
+    than Cols runs into the next rows, and past the tile) must not meet."""
     tiles = list(dsts) + list(srcs)
     from ..enums import SLayout
+    span = lambda d: (d.addr, d.addr + ((VR - 1) * d.Cols + VC) * d.Element.itemsize)
+    (a0, e0), (a1, e1) = span(dsts[0]), span(dsts[1])
     return (all(x.SLayout == SLayout.NoneBox and x.DType == tiles[0].DType and x.space == "ub"
                 for x in tiles)
-            and not any(a.shares_bytes(b) for i, a in enumerate(tiles) for b in tiles[i + 1:]))
+            and not any(a.shares_bytes(b) for i, a in enumerate(tiles) for b in tiles[i + 1:])
+            and (VR == 0 or VC == 0 or e0 <= a1 or e1 <= a0))
 
 
 @instruction("TINTERLEAVE")
@@ -101,7 +107,7 @@ def TINTERLEAVE(dst1: Tile, dst0: Tile, src1: Tile, src0: Tile) -> None:
              even=VC if cpu else _first_odd(VC, (src0, src1, dst1)))
     size = dst0.Element.itemsize
     if cpu:
-        if _cpu_plain([dst0, dst1], [src0, src1]) and run_interleave(
+        if _cpu_plain([dst0, dst1], [src0, src1], VR, VC) and run_interleave(
                 core, "interleave", [dst0, dst1], [src0, src1], VR, n=sem.interleave_count(core, VC, size), h=VC >> 1):
             return
         return sem.cpu_execute(core, [dst0, dst1], [src0, src1], VR, sem.cpu_statements("interleave", VR, VC))
@@ -132,7 +138,7 @@ def TDEINTERLEAVE(dst1: Tile, dst0: Tile, src1: Tile, src0: Tile | None = None) 
             VR, VC = dst0.valid_row, dst0.valid_col
             _asserts(core, "TDEINTERLEAVE", "dst0", (VR, VC), dict(dst1=dst1), even=VC)
             _asserts(core, "TDEINTERLEAVE", "2 x dst0", (VR, 2 * VC), dict(src=src), even=None)
-            if _cpu_plain([dst0, dst1], [src]) and run_interleave(core, "deint1", [dst0, dst1], [src], VR, n=VC):
+            if _cpu_plain([dst0, dst1], [src], VR, VC) and run_interleave(core, "deint1", [dst0, dst1], [src], VR, n=VC):
                 return
             return sem.cpu_execute(core, [dst0, dst1], [src], VR, sem.cpu_statements("deint1", VR, VC))
         # A5: the loop runs over src's rows and half its valid cols
@@ -147,7 +153,7 @@ def TDEINTERLEAVE(dst1: Tile, dst0: Tile, src1: Tile, src0: Tile | None = None) 
              even=VC if cpu else None)
     size = dst0.Element.itemsize
     if cpu:
-        if _cpu_plain([dst0, dst1], [src0, src1]) and run_interleave(
+        if _cpu_plain([dst0, dst1], [src0, src1], VR, VC) and run_interleave(
                 core, "deint2", [dst0, dst1], [src0, src1], VR, h=VC >> 1):
             return
         return sem.cpu_execute(core, [dst0, dst1], [src0, src1], VR, sem.cpu_statements("deint2", VR, VC))
