@@ -522,3 +522,37 @@ def test_plain_four_argument_call_is_elem_undefined():
             pto.MGATHER(dst, table, idx, scratch)
             want = expected_elem(target, iv, OOB.Undefined)
             np.testing.assert_array_equal(l1_image(core, dst).view(np.uint8), want.view(np.uint8))
+
+
+@pytest.mark.parametrize("backend", ["numpy", "native"])
+@pytest.mark.parametrize("target,ex", [("a2a3", None), ("a5", EXEC.Scalar), ("a5", EXEC.Simt)])
+@pytest.mark.parametrize("vr,vc", [(20, 16), (3, 40), (20, 20)])
+def test_elem_dynamic_valid_region_larger_than_the_tile(backend, target, ex, vr, vc, request):
+    """A dynamic ValidRow > Rows or ValidCol > Cols: the scalar loop stores every valid (r, c)
+    at its NZ offset, past the scratch into the GM after it (c >= Cols) or onto another
+    position (r >= Rows; row-major order, the last store stays); SIMT threads visit only the
+    padded tile's positions. The L1 tile is the scratch's first Rows*Cols elements."""
+    if backend == "native":
+        request.getfixturevalue("native_available")
+    core = pto.Core(target, backend)
+    with core:
+        tab = np.arange(64, dtype=np.float32) + 0.5
+        table = gt(core, tab, F32, (1, 1, 1, 1, 64), (64, 64, 64, 64, 1))
+        iv = ((np.arange(vr * vc) * 7) % 64).astype(np.int32).reshape(vr, vc)
+        idx = gt(core, iv, pto.int32, (1, 1, 1, vr, vc), (vr * vc,) * 3 + (vc, 1))
+        scratch = gt(core, np.full(1024, -9.0, np.float32), F32, (1, 1, 1, 1, 1024), (1024,) * 4 + (1,))
+        T = pto.Tile[M, F32, 16, 16, CM, -1, -1, SRM, 512]
+        dst = T(vr, vc)
+        pto.TASSIGN(dst, 0x400)
+        (pto.MGATHER[ELEM, OOB.Clamp, ex] if ex is not None else pto.MGATHER[ELEM, OOB.Clamp])(dst, table, idx, scratch)
+        got_l1 = l1_image(core, dst)
+        got_gm = core.read("gm", scratch.addr, 4096).view(np.float32)
+    want = np.full(1024, -9.0, np.float32)
+    want[:256] = 0
+    for r in range(vr):
+        for c in range(vc):
+            if ex == EXEC.Simt and (r >= 16 or c >= 16):
+                continue
+            want[nz_off(r, c, 16, 8)] = tab[iv[r, c]]
+    np.testing.assert_array_equal(got_gm.view(np.uint32), want.view(np.uint32))
+    np.testing.assert_array_equal(got_l1.view(np.uint32), want[:256].view(np.uint32))

@@ -67,6 +67,8 @@ def plan(core, oob, dst, table, idx, scratch=None, simt=False):
         return "mgather_l1_row", (1, 1, 1), p
     if simt:
         return "mgather_l1_elem_simt", (32, elem_launch_warps(dst.Rows * dst.Cols), 1), p
+    if dst.valid_row > dst.Rows or dst.valid_col > dst.Cols:
+        return None        # the scalar loop's stores past the tile's positions: NumPy models them
     return "mgather_l1_elem_scalar", (1, 1, 1), p
 
 

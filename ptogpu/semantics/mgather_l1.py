@@ -69,6 +69,14 @@ def elem(core, oob: GatherOOB, dst, table, idx, scratch, simt: bool) -> None:
     # Fault order: the scalar loop walks row-major; SIMT threads walk the padded NZ tile.
     order = np.argsort(off, axis=None, kind="stable") if simt else np.arange(VR * VC)
     r, c, off = (a.reshape(-1)[order] for a in (r, c, off))
+    if simt:
+        # the threads walk the padded tile's positions: a dynamic valid region wider or taller
+        # than the tile has elements no thread visits (their indices are never read)
+        inside = (r < R) & (c < dst.Cols)
+        r, c, off = r[inside], c[inside], off[inside]
+    # the scalar loop stores (r, c) at its NZ offset whatever the tile's size: past the scratch
+    # (c >= Cols) into the GM after it, or onto another position (r >= Rows), row-major order
+    end = max(N, int(off.max()) + 1 if off.size else 0)
     with np.errstate(over="ignore"):
         iaddr = idx.addr + (r * idx.GetStride(3) + c) * idx.Element.itemsize
     raw = read_indices(core, idx, iaddr, lambda i: f"idx of dst({r[i]},{c[i]})")
@@ -81,7 +89,13 @@ def elem(core, oob: GatherOOB, dst, table, idx, scratch, simt: bool) -> None:
     core.gm.check_many(src[rd], size, f"{NAME} ({oob.name}) table read", t,
                        lambda i: f"dst({r[pos[i]]},{c[pos[i]]}) with index {int(u[pos[i]]):#x}")
     core.gm.check(scratch.addr, N * size, f"{NAME} scratch write ({N} elements)", t)
-    s0, s1 = scratch.addr, scratch.addr + N * size
+    past = off >= N
+    if past.any():
+        at = np.flatnonzero(past)
+        core.gm.check_many(scratch.addr + off[past] * size, size,
+                           f"{NAME} scratch write past its {N} elements (valid region wider than the tile)", t,
+                           lambda i: f"dst({r[at[i]]},{c[at[i]]})")
+    s0, s1 = scratch.addr, scratch.addr + end * size
     isz = idx.Element.itemsize
     alias = bool(((iaddr + isz > s0) & (iaddr < s1)).any() or
                  ((src[rd] + size > s0) & (src[rd] < s1)).any())
@@ -92,9 +106,15 @@ def elem(core, oob: GatherOOB, dst, table, idx, scratch, simt: bool) -> None:
             warnings.warn(f"[{t}] {NAME}<Elem, Simt>: the scratch overlaps the index or the table; "
                           f"lanes race (emulated as all reads before all writes)", PtoHazard, stacklevel=4)
         st = table.Element if table.DType != "hifloat8" else np.dtype(np.uint8)
+        vals = np.zeros(off.size, st)
+        vals[rd] = core.gm.gather(src[rd], table.Element)
+        last = off.size - 1 - np.unique(off[::-1], return_index=True)[1]   # the last store wins
         img = np.zeros(N, st)
-        img[off[rd]] = core.gm.gather(src[rd], table.Element)
+        inn = off[last] < N
+        img[off[last][inn]] = vals[last][inn]
         core.gm.write(s0, img)
+        for k in last[~inn]:
+            core.gm.write(s0 + int(off[k]) * size, vals[k:k + 1])
     execute(core, Bursts(NAME, "gm", "l1", np.array([s0]), np.array([dst.addr]), N * size, size))
 
 
