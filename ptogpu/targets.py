@@ -127,6 +127,49 @@ class Target:
     dma: DmaRules = DmaRules()       # MTE2 DMA instructions (ptogpu.asc, semantics/dma.py)
 
 
+# What each quirk switches (on = the value the tables hold unless they say otherwise): `ptogpu
+# targets` prints these; Core(..., quirks={name: bool}) sets them.
+QUIRK_DOCS: Mapping[str, str] = MappingProxyType({
+    'cpu_asserts': (
+        "the simulator's run-time asserts (TINTERLEAVE even widths and equal shapes, TGATHERB "
+        'widths, ...) are live (a build without NDEBUG); off: compiled out, the loops run on and '
+        'a PtoAssertWarning says where an assert would have trapped'),
+    'cpu_bfloat16_is_half': (
+        "bfloat16_t is _Float16, as the simulator's CMake builds it below C++23 (GCC < 14, e.g. "
+        "Debian 12's 12.2, or clang before C++23): bfloat16 elements hold IEEE half bits wherever "
+        'a value is formed from them (value conversions, MSCATTER atomics, float TGATHERB '
+        'offsets); off: std::bfloat16_t'),
+    'cpu_mscatter_row_minmax_operand': (
+        'MSCATTER<Row, Max|Min> compares with base[u], the element at flat offset u (the row '
+        'number), not the destination element (cpu/MScatter.hpp); off: the destination'),
+    'npu_tload_filler': (
+        "TLOAD ND->RowMajor Vec (copy_gm_to_ubuf_align[_v2], no pads) fills each row's bytes from "
+        "VC to the 32-byte boundary with the row's first element (other-ops.md D.3, D.4); off: "
+        'the valid region only'),
+    'pto_debug_asserts': (
+        'PTO_ASSERT is compiled in (a _DEBUG build, common/debug.h): a failed assert is a '
+        'PtoFault naming it; off: the code runs past it (PtoAssertWarning)'),
+    'a2a3_tgatherb_tail_stream': (
+        'TGATHERB tail (VC*size % 256 != 0) is one vgatherb per 255-row chunk: row r of a chunk '
+        'reads offsets 8r apart and every tail row writes 8 full blocks (other-ops.md A.4); off: '
+        "PTOAS's per-row form (repeat 1, offsets at r*OffRowStride + nRep*8, the 8-block spill "
+        'kept)'),
+    'a5_dynamic_dim_cast': (
+        "MGatherCheck casts valid dims to uint32 before its '> 0' gates, so DYNAMIC (-1) becomes "
+        '0xFFFFFFFF and is compared instead of skipped (mgather.md 5.1)'),
+    'a5_tgatherb_rowwise_b32_store': (
+        'TGATHERB RowWise loop order (ceil(Cols/E) > Rows) stores with NORM_B32 for every T: a '
+        'b8/b16 partial block also writes up to 3 bytes past VC (other-ops.md A.5)'),
+    'a5_tgatherb_unused_block_fault': (
+        'TGATHERB: blocks the gather predicate enables but the store never uses still read UB, so '
+        'an out-of-UB offset there faults; off (default): unconfirmed on hardware'),
+    'a5_interleave_odd_hole': (
+        'TINTERLEAVE with odd VC and (VC//2) % E == 0: the loop writes 2*(VC//2) elements and the '
+        "last column of both destinations stays unwritten (other-ops.md B.4); off: the golden's "
+        'full width'),
+})
+
+
 CPU = Target(
     name="cpu",
     title="PTO CPU simulator",
@@ -146,16 +189,8 @@ CPU = Target(
         nz_tables=False, simt=False, scalar_1x1=False, row_index_shapes="any"),
     interleave=InterleaveRules(odd_vc="skip_last", single_src_count="dst"),
     quirks=MappingProxyType({
-        # The simulator's run-time `assert`s (TINTERLEAVE even widths and equal shapes, TGATHERB
-        # widths, ...) are live unless it was built with NDEBUG. False: compiled out, the loops
-        # run on (a PtoAssertWarning says where an assert would have trapped).
         "cpu_asserts": True,
-        # clang below C++23 builds the simulator with bfloat16_t = _Float16 (common/type.hpp):
-        # bfloat16 elements then hold IEEE half bits wherever a value is formed from them
-        # (value conversions, float TGATHERB offsets). Off: a real bfloat16.
-        "cpu_bfloat16_is_half": False,
-        # MSCATTER<Row, Max|Min> compares with base[u], the element at flat offset u (the row
-        # number), not the destination element (cpu/MScatter.hpp). False: the destination.
+        "cpu_bfloat16_is_half": True,
         "cpu_mscatter_row_minmax_operand": True,
     }),
     notes=MappingProxyType({
@@ -185,17 +220,8 @@ A2A3 = Target(
     interleave=InterleaveRules(supported=False),
     dma=DmaRules(gm2ub_align_gap=True, mov_pad_reg=True),
     quirks=MappingProxyType({
-        # TLOAD ND→RowMajor Vec: copy_gm_to_ubuf_align with no pads fills each row's bytes
-        # from VC up to the 32-byte boundary with the row's first element (other-ops.md §D.4,
-        # from the DataCopyPad doc text; no A2/A3 golden). False: the valid region only.
         "npu_tload_filler": True,
-        # PTO_ASSERT is compiled in only with _DEBUG (common/debug.h): off, the code runs past a
-        # failed assert (PtoAssertWarning); on, the trap is a PtoFault naming it.
         "pto_debug_asserts": False,
-        # TGATHERB tail (VC*size % 256 != 0) is one vgatherb per 255-row chunk: row r of a
-        # chunk reads offsets 8r apart and every tail row writes 8 full blocks (other-ops.md
-        # §A.4). False: PTOAS's per-row form (repeat=1, offsets at r*OffRowStride + nRep*8;
-        # the 8-block spill is kept, as in PTOAS).
         "a2a3_tgatherb_tail_stream": True,
     }),
     notes=MappingProxyType({}),
@@ -224,24 +250,11 @@ A5 = Target(
     has_reg_api=True,
     dma=DmaRules(gm2l1_align=True, gm2ub_align=True, mov_pad_reg=True),
     quirks=MappingProxyType({
-        # TLOAD ND→RowMajor Vec: copy_gm_to_ubuf_align_v2 with left = right = 0 and data_select
-        # 0 (no PadVal) fills each row's bytes from VC up to the 32-byte boundary with the
-        # row's first element (other-ops.md §D.3, §D.4). False: the valid region only.
         "npu_tload_filler": True,
-        # PTO_ASSERT is compiled in only with _DEBUG (common/debug.h): off, the code runs past a
-        # failed assert (PtoAssertWarning); on, the trap is a PtoFault naming it.
         "pto_debug_asserts": False,
-        # MGatherCheck casts valid dims to uint32 before its "> 0" gates, so DYNAMIC (-1)
-        # becomes 0xFFFFFFFF and is compared instead of skipped (mgather.md §5.1).
         "a5_dynamic_dim_cast": True,
-        # TGATHERB RowWise loop order (ceil(Cols/E) > Rows) stores with NORM_B32 for every T:
-        # a b8/b16 partial block also writes up to 3 bytes past VC (other-ops.md §A.5).
         "a5_tgatherb_rowwise_b32_store": True,
-        # TGATHERB: blocks the gather predicate enables but the store never uses still read UB,
-        # so an out-of-UB offset there faults. Off: hardware "could" fault, unconfirmed.
         "a5_tgatherb_unused_block_fault": False,
-        # TINTERLEAVE, odd VC with (VC//2) % E == 0: the loop writes 2*(VC//2) elements and
-        # the last column of both dsts stays unwritten (other-ops.md §B.4). False: golden.
         "a5_interleave_odd_hole": True,
     }),
     notes=MappingProxyType({

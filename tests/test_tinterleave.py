@@ -387,3 +387,37 @@ def test_cpu_deinterleave_dynamic_width_past_cols_in_program_order(backend, vr, 
             mem[el(d0, r, c + h)] = src[el(s1, r, 2 * c)]
             mem[el(d1, r, c + h)] = src[el(s1, r, 2 * c + 1)]
     assert got.tobytes() == mem.view(np.uint8).tobytes()
+
+
+@pytest.mark.parametrize("backend", ["numpy", "native"])
+@pytest.mark.parametrize("sdt", ["int16", "uint16", "half"])
+@pytest.mark.parametrize("is_half", [True, False])
+def test_cpu_deinterleave_16_bit_sources_into_bfloat16(backend, sdt, is_half, request):
+    """dst0[c] = src0[2c] converts as C++ assigns: into the simulator's bfloat16_t, which is
+    _Float16 where its CMake builds below C++23 (quirk cpu_bfloat16_is_half, on by default:
+    the destination holds the IEEE half of the value; a half source is copied bit for bit),
+    else std::bfloat16_t (round to nearest even)."""
+    if backend == "native":
+        request.getfixturevalue("native_available")
+    import ml_dtypes
+    S = pto.Tile[V, getattr(pto, sdt), 2, 16, RM, 2, 16]
+    D = pto.Tile[V, pto.bfloat16, 2, 16, RM, 2, 16]
+    rng = np.random.default_rng(7)
+    lo = 0 if sdt == "uint16" else -3000
+    src = [rng.integers(lo, 3000, (2, 16)).astype(sdt) if sdt != "half" else
+           (rng.normal(size=(2, 16)) * 100).astype(np.float16) for _ in range(2)]
+    with pto.Core("cpu", backend, quirks={"cpu_bfloat16_is_half": is_half}):
+        s0, s1, d0, d1 = S(), S(), D(), D()
+        for t, a in zip((s0, s1, d0, d1), (0, 0x100, 0x200, 0x300)):
+            pto.TASSIGN(t, a)
+        s0.set(src[0])
+        s1.set(src[1])
+        pto.TDEINTERLEAVE(d1, d0, s1, s0)
+        got = (d0.raw()[:32].view(np.uint16).reshape(2, 16), d1.raw()[:32].view(np.uint16).reshape(2, 16))
+    conv = (lambda x: x.astype(np.float16).view(np.uint16)) if is_half else \
+        (lambda x: x.astype(np.float32).astype(ml_dtypes.bfloat16).view(np.uint16))
+    h = 8
+    want0 = np.concatenate([conv(src[0][:, 0::2]), conv(src[1][:, 0::2])], axis=1)
+    want1 = np.concatenate([conv(src[0][:, 1::2]), conv(src[1][:, 1::2])], axis=1)
+    assert want0.shape == (2, 2 * h)
+    assert got[0].tobytes() == want0.tobytes() and got[1].tobytes() == want1.tobytes()

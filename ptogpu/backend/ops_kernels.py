@@ -32,7 +32,11 @@ def tgatherb_params(core, dst, src, off) -> tuple[str, np.ndarray] | None:
     E = lambda n: enum("tgatherb.cu", n)    # noqa: E731
     kind = "OFFK_INT"
     if engine == "cpu" and dtypes.storage(off.Element).kind not in "iub":
-        kind = _FLOAT_OFFSETS.get(dtypes.name_of(off.Element))
+        name = dtypes.name_of(off.Element)
+        from ..semantics.sim_types import bf16_is_half
+        if name == "bfloat16" and bf16_is_half(core):
+            name = "half"                   # the simulator's bfloat16_t is _Float16: half bits
+        kind = _FLOAT_OFFSETS.get(name)
         if kind is None:
             return None                     # a float type the kernel does not decode
     p = np.zeros(E("TG_WORDS"), np.int64)

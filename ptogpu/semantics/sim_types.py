@@ -118,10 +118,10 @@ def hif8_encode(x: np.ndarray) -> np.ndarray:
 
 
 def bf16_is_half(core) -> bool:
-    """Quirk ``cpu_bfloat16_is_half`` (off): the simulator built by clang below C++23 defines
-    ``bfloat16_t`` as ``_Float16`` (common/type.hpp), so a bfloat16 element's bits are an IEEE
-    half's wherever a value is formed from them."""
-    return bool(core.quirks.get("cpu_bfloat16_is_half", False))
+    """Quirk ``cpu_bfloat16_is_half`` (on): a simulator built below C++23 (its CMake's choice
+    for GCC < 14) defines ``bfloat16_t`` as ``_Float16`` (common/type.hpp), so a bfloat16
+    element's bits are an IEEE half's wherever a value is formed from them."""
+    return bool(core.quirks.get("cpu_bfloat16_is_half", False))   # a CPU-simulator quirk only
 
 
 def check_conversion(src: str, dst: str, what: str, target: str) -> None:
