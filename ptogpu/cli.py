@@ -18,7 +18,11 @@ def cmd_demo(args) -> int:
         print(f"unknown demo {args.name!r}; available: {', '.join(names)}", file=sys.stderr)
         return 2
     mod = importlib.import_module(f"ptogpu.demos.{args.name}")
-    kwargs = {"backend": args.backend} if "backend" in mod.run.__code__.co_varnames else {}
+    takes = "backend" in mod.run.__code__.co_varnames
+    if not takes and args.backend not in ("auto", "numpy"):
+        print(f"ptogpu demo: demo {args.name!r} runs on numpy only (--backend does not apply)", file=sys.stderr)
+        return 2
+    kwargs = {"backend": args.backend} if takes else {}
     mod.run(**kwargs)
     return 0
 
@@ -52,12 +56,14 @@ def cmd_targets(args) -> int:
     """Print every target table: sizes, per-instruction rules, quirks (with their switch)."""
     import dataclasses
 
-    from .targets import TARGETS
+    from .targets import QUIRK_DOCS, TARGETS
     if args.json:
         import json
         print(json.dumps({"schema": TARGETS_SCHEMA,
-                          "targets": {k: _plain(t) for k, t in TARGETS.items()}}, indent=1))
+                          "targets": {k: _plain(t) for k, t in TARGETS.items()},
+                          "quirks": dict(QUIRK_DOCS)}, indent=1))
         return 0
+    print("quirks are switched per core: pto.Core(target, quirks={name: True/False})")
     for t in TARGETS.values():
         print(f"{t.name:5s} {t.title}")
         print(f"      UB {t.ub_bytes // 1024} KiB ({t.ub_usable // 1024} KiB for tiles), "
@@ -70,7 +76,7 @@ def cmd_targets(args) -> int:
                                   if not g.name.endswith("dtypes"))
                 print(f"      {f.name}: {items}")
         for q, v in t.quirks.items():
-            print(f"      quirk {q} = {'on' if v else 'off'}   (Core(..., quirks={{{q!r}: ...}}))")
+            print(f"      quirk {q} = {'on' if v else 'off'}: {QUIRK_DOCS[q]}")
         for k, v in t.notes.items():
             print(f"      note ({k}): {v}")
     return 0
@@ -92,7 +98,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="cmd", parser_class=_Parser)
     d = sub.add_parser("demo", help="run a demonstration (default: main)")
     d.add_argument("name", nargs="?", default="main", help="main | dma | reg | ...")
-    d.add_argument("--backend", type=str.lower, default="auto", help="auto | numpy | native | cupy")
+    d.add_argument("--backend", type=str.lower, default="auto", choices=("auto", "numpy", "native", "cupy"),
+                   help="auto | numpy | native | cupy")
     d.set_defaults(fn=cmd_demo)
     t = sub.add_parser("targets", help="print the target tables")
     t.add_argument("--json", action="store_true", help="the tables as one JSON document")

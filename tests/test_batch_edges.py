@@ -144,7 +144,8 @@ def test_pipes_interrupts_and_bad_simt_options_end_cleanly():
     import time
     cmd = [sys.executable, "-m", "ptogpu"]
     # `| head`: the reader leaves; no BrokenPipeError traceback
-    p = subprocess.Popen(cmd + ["fuzz", "-n", "2000", "--no-shrink"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    p = subprocess.Popen(cmd + ["fuzz", "--suite", "known", "-n", "2000", "--no-shrink"], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE)
     p.stdout.readline()
     p.stdout.close()
     err = p.stderr.read().decode()
@@ -215,3 +216,21 @@ def test_backend_names_are_case_insensitive_and_still_validated():
     assert run_batch(FuzzConfig(rows=2, cols=8, table_size=64), 2, backend="NUMPY").backend == "numpy"
     with pytest.raises(ValueError, match="unknown backend"):
         pto.Core("a5", "Gpu")
+
+
+def test_a_campaign_table_is_built_in_about_its_own_size():
+    """The shared table (1..97 repeating) is built by copying one converted period: the peak
+    memory is the table itself, not int32/int64 temporaries of its length."""
+    import tracemalloc
+
+    from ptogpu.execution.config import table_values
+    n = 4_000_000
+    tracemalloc.start()
+    try:
+        v = table_values(n, "bfloat16")
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert v.nbytes == 2 * n and peak < 1.1 * v.nbytes, peak
+    assert v[:3].astype(float).tolist() == [1, 2, 3] and float(v[96]) == 97 and float(v[97]) == 1
+    assert float(v[-1]) == (n - 1) % 97 + 1

@@ -2,6 +2,8 @@
 import subprocess
 import sys
 
+import pytest
+
 from ptogpu.cli import main
 
 
@@ -26,8 +28,13 @@ def test_unknown_demo_is_an_error(capsys):
 
 
 def test_targets_lists_quirks(capsys):
+    from ptogpu.targets import QUIRK_DOCS, TARGETS
     assert main(["targets"]) == 0
-    assert "a5_dynamic_dim_cast = on" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "a5_dynamic_dim_cast = on: MGatherCheck casts valid dims to uint32" in out
+    for t in TARGETS.values():               # every quirk says what it switches
+        for q in t.quirks:
+            assert len(QUIRK_DOCS[q]) > 40 and f"quirk {q} = " in out
 
 
 def test_python_dash_m_entry_point():
@@ -50,3 +57,61 @@ def test_every_option_of_every_command_has_help():
     bare = [f"{cmd}: {'/'.join(a.option_strings) or a.dest}" for cmd, a in walk(build_parser(), ["ptogpu"])
             if not (a.help or "").strip()]
     assert not bare, bare
+
+
+BAD_LINES = [
+    (["demo", "dma", "--backend", "bogus"], "invalid choice: 'bogus'"),
+    (["demo", "reg", "--backend", ""], "invalid choice: ''"),
+    (["demo", "dma", "--backend", "native"], "runs on numpy only"),
+    (["fuzz", "--dask", "", "--pair", "cpu:a5", "-n", "10"], "expected a scheduler address"),
+    (["simt", "sweep", "--dask", ""], "expected a scheduler address"),
+    (["fuzz", "--instr", "mscatter", "--gen", "perm", "--shape", "16x16", "--table-size", "64", "-n", "10"],
+     "cannot all differ in 64 slots"),
+    (["simt", "show", "--cap", str(2**70)], "the capacity is a uint32"),
+    (["simt", "show", "--cap", "-1"], "the capacity is a uint32"),
+    (["simt", "show", "--rows", "300", "--cols", "300"], "more than A5's UB"),
+    (["simt", "show", "--instr", "mscatter", "--rows", "300", "--cols", "300"], "more than A5's UB"),
+    (["simt"], "choose sweep or show"),
+    (["fuzz", "-n", "1000000"], "-n N sets the tiles of the campaign you name"),
+]
+
+
+@pytest.mark.parametrize("argv, msg", BAD_LINES, ids=lambda v: " ".join(v) if isinstance(v, list) else None)
+def test_input_it_cannot_run_is_one_line_exit_2(argv, msg):
+    r = subprocess.run([sys.executable, "-m", "ptogpu", *argv], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and msg in r.stderr, (r.returncode, r.stderr)
+
+
+@pytest.mark.parametrize("opt", [["--pair", "cpu:a5"], ["--shard", "0/2"], ["-n", "5"], ["--seed", "3"],
+                                 ["--backend", "numpy"]])
+def test_merge_refuses_run_options_it_would_ignore(opt, tmp_path):
+    f = tmp_path / "s.json"
+    f.write_text("{}")
+    r = subprocess.run([sys.executable, "-m", "ptogpu", "fuzz", "--merge", str(f), *opt],
+                       capture_output=True, text=True)
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and "would be ignored" in r.stderr, r.stderr
+
+
+def test_tassign_takes_integers_only():
+    import numpy as np
+    import ptogpu as pto
+    with pto.Core("a5", "numpy"):
+        t = pto.Tile[pto.TileType.Vec, pto.float32, 1, 8, pto.BLayout.RowMajor, 1, 8]()
+        pto.TASSIGN(t, np.int64(64))
+        assert t.addr == 64
+        for bad in ("0x100", 1.5, True, None, [64]):
+            with pytest.raises(pto.PtoCheckError, match="TASSIGN takes an integer byte address"):
+                pto.TASSIGN(t, bad)
+        assert t.addr == 64
+
+
+def test_info_without_a_driver_says_no_gpu(monkeypatch):
+    """cudaErrorInsufficientDriver on a machine with no NVIDIA driver is a missing GPU."""
+    import glob
+    import os
+    from ptogpu.backend import cupy_backend
+    monkeypatch.setattr(glob, "glob", lambda pat: [])
+    monkeypatch.setattr(os.path, "exists", lambda p: False)
+    e = RuntimeError("cudaErrorInsufficientDriver: CUDA driver version is insufficient for CUDA runtime version")
+    assert cupy_backend._no_device(e).startswith("no GPU (no NVIDIA driver or device on this machine")
+    assert cupy_backend._no_device(RuntimeError("cudaErrorLaunchFailure")).startswith("no CUDA device answers")

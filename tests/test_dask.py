@@ -150,7 +150,7 @@ def test_cli_shard_runs_merge_into_the_one_run_report(tmp_path):
     assert same(m, d) and m["divergent"] > 0
     lacking = _cli("fuzz", "--merge", str(files[0]), str(files[2]))
     assert lacking.returncode == 2 and len(lacking.stderr.strip().splitlines()) == 1
-    assert f"{5000 // 3:,} .. {2 * 5000 // 3 - 1:,} are missing" in lacking.stderr   # shard 1 of 3
+    assert f"missing shard 1/3 (instances {5000 // 3:,} .. {2 * 5000 // 3 - 1:,})" in lacking.stderr
 
 
 @pytest.mark.parametrize("extra, msg", [(["--shard", "3/2"], "i must be 0..1"),
@@ -159,7 +159,8 @@ def test_cli_shard_runs_merge_into_the_one_run_report(tmp_path):
                                         (["--dask", "tcp://127.0.0.1:9"], "cannot connect"),
                                         (["--dask", "local:2", "--shard", "0/2"], "choose one"),
                                         (["--shards", "4"], "goes with --dask"),
-                                        (["--dask", "local:2", "--backend", "bogus"], "unknown backend")])
+                                        (["--dask", "local:2", "--backend", "bogus"], "unknown backend"),
+                                        (["--dask", ""], "expected a scheduler address")])
 def test_cli_bad_shard_and_cluster_input_is_one_line_exit_2(extra, msg):
     r = _cli("fuzz", "--pair", "cpu:a5", "-n", "100", *extra, env={"PTOGPU_DASK_TIMEOUT": "1"})
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and msg in r.stderr, r.stderr

@@ -94,3 +94,37 @@ def test_family_of_maps_every_exported_symbol_to_its_source():
     assert nb.family_of("pto_a5_geometry_check") == "mgather"
     assert nb.family_of("hostp_tgatherb_a5") == "tgatherb"
     assert nb.family_of("pto_vector_isa") == nb.SHIM_FAMILY
+
+
+def test_a_compile_that_times_out_is_killed_with_its_children(monkeypatch):
+    """A compiler process past PTOGPU_COMPILE_TIMEOUT is killed with its whole process group
+    (g++ and the cc1plus it started), not left running while the next build starts."""
+    import os
+    import time
+    from ptogpu.backend import native_backend as nb
+    monkeypatch.setenv("PTOGPU_COMPILE_TIMEOUT", "0.5")
+    marker = "31.4159"
+    t0 = time.monotonic()
+    err = nb._run_all([["sh", "-c", f"sleep {marker} & sleep {marker}; wait"], ["true"]])
+    assert "timed out after 0.5 s" in err and time.monotonic() - t0 < 10
+
+    def alive() -> list[str]:
+        out = []
+        for pid in os.listdir("/proc"):
+            if pid.isdigit():
+                try:
+                    with open(f"/proc/{pid}/cmdline", "rb") as f:
+                        cmd = f.read().replace(b"\0", b" ").decode()
+                    with open(f"/proc/{pid}/stat") as f:
+                        state = f.read().rsplit(")", 1)[1].split()[0]
+                except OSError:
+                    continue
+                if marker in cmd and state != "Z":
+                    out.append(cmd)
+        return out
+    deadline = time.monotonic() + 5
+    while alive() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not alive()
+    assert nb._run_all([["true"], ["true"]]) == ""
+    assert "exit" in nb._run_all([["sh", "-c", "echo exit >&2; exit 3"]])

@@ -13,6 +13,7 @@ take cupy arrays as they are: device-resident arenas, nothing copied.
 """
 from __future__ import annotations
 
+import os
 import threading
 
 import numpy as np
@@ -47,6 +48,17 @@ def _cupy():
     return cupy
 
 
+def _no_device(e: Exception) -> str:
+    """Why no device answers, in a user's words: without an NVIDIA driver the CUDA runtime says
+    "driver version is insufficient", which reads like an upgrade to do, not a missing GPU."""
+    import glob
+    text = f"{type(e).__name__}: {e}"
+    driver = bool(glob.glob("/dev/nvidia[0-9]*")) or os.path.exists("/proc/driver/nvidia/version")
+    if not driver and ("InsufficientDriver" in text or "NoDevice" in text or "cudaErrorInitializationError" in text):
+        return f"no GPU (no NVIDIA driver or device on this machine; the CUDA runtime says: {text})"
+    return f"no CUDA device answers: {text}"
+
+
 def available() -> tuple[bool, str]:
     """(usable, reason): cupy imports and a CUDA device answers."""
     try:
@@ -55,9 +67,9 @@ def available() -> tuple[bool, str]:
     except CupyUnavailable as e:
         return False, str(e)
     except Exception as e:
-        return False, f"no CUDA device answers: {type(e).__name__}: {e}"
+        return False, _no_device(e)
     if n < 1:
-        return False, "no CUDA device answers: device count is 0"
+        return False, "no GPU: the CUDA runtime sees no device"
     try:
         name = cupy.cuda.runtime.getDeviceProperties(cupy.cuda.Device().id)["name"]
         name = name.decode() if isinstance(name, bytes) else name

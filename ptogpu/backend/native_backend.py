@@ -116,25 +116,55 @@ def _build(cxx: str, flags: tuple[str, ...], out: Path, files: list[Path] | None
         width = max(1, os.cpu_count() or 1)
         try:
             for k in range(0, len(jobs), width):
-                procs = [(c, subprocess.Popen(c, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                              text=True)) for c in jobs[k:k + width]]
-                for c, pr in procs:
-                    _, err = pr.communicate(timeout=600)
-                    if pr.returncode != 0:
-                        for _, other in procs:
-                            if other.poll() is None:
-                                other.kill()
-                        os.unlink(tmp)
-                        return f"{' '.join(c)}\n{err[-4000:]}"
-            res = subprocess.run(link, capture_output=True, text=True, timeout=600)
+                bad = _run_all(jobs[k:k + width])
+                if bad:
+                    os.unlink(tmp)
+                    return bad
+            bad = _run_all([link])
         except (OSError, subprocess.SubprocessError) as e:
             os.unlink(tmp)
             return f"{cxx}: {e}"
-        if res.returncode != 0:
+        if bad:
             os.unlink(tmp)
-            return f"{' '.join(link)}\n{res.stderr[-4000:]}"
+            return bad
     os.replace(tmp, out)
     return ""
+
+
+def _timeout() -> float:
+    """Seconds one compiler process may take (PTOGPU_COMPILE_TIMEOUT, default 600)."""
+    try:
+        return float(os.environ.get("PTOGPU_COMPILE_TIMEOUT", "") or 600)
+    except ValueError:
+        return 600.0
+
+
+def _run_all(cmds: list[list[str]]) -> str:
+    """Run ``cmds`` side by side, each in its own process group; "" when all succeed, else the
+    first failure's command and complaint. A failure, a timeout or an interrupt kills every
+    group (the driver and its cc1plus/as/ld children), so no compiler outlives the build."""
+    import signal
+    import time
+    procs = [(c, subprocess.Popen(c, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                  start_new_session=True)) for c in cmds]
+    try:
+        end = time.monotonic() + _timeout()
+        for c, pr in procs:
+            try:
+                _, err = pr.communicate(timeout=max(0.0, end - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                return f"{' '.join(c)}\ntimed out after {_timeout():g} s (PTOGPU_COMPILE_TIMEOUT); killed"
+            if pr.returncode != 0:
+                return f"{' '.join(c)}\n{err[-4000:]}"
+        return ""
+    finally:
+        for _, pr in procs:
+            if pr.poll() is None:
+                try:
+                    os.killpg(pr.pid, signal.SIGKILL)
+                except (ProcessLookupError, PermissionError):
+                    pass
+                pr.wait()
 
 
 # Builds kept in the cache, per kernel family: other checkouts (or older sources) sharing the

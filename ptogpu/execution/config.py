@@ -32,10 +32,20 @@ def table_values(n: int, dtype) -> np.ndarray:
     """The table every instance shares: 1..97 repeating (exact in every element type, never 0,
     so a zero-fill never looks like a read)."""
     st = dtypes.storage(dtypes.as_dtype(dtype))
-    v = np.arange(n, dtype=np.int64 if n > 1 << 31 else np.int32) % 97 + 1    # (half the bytes)
-    if dtypes.name_of(dtypes.as_dtype(dtype)) in ("hifloat8",):
-        return v.astype(np.uint8)
-    return v.astype(dtypes.as_dtype(dtype)).view(st) if st != dtypes.as_dtype(dtype) else v.astype(st)
+    period = np.arange(1, 98, dtype=np.int32)          # one period, converted once; the table is
+    if dtypes.name_of(dtypes.as_dtype(dtype)) in ("hifloat8",):   # its repetition (no n-sized
+        period = period.astype(np.uint8)                          # temporaries: peak = the table)
+    else:
+        period = period.astype(dtypes.as_dtype(dtype)).view(st)
+    out = np.empty(n, st)
+    if n:
+        out[:min(n, 97)] = period[:n]
+        k = min(n, 97)
+        while k < n:                                   # doubling copies, in place
+            m = min(k, n - k)
+            out[k:k + m] = out[:m]
+            k += m
+    return out
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,8 @@
 """``TASSIGN``, ``TLOAD`` and ``TSTORE``."""
 from __future__ import annotations
 
+import operator
+
 import numpy as np
 
 from ..core import current_core
@@ -32,7 +34,13 @@ def TASSIGN(obj, addr) -> None:
                                 f"{addr.space.upper()} ({addr!r})", rule="TASSIGN pointer space",
                                 target=t)
         addr = addr.addr
-    addr = int(addr)
+    try:                       # an integer type, as the C++ call takes (a str, float or bool is not)
+        if isinstance(addr, bool):
+            raise TypeError
+        addr = operator.index(addr)
+    except TypeError:
+        raise PtoCheckError(f"TASSIGN takes an integer byte address or a {space.upper()} pointer, got "
+                            f"{type(addr).__name__} {addr!r}", rule="TASSIGN address", target=t) from None
     limit = core.ub_usable if space == "ub" else core.l1.size
     if addr < 0 or addr + obj.nbytes > limit:
         raise PtoFault(f"tile of {obj.nbytes} bytes at {addr:#x} does not fit in "

@@ -119,6 +119,8 @@ def cmd_sweep(args) -> int:
     from .sweep import SweepSpec, run_sharded
     from ..execution.shards import Shard
     spec = SweepSpec(args.mode, tuple(rows), tuple(cols), tuple(dts))
+    if args.dask is not None and not args.dask.strip():
+        raise ValueError("--dask '': expected a scheduler address (tcp://HOST:8786) or local:N")
     if args.shard is not None and args.dask:
         raise ValueError("--shard runs one slice here; --dask runs every shard on the cluster: choose one")
     if args.shards is not None and (args.shards < 1 or not args.dask):
@@ -184,6 +186,13 @@ def cmd_show_scatter(args) -> int:
         raise ValueError(f"--cap {slots}: MSCATTER slots 0 .. 2^20")
     if args.rows < 1 or args.cols < 1 or n > 1 << 16:
         raise ValueError("--rows and --cols: at least 1, at most 65536 elements")
+    from ..dtypes import as_dtype
+    from ..targets import A5
+    esize = as_dtype(args.dtype).itemsize
+    nbytes = args.rows * -(-args.cols * esize // 32) * 32
+    if nbytes > A5.ub_usable:
+        raise ValueError(f"--rows {args.rows} --cols {args.cols}: the {args.dtype} source tile is {nbytes:,} "
+                         f"bytes, more than A5's UB ({A5.ub_usable:,} bytes)")
     m = scatter_map(args.mode, args.rows, args.cols, flat, slots=slots, oob=args.oob,
                     conflict=args.conflict, dtype=args.dtype)
     if args.json:
@@ -197,6 +206,18 @@ def cmd_show_scatter(args) -> int:
     return 0
 
 
+def _fits(case) -> None:
+    """The destination tile of the shown launch must fit A5's UB (L1 for l1_elem): a larger one
+    is a tile no kernel can declare."""
+    from ..targets import A5
+    rows, cols = case.padded
+    nbytes = rows * cols * case.esize
+    space, room = ("L1", A5.l1_bytes) if case.mode == "l1_elem" else ("UB", A5.ub_usable)
+    if nbytes > room:
+        raise ValueError(f"--rows {case.vr} --cols {case.vc}: a {rows}x{cols} {case.dtype} tile is "
+                         f"{nbytes:,} bytes, more than A5's {space} ({room:,} bytes)")
+
+
 def cmd_show(args) -> int:
     from .render import grid_text, threads_text
     _outputs(args.png)
@@ -204,9 +225,12 @@ def cmd_show(args) -> int:
         return cmd_show_scatter(args)
     if args.conflict != "default" or args.oob == "skip":
         raise ValueError("--conflict and --oob skip belong to --instr mscatter")
+    if args.cap is not None and not 0 <= args.cap < 1 << 32:
+        raise ValueError(f"--cap {args.cap}: the capacity is a uint32 (0 .. 4,294,967,295) on A5")
     idx = index_pattern(args.indices, args.mode, args.rows, args.cols)
     case = SimtCase(args.mode, args.rows, args.cols, dtype=args.dtype, indices=idx, oob=args.oob.capitalize(),
                     cap=args.cap)
+    _fits(case)
     from ..semantics.launch_map import GRIDS
     bad = [w for w in args.what.split(",") if w and w not in GRIDS]
     if bad:
@@ -288,7 +312,12 @@ def register(sub) -> None:
     sh.add_argument("--json", action="store_true",
                     help="one JSON document (case, metrics, the --what grids) instead of text")
     sh.set_defaults(fn=cmd_show)
-    p.set_defaults(fn=lambda a: (p.print_help(), 0)[1])
+    p.set_defaults(fn=_no_subcommand)
+
+
+def _no_subcommand(args) -> int:
+    print("ptogpu simt: choose sweep or show (ptogpu simt --help)", file=sys.stderr)
+    return 2
 
 
 def main(argv: list[str] | None = None) -> int:
