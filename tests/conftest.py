@@ -5,6 +5,8 @@ the helpers below are the spec's formulas written out in plain Python/NumPy.
 """
 from __future__ import annotations
 
+import os
+import tempfile
 import warnings
 
 import numpy as np
@@ -20,6 +22,11 @@ NB, SRM, SCM = pto.SLayout.NoneBox, pto.SLayout.RowMajor, pto.SLayout.ColMajor
 ROW, ELEM = pto.Coalesce.Row, pto.Coalesce.Elem
 OOB = pto.GatherOOB
 SENT = 0xCD                      # byte every UB/L1 starts with in these tests ("untouched")
+
+
+# ptogpu fuzz writes reproducers to ./ptogpu-repro by default: tests running in the checkout
+# write them to a scratch folder instead (tests of the default unset this).
+os.environ.setdefault("PTOGPU_REPRO_DIR", tempfile.mkdtemp(prefix="ptogpu-repro-tests-"))
 
 
 @pytest.fixture(autouse=True)

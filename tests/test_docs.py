@@ -121,6 +121,7 @@ def _run(cmd: str, cwd: pathlib.Path) -> subprocess.CompletedProcess:
     if cmd not in _ran:
         (cwd / "docs").mkdir(exist_ok=True)
         env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+        env.pop("PTOGPU_REPRO_DIR", None)          # the pages show the default (./ptogpu-repro)
         _ran[cmd] = subprocess.run(_argv(cmd), cwd=cwd, capture_output=True, text=True, timeout=600,
                                    env=env)
     return _ran[cmd]

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -76,15 +78,29 @@ def test_exitfirst_stops_at_the_first_failing_campaign(monkeypatch, capsys):
     assert [c["title"][:12] for c in doc["campaigns"]] == ["A5 SIMT vs A", "CPU sim vs A"]
 
 
-def test_custom_campaign_text(capsys):
-    rc = main(["fuzz", "--mode", "row", "--shape", "4x16", "--table-shape", "1,1,2,8,16",
-               "--table-stride", "256,256,128,16,1", "--pair", "a2a3:a5", "--pair", "a5.simt:a5@numpy",
-               "-n", "300", "--gen", "oob", "--backend", "numpy", "--quiet"])
+def test_custom_campaign_text(capsys, tmp_path, monkeypatch):
+    """A summary by default: one rule line per class, the reproducer written to
+    ./ptogpu-repro/ and named; -v prints the reproducer inline too."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("PTOGPU_REPRO_DIR", raising=False)
+    argv = ["fuzz", "--mode", "row", "--shape", "4x16", "--table-shape", "1,1,2,8,16",
+            "--table-stride", "256,256,128,16,1", "--pair", "a2a3:a5", "--pair", "a5.simt:a5@numpy",
+            "-n", "300", "--gen", "oob", "--backend", "numpy", "--quiet"]
+    rc = main(argv)
     out = capsys.readouterr().out
     assert rc == 0
-    assert "[explained] capacity rule" in out and "minimal reproducer" in out
-    assert "pto.MGATHER[pto.Coalesce.Row, pto.GatherOOB.Wrap]" in out
-    assert out.count("== ") == 2
+    assert "[explained] capacity rule" in out and "seed 0, generator oob" in out
+    files = sorted((tmp_path / "ptogpu-repro").glob("*.py"))
+    assert files and f"non-trivial index value(s)): ptogpu-repro/{files[0].name}" in out
+    assert "executed: a2a3@numpy numpy (array formulas, no lanes or loops)" in out
+    assert "pto.MGATHER[pto.Coalesce.Row, pto.GatherOOB.Wrap]" not in out
+    assert "pto.MGATHER[pto.Coalesce.Row, pto.GatherOOB.Wrap]" in files[0].read_text()
+    assert out.count("== ") == 2 and "divergent tile(s) in 1 class(es), each explained" in out
+    r = subprocess.run([sys.executable, str(files[0])], capture_output=True, text=True, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr                 # the reproducer runs: the divergence is real
+    assert main(argv + ["-v", "--repro-dir", str(tmp_path / "other")]) == 0
+    out = capsys.readouterr().out
+    assert "pto.MGATHER[pto.Coalesce.Row, pto.GatherOOB.Wrap]" in out and (tmp_path / "other").is_dir()
 
 
 def test_exit_status_1_on_unexplained(monkeypatch, capsys):

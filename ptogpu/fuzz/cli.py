@@ -132,6 +132,12 @@ def add_parser(sub) -> argparse.ArgumentParser:
     f.add_argument("-x", "--exitfirst", action="store_true",
                    help="stop after the first campaign that fails (exit status 1)")
     f.add_argument("--json", action="store_true", help="one JSON document on stdout")
+    f.add_argument("-v", "--verbose", action="store_true",
+                   help="print each class's minimal reproducer inline (default: the path of the "
+                        "file it is written to)")
+    f.add_argument("--repro-dir", default=None, metavar="DIR",
+                   help="write each class's minimal reproducer here as a script (default "
+                        "$PTOGPU_REPRO_DIR or ./ptogpu-repro in text mode; with --json only when given)")
     f.add_argument("--quiet", action="store_true",
                    help="no progress bar (there is none either when stderr is not a terminal)")
     f.set_defaults(fn=main)
@@ -148,20 +154,27 @@ def _side(s: str, backend: str) -> str:
     return s if "@" in s else f"{s}@{backend}"
 
 
-def format_report(title: str, rep: Report) -> str:
+def format_report(title: str, rep: Report, verbose: bool = True, repro: dict | None = None) -> str:
+    """A campaign's report as text: each class with its rule lines and, with ``verbose``, its
+    minimal reproducer inline; else the path of its reproducer file (``repro``: class -> path)."""
     j = rep.to_json()
+    repro = repro or {}
     if rep.check_error:
         return "\n".join([f"== {title}", f"   {j['config']}: {j['a']} vs {j['b']}: compared nothing "
                           f"(0 of {j['n']:,} tiles)",
                           f"   a static check rejects one side: {rep.check_error}"])
     out = [f"== {title}", f"   {j['config']}: {j['a']} vs {j['b']}, {j['n']:,} tiles in {j['seconds']:.2f}s "
-           f"({j['tiles_per_s']:,.0f} tiles/s, {j['engine']})"]
+           f"({j['tiles_per_s']:,.0f} tiles/s, {j['engine']}); seed {j['seed']}, generator {j['generator']}"
+           + (f", instances from {j['start']:,}" if j['start'] else "")]
     if j["executed"]:
-        out.append(f"   executed: {rep.a} {j['executed'].get('a', '-')}, {rep.b} {j['executed'].get('b', '-')}"
+        said = lambda k, side: ("numpy (array formulas, no lanes or loops)"      # noqa: E731
+                                if j["executed"].get(k) == "formula" and str(side).endswith("@numpy")
+                                else j["executed"].get(k, "-"))
+        out.append(f"   executed: {rep.a} {said('a', rep.a)}, {rep.b} {said('b', rep.b)}"
                    + ("  (formula screening: per-element results, no lanes or loops ran; "
                       "--engine execute runs them)" if rep.engine.startswith("fused") else ""))
     out.append(references_line(rep, j))
-    out.append(f"   faults: {rep.a.target} {j['faults_a']:,}, {rep.b.target} {j['faults_b']:,}; "
+    out.append(f"   faults: {j['a']} {j['faults_a']:,}, {j['b']} {j['faults_b']:,}; "
                f"divergent tiles: {j['divergent']:,}")
     if not j["classes"]:
         out.append("   no divergence")
@@ -173,10 +186,32 @@ def format_report(title: str, rep: Report) -> str:
             out.append(f"      rule: {r}")
         if c["shrunk"]:
             s = c["shrunk"]
-            out.append(f"      minimal reproducer ({s['rows']}x{s['cols']}, {s['nontrivial']} non-trivial "
-                       f"index value(s)):")
-            out += ["        " + ln for ln in c["reproducer"].rstrip().splitlines()]
+            what = f"{s['rows']}x{s['cols']}, {s['nontrivial']} non-trivial index value(s)"
+            if c["class"] in repro:
+                out.append(f"      minimal reproducer ({what}): {repro[c['class']]}")
+            if verbose:
+                out.append(f"      minimal reproducer ({what}):")
+                out += ["        " + ln for ln in c["reproducer"].rstrip().splitlines()]
     return "\n".join(out)
+
+
+def write_reproducers(directory: str, title: str, rep) -> dict:
+    """Each shrunk class's reproducer as a script in ``directory``: class name -> path."""
+    import os
+    import re
+    slug = lambda t: re.sub(r"[^A-Za-z0-9.]+", "-", t).strip("-")[:80] or "campaign"   # noqa: E731
+    out = {}
+    for c in rep.to_json()["classes"]:
+        if not (c["shrunk"] and c["reproducer"]):
+            continue
+        os.makedirs(directory, exist_ok=True)
+        path = os.path.join(directory, f"{slug(title)}--{slug(c['class'])}.py")
+        with open(path, "w") as f:
+            f.write(f"# ptogpu fuzz: {title}\n# class {c['class']} ({c['count']:,} tiles, "
+                    f"first instance {c['first'][0] if c['first'] else '-'})\n")
+            f.write(c["reproducer"])
+        out[c["class"]] = path
+    return out
 
 
 def references_line(rep, j: dict) -> str:
@@ -194,11 +229,32 @@ def references_line(rep, j: dict) -> str:
             (f" (against the {' and the '.join(dict.fromkeys(what))})" if what else ""))
 
 
+# Run options a merge cannot honour (the shards ran with theirs): option -> (attribute, default).
+_MERGE_IGNORES = {
+    "--instr": ("instr", None), "--space": ("space", None), "--mode": ("mode", None), "--oob": ("oob", None),
+    "--atomic": ("atomic", None), "--dtype": ("dtype", None), "--index-dtype": ("index_dtype", None),
+    "--shape": ("shape", None), "--dst-fill": ("dst_fill", None), "--layout": ("layout", None),
+    "--table-size": ("table_size", None), "--table-shape": ("table_shape", None),
+    "--table-stride": ("table_stride", None), "--quirk": ("quirk", None), "--gen": ("gen", None),
+    "--pair": ("pair", None), "-n": ("instances", None), "--seed": ("seed", 0), "--backend": ("backend", "auto"),
+    "--chunk": ("chunk", None), "--workers": ("workers", None), "--suite": ("suite", None),
+    "--engine": ("engine", "execute"), "--shapes": ("shapes", False), "--start": ("start", 0),
+    "--shard": ("shard", None), "--dask": ("dask", None), "--shards": ("shards", None),
+    "--last-scan": ("last_scan", "owner"), "-x": ("exitfirst", False),
+}
+
+
 def main(args) -> int:
     """A configuration no target accepts (ValueError) or a table this host cannot hold
     (MemoryError) ends in ``ptogpu.cli``: one line, exit status 2."""
     if args.merge:
+        given = [o for o, v in _MERGE_IGNORES.items() if getattr(args, v[0]) != v[1]]
+        if given:
+            raise ValueError(f"--merge takes the shards' JSON files as they are ({', '.join(given)} would be "
+                             "ignored); it goes with --json, --no-shrink, --quiet, -v and --repro-dir only")
         return merge_main(args)
+    if args.dask is not None and not args.dask.strip():
+        raise ValueError("--dask '': expected a scheduler address (tcp://HOST:8786) or local:N")
     if args.shard is not None:
         from ..execution.shards import Shard
         args.shard = Shard.parse(args.shard)
@@ -226,6 +282,9 @@ def main(args) -> int:
                   "table_shape", "table_stride", "pair", "gen", "quirk"))
     from .suite import Known
     runs = []
+    if args.instances is not None and not custom and not args.suite:
+        raise ValueError("-n N sets the tiles of the campaign you name (--pair, --mode, --oob, ...); the "
+                         "known suite has fixed sizes: --suite known -n N runs each of its campaigns with N tiles")
     if args.suite or not custom:
         from . import suite
         for k in suite.campaigns(backend):
@@ -254,6 +313,9 @@ def main(args) -> int:
             a, b = p.split(":")
             runs.append(Known(f"{a} vs {b}", cfg, a, b, args.gen or "mixed",
                               100_000 if args.instances is None else args.instances, args.shapes))
+    if (args.suite or not custom) and not args.json and runs:
+        print(f"the known suite: {len(runs)} campaigns, {sum(k.n for k in runs):,} tiles "
+              f"(seed {args.seed}; --suite known -n N sets each campaign's size)", flush=True)
     return execute(runs, args, backend)
 
 
@@ -309,7 +371,9 @@ def _execute(runs: list, args, backend: str, pool) -> int:
             getattr(args, "shard", None) is None else None
         reports.append((k.title, rep))
         if not args.json:
-            print(_text(k.title, rep), flush=True)
+            print(_text(k.title, rep, args), flush=True)
+        elif args.repro_dir:
+            write_reproducers(args.repro_dir, k.title, rep)
         if args.exitfirst and _failed(rep):
             break
     return _emit(reports, args, backend, interrupted, stopped_in, len(runs))
@@ -319,8 +383,16 @@ def _failed(rep) -> bool:
     return bool(rep.unexplained or rep.bugs or getattr(rep, "regression", None))
 
 
-def _text(title: str, rep) -> str:
-    lines = [format_report(title, rep)]
+def _text(title: str, rep, args=None) -> str:
+    verbose = getattr(args, "verbose", True) if args is not None else True
+    repro = {}
+    where = getattr(args, "repro_dir", None) if args is not None else None
+    if args is not None and not getattr(args, "json", False) and where is None:
+        import os
+        where = os.environ.get("PTOGPU_REPRO_DIR") or "ptogpu-repro"
+    if where is not None:
+        repro = write_reproducers(where, title, rep)
+    lines = [format_report(title, rep, verbose, repro)]
     if getattr(rep, "regression", None):
         lines.append(f"   REGRESSION: this known campaign's classes changed ({rep.regression})")
     if not isinstance(rep, Report):
@@ -352,8 +424,12 @@ def _emit(reports: list, args, backend: str, interrupted, stopped_in: str, n_run
         print(json.dumps(doc, indent=1))
     else:
         tot = sum(r.n for _, r in reports if not r.check_error)
-        verdict = ("every side agrees with its reference and every divergence is explained by a "
-                   "target-table rule" if not bad else f"{bad:,} tile(s) unexplained or emulator bugs")
+        div = sum(r.divergent for _, r in reports if not r.check_error)
+        ncls = sum(len(r.classes) for _, r in reports if not r.check_error)
+        verdict = (f"{bad:,} tile(s) unexplained or emulator bugs" if bad else
+                   f"every side agrees with its reference; {div:,} divergent tile(s) in {ncls} class(es), "
+                   f"each explained by a target-table rule" if div else
+                   "every side agrees with its reference; no divergence")
         if not reports:
             verdict = "no campaign finished"
         elif empty == len(reports):
@@ -441,7 +517,9 @@ def merge_main(args) -> int:
         rep.regression = suite.regression(k, rep, rep.n, rep.seed) if k and rep.start == 0 else None
         reports.append((title, rep))
         if not args.json:
-            print(_text(title, rep), flush=True)
+            print(_text(title, rep, args), flush=True)
+        elif args.repro_dir:
+            write_reproducers(args.repro_dir, title, rep)
     args.shard = None
     return _emit(reports, args, "+".join(sorted(backends)), False, "", len(reports))
 
@@ -478,6 +556,9 @@ def scatter_main(args, backend: str) -> int:
     gen = args.gen or "dup"
     if gen not in S.GENERATORS:
         raise ValueError(f"--gen {gen!r}: choose one of {', '.join(S.GENERATORS)}")
+    if gen == "perm" and cfg.n_idx > cfg.slots:
+        raise ValueError(f"--gen perm: {cfg.n_idx} indices per tile cannot all differ in {cfg.slots} slots "
+                         f"(--table-size at least {cfg.n_idx}, or a smaller --shape)")
     if args.pair:
         runs = []
         for p in args.pair:
