@@ -72,21 +72,25 @@ def mask_group(dtype, trait: RegTrait | None = None) -> int:
     return 4 if _trait_of(trait).num == 2 else size
 
 
-class RegTensor:
-    """``RegTensor<T[, Trait]>``: ``RegTensor[pto.half]()``, ``RegTensor[pto.int64, RegTraitNumTwo]()``.
-
-    Starts zeroed (C++ leaves it undefined). ``numpy()``/``set()`` are for inspection and tests.
-    """
-    dtype: np.dtype = None
-    trait: RegTrait = RegTraitNumOne
-
-    def __class_getitem__(cls, params) -> type:
+class _RegTensorMeta(type):
+    # a metaclass __getitem__ (not __class_getitem__): type checkers read RegTensor[...] in an
+    # expression as this call, whose result is a RegTensor class
+    def __getitem__(cls, params) -> "type[RegTensor]":
         if not isinstance(params, tuple):
             params = (params,)
         if not 1 <= len(params) <= 2:
             raise TypeError("RegTensor[T] or RegTensor[T, RegTraitNumTwo]")
         trait = _trait_of(params[1] if len(params) > 1 else None)
         return _reg_class(dtypes.name_of(params[0]), trait.num)
+
+
+class RegTensor(metaclass=_RegTensorMeta):
+    """``RegTensor<T[, Trait]>``: ``RegTensor[pto.half]()``, ``RegTensor[pto.int64, RegTraitNumTwo]()``.
+
+    Starts zeroed (C++ leaves it undefined). ``numpy()``/``set()`` are for inspection and tests.
+    """
+    dtype: np.dtype = None
+    trait: RegTrait = RegTraitNumOne
 
     def __init__(self) -> None:
         if self.dtype is None:
