@@ -282,6 +282,38 @@ class Tile(metaclass=TileMeta):
         arena.check_many(addrs, st.itemsize, "Tile.set")
         arena.scatter(addrs, a)
 
+    # Read-only array protocol over the valid region (what numpy() returns), so a tile reads
+    # like the array it holds: t.shape, t.dtype, len(t), t[i, j], t[1:, ::2].
+    @property
+    def shape(self) -> tuple[int, int]:
+        return (self._vr, self._vc)
+
+    @property
+    def dtype(self) -> np.dtype:
+        return self.Element
+
+    ndim = 2
+
+    @property
+    def size(self) -> int:
+        return self._vr * self._vc
+
+    def __len__(self) -> int:
+        return self._vr
+
+    def __bool__(self) -> bool:          # a tile is an object first: one with no valid rows is not "false"
+        return True
+
+    def __getitem__(self, key):
+        return self.numpy()[key]
+
+    def __setitem__(self, key, value) -> None:
+        raise TypeError(f"{type(self).__name__} is read-only through [] (its bytes live in the "
+                        f"emulated {self.space.upper()}): write the valid region with set(), or an instruction")
+
+    def __iter__(self):
+        return iter(self.numpy())
+
     def __array__(self, dtype=None, copy=None) -> np.ndarray:
         """``np.asarray(tile)``: the valid region (a copy), as :meth:`numpy`."""
         a = self.numpy()

@@ -245,3 +245,23 @@ def test_an_empty_valid_region_of_a_huge_dim_reads_and_writes_nothing():
             pto.TASSIGN(t, 0)
             assert t.numpy().shape == (vr, vc) and t.element_addrs().size == 0
             t.set(np.zeros((vr, vc), np.float32))
+
+
+def test_a_tile_reads_like_its_valid_region(core):
+    """shape, dtype, size, ndim, len, indexing, slicing and iteration are the valid region's
+    (as numpy() returns it); [] assignment is refused (set() writes); a tile is truthy."""
+    t = tile(F32, 4, 8, 0x200, vr=-1, vc=-1, valid=(3, 5))
+    vals = np.arange(15, dtype=np.float32).reshape(3, 5) - 7.5
+    t.set(vals)
+    assert t.shape == (3, 5) and t.dtype == np.float32 and t.size == 15 and t.ndim == 2 and len(t) == 3
+    assert t[1, 2] == vals[1, 2] and t[-1, -1] == vals[-1, -1]
+    assert_bytes(t[1:, ::2], vals[1:, ::2])
+    assert [r.tolist() for r in t] == vals.tolist()
+    with pytest.raises(IndexError):
+        t[3, 0]                                   # row 3 is padding, not valid
+    with pytest.raises(TypeError, match="read-only"):
+        t[0, 0] = 1.0
+    t.set_valid_row(0)
+    assert t.shape == (0, 5) and len(t) == 0 and bool(t)
+    h = tile(pto.bfloat16, 2, 16, 0x400)
+    assert h.dtype == np.dtype(pto.bfloat16) and h.shape == (2, 16)
