@@ -4,6 +4,7 @@ checkout's ``cuda_src/``, the installed copy."""
 from __future__ import annotations
 
 import importlib.util
+import pathlib
 import re
 import shutil
 import subprocess
@@ -118,3 +119,26 @@ def test_installed_metadata_names_the_license():
     md = metadata.metadata("ptogpu")
     assert md.get("License") == "Apache-2.0" or "Apache" in (md.get("License-Expression") or "")
     assert any("Apache" in c for c in md.get_all("Classifier") or [])
+
+
+def test_the_gpu_check_runs_on_a_bare_device_machine():
+    """perf/gpu_check.sh installs nothing from a registry: ptogpu from the tree, its other
+    run-time dependencies from perf/wheels (pure-Python wheels, unpacked with --no-index), and
+    only the test files that hold gpu-marked tests (the rest may need hypothesis)."""
+    import re
+    root = pathlib.Path(__file__).resolve().parents[1]
+    script = (root / "perf" / "gpu_check.sh").read_text()
+    assert "--no-index --no-deps --target" in script and 'PYTHONPATH="$ROOT:$SITE' in script
+    assert 'grep -l "pytest.mark.gpu"' in script
+    wheels = {w.name.split("-")[0].lower(): w for w in (root / "perf" / "wheels").glob("*.whl")}
+    toml = (root / "pyproject.toml").read_text()
+    deps = re.search(r"^dependencies = \[(.*?)\]", toml, re.M).group(1)
+    preinstalled = {"numpy", "ml_dtypes", "tqdm"}           # on the device machine already
+    for d in re.findall(r'"([A-Za-z0-9_.-]+)', deps):
+        assert d.lower() in preinstalled or d.lower() in wheels, f"{d}: no wheel in perf/wheels"
+    assert "cloudpickle" in wheels                       # loky's own dependency
+    assert all(w.name.endswith("-py3-none-any.whl") for w in wheels.values())
+    gpu_files = [p for p in (root / "tests").glob("test_*.py") if "pytest.mark.gpu" in p.read_text()]
+    for p in gpu_files:                                   # what the device lacks is not imported
+        head = "\n".join(ln for ln in p.read_text().splitlines() if ln.startswith(("import ", "from ")))
+        assert "hypothesis" not in head and "dask" not in head and "matplotlib" not in head, p.name
