@@ -144,3 +144,18 @@ def test_row_capacity_class_from_the_cli(capsys):
     assert "[explained] capacity rule" in out and "into 8 slots x 2 batches" in out
     assert main(["fuzz", "--instr", "mscatter", "--table-shape", "1,1,2,8,16", "-n", "1"]) == 2
     assert "1,1,B,SLOTS,COLS" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("backend", ["numpy", "native"])
+@pytest.mark.parametrize("mode", ["elem", "row"])
+def test_wrap_into_no_slots_is_a_class_by_rule(backend, mode):
+    """Wrap with capacity 0: A5 Last's slot-centric scan stores nothing, the sequential and
+    source-centric paths fault (a modulo by zero): the conflict rule predicts it, fault vs value."""
+    cfg = S.ScatterConfig(mode=mode, rows=2, cols=8, slots=0, oob="wrap")
+    for a, b in (("a5.last", "cpu"), ("a5.default", "a5.last"), ("a5.last", "a2a3")):
+        rep = S.campaign(cfg, f"{a}@{backend}", f"{b}@{backend}", 40, generator="mixed", backend=backend,
+                         shrink=False)
+        assert rep.unexplained == 0 and rep.bugs == 0 and rep.divergent == 40, (a, b, rep.to_json()["classes"])
+        (cls,) = rep.classes.values()
+        assert cls.mask & CONFLICT and "fault vs value" in cls.name
+        assert (rep.faults_a, rep.faults_b) == ((0, 40) if a == "a5.last" else (40, 0))

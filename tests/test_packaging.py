@@ -129,7 +129,7 @@ def test_the_gpu_check_runs_on_a_bare_device_machine():
     root = pathlib.Path(__file__).resolve().parents[1]
     script = (root / "perf" / "gpu_check.sh").read_text()
     assert "--no-index --no-deps --target" in script and 'PYTHONPATH="$ROOT:$SITE' in script
-    assert 'grep -l "pytest.mark.gpu"' in script
+    assert "@pytest\\.mark\\.gpu" in script
     wheels = {w.name.split("-")[0].lower(): w for w in (root / "perf" / "wheels").glob("*.whl")}
     toml = (root / "pyproject.toml").read_text()
     deps = re.search(r"^dependencies = \[(.*?)\]", toml, re.M).group(1)
@@ -138,7 +138,9 @@ def test_the_gpu_check_runs_on_a_bare_device_machine():
         assert d.lower() in preinstalled or d.lower() in wheels, f"{d}: no wheel in perf/wheels"
     assert "cloudpickle" in wheels                       # loky's own dependency
     assert all(w.name.endswith("-py3-none-any.whl") for w in wheels.values())
-    gpu_files = [p for p in (root / "tests").glob("test_*.py") if "pytest.mark.gpu" in p.read_text()]
+    gpu_files = [p for p in (root / "tests").glob("test_*.py")
+                 if re.search(r"^ *(@pytest\.mark\.gpu|pytestmark = pytest\.mark\.gpu)", p.read_text(), re.M)]
+    assert len(gpu_files) >= 5
     for p in gpu_files:                                   # what the device lacks is not imported
         head = "\n".join(ln for ln in p.read_text().splitlines() if ln.startswith(("import ", "from ")))
         assert "hypothesis" not in head and "dask" not in head and "matplotlib" not in head, p.name

@@ -111,10 +111,45 @@ def local(n_workers: int) -> Executor | None:
         return None
     from loky import get_reusable_executor
     import ptogpu
+    _quiet_resource_tracker()
     root = os.path.dirname(os.path.dirname(os.path.abspath(ptogpu.__file__)))
     path = os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH", "")) if p)
     return get_reusable_executor(max_workers=n_workers, timeout=IDLE_TIMEOUT, initializer=_init_worker,
                                  env={IN_WORKER: "1", "PYTHONPATH": path})
+
+
+def _quiet_resource_tracker() -> None:
+    """loky's resource tracker (a process of its own) writes to our stderr. Killed (an OOM
+    killer, a user's kill), it is relaunched by loky with a warning, and the new one prints a
+    traceback for every resource the old one tracked (37 lines in a numpy campaign). So it runs
+    with its stderr on /dev/null, and a relaunch is one line of ours."""
+    import sys
+    import warnings
+    try:
+        from loky.backend import resource_tracker as rt
+    except ImportError:
+        return
+    cls = type(rt._resource_tracker)
+    if getattr(cls, "_ptogpu_quiet", False) or not hasattr(cls, "_launch"):
+        return
+    launch = cls._launch
+    warnings.filterwarnings("ignore", message="resource_tracker: process died unexpectedly")
+
+    def _launch(self):
+        if getattr(cls, "_ptogpu_started", False):
+            print("ptogpu: the worker pool's resource tracker died and was restarted (shared "
+                  "memory it tracked may be left behind)", file=sys.stderr, flush=True)
+        cls._ptogpu_started = True
+        null, saved = os.open(os.devnull, os.O_WRONLY), os.dup(2)
+        try:
+            os.dup2(null, 2)
+            return launch(self)
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+            os.close(null)
+    cls._launch = _launch
+    cls._ptogpu_quiet = True
 
 
 def start(n_workers: int, modules: Iterable[str] = ()) -> None:
