@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+os.environ.setdefault("PTOGPU_NATIVE_OPT", "-O3")   # time the optimised kernels, never a quick first-use build
 import sys
 import time
 

@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+os.environ.setdefault("PTOGPU_NATIVE_OPT", "-O3")   # time the optimised kernels, never a quick first-use build
 import platform
 import sys
 import time

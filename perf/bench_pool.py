@@ -15,6 +15,7 @@ import argparse
 import json
 import multiprocessing as mp
 import os
+os.environ.setdefault("PTOGPU_NATIVE_OPT", "-O3")   # time the optimised kernels, never a quick first-use build
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor

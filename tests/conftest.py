@@ -24,6 +24,21 @@ OOB = pto.GatherOOB
 SENT = 0xCD                      # byte every UB/L1 starts with in these tests ("untouched")
 
 
+# The suite builds every kernel family at -O3 in the foreground, in parallel, before the first
+# test (ptogpu's default, a quick -O1 build now and -O3 in the background, has its own test in
+# test_native_cache.py): subprocess tests then never build, and their stderr holds only
+# what the command says.
+os.environ.setdefault("PTOGPU_NATIVE_OPT", "-O3")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _kernels_built_up_front():
+    if os.environ.get("PTOGPU_NATIVE_OPT") == "-O3":
+        from ptogpu.backend import native_backend
+        native_backend.prebuild()
+    yield
+
+
 # ptogpu fuzz writes reproducers to ./ptogpu-repro by default: tests running in the checkout
 # write them to a scratch folder instead (tests of the default unset this).
 os.environ.setdefault("PTOGPU_REPRO_DIR", tempfile.mkdtemp(prefix="ptogpu-repro-tests-"))

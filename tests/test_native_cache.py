@@ -128,3 +128,28 @@ def test_a_compile_that_times_out_is_killed_with_its_children(monkeypatch):
     assert not alive()
     assert nb._run_all([["true"], ["true"]]) == ""
     assert "exit" in nb._run_all([["sh", "-c", "echo exit >&2; exit 3"]])
+
+
+def test_first_use_builds_quick_then_optimised_in_the_background(tmp_path):
+    """Without PTOGPU_NATIVE_OPT a family's first use is a quick -O0 build in the foreground
+    (said on stderr even when it is not a terminal), then a detached -O3 build; the next
+    process loads the -O3 library and builds nothing."""
+    import os
+    import subprocess
+    import sys
+    import time
+    from ptogpu.backend import native_backend as nb
+    env = {k: v for k, v in os.environ.items() if k != "PTOGPU_NATIVE_OPT"}
+    env["PTOGPU_CACHE_DIR"] = str(tmp_path)
+    code = ("from ptogpu.backend import native_backend as nb; nb.PREBUILD = ('dma',); "
+            "nb.load('dma'); print(nb.build_level('dma'))")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300)
+    assert r.returncode == 0 and r.stdout.strip() == nb.QUICK_OPT != "-O3", r.stderr
+    assert f"ptogpu: building native kernels (first use, quick {nb.QUICK_OPT} build; the -O3 build follows" in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1
+    deadline = time.monotonic() + 240
+    while len(list(tmp_path.glob("ptogpu_native_*_dma.so"))) < 2 and time.monotonic() < deadline:
+        time.sleep(0.5)
+    assert len(list(tmp_path.glob("ptogpu_native_*_dma.so"))) == 2
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300)
+    assert r.returncode == 0 and r.stdout.strip() == "-O3" and r.stderr == "", r.stderr
