@@ -76,20 +76,34 @@ BAD_LINES = [
 ]
 
 
+def run_cli(argv, capsys) -> tuple[int, str, str]:
+    """``ptogpu ARGV`` in this process (argparse's exit included): (status, stdout, stderr)."""
+    try:
+        rc = main(argv)
+    except SystemExit as e:
+        rc = e.code
+    out, err = capsys.readouterr()
+    return rc, out, err
+
+
 @pytest.mark.parametrize("argv, msg", BAD_LINES, ids=lambda v: " ".join(v) if isinstance(v, list) else None)
-def test_input_it_cannot_run_is_one_line_exit_2(argv, msg):
-    r = subprocess.run([sys.executable, "-m", "ptogpu", *argv], capture_output=True, text=True, timeout=120)
-    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and msg in r.stderr, (r.returncode, r.stderr)
+def test_input_it_cannot_run_is_one_line_exit_2(argv, msg, capsys):
+    rc, _, err = run_cli(argv, capsys)
+    assert rc == 2 and len(err.strip().splitlines()) == 1 and msg in err, (rc, err)
+
+
+def test_a_bad_line_is_one_line_in_a_real_process_too():
+    r = subprocess.run([sys.executable, "-m", "ptogpu", *BAD_LINES[0][0]], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and BAD_LINES[0][1] in r.stderr
 
 
 @pytest.mark.parametrize("opt", [["--pair", "cpu:a5"], ["--shard", "0/2"], ["-n", "5"], ["--seed", "3"],
                                  ["--backend", "numpy"]])
-def test_merge_refuses_run_options_it_would_ignore(opt, tmp_path):
+def test_merge_refuses_run_options_it_would_ignore(opt, tmp_path, capsys):
     f = tmp_path / "s.json"
     f.write_text("{}")
-    r = subprocess.run([sys.executable, "-m", "ptogpu", "fuzz", "--merge", str(f), *opt],
-                       capture_output=True, text=True)
-    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and "would be ignored" in r.stderr, r.stderr
+    rc, _, err = run_cli(["fuzz", "--merge", str(f), *opt], capsys)
+    assert rc == 2 and len(err.strip().splitlines()) == 1 and "would be ignored" in err, err
 
 
 def test_tassign_takes_integers_only():

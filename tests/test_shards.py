@@ -184,22 +184,31 @@ def test_old_reports_are_refused_with_one_line(tmp_path):
         Report.from_json({"schema": "ptogpu.fuzz.report/1"})
 
 
-def _cli(*args, cwd=None):
-    import subprocess
-    import sys
-    return subprocess.run([sys.executable, "-m", "ptogpu", "fuzz", *args], capture_output=True, text=True,
-                          cwd=cwd)
+class _Ran:
+    def __init__(self, rc, out, err):
+        self.returncode, self.stdout, self.stderr = rc, out, err
+
+
+def _cli(*args, capsys):
+    """``ptogpu fuzz ARGS`` in this process: its status, stdout and stderr."""
+    from ptogpu.cli import main
+    try:
+        rc = main(["fuzz", *args])
+    except SystemExit as e:
+        rc = e.code
+    out, err = capsys.readouterr()
+    return _Ran(rc, out, err)
 
 
 @pytest.mark.parametrize("pair", [["--pair", "cpu@numpy:a5@numpy", "--shape", "4x8", "--table-size", "100"],
                                   ["--instr", "mscatter", "--pair", "a5.default@numpy:cpu@numpy",
                                    "--shape", "2x8", "--table-size", "16"]])
-def test_cli_merge_needs_the_whole_campaign_and_believable_counts(tmp_path, pair):
+def test_cli_merge_needs_the_whole_campaign_and_believable_counts(tmp_path, pair, capsys):
     """Each shard's JSON names its shard and the whole range: shards missing at either end,
     shards of other splits and counts no run of the shard's tiles could give are refused."""
     files = {}
     for s in ("0/3", "1/3", "2/3", "0/2"):
-        r = _cli(*pair, "-n", "600", "--shard", s, "--json", "--quiet")
+        r = _cli(*pair, "-n", "600", "--shard", s, "--json", "--quiet", capsys=capsys)
         assert r.returncode == 0, r.stderr
         doc = json.loads(r.stdout)
         assert doc["shard"] == s and doc["campaigns"][0]["campaign"] == {"start": 0, "n": 600}
@@ -210,19 +219,19 @@ def test_cli_merge_needs_the_whole_campaign_and_believable_counts(tmp_path, pair
                      (f("1/3", "2/3"), "missing shard 0/3 (instances 0 .. 199)"),
                      (f("0/2"), "missing shard 1/2 (instances 300 .. 599)"),
                      (f("0/3", "1/3", "2/3", "0/2"), "600 tiles in 2 shards")]:
-        r = _cli("--merge", *bad)
+        r = _cli("--merge", *bad, capsys=capsys)
         assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and why in r.stderr, r.stderr
-    assert _cli("--merge", *f("2/3", "0/3", "1/3"), "--no-shrink").returncode in (0, 1)
+    assert _cli("--merge", *f("2/3", "0/3", "1/3"), "--no-shrink", capsys=capsys).returncode in (0, 1)
     for edit, why in [(dict(divergent=10**30), "divergent = 1,000,000"), (dict(faults_a=201), "faults_a = 201"),
                       (dict(n=10**6), "not shard 1/3"), (dict(divergent=-1), "not a count")]:
         doc = json.loads(files["1/3"].read_text())
         doc["campaigns"][0].update(edit)
         bad = tmp_path / "edited.json"
         bad.write_text(json.dumps(doc))
-        r = _cli("--merge", *f("0/3"), str(bad), *f("2/3"))
+        r = _cli("--merge", *f("0/3"), str(bad), *f("2/3"), capsys=capsys)
         assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and why in r.stderr, (edit, r.stderr)
     doc = json.loads(files["1/3"].read_text())
     doc["campaigns"][0]["classes"] = [{"class": "x", "facts": [], "count": 150, "first": [0]}] * 2
     (tmp_path / "edited.json").write_text(json.dumps(doc))
-    r = _cli("--merge", *f("0/3"), str(tmp_path / "edited.json"), *f("2/3"))
+    r = _cli("--merge", *f("0/3"), str(tmp_path / "edited.json"), *f("2/3"), capsys=capsys)
     assert r.returncode == 2 and "outside" in r.stderr, r.stderr

@@ -33,8 +33,7 @@ def tgatherb_params(core, dst, src, off) -> tuple[str, np.ndarray] | None:
     kind = "OFFK_INT"
     if engine == "cpu" and dtypes.storage(off.Element).kind not in "iub":
         name = dtypes.name_of(off.Element)
-        from ..semantics.sim_types import bf16_is_half
-        if name == "bfloat16" and bf16_is_half(core):
+        if name == "bfloat16" and core.quirks.get("cpu_bfloat16_is_half", False):
             name = "half"                   # the simulator's bfloat16_t is _Float16: half bits
         kind = _FLOAT_OFFSETS.get(name)
         if kind is None:
