@@ -14,7 +14,7 @@ from .memory import SPACES, Arena, Ptr
 from .dma_regs import DmaRegs
 from .targets import Target, get_target
 
-_current: contextvars.ContextVar[list] = contextvars.ContextVar("ptogpu_core_stack", default=[])
+CURRENT: contextvars.ContextVar[list] = contextvars.ContextVar("ptogpu_core_stack", default=[])
 
 
 class Core:
@@ -56,12 +56,12 @@ class Core:
 
     # -- context ---------------------------------------------------------------------------
     def __enter__(self) -> "Core":
-        _current.set(_current.get() + [self])
+        CURRENT.set(CURRENT.get() + [self])
         return self
 
     def __exit__(self, *exc) -> None:
-        stack = _current.get()
-        _current.set(stack[:-1])
+        stack = CURRENT.get()
+        CURRENT.set(stack[:-1])
 
     def __repr__(self) -> str:
         return f"Core(target={self.target.name!r}, backend={self.backend!r})"
@@ -115,7 +115,7 @@ class Core:
 
 def current_core() -> Core:
     """The innermost ``with core:`` of this thread or task: instructions run on it."""
-    stack = _current.get()
+    stack = CURRENT.get()
     if not stack:
         raise PtoError("no current core: create one with `with pto.Core(target, backend):`")
     return stack[-1]

@@ -14,8 +14,8 @@ M64 = (1 << 64) - 1
 
 
 def _target() -> str:
-    from .core import _current
-    stack = _current.get()
+    from .core import CURRENT
+    stack = CURRENT.get()
     return stack[-1].target.name if stack else ""
 
 

@@ -20,8 +20,8 @@ _SPACE = {TileType.Vec: "ub", TileType.Mat: "l1"}
 
 
 def _target_name() -> str:
-    from .core import _current
-    stack = _current.get()
+    from .core import CURRENT
+    stack = CURRENT.get()
     return stack[-1].target.name if stack else "any target"
 
 

@@ -60,7 +60,7 @@ class Totals(dict):
 
 
 @dataclass(frozen=True)
-class _Record:
+class Record:
     instr: str
     src_space: str
     dst_space: str
@@ -78,7 +78,7 @@ class Trace:
 
     def __init__(self, core) -> None:
         self.core = core
-        self._records: list[_Record] = []
+        self._records: list[Record] = []
 
     def __enter__(self) -> "Trace":
         tracers = getattr(self.core, "_tracers", None)
@@ -90,7 +90,7 @@ class Trace:
     def __exit__(self, *exc) -> None:
         self.core._tracers.remove(self)
 
-    def record(self, rec: _Record) -> None:
+    def record(self, rec: Record) -> None:
         self._records.append(rec)
 
     @property

@@ -115,6 +115,36 @@ def test_no_import_cycles_between_packages():
     assert not cycles, f"packages that import each other (directly or through others): {cycles}"
 
 
+def test_no_import_cycles_inside_a_package():
+    """Within a subpackage too, modules import in one direction (a lazy import counts): the
+    lower module holds what both need."""
+    graph = {m: {t for t in ts if t in MODULES and unit(t) == unit(m) and t != unit(m)}
+             for m, ts in MODULES.items() if m != unit(m)}
+
+    def reach(a):
+        seen, todo = set(), [a]
+        while todo:
+            for b in graph.get(todo.pop(), ()):
+                if b not in seen:
+                    seen.add(b)
+                    todo.append(b)
+        return seen
+
+    cycles = sorted({tuple(sorted((a, b))) for a in graph for b in reach(a) if a != b and a in reach(b)})
+    assert not cycles, f"modules of one package that import each other: {cycles}"
+
+
+def test_no_private_name_is_imported_from_another_module():
+    """A name another module needs is public in the module that defines it."""
+    bad = []
+    for p in sorted(ROOT.rglob("*.py")):
+        for node in ast.walk(ast.parse(p.read_text())):
+            if isinstance(node, ast.ImportFrom):
+                bad += [f"{module_name(p)}:{node.lineno} imports {a.name} from {'.' * node.level}{node.module or ''}"
+                        for a in node.names if a.name.startswith("_") and not a.name.startswith("__")]
+    assert not bad, "\n".join(bad)
+
+
 def test_the_execution_layer_sits_between_the_backends_and_the_campaigns():
     ex = layer_of("ptogpu.execution.batch")
     assert layer_of("ptogpu.backend.launch") < ex < layer_of("ptogpu.fuzz.compare")

@@ -50,10 +50,10 @@ def u32_at(mem, addr) -> int:
 
 @pytest.fixture(autouse=True)
 def _exit_cores():
-    from ptogpu.core import _current
-    token = _current.set([])
+    from ptogpu.core import CURRENT
+    token = CURRENT.set([])
     yield
-    _current.reset(token)
+    CURRENT.reset(token)
 
 
 # -- references --------------------------------------------------------------------------------

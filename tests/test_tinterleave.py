@@ -20,12 +20,12 @@ ADDR = (0x0000, 0x4000, 0x8000, 0xC000, 0x10000, 0x14000)
 
 @pytest.fixture(autouse=True)
 def _fresh_stack():
-    from ptogpu.core import _current
-    token = _current.set([])
+    from ptogpu.core import CURRENT
+    token = CURRENT.set([])
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
         yield
-    _current.reset(token)
+    CURRENT.reset(token)
 
 
 def T(dt, rows, cols, vr=None, vc=None, layout=RM):

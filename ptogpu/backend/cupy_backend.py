@@ -94,7 +94,7 @@ def _fn(kernel: str, filename: str | None = None):
     f = _fns.get(kernel)
     if f is None:
         if filename is None:
-            from .kernels import kernel_file
+            from .sources import kernel_file
             filename = kernel_file(kernel)
         f = module(filename).get_function(kernel)
         _fns[kernel] = f

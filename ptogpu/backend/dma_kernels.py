@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..trace import _Record, active
+from ..trace import Record, active
 from .kernels import clean, enum, i64, launch_on, use_kernels
 
 FILE = "dma.cu"
@@ -60,7 +60,7 @@ def run_bursts(core, b, prologue=None) -> bool:
         body = dst + b.left + length + b.right
         end = (body + 31) // 32 * 32 if b.fill else body
         for tr in tracers:
-            tr.record(_Record(b.instr, b.src_space, b.dst_space, src.copy(), dst.copy(),
+            tr.record(Record(b.instr, b.src_space, b.dst_space, src.copy(), dst.copy(),
                               np.array(length), b.left, b.right, end - body, b.repeat))
     launch_on(core, "dma_bursts", prm, passes=2, writes=(b.dst_space,))
     return True

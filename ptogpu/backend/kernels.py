@@ -9,9 +9,6 @@ fault the NumPy backend raises (same type, same message, same partial effects).
 """
 from __future__ import annotations
 
-import re
-from functools import lru_cache
-
 import numpy as np
 
 from . import sources
@@ -27,15 +24,6 @@ def i64(v: int) -> int:
     """A Python int as the int64 with the same low 64 bits (uint64 arithmetic in kernels)."""
     v = int(v) & M64
     return v - (1 << 64) if v >= 1 << 63 else v
-
-
-@lru_cache(maxsize=None)
-def kernel_file(kernel: str) -> str:
-    """The ``cuda_src`` file whose ``PTO_EXPORT(kernel)`` line defines ``kernel``."""
-    for p in sources.kernel_files():
-        if re.search(rf"^PTO_EXPORT(?:_WARPS)?\({kernel}\)", p.read_text(), re.M):
-            return p.name
-    raise KeyError(f"no cuda_src/*.cu exports kernel {kernel!r}")
 
 
 def enum(filename: str, name: str) -> int:

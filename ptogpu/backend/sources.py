@@ -86,3 +86,12 @@ def enum_values(filename: str) -> dict[str, int]:
             values[name] = nxt
             nxt += 1
     return values
+
+
+@lru_cache(maxsize=None)
+def kernel_file(kernel: str) -> str:
+    """The ``cuda_src`` file whose ``PTO_EXPORT(kernel)`` line defines ``kernel``."""
+    for p in kernel_files():
+        if re.search(rf"^PTO_EXPORT(?:_WARPS)?\({kernel}\)", p.read_text(), re.M):
+            return p.name
+    raise KeyError(f"no cuda_src/*.cu exports kernel {kernel!r}")

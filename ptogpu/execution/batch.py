@@ -32,10 +32,11 @@ import numpy as np
 
 from .. import dtypes
 from ..backend.launch import free_host_bytes
-from .config import FuzzConfig, _pad
+from .config import FuzzConfig, pad_to
 from .rng import Generator, check_instances
 from .shards import RangeSpec
-from .single import F_DST, F_INDEX, F_OTHER, F_TABLE, cast_indices, check_fits, fault_code, layout, run_single
+from .single import (F_DST, F_INDEX, F_OTHER, F_TABLE, cast_indices, check_fits, fault_code, layout, run_single,
+                     tgatherb_structure)
 from ..targets import get_target
 from ..semantics.indexing import prod
 
@@ -320,7 +321,7 @@ def _mgather_ub(cfg: FuzzConfig, raw: np.ndarray, L: dict):
     view = out.view(st).reshape(N, R, C)
     view[:, :VR, :VC] = np.where(ok[:, None, None], vals, view[:, :VR, :VC])
     if cfg.mode == "row" and rules.row_tail_fill:
-        tail = _pad(VC * T, 32) - VC * T
+        tail = pad_to(VC * T, 32) - VC * T
         if tail:
             first = np.ascontiguousarray(vals[:, :, :1]).view(np.uint8).reshape(N, VR, T)
             rows_read = (np.ones((N, VR), bool) if rd is None else rd[:, :, 0]) & ok[:, None]
@@ -474,39 +475,12 @@ def _tinterleave(cfg: FuzzConfig, raw: np.ndarray, L: dict):
     return out.view(np.uint8).reshape(N, -1), codes, elem
 
 
-def _tgatherb_structure(cfg: FuzzConfig, L: dict):
-    """The block plan of this TGATHERB configuration, found once by probing the target's
-    engine with a UB whose every 32-bit word holds 32 x its own word number: each block's
-    source then names the offset entry it reads. Returns (core, dst, src, off, plan, entry)."""
-    import warnings
-
-    import ptogpu as pto
-    from ..semantics import tgatherb as sem
-    core = pto.Core(cfg.target, "numpy", quirks=cfg.core_quirks)
-    T = dtypes.as_dtype(cfg.dtype)
-    with core, warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        src = pto.Tile[pto.TileType.Vec, T, *L["src_shape"]]()
-        off = pto.Tile[pto.TileType.Vec, pto.uint32, *L["off_shape"]]()
-        dst = pto.Tile[pto.TileType.Vec, T, *L["dst_shape"], pto.BLayout.RowMajor, cfg.rows, cfg.cols]()
-        for t, a in ((src, L["src_addr"]), (off, L["off_addr"]), (dst, L["dst_addr"])):
-            pto.TASSIGN(t, a)
-        words = core.ub.size // 4
-        core.ub.data.view(np.uint32)[:] = (np.arange(words, dtype=np.uint64) * 32).astype(np.uint32)
-        plan = sem.ENGINES[core.target.tgatherb.engine](core, dst, src, off)
-        entry = (plan.src - src.addr) // 32 * 4            # byte address of each block's entry
-        core.ub.data[:] = 0
-        src.set(np.resize(cfg.table, L["src_shape"]).astype(src.Element))
-        core.write("ub", dst.addr, bytes([cfg.dst_fill]) * dst.nbytes)   # an offset may read it
-    return core, dst, src, off, plan, entry
-
-
 def _tgatherb(cfg: FuzzConfig, raw: np.ndarray, L: dict):
     """TGATHERB on every target: the plan's structure (block destinations, sizes, which offset
     entry each block reads) does not depend on the offset values, so it is probed once and the
     instances only differ in the offsets they read."""
     from ..semantics.tgatherb import BLK, width_traps
-    core, dst, src, off, plan, entry = _tgatherb_structure(cfg, L)
+    core, dst, src, off, plan, entry = tgatherb_structure(cfg, L)
     N = raw.shape[0]
     if width_traps(core, dst.valid_col):  # the simulator's width assert: every instance traps
         return np.full((N, dst.nbytes), cfg.dst_fill, np.uint8), np.full(N, F_OTHER, np.int8), \

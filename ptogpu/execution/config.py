@@ -24,7 +24,7 @@ MODES = ("row", "elem")
 EXECS = ("auto", "simt", "scalar")
 
 
-def _pad(n: int, m: int) -> int:
+def pad_to(n: int, m: int) -> int:
     return max(m, -(-n // m) * m)
 
 
@@ -185,7 +185,7 @@ destination's ValidCol at compile time.
     def off_cols(self) -> int:
         """TGATHERB offset tile columns: ceil(VC/B) rounded up to 8 entries (32 bytes)."""
         B = 32 // self.esize
-        return _pad(-(-self.cols // B), 8)
+        return pad_to(-(-self.cols // B), 8)
 
     @property
     def cap(self) -> int:

@@ -31,7 +31,7 @@ def _stray(arena: np.ndarray, before: np.ndarray, N: int, stride: int, keep: lis
     return out
 
 
-def _world(cfg: FuzzConfig):
+def batch_world(cfg: FuzzConfig):
     """A Core holding the canonical instance (no indices) and the kernel plan for it."""
     import ptogpu as pto
     from ..lowering.mgather_kernels import plan_mgather
@@ -49,7 +49,7 @@ def _world(cfg: FuzzConfig):
     return core, plan, L, dst
 
 
-def _idx_tile(cfg: FuzzConfig, L: dict):
+def idx_tile(cfg: FuzzConfig, L: dict):
     return make_tiles(cfg, L)[0]
 
 
@@ -69,7 +69,7 @@ def mgather_ub_batch(cfg: FuzzConfig, raw: np.ndarray, backend: str):
         be = backend_module(backend)
     except Exception:
         return None
-    core, plan, L, dst = _world(cfg)
+    core, plan, L, dst = batch_world(cfg)
     N = raw.shape[0]
     nb = dst.nbytes
     out = np.full((N, nb), cfg.dst_fill, np.uint8)     # an empty valid region writes nothing
@@ -88,7 +88,7 @@ def mgather_ub_batch(cfg: FuzzConfig, raw: np.ndarray, backend: str):
     isz = L["isz"]
     img = np.zeros((N, ir * ic), raw.dtype)               # the index tile as Tile.set stores it
     rr, cc = np.meshgrid(np.arange(ivr), np.arange(ivc), indexing="ij")
-    img[:, type(_idx_tile(cfg, L)).offsets(rr, cc).reshape(-1)] = raw.reshape(N, -1)
+    img[:, type(idx_tile(cfg, L)).offsets(rr, cc).reshape(-1)] = raw.reshape(N, -1)
     rows[:, L["idx_addr"]: L["idx_addr"] + ir * ic * isz] = img.view(np.uint8).reshape(N, -1)
     arenas = {"gm": (core.gm._buf, core.gm.size, 0), "ub": (ub, ub_size, stride),
               "l1": (core.l1._buf, core.l1.size, 0)}
@@ -212,10 +212,10 @@ def tgatherb_batch(cfg: FuzzConfig, raw: np.ndarray, backend: str):
         return None
     from ..backend.kernels import ALIAS_FLAG_WORD
     from ..backend.ops_kernels import tgatherb_params
-    from .batch import _tgatherb_structure
+    from .single import tgatherb_structure
     from ..semantics.tgatherb import BLK, width_traps
     L = layout(cfg)
-    core, dst, src, off, plan, entry = _tgatherb_structure(cfg, L)
+    core, dst, src, off, plan, entry = tgatherb_structure(cfg, L)
     if width_traps(core, dst.valid_col):
         return None                      # the NumPy batch reports the assert trap
     kp = tgatherb_params(core, dst, src, off)

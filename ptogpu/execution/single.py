@@ -8,7 +8,7 @@ import numpy as np
 
 from .. import dtypes
 from ..errors import PtoFault
-from .config import FuzzConfig, _pad
+from .config import FuzzConfig, pad_to
 
 # Fault codes of a batch (0: none). The phase of the first fault, as the NumPy backend
 # reports it: an index read, a table (GM) read, a destination write, or anything else.
@@ -39,41 +39,41 @@ def layout(cfg: FuzzConfig) -> dict:
             rule on the contiguous dim (NoneBox), C0 columns and 16 rows per box (boxed)."""
             e = 32 // size
             if cfg.layout == "nd":
-                return max(VR, 1), _pad(VC, e)
+                return max(VR, 1), pad_to(VC, e)
             if cfg.layout == "dn":
-                return _pad(VR, e), max(VC, 1)
-            return _pad(VR, 16), _pad(VC, e)
+                return pad_to(VR, e), max(VC, 1)
+            return pad_to(VR, 16), pad_to(VC, e)
         if cfg.mode == "elem":
             d["idx_shape"] = (*extent(isz), cfg.rows, cfg.cols)
         else:
-            d["idx_shape"] = (1, _pad(VR, 32 // isz), 1, cfg.rows)
+            d["idx_shape"] = (1, pad_to(VR, 32 // isz), 1, cfg.rows)
         ir, ic = d["idx_shape"][:2]
         d["idx_addr"] = 0
         d["dst_shape"] = extent(T)
-        d["dst_addr"] = _pad(ir * ic * isz, 32)
-        d["gm_size"] = _pad(tbytes, 64)
+        d["dst_addr"] = pad_to(ir * ic * isz, 32)
+        d["gm_size"] = pad_to(tbytes, 64)
     elif cfg.instr == "mgather":
         c0 = 32 // T
-        d["dst_shape"] = (_pad(VR, 16), _pad(VC, c0))
+        d["dst_shape"] = (pad_to(VR, 16), pad_to(VC, c0))
         d["dst_addr"] = 0
-        d["idx_addr"] = _pad(tbytes, 64)
+        d["idx_addr"] = pad_to(tbytes, 64)
         n_i = VR * VC if cfg.mode == "elem" else VR
         d["idx_n"] = n_i
-        d["scratch_addr"] = _pad(d["idx_addr"] + n_i * isz, 64) if n_i * isz else d["idx_addr"]
+        d["scratch_addr"] = pad_to(d["idx_addr"] + n_i * isz, 64) if n_i * isz else d["idx_addr"]
         numel = d["dst_shape"][0] * d["dst_shape"][1]
-        d["gm_size"] = _pad(d["scratch_addr"] + (numel * T if cfg.mode == "elem" else 0), 64)
+        d["gm_size"] = pad_to(d["scratch_addr"] + (numel * T if cfg.mode == "elem" else 0), 64)
     elif cfg.instr == "tgatherb":
-        d["src_shape"] = (1, _pad(cfg.table_size, 32 // T))
+        d["src_shape"] = (1, pad_to(cfg.table_size, 32 // T))
         d["src_addr"] = 0
         d["off_shape"] = (max(VR, 1), cfg.off_cols)
-        d["off_addr"] = _pad(d["src_shape"][1] * T, 32)
-        d["dst_shape"] = (max(VR, 1), _pad(VC, 32 // T))
-        d["dst_addr"] = _pad(d["off_addr"] + d["off_shape"][0] * d["off_shape"][1] * 4, 32)
+        d["off_addr"] = pad_to(d["src_shape"][1] * T, 32)
+        d["dst_shape"] = (max(VR, 1), pad_to(VC, 32 // T))
+        d["dst_addr"] = pad_to(d["off_addr"] + d["off_shape"][0] * d["off_shape"][1] * 4, 32)
     else:
-        shp = (max(VR, 1), _pad(VC, 32 // T))
+        shp = (max(VR, 1), pad_to(VC, 32 // T))
         n = shp[0] * shp[1] * T
         d["tile_shape"] = shp
-        d["addrs"] = [k * _pad(n, 32) for k in range(4)]     # src0, src1, dst0, dst1
+        d["addrs"] = [k * pad_to(n, 32) for k in range(4)]     # src0, src1, dst0, dst1
     return d
 
 
@@ -260,3 +260,30 @@ def _run(pto, core, cfg, L, T, idx) -> np.ndarray:
     s1.set(idx[half:].reshape(VR, VC))
     pto.TINTERLEAVE(d1, d0, s1, s0)
     return _read_out(core, cfg, L)
+
+
+def tgatherb_structure(cfg: FuzzConfig, L: dict):
+    """The block plan of this TGATHERB configuration, found once by probing the target's
+    engine with a UB whose every 32-bit word holds 32 x its own word number: each block's
+    source then names the offset entry it reads. Returns (core, dst, src, off, plan, entry)."""
+    import warnings
+
+    import ptogpu as pto
+    from ..semantics import tgatherb as sem
+    core = pto.Core(cfg.target, "numpy", quirks=cfg.core_quirks)
+    T = dtypes.as_dtype(cfg.dtype)
+    with core, warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        src = pto.Tile[pto.TileType.Vec, T, *L["src_shape"]]()
+        off = pto.Tile[pto.TileType.Vec, pto.uint32, *L["off_shape"]]()
+        dst = pto.Tile[pto.TileType.Vec, T, *L["dst_shape"], pto.BLayout.RowMajor, cfg.rows, cfg.cols]()
+        for t, a in ((src, L["src_addr"]), (off, L["off_addr"]), (dst, L["dst_addr"])):
+            pto.TASSIGN(t, a)
+        words = core.ub.size // 4
+        core.ub.data.view(np.uint32)[:] = (np.arange(words, dtype=np.uint64) * 32).astype(np.uint32)
+        plan = sem.ENGINES[core.target.tgatherb.engine](core, dst, src, off)
+        entry = (plan.src - src.addr) // 32 * 4            # byte address of each block's entry
+        core.ub.data[:] = 0
+        src.set(np.resize(cfg.table, L["src_shape"]).astype(src.Element))
+        core.write("ub", dst.addr, bytes([cfg.dst_fill]) * dst.nbytes)   # an offset may read it
+    return core, dst, src, off, plan, entry

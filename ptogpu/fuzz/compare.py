@@ -20,65 +20,10 @@ from ..execution.batch import cache_chunk, chunk_size, run_chunk
 from ..errors import PtoCheckError
 from ..execution import executors
 from . import rules as R
+from .classes import FIRST, DivClass, Side, example_of, instance_configs, note_sparse, relation  # noqa: F401
 from ..execution.config import FuzzConfig, config_from_settings, settings
 from ..execution.rng import Generator, check_instances
 from ..execution.single import cast_indices, check_fits, run_single
-
-FIRST = 5          # instance numbers kept per class
-
-
-@dataclass(frozen=True)
-class Side:
-    target: str
-    exec: str = "auto"
-    backend: str = "auto"
-
-    @classmethod
-    def parse(cls, s: str, backend: str = "auto") -> "Side":
-        s = s.strip()
-        be = backend
-        if "@" in s:
-            s, be = s.split("@", 1)
-        tgt, _, ex = s.partition(".")
-        return cls(tgt, ex or "auto", be)
-
-    def config(self, base: FuzzConfig) -> FuzzConfig:
-        ex = self.exec
-        if ex == "simt" and self.target != "a5":
-            raise ValueError(f"{self}: only a5 has a SIMT executor")
-        return base.with_(target=self.target, exec=ex)
-
-    def __str__(self) -> str:
-        ex = f".{self.exec}" if self.exec != "auto" else ""
-        return f"{self.target}{ex}@{self.backend}"
-
-
-def relation(a: Side, b: Side) -> int:
-    if (a.target, a.exec) == (b.target, b.exec):
-        return R.BACKEND if a.backend != b.backend else 0
-    if a.target == b.target:
-        return R.EXECUTOR
-    return 0
-
-
-@dataclass
-class DivClass:
-    mask: int
-    count: int = 0
-    first: list = field(default_factory=list)
-    example: np.ndarray | None = None           # generator values of the first instance
-    shape: tuple | None = None                  # its valid (rows, cols) in a shape-fuzzing campaign
-    reproducer: str | None = None
-    shrunk: dict | None = None
-
-    @property
-    def name(self) -> str:
-        return R.class_name(self.mask)
-
-    @property
-    def explained(self) -> bool:
-        return R.explained(self.mask)
-
 
 @dataclass
 class Report:
@@ -166,7 +111,7 @@ class Report:
             dc = DivClass(mask, int(c["count"]), [int(x) for x in c["first"]],
                           shape=tuple(c["shape"]) if c.get("shape") else None,
                           reproducer=c["reproducer"], shrunk=c["shrunk"])
-            dc.example = _example(rep, gen, dc)
+            dc.example = example_of(rep, gen, dc)
             rep.classes[mask] = dc
         return rep
 
@@ -213,31 +158,19 @@ class Report:
                 t.first = sorted(t.first + c.first)[:FIRST]
         gen = Generator(out.generator, out.seed)
         for c in out.classes.values():
-            c.example = _example(out, gen, c)
+            c.example = example_of(out, gen, c)
         return out
 
     def shrink(self) -> None:
         """Shrink every class to a minimal reproducer (what a campaign does at its end)."""
-        from . import execute as X
         from .shrink import shrink_class
         ca, cb = self.a.config(self.config), self.b.config(self.config)
         gen = Generator(self.generator, self.seed)
         for c in self.classes.values():
             if c.shape and c.first:
-                shrink_class(c, *X.instance_configs(ca, cb, gen, c.first[0]), self.a, self.b)
+                shrink_class(c, *instance_configs(ca, cb, gen, c.first[0]), self.a, self.b)
             else:
                 shrink_class(c, ca, cb, self.a, self.b)
-
-
-def _example(rep: "Report", gen: Generator, c: DivClass):
-    """A class's example: its first instance's generator values (in its drawn shape)."""
-    if not c.first:
-        return None
-    cfg = rep.a.config(rep.config)
-    if c.shape:
-        from . import execute as X
-        cfg = X.instance_configs(cfg, rep.b.config(rep.config), gen, c.first[0])[0]
-    return gen(np.array(c.first[:1], np.int64), cfg.n_idx, cfg.cap)[0]
 
 
 SCHEMA = "ptogpu.fuzz.report/2"
@@ -418,7 +351,8 @@ def campaign(base: FuzzConfig, a: Side | str, b: Side | str, n: int, *, generato
             rep.seconds = time.perf_counter() - t0
             return rep
     if use_fused:
-        F.run(ca, cb, gen, a, b, n, start, rep, rel, chunk=chunk, progress=progress, executor=executor)
+        F.run(ca, cb, gen, a, b, n, start, rep, rel, chunk=chunk, progress=progress, executor=executor,
+              share=SHARE_SIDES)
         rep.executed = {"a": "formula", "b": "formula"}
         rep.references = {"a": REF_SELF_FORMULA, "b": REF_SELF_FORMULA}
     elif camp is not None:
@@ -501,16 +435,3 @@ def vector_task(ctx: tuple, s: int, m: int, step: int) -> list:
     return out
 
 
-def note_sparse(rep: Report, inst: np.ndarray, masks: np.ndarray, gen: Generator, cfg: FuzzConfig) -> None:
-    """Add divergent instances ``inst`` (ascending) with class ``masks`` to the report."""
-    rep.divergent += int(inst.size)
-    if not inst.size:
-        return
-    for m in np.unique(masks):
-        sel = inst[masks == m]
-        c = rep.classes.setdefault(int(m), DivClass(int(m)))
-        c.count += int(sel.size)
-        if len(c.first) < FIRST:
-            c.first += [int(i) for i in sel[: FIRST - len(c.first)]]
-        if c.example is None:
-            c.example = gen(sel[:1].astype(np.int64), cfg.n_idx, cfg.cap)[0]

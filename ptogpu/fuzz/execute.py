@@ -4,7 +4,7 @@ A5 SIMT launches as lock-step warps, every lane of every warp-round; the scalar 
 and their bytes and fault records compared in the same pass; only class counts and first
 instance numbers come back.
 
-It runs exactly the kernels and launch plans the batch path runs (``execution.kernels._world``,
+It runs exactly the kernels and launch plans the batch path runs (``execution.kernels.batch_world``,
 ``plan_mgather``), so its reports equal the batch path's (tests/test_fuzz_execute.py) while no
 index, output or fault array crosses into Python. Covered: what the fused formula engine covers
 (MGATHER into UB, ND tiles, 32-bit index types, counter generators, any destination fill) with
@@ -20,12 +20,17 @@ import numpy as np
 from ..backend import sources
 from ..execution.config import FuzzConfig
 from ..execution.single import layout
+from .classes import instance_configs
 
 _fn = None
 
 
 def _E(name: str) -> int:
     return sources.enum_values("fuzz.cu")[name]
+
+
+def _MG(name: str) -> int:
+    return sources.enum_values("mgather.cu")[name]
 
 
 def _lib():
@@ -46,8 +51,8 @@ class _Side:
 
     def __init__(self, cfg: FuzzConfig, threads: str):
         from ..backend import native_backend
-        from ..execution.kernels import _world
-        self.core, plan, self.L, self.dst = _world(cfg)
+        from ..execution.kernels import batch_world
+        self.core, plan, self.L, self.dst = batch_world(cfg)
         if plan is None or plan.kernel is None:
             raise LookupError(f"{cfg.label}: no kernel launch")
         _, lib, _ = _lib()
@@ -84,8 +89,7 @@ class Campaign:
 
     def __init__(self, a: FuzzConfig, b: FuzzConfig, gen, rel: int, threads: str = "warps",
                  shapes: bool = False):
-        from ..lowering.mgather_kernels import _E as _M
-        from ..execution.kernels import _idx_tile
+        from ..execution.kernels import idx_tile
         self.base_a, self.base_b = a, b    # the campaign's configurations, as given
         if shapes:                         # tiles laid out for the full shape, valid dims dynamic
             a, b = (c.with_(storage=(c.rows, c.cols)) for c in (a, b))
@@ -100,7 +104,7 @@ class Campaign:
         self.ub = [np.ascontiguousarray(s.core.ub._buf[: s.core.ub.size]).copy() for s in (self.sa, self.sb)]
         ir, ic, ivr, ivc = L["idx_shape"]
         rr, cc = np.meshgrid(np.arange(ivr), np.arange(ivc), indexing="ij")
-        self.ipos = np.ascontiguousarray(type(_idx_tile(a, L)).offsets(rr, cc).reshape(-1), np.int64)
+        self.ipos = np.ascontiguousarray(type(idx_tile(a, L)).offsets(rr, cc).reshape(-1), np.int64)
         if L["isz"] != 4 or self.ipos.size != a.n_idx:
             raise LookupError("index tile is not n_idx 32-bit words")
         x = [0] * _E("EX_WORDS")
@@ -114,9 +118,9 @@ class Campaign:
                 by = 32      # per-thread SIMT launches: a block for any shape (extra warps return)
             x[_E(f"EX_BX_{k}")], x[_E(f"EX_BY_{k}")] = s.block[0], by
             x[_E(f"EX_PASSES_{k}")], x[_E(f"EX_UB_{k}")] = s.passes, s.core.ub.size
-        x[_E("EX_SHAPES")], x[_E("EX_PWORDS")] = int(shapes), _M("MG_WORDS")
-        x[_E("EX_VR_WORD")], x[_E("EX_VC_WORD")] = _M("MG_VR"), _M("MG_VC")
-        if shapes and any(s.params.size != _M("MG_WORDS") for s in (self.sa, self.sb)):
+        x[_E("EX_SHAPES")], x[_E("EX_PWORDS")] = int(shapes), _MG("MG_WORDS")
+        x[_E("EX_VR_WORD")], x[_E("EX_VC_WORD")] = _MG("MG_VR"), _MG("MG_VC")
+        if shapes and any(s.params.size != _MG("MG_WORDS") for s in (self.sa, self.sb)):
             raise LookupError("shape fuzzing needs MGATHER parameter blocks")
         self.ex = np.array(x, np.int64)
 
@@ -135,7 +139,6 @@ class Campaign:
     def kernel_params(self) -> tuple[np.ndarray, int, int]:
         """(parameter array, UB window bytes per instance, UB arena size) of
         ``fuzz_exec_campaign``: [campaign | exec | side A | side B | ipos]."""
-        from ..lowering.mgather_kernels import _E as _M
         from . import fused
         ext = -(-(self.L["dst_addr"] + self.sa.dst.nbytes) // 64) * 64
         x = self.ex.copy()
@@ -143,9 +146,9 @@ class Campaign:
                  "mgather_a5_scalar": "MGK_A5_SCALAR", "mgather_a2a3_row_nd": "MGK_A2A3_ROW_ND",
                  "mgather_a2a3_elem_nd": "MGK_A2A3_ELEM_ND", "mgather_cpu": "MGK_CPU"}
         for k, sd in (("A", self.sa), ("B", self.sb)):
-            if sd.kernel not in kinds or sd.params.size != _M("MG_WORDS"):
+            if sd.kernel not in kinds or sd.params.size != _MG("MG_WORDS"):
                 raise LookupError(f"{sd.kernel}: no kernel form of the executing engine")
-            x[_E(f"EX_KIND_{k}")] = _M(kinds[sd.kernel])
+            x[_E(f"EX_KIND_{k}")] = _MG(kinds[sd.kernel])
         x[_E("EX_WIN_B")], x[_E("EX_REC")] = ext, 2 * ext
         head = fused.params(self.a, self.b, self.gen.seed, self.gen.counter_kind, 0, self.rel)
         prm = np.concatenate([head, x, self.sa.params, self.sb.params, self.ipos]).astype(np.int64)
@@ -209,13 +212,3 @@ def run(camp: "Campaign", backend: str, n, start, rep, *, chunk=None, progress=N
                 c.example = gen(np.array(c.first[:1], np.int64), ia.n_idx, ia.cap)[0]
     rep.engine = (f"executing {backend}: {camp.sa.kernel} vs {camp.sb.kernel}, both run per tile"
                   + (", valid shape drawn per tile" if shapes else ""))
-
-
-def instance_configs(a: FuzzConfig, b: FuzzConfig, gen, inst: int) -> tuple[FuzzConfig, FuzzConfig]:
-    """The two sides' configurations of instance ``inst`` of a shape-fuzzing campaign over
-    a x b: its drawn valid shape inside tiles laid out for (a.rows, a.cols)."""
-    from ..execution.rng import shapes as draw
-    vr, vc = draw(gen.seed, np.array([inst]), a.rows, a.cols, a.mode == "row")
-    st = (a.rows, a.cols)
-    return (a.with_(rows=int(vr[0]), cols=int(vc[0]), storage=st),
-            b.with_(rows=int(vr[0]), cols=int(vc[0]), storage=st))

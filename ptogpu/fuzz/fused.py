@@ -19,7 +19,9 @@ from ..enums import GatherOOB
 from ..targets import get_target
 from ..execution.config import FuzzConfig
 from ..execution.single import layout
-from ..semantics.indexing import prod
+from . import fused_numpy
+from .classes import FIRST, DivClass, example_of, note_sparse
+from .fused_numpy import caps
 
 EMPTY = np.uint64(0xFFFFFFFFFFFFFFFF)
 ROWSRC = {"strides": "RS_STRIDES", "stride3": "RS_STRIDE3", "valid_cols": "RS_VALID_COLS"}
@@ -60,17 +62,6 @@ def covers(a: FuzzConfig, b: FuzzConfig, gen, sa, sb) -> bool:
         except Exception:
             return False
     return True
-
-
-def caps(cfg: FuzzConfig) -> tuple[int, int]:
-    """(capacity, index bits) of an MGATHER-into-UB configuration, from its target table."""
-    m = get_target(cfg.target).mgather
-    S = cfg.shape5
-    if cfg.mode == "elem":
-        cap = prod(S)
-    else:
-        cap = S[3] if m.row_capacity == "shape3" else prod(S[:4])
-    return cap & ((1 << m.index_bits) - 1), m.index_bits
 
 
 def side_words(c: FuzzConfig) -> list[int]:
@@ -210,7 +201,6 @@ def run_cupy_chunk(prm: np.ndarray, gm: np.ndarray, n: int) -> np.ndarray:
 
 def merge(rep, res: np.ndarray, gen) -> None:
     """Fold per-thread result records into the report's classes."""
-    from .compare import FIRST, DivClass, _example
     H, S, NF = _E("FZ_HEAD"), _E("FZ_SLOT"), _E("FZ_FIRST")
     for rec in res:
         rep.faults_a += int(rec[_E("FZ_FAULTS_A")])
@@ -231,14 +221,15 @@ def merge(rep, res: np.ndarray, gen) -> None:
             c.count += int(sl[1])
             c.first = sorted(c.first + [int(x) for x in sl[3: 3 + min(int(sl[2]), NF)]])[:FIRST]
     for c in rep.classes.values():
-        c.example = _example(rep, gen, c)
+        c.example = example_of(rep, gen, c)
 
 
-def run_numpy(a, b, gen, n, start, rep, rel, *, chunk=None, progress=None, executor=None) -> None:
-    """The same campaign in NumPy array code (fused_numpy), in worker processes when big."""
-    from . import compare, fused_numpy
+def run_numpy(a, b, gen, n, start, rep, rel, *, chunk=None, progress=None, executor=None,
+              share: bool = True) -> None:
+    """The same campaign in NumPy array code (fused_numpy), in worker processes when big;
+    ``share``: one run serves both sides where their target-table rules are equal."""
     from ..execution import executors
-    camp = fused_numpy.Campaign(a, b, gen, rel, share=compare.SHARE_SIDES)
+    camp = fused_numpy.Campaign(a, b, gen, rel, share=share)
     ex, ran_on = executors.choose(executor, n * a.n_idx)
     step = int(chunk or max(1, (CHUNK_VALUES if ex is not None else CHUNK_VALUES_HERE) // max(1, a.n_idx)))
     per = step * (TASK_CHUNKS if ex is not None else 1)
@@ -248,7 +239,7 @@ def run_numpy(a, b, gen, n, start, rep, rel, *, chunk=None, progress=None, execu
         for s, m, fa, fb, div, masks in res:
             rep.faults_a += fa
             rep.faults_b += fb
-            compare.note_sparse(rep, s + div, masks, gen, a)
+            note_sparse(rep, s + div, masks, gen, a)
             done += m
         if progress:
             progress(done, n)
@@ -265,9 +256,11 @@ CHUNK_VALUES_HERE = 1 << 15
 TASK_CHUNKS = 8
 
 
-def run(a, b, gen, sa, sb, n, start, rep, rel, *, chunk=None, progress=None, executor=None) -> None:
+def run(a, b, gen, sa, sb, n, start, rep, rel, *, chunk=None, progress=None, executor=None,
+        share: bool = True) -> None:
     if sa.backend == "numpy":
-        run_numpy(a, b, gen, n, start, rep, rel, chunk=chunk, progress=progress, executor=executor)
+        run_numpy(a, b, gen, n, start, rep, rel, chunk=chunk, progress=progress, executor=executor,
+                  share=share)
         return
     gm = gm_image(a)
     check_generator(gen, a.n_idx, a.cap, start)

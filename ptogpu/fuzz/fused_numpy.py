@@ -15,9 +15,20 @@ from __future__ import annotations
 import numpy as np
 
 from ..targets import get_target
-from .fused import caps
 from ..execution.config import FuzzConfig
 from ..execution.single import layout
+from ..semantics.indexing import prod
+
+def caps(cfg: FuzzConfig) -> tuple[int, int]:
+    """(capacity, index bits) of an MGATHER-into-UB configuration, from its target table."""
+    m = get_target(cfg.target).mgather
+    S = cfg.shape5
+    if cfg.mode == "elem":
+        cap = prod(S)
+    else:
+        cap = S[3] if m.row_capacity == "shape3" else prod(S[:4])
+    return cap & ((1 << m.index_bits) - 1), m.index_bits
+
 
 ZS = np.uint64(0xFFFFFFFFFFFFFFFF)       # FZ_ZS: written as 0 (Zero and out of range)
 FS = np.uint64(0xFFFFFFFFFFFFFFFE)       # FZ_FS: the read leaves GM (the tile faults)

@@ -120,14 +120,15 @@ class Side:
             s, be = s.split("@", 1)
         tgt, _, cf = s.partition(".")
         cf, _, scan = cf.partition(".")
-        if tgt not in ("cpu", "a2a3", "a5"):
-            raise ValueError(f"side {s!r}: target must be cpu, a2a3 or a5")
+        from ..targets import TARGETS
+        if tgt not in TARGETS:
+            raise ValueError(f"side {s!r}: target must be {', '.join(TARGETS)}")
         if cf not in ("", "default", "last"):
             raise ValueError(f"side {s!r}: conflict must be default or last")
         if scan and (cf != "last" or scan not in SCANS):
             raise ValueError(f"side {s!r}: only a .last side names its scan, one of {', '.join(SCANS)}")
-        if cf and tgt == "a2a3":
-            raise ValueError("a2a3 has no ScatterConflict parameter (write the side as a2a3)")
+        if cf and not TARGETS[tgt].mscatter.conflict_form:
+            raise ValueError(f"{tgt} has no ScatterConflict parameter (write the side as {tgt})")
         return cls(tgt, cf or None, be, scan or None)
 
     def __str__(self) -> str:

@@ -143,7 +143,7 @@ def shrink_class(cls, a, b, sa, sb) -> None:
     """Fill ``cls.shrunk`` and ``cls.reproducer`` from its first example."""
     if cls.example is None:
         return
-    from .compare import relation
+    from .classes import relation
     rel = relation(sa, sb)
     na, nb, v = shrink(a, b, sa, sb, cls.example, cls.mask, rel)
     nontrivial = int(np.count_nonzero(v))

@@ -83,7 +83,7 @@ _KIND_FULL = {  # (BLayout, SLayout) -> tile kind, the CPU simulator's full offs
 _SPACE = {"gm": "SPACE_GM", "ub": "SPACE_UB", "l1": "SPACE_L1"}
 
 
-def _tile_desc(tile, offsets: str, force_kind: str | None = None) -> list[int]:
+def tile_desc(tile, offsets: str, force_kind: str | None = None) -> list[int]:
     d = [0] * _E("TD_WORDS")
     if isinstance(tile, GlobalTensor):
         d[_E("TD_SPACE")] = _E("SPACE_GM")
@@ -116,7 +116,7 @@ def _ordered(core, mode, dst, idx) -> bool:
     return core.backend == "cupy" and cells_alias(dst)
 
 
-def _bound(core, x) -> bool:
+def bound_to_core(core, x) -> bool:
     if isinstance(x, GlobalTensor):
         return x.core is core
     try:
@@ -128,7 +128,7 @@ def _bound(core, x) -> bool:
 def plan_mgather(core, mode: Coalesce, oob: GatherOOB, dst, table, idx) -> Plan | None:
     """The launch that performs this checked MGATHER, or None to leave it to NumPy."""
     rules = core.target.mgather
-    if not (_bound(core, dst) and _bound(core, table) and _bound(core, idx)):
+    if not (bound_to_core(core, dst) and bound_to_core(core, table) and bound_to_core(core, idx)):
         return None
     if dtypes.name_of(dst.Element) != dtypes.name_of(table.Element):
         return None
@@ -158,8 +158,8 @@ def plan_mgather(core, mode: Coalesce, oob: GatherOOB, dst, table, idx) -> Plan 
     if nz:
         c0 = 32 // T
         p[_E("MG_BITS")] = 32
-        p[_E("MG_DST"): _E("MG_DST") + _E("TD_WORDS")] = _tile_desc(dst, "full")
-        p[_E("MG_IDX"): _E("MG_IDX") + _E("TD_WORDS")] = _tile_desc(idx, "full", "TK_ROW")
+        p[_E("MG_DST"): _E("MG_DST") + _E("TD_WORDS")] = tile_desc(dst, "full")
+        p[_E("MG_IDX"): _E("MG_IDX") + _E("TD_WORDS")] = tile_desc(idx, "full", "TK_ROW")
         if mode == Coalesce.Row:
             nblk = max(S[0], 0) * (S[1] & 0xFFFF)
             if VR * nblk * c0 * T > arena.size:
@@ -196,8 +196,8 @@ def plan_mgather(core, mode: Coalesce, oob: GatherOOB, dst, table, idx) -> Plan 
     p[_E("MG_ROWSRC")] = _E({"strides": "ROWSRC_STRIDES", "stride3": "ROWSRC_STRIDE3",
                              "valid_cols": "ROWSRC_VALID_COLS"}[rules.row_source])
     p[_E("MG_TAIL")] = int(mode == Coalesce.Row and rules.row_tail_fill)
-    p[_E("MG_DST"): _E("MG_DST") + _E("TD_WORDS")] = _tile_desc(dst, rules.tile_offsets)
-    p[_E("MG_IDX"): _E("MG_IDX") + _E("TD_WORDS")] = _tile_desc(idx, rules.tile_offsets)
+    p[_E("MG_DST"): _E("MG_DST") + _E("TD_WORDS")] = tile_desc(dst, rules.tile_offsets)
+    p[_E("MG_IDX"): _E("MG_IDX") + _E("TD_WORDS")] = tile_desc(idx, rules.tile_offsets)
     prm = np.array(p, np.int64)
     if rules.simt:
         if mode == Coalesce.Row:

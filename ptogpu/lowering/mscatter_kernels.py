@@ -17,7 +17,7 @@ from ..enums import Coalesce, ScatterAtomicOp, ScatterOOB
 from ..semantics import mscatter as sem
 from ..backend import sources
 from ..backend.kernels import backend_module, i64
-from .mgather_kernels import _bound, _tile_desc
+from .mgather_kernels import bound_to_core, tile_desc
 
 _DT = {"int8": "DT_I8", "uint8": "DT_U8", "int16": "DT_I16", "uint16": "DT_U16", "int32": "DT_I32",
        "uint32": "DT_U32", "int64": "DT_I64", "uint64": "DT_U64", "half": "DT_F16",
@@ -38,7 +38,7 @@ def _E(name: str) -> int:
 def params(core, call: sem.Call, table, src, idx) -> np.ndarray | None:
     """The kernel's parameter block, or None when the call stays with NumPy."""
     rules = core.target.mscatter
-    if call.path not in KERNEL or not all(_bound(core, x) for x in (table, src, idx)):
+    if call.path not in KERNEL or not all(bound_to_core(core, x) for x in (table, src, idx)):
         return None
     if dtypes.name_of(src.Element) != dtypes.name_of(table.Element):
         return None
@@ -70,8 +70,8 @@ def params(core, call: sem.Call, table, src, idx) -> np.ndarray | None:
                              "valid_cols": "RD_VALID_COLS"}[rules.row_dst])
     p[_E("MS_LASTSCAN")] = _E("SCAN_OWNER" if LAST_SCAN == "owner" and core.backend == "native" else "SCAN_REVERSE")
     how = rules.tile_offsets
-    p[_E("MS_SRC"): _E("MS_SRC") + _E("TD_WORDS")] = _tile_desc(src, how)
-    p[_E("MS_IDX"): _E("MS_IDX") + _E("TD_WORDS")] = _tile_desc(idx, how)
+    p[_E("MS_SRC"): _E("MS_SRC") + _E("TD_WORDS")] = tile_desc(src, how)
+    p[_E("MS_IDX"): _E("MS_IDX") + _E("TD_WORDS")] = tile_desc(idx, how)
     return np.array(p, np.int64)
 
 

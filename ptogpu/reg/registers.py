@@ -34,8 +34,8 @@ RegTraitNumTwo = RegTrait(2)
 
 
 def _target() -> str:
-    from ..core import _current
-    stack = _current.get()
+    from ..core import CURRENT
+    stack = CURRENT.get()
     return stack[-1].target.name if stack else "any target"
 
 
@@ -95,8 +95,8 @@ class RegTensor(metaclass=_RegTensorMeta):
     def __init__(self) -> None:
         if self.dtype is None:
             raise TypeError("use RegTensor[T] to make a register type")
-        from ..core import _current
-        if _current.get():
+        from ..core import CURRENT
+        if CURRENT.get():
             require_reg_api("RegTensor")
         self._b = np.zeros((self.trait.num, VL), np.uint8)
 

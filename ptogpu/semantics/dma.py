@@ -21,7 +21,7 @@ import numpy as np
 from ..backend import run_dma_bursts
 from ..dma_regs import M21, M40, PathRegs  # noqa: F401 - the registers these bursts read
 from ..errors import PtoError, PtoFault
-from ..trace import _Record, active
+from ..trace import Record, active
 
 BURST_COUNT_WARN = 4095
 MAX_BURSTS = 1 << 22          # emulation limit on distinct bursts in one call
@@ -88,7 +88,7 @@ def execute(core, b: Bursts, prologue=None) -> None:
     if prologue is not None:
         prologue()
     for tr in active(core):
-        tr.record(_Record(b.instr, b.src_space, b.dst_space, src.copy(), dst.copy(),
+        tr.record(Record(b.instr, b.src_space, b.dst_space, src.copy(), dst.copy(),
                           length.copy(), b.left, b.right, end - body, b.repeat))
     foot = end - dst
     order = np.argsort(dst, kind="stable")

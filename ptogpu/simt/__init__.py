@@ -16,7 +16,8 @@ from ..semantics.launch_map import LaunchMap, launch_map
 from .metrics import LaunchMetrics, launch_metrics
 from .simd import SimdMap, tgatherb_map, tinterleave_map
 from .sweep import SweepResult, sweep
-from .trace import Trace, trace
+from .trace import Trace
+from .kernel_trace import trace
 
 __all__ = ["MODES", "SimtCase", "case_from_mgather", "LaunchMap", "launch_map", "Trace", "trace",
            "LaunchMetrics", "launch_metrics", "SweepResult", "sweep",

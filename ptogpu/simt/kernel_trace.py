@@ -11,7 +11,7 @@ import numpy as np
 
 from ..semantics import a5_launch as g
 from ..semantics.simt_case import SimtCase
-from .trace import FIELDS, Trace, n_slots
+from .trace import FIELDS, Trace, n_slots, numpy_trace
 from ..backend import sources
 from ..enums import GatherOOB
 
@@ -74,3 +74,10 @@ def kernel_trace(case: SimtCase, backend: str = "native") -> Trace:
     else:
         raise ValueError(f"kernel traces run on 'native' or 'cupy', not {backend!r}")
     return _records(case, gm, idx_bytes, E, backend)
+
+
+def trace(case: SimtCase, backend: str = "numpy") -> Trace:
+    """Run the launch of ``case`` in trace mode on ``backend`` ("numpy" | "native" | "cupy")."""
+    if backend == "numpy":
+        return numpy_trace(case)
+    return kernel_trace(case, backend)

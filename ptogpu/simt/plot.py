@@ -16,10 +16,10 @@ class NeedsMatplotlib(ImportError):
 
 def require_matplotlib() -> None:
     """Raise :class:`NeedsMatplotlib` (one clear line) unless matplotlib can be imported."""
-    _plt()
+    load_pyplot()
 
 
-def _plt():
+def load_pyplot():
     try:
         import matplotlib
         matplotlib.use("Agg")
@@ -30,14 +30,14 @@ def _plt():
     return plt
 
 
-def _warp_colours():
+def warp_colours():
     from matplotlib.colors import ListedColormap
     import matplotlib
     base = list(matplotlib.colormaps["tab20"].colors) + list(matplotlib.colormaps["tab20b"].colors)
     return ListedColormap(base[:32], name="warps")
 
 
-def _cells(ax, grid, cmap, vmin, vmax, text, fontsize):
+def draw_cells(ax, grid, cmap, vmin, vmax, text, fontsize):
     masked = np.ma.masked_less(grid, 0)
     cmap = cmap.with_extremes(bad="#eeeeee")
     im = ax.imshow(masked, cmap=cmap, vmin=vmin, vmax=vmax, interpolation="nearest", aspect="equal")
@@ -67,7 +67,7 @@ def _ticks(n: int, most: int) -> range:
 def show_png(m: LaunchMap, path: str, title: str | None = None) -> str:
     """Three panels: the tile coloured by warp with each cell's lane; the tile coloured by
     lock-step round; active lanes of every (warp, round) with its GM sectors."""
-    plt = _plt()
+    plt = load_pyplot()
     met = launch_metrics(m)
     warp, lane, rnd = m.grid("warp"), m.grid("lane"), m.grid("round")
     rows, cols = warp.shape
@@ -85,8 +85,8 @@ def show_png(m: LaunchMap, path: str, title: str | None = None) -> str:
     fig.suptitle(title or f"A5 MGATHER {m.mode} SIMT launch: {c.vr}x{c.vc} {c.dtype}, "
                  f"dim3{{32, {m.warps}}} = {m.threads} threads", fontsize=11, fontweight="bold")
     from matplotlib.colors import ListedColormap
-    wc = ListedColormap(_warp_colours().colors[: max(m.warps, 1)])
-    im0 = _cells(axes[0], warp, wc, -0.5, m.warps - 0.5, lane if fs else None, fs)
+    wc = ListedColormap(warp_colours().colors[: max(m.warps, 1)])
+    im0 = draw_cells(axes[0], warp, wc, -0.5, m.warps - 0.5, lane if fs else None, fs)
     axes[0].set_title("warp (colour) and lane (number) that writes each element"
                       + ("" if nr0 > 1 else "; every thread stores once (one round)"), fontsize=9)
     every = max(1, -(-m.warps // max(4, int(tile_h * 10))))
@@ -96,7 +96,7 @@ def show_png(m: LaunchMap, path: str, title: str | None = None) -> str:
     nr = max(int(rnd.max()) + 1, 1)
     if axes[1] is not None:
         rc = plt.get_cmap("Pastel1" if nr <= 9 else "viridis", nr)
-        im1 = _cells(axes[1], rnd, rc, -0.5, nr - 0.5, rnd if fs and nr <= 9 else None, fs)
+        im1 = draw_cells(axes[1], rnd, rc, -0.5, nr - 0.5, rnd if fs and nr <= 9 else None, fs)
         axes[1].set_title("lock-step round (loop step of the warp)", fontsize=9)
         cb = fig.colorbar(im1, ax=axes[1], fraction=0.04, pad=0.01, ticks=range(0, nr, max(1, nr // 8)))
         cb.set_label("round", fontsize=8)
@@ -137,7 +137,7 @@ def show_png(m: LaunchMap, path: str, title: str | None = None) -> str:
 def sweep_png(s: SweepResult, path: str) -> str:
     """Heatmaps over (rows, cols): lane utilisation and GM sectors per element, one row of
     panels per dtype."""
-    plt = _plt()
+    plt = load_pyplot()
     n = len(s.dtypes)
     fig, axes = plt.subplots(n, 2, figsize=(11, 4.2 * n + 0.6), squeeze=False)
     fig.suptitle(f"A5 MGATHER {s.mode} SIMT launches: {len(s)} shapes "

@@ -166,8 +166,8 @@ def scatter_png(m: ScatterMap, path: str) -> str:
     """Two panels: the source tile coloured by the warp that stores each element (number: the
     table element it writes, red frame: a racing store); the table, each element coloured by
     how many values can survive there (Last: by the owner's scan length)."""
-    from .plot import _cells, _plt, _warp_colours
-    plt = _plt()
+    from .plot import draw_cells, load_pyplot, warp_colours
+    plt = load_pyplot()
     from matplotlib.colors import ListedColormap
     from matplotlib.patches import Rectangle
     rows, cols = m.src_warp.shape
@@ -181,7 +181,7 @@ def scatter_png(m: ScatterMap, path: str) -> str:
                              gridspec_kw={"height_ratios": [h1, h2]})
     fig.suptitle(f"A5 MSCATTER {m.mode}, Conflict::{m.conflict.capitalize()}: {rows}x{cols} {m.dtype} into "
                  f"{m.slots} slots, dim3{{32, {m.warps}}}", fontsize=11, fontweight="bold")
-    wc = ListedColormap(_warp_colours().colors[: max(m.warps, 1)])
+    wc = ListedColormap(warp_colours().colors[: max(m.warps, 1)])
     lin = np.arange(rows * cols).reshape(rows, cols)
     tgt = np.maximum(m.src_slot, 0)
     if m.conflict == "last":
@@ -193,7 +193,7 @@ def scatter_png(m: ScatterMap, path: str) -> str:
     else:
         g = m.src_warp
         title = "source elements: colour = warp that stores it; number = table element; red = racing store"
-    im = _cells(axes[0], g, wc, -0.5, m.warps - 0.5, np.where(m.src_slot >= 0, m.src_slot, 0) if fs else None, fs)
+    im = draw_cells(axes[0], g, wc, -0.5, m.warps - 0.5, np.where(m.src_slot >= 0, m.src_slot, 0) if fs else None, fs)
     axes[0].set_title(title, fontsize=9)
     if m.conflict != "last":
         for r in range(rows):
@@ -214,7 +214,7 @@ def scatter_png(m: ScatterMap, path: str) -> str:
         grid[:nel] = m.slot_choices
         cmap, lab, vmax = plt.get_cmap("YlOrRd"), "stores that can survive (0: not written)", max(grid.max(), 2)
     g2 = grid.reshape(trows, tcols)
-    im2 = _cells(axes[1], g2, cmap, 0, vmax, g2.astype(np.int64) if trows * tcols <= 512 else None,
+    im2 = draw_cells(axes[1], g2, cmap, 0, vmax, g2.astype(np.int64) if trows * tcols <= 512 else None,
                  6 if trows * tcols <= 512 else 0)
     axes[1].set_xlabel(f"table element mod {tcols}" if m.mode == "elem" else "table column")
     axes[1].set_ylabel(f"table element // {tcols}" if m.mode == "elem" else "table row (slot)")

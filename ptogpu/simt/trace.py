@@ -48,7 +48,7 @@ def n_slots(case: SimtCase) -> int:
     return case.vr * case.vc
 
 
-def _numpy_trace(case: SimtCase) -> Trace:
+def numpy_trace(case: SimtCase) -> Trace:
     n = n_slots(case)
     rec = {f: np.full(n, -1, np.int64) for f in FIELDS}
     rec["count"][:] = 0
@@ -113,11 +113,3 @@ def _numpy_trace(case: SimtCase) -> Trace:
                 rnd += 1
                 i = i + threads
     return Trace(case, int(warps), backend="numpy", **rec)
-
-
-def trace(case: SimtCase, backend: str = "numpy") -> Trace:
-    """Run the launch of ``case`` in trace mode on ``backend`` ("numpy" | "native" | "cupy")."""
-    if backend == "numpy":
-        return _numpy_trace(case)
-    from .kernel_trace import kernel_trace
-    return kernel_trace(case, backend)
