@@ -95,13 +95,8 @@ def test_every_module_has_a_layer_and_imports_only_down():
     assert not up, "imports that go up a layer:\n" + "\n".join(up)
 
 
-def test_no_import_cycles_between_packages():
-    graph: dict[str, set[str]] = {}
-    for m, ts in MODULES.items():
-        for t in ts:
-            if unit(t) != unit(m) and unit(t) != "ptogpu":
-                graph.setdefault(unit(m), set()).add(unit(t))
-
+def _cycles(graph: dict[str, set[str]]) -> list[tuple[str, str]]:
+    """Pairs of nodes that reach each other."""
     def reach(a):
         seen, todo = set(), [a]
         while todo:
@@ -110,8 +105,17 @@ def test_no_import_cycles_between_packages():
                     seen.add(b)
                     todo.append(b)
         return seen
+    return sorted({tuple(sorted((a, b))) for a in graph for b in reach(a) if a != b and a in reach(b)})
 
-    cycles = sorted({tuple(sorted((a, b))) for a in graph for b in reach(a) if a != b and a in reach(b)})
+
+def test_no_import_cycles_between_packages():
+    graph: dict[str, set[str]] = {}
+    for m, ts in MODULES.items():
+        for t in ts:
+            if unit(t) != unit(m) and unit(t) != "ptogpu":
+                graph.setdefault(unit(m), set()).add(unit(t))
+
+    cycles = _cycles(graph)
     assert not cycles, f"packages that import each other (directly or through others): {cycles}"
 
 
@@ -121,16 +125,7 @@ def test_no_import_cycles_inside_a_package():
     graph = {m: {t for t in ts if t in MODULES and unit(t) == unit(m) and t != unit(m)}
              for m, ts in MODULES.items() if m != unit(m)}
 
-    def reach(a):
-        seen, todo = set(), [a]
-        while todo:
-            for b in graph.get(todo.pop(), ()):
-                if b not in seen:
-                    seen.add(b)
-                    todo.append(b)
-        return seen
-
-    cycles = sorted({tuple(sorted((a, b))) for a in graph for b in reach(a) if a != b and a in reach(b)})
+    cycles = _cycles(graph)
     assert not cycles, f"modules of one package that import each other: {cycles}"
 
 

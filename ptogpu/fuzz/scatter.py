@@ -36,6 +36,7 @@ import numpy as np
 from .. import dtypes
 from ..enums import Coalesce, ScatterAtomicOp, ScatterConflict, ScatterOOB
 from ..execution.rng import KINDS, generate, instance_keys, mix64
+from .classes import DivClass
 
 GENERATORS = {**{k: v for k, v in KINDS.items()}, "equal": 7, "perm": 8}
 """Index generators: the shared ones (uniform, oob, negative, extreme, boundary, dup (4 values
@@ -478,24 +479,8 @@ def _explain_api(alts, raw, ra, rb) -> int:
     return mask or R.UNEXPLAINED
 
 
-@dataclass
-class Class:
-    mask: int
-    count: int = 0
-    first: list = field(default_factory=list)
-    example: np.ndarray | None = None
-    shrunk: dict | None = None
-    reproducer: str | None = None
-
-    @property
-    def name(self) -> str:
-        from . import rules as R
-        return R.class_name(self.mask)
-
-    @property
-    def explained(self) -> bool:
-        from . import rules as R
-        return R.explained(self.mask)
+Class = DivClass
+"""An MSCATTER divergence class: the one class type of every campaign family."""
 
 
 @dataclass
