@@ -153,3 +153,21 @@ def test_first_use_builds_quick_then_optimised_in_the_background(tmp_path):
     assert len(list(tmp_path.glob("ptogpu_native_*_dma.so"))) == 2
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300)
     assert r.returncode == 0 and r.stdout.strip() == "-O3" and r.stderr == "", r.stderr
+
+
+def test_a_run_on_quick_builds_says_so(tmp_path):
+    """Timings from a quick first-use build are labelled: the JSON names each family's level
+    and the text report adds a note."""
+    import json
+    import os
+    import subprocess
+    import sys
+    env = {k: v for k, v in os.environ.items() if k != "PTOGPU_NATIVE_OPT"}
+    env.update(PTOGPU_CACHE_DIR=str(tmp_path), PTOGPU_NATIVE_BACKGROUND="0")
+    argv = [sys.executable, "-m", "ptogpu", "fuzz", "--pair", "cpu:a5", "--shape", "2x8", "-n", "50",
+            "--quiet", "--no-shrink"]
+    r = subprocess.run(argv + ["--json"], capture_output=True, text=True, env=env, timeout=600)
+    builds = json.loads(r.stdout)["kernel_builds"]
+    assert builds and set(builds.values()) == {"-O0"}, builds
+    r = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=600)
+    assert "note: the timings come from quick first-use kernel builds" in r.stdout

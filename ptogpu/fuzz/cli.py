@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 
 from ..errors import Terminated
 from ..progress import Progress
@@ -379,6 +380,13 @@ def _execute(runs: list, args, backend: str, pool) -> int:
     return _emit(reports, args, backend, interrupted, stopped_in, len(runs))
 
 
+def _kernel_builds() -> dict:
+    """The optimisation level of each native kernel family this process loaded (timings from
+    a quick first-use build are not the engine's speed)."""
+    from ..backend import native_backend
+    return {f: native_backend.build_level(f) for f in native_backend.loaded_families()}
+
+
 def _failed(rep) -> bool:
     return bool(rep.unexplained or rep.bugs or getattr(rep, "regression", None))
 
@@ -416,7 +424,8 @@ def _emit(reports: list, args, backend: str, interrupted, stopped_in: str, n_run
                                   **({"campaign": r.campaign} if getattr(r, "campaign", None) else {}))
                              for t, r in reports],
                "unexplained_or_bugs": bad, "compared_nothing": empty, "regressions": changed,
-               "interrupted": bool(interrupted), "stopped_in": stopped_in or None}
+               "interrupted": bool(interrupted), "stopped_in": stopped_in or None,
+               "kernel_builds": _kernel_builds()}
         if getattr(args, "shard", None) is not None:
             doc["shard"] = str(args.shard)
         if getattr(args, "dask", None):
@@ -444,6 +453,10 @@ def _emit(reports: list, args, backend: str, interrupted, stopped_in: str, n_run
         print(f"\n{len(reports)} campaign(s), {tot:,} tiles compared, backend {backend}{shard}: {verdict}"
               + (f" -- interrupted: {n_runs - len(reports)} campaign(s) not finished ({stopped_in})"
                  if interrupted else ""))
+        quick = sorted(f for f, lv in _kernel_builds().items() if lv != "-O3")
+        if quick and not os.environ.get("PTOGPU_NATIVE_OPT"):
+            print(f"note: the timings come from quick first-use kernel builds ({', '.join(quick)}); the -O3 "
+                  "builds finish in the background (PTOGPU_NATIVE_OPT=-O3 builds them first)")
     if interrupted:
         return 143 if isinstance(interrupted, Terminated) else 130
     # exit status: 1 a divergence no rule explains or an emulator bug; 2 a campaign that could
