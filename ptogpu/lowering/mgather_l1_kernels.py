@@ -55,6 +55,8 @@ def plan(core, oob, dst, table, idx, scratch=None, simt=False):
             return None
     if dst.core is not core or dst.space != "l1" or dst.addr % 32:
         return None
+    if core.target.mgather.index_bits != 32:
+        return None                        # the kernels cast each index to uint32_t
     if scratch is None:
         cap = prod(table.GetShape(k) for k in range(4)) & M32
     else:

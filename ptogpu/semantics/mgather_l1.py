@@ -34,8 +34,9 @@ def row(core, oob: GatherOOB, dst, table, idx) -> None:
     cap = prod(S[:4]) & M32
     if VR > 0:
         iaddr = idx.addr + np.arange(VR, dtype=np.int64) * idx.Element.itemsize
-        u = cast_index(read_indices(core, idx, iaddr, lambda i: f"row index {i}"), 32)
-        safe, read = remap(u, cap, oob, 32, rule="GatherOOB.Wrap", target=t)
+        bits = core.target.mgather.index_bits
+        u = cast_index(read_indices(core, idx, iaddr, lambda i: f"row index {i}"), bits)
+        safe, read = remap(u, cap, oob, bits, rule="GatherOOB.Wrap", target=t)
     else:
         safe, read = np.zeros(0, np.uint64), None
     rows = np.arange(VR, dtype=np.int64) if read is None else np.flatnonzero(read)
@@ -80,8 +81,9 @@ def elem(core, oob: GatherOOB, dst, table, idx, scratch, simt: bool) -> None:
     with np.errstate(over="ignore"):
         iaddr = idx.addr + (r * idx.GetStride(3) + c) * idx.Element.itemsize
     raw = read_indices(core, idx, iaddr, lambda i: f"idx of dst({r[i]},{c[i]})")
-    u = cast_index(raw, 32)
-    safe, read = remap(u, cap, oob, 32, rule="GatherOOB.Wrap", target=t)
+    bits = core.target.mgather.index_bits
+    u = cast_index(raw, bits)
+    safe, read = remap(u, cap, oob, bits, rule="GatherOOB.Wrap", target=t)
     rd = np.ones(u.shape, bool) if read is None else read
     with np.errstate(over="ignore"):
         src = wrap_addr(u64(table.addr) + safe * np.uint64(size))
@@ -128,8 +130,9 @@ def _elem_scalar_aliased(core, oob, dst, table, idx, scratch, r, off, iaddr, cap
         a = int(iaddr[k])
         core.gm.check(a, idx.Element.itemsize, f"{NAME} index read", core.target.name)
         raw = core.gm.gather(np.array([a]), idx.Element)
-        u = cast_index(raw, 32)
-        s, ok = remap(u, cap, oob, 32, rule="GatherOOB.Wrap", target=core.target.name)
+        bits = core.target.mgather.index_bits
+        u = cast_index(raw, bits)
+        s, ok = remap(u, cap, oob, bits, rule="GatherOOB.Wrap", target=core.target.name)
         v = zero
         if ok is None or bool(ok[0]):
             with np.errstate(over="ignore"):
