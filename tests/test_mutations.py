@@ -30,20 +30,31 @@ def test_the_planted_bugs_are_not_in_the_shipped_kernels():
         assert old != new and text.replace(old, new) != text, name
 
 
-@pytest.fixture(scope="module")
-def cache(tmp_path_factory) -> Path:
-    return tmp_path_factory.mktemp("mutant_cache")
-
-
-@pytest.mark.parametrize("name,file,old,new", MUTATIONS, ids=[m[0] for m in MUTATIONS])
-def test_the_default_suite_fails_for_each_planted_bug(name, file, old, new, tmp_path, cache):
-    tree = tmp_path / "cuda_src"
+def _run_mutant(name: str, file: str, old: str, new: str, root: Path) -> subprocess.CompletedProcess:
+    tree = root / name.replace(" ", "_") / "cuda_src"
     shutil.copytree(SRC, tree)
     p = tree / file
     p.write_text(p.read_text().replace(old, new))
-    env = dict(os.environ, PTOGPU_CUDA_SRC=str(tree), PTOGPU_CACHE_DIR=str(cache), PTOGPU_NATIVE_OPT="-O0")
-    r = subprocess.run([sys.executable, "-m", "ptogpu", "fuzz", "--backend", "native", "--no-shrink", "--quiet",
-                        "--exitfirst"], capture_output=True, text=True, env=env, timeout=600)
+    env = dict(os.environ, PTOGPU_CUDA_SRC=str(tree), PTOGPU_CACHE_DIR=str(root / "cache"),
+               PTOGPU_NATIVE_OPT="-O0", OMP_NUM_THREADS="1")
+    return subprocess.run([sys.executable, "-m", "ptogpu", "fuzz", "--backend", "native", "--no-shrink", "--quiet",
+                           "--exitfirst"], capture_output=True, text=True, env=env, timeout=900)
+
+
+@pytest.fixture(scope="module")
+def mutant_runs(tmp_path_factory) -> dict:
+    """Every planted bug's suite run, one process per CPU side by side (each single-threaded):
+    the runs are independent, and this halves the check's wall time on two cores."""
+    from concurrent.futures import ThreadPoolExecutor
+    root = tmp_path_factory.mktemp("mutants")
+    with ThreadPoolExecutor(max(1, min(4, os.cpu_count() or 1))) as ex:
+        futs = {m[0]: ex.submit(_run_mutant, *m, root) for m in MUTATIONS}
+        return {k: f.result() for k, f in futs.items()}
+
+
+@pytest.mark.parametrize("name", [m[0] for m in MUTATIONS])
+def test_the_default_suite_fails_for_each_planted_bug(name, mutant_runs):
+    r = mutant_runs[name]
     caught = [ln.strip() for ln in r.stdout.splitlines()
               if "EMULATOR BUG" in ln or "UNEXPLAINED" in ln or "REGRESSION" in ln]
     assert r.returncode == 1 and (caught or "EmulatorBug" in r.stderr), (name, r.returncode, r.stdout[-2000:], r.stderr[-2000:])
