@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import dtypes
-from .core import current_core
+from .core import current_core, on_instances
 from .errors import PtoCheckError
 from .memory import Ptr
 from .semantics import dma
@@ -83,6 +83,7 @@ def _reg_value(core, instr: str, name: str, value, bits: int) -> int:
 
 
 # -- Ascend 950: GM → L1 -----------------------------------------------------------------------
+@on_instances
 def asc_copy_gm2l1_align(dst: Ptr, src: Ptr, n_burst: int, len_burst: int, left_padding_count: int,
                          right_padding_count: int, data_select_bit: bool, l2_cache_ctl: int,
                          burst_src_stride: int, burst_dst_stride: int) -> None:
@@ -106,6 +107,7 @@ def asc_copy_gm2l1_align_sync(dst: Ptr, src: Ptr, n_burst: int, len_burst: int,
                          data_select_bit, l2_cache_ctl, burst_src_stride, burst_dst_stride)
 
 
+@on_instances(uniform=True)
 def asc_set_gm2l1_pad(pad_val: int) -> None:
     """``set_pad_val_outtol1``: the OUT→L1 pad register (a pad element = its low bits)."""
     core = _core_for("asc_set_gm2l1_pad", "gm2l1")
@@ -114,6 +116,7 @@ def asc_set_gm2l1_pad(pad_val: int) -> None:
     r.pad_set = True
 
 
+@on_instances(uniform=True)
 def _loop_size(path: str, loop1: int, loop2: int) -> None:
     instr = f"asc_set_{path}_loop_size"
     core = _core_for(instr, path)
@@ -122,6 +125,7 @@ def _loop_size(path: str, loop1: int, loop2: int) -> None:
     core.regs.path("l1" if path == "gm2l1" else "ub").loop_size = (l2 << 21) | l1
 
 
+@on_instances(uniform=True)
 def _loop_stride(path: str, which: int, src_stride: int, dst_stride: int) -> None:
     instr = f"asc_set_{path}_loop{which}_stride"
     core = _core_for(instr, path)
@@ -146,6 +150,7 @@ def asc_set_gm2l1_loop2_stride(src_stride: int, dst_stride: int) -> None:
 
 
 # -- Ascend 950: GM → UB -----------------------------------------------------------------------
+@on_instances
 def asc_copy_gm2ub_align(dst: Ptr, src: Ptr, n_burst: int, len_burst: int, left_padding_count: int,
                          right_padding_count: int, enable_constant_pad: bool, l2_cache_mode: int,
                          src_stride: int, dst_stride: int) -> None:
@@ -168,6 +173,7 @@ def asc_copy_gm2ub_align_sync(dst: Ptr, src: Ptr, n_burst: int, len_burst: int,
                          enable_constant_pad, l2_cache_mode, src_stride, dst_stride)
 
 
+@on_instances(uniform=True)
 def asc_set_copy_pad_val(pad_val: int) -> None:
     """``set_mov_pad_val``: the OUT→UB pad register (A2/A3 and 950)."""
     core = _core_for("asc_set_copy_pad_val", "pad")
@@ -195,6 +201,7 @@ def asc_set_gm2ub_loop2_stride(src_stride: int, dst_stride: int) -> None:
 
 
 # -- Atlas A2/A3: gap form ---------------------------------------------------------------------
+@on_instances
 def _gap(bits: int, dst, src, sid, nBurst, lenBurst, leftPad, rightPad, srcGap, dstGap) -> None:
     instr = f"copy_gm_to_ubuf_align_b{bits}"
     core = _core_for(instr, "gap")

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import contextvars
+import functools
 from typing import Mapping
 
 import numpy as np
@@ -9,11 +10,12 @@ import numpy as np
 from . import dtypes
 from .backend import resolve_backend
 from .interop import as_numpy, cast_exact
-from .errors import PtoError
-from .memory import SPACES, Arena, Ptr
+from .errors import NotBatched, PtoError, PtoFault
+from .memory import SPACES, AllInstances, Arena, Bank, Ptr, as_bytes
 from .dma_regs import DmaRegs
 from .targets import Target, get_target
 
+MAX_BATCH = 1 << 24
 CURRENT: contextvars.ContextVar[list] = contextvars.ContextVar("ptogpu_core_stack", default=[])
 
 
@@ -26,12 +28,24 @@ class Core:
     ``PTO_CPU_SIM_L1_BYTES``); the NPUs' sizes are hardware. ``strict_hazards`` raises
     :class:`~ptogpu.errors.PtoHazard` (instead of warning) when an A5 SIMT MGATHER's result
     depends on the execution order (aliasing tiles; ``ptogpu.semantics.hazards``).
+
+    ``batch=N`` makes a core of N independent instances (docs/batch.md): every Tile and
+    GlobalTensor names the same addresses in each instance's own GM, UB and L1, every
+    instruction runs on every instance that has not faulted, and reads (``tile.numpy()``,
+    ``ptr.numpy(n)``, ``core.read``) have a leading dimension N. A ``PtoFault`` stops only its
+    instance (listed in :attr:`faults`); a ``PtoCheckError`` is raised at once, as on one
+    core. ``batch=1`` is the single core: faults are raised.
     """
 
     def __init__(self, target: str | Target = "a5", backend: str = "auto", *,
                  quirks: Mapping[str, bool] | None = None, strict_hazards: bool = False,
-                 ub_bytes: int | None = None, l1_bytes: int | None = None) -> None:
+                 ub_bytes: int | None = None, l1_bytes: int | None = None,
+                 batch: int = 1) -> None:
         self.target = get_target(target)
+        if isinstance(batch, bool) or not isinstance(batch, (int, np.integer)) \
+                or not 1 <= int(batch) <= MAX_BATCH:
+            raise ValueError(f"batch = {batch!r}: give a number of instances, 1 .. {MAX_BATCH}")
+        self.batch = int(batch)
         for what, v in (("ub_bytes", ub_bytes), ("l1_bytes", l1_bytes)):
             if v is not None and not self.target.resizable_memories:
                 raise ValueError(f"{what}: {self.target.name}'s memories are fixed by the hardware "
@@ -45,9 +59,21 @@ class Core:
                 raise ValueError(f"unknown quirk {k!r} for target {self.target.name}; "
                                  f"known: {', '.join(self.quirks) or 'none'}")
             self.quirks[k] = bool(v)
-        self.gm = Arena("gm", 0, growable=True)
-        self.ub = Arena("ub", int(ub_bytes) if ub_bytes else self.target.ub_bytes)
-        self.l1 = Arena("l1", int(l1_bytes) if l1_bytes else self.target.l1_bytes)
+        n = self.batch
+        self.banks = {"gm": Bank("gm", 0, n, growable=True),
+                      "ub": Bank("ub", int(ub_bytes) if ub_bytes else self.target.ub_bytes, n),
+                      "l1": Bank("l1", int(l1_bytes) if l1_bytes else self.target.l1_bytes, n)}
+        self._views: dict[int, tuple[Arena, Arena, Arena]] = {}
+        self._k = 0                     # the instance an instruction is executing on
+        self._executing = False
+        self.all_at_once = False        # a batch rule is running every live instance
+        self._pending: dict[int, PtoFault] = {}
+        # how the instructions of a core of N ran: all instances at once (a batch rule: one
+        # launch, one NumPy step), instance by instance, or once (uniform steps)
+        self.steps = {"at_once": 0, "per_instance": 0, "uniform": 0}
+        self._focus(0)
+        self.faults: list[PtoFault | None] = [None] * n
+        self.live = np.ones(n, bool)    # instances that have not faulted
         # tiles may use all of UB on a resized simulator; else the target's usable part
         self.ub_usable = self.ub.size if ub_bytes else self.target.ub_usable
         self.regs = DmaRegs()           # MTE2 loop/pad registers; persist across instructions
@@ -64,7 +90,88 @@ class Core:
         CURRENT.set(stack[:-1])
 
     def __repr__(self) -> str:
-        return f"Core(target={self.target.name!r}, backend={self.backend!r})"
+        b = f", batch={self.batch}" if self.batch > 1 else ""
+        return f"Core(target={self.target.name!r}, backend={self.backend!r}{b})"
+
+    # -- instances -------------------------------------------------------------------------
+    def _focus(self, k: int) -> None:
+        """Point ``gm`` / ``ub`` / ``l1`` at instance ``k``'s memories."""
+        v = self._views.get(k)
+        if v is None:
+            v = tuple(Arena(s, 0, bank=self.banks[s], row=k) for s in SPACES)
+            if len(self._views) < 4096:
+                self._views[k] = v
+        self._k = k
+        self.gm, self.ub, self.l1 = v
+
+    @property
+    def batched(self) -> bool:
+        """Reads have a leading instance dimension: a core of N > 1, outside an instruction."""
+        return self.batch > 1 and not self._executing
+
+    def execute(self, step, *, uniform: bool = False) -> None:
+        """Run one instruction, ``step()``, on every live instance: the one dispatch point of
+        the instruction API. ``uniform``: the step reads no instance memory (binding a tile,
+        setting a register), so it runs once and a fault it raises stops every instance.
+        Otherwise the step first runs once with :attr:`all_at_once` set: an instruction with
+        a batch rule for the call runs all live instances together (one kernel launch over N
+        blocks, one NumPy step along the instance axis) and reports per-instance faults with
+        :meth:`fault_instances`; any other touch of memory raises ``NotBatched`` before a
+        byte changes, and the step runs instance by instance."""
+        if self.batch == 1 or self._executing:
+            return step()
+        if not self.live.any():
+            return                      # every instance has stopped
+        self._executing = True
+        try:
+            if uniform:
+                self.steps["uniform"] += 1
+                try:
+                    step()
+                except PtoFault as e:
+                    for k in np.flatnonzero(self.live):
+                        self._stop(int(k), e)
+                return
+            if self._at_once(step):
+                self.steps["at_once"] += 1
+                return
+            self.steps["per_instance"] += 1
+            for k in np.flatnonzero(self.live):
+                self._focus(int(k))
+                try:
+                    step()
+                except PtoFault as e:
+                    self._stop(int(k), e)
+        finally:
+            self._executing = False
+            self._focus(0)
+
+    def _at_once(self, step) -> bool:
+        """Run ``step`` over every live instance at once; False when it has no batch rule.
+        A fault raised here came before any instance's memory was read (those raise
+        NotBatched), so it is every instance's."""
+        self.all_at_once, self._pending = True, {}
+        self.gm, self.ub, self.l1 = (AllInstances(s, 0, bank=self.banks[s]) for s in SPACES)
+        try:
+            step()
+        except NotBatched:
+            return False
+        except PtoFault as e:
+            self._pending = {int(k): e for k in np.flatnonzero(self.live)}
+        finally:
+            self.all_at_once = False
+            self._focus(0)
+        for k, e in self._pending.items():
+            self._stop(k, e)
+        return True
+
+    def fault_instances(self, faults: Mapping[int, PtoFault]) -> None:
+        """A batch rule's per-instance faults (instance -> its first fault; it wrote nothing)."""
+        self._pending.update(faults)
+
+    def _stop(self, k: int, e: PtoFault) -> None:
+        self.faults[k] = e
+        self.live[k] = False
 
     def trace(self):
         """``with core.trace() as tr:`` records the DMA bursts issued inside (ptogpu.trace)."""
@@ -77,15 +184,23 @@ class Core:
             raise ValueError(f"space must be one of {SPACES}, not {space!r}")
         return getattr(self, space)
 
-    def gm_put(self, array, dtype=None) -> Ptr:
+    def gm_put(self, array, dtype=None, *, per_instance: bool = False) -> Ptr:
         """Copy ``array`` (anything array-like: NumPy, CuPy, torch, DLPack) into fresh GM;
         returns a typed pointer to it. With ``dtype``, values are cast only where every one
-        survives (:mod:`ptogpu.interop`)."""
+        survives (:mod:`ptogpu.interop`). On a core of N instances every instance gets a copy;
+        ``per_instance=True`` takes an array of leading dimension N, row k for instance k."""
         a = as_numpy(array)
         dt = dtypes.as_dtype(dtype if dtype is not None else a.dtype)
-        a = np.ascontiguousarray(cast_exact(a, dt, "gm_put")).reshape(-1)
-        addr = self.gm.alloc(a.nbytes)
-        self.gm.write(addr, a)
+        a = np.ascontiguousarray(cast_exact(a, dt, "gm_put"))
+        if per_instance:
+            if a.ndim == 0 or a.shape[0] != self.batch:
+                raise ValueError(f"gm_put(per_instance=True): the leading dimension must be the "
+                                 f"batch, {self.batch}; got shape {a.shape}")
+            rows = a.reshape(self.batch, -1).view(np.uint8)
+        else:
+            rows = a.reshape(1, -1).view(np.uint8)
+        addr = self.gm.alloc(rows.shape[1])
+        self.banks["gm"].rows()[:, addr: addr + rows.shape[1]] = rows
         return Ptr(self, "gm", addr, dt)
 
     def gm_alloc(self, count: int, dtype) -> Ptr:
@@ -105,12 +220,35 @@ class Core:
         return Ptr(self, "ub", int(byte_addr), dtypes.as_dtype(dtype))
 
     def read(self, space: str, byte_addr: int, nbytes: int) -> np.ndarray:
-        """Raw bytes (a copy). Inspection only: not an instruction."""
-        return self.arena(space).read(int(byte_addr), int(nbytes))
+        """Raw bytes (a copy; shape (N, nbytes) on a core of N instances). Inspection only:
+        not an instruction."""
+        a = self.arena(space)
+        if not self.batched:
+            return a.read(int(byte_addr), int(nbytes))
+        a.check(int(byte_addr), int(nbytes), "read")
+        return self.banks[space].rows()[:, int(byte_addr): int(byte_addr) + int(nbytes)].copy()
 
     def write(self, space: str, byte_addr: int, data) -> None:
-        """Raw bytes in. Test set-up only: not an instruction."""
-        self.arena(space).write(int(byte_addr), data)
+        """Raw bytes in, to every instance. Test set-up only: not an instruction."""
+        if not self.batched:
+            return self.arena(space).write(int(byte_addr), data)
+        b = as_bytes(data)
+        self.arena(space).check(int(byte_addr), b.size, "write")
+        self.banks[space].rows()[:, int(byte_addr): int(byte_addr) + b.size] = b
+
+
+def on_instances(fn=None, *, uniform: bool = False):
+    """Make ``fn`` an instruction of the current core: it runs on every live instance
+    (:meth:`Core.execute`); ``uniform`` for steps that read no instance memory."""
+    def wrap(f):
+        @functools.wraps(f)
+        def call(*args, **kw):
+            stack = CURRENT.get()
+            if not stack:
+                return f(*args, **kw)           # f raises its own "no current core" error
+            stack[-1].execute(lambda: f(*args, **kw), uniform=uniform)
+        return call
+    return wrap(fn) if fn is not None else wrap
 
 
 def current_core() -> Core:

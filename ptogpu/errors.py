@@ -89,3 +89,9 @@ def runtime_assert(core, ok: bool, rule: str, message: str) -> None:
         raise PtoFault(message, rule=rule, target=t)
     warnings.warn(f"[{t}] {rule}: {message} (compiled out in this build, quirk {q}=off; "
                   "it traps where it is live)", PtoAssertWarning, stacklevel=3)
+
+
+class NotBatched(Exception):
+    """A step running every instance of a core of N at once touched one instance's memory:
+    the instruction has no batch rule for this call, so it runs instance by instance (nothing
+    was written). Internal: it never leaves :meth:`ptogpu.Core.execute`."""

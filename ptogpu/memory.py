@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import dtypes
-from .errors import PtoFault
+from .errors import NotBatched, PtoFault
 
 SPACES = ("gm", "ub", "l1")
 GM_LIMIT = 1 << 32
@@ -19,25 +19,100 @@ GM_LIMIT = 1 << 32
 MemoryError. Host pages are only touched where the emulator writes."""
 
 
-class Arena:
-    """A byte-addressed memory. GM grows on allocation; UB and L1 have a fixed size."""
+def as_bytes(data) -> np.ndarray:
+    """Raw bytes of a NumPy array, of ``bytes``, or of a list of byte values."""
+    if isinstance(data, (bytes, bytearray, memoryview)):
+        return np.frombuffer(bytes(data), np.uint8)
+    if isinstance(data, np.ndarray):
+        return np.ascontiguousarray(data).reshape(-1).view(np.uint8)
+    return np.asarray(data, dtype=np.uint8).reshape(-1)
 
-    def __init__(self, name: str, size: int, *, growable: bool = False, align: int = 64,
-                 limit: int = GM_LIMIT) -> None:
-        self.name = name
-        self.growable = growable
-        self.limit = limit
-        self.align = align
-        self.size = size                # bytes that exist (addresses [0, size))
-        self._buf = self._reserve(size) if growable else np.zeros(max(size, 64), np.uint8)
+
+class Bank:
+    """One memory of every instance of a core: instance ``k``'s bytes are ``flat[k*stride :
+    k*stride + size]`` of one flat buffer, the layout a kernel launch over N blocks takes
+    (``(flat, size, stride)``). Allocation is shared: every instance's memory has the same
+    size and the same allocations, so one address names the same object in each."""
+
+    def __init__(self, name: str, size: int, n: int = 1, *, growable: bool = False,
+                 align: int = 64, limit: int = GM_LIMIT) -> None:
+        self.name, self.n, self.growable, self.align, self.limit = name, int(n), growable, align, limit
+        self.size = size                # bytes that exist (addresses [0, size)) in each instance
         self.top = 0                    # next free byte for allocation (GM)
+        self.stride = self._cap(size)
+        self.flat = self._reserve()
 
-    @property
-    def data(self) -> np.ndarray:
-        return self._buf[: self.size]
+    def _cap(self, size: int) -> int:
+        """Bytes kept per instance. One instance of GM reserves the whole limit at once, as
+        zero pages the OS maps only when touched (a large calloc is an anonymous mapping), so
+        growing never copies and untouched GM costs no memory; N instances reserve what exists
+        and grow by copying (N reservations of 4 GiB would exhaust the address space)."""
+        a = self.align
+        if self.growable and self.n == 1:
+            return max(-(-self.limit // a) * a, size, 64)
+        return max(-(-size // a) * a, 64)
+
+    def _reserve(self) -> np.ndarray:
+        try:
+            return np.zeros(self.n * self.stride, np.uint8)
+        except MemoryError:
+            if not (self.growable and self.n == 1):
+                raise PtoFault(f"{self.name.upper()}: {self.n} instances of {self.stride} bytes "
+                               "do not fit in host memory", rule="arena capacity") from None
+            self.stride = max(-(-self.size // self.align) * self.align, 64)
+            return np.zeros(self.stride, np.uint8)
+
+    def rows(self) -> np.ndarray:
+        """Every instance's bytes, shape (n, size) (a view)."""
+        return self.flat.reshape(self.n, self.stride)[:, : self.size]
+
+    def gather_all(self, addrs: np.ndarray, dtype) -> np.ndarray:
+        """Elements of ``dtype`` at byte addresses ``addrs`` (checked by the caller) in every
+        instance: shape (n, *addrs.shape)."""
+        st = dtypes.storage(dtype)
+        a = np.asarray(addrs, np.int64)
+        idx = (a[..., None] + np.arange(st.itemsize, dtype=np.int64)).reshape(-1)
+        return np.ascontiguousarray(self.rows()[:, idx]).view(st).reshape(self.n, *a.shape)
+
+    def scatter_all(self, addrs: np.ndarray, values: np.ndarray, live: np.ndarray | None = None) -> None:
+        """Write ``values`` (shape addrs.shape: the same in every instance; or (n, *addrs.shape):
+        one row each) at ``addrs`` (checked by the caller), in the instances ``live`` marks
+        (default: all)."""
+        a = np.asarray(addrs, np.int64).reshape(-1)
+        v = np.ascontiguousarray(values)
+        size = v.dtype.itemsize
+        per_row = v.size != a.size          # else the same values in every instance
+        v = v.reshape(self.n if per_row else 1, a.size).view(np.uint8)
+        idx = (a[:, None] + np.arange(size, dtype=np.int64)).reshape(-1)
+        if live is None or live.all():
+            self.rows()[:, idx] = v
+            return
+        k = np.flatnonzero(live)
+        self.rows()[np.ix_(k, idx)] = v[k] if per_row else v
+
+    def take(self, ks: np.ndarray, addrs: np.ndarray, dtype) -> np.ndarray:
+        """Instances ``ks``' elements of ``dtype`` at ``addrs`` (checked by the caller), one
+        row of addresses per instance: shape addrs.shape, leading len(ks)."""
+        st = dtypes.storage(dtype)
+        a = np.asarray(addrs, np.int64).reshape(len(ks), int(np.prod(addrs.shape[1:])))
+        idx = (a[..., None] + np.arange(st.itemsize, dtype=np.int64)).reshape(len(ks), -1)
+        flat = ks.astype(np.int64)[:, None] * self.stride + idx
+        return np.ascontiguousarray(self.flat[flat]).view(st).reshape(addrs.shape)
+
+    def put(self, ks: np.ndarray, addrs: np.ndarray, values: np.ndarray) -> None:
+        """Write ``values`` (leading len(ks), then addrs.shape) at the same ``addrs`` (checked
+        by the caller) of instances ``ks``; in each, the last of equal addresses wins."""
+        if len(ks) == 0:
+            return
+        v = np.ascontiguousarray(values).reshape(len(ks), -1)
+        size = v.dtype.itemsize
+        a = np.asarray(addrs, np.int64).reshape(-1)
+        idx = (a[:, None] + np.arange(size, dtype=np.int64)).reshape(-1)
+        flat = ks.astype(np.int64)[:, None] * self.stride + idx
+        self.flat[flat] = v.view(np.uint8).reshape(len(ks), -1)
 
     def alloc(self, nbytes: int) -> int:
-        """Reserve ``nbytes`` zeroed bytes, aligned to ``align``; returns the byte address."""
+        """Reserve ``nbytes`` zeroed bytes in every instance, aligned to ``align``."""
         addr = -(-self.top // self.align) * self.align
         end = addr + max(int(nbytes), 0)
         if end > self.size:
@@ -48,23 +123,50 @@ class Arena:
         self.top = end
         return addr
 
-    def _reserve(self, size: int) -> np.ndarray:
-        """GM: the whole limit at once, as zero pages the OS maps only when touched (a large
-        calloc is an anonymous mapping), so growing never copies and untouched GM costs no
-        memory; where the OS refuses the reservation, grow by copying."""
-        try:
-            return np.zeros(max(-(-self.limit // self.align) * self.align, size, 64), np.uint8)
-        except MemoryError:
-            return np.zeros(max(size, 64), np.uint8)
-
     def _grow(self, end: int) -> None:
         new_size = -(-end // self.align) * self.align
-        if new_size > self._buf.size:
-            cap = min(max(new_size, 2 * self._buf.size), -(-self.limit // self.align) * self.align)
-            buf = np.zeros(cap, np.uint8)
-            buf[: self.size] = self._buf[: self.size]
-            self._buf = buf
+        if new_size > self.stride:
+            cap = min(max(new_size, 2 * self.stride), -(-self.limit // self.align) * self.align)
+            try:
+                flat = np.zeros(self.n * cap, np.uint8)
+            except MemoryError:
+                raise PtoFault(f"{self.name.upper()}: {self.n} instances of {cap} bytes do not fit "
+                               "in host memory", rule="arena capacity") from None
+            flat.reshape(self.n, cap)[:, : self.size] = self.rows()
+            self.flat, self.stride = flat, cap
         self.size = new_size
+
+
+class Arena:
+    """A byte-addressed memory: one instance's row of a :class:`Bank`. GM grows on
+    allocation; UB and L1 have a fixed size."""
+
+    def __init__(self, name: str, size: int, *, growable: bool = False, align: int = 64,
+                 limit: int = GM_LIMIT, bank: Bank | None = None, row: int = 0) -> None:
+        self.bank = bank if bank is not None else Bank(name, size, growable=growable, align=align,
+                                                       limit=limit)
+        self.row = int(row)
+        self.name = name
+
+    growable = property(lambda self: self.bank.growable)
+    limit = property(lambda self: self.bank.limit)
+    align = property(lambda self: self.bank.align)
+    size = property(lambda self: self.bank.size)
+    top = property(lambda self: self.bank.top)
+
+    @property
+    def _buf(self) -> np.ndarray:
+        b = self.bank
+        return b.flat[self.row * b.stride: (self.row + 1) * b.stride]
+
+    @property
+    def data(self) -> np.ndarray:
+        b = self.bank
+        return b.flat[self.row * b.stride: self.row * b.stride + b.size]
+
+    def alloc(self, nbytes: int) -> int:
+        """Reserve ``nbytes`` zeroed bytes, aligned to ``align``; returns the byte address."""
+        return self.bank.alloc(nbytes)
 
     def check(self, addr: int, nbytes: int, what: str, target: str = "") -> None:
         if addr < 0 or nbytes < 0 or addr + nbytes > self.size:
@@ -90,12 +192,7 @@ class Arena:
 
     def write(self, addr: int, data) -> None:
         """Write raw bytes: a NumPy array's own bytes, or ``bytes`` / a list of byte values."""
-        if isinstance(data, (bytes, bytearray, memoryview)):
-            b = np.frombuffer(bytes(data), np.uint8)
-        elif isinstance(data, np.ndarray):
-            b = np.ascontiguousarray(data).reshape(-1).view(np.uint8)
-        else:
-            b = np.asarray(data, dtype=np.uint8).reshape(-1)
+        b = as_bytes(data)
         self.check(addr, b.size, "write")
         self.data[addr: addr + b.size] = b
 
@@ -138,6 +235,18 @@ class Arena:
             return
         idx = a[:, None] + np.arange(size, dtype=np.int64)
         self.data[idx] = v.view(np.uint8).reshape(-1, size)
+
+
+class AllInstances(Arena):
+    """``core.gm`` / ``ub`` / ``l1`` while an instruction runs every instance at once: sizes
+    and names answer, any access to bytes raises :class:`NotBatched` (a batch rule goes
+    through :class:`Bank`), so no step can silently act on one instance only."""
+
+    def _refuse(self, *args, **kw):
+        raise NotBatched(self.name)
+
+    _buf = data = property(_refuse)
+    gather = scatter = read = write = undo_on_error = alloc = _refuse    # checks only look at sizes
 
 
 @dataclass(frozen=True)

@@ -261,10 +261,13 @@ class Tile(metaclass=TileMeta):
         return self.addr + self.offsets(r, c) * self.Element.itemsize
 
     def numpy(self) -> np.ndarray:
-        """The valid region as a (valid_row, valid_col) array of the element type."""
+        """The valid region as a (valid_row, valid_col) array of the element type; on a core of
+        N instances, (N, valid_row, valid_col)."""
         arena = self._bound()
         addrs = self.element_addrs()
         arena.check_many(addrs, self.Element.itemsize, "Tile.numpy")
+        if self.core.batched:           # a core of N instances: (N, valid_row, valid_col)
+            return self.core.banks[self.space].gather_all(addrs, self.Element)
         return arena.gather(addrs, self.Element)
 
     def set(self, array) -> None:
@@ -273,13 +276,17 @@ class Tile(metaclass=TileMeta):
         (:mod:`ptogpu.interop`; a lossy cast is a ValueError naming the first bad value)."""
         arena = self._bound()
         a = as_numpy(array)
-        if a.shape != (self._vr, self._vc):
+        batched = self.core.batched
+        shapes = [(self._vr, self._vc)] + ([(self.core.batch, self._vr, self._vc)] if batched else [])
+        if a.shape not in shapes:
             raise ValueError(f"{type(self).__name__}.set: expected shape "
-                             f"{(self._vr, self._vc)}, got {a.shape}")
+                             f"{' or '.join(map(str, shapes))}, got {a.shape}")
         st = dtypes.storage(self.Element)
         a = cast_exact(a, self.Element, f"{type(self).__name__}.set")
         addrs = self.element_addrs()
         arena.check_many(addrs, st.itemsize, "Tile.set")
+        if batched:                     # every instance, or (N, vr, vc): a region each
+            return self.core.banks[self.space].scatter_all(addrs, a.view(st))
         arena.scatter(addrs, a)
 
     # Read-only array protocol over the valid region (what numpy() returns), so a tile reads
@@ -328,8 +335,8 @@ class Tile(metaclass=TileMeta):
 
     def raw(self) -> np.ndarray:
         """The whole padded storage (Rows*Cols elements, storage order), bytes-exact."""
-        arena = self._bound()
-        return arena.read(self.addr, self.nbytes).view(dtypes.storage(self.Element))
+        self._bound()
+        return self.core.read(self.space, self.addr, self.nbytes).view(dtypes.storage(self.Element))
 
     def __repr__(self) -> str:
         where = "unassigned" if self.addr is None else f"{self.space}@{self.addr:#x}"

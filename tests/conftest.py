@@ -153,3 +153,30 @@ def native_available():
     ok, why = backend_available("native")
     if not ok:
         pytest.skip(f"no native backend: {why}")
+
+
+# The instruction tests run twice: on the single core, and on cores of 3 identical instances
+# (tests/batch_mirror.py), every read checked byte for byte in every instance.
+BATCHED_MODULES = {
+    "test_mgather_ub", "test_mgather_oob", "test_mgather_alias", "test_mgather_store_order",
+    "test_mgather_checks", "test_mgather_nz", "test_mgather_l1", "test_cpu_sim", "test_datamove",
+    "test_reg", "test_asc", "test_dma", "test_mscatter", "test_tgatherb", "test_tinterleave",
+    "test_kernels_mgather", "test_kernels_mscatter", "test_kernels_ops", "test_events", "test_tile",
+    "test_tensor",
+}
+
+
+def pytest_generate_tests(metafunc):
+    if metafunc.module.__name__.rsplit(".", 1)[-1] in BATCHED_MODULES:
+        metafunc.fixturenames.append("_instances")
+        metafunc.parametrize("_instances", [1, 3], ids=["batch1", "batch3"], indirect=True)
+
+
+@pytest.fixture
+def _instances(request):
+    if request.param == 1:
+        yield 1
+        return
+    from batch_mirror import mirrored
+    with mirrored(request.param):
+        yield request.param

@@ -44,6 +44,21 @@ def core_arenas(core) -> dict:
     return {s: (core.arena(s)._buf, core.arena(s).size, 0) for s in ("gm", "ub", "l1")}
 
 
+def launch_instances(core, kernel: str, params, *, block=(1, 1, 1), passes: int = 1,
+                     writes=("gm", "ub", "l1")) -> np.ndarray:
+    """``kernel`` over every instance of a core of N at once (one launch, N blocks: instance k
+    is block k over row k of each memory bank); the (N, FAULT_WORDS) records. A batch rule
+    calls this only while every instance is live (a faulted one must keep its memory), and
+    says NotBatched otherwise."""
+    from ..errors import NotBatched
+    if not core.live.all():
+        raise NotBatched(kernel)
+    be = backend_module(core.backend)
+    arenas = {s: (b.flat, b.size, b.stride) for s, b in core.banks.items()}
+    return be.launch_raw(kernel, tuple(block), core.batch, arenas, np.asarray(params, np.int64),
+                         passes=passes, writes=writes)
+
+
 def launch_on(core, kernel: str, params, *, block=(1, 1, 1), passes: int = 1,
               arenas: dict | None = None, writes=("gm", "ub", "l1")) -> np.ndarray:
     """One instance of ``kernel`` on ``core``'s backend over its arenas (or ``arenas``, same

@@ -28,7 +28,7 @@ from ..enums import BLayout, Coalesce, GatherOOB, Layout, SLayout
 from ..errors import PtoFault
 from ..tensor import GlobalTensor
 from ..backend import sources
-from ..backend.kernels import backend_module
+from ..backend.kernels import backend_module, launch_instances
 from ..semantics.indexing import prod
 from ..semantics.mgather import cells_alias, storage_overlaps
 
@@ -253,6 +253,12 @@ def run_mgather_ub(core, mode: Coalesce, oob: GatherOOB, dst, table, idx) -> boo
     if plan is None:
         return False
     if plan.kernel is None:
+        return True
+    if core.all_at_once:            # a core of N: one launch over N blocks
+        rec = launch_instances(core, plan.kernel, plan.params, block=plan.block, passes=plan.passes,
+                               writes=("ub", "l1"))
+        core.fault_instances({int(k): _fault(core, plan, rec[k], Coalesce(mode), GatherOOB(oob), dst, idx)
+                              for k in np.flatnonzero(rec[:, 0] != np.uint64(M64))})
         return True
     be = backend_module(core.backend)
     fault = be.launch(core, plan.kernel, plan.block, plan.params, passes=plan.passes)

@@ -5,7 +5,7 @@ import operator
 
 import numpy as np
 
-from ..core import current_core
+from ..core import current_core, on_instances
 from ..enums import TileType
 from ..errors import PtoCheckError, PtoFault, PtoPortabilityWarning, warn
 from ..memory import Ptr
@@ -14,6 +14,7 @@ from ..tile import Tile
 from .events import instruction
 
 
+@on_instances(uniform=True)
 def TASSIGN(obj, addr) -> None:
     """Bind a tile to a byte address of UB (Vec) or L1 (Mat); or a GlobalTensor to a GM pointer."""
     core = current_core()
@@ -108,14 +109,21 @@ def TLOAD(tile: Tile, gt: GlobalTensor) -> None:
     arena = core.arena(tile.space)
     core.gm.check_many(g, tile.Element.itemsize, "TLOAD read", core.target.name)
     arena.check_many(a, tile.Element.itemsize, "TLOAD write", core.target.name)
-    vals = core.gm.gather(g, tile.Element)
-    arena.scatter(a, vals)
+    if core.all_at_once:            # batch rule: the same addresses in every live instance
+        bank = core.banks[tile.space]
+        vals = core.banks["gm"].gather_all(g, tile.Element)
+        def put(addrs, v):
+            bank.scatter_all(addrs, v, core.live)
+    else:
+        vals = core.gm.gather(g, tile.Element)
+        put = arena.scatter
+    put(a, vals)
     if core.quirks.get("npu_tload_filler", False) and tile.Loc == TileType.Vec \
             and gt.layout.name == "ND" and tile.is_nd():
-        _row_filler(arena, tile, vals)
+        _row_filler(put, tile, vals)
 
 
-def _row_filler(arena, tile: Tile, vals: np.ndarray) -> None:
+def _row_filler(put, tile: Tile, vals: np.ndarray) -> None:
     """PTO's NPU TLOAD (ND2ND) issues one DMA burst per valid row with left = right = 0 and
     no PadVal (A5: copy_gm_to_ubuf_align_v2, data_select 0; A2/A3: copy_gm_to_ubuf_align, pads
     0), so each burst's filler up to the next 32-byte boundary is the row's first element
@@ -126,8 +134,9 @@ def _row_filler(arena, tile: Tile, vals: np.ndarray) -> None:
     if VR == 0 or VC == 0 or end == VC:
         return
     r, c = np.meshgrid(np.arange(VR, dtype=np.int64), np.arange(VC, end, dtype=np.int64), indexing="ij")
-    first = vals.reshape(VR, VC)[:, :1]
-    arena.scatter(tile.addr + tile.offsets(r, c) * size, np.broadcast_to(first, r.shape))
+    lead = vals.shape[:-2] if vals.ndim > 2 else ()     # (N,) on a core of N instances
+    first = vals.reshape(*lead, VR, VC)[..., :1]
+    put(tile.addr + tile.offsets(r, c) * size, np.broadcast_to(first, (*lead, *r.shape)))
 
 
 @instruction("TSTORE")
@@ -138,4 +147,7 @@ def TSTORE(gt: GlobalTensor, tile: Tile) -> None:
     arena = core.arena(tile.space)
     arena.check_many(a, tile.Element.itemsize, "TSTORE read", core.target.name)
     core.gm.check_many(g, tile.Element.itemsize, "TSTORE write", core.target.name)
+    if core.all_at_once:            # batch rule: the same addresses in every live instance
+        vals = core.banks[tile.space].gather_all(a, tile.Element)
+        return core.banks["gm"].scatter_all(g, vals, core.live)
     core.gm.scatter(g, arena.gather(a, tile.Element))

@@ -14,6 +14,7 @@ import itertools
 from dataclasses import dataclass
 from enum import IntEnum
 
+from ..core import on_instances
 from ..errors import PtoCheckError
 
 
@@ -107,7 +108,8 @@ def instruction(name: str):
     def wrap(fn):
         @functools.wraps(fn)
         def call(*args, **kw):
-            fn(*operands(args), **kw)
+            step = on_instances(fn)
+            step(*operands(args), **kw)
             return record(name)
         return call
     return wrap

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from .. import dtypes
 from ..lowering import run_mgather_ub
-from ..core import current_core
+from ..core import current_core, on_instances
 from ..enums import DYNAMIC, Coalesce, GatherExec, GatherOOB, Layout, TileType
 from ..errors import PtoCheckError, PtoFault, check
 from ..semantics import mgather as sem
@@ -183,7 +183,7 @@ class MGatherForm:
         rest = operands(rest)                                # C++ trailing wait events
         if len(rest) > 1:
             raise TypeError(f"MGATHER takes dst, table, idx[, scratch] and events, got {3 + len(rest)} operands")
-        self._run(dst, table, idx, rest[0] if rest else None)
+        on_instances(self._run)(dst, table, idx, rest[0] if rest else None)
         return record("MGATHER")
 
     def _run(self, dst: Tile, table: GlobalTensor, idx, scratch: GlobalTensor | None = None) -> None:

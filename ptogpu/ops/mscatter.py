@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from .. import dtypes
 from ..lowering import run_mscatter
-from ..core import current_core
+from ..core import current_core, on_instances
 from ..enums import Coalesce, ScatterAtomicOp, ScatterConflict, ScatterOOB, TileType
-from ..errors import PtoCheckError, PtoHazard, check
+from ..errors import PtoCheckError, PtoError, PtoHazard, check
 from ..semantics import mscatter as sem
 from ..tensor import GlobalTensor
 from ..tile import Tile
@@ -130,6 +130,10 @@ class MScatterForm:
         rest = operands(events)
         if rest:
             raise TypeError(f"MSCATTER takes table, src, idx and events, got {3 + len(rest)} operands")
+        on_instances(self._run)(table, src, idx)
+        return record("MSCATTER")
+
+    def _run(self, table: GlobalTensor, src: Tile, idx: Tile) -> None:
         core = current_core()
         call = self._prepare(core, table, src, idx)
         W = None
@@ -144,13 +148,15 @@ class MScatterForm:
                     "source-centric kernel are unordered (target a5)")
         if not run_mscatter(core, call, table, src, idx):
             sem.apply(core, call, table, W if W is not None else sem.writes(core, call, table, src, idx))
-        return record("MSCATTER")
 
     def outcomes(self, table: GlobalTensor, src: Tile, idx: Tile):
         """What this call may leave in GM, per element it writes, without writing anything: a
         :class:`~ptogpu.semantics.scatter_outcomes.ScatterOutcomes` (``choices(k)``, ``racy``,
         ``admits(core)``, ``sample()``). Checks and faults are those of the call itself."""
         core = current_core()
+        if core.batch > 1:
+            raise PtoError("MSCATTER.outcomes describes one instance's call: ask it on a core of "
+                           "batch=1", rule="MSCATTER.outcomes", target=core.target.name)
         call = self._prepare(core, table, src, idx)
         return self._outcomes(core, call, table, src, idx)[1]
 

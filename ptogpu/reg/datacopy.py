@@ -10,6 +10,7 @@ import numpy as np
 
 from .. import dtypes
 from ..backend import run_reg_gather, run_reg_gatherb
+from ..core import on_instances
 from ..errors import PtoCheckError, PtoFault, check, warn
 from ..memory import Ptr
 from ..ops.template import TemplateFunction
@@ -62,6 +63,7 @@ def _same_size(core, what, reg, p) -> None:
           core.target.name, f"RegTensor<{reg.DType}> with __ubuf__ {dtypes.name_of(p.dtype)}*")
 
 
+@on_instances
 def LoadAlign(dst: RegTensor, src: Ptr) -> None:
     """VL contiguous bytes (2·VL for NumTwo, 32-bit words deinterleaved) from a 32-byte-aligned
     UB address."""
@@ -81,6 +83,7 @@ def LoadAlign(dst: RegTensor, src: Ptr) -> None:
         dst._b[1] = w[:, 1].copy().view(np.uint8)
 
 
+@on_instances
 def StoreAlign(dst: Ptr, src: RegTensor, mask: MaskReg | None = None) -> None:
     """Write the active elements of ``src`` to a 32-byte-aligned UB address; inactive memory is
     left unchanged (``mask=None``: every element)."""
@@ -109,6 +112,7 @@ def _index_low32(index: RegTensor) -> np.ndarray:
     return index.numpy().astype(np.int64)
 
 
+@on_instances
 def _gather(dst: RegTensor, base: Ptr, index: RegTensor, mask: MaskReg) -> None:
     """Element gather (``vgather2``): active lane ``i`` <- ``base[index[i]]`` (index in source
     elements); inactive lanes are 0 and never address-checked. b8 sources zero-extend to b16.
@@ -161,6 +165,7 @@ def _gather(dst: RegTensor, base: Ptr, index: RegTensor, mask: MaskReg) -> None:
     dst._put(out)
 
 
+@on_instances
 def _gatherb(dst: RegTensor, base: Ptr, index: RegTensor, mask: MaskReg) -> None:
     """Block gather (``vgatherb``): block ``k < 8`` of dst = the 32 bytes at ``base + index[k]``
     (bytes); block ``k`` is enabled by mask bit ``4k``; disabled blocks are zero (C-API and PTO

@@ -96,9 +96,21 @@ class RegTensor(metaclass=_RegTensorMeta):
         if self.dtype is None:
             raise TypeError("use RegTensor[T] to make a register type")
         from ..core import CURRENT
-        if CURRENT.get():
+        stack = CURRENT.get()
+        if stack:
             require_reg_api("RegTensor")
-        self._b = np.zeros((self.trait.num, VL), np.uint8)
+        # one register per instance of the core it is made under (a core of N: N registers)
+        self._core = stack[-1] if stack else None
+        n = self._core.batch if self._core is not None else 1
+        self._bs = np.zeros((n, self.trait.num, VL), np.uint8)
+
+    @property
+    def _b(self) -> np.ndarray:
+        """The register of the instance an instruction is executing on."""
+        return self._bs[self._core._k if self._core is not None else 0]
+
+    def _all(self) -> bool:
+        return self._core is not None and self._core.batched
 
     @property
     def DType(self) -> str:
@@ -109,35 +121,49 @@ class RegTensor(metaclass=_RegTensorMeta):
         return lanes(self.dtype, self.trait)
 
     def raw(self) -> np.ndarray:
-        """The register bytes: reg[0] then reg[1] (a copy)."""
+        """The register bytes: reg[0] then reg[1] (a copy; one row per instance on a core of N)."""
+        if self._all():
+            return self._bs.reshape(self._bs.shape[0], -1).copy()
         return self._b.reshape(-1).copy()
 
     def numpy(self) -> np.ndarray:
-        """All lanes as elements of T (NumTwo: the two word registers recombined)."""
+        """All lanes as elements of T (NumTwo: the two word registers recombined); on a core
+        of N instances, shape (N, lanes)."""
         st = dtypes.storage(self.dtype)
+        b = self._bs if self._all() else self._b[None]
         if self.trait.num == 1:
-            return self._b[0].view(st).copy()
-        lo = self._b[0].view(np.uint32).astype(np.uint64)
-        hi = self._b[1].view(np.uint32).astype(np.uint64)
-        return ((hi << np.uint64(32)) | lo).view(st)
+            out = b[:, 0].copy().view(st)
+        else:
+            lo = b[:, 0].copy().view(np.uint32).astype(np.uint64)
+            hi = b[:, 1].copy().view(np.uint32).astype(np.uint64)
+            out = ((hi << np.uint64(32)) | lo).view(st)
+        return out if self._all() else out[0]
 
     def set(self, values) -> None:
-        """Fill every lane (tests and set-up; like a C++ ``Duplicate``/``Arange``)."""
+        """Fill every lane (tests and set-up; like a C++ ``Duplicate``/``Arange``); on a core
+        of N instances, ``lanes`` values for all or an (N, lanes) array, a row each."""
         st = dtypes.storage(self.dtype)
         v = np.asarray(values)
         v = v.astype(st) if v.dtype != st else v
-        v = np.ascontiguousarray(v).reshape(-1)
-        if v.size != self.lanes:
+        rows = self._bs.shape[0] if self._all() else 1
+        v = np.ascontiguousarray(v)
+        if v.size == self.lanes:
+            v = np.broadcast_to(v.reshape(1, -1), (rows, self.lanes))
+        elif self._all() and v.shape == (rows, self.lanes):
+            pass
+        else:
             raise ValueError(f"{type(self).__name__}.set: {self.lanes} lanes, got {v.size}")
-        self._put(v)
+        for k, row in enumerate(v):
+            self._put(np.ascontiguousarray(row), self._bs[k] if self._all() else self._b)
 
-    def _put(self, v: np.ndarray) -> None:
+    def _put(self, v: np.ndarray, b: np.ndarray | None = None) -> None:
+        b = self._b if b is None else b
         if self.trait.num == 1:
-            self._b[0] = v.view(np.uint8)
+            b[0] = v.view(np.uint8)
         else:
             w = v.view(np.uint32).reshape(-1, 2)
-            self._b[0] = w[:, 0].copy().view(np.uint8)
-            self._b[1] = w[:, 1].copy().view(np.uint8)
+            b[0] = w[:, 0].copy().view(np.uint8)
+            b[1] = w[:, 1].copy().view(np.uint8)
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.numpy()!r}>"

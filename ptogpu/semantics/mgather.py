@@ -9,6 +9,7 @@ import numpy as np
 
 from ..enums import Coalesce, GatherOOB
 from ..errors import PtoFault
+from ..errors import NotBatched
 from ..tensor import GlobalTensor
 from . import a5_launch
 from .indexing import M32, M64, cast_index, prod, remap, u64, wrap_addr
@@ -90,11 +91,17 @@ def _in_program_order(core, mode, oob, dst, table, idx, rows, cols) -> None:
 
 
 def _gather_cells(core, mode, oob, dst, table, idx, rows, cols) -> None:
-    """One vectorised step over the cells ``rows x cols`` (every index read before any store)."""
+    """One vectorised step over the cells ``rows x cols`` (every index read before any store),
+    batch-first: along the instances :func:`instances` names (one on a single core; every live
+    one of a core of N while it runs all at once), each with its own first fault."""
     rules = core.target.mgather
     t = core.target.name
     VR, VC = dst.valid_row, dst.valid_col
-    dst_arena = core.arena(dst.space)
+    dma_row = mode == Coalesce.Row and rules.row_tail_fill
+    if dma_row and core.all_at_once:
+        raise NotBatched(NAME)          # the DMA engine's bursts run instance by instance
+    ks = instances(core)
+    faults = Faults(core, ks)
     bits = rules.index_bits
     mask = M32 if bits == 32 else M64
     T = table.Element.itemsize
@@ -104,44 +111,95 @@ def _gather_cells(core, mode, oob, dst, table, idx, rows, cols) -> None:
     with np.errstate(over="ignore"):
         if mode == Coalesce.Elem:
             iaddr = _index_addrs_elem(idx, r, c, rules.tile_offsets)
-            raw = read_indices(core, idx, iaddr, lambda i: f"idx of dst({r.flat[i]},{c.flat[i]})")
+            raw = read_indices_of(core, ks, idx, iaddr, lambda i: f"idx of dst({r.flat[i]},{c.flat[i]})")
             u = cast_index(raw, bits)
             cap = prod(shape) & mask
             safe, read = remap(u, cap, oob, bits, rule="GatherOOB.Wrap", target=t)
             src = wrap_addr(base + safe * np.uint64(T))
         else:
             iaddr = idx.addr + rows * idx.Element.itemsize
-            raw = read_indices(core, idx, iaddr, lambda i: f"row index {rows[i]}")
+            raw = read_indices_of(core, ks, idx, iaddr, lambda i: f"row index {rows[i]}")
             u = cast_index(raw, bits)
             cap = (shape[3] if rules.row_capacity == "shape3" else prod(shape[:4])) & mask
             safe, read = remap(u, cap, oob, bits, rule="GatherOOB.Wrap", target=t)
             cu = c.astype(np.uint64)
             if rules.row_source == "strides":
-                off = safe[:, None] * u64(table.GetStride(3)) + cu * u64(table.GetStride(4))
+                off = safe[..., None] * u64(table.GetStride(3)) + cu * u64(table.GetStride(4))
             elif rules.row_source == "stride3":
-                off = safe[:, None] * u64(table.GetStride(3)) + cu
+                off = safe[..., None] * u64(table.GetStride(3)) + cu
             else:  # "valid_cols": srcRow = table + uint32(safe * VC)
-                off = ((safe * np.uint64(VC)) & np.uint64(M32))[:, None] + cu
+                off = ((safe * np.uint64(VC)) & np.uint64(M32))[..., None] + cu
             src = wrap_addr(base + off * np.uint64(T))
             if read is not None:
-                read = np.broadcast_to(read[:, None], r.shape)
-        rd = np.ones(r.shape, bool) if read is None else read
-        pos = np.argwhere(rd)
-        core.gm.check_many(src[rd], T, f"{NAME} ({oob.name}) table read", t,
-                           lambda i: f"dst({r[tuple(pos[i])]},{c[tuple(pos[i])]}) with index "
-                                     f"{_index_of(u, pos[i], mode, VC):#x}")
-        vals = np.zeros(r.shape, table.Element if table.DType != "hifloat8" else np.uint8)
-        vals[rd] = core.gm.gather(src[rd], table.Element)
+                read = np.broadcast_to(read[..., None], src.shape)
+        rd = np.ones(src.shape, bool) if read is None else read
+        for j in range(len(ks)):        # each instance's first table-read fault
+            pos = np.argwhere(rd[j])
+            faults.run(j, lambda: core.gm.check_many(
+                src[j][rd[j]], T, f"{NAME} ({oob.name}) table read", t,
+                lambda i: f"dst({r[tuple(pos[i])]},{c[tuple(pos[i])]}) with index "
+                          f"{_index_of(u[j], pos[i], mode, VC):#x}"))
+        ok = faults.ok
+        src, rd, ks_ok = src[ok], rd[ok], ks[ok]
+        vals = np.zeros(src.shape, table.Element if table.DType != "hifloat8" else np.uint8)
+        if rd.any():
+            got = core.banks["gm"].take(ks_ok, np.where(rd, src, 0), table.Element)
+            vals[rd] = got[rd]
         vals = convert(core, vals, dst, table.DType)
         offs = dst.offsets(r, c) if rules.tile_offsets == "full" else dst.plain_offsets(r, c)
         daddr = dst.addr + offs * dst.Element.itemsize
-        if mode == Coalesce.Row and rules.row_tail_fill:
-            return _row_dma(core, dst, src, daddr, vals, rd)
-        dst_arena.check_many(daddr, dst.Element.itemsize, f"{NAME} dst write", t)
+        if dma_row:
+            faults.done()
+            if len(ks_ok):
+                _row_dma(core, dst, src[0], daddr, vals[0], rd[0])
+            return
+        if len(ks_ok):
+            core.arena(dst.space).check_many(daddr, dst.Element.itemsize, f"{NAME} dst write", t)
         if rules.simt and cells_alias(dst):
             o = a5_launch.store_order(mode.name.lower(), VR, VC, r, c)
-            daddr, vals = daddr.reshape(-1)[o], vals.reshape(-1)[o]
-        dst_arena.scatter(daddr, vals)
+            daddr, vals = daddr.reshape(-1)[o], vals.reshape(len(ks_ok), -1)[:, o]
+        faults.done()
+        core.banks[dst.space].put(ks_ok, daddr, vals)
+
+
+def instances(core) -> np.ndarray:
+    """The bank rows a step acts on: every live instance while a core of N runs all at
+    once, else the one instance executing."""
+    return np.flatnonzero(core.live) if core.all_at_once else np.array([core._k])
+
+
+class Faults:
+    """Per-instance first faults of a batch-first step: on one instance a fault is raised at
+    once (the single core); running all at once, each faulting instance is recorded and drops
+    out of the step (it writes nothing) while the others go on."""
+
+    def __init__(self, core, ks: np.ndarray) -> None:
+        self.core, self.ks = core, ks
+        self.ok = np.ones(len(ks), bool)
+        self.found: dict[int, PtoFault] = {}
+
+    def run(self, j: int, check) -> None:
+        if not self.ok[j]:
+            return
+        try:
+            check()
+        except PtoFault as e:
+            if not self.core.all_at_once:
+                raise
+            self.found[int(self.ks[j])], self.ok[j] = e, False
+
+    def done(self) -> None:
+        if self.found:
+            self.core.fault_instances(self.found)
+
+
+def read_indices_of(core, ks, idx, addrs: np.ndarray, what) -> np.ndarray:
+    """Index values at ``addrs`` (the same in every instance) of instances ``ks``: (len(ks), ...)."""
+    arena = core.gm if isinstance(idx, GlobalTensor) else core.arena(idx.space)
+    a = addrs.astype(np.int64)
+    arena.check_many(a, idx.Element.itemsize, f"{NAME} index read", core.target.name, what)
+    space = "gm" if isinstance(idx, GlobalTensor) else idx.space
+    return core.banks[space].take(ks, np.broadcast_to(a, (len(ks), *a.shape)), idx.Element)
 
 
 def cells_alias(dst) -> bool:

@@ -1,0 +1,246 @@
+"""Cores of N instances: each instance byte for byte what a single core does with its inputs.
+
+The reference here is N single cores (batch=1), one per instance, run with that instance's
+inputs: programs of TLOAD, MGATHER (every target, mode and OOB rule), MSCATTER and TSTORE
+whose index tiles differ per instance, some of them out of range so that instances fault at
+different instructions. Whole memories are compared, and every fault (type and message).
+"""
+from __future__ import annotations
+
+
+import numpy as np
+import pytest
+
+import ptogpu as pto
+from conftest import TARGETS, V
+
+N = 6
+GT = pto.GlobalTensor
+
+
+def _gt(dtype, n, ptr):
+    return GT[dtype, pto.Shape[1, 1, 1, 1, n], pto.Stride[n, n, n, n, 1]](ptr)
+
+
+def _table(dtype, rows, cols, ptr):
+    return GT[dtype, pto.Shape[1, 1, 1, rows, cols], pto.Stride[rows * cols, rows * cols,
+                                                                  rows * cols, cols, 1]](ptr)
+
+
+def _program(target, mode, oob, tab_np, ids, rows=8, cols=16):
+    """A kernel: load an index tile from GM, MGATHER, store the result to GM, then gather again
+    from the stored result (a second instruction that reads what the first wrote)."""
+    def run(core):
+        table = core.gm_put(tab_np)
+        gi = core.gm_put(ids, per_instance=core.batch > 1)
+        out = core.gm_alloc(rows * cols, pto.float32)
+        nidx = ids.shape[-1]
+        I = pto.Tile[V, pto.int32, 1 if mode == pto.Coalesce.Row else rows,
+                     nidx if mode == pto.Coalesce.Row else cols]
+        D = pto.Tile[V, pto.float32, rows, cols]
+        it, dt = I(), D()
+        pto.TASSIGN(it, 0)
+        pto.TASSIGN(dt, 4096)
+        pto.TLOAD(it, GT[pto.int32, pto.Shape[1, 1, 1, I.Rows, I.Cols],
+                         pto.Stride[I.Numel, I.Numel, I.Numel, I.Cols, 1]](gi))
+        tab = _table(pto.float32, tab_np.size // cols, cols, table) if mode == pto.Coalesce.Row \
+            else _gt(pto.float32, tab_np.size, table)
+        pto.MGATHER[mode, oob](dt, tab, it)
+        pto.TSTORE(_table(pto.float32, rows, cols, out), dt)
+        pto.MGATHER[mode, oob](dt, tab, it)
+        return out
+    return run
+
+
+def _ids(rng, mode, rows, cols, cap):
+    n = (N, 1, rows) if mode == pto.Coalesce.Row else (N, rows, cols)
+    ids = rng.integers(0, cap, n).astype(np.int32)
+    ids[1].flat[rng.integers(ids[1].size)] = cap + 7          # out of range in instance 1
+    ids[3].flat[0] = -5                                     # negative in instance 3
+    ids[4].flat[-1] = 1 << 30                               # far out in instance 4
+    return ids.reshape(N, -1)
+
+
+def _singles(target, backend, run, ids):
+    cores, faults = [], []
+    for k in range(N):
+        with pto.Core(target, backend) as c:
+            try:
+                run_one = run(ids[k])
+                run_one(c)
+                faults.append(None)
+            except pto.PtoFault as e:
+                faults.append(e)
+        cores.append(c)
+    return cores, faults
+
+
+def _same_memories(batched, singles):
+    for space in ("gm", "ub", "l1"):
+        rows = batched.banks[space].rows()
+        for k, c in enumerate(singles):
+            a = c.arena(space).data
+            assert rows.shape[1] == a.size, space
+            diff = np.flatnonzero(rows[k] != a)
+            assert diff.size == 0, f"instance {k} {space} differs at byte {diff[0]:#x}"
+
+
+@pytest.mark.parametrize("backend", ["numpy", "native"])
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("mode", [pto.Coalesce.Row, pto.Coalesce.Elem])
+@pytest.mark.parametrize("oob", list(pto.GatherOOB))
+def test_batched_mgather_program_is_each_single_core(target, backend, mode, oob):
+    if backend == "native":
+        pytest.importorskip("ptogpu.backend.native_backend")
+        if pto.Core(target, "auto").backend == "numpy":
+            pytest.skip("no C++ compiler")
+    rng = np.random.default_rng(hash((target, mode.name, oob.name)) & 0xFFFF)
+    rows, cols, trows = 8, 16, 12
+    tab_np = rng.standard_normal(trows * cols).astype(np.float32)
+    cap = trows if mode == pto.Coalesce.Row else trows * cols
+    ids = _ids(rng, mode, rows, cols, cap)
+    if target == "cpu" and mode == pto.Coalesce.Row:
+        ids = ids % cap                                      # cpu Row reads whole table rows
+    prog = _program(target, mode, oob, tab_np, ids)
+    singles, want = _singles(target, backend, lambda one: _program(target, mode, oob, tab_np,
+                                                                   one[None]), ids)
+    with pto.Core(target, backend, batch=N) as core:
+        prog(core)
+    assert [None if e is None else (type(e), str(e)) for e in core.faults] == \
+           [None if e is None else (type(e), str(e)) for e in want]
+    _same_memories(core, singles)
+    assert core.steps["at_once"] > 0, core.steps     # a batch rule ran, not only a loop
+    assert core.faults[0] is None and core.faults[2] is None      # in range: no fault
+    if oob == pto.GatherOOB.Undefined and not (target == "cpu" and mode == pto.Coalesce.Row):
+        assert core.faults[3] is not None                         # -5: far outside GM
+
+
+def test_faulted_instance_stops_and_keeps_its_memory():
+    with pto.Core("a5", "numpy", batch=3) as core:
+        tab = core.gm_put(np.arange(32, dtype=np.float32))
+        ids = np.tile(np.arange(16, dtype=np.int32), (3, 1))
+        ids[1, 5] = 1000
+        gi = core.gm_put(ids, per_instance=True)
+        I, D = pto.Tile[V, pto.int32, 1, 16], pto.Tile[V, pto.float32, 1, 16]
+        it, dt = I(), D()
+        pto.TASSIGN(it, 0)
+        pto.TASSIGN(dt, 1024)
+        pto.TLOAD(it, _gt(pto.int32, 16, gi))
+        dt.set(np.full((1, 16), 7, np.float32))
+        pto.MGATHER[pto.Coalesce.Elem](dt, _gt(pto.float32, 32, tab), it)
+        assert [e is None for e in core.faults] == [True, False, True]
+        assert "dst(0,5) with index 0x3e8" in str(core.faults[1])
+        pto.TLOAD(dt, _gt(pto.float32, 16, tab + 16))        # skipped on instance 1
+        got = dt.numpy()
+        assert got.shape == (3, 1, 16)
+        assert (got[0] == np.arange(16, 32)).all() and (got[2] == got[0]).all()
+        assert (got[1] == 7).all()                           # nothing written after its fault
+        assert list(core.live) == [True, False, True]
+
+
+def test_check_error_is_raised_at_once_and_batch_1_raises_faults():
+    with pto.Core("a5", "numpy", batch=4) as core:
+        t = pto.Tile[V, pto.float32, 1, 16]()
+        pto.TASSIGN(t, 0)
+        with pytest.raises(pto.PtoCheckError):
+            pto.MGATHER(t, _gt(pto.int32, 16, core.gm_alloc(16, pto.int32)), t)
+        assert core.faults == [None] * 4
+        pto.TASSIGN(t, 10 ** 9)                              # a uniform fault: every instance
+        assert all(isinstance(e, pto.PtoFault) for e in core.faults)
+    with pto.Core("a5", "numpy") as core:
+        t = pto.Tile[V, pto.float32, 1, 16]()
+        with pytest.raises(pto.PtoFault):
+            pto.TASSIGN(t, 10 ** 9)
+        assert core.batch == 1 and core.faults == [None]
+
+
+def test_inputs_and_reads_have_the_instance_axis():
+    with pto.Core("a2a3", "numpy", batch=5) as core:
+        with pytest.raises(ValueError, match="leading dimension"):
+            core.gm_put(np.zeros((4, 3), np.int32), per_instance=True)
+        p = core.gm_put(np.arange(15, dtype=np.int16).reshape(5, 3), per_instance=True)
+        assert p.numpy(3).shape == (5, 3) and (p.numpy(3)[:, 0] == [0, 3, 6, 9, 12]).all()
+        assert core.read("gm", p.addr, 2).shape == (5, 2)
+        t = pto.Tile[V, pto.int16, 2, 16]()
+        pto.TASSIGN(t, 64)
+        t.set(np.ones((2, 16), np.int16))
+        assert np.asarray(t).shape == (5, 2, 16)
+        per = np.arange(5 * 32, dtype=np.int16).reshape(5, 2, 16)
+        t.set(per)
+        assert (t.numpy() == per).all() and t.raw().shape == (5, 32)
+        assert _gt(pto.int16, 3, p).numpy().shape == (5, 1, 1, 1, 1, 3)
+    for bad in (0, -1, 2.5, True, 1 << 30):
+        with pytest.raises(ValueError, match="batch"):
+            pto.Core("a5", "numpy", batch=bad)
+
+
+def test_mscatter_runs_per_instance_and_outcomes_ask_for_one():
+    with pto.Core("a5", "numpy", batch=3) as core:
+        out = core.gm_alloc(64, pto.float32)
+        ids = np.stack([np.arange(16, dtype=np.int32) * (k + 1) for k in range(3)])
+        gi = core.gm_put(ids, per_instance=True)
+        I, S = pto.Tile[V, pto.int32, 1, 16], pto.Tile[V, pto.float32, 1, 16]
+        it, st = I(), S()
+        pto.TASSIGN(it, 0)
+        pto.TASSIGN(st, 1024)
+        pto.TLOAD(it, _gt(pto.int32, 16, gi))
+        st.set(np.arange(1, 17, dtype=np.float32)[None])
+        pto.MSCATTER[pto.Coalesce.Elem](_gt(pto.float32, 64, out), st, it)
+        g = out.numpy(64)
+        assert g[0, 15] == 16 and g[1, 30] == 16 and g[2, 45] == 16
+        assert [e is None for e in core.faults] == [True, True, True]
+        with pytest.raises(pto.PtoError, match="batch=1"):
+            pto.MSCATTER[pto.Coalesce.Elem].outcomes(_gt(pto.float32, 64, out), st, it)
+
+
+def test_registers_are_per_instance():
+    with pto.Core("a5", "numpy", batch=2) as core:
+        u = core.ub_ptr(0, pto.int32)
+        t = pto.Tile[V, pto.int32, 1, 64]()
+        pto.TASSIGN(t, 0)
+        t.set(np.stack([np.arange(64), -np.arange(64)]).astype(np.int32)[:, None])
+        r = pto.reg.RegTensor[pto.int32]()
+        pto.reg.LoadAlign(r, u)
+        assert r.numpy().shape == (2, 64) and (r.numpy()[1] == -np.arange(64)).all()
+        pto.reg.StoreAlign(u + 64, r)
+        assert (core.read("ub", 256, 256).view(np.int32)[1] == -np.arange(64)).all()
+
+
+def test_mirror_mode_catches_an_instance_that_differs():
+    """The harness that runs the instruction tests on cores of 3 fails when one instance's
+    bytes differ (so its passing means every instance matched)."""
+    from batch_mirror import mirrored
+    with mirrored(3):
+        with pto.Core("a5", "numpy") as core:
+            t = pto.Tile[V, pto.float32, 1, 8]()
+            pto.TASSIGN(t, 0)
+            assert t.numpy().shape == (1, 8)                 # the single core's view
+            core.banks["ub"].rows()[2, 4] = 1                # plant a difference in instance 2
+            with pytest.raises(AssertionError, match="instance 2"):
+                t.numpy()
+
+
+def test_batch_rule_never_acts_on_one_instance():
+    """While all instances run at once, any step without a batch rule that touches bytes is
+    refused before it writes, and runs instance by instance instead."""
+    from ptogpu.errors import NotBatched
+    from ptogpu.memory import AllInstances, Bank
+    a = AllInstances("ub", 0, bank=Bank("ub", 64, 2))
+    for f in (lambda: a.data, lambda: a.read(0, 1), lambda: a.write(0, b"x"),
+              lambda: a.gather(np.zeros(1, np.int64), np.uint8)):
+        with pytest.raises(NotBatched):
+            f()
+    assert a.size == 64
+    with pto.Core("a5", "numpy", batch=2) as core:            # TGATHERB has no batch rule
+        src = pto.Tile[V, pto.float32, 1, 64]()
+        dst = pto.Tile[V, pto.float32, 1, 64]()
+        off = pto.Tile[V, pto.uint32, 1, 8]()
+        for x, addr in ((src, 0), (dst, 512), (off, 1024)):
+            pto.TASSIGN(x, addr)
+        src.set(np.stack([np.arange(64), np.arange(64) + 100]).astype(np.float32)[:, None])
+        off.set(np.arange(8, dtype=np.uint32)[None] * 32)
+        pto.TGATHERB(dst, src, off)
+        assert core.steps["per_instance"] == 1
+        assert (dst.numpy()[1, 0] == np.arange(64) + 100).all()
+
+
