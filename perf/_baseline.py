@@ -12,7 +12,7 @@ import numpy as np
 from ptogpu.backend import native_backend
 
 SRC = Path(__file__).with_name("baseline.cpp")
-FLAGS = ["-O2", "-fopenmp", "-shared", "-fPIC", "-std=c++17"]
+FLAGS = ["-O3", "-march=native", "-fopenmp", "-shared", "-fPIC", "-std=c++17"]
 
 
 def load() -> ctypes.CDLL:

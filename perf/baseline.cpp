@@ -1,5 +1,5 @@
 // perf/baseline.cpp — the simple alternatives the benchmarks print beside ptogpu, built at
-// bench time with the same compiler at -O2 (no -march: the compiler's baseline ISA).
+// bench time with the same compiler at -O3 -march=native (as a user would build it).
 //
 //   gather_loop   one thread, the plain scalar loop of the CPU simulator's MGATHER
 //                 (for each row, for each column: idx, clamp, dst = table[idx]) over n tiles

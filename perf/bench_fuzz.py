@@ -12,7 +12,7 @@ reference, then the two against each other; ``verdicts`` in the JSON) on ``--exe
 compared in C), on cupy the batch path; on native also the batch path (results through
 Python) on a tenth of them; the formula screening mode (``fused=True``: per-element
 formulas, no lanes run) on ``--n`` tiles; and the simple alternative, a one-thread C++ loop
-that generates each tile, runs two MGATHERs and compares bytes (perf/baseline.cpp, -O2), with
+that generates each tile, runs two MGATHERs and compares bytes (perf/baseline.cpp, -O3 -march=native), with
 the ratios. The native lines name the build's vector ISA.
 
 numpy runs the fused campaign (ptogpu.fuzz.fused_numpy) in worker processes with both sides
@@ -112,7 +112,7 @@ def main() -> int:
                 extra["vector_isa"] = native_backend.vector_isa()
             base = baseline_rate(cfg, args.seed, max(1, args.n // 10))
             print(json.dumps({"bench": "fuzz_campaign", "what": "baseline: one-thread C++ loop (generate, "
-                              "two MGATHERs, memcmp), -O2", "n": max(1, args.n // 10),
+                              "two MGATHERs, memcmp), -O3 -march=native", "n": max(1, args.n // 10),
                               "tiles_per_s": round(base), "machine": mach}), flush=True)
             for pa, pb in (("a5.simt", "a2a3"), ("cpu", "a5")):
                 variants = [("executes both sides (default)", args.exec_n, {}),

@@ -11,7 +11,7 @@ over ``--tiles`` index tiles (default 1,000,000) on:
   * numpy: the ptogpu API per tile (``pto.MGATHER`` on a numpy Core), run on fewer tiles and
     extrapolated (the JSON says so);
   * baselines: the simple alternative, a plain one-thread scalar C++ loop of the same rule
-    (perf/baseline.cpp, -O2; the CPU simulator's loop) over the same tile pool and batch
+    (perf/baseline.cpp, -O3 -march=native; the CPU simulator's loop) over the same tile pool and batch
     layout, with the ratio native / baseline; plain ``np.take`` (clip mode) over all tiles'
     indices in chunks (no emulation, no fault checks), and a per-tile Python loop of
     ``np.take``, the latter on fewer tiles and extrapolated.

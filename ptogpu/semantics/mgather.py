@@ -133,7 +133,9 @@ def _gather_cells(core, mode, oob, dst, table, idx, rows, cols) -> None:
             if read is not None:
                 read = np.broadcast_to(read[..., None], src.shape)
         rd = np.ones(src.shape, bool) if read is None else read
-        for j in range(len(ks)):        # each instance's first table-read fault
+        gm_size = core.gm.size
+        bad = (rd & ((src < 0) | (src > gm_size - T))).reshape(len(ks), -1).any(axis=1)
+        for j in np.flatnonzero(bad):   # each faulting instance's first table-read fault
             pos = np.argwhere(rd[j])
             faults.run(j, lambda: core.gm.check_many(
                 src[j][rd[j]], T, f"{NAME} ({oob.name}) table read", t,
@@ -141,10 +143,14 @@ def _gather_cells(core, mode, oob, dst, table, idx, rows, cols) -> None:
                           f"{_index_of(u[j], pos[i], mode, VC):#x}"))
         ok = faults.ok
         src, rd, ks_ok = src[ok], rd[ok], ks[ok]
-        vals = np.zeros(src.shape, table.Element if table.DType != "hifloat8" else np.uint8)
-        if rd.any():
-            got = core.banks["gm"].take(ks_ok, np.where(rd, src, 0), table.Element)
-            vals[rd] = got[rd]
+        vdt = table.Element if table.DType != "hifloat8" else np.dtype(np.uint8)
+        if read is None:                # every cell reads the table
+            vals = core.banks["gm"].take(ks_ok, src, table.Element).astype(vdt, copy=False)
+        else:
+            vals = np.zeros(src.shape, vdt)
+            if rd.any():
+                got = core.banks["gm"].take(ks_ok, np.where(rd, src, 0), table.Element)
+                vals[rd] = got[rd]
         vals = convert(core, vals, dst, table.DType)
         offs = dst.offsets(r, c) if rules.tile_offsets == "full" else dst.plain_offsets(r, c)
         daddr = dst.addr + offs * dst.Element.itemsize
@@ -199,7 +205,7 @@ def read_indices_of(core, ks, idx, addrs: np.ndarray, what) -> np.ndarray:
     a = addrs.astype(np.int64)
     arena.check_many(a, idx.Element.itemsize, f"{NAME} index read", core.target.name, what)
     space = "gm" if isinstance(idx, GlobalTensor) else idx.space
-    return core.banks[space].take(ks, np.broadcast_to(a, (len(ks), *a.shape)), idx.Element)
+    return core.banks[space].take_same(ks, a, idx.Element)
 
 
 def cells_alias(dst) -> bool:
