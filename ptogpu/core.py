@@ -165,6 +165,23 @@ class Core:
             self._stop(k, e)
         return True
 
+    def fault_of(self, k: int, step) -> PtoFault:
+        """Instance ``k``'s fault as the single-core code raises it: a batch rule whose kernel
+        reported a fault for ``k`` runs ``step`` (checks only, no writes) on that instance
+        alone to name it."""
+        saved = (self.gm, self.ub, self.l1)
+        self._focus(int(k))
+        self.all_at_once = False
+        try:
+            step()
+        except PtoFault as e:
+            return e
+        finally:
+            self.gm, self.ub, self.l1 = saved
+            self._k, self.all_at_once = 0, True
+        raise PtoError(f"instance {k}: the kernel reported a fault the NumPy semantics do not see "
+                       "(an emulator bug: please report it)", rule="batch rule")
+
     def fault_instances(self, faults: Mapping[int, PtoFault]) -> None:
         """A batch rule's per-instance faults (instance -> its first fault; it wrote nothing)."""
         self._pending.update(faults)

@@ -244,3 +244,106 @@ def test_batch_rule_never_acts_on_one_instance():
         assert (dst.numpy()[1, 0] == np.arange(64) + 100).all()
 
 
+
+
+def _ops_program(k_data):
+    """TGATHERB, TINTERLEAVE, a GM->L1 DMA copy and a register Gather, on per-instance data."""
+    from ptogpu import asc, reg
+
+    def run(core):
+        per = core.batch > 1
+        data = k_data if per else k_data[None]
+        Vt = pto.TileType.Vec
+        src, dst = pto.Tile[Vt, pto.float32, 1, 64](), pto.Tile[Vt, pto.float32, 1, 64]()
+        off = pto.Tile[Vt, pto.uint32, 1, 8]()
+        for t, a in ((src, 0x0), (off, 0x100), (dst, 0x200)):
+            pto.TASSIGN(t, a)
+        src.set(data[:, None, :64].astype(np.float32) if per else data[0, None, :64].astype(np.float32))
+        offs = ((data[:, 64:72] % 8) * 32).astype(np.uint32)
+        off.set(offs[:, None] if per else offs[0, None])
+        pto.TGATHERB(dst, src, off)
+        T16 = pto.Tile[Vt, pto.int16, 1, 16]
+        s0, s1, d0, d1 = T16(), T16(), T16(), T16()
+        for j, t in enumerate((s0, s1, d0, d1)):
+            pto.TASSIGN(t, 0x400 + 0x40 * j)
+        a16 = data[:, :16].astype(np.int16)
+        s0.set(a16[:, None] if per else a16[0, None])
+        s1.set((a16 + 100)[:, None] if per else (a16 + 100)[0, None])
+        pto.TINTERLEAVE(d1, d0, s1, s0)
+        g = core.gm_put(data.astype(np.uint8), per_instance=per) if per else \
+            core.gm_put(data[0].astype(np.uint8))
+        asc.asc_copy_gm2l1_align(core.l1_ptr(0, pto.uint8), g, 2, 40, 0, 0, False, 0, 48, 64)
+        core.write("ub", 0x1000, np.arange(64, dtype=np.float32) * 10)
+        ix = (data[:, :64] % 64).astype(np.uint32)
+        it = pto.Tile[Vt, pto.uint32, 1, 64]()
+        pto.TASSIGN(it, 0x2000)
+        it.set(ix[:, None] if per else ix[0, None])
+        index, out = reg.RegTensor[pto.uint32](), reg.RegTensor[pto.float32]()
+        mask, _ = reg.UpdateMask[pto.float32](64)
+        reg.LoadAlign(index, core.ub_ptr(0x2000, pto.uint32))
+        reg.Gather(out, core.ub_ptr(0x1000, pto.float32), index, mask)
+        reg.StoreAlign(core.ub_ptr(0x3000, pto.float32), out)
+    return run
+
+
+@pytest.mark.parametrize("backend", ["numpy", "native"])
+def test_other_instructions_batched_are_each_single_core(backend):
+    if pto.Core("a5", "auto").backend == "numpy" and backend == "native":
+        pytest.skip("no C++ compiler")
+    rng = np.random.default_rng(7)
+    data = rng.integers(0, 200, (N, 200))
+    singles = []
+    for k in range(N):
+        with pto.Core("a5", backend) as c:
+            _ops_program(data[k])(c)
+        singles.append(c)
+    with pto.Core("a5", backend, batch=N) as core:
+        _ops_program(data)(core)
+    assert core.faults == [None] * N
+    _same_memories(core, singles)
+    if backend == "native":     # TGATHERB, TINTERLEAVE and the DMA copy: one launch over N blocks
+        assert core.steps["at_once"] >= 3, core.steps
+
+
+def _scatter_program(ids, atomic):
+    def run(core):
+        per = core.batch > 1
+        out = core.gm_alloc(64, pto.float32)
+        gi = core.gm_put(ids if per else ids[0], per_instance=per)
+        It, St = pto.Tile[V, pto.int32, 1, 16], pto.Tile[V, pto.float32, 1, 16]
+        it, st = It(), St()
+        pto.TASSIGN(it, 0)
+        pto.TASSIGN(st, 1024)
+        pto.TLOAD(it, _gt(pto.int32, 16, gi))
+        st.set(np.arange(1, 17, dtype=np.float32)[None])
+        pto.MSCATTER[pto.Coalesce.Elem, atomic](_gt(pto.float32, 64, out), st, it)
+        pto.MSCATTER[pto.Coalesce.Elem, atomic](_gt(pto.float32, 64, out), st, it)
+    return run
+
+
+@pytest.mark.parametrize("backend", ["numpy", "native"])
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("atomic", [pto.ScatterAtomicOp.None_, pto.ScatterAtomicOp.Add])
+def test_batched_mscatter_is_each_single_core(backend, target, atomic):
+    if pto.Core(target, "auto").backend == "numpy" and backend == "native":
+        pytest.skip("no C++ compiler")
+    rng = np.random.default_rng(3)
+    ids = rng.integers(0, 40, (N, 16)).astype(np.int32)     # collisions; an atomic sums them
+    ids[2, 7] = 1 << 24                                      # instance 2 writes outside GM
+    singles, want = [], []
+    for k in range(N):
+        with pto.Core(target, backend) as c:
+            try:
+                _scatter_program(ids[k:k + 1], atomic)(c)
+                want.append(None)
+            except pto.PtoFault as e:
+                want.append(str(e))
+        singles.append(c)
+    with pto.Core(target, backend, batch=N) as core:
+        _scatter_program(ids, atomic)(core)
+    assert [None if e is None else str(e) for e in core.faults] == want
+    assert want[0] is None and (want[2] is not None or target == "a5")   # A5 Last: out-of-range stores dropped
+    if atomic == pto.ScatterAtomicOp.Add or target != "a5":   # A5's default kernel may race
+        _same_memories(core, singles)
+    if backend == "native":
+        assert core.steps["at_once"] >= 2, core.steps

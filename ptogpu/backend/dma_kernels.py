@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..trace import Record, active
-from .kernels import clean, enum, i64, launch_on, use_kernels
+from .kernels import all_clean, enum, i64, launch_on, use_kernels
 
 FILE = "dma.cu"
 _SPACE = {"gm": 0, "ub": 1, "l1": 2}
@@ -51,7 +51,7 @@ def run_bursts(core, b, prologue=None) -> bool:
     if b.pad is None and (length < b.elem).any():
         return False
     prm = burst_params(b, src, dst, length)
-    if not clean(launch_on(core, "dma_bursts", prm, passes=1, writes=())[0]):
+    if not all_clean(launch_on(core, "dma_bursts", prm, passes=1, writes=())):
         return False
     if prologue is not None:
         prologue()

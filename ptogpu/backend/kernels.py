@@ -62,11 +62,20 @@ def launch_instances(core, kernel: str, params, *, block=(1, 1, 1), passes: int 
 def launch_on(core, kernel: str, params, *, block=(1, 1, 1), passes: int = 1,
               arenas: dict | None = None, writes=("gm", "ub", "l1")) -> np.ndarray:
     """One instance of ``kernel`` on ``core``'s backend over its arenas (or ``arenas``, same
-    form as :func:`ptogpu.backend.launch.launch_batch`); returns the (1, FAULT_WORDS) record."""
+    form as :func:`ptogpu.backend.launch.launch_batch`); returns the (1, FAULT_WORDS) record.
+    On a core of N running all instances at once, every instance in one launch (the
+    (N, FAULT_WORDS) records; the caller goes on only where :func:`all_clean`)."""
+    if arenas is None and getattr(core, "all_at_once", False):
+        return launch_instances(core, kernel, params, block=block, passes=passes, writes=writes)
     be = backend_module(core.backend)
     a = core_arenas(core) if arenas is None else arenas
     return be.launch_raw(kernel, tuple(block), 1, a, np.asarray(params, np.int64),
                          passes=passes, writes=writes)
+
+
+def all_clean(recs: np.ndarray) -> bool:
+    """Every instance's record is :func:`clean`."""
+    return all(clean(r) for r in recs)
 
 
 def clean(rec: np.ndarray) -> bool:

@@ -13,7 +13,7 @@ import numpy as np
 
 from .. import dtypes
 from ..errors import warn
-from .kernels import NONE, clean, enum, i64, launch_on, use_kernels
+from .kernels import NONE, all_clean, enum, i64, launch_on, use_kernels
 
 
 def _bound(core, *tiles) -> bool:
@@ -65,10 +65,10 @@ def run_tgatherb(core, dst, src, off) -> bool:
     if kp is None:
         return False
     kernel, p = kp
-    rec = launch_on(core, kernel, p, passes=1, writes=())[0]
-    if not clean(rec):
+    recs = launch_on(core, kernel, p, passes=1, writes=())
+    if not all_clean(recs):
         return False
-    if int(rec[2]):
+    for rec in recs[recs[:, 2] != 0][:1]:               # (on a core of N: the first instance's)
         warn(f"[{core.target.name}] TGATHERB: {int(rec[2])} offset(s) not 32-byte aligned "
              f"(first {int(rec[1]):#x}); rounded down to the block")
     launch_on(core, kernel, p, passes=2, writes=("ub",))
@@ -97,7 +97,7 @@ def run_interleave(core, mode: str, dsts, srcs, VR: int, n: int = 0, h: int = 0)
     if not use_kernels(core) or not _bound(core, *dsts, *srcs):
         return False
     p = interleave_params(mode, dsts, srcs, VR, n, h)
-    if not clean(launch_on(core, "interleave", p, passes=1, writes=())[0]):
+    if not all_clean(launch_on(core, "interleave", p, passes=1, writes=())):
         return False
     launch_on(core, "interleave", p, passes=2, writes=("ub",))
     return True

@@ -13,7 +13,7 @@ import numpy as np
 from ..enums import GatherOOB
 from ..tensor import GlobalTensor
 from ..trace import active
-from ..backend.kernels import M32, clean, enum, i64, launch_on, use_kernels
+from ..backend.kernels import M32, all_clean, enum, i64, launch_on, use_kernels
 from .mgather_kernels import elem_launch_warps
 from ..semantics.indexing import prod
 
@@ -79,7 +79,7 @@ def run(core, oob, dst, table, idx, scratch=None, simt=False) -> bool:
     if pl is None:
         return False
     kernel, block, p = pl
-    if not clean(launch_on(core, kernel, p, block=block, passes=1, writes=())[0]):
+    if not all_clean(launch_on(core, kernel, p, block=block, passes=1, writes=())):
         return False
     launch_on(core, kernel, p, block=block, passes=2, writes=("gm", "l1"))
     return True
