@@ -347,3 +347,26 @@ def test_batched_mscatter_is_each_single_core(backend, target, atomic):
         _same_memories(core, singles)
     if backend == "native":
         assert core.steps["at_once"] >= 2, core.steps
+
+
+def _configs():
+    from test_batch import random_configs
+    return random_configs(36) + random_configs(24, 1)
+
+
+@pytest.mark.parametrize("cfg", _configs(), ids=lambda c: c.label.replace(" ", "_"))
+def test_run_instances_is_run_single_per_instance(cfg):
+    """The batch API's public-API path runs the single-instance program on cores of N: every
+    instance byte for byte, with its own fault message, as ``run_single`` (numpy; native for
+    the GM->L1 and UB MGATHERs of the second set)."""
+    from ptogpu.execution import Generator
+    from ptogpu.execution.single import run_instances, run_single
+    vals = Generator("mixed", 5)(np.arange(12), cfg.n_idx, cfg.cap)
+    backends = ["numpy"] + (["native"] if cfg.instr == "mgather" and
+                            pto.Core("a5", "auto").backend != "numpy" else [])
+    for be in backends:
+        out, faults = run_instances(cfg, vals, be)
+        for i in range(len(vals)):
+            o, f = run_single(cfg, vals[i], be)
+            assert out[i].tobytes() == o.tobytes(), (be, i, f)
+            assert faults[i] == f, (be, i)

@@ -35,7 +35,7 @@ from ..backend.launch import free_host_bytes
 from .config import FuzzConfig, pad_to
 from .rng import Generator, check_instances
 from .shards import RangeSpec
-from .single import (F_DST, F_INDEX, F_OTHER, F_TABLE, cast_indices, check_fits, fault_code, layout, run_single,
+from .single import (F_DST, F_INDEX, F_OTHER, F_TABLE, cast_indices, check_fits, fault_code, layout, run_instances, run_single,
                      tgatherb_structure)
 from ..targets import get_target
 from ..semantics.indexing import prod
@@ -585,17 +585,13 @@ def _vector_paths(cfg: FuzzConfig, raw: np.ndarray):
 
 
 def _loop(cfg: FuzzConfig, vals: np.ndarray, backend: str, outb: int):
-    """Instance by instance through the public API; ``vals`` are generator values (int64)."""
+    """Through the public API on cores of N instances (the program of ``run_single``);
+    ``vals`` are generator values (int64)."""
     N = vals.shape[0]
-    out = np.zeros((N, outb), np.uint8)
-    codes = np.zeros(N, np.int8)
-    elem = np.full(N, -1, np.int64)
-    for i in range(N):
-        o, f = run_single(cfg, vals[i], backend)
-        out[i] = o
-        if f is not None:
-            codes[i] = fault_code(f)
-    return out, codes, elem
+    out, faults = run_instances(cfg, vals, backend)
+    out = out.reshape(N, outb)
+    codes = np.array([0 if f is None else fault_code(f) for f in faults], np.int8).reshape(N)
+    return out, codes, np.full(N, -1, np.int64)
 
 
 # -- public API ---------------------------------------------------------------------------------

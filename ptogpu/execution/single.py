@@ -176,6 +176,39 @@ def run_single(cfg: FuzzConfig, values, backend: str = "numpy"):
             return _read_out(core, cfg, L), str(e)
 
 
+BATCH_CORE = 4096
+"""Instances per core of N in :func:`run_instances` (each holds its own copy of the table)."""
+
+
+def run_instances(cfg: FuzzConfig, values: np.ndarray, backend: str = "numpy"):
+    """Many instances (one row of generator values each) through the public API on cores of
+    N instances: the program of :func:`run_single`, run once per core of up to
+    :data:`BATCH_CORE`. Returns (output bytes, one row per instance; fault messages or None)."""
+    import warnings
+
+    import ptogpu as pto
+    values = np.asarray(values)
+    N = len(values)
+    L = layout(cfg)
+    T = dtypes.as_dtype(cfg.dtype)
+    outs, faults = [], []
+    for a in range(0, N, BATCH_CORE):
+        v = values[a: a + BATCH_CORE]
+        idx = cast_indices(cfg, v.reshape(-1)).reshape(len(v), -1)
+        if len(v) == 1:                 # the batch of one is the single core
+            o, f = run_single(cfg, v[0], backend)
+            outs.append(o[None])
+            faults.append(f)
+            continue
+        core = pto.Core(cfg.target, backend, quirks=cfg.core_quirks, batch=len(v))
+        with core, warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            outs.append(_run(pto, core, cfg, L, T, idx))
+        faults += [None if e is None else str(e) for e in core.faults]
+    ob = outs[0].shape[1] if outs else 0
+    return (np.concatenate(outs) if outs else np.zeros((0, ob), np.uint8)), faults
+
+
 def _read_out(core, cfg, L) -> np.ndarray:
     if cfg.instr == "mgather":
         r, c = L["dst_shape"]
@@ -185,7 +218,7 @@ def _read_out(core, cfg, L) -> np.ndarray:
         return core.read("ub", L["dst_addr"], r * c * L["T"])
     r, c = L["tile_shape"]
     n = r * c * L["T"]
-    return np.concatenate([core.read("ub", L["addrs"][2], n), core.read("ub", L["addrs"][3], n)])
+    return np.concatenate([core.read("ub", L["addrs"][2], n), core.read("ub", L["addrs"][3], n)], axis=-1)
 
 
 def _prefill(core, cfg, tile) -> None:
@@ -195,7 +228,13 @@ def _prefill(core, cfg, tile) -> None:
 
 
 def _run(pto, core, cfg, L, T, idx) -> np.ndarray:
+    """The instance's program; ``idx`` is one instance's values, or one row per instance of a
+    core of N (then every input is per instance and the output has a row per instance)."""
     VR, VC = cfg.rows, cfg.cols
+    K = core.batch
+
+    def each(a: np.ndarray, *shape: int) -> np.ndarray:
+        return a.reshape(*shape) if K == 1 else a.reshape(K, *shape)
     if cfg.instr == "mgather":
         TableT = pto.GlobalTensor[T, pto.Shape[cfg.shape5], pto.Stride[cfg.stride5], pto.Layout.ND]
         table = TableT(core.gm_put(cfg.table, T))
@@ -207,11 +246,11 @@ def _run(pto, core, cfg, L, T, idx) -> np.ndarray:
             pto.TASSIGN(it, L["idx_addr"])
             pto.TASSIGN(dst, L["dst_addr"])
             _prefill(core, cfg, dst)
-            it.set(idx.reshape(ivr, ivc))
+            it.set(each(idx, ivr, ivc))
             pto.MGATHER[mode, oob](dst, table, it)
         else:
-            gi = core.gm_put(idx, cfg.index_dtype)
-            n = idx.size
+            gi = core.gm_put(idx, cfg.index_dtype, per_instance=K > 1)
+            n = idx.size // K
             IdxG = pto.GlobalTensor[cfg.index_dtype, pto.Shape[1, 1, 1, VR if cfg.mode == "elem" else 1,
                                                              VC if cfg.mode == "elem" else n],
                                     pto.Stride[n, n, n, VC if cfg.mode == "elem" else n, 1], pto.Layout.ND]
@@ -246,7 +285,8 @@ def _run(pto, core, cfg, L, T, idx) -> np.ndarray:
         pto.TASSIGN(dst, L["dst_addr"])
         _prefill(core, cfg, dst)
         src.set(np.resize(cfg.table, L["src_shape"]).astype(src.Element))
-        off.set(offset_image(idx, L))
+        off.set(offset_image(idx, L) if K == 1 else
+                np.stack([offset_image(row, L) for row in idx]))
         pto.TGATHERB(dst, src, off)
         return _read_out(core, cfg, L)
     TT = pto.Tile[pto.TileType.Vec, T, *L["tile_shape"], pto.BLayout.RowMajor, VR, VC]
@@ -255,9 +295,9 @@ def _run(pto, core, cfg, L, T, idx) -> np.ndarray:
         pto.TASSIGN(t, a)
     _prefill(core, cfg, d0)
     _prefill(core, cfg, d1)
-    half = idx.size // 2
-    s0.set(idx[:half].reshape(VR, VC))
-    s1.set(idx[half:].reshape(VR, VC))
+    half = idx.shape[-1] // 2
+    s0.set(each(idx[..., :half], VR, VC))
+    s1.set(each(idx[..., half:], VR, VC))
     pto.TINTERLEAVE(d1, d0, s1, s0)
     return _read_out(core, cfg, L)
 
