@@ -81,19 +81,19 @@ def run_both(build, seed: int, backend: str = "native"):
         err = None
         with core, warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            orig = mgather_kernels.backend_module
+            orig = mgather_kernels.launch_on
 
-            def counting(name, _o=orig):
-                launches.append(name)
-                return _o(name)
+            def counting(core_, kernel, *a, _o=orig, **kw):
+                launches.append(kernel)
+                return _o(core_, kernel, *a, **kw)
 
-            mgather_kernels.backend_module = counting
+            mgather_kernels.launch_on = counting
             try:
                 build(core, rng)
             except pto.PtoError as e:
                 err = e
             finally:
-                mgather_kernels.backend_module = orig
+                mgather_kernels.launch_on = orig
         out.append((core, err))
     (c0, e0), (c1, e1) = out
     assert type(e0) is type(e1), f"seed {seed}: numpy raised {e0!r}, {backend} raised {e1!r}"

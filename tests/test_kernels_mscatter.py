@@ -2,6 +2,8 @@
 random calls of every target, mode, atomic, OOB policy and conflict policy (duplicate-heavy
 indices, out-of-range and negative values); both host schedules of the A5 kernels (lock-step
 warps, and every thread one after another: the GPU's per-thread code)."""
+import os
+
 import ml_dtypes
 import numpy as np
 import pytest
@@ -68,14 +70,8 @@ def _run(target, backend, case, threads="warps"):
         pto.TASSIGN(it, 0x10000)
         core.write("ub", 0, rng.integers(0, 256, 0x10000).astype(np.uint8))
         it.set(idx_vals)
-        if threads != "warps":
-            orig = native_backend.launch
-
-            def launch(core_, kernel, block, params, *, passes=1, n_inst=1):
-                arenas = {s: (core_.arena(s)._buf, core_.arena(s).size, 0) for s in ("gm", "ub", "l1")}
-                return native_backend.launch_raw(kernel, block, n_inst, arenas, params, passes=passes,
-                                                 threads=threads)
-            native_backend.launch = launch
+        saved = os.environ.get("PTOGPU_NATIVE_THREADS")
+        os.environ["PTOGPU_NATIVE_THREADS"] = threads
         try:
             table = T(base)
             call = form._prepare(core, table, st, it)
@@ -88,8 +84,10 @@ def _run(target, backend, case, threads="warps"):
         except pto.PtoCheckError as ex:
             return ("check", str(ex)), None, False
         finally:
-            if threads != "warps":
-                native_backend.launch = orig
+            if saved is None:
+                os.environ.pop("PTOGPU_NATIVE_THREADS")
+            else:
+                os.environ["PTOGPU_NATIVE_THREADS"] = saved
         return err, core.read("gm", 0, core.gm.size).tobytes(), kernel
 
 

@@ -148,11 +148,3 @@ def launch_device(kernel, block, n_inst, arenas, params, *, prm_stride=0, passes
     for buf, d, span in back:
         buf[:span] = cupy.asnumpy(d[:span])
     return d_fault
-
-
-def launch(core, kernel: str, block: tuple[int, int, int], params: np.ndarray, *,
-           passes: int = 1, n_inst: int = 1, writes: tuple[str, ...] = ("ub", "l1")) -> np.ndarray:
-    """Run ``kernel`` once per pass over ``n_inst`` instances on ``core``'s arenas (copied to
-    the device and back, see the module doc). Returns the fault records, (n_inst, FAULT_WORDS)."""
-    arenas = {k: (core.arena(k)._buf, core.arena(k).size, 0) for k in ("gm", "ub", "l1")}
-    return launch_raw(kernel, block, n_inst, arenas, params, passes=passes, writes=writes)

@@ -9,6 +9,8 @@ fault the NumPy backend raises (same type, same message, same partial effects).
 """
 from __future__ import annotations
 
+import os
+
 import numpy as np
 
 from . import sources
@@ -53,10 +55,20 @@ def launch_instances(core, kernel: str, params, *, block=(1, 1, 1), passes: int 
     from ..errors import NotBatched
     if not core.live.all():
         raise NotBatched(kernel)
-    be = backend_module(core.backend)
     arenas = {s: (b.flat, b.size, b.stride) for s, b in core.banks.items()}
-    return be.launch_raw(kernel, tuple(block), core.batch, arenas, np.asarray(params, np.int64),
-                         passes=passes, writes=writes)
+    return launch(core.backend, kernel, block, core.batch, arenas, params, passes=passes, writes=writes)
+
+
+def launch(backend: str, kernel: str, block, n_inst: int, arenas: dict, params, *,
+           passes: int = 1, writes=("gm", "ub", "l1")) -> np.ndarray:
+    """The one launch of the instruction API, on either kernel backend: ``kernel`` over
+    ``n_inst`` instances of ``arenas`` (``(array, size, stride)`` per space), ``passes``
+    passes; the (n_inst, FAULT_WORDS) records. On native, ``PTOGPU_NATIVE_THREADS=threads``
+    runs every thread of a block one after another instead of lock-step warps (same bytes)."""
+    be = backend_module(backend)
+    extra = {"threads": os.environ.get("PTOGPU_NATIVE_THREADS", "warps")} if backend == "native" else {}
+    return be.launch_raw(kernel, tuple(block), int(n_inst), arenas, np.asarray(params, np.int64),
+                         passes=passes, writes=writes, **extra)
 
 
 def launch_on(core, kernel: str, params, *, block=(1, 1, 1), passes: int = 1,
@@ -67,10 +79,8 @@ def launch_on(core, kernel: str, params, *, block=(1, 1, 1), passes: int = 1,
     (N, FAULT_WORDS) records; the caller goes on only where :func:`all_clean`)."""
     if arenas is None and getattr(core, "all_at_once", False):
         return launch_instances(core, kernel, params, block=block, passes=passes, writes=writes)
-    be = backend_module(core.backend)
     a = core_arenas(core) if arenas is None else arenas
-    return be.launch_raw(kernel, tuple(block), 1, a, np.asarray(params, np.int64),
-                         passes=passes, writes=writes)
+    return launch(core.backend, kernel, block, 1, a, params, passes=passes, writes=writes)
 
 
 def all_clean(recs: np.ndarray) -> bool:

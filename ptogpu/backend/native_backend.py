@@ -563,10 +563,3 @@ def launch_raw(kernel: str, block: tuple[int, int, int], n_inst: int, arenas: di
     fn(g, *block, int(passes), *args, prm.ctypes.data, int(prm_stride), fault.ctypes.data,
        n_inst, 0)
     return fault
-
-
-def launch(core, kernel: str, block: tuple[int, int, int], params: np.ndarray, *,
-           passes: int = 1, n_inst: int = 1) -> np.ndarray:
-    """Run ``kernel`` once per pass on ``core``'s arenas, in place (no copies)."""
-    arenas = {s: (core.arena(s)._buf, core.arena(s).size, 0) for s in ("gm", "ub", "l1")}
-    return launch_raw(kernel, block, n_inst, arenas, params, passes=passes)

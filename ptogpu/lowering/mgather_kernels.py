@@ -28,7 +28,7 @@ from ..enums import BLayout, Coalesce, GatherOOB, Layout, SLayout
 from ..errors import PtoFault
 from ..tensor import GlobalTensor
 from ..backend import sources
-from ..backend.kernels import backend_module, launch_instances
+from ..backend.kernels import launch_instances, launch_on
 from ..semantics.indexing import prod
 from ..semantics.mgather import cells_alias, storage_overlaps
 
@@ -260,8 +260,8 @@ def run_mgather_ub(core, mode: Coalesce, oob: GatherOOB, dst, table, idx) -> boo
         core.fault_instances({int(k): _fault(core, plan, rec[k], Coalesce(mode), GatherOOB(oob), dst, idx)
                               for k in np.flatnonzero(rec[:, 0] != np.uint64(M64))})
         return True
-    be = backend_module(core.backend)
-    fault = be.launch(core, plan.kernel, plan.block, plan.params, passes=plan.passes)
+    fault = launch_on(core, plan.kernel, plan.params, block=plan.block, passes=plan.passes,
+                      writes=("ub", "l1"))
     if int(fault[0, 0]) != M64:
         raise _fault(core, plan, fault[0], Coalesce(mode), GatherOOB(oob), dst, idx)
     return True

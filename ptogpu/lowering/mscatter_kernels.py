@@ -16,7 +16,7 @@ from .. import dtypes
 from ..enums import Coalesce, ScatterAtomicOp, ScatterOOB
 from ..semantics import mscatter as sem
 from ..backend import sources
-from ..backend.kernels import backend_module, i64, launch_instances
+from ..backend.kernels import i64, launch_instances, launch_on
 from .mgather_kernels import bound_to_core, tile_desc
 
 _DT = {"int8": "DT_I8", "uint8": "DT_U8", "int16": "DT_I16", "uint16": "DT_U16", "int32": "DT_I32",
@@ -102,7 +102,6 @@ def run(core, call: sem.Call, table, src, idx) -> bool:
             core, sem.writes(core, call, table, src, idx), table.Element.itemsize, call))
             for k in np.flatnonzero(rec[:, 0] != np.uint64((1 << 64) - 1))})
         return True
-    be = backend_module(core.backend)
-    extra = {"writes": ("gm",)} if core.backend == "cupy" else {}     # the table comes back
-    rec = be.launch(core, kernel, block(call, prm), prm, passes=1 if kernel == "mscatter_seq" else 2, **extra)
+    rec = launch_on(core, kernel, prm, block=block(call, prm),      # the table comes back
+                    passes=1 if kernel == "mscatter_seq" else 2, writes=("gm",))
     return int(rec[0, 0]) == (1 << 64) - 1
