@@ -115,17 +115,22 @@ def test_batched_mgather_program_is_each_single_core(target, backend, mode, oob)
         assert core.faults[3] is not None                         # -5: far outside GM
 
 
+def _index_and_data_tiles(core, ids):
+    """A [1, 16] int32 index tile loaded from per-instance ``ids``, and a [1, 16] float32 tile."""
+    gi = core.gm_put(ids, per_instance=True)
+    it, dt = pto.Tile[V, pto.int32, 1, 16](), pto.Tile[V, pto.float32, 1, 16]()
+    pto.TASSIGN(it, 0)
+    pto.TASSIGN(dt, 1024)
+    pto.TLOAD(it, _gt(pto.int32, 16, gi))
+    return it, dt
+
+
 def test_faulted_instance_stops_and_keeps_its_memory():
     with pto.Core("a5", "numpy", batch=3) as core:
         tab = core.gm_put(np.arange(32, dtype=np.float32))
         ids = np.tile(np.arange(16, dtype=np.int32), (3, 1))
         ids[1, 5] = 1000
-        gi = core.gm_put(ids, per_instance=True)
-        I, D = pto.Tile[V, pto.int32, 1, 16], pto.Tile[V, pto.float32, 1, 16]
-        it, dt = I(), D()
-        pto.TASSIGN(it, 0)
-        pto.TASSIGN(dt, 1024)
-        pto.TLOAD(it, _gt(pto.int32, 16, gi))
+        it, dt = _index_and_data_tiles(core, ids)
         dt.set(np.full((1, 16), 7, np.float32))
         pto.MGATHER[pto.Coalesce.Elem](dt, _gt(pto.float32, 32, tab), it)
         assert [e is None for e in core.faults] == [True, False, True]
@@ -178,12 +183,7 @@ def test_mscatter_runs_per_instance_and_outcomes_ask_for_one():
     with pto.Core("a5", "numpy", batch=3) as core:
         out = core.gm_alloc(64, pto.float32)
         ids = np.stack([np.arange(16, dtype=np.int32) * (k + 1) for k in range(3)])
-        gi = core.gm_put(ids, per_instance=True)
-        I, S = pto.Tile[V, pto.int32, 1, 16], pto.Tile[V, pto.float32, 1, 16]
-        it, st = I(), S()
-        pto.TASSIGN(it, 0)
-        pto.TASSIGN(st, 1024)
-        pto.TLOAD(it, _gt(pto.int32, 16, gi))
+        it, st = _index_and_data_tiles(core, ids)
         st.set(np.arange(1, 17, dtype=np.float32)[None])
         pto.MSCATTER[pto.Coalesce.Elem](_gt(pto.float32, 64, out), st, it)
         g = out.numpy(64)
