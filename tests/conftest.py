@@ -6,6 +6,7 @@ the helpers below are the spec's formulas written out in plain Python/NumPy.
 from __future__ import annotations
 
 import os
+import signal
 import tempfile
 import warnings
 
@@ -38,6 +39,13 @@ def _kernels_built_up_front():
         native_backend.prebuild()
     yield
 
+
+# A suite started in the background of a shell without job control inherits SIGINT ignored,
+# and so would every `ptogpu` it starts (an ignored disposition survives exec): the Ctrl-C
+# tests would then see their command run on. Give this process Python's own handler, so the
+# commands it starts get the default disposition, as from a terminal.
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 # ptogpu fuzz writes reproducers to ./ptogpu-repro by default: tests running in the checkout
 # write them to a scratch folder instead (tests of the default unset this).

@@ -225,7 +225,13 @@ def test_ctrl_c_on_the_cli_stops_the_cluster_run_and_exits_130():
         time.sleep(0.2)
     time.sleep(2.5)                                   # the shards are out
     p.send_signal(signal.SIGINT)
-    out, err = p.communicate(timeout=60)
+    try:
+        out, err = p.communicate(timeout=60)
+    except subprocess.TimeoutExpired:             # leave no cluster running behind a failure
+        for child in _spawned_children(p.pid):
+            os.kill(child, signal.SIGKILL)
+        p.kill()
+        raise
     assert p.returncode == 130, err
     # in the campaign: the verdict line says where it stopped; still starting the cluster:
     # the one-line "interrupted" of ptogpu.cli
