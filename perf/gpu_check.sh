@@ -52,6 +52,9 @@ trap 'rm -rf "$SITE"' EXIT
   echo "== fuzz campaign bench, native and numpy alongside (JSON lines)"
   timeout 90 "$PY" perf/bench_fuzz.py --backends native,numpy --n 10000000 --numpy-n 200000 --exec-n 1000000 2>&1
   echo "bench_fuzz native rc=$?"
+  echo "== cores of N instances, cupy (JSON lines: one launch over N blocks; bank copies in and out)"
+  timeout 45 "$PY" perf/bench_batch_core.py --backends cupy --n 65536 --chunk 16384 2>&1
+  echo "bench_batch_core cupy rc=$?"
   echo "== elapsed $(( $(date +%s) - start )) s"
 } > "$RESULT" 2>&1
 echo "wrote $RESULT"
