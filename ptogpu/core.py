@@ -63,7 +63,6 @@ class Core:
         self.banks = {"gm": Bank("gm", 0, n, growable=True),
                       "ub": Bank("ub", int(ub_bytes) if ub_bytes else self.target.ub_bytes, n),
                       "l1": Bank("l1", int(l1_bytes) if l1_bytes else self.target.l1_bytes, n)}
-        self._views: dict[int, tuple[Arena, Arena, Arena]] = {}
         self._k = 0                     # the instance an instruction is executing on
         self._executing = False
         self.all_at_once = False        # a batch rule is running every live instance
@@ -96,13 +95,18 @@ class Core:
     # -- instances -------------------------------------------------------------------------
     def _focus(self, k: int) -> None:
         """Point ``gm`` / ``ub`` / ``l1`` at instance ``k``'s memories."""
-        v = self._views.get(k)
-        if v is None:
-            v = tuple(Arena(s, 0, bank=self.banks[s], row=k) for s in SPACES)
-            if len(self._views) < 4096:
-                self._views[k] = v
         self._k = k
-        self.gm, self.ub, self.l1 = v
+        self.gm, self.ub, self.l1 = (Arena(s, 0, bank=self.banks[s], row=k) for s in SPACES)
+
+    @property
+    def instance(self) -> int:
+        """The instance an instruction is executing on (0 outside one, and on a single core)."""
+        return self._k
+
+    def step_instances(self) -> np.ndarray:
+        """The instances a batch-first step acts on: every live one while the core runs all
+        at once, else the one executing."""
+        return np.flatnonzero(self.live) if self.all_at_once else np.array([self._k])
 
     @property
     def batched(self) -> bool:

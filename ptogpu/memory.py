@@ -90,12 +90,12 @@ class Bank:
     def _typed(self, addrs: np.ndarray, size: int):
         """Rows as elements of ``size`` bytes and the element columns of ``addrs`` (a slice
         when they are one ascending run), or None when an address is not element-aligned."""
+        if size not in (1, 2, 4, 8):
+            return None
         a = np.asarray(addrs, np.int64).reshape(-1)
         if a.size and (a % size).any():
             return None
         cols = a // size
-        if size not in (1, 2, 4, 8):
-            return None
         rows = self.flat.view(f"u{size}").reshape(self.n, self.stride // size)
         if a.size and cols[-1] - cols[0] == a.size - 1 and (a.size == 1 or (np.diff(cols) == 1).all()):
             return rows, slice(int(cols[0]), int(cols[0]) + a.size)
@@ -104,41 +104,17 @@ class Bank:
     def gather_all(self, addrs: np.ndarray, dtype) -> np.ndarray:
         """Elements of ``dtype`` at byte addresses ``addrs`` (checked by the caller) in every
         instance: shape (n, *addrs.shape)."""
-        st = dtypes.storage(dtype)
-        a = np.asarray(addrs, np.int64)
-        t = self._typed(a, st.itemsize)
-        if t is not None:
-            rows, cols = t
-            return np.ascontiguousarray(rows[:, cols]).view(st).reshape(self.n, *a.shape)
-        idx = (a[..., None] + np.arange(st.itemsize, dtype=np.int64)).reshape(-1)
-        return np.ascontiguousarray(self.rows()[:, idx]).view(st).reshape(self.n, *a.shape)
+        return self.take_same(np.arange(self.n), addrs, dtype)
 
     def scatter_all(self, addrs: np.ndarray, values: np.ndarray, live: np.ndarray | None = None) -> None:
         """Write ``values`` (shape addrs.shape: the same in every instance; or (n, *addrs.shape):
         one row each) at ``addrs`` (checked by the caller), in the instances ``live`` marks
         (default: all); of equal addresses the last wins."""
-        a = np.asarray(addrs, np.int64).reshape(-1)
-        v = np.ascontiguousarray(values)
-        size = v.dtype.itemsize
-        per_row = v.size != a.size          # else the same values in every instance
-        ks = None if live is None or live.all() else np.flatnonzero(live)
-        t = self._typed(a, size)
-        if t is not None:
-            rows, cols = t
-            v = v.reshape(self.n if per_row else 1, a.size).view(rows.dtype)
-            if ks is None:
-                rows[:, cols] = v
-            elif isinstance(cols, slice):
-                rows[ks, cols] = v[ks] if per_row else v
-            else:
-                rows[np.ix_(ks, cols)] = v[ks] if per_row else v
-            return
-        v = v.reshape(self.n if per_row else 1, a.size).view(np.uint8)
-        idx = (a[:, None] + np.arange(size, dtype=np.int64)).reshape(-1)
-        if ks is None:
-            self.rows()[:, idx] = v
-            return
-        self.rows()[np.ix_(ks, idx)] = v[ks] if per_row else v
+        ks = np.arange(self.n) if live is None else np.flatnonzero(live)
+        v = np.asarray(values)
+        if v.size != np.size(addrs) and len(ks) != self.n:     # one row each: the live ones'
+            v = v.reshape(self.n, -1)[ks]
+        self.put(ks, addrs, v)
 
     def take_same(self, ks: np.ndarray, addrs: np.ndarray, dtype) -> np.ndarray:
         """Instances ``ks``' elements of ``dtype`` at the same ``addrs`` (checked by the
@@ -167,18 +143,20 @@ class Bank:
         return np.ascontiguousarray(self.flat[flat]).view(st).reshape(addrs.shape)
 
     def put(self, ks: np.ndarray, addrs: np.ndarray, values: np.ndarray) -> None:
-        """Write ``values`` (leading len(ks), then addrs.shape) at the same ``addrs`` (checked
-        by the caller) of instances ``ks``; in each, the last of equal addresses wins."""
+        """Write ``values`` at the same ``addrs`` (checked by the caller) of instances ``ks``:
+        one row each (leading len(ks), then addrs.shape), or addrs.shape for all of them; in
+        each instance the last of equal addresses wins."""
         if len(ks) == 0:
             return
-        v = np.ascontiguousarray(values).reshape(len(ks), -1)
-        size = v.dtype.itemsize
         a = np.asarray(addrs, np.int64).reshape(-1)
+        v = np.ascontiguousarray(values)
+        size = v.dtype.itemsize
+        v = v.reshape(len(ks) if v.size != a.size else 1, a.size)
         t = self._typed(a, size)
         if t is not None:
             rows, cols = t
             v = v.view(rows.dtype)
-            if len(ks) == self.n and (ks == np.arange(self.n)).all():
+            if len(ks) == self.n:       # ks are distinct rows: every instance
                 rows[:, cols] = v
             elif isinstance(cols, slice):
                 rows[ks, cols] = v
@@ -187,7 +165,7 @@ class Bank:
             return
         idx = (a[:, None] + np.arange(size, dtype=np.int64)).reshape(-1)
         flat = ks.astype(np.int64)[:, None] * self.stride + idx
-        self.flat[flat] = v.view(np.uint8).reshape(len(ks), -1)
+        self.flat[flat] = v.view(np.uint8).reshape(v.shape[0], -1)
 
     def alloc(self, nbytes: int) -> int:
         """Reserve ``nbytes`` zeroed bytes in every instance, aligned to ``align``."""

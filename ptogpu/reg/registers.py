@@ -107,7 +107,7 @@ class RegTensor(metaclass=_RegTensorMeta):
     @property
     def _b(self) -> np.ndarray:
         """The register of the instance an instruction is executing on."""
-        return self._bs[self._core._k if self._core is not None else 0]
+        return self._bs[self._core.instance if self._core is not None else 0]
 
     def _all(self) -> bool:
         return self._core is not None and self._core.batched

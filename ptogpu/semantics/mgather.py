@@ -8,8 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..enums import Coalesce, GatherOOB
-from ..errors import PtoFault
-from ..errors import NotBatched
+from ..errors import NotBatched, PtoFault
 from ..tensor import GlobalTensor
 from . import a5_launch
 from .indexing import M32, M64, cast_index, prod, remap, u64, wrap_addr
@@ -26,11 +25,16 @@ def guard_region(core, arena, nelem: int, itemsize: int, what: str = NAME) -> No
                        target=core.target.name)
 
 
-def read_indices(core, idx, addrs: np.ndarray, what) -> np.ndarray:
-    arena = core.gm if isinstance(idx, GlobalTensor) else core.arena(idx.space)
+def read_indices(core, idx, addrs: np.ndarray, what, ks: np.ndarray | None = None) -> np.ndarray:
+    """Index values at ``addrs``: of the instance executing, or (``ks``: the instances of a
+    batch-first step, the same addresses in each) shape (len(ks), ...)."""
+    space = "gm" if isinstance(idx, GlobalTensor) else idx.space
+    arena = core.arena(space)
     a = addrs.astype(np.int64)
     arena.check_many(a, idx.Element.itemsize, f"{NAME} index read", core.target.name, what)
-    return arena.gather(a, idx.Element)
+    if ks is None:
+        return arena.gather(a, idx.Element)
+    return core.banks[space].take_same(ks, a, idx.Element)
 
 
 def _index_addrs_elem(idx, r, c, tile_offsets: str) -> np.ndarray:
@@ -100,7 +104,7 @@ def _gather_cells(core, mode, oob, dst, table, idx, rows, cols) -> None:
     dma_row = mode == Coalesce.Row and rules.row_tail_fill
     if dma_row and core.all_at_once:
         raise NotBatched(NAME)          # the DMA engine's bursts run instance by instance
-    ks = instances(core)
+    ks = core.step_instances()
     faults = Faults(core, ks)
     bits = rules.index_bits
     mask = M32 if bits == 32 else M64
@@ -111,14 +115,14 @@ def _gather_cells(core, mode, oob, dst, table, idx, rows, cols) -> None:
     with np.errstate(over="ignore"):
         if mode == Coalesce.Elem:
             iaddr = _index_addrs_elem(idx, r, c, rules.tile_offsets)
-            raw = read_indices_of(core, ks, idx, iaddr, lambda i: f"idx of dst({r.flat[i]},{c.flat[i]})")
+            raw = read_indices(core, idx, iaddr, lambda i: f"idx of dst({r.flat[i]},{c.flat[i]})", ks)
             u = cast_index(raw, bits)
             cap = prod(shape) & mask
             safe, read = remap(u, cap, oob, bits, rule="GatherOOB.Wrap", target=t)
             src = wrap_addr(base + safe * np.uint64(T))
         else:
             iaddr = idx.addr + rows * idx.Element.itemsize
-            raw = read_indices_of(core, ks, idx, iaddr, lambda i: f"row index {rows[i]}")
+            raw = read_indices(core, idx, iaddr, lambda i: f"row index {rows[i]}", ks)
             u = cast_index(raw, bits)
             cap = (shape[3] if rules.row_capacity == "shape3" else prod(shape[:4])) & mask
             safe, read = remap(u, cap, oob, bits, rule="GatherOOB.Wrap", target=t)
@@ -168,12 +172,6 @@ def _gather_cells(core, mode, oob, dst, table, idx, rows, cols) -> None:
         core.banks[dst.space].put(ks_ok, daddr, vals)
 
 
-def instances(core) -> np.ndarray:
-    """The bank rows a step acts on: every live instance while a core of N runs all at
-    once, else the one instance executing."""
-    return np.flatnonzero(core.live) if core.all_at_once else np.array([core._k])
-
-
 class Faults:
     """Per-instance first faults of a batch-first step: on one instance a fault is raised at
     once (the single core); running all at once, each faulting instance is recorded and drops
@@ -197,15 +195,6 @@ class Faults:
     def done(self) -> None:
         if self.found:
             self.core.fault_instances(self.found)
-
-
-def read_indices_of(core, ks, idx, addrs: np.ndarray, what) -> np.ndarray:
-    """Index values at ``addrs`` (the same in every instance) of instances ``ks``: (len(ks), ...)."""
-    arena = core.gm if isinstance(idx, GlobalTensor) else core.arena(idx.space)
-    a = addrs.astype(np.int64)
-    arena.check_many(a, idx.Element.itemsize, f"{NAME} index read", core.target.name, what)
-    space = "gm" if isinstance(idx, GlobalTensor) else idx.space
-    return core.banks[space].take_same(ks, a, idx.Element)
 
 
 def cells_alias(dst) -> bool:
