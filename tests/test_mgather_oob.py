@@ -502,3 +502,36 @@ def test_mgather_matches_scalar_model(t, mode, oob, VR, VC, rows, pad, s4, outer
         else:
             pto.MGATHER[mode, oob](dst, table, idx)
             assert_bytes(dst.raw(), want)
+
+
+@pytest.mark.parametrize("backend", ["numpy", "native"])
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("mode", [ROW, ELEM])
+def test_undefined_the_element_just_past_gm_faults(target, mode, backend):
+    """A table that ends GM exactly (256 bytes, 64-aligned): Undefined index cap (Elem) or row
+    4 of 4 (Row) addresses the first byte past GM, so the call faults and writes nothing; one
+    index less reads the table's last element / row."""
+    if backend == "native" and pto.Core(target, "auto").backend == "numpy":
+        pytest.skip("no C++ compiler")
+    flat = (np.arange(64) + 1).astype(np.float32)
+    for last, bad in ((True, False), (False, True)):
+        core = pto.Core(target, backend)
+        core.write("ub", 0, np.full(core.ub.size, 0xCD, np.uint8))
+        with core:
+            table = gt(core, flat, F32, (1, 1, 1, 4, 16), (64, 64, 64, 16, 1))
+            assert core.gm.size == 256                        # set-up: GM ends with the table
+            n = 4 if mode == ROW else 64
+            k = (n - 1) if last else n
+            idx = tile(pto.int32, 1, 8, 0, vc=1)
+            idx.set(np.array([[k]], np.int32))
+            dst = tile(F32, 1, 16, 0x100, vc=16 if mode == ROW else 1)
+            if not bad:
+                pto.MGATHER[mode, OOB.Undefined](dst, table, idx)
+                want = flat[48:64] if mode == ROW else flat[63:64]
+                assert_bytes(dst.numpy().reshape(-1), want)
+                continue
+            before = ub_snapshot(core)
+            with pytest.raises(pto.PtoFault, match=r"table read|burst read") as ei:
+                pto.MGATHER[mode, OOB.Undefined](dst, table, idx)
+            assert "GM byte address 0x100 " in str(ei.value), str(ei.value)   # the byte past GM
+            assert ub_snapshot(core) == before
