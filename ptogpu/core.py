@@ -221,7 +221,7 @@ class Core:
         else:
             rows = a.reshape(1, -1).view(np.uint8)
         addr = self.gm.alloc(rows.shape[1])
-        self.banks["gm"].rows()[:, addr: addr + rows.shape[1]] = rows
+        self.banks["gm"].write_rows(addr, rows)
         return Ptr(self, "gm", addr, dt)
 
     def gm_alloc(self, count: int, dtype) -> Ptr:
@@ -255,7 +255,7 @@ class Core:
             return self.arena(space).write(int(byte_addr), data)
         b = as_bytes(data)
         self.arena(space).check(int(byte_addr), b.size, "write")
-        self.banks[space].rows()[:, int(byte_addr): int(byte_addr) + b.size] = b
+        self.banks[space].write_rows(int(byte_addr), b.reshape(1, -1))
 
 
 def on_instances(fn=None, *, uniform: bool = False):

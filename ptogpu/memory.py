@@ -61,6 +61,10 @@ class Bank:
         self.size = size                # bytes that exist (addresses [0, size)) in each instance
         self.top = 0                    # next free byte for allocation (GM)
         self.stride = self._cap(size)
+        # Every instance holds the same bytes until one of them is written alone: ``flat`` is
+        # then one row, which kernels see with stride 0 and NumPy steps broadcast (a table
+        # put once for N instances is one copy, not N; a fresh core touches no pages).
+        self.shared = self.n > 1
         self.flat = self._reserve()
 
     def _cap(self, size: int) -> int:
@@ -75,7 +79,8 @@ class Bank:
 
     def _reserve(self) -> np.ndarray:
         try:
-            return _sparse_zeros(self.n * self.stride) if self.n > 1 else np.zeros(self.stride, np.uint8)
+            return _sparse_zeros(self.n * self.stride) if self.n > 1 and not self.shared \
+                else np.zeros(self.stride, np.uint8)
         except MemoryError:
             if not (self.growable and self.n == 1):
                 raise PtoFault(f"{self.name.upper()}: {self.n} instances of {self.stride} bytes "
@@ -84,8 +89,47 @@ class Bank:
             return np.zeros(self.stride, np.uint8)
 
     def rows(self) -> np.ndarray:
-        """Every instance's bytes, shape (n, size) (a view)."""
+        """Every instance's bytes, shape (n, size): a view, read-only while :attr:`shared`
+        (write through :meth:`write_rows` or :meth:`put`)."""
+        if self.shared:
+            return np.broadcast_to(self.flat[: self.size], (self.n, self.size))
         return self.flat.reshape(self.n, self.stride)[:, : self.size]
+
+    def launch_view(self, written: bool) -> tuple[np.ndarray, int, int]:
+        """``(flat, size, stride)`` for a kernel launch over the n instances: a shared bank
+        the kernel only reads goes as one row with stride 0."""
+        if self.shared and not written:
+            return self.flat, self.size, 0
+        self.unshare()
+        return self.flat, self.size, self.stride
+
+    def unshare(self) -> None:
+        """Give every instance its own copy of the shared row (before one is written alone).
+        Only the row's bytes up to its last nonzero one are copied; the rest stay untouched
+        zero pages."""
+        if not self.shared:
+            return
+        row = self.flat
+        nz = np.flatnonzero(row[: self.size])
+        hi = int(nz[-1]) + 1 if nz.size else 0
+        try:
+            flat = _sparse_zeros(self.n * self.stride)
+        except MemoryError:
+            raise PtoFault(f"{self.name.upper()}: {self.n} instances of {self.stride} bytes "
+                           "do not fit in host memory", rule="arena capacity") from None
+        if hi:
+            flat.reshape(self.n, self.stride)[:, :hi] = row[:hi]
+        self.flat, self.shared = flat, False
+
+    def write_rows(self, addr: int, rows: np.ndarray) -> None:
+        """Bytes ``rows`` (shape (1, m): the same in every instance, or (n, m): one row each)
+        at ``addr`` of every instance (checked by the caller)."""
+        m = rows.shape[1]
+        if self.shared and rows.shape[0] == 1:
+            self.flat[addr: addr + m] = rows[0]
+            return
+        self.unshare()
+        self.rows()[:, addr: addr + m] = rows
 
     def _typed(self, addrs: np.ndarray, size: int):
         """Rows as elements of ``size`` bytes and the element columns of ``addrs`` (a slice
@@ -96,7 +140,7 @@ class Bank:
         if a.size and (a % size).any():
             return None
         cols = a // size
-        rows = self.flat.view(f"u{size}").reshape(self.n, self.stride // size)
+        rows = self.flat.view(f"u{size}").reshape(1 if self.shared else self.n, self.stride // size)
         if a.size and cols[-1] - cols[0] == a.size - 1 and (a.size == 1 or (np.diff(cols) == 1).all()):
             return rows, slice(int(cols[0]), int(cols[0]) + a.size)
         return rows, cols
@@ -125,6 +169,9 @@ class Bank:
         if t is None:
             return self.take(ks, np.broadcast_to(a, (len(ks), *a.shape)), dtype)
         rows, cols = t
+        if self.shared:
+            one = rows[0, cols].view(st).reshape(a.shape)
+            return np.ascontiguousarray(np.broadcast_to(one, (len(ks), *a.shape)))
         k = slice(None) if len(ks) == self.n else ks
         return np.ascontiguousarray(rows[k, cols]).view(st).reshape(len(ks), *a.shape)
 
@@ -134,12 +181,15 @@ class Bank:
         st = dtypes.storage(dtype)
         size = st.itemsize
         a = np.asarray(addrs, np.int64).reshape(len(ks), int(np.prod(addrs.shape[1:])))
+        stride = 0 if self.shared else self.stride
         if size in (1, 2, 4, 8) and not (a % size).any():
             flat = self.flat.view(f"u{size}")
-            return flat[ks.astype(np.int64)[:, None] * (self.stride // size) + a // size] \
+            if self.shared:
+                return flat[a // size].view(st).reshape(addrs.shape)
+            return flat[ks.astype(np.int64)[:, None] * (stride // size) + a // size] \
                 .view(st).reshape(addrs.shape)
         idx = (a[..., None] + np.arange(size, dtype=np.int64)).reshape(len(ks), -1)
-        flat = ks.astype(np.int64)[:, None] * self.stride + idx
+        flat = ks.astype(np.int64)[:, None] * stride + idx
         return np.ascontiguousarray(self.flat[flat]).view(st).reshape(addrs.shape)
 
     def put(self, ks: np.ndarray, addrs: np.ndarray, values: np.ndarray) -> None:
@@ -152,11 +202,13 @@ class Bank:
         v = np.ascontiguousarray(values)
         size = v.dtype.itemsize
         v = v.reshape(len(ks) if v.size != a.size else 1, a.size)
+        if self.shared and not (v.shape[0] == 1 and len(ks) == self.n):
+            self.unshare()              # one instance written alone
         t = self._typed(a, size)
         if t is not None:
             rows, cols = t
             v = v.view(rows.dtype)
-            if len(ks) == self.n:       # ks are distinct rows: every instance
+            if len(ks) == self.n:       # ks are distinct rows: every instance (or the shared row)
                 rows[:, cols] = v
             elif isinstance(cols, slice):
                 rows[ks, cols] = v
@@ -164,6 +216,9 @@ class Bank:
                 rows[np.ix_(ks, cols)] = v
             return
         idx = (a[:, None] + np.arange(size, dtype=np.int64)).reshape(-1)
+        if self.shared:
+            self.flat[idx] = v.view(np.uint8).reshape(-1)
+            return
         flat = ks.astype(np.int64)[:, None] * self.stride + idx
         self.flat[flat] = v.view(np.uint8).reshape(v.shape[0], -1)
 
@@ -186,16 +241,17 @@ class Bank:
             # N instances: reserve room ahead (1 MiB each, as untouched zero pages) so that a
             # kernel's few allocations copy the rows once, not at every gm_put
             ahead = max(new_size, 2 * self.stride, (1 << 20) if self.n > 1 else 0)
+            k = 1 if self.shared else self.n
             for cap in dict.fromkeys((min(ahead, top), min(max(new_size, 2 * self.stride), top), new_size)):
                 try:
-                    flat = _sparse_zeros(self.n * cap) if self.n > 1 else np.zeros(cap, np.uint8)
+                    flat = _sparse_zeros(k * cap) if k > 1 else np.zeros(cap, np.uint8)
                     break
                 except MemoryError:
                     continue
             else:
                 raise PtoFault(f"{self.name.upper()}: {self.n} instances of {new_size} bytes do not "
                                "fit in host memory", rule="arena capacity")
-            flat.reshape(self.n, cap)[:, : self.size] = self.rows()
+            flat.reshape(k, cap)[:, : self.size] = self.flat.reshape(k, self.stride)[:, : self.size]
             self.flat, self.stride = flat, cap
         self.size = new_size
 
@@ -220,11 +276,13 @@ class Arena:
     @property
     def _buf(self) -> np.ndarray:
         b = self.bank
+        b.unshare()                     # the row may be written through this view
         return b.flat[self.row * b.stride: (self.row + 1) * b.stride]
 
     @property
     def data(self) -> np.ndarray:
         b = self.bank
+        b.unshare()
         return b.flat[self.row * b.stride: self.row * b.stride + b.size]
 
     def alloc(self, nbytes: int) -> int:

@@ -215,6 +215,7 @@ def test_mirror_mode_catches_an_instance_that_differs():
             t = pto.Tile[V, pto.float32, 1, 8]()
             pto.TASSIGN(t, 0)
             assert t.numpy().shape == (1, 8)                 # the single core's view
+            core.banks["ub"].unshare()                       # (a fresh core's banks are one shared row)
             core.banks["ub"].rows()[2, 4] = 1                # plant a difference in instance 2
             with pytest.raises(AssertionError, match="instance 2"):
                 t.numpy()
@@ -370,3 +371,84 @@ def test_run_instances_is_run_single_per_instance(cfg):
             o, f = run_single(cfg, vals[i], be)
             assert out[i].tobytes() == o.tobytes(), (be, i, f)
             assert faults[i] == f, (be, i)
+
+
+def test_bank_is_one_shared_row_until_an_instance_is_written_alone():
+    """A table put once for N instances is held once (kernels see it with stride 0); the
+    first write of one instance alone gives every instance its own copy of what was there."""
+    from ptogpu.memory import Bank
+    b = Bank("gm", 0, 5, growable=True)
+    a = b.alloc(8)
+    b.write_rows(a, np.arange(8, dtype=np.uint8)[None])
+    assert b.shared and b.flat.size == b.stride                      # one row for 5 instances
+    assert b.launch_view(written=False)[2] == 0
+    with pytest.raises(ValueError):                                  # no write behind its back
+        b.rows()[1, 0] = 9
+    b.put(np.arange(5), np.array([2]), np.array([7], np.uint8))      # the same in every one
+    assert b.shared and (b.rows()[:, 2] == 7).all()
+    b.put(np.array([3]), np.array([4]), np.array([[99]], np.uint8))  # instance 3 alone
+    assert not b.shared
+    want = np.tile(np.array([0, 1, 7, 3, 4, 5, 6, 7], np.uint8), (5, 1))
+    want[3, 4] = 99
+    assert (b.rows()[:, :8] == want).all()
+    assert b.launch_view(written=False)[2] == b.stride
+
+
+@pytest.mark.parametrize("backend", ["numpy", "native"])
+@pytest.mark.parametrize("target", TARGETS)
+def test_shared_table_program_is_each_single_core(target, backend):
+    """The table is put once (shared), the indices set per instance in UB; MGATHER reads the
+    shared table, TSTORE then writes GM per instance and a second MGATHER reads it back."""
+    if backend == "native" and pto.Core(target, "auto").backend == "numpy":
+        pytest.skip("no C++ compiler")
+    rng = np.random.default_rng(7)
+    tab_np = rng.standard_normal(64).astype(np.float32)
+    ids = rng.integers(0, 64, (N, 1, 16)).astype(np.int32)
+    ids[2, 0, 3] = 1 << 30                                           # instance 2 faults
+
+    def run(core, idx):
+        tab = _gt(pto.float32, 64, core.gm_put(tab_np))
+        out = core.gm_alloc(16, pto.float32)
+        it, dt = pto.Tile[V, pto.int32, 1, 16](), pto.Tile[V, pto.float32, 1, 16]()
+        pto.TASSIGN(it, 0)
+        pto.TASSIGN(dt, 1024)
+        it.set(idx)
+        shared = core.banks["gm"].shared
+        pto.MGATHER[pto.Coalesce.Elem, pto.GatherOOB.Undefined](dt, tab, it)
+        pto.TSTORE(_gt(pto.float32, 16, out), dt)
+        pto.MGATHER[pto.Coalesce.Elem, pto.GatherOOB.Clamp](dt, _gt(pto.float32, 16, out), it)
+        return shared
+    singles, want = [], []
+    for k in range(N):
+        with pto.Core(target, backend) as c:
+            try:
+                run(c, ids[k])
+                want.append(None)
+            except pto.PtoFault as e:
+                want.append(str(e))
+        singles.append(c)
+    with pto.Core(target, backend, batch=N) as core:
+        assert run(core, ids)                                        # MGATHER ran on a shared GM
+    assert not core.banks["gm"].shared                               # TSTORE gave each its own
+    assert [None if e is None else str(e) for e in core.faults] == want and want[2]
+    _same_memories(core, singles)
+
+
+def test_a_kernel_that_writes_gm_gets_every_instance_its_own():
+    """MSCATTER writes GM: a shared table is copied per instance before the launch."""
+    if pto.Core("a5", "auto").backend == "numpy":
+        pytest.skip("no C++ compiler")
+    ids = np.stack([np.arange(16, dtype=np.int32) + k for k in range(3)])
+    with pto.Core("a5", "native", batch=3) as core:
+        tab = _gt(pto.float32, 64, core.gm_put(np.zeros(64, np.float32)))
+        it, st = pto.Tile[V, pto.int32, 1, 16](), pto.Tile[V, pto.float32, 1, 16]()
+        pto.TASSIGN(it, 0)
+        pto.TASSIGN(st, 1024)
+        it.set(ids[:, None])
+        st.set(np.ones((1, 16), np.float32))
+        assert core.banks["gm"].shared
+        pto.MSCATTER[pto.Coalesce.Elem, pto.ScatterAtomicOp.None_](tab, st, it)
+        assert core.steps["at_once"] == 1, core.steps              # one launch over 3 blocks
+    got = tab.numpy().reshape(3, 64)
+    for k in range(3):
+        assert (got[k] == (np.isin(np.arange(64), ids[k]))).all(), k

@@ -55,7 +55,7 @@ def launch_instances(core, kernel: str, params, *, block=(1, 1, 1), passes: int 
     from ..errors import NotBatched
     if not core.live.all():
         raise NotBatched(kernel)
-    arenas = {s: (b.flat, b.size, b.stride) for s, b in core.banks.items()}
+    arenas = {s: b.launch_view(s in writes) for s, b in core.banks.items()}
     return launch(core.backend, kernel, block, core.batch, arenas, params, passes=passes, writes=writes)
 
 
