@@ -11,10 +11,12 @@ per tile) for MGATHER into UB and GM→L1, TGATHERB and TINTERLEAVE, and gives e
 the single-instance public API gives (``ptogpu.execution.single.run_single``; tests/test_batch.py
 checks random configurations). The one case it does not vectorise (an NPU GM→L1 Elem read of
 the scratch being written) runs instance by instance through the public API ("loop" path). On ``native`` /
-``cupy`` batches run the kernels (``ptogpu.execution.kernels``: mgather.cu for MGATHER into UB,
-mgather_l1.cu for NPU GM→L1, interleave.cu, tgatherb.cu; one block per instance, per-instance
-arenas); instances a kernel path declines (faults, aliasing, TGATHERB reads past the
-instance's UB window) run on NumPy, path "kernel+vector".
+``cupy``, MGATHER into UB and TINTERLEAVE batches run the public API on cores of N instances
+(``execution.single.run_instances``: one kernel launch over N blocks, the table shared; path
+"kernel", a :class:`~ptogpu.execution.single.Watch` marks any instance whose kernel wrote
+outside its destination); NPU GM->L1 and TGATHERB still have kernel twins of their own
+(``ptogpu.execution.kernels``); instances a kernel path declines (faults, aliasing, TGATHERB
+reads past the instance's UB window) run on NumPy, path "kernel+vector".
 
     from ptogpu.execution.batch import run_batch
     from ptogpu.fuzz import FuzzConfig
@@ -584,6 +586,12 @@ def _vector_paths(cfg: FuzzConfig, raw: np.ndarray):
     return None
 
 
+def on_core(cfg: FuzzConfig) -> bool:
+    """The kernel backends run this configuration's batches on a core of N instances (the
+    public API: one launch over N blocks), not on a batch twin of their own."""
+    return cfg.instr == "tinterleave" or (cfg.instr == "mgather" and cfg.space == "ub")
+
+
 def _loop(cfg: FuzzConfig, vals: np.ndarray, backend: str, outb: int):
     """Through the public API on cores of N instances (the program of ``run_single``);
     ``vals`` are generator values (int64)."""
@@ -625,14 +633,16 @@ def run_chunk(cfg: FuzzConfig, inst: np.ndarray, generator: Generator, backend: 
     res = None
     used = "loop"
     stray = None
-    if backend in ("native", "cupy") and path == "auto":
-        from .kernels import mgather_l1_batch, mgather_ub_batch, tgatherb_batch, tinterleave_batch
-        res = mgather_ub_batch(cfg, raw, backend)
-        if res is not None:
-            *res, stray = res
-        if res is None and (cfg.instr in ("tinterleave", "tgatherb") or cfg.space == "l1"):
-            kr = {"tinterleave": tinterleave_batch, "tgatherb": tgatherb_batch}.get(
-                cfg.instr, mgather_l1_batch)(cfg, raw, backend)
+    if backend in ("native", "cupy") and path == "auto" and on_core(cfg):
+        info: dict = {}
+        o, f, stray = run_instances(cfg, need_vals(), backend, watch=True, info=info)
+        res = (o, np.array([0 if m is None else fault_code(m) for m in f], np.int8),
+               np.full(len(o), -1, np.int64))
+        used = "kernel" if not info.get("per_instance") else "loop"
+    elif backend in ("native", "cupy") and path == "auto":
+        from .kernels import mgather_l1_batch, tgatherb_batch
+        if cfg.instr == "tgatherb" or cfg.space == "l1":
+            kr = (tgatherb_batch if cfg.instr == "tgatherb" else mgather_l1_batch)(cfg, raw, backend)
             if kr is not None:
                 o, c, e, back, stray = kr
                 if back.any():                     # the kernel declined: NumPy for those
@@ -644,8 +654,6 @@ def run_chunk(cfg: FuzzConfig, inst: np.ndarray, generator: Generator, backend: 
                         o[slow], c[slow], e[slow] = lo
                 res = (o, c, e)
                 used = "vector" if back.all() else "kernel+vector" if back.any() else "kernel"
-        elif res is not None:
-            used = "kernel"
     if res is None and path in ("auto", "vector"):
         v = _vector(cfg, raw)
         if v is not None:

@@ -1,7 +1,8 @@
-"""Batches on the kernel backends: MGATHER into UB (cuda_src/mgather.cu; GM, the table,
-shared), NPU GM->L1 (mgather_l1.cu; GM copied per instance), TINTERLEAVE (interleave.cu) and
-TGATHERB (tgatherb.cu); one launch per chunk, one block per instance, arenas strided per
-instance.
+"""Batch twins on the kernel backends for the instructions whose batches do not yet run on a
+core of N instances: NPU GM->L1 (mgather_l1.cu; GM copied per instance) and TGATHERB
+(tgatherb.cu); one launch per chunk, one block per instance, arenas strided per instance.
+(MGATHER into UB and TINTERLEAVE batches run on a core of N: ``execution.batch.on_core``.)
+``batch_world`` is the canonical MGATHER-into-UB instance the executing fuzz engine plans from.
 ``native`` runs on the host arrays in place; ``cupy`` copies them to the device and back
 (``cupy_backend.launch_raw``; unverified here: no GPU in CI)."""
 from __future__ import annotations
@@ -9,9 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from .config import FuzzConfig
-from .single import F_DST, F_INDEX, F_TABLE, layout, make_tiles
-
-_PHASE = {0: F_INDEX, 1: F_TABLE, 2: F_DST}
+from .single import layout, make_tiles
 
 
 def _stray(arena: np.ndarray, before: np.ndarray, N: int, stride: int, keep: list[tuple[int, int]],
@@ -53,59 +52,6 @@ def idx_tile(cfg: FuzzConfig, L: dict):
     return make_tiles(cfg, L)[0]
 
 
-def mgather_ub_batch(cfg: FuzzConfig, raw: np.ndarray, backend: str):
-    """(outputs, fault codes, fault elements) from the mgather.cu kernels, or None when this
-    configuration or backend has no batched kernel path (the caller then runs NumPy)."""
-    if backend not in ("native", "cupy") or cfg.instr != "mgather" or cfg.space != "ub":
-        return None
-    from ..targets import get_target
-    if get_target(cfg.target).mgather.checks != "cpu" and cfg.index_dtype not in ("int32", "uint32"):
-        return None
-    from ..backend import backend_available
-    from ..backend.kernels import backend_module
-    try:
-        if not backend_available(backend)[0]:
-            return None
-        be = backend_module(backend)
-    except Exception:
-        return None
-    core, plan, L, dst = batch_world(cfg)
-    N = raw.shape[0]
-    nb = dst.nbytes
-    out = np.full((N, nb), cfg.dst_fill, np.uint8)     # an empty valid region writes nothing
-    codes = np.zeros(N, np.int8)
-    elem = np.full(N, -1, np.int64)
-    if plan is None or N == 0:
-        return None if plan is None else (out, codes, elem, np.zeros(N, bool))
-    if plan.kernel is None:
-        return out, codes, elem, np.zeros(N, bool)
-    stride = -(-(L["dst_addr"] + nb) // 64) * 64
-    ub_size = core.ub.size
-    ub = np.zeros((N - 1) * stride + ub_size, np.uint8)
-    rows = ub[: N * stride].reshape(N, stride)             # instance k's UB starts at k*stride
-    rows[:, L["dst_addr"]: L["dst_addr"] + nb] = cfg.dst_fill
-    ir, ic, ivr, ivc = L["idx_shape"]
-    isz = L["isz"]
-    img = np.zeros((N, ir * ic), raw.dtype)               # the index tile as Tile.set stores it
-    rr, cc = np.meshgrid(np.arange(ivr), np.arange(ivc), indexing="ij")
-    img[:, type(idx_tile(cfg, L)).offsets(rr, cc).reshape(-1)] = raw.reshape(N, -1)
-    rows[:, L["idx_addr"]: L["idx_addr"] + ir * ic * isz] = img.view(np.uint8).reshape(N, -1)
-    arenas = {"gm": (core.gm._buf, core.gm.size, 0), "ub": (ub, ub_size, stride),
-              "l1": (core.l1._buf, core.l1.size, 0)}
-    gsz, lsz = core.gm.size, core.l1.size
-    before, g0, l0 = ub.copy(), core.gm._buf[:gsz].copy(), core.l1._buf[:lsz].copy()
-    fault = be.launch_raw(plan.kernel, plan.block, N, arenas, plan.params, passes=plan.passes)
-    stray = _stray(ub, before, N, stride, [(L["dst_addr"], L["dst_addr"] + nb)],
-                   ((core.gm._buf[:gsz], g0), (core.l1._buf[:lsz], l0)))
-    out[:] = rows[:, L["dst_addr"]: L["dst_addr"] + nb]
-    key = fault[:, 0]
-    bad = key != np.uint64(0xFFFFFFFFFFFFFFFF)
-    phase = (key[bad] >> np.uint64(56)).astype(np.int64)
-    codes[bad] = np.array([_PHASE.get(int(p), 4) for p in phase], np.int8) if phase.size else codes[bad]
-    elem[bad] = (key[bad] & np.uint64((1 << 56) - 1)).astype(np.int64)
-    return out, codes, elem, stray                         # a faulting instance wrote nothing
-
-
 # Per-instance arenas of one launch stay under this many bytes (a chunk sized for NumPy can
 # hold 10^6 instances; a GM copy each would not fit): larger chunks launch in parts.
 ARENA_BUDGET = 64 << 20
@@ -133,68 +79,6 @@ def _kernel_backend(backend: str):
         return backend_module(backend)
     except Exception:
         return None
-
-
-def tinterleave_batch(cfg: FuzzConfig, raw: np.ndarray, backend: str):
-    """TINTERLEAVE batches on the ``interleave`` kernel of cuda_src/interleave.cu: one launch
-    per chunk, one instance per block, each instance's UB a ``stride``-byte window holding the
-    four canonical tiles (every address the instruction touches is structural, so the window
-    is exact). Returns (outputs, codes, elem, fallback mask) — the mask marks instances whose
-    kernel check pass faulted or flagged aliasing (none in the canonical layout; the caller
-    runs NumPy for them) — or None without a kernel path."""
-    if backend not in ("native", "cupy") or cfg.instr != "tinterleave":
-        return None
-    be = _kernel_backend(backend)
-    if be is None:
-        return None
-    import warnings
-
-    import ptogpu as pto
-    from .. import dtypes
-    from ..backend.ops_kernels import interleave_params
-    from ..semantics import tinterleave as sem
-    L = layout(cfg)
-    core = pto.Core(cfg.target, "numpy", quirks=cfg.core_quirks)
-    if not core.target.interleave.supported or sem.odd_width_traps(core, cfg.cols):
-        return None                      # the NumPy batch reports the check / the assert trap
-    VR, VC, T = cfg.rows, cfg.cols, L["T"]
-    R, C = L["tile_shape"]
-    with core, warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        TT = pto.Tile[pto.TileType.Vec, dtypes.as_dtype(cfg.dtype), R, C, pto.BLayout.RowMajor, VR, VC]
-        s0, s1, d0, d1 = TT(), TT(), TT(), TT()
-        for t, a in zip((s0, s1, d0, d1), L["addrs"]):
-            pto.TASSIGN(t, a)
-        p = interleave_params("interleave", [d0, d1], [s0, s1], VR,
-                              n=sem.interleave_count(core, VC, T), h=VC >> 1)
-    N = raw.shape[0]
-    nb = R * C * T
-    a0, a1, a2, a3 = L["addrs"]
-    stride = -(-(a3 + nb) // 64) * 64
-    big = _parts(tinterleave_batch, cfg, raw, backend, stride)
-    if big is not None:
-        return big or None
-    ub_size = core.ub.size
-    ub = np.zeros(max((N - 1) * stride + ub_size, 1), np.uint8)
-    rows = ub[: N * stride].reshape(N, stride)
-    if cfg.dst_fill:
-        rows[:, a2: a2 + nb] = cfg.dst_fill
-        rows[:, a3: a3 + nb] = cfg.dst_fill
-    st = np.dtype(f"u{T}")
-    vals = np.ascontiguousarray(raw).view(st).reshape(N, 2, VR, VC)
-    for k, a in ((0, a0), (1, a1)):
-        img = np.zeros((N, R, C), st)
-        img[:, :VR, :VC] = vals[:, k]
-        rows[:, a: a + nb] = img.view(np.uint8).reshape(N, nb)
-    gm, l1 = np.zeros(64, np.uint8), np.zeros(64, np.uint8)
-    arenas = {"gm": (gm, 64, 0), "ub": (ub, ub_size, stride), "l1": (l1, 64, 0)}
-    before = ub.copy()
-    fault = be.launch_raw("interleave", (1, 1, 1), N, arenas, p, passes=2)
-    from ..backend.kernels import ALIAS_FLAG_WORD
-    bad = (fault[:, 0] != np.uint64(0xFFFFFFFFFFFFFFFF)) | (fault[:, ALIAS_FLAG_WORD] == 0)
-    stray = _stray(ub, before, N, stride, [(a2, a2 + nb), (a3, a3 + nb)], ((gm, 0), (l1, 0)))
-    out = np.concatenate([rows[:, a2: a2 + nb], rows[:, a3: a3 + nb]], 1)
-    return out, np.zeros(N, np.int8), np.full(N, -1, np.int64), bad, stray & ~bad
 
 
 def tgatherb_batch(cfg: FuzzConfig, raw: np.ndarray, backend: str):

@@ -177,13 +177,100 @@ def run_single(cfg: FuzzConfig, values, backend: str = "numpy"):
 
 
 BATCH_CORE = 4096
-"""Instances per core of N in :func:`run_instances` (each holds its own copy of the table)."""
+"""Instances per core of N in :func:`run_instances`."""
+
+STRAY_SLACK = 256
+"""Bytes past the program's footprint that :class:`Watch` checks at least in each UB / L1 row
+(it checks on to the end of that 4 KiB page: the pages the program touched)."""
 
 
-def run_instances(cfg: FuzzConfig, values: np.ndarray, backend: str = "numpy"):
+class Watch:
+    """Which instances' instruction wrote outside its destination (a kernel's stray write):
+    :meth:`start` just before the instruction copies each memory's watched bytes, :meth:`stray`
+    after it compares. ``keep`` maps a space to the byte ranges the instruction writes. A
+    memory all instances still share is watched whole (a change marks every instance: it
+    cannot be told whose it was); per-instance rows up to the program's footprint plus
+    :data:`STRAY_SLACK` bytes, rounded up to a 4 KiB page (a write further out is not seen:
+    reading every instance's whole UB would cost more than the launch)."""
+
+    def __init__(self, core, keep: dict[str, list[tuple[int, int]]]) -> None:
+        self.core, self.keep, self.saved = core, keep, {}
+
+    def _window(self, space: str) -> int:
+        b = self.core.banks[space]
+        ends = [e for _, e in self.keep.get(space, ())] + [b.top]
+        if b.shared:                    # what the row holds counts as footprint
+            nz = np.flatnonzero(b.flat[: b.size])
+            ends.append(int(nz[-1]) + 1 if nz.size else 0)
+        return min(b.size, -(-(max(ends) + STRAY_SLACK) // 4096) * 4096)
+
+    def start(self) -> None:
+        for s, b in self.core.banks.items():
+            self.saved[s] = (self._window(s), b.flat[: b.size].copy() if b.shared else
+                             b.rows()[:, : self._window(s)].copy())
+
+    def stray(self) -> np.ndarray:
+        n = self.core.batch
+        out = np.zeros(n, bool)
+        for s, (w, before) in self.saved.items():
+            b = self.core.banks[s]
+            if b.shared:                # still one row: any change is every instance's
+                now, before = b.flat[None, : before.size], before[None]
+            else:
+                now, before = b.rows()[:, :w], (before[None, :w] if before.ndim == 1 else before)
+            hit = _changed(now, before, self.keep.get(s, ()))
+            out |= hit if hit.size == n else hit.any()
+        return out
+
+
+def _changed(now: np.ndarray, before: np.ndarray, keep) -> np.ndarray:
+    """Rows of ``now`` that differ from ``before`` outside the ``keep`` byte ranges: first
+    8 bytes at a time (the words wholly inside a kept range skipped), then byte by byte for
+    the rows that word test flags."""
+    w8 = now.shape[1] // 8 * 8
+    cand = np.zeros(now.shape[0], bool)
+    if w8 and now.strides[1] == 1 and (now.strides[0] % 8 == 0 or now.shape[0] == 1) \
+            and now.ctypes.data % 8 == 0:
+        d = np.ascontiguousarray(now[:, :w8]).view(np.uint64) != \
+            np.ascontiguousarray(np.broadcast_to(before, now.shape)[:, :w8]).view(np.uint64)
+        for a, e in keep:
+            d[:, -(-a // 8): e // 8] = False
+        cand = d.any(axis=1)
+        cand |= (now[:, w8:] != before[:, w8:]).any(axis=1)
+        rows = np.flatnonzero(cand)
+    else:
+        rows = np.arange(now.shape[0])
+    out = np.zeros(now.shape[0], bool)
+    if rows.size:
+        d = now[rows] != np.broadcast_to(before, now.shape)[rows]
+        for a, e in keep:
+            d[:, a:e] = False
+        out[rows] = d.any(axis=1)
+    return out
+
+
+def footprint(cfg: FuzzConfig, L: dict) -> dict[str, list[tuple[int, int]]]:
+    """The byte ranges the program's instruction writes, by space (what :class:`Watch` keeps)."""
+    if cfg.instr == "tinterleave":
+        r, c = L["tile_shape"]
+        n = r * c * L["T"]
+        return {"ub": [(L["addrs"][2], L["addrs"][2] + n), (L["addrs"][3], L["addrs"][3] + n)]}
+    r, c = L["dst_shape"]
+    n = r * c * L["T"]
+    space = "l1" if cfg.instr == "mgather" and cfg.space == "l1" else "ub"
+    keep = {space: [(L["dst_addr"], L["dst_addr"] + n)]}
+    if space == "l1" and cfg.mode == "elem":
+        keep["gm"] = [(L["scratch_addr"], L["scratch_addr"] + n)]
+    return keep
+
+
+def run_instances(cfg: FuzzConfig, values: np.ndarray, backend: str = "numpy", *,
+                  watch: bool = False, info: dict | None = None):
     """Many instances (one row of generator values each) through the public API on cores of
     N instances: the program of :func:`run_single`, run once per core of up to
-    :data:`BATCH_CORE`. Returns (output bytes, one row per instance; fault messages or None)."""
+    :data:`BATCH_CORE`. Returns (output bytes, one row per instance; fault messages or None),
+    and with ``watch`` the (N,) stray-write mask (:class:`Watch`). ``info`` receives the
+    cores' step counts (``Core.steps`` summed)."""
     import warnings
 
     import ptogpu as pto
@@ -191,22 +278,33 @@ def run_instances(cfg: FuzzConfig, values: np.ndarray, backend: str = "numpy"):
     N = len(values)
     L = layout(cfg)
     T = dtypes.as_dtype(cfg.dtype)
-    outs, faults = [], []
+    outs, faults, strays = [], [], []
+    keep = footprint(cfg, L)
     for a in range(0, N, BATCH_CORE):
         v = values[a: a + BATCH_CORE]
         idx = cast_indices(cfg, v.reshape(-1)).reshape(len(v), -1)
-        if len(v) == 1:                 # the batch of one is the single core
-            o, f = run_single(cfg, v[0], backend)
-            outs.append(o[None])
-            faults.append(f)
-            continue
         core = pto.Core(cfg.target, backend, quirks=cfg.core_quirks, batch=len(v))
+        w = Watch(core, keep) if watch else None
         with core, warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            outs.append(_run(pto, core, cfg, L, T, idx))
-        faults += [None if e is None else str(e) for e in core.faults]
+            try:                        # (the batch of one is the single core: it raises)
+                o = _run(pto, core, cfg, L, T, idx[0] if len(v) == 1 else idx,
+                         before=w.start if w else None)
+                f = [None if e is None else str(e) for e in core.faults]
+            except PtoFault as e:
+                o, f = _read_out(core, cfg, L), [str(e)]
+        outs.append(o.reshape(len(v), -1))
+        faults += f
+        if w:
+            strays.append(w.stray() if w.saved else np.zeros(len(v), bool))
+        if info is not None:
+            for k, c in core.steps.items():
+                info[k] = info.get(k, 0) + c
     ob = outs[0].shape[1] if outs else 0
-    return (np.concatenate(outs) if outs else np.zeros((0, ob), np.uint8)), faults
+    out = (np.concatenate(outs) if outs else np.zeros((0, ob), np.uint8)), faults
+    if watch:
+        return (*out, np.concatenate(strays) if strays else np.zeros(0, bool))
+    return out
 
 
 def _read_out(core, cfg, L) -> np.ndarray:
@@ -227,11 +325,13 @@ def _prefill(core, cfg, tile) -> None:
         core.write(tile.space, tile.addr, bytes([cfg.dst_fill]) * tile.nbytes)
 
 
-def _run(pto, core, cfg, L, T, idx) -> np.ndarray:
+def _run(pto, core, cfg, L, T, idx, before=None) -> np.ndarray:
     """The instance's program; ``idx`` is one instance's values, or one row per instance of a
-    core of N (then every input is per instance and the output has a row per instance)."""
+    core of N (then every input is per instance and the output has a row per instance).
+    ``before()`` is called just before the instruction (after its inputs are in place)."""
     VR, VC = cfg.rows, cfg.cols
     K = core.batch
+    before = before or (lambda: None)
 
     def each(a: np.ndarray, *shape: int) -> np.ndarray:
         return a.reshape(*shape) if K == 1 else a.reshape(K, *shape)
@@ -247,6 +347,7 @@ def _run(pto, core, cfg, L, T, idx) -> np.ndarray:
             pto.TASSIGN(dst, L["dst_addr"])
             _prefill(core, cfg, dst)
             it.set(each(idx, ivr, ivc))
+            before()
             pto.MGATHER[mode, oob](dst, table, it)
         else:
             gi = core.gm_put(idx, cfg.index_dtype, per_instance=K > 1)
@@ -261,6 +362,7 @@ def _run(pto, core, cfg, L, T, idx) -> np.ndarray:
             dst = DstT()
             pto.TASSIGN(dst, 0)
             _prefill(core, cfg, dst)
+            before()
             if cfg.mode == "row":
                 pto.MGATHER[mode, oob](dst, table, gidx)
             else:
@@ -287,6 +389,7 @@ def _run(pto, core, cfg, L, T, idx) -> np.ndarray:
         src.set(np.resize(cfg.table, L["src_shape"]).astype(src.Element))
         off.set(offset_image(idx, L) if K == 1 else
                 np.stack([offset_image(row, L) for row in idx]))
+        before()
         pto.TGATHERB(dst, src, off)
         return _read_out(core, cfg, L)
     TT = pto.Tile[pto.TileType.Vec, T, *L["tile_shape"], pto.BLayout.RowMajor, VR, VC]
@@ -298,6 +401,7 @@ def _run(pto, core, cfg, L, T, idx) -> np.ndarray:
     half = idx.shape[-1] // 2
     s0.set(each(idx[..., :half], VR, VC))
     s1.set(each(idx[..., half:], VR, VC))
+    before()
     pto.TINTERLEAVE(d1, d0, s1, s0)
     return _read_out(core, cfg, L)
 

@@ -256,12 +256,12 @@ def run_mgather_ub(core, mode: Coalesce, oob: GatherOOB, dst, table, idx) -> boo
         return True
     if core.all_at_once:            # a core of N: one launch over N blocks
         rec = launch_instances(core, plan.kernel, plan.params, block=plan.block, passes=plan.passes,
-                               writes=("ub", "l1"))
+                               writes=(dst.space,))
         core.fault_instances({int(k): _fault(core, plan, rec[k], Coalesce(mode), GatherOOB(oob), dst, idx)
                               for k in np.flatnonzero(rec[:, 0] != np.uint64(M64))})
         return True
     fault = launch_on(core, plan.kernel, plan.params, block=plan.block, passes=plan.passes,
-                      writes=("ub", "l1"))
+                      writes=(dst.space,))
     if int(fault[0, 0]) != M64:
         raise _fault(core, plan, fault[0], Coalesce(mode), GatherOOB(oob), dst, idx)
     return True
