@@ -66,18 +66,34 @@ class Core:
         self._k = 0                     # the instance an instruction is executing on
         self._executing = False
         self.all_at_once = False        # a batch rule is running every live instance
+        self._focus(0)
+        # tiles may use all of UB on a resized simulator; else the target's usable part
+        self.ub_usable = self.ub.size if ub_bytes else self.target.ub_usable
+        self._tracers: list = []
+        self.strict_hazards = bool(strict_hazards)
+        self._fresh()
+
+    def _fresh(self) -> None:
+        n = self.batch
         self._pending: dict[int, PtoFault] = {}
         # how the instructions of a core of N ran: all instances at once (a batch rule: one
         # launch, one NumPy step), instance by instance, or once (uniform steps)
         self.steps = {"at_once": 0, "per_instance": 0, "uniform": 0}
-        self._focus(0)
         self.faults: list[PtoFault | None] = [None] * n
         self.live = np.ones(n, bool)    # instances that have not faulted
-        # tiles may use all of UB on a resized simulator; else the target's usable part
-        self.ub_usable = self.ub.size if ub_bytes else self.target.ub_usable
         self.regs = DmaRegs()           # MTE2 loop/pad registers; persist across instructions
-        self._tracers: list = []
-        self.strict_hazards = bool(strict_hazards)
+
+    def clear(self, upto: Mapping[str, int] | None = None) -> None:
+        """Make this core as it was when built (memories zero, GM empty, no faults, fresh
+        registers), keeping its memory mapped: running many rounds of a program on one core
+        of N avoids a new core's page faults. ``upto`` maps a space to the end of the bytes
+        the program can have written there (only ``[0, upto)`` of each instance is zeroed);
+        by default every byte is. Tiles and pointers made before are not valid after."""
+        if self._executing:
+            raise PtoError("core.clear() inside an instruction")
+        for s, b in self.banks.items():
+            b.clear(None if upto is None else upto.get(s))
+        self._fresh()
 
     # -- context ---------------------------------------------------------------------------
     def __enter__(self) -> "Core":

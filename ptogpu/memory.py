@@ -112,14 +112,19 @@ class Bank:
         row = self.flat
         nz = np.flatnonzero(row[: self.size])
         hi = int(nz[-1]) + 1 if nz.size else 0
-        try:
-            flat = _sparse_zeros(self.n * self.stride)
-        except MemoryError:
-            raise PtoFault(f"{self.name.upper()}: {self.n} instances of {self.stride} bytes "
-                           "do not fit in host memory", rule="arena capacity") from None
+        # the row's room ahead (GM grows by 1 MiB) when N of them fit, else just its size
+        for cap in dict.fromkeys((self.stride, max(-(-self.size // self.align) * self.align, 64))):
+            try:
+                flat = _sparse_zeros(self.n * cap)
+                break
+            except MemoryError:
+                continue
+        else:
+            raise PtoFault(f"{self.name.upper()}: {self.n} instances of {self.size} bytes "
+                           "do not fit in host memory", rule="arena capacity")
         if hi:
-            flat.reshape(self.n, self.stride)[:, :hi] = row[:hi]
-        self.flat, self.shared = flat, False
+            flat.reshape(self.n, cap)[:, :hi] = row[:hi]
+        self.flat, self.stride, self.shared = flat, cap, False
 
     def write_rows(self, addr: int, rows: np.ndarray) -> None:
         """Bytes ``rows`` (shape (1, m): the same in every instance, or (n, m): one row each)
@@ -221,6 +226,19 @@ class Bank:
             return
         flat = ks.astype(np.int64)[:, None] * self.stride + idx
         self.flat[flat] = v.view(np.uint8).reshape(v.shape[0], -1)
+
+    def clear(self, upto: int | None = None) -> None:
+        """Back to a fresh memory: zero bytes ``[0, upto)`` of every instance (the caller
+        knows nothing past ``upto`` was written; default: all) and free every allocation.
+        The rows stay mapped, so reusing a bank costs no page faults."""
+        w = self.size if upto is None else max(0, min(int(upto), self.size))
+        if self.shared:
+            self.flat[: self.size] = 0
+        else:
+            self.rows()[:, :w] = 0
+        self.top = 0
+        if self.growable:
+            self.size = 0
 
     def alloc(self, nbytes: int) -> int:
         """Reserve ``nbytes`` zeroed bytes in every instance, aligned to ``align``."""

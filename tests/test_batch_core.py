@@ -367,6 +367,8 @@ def test_run_instances_is_run_single_per_instance(cfg):
                             pto.Core("a5", "auto").backend != "numpy" else [])
     for be in backends:
         out, faults = run_instances(cfg, vals, be)
+        again = run_instances(cfg, vals, be)              # on the same core, cleared
+        assert np.array_equal(out, again[0]) and faults == again[1]
         for i in range(len(vals)):
             o, f = run_single(cfg, vals[i], be)
             assert out[i].tobytes() == o.tobytes(), (be, i, f)
@@ -452,3 +454,21 @@ def test_a_kernel_that_writes_gm_gets_every_instance_its_own():
     got = tab.numpy().reshape(3, 64)
     for k in range(3):
         assert (got[k] == (np.isin(np.arange(64), ids[k]))).all(), k
+
+
+def test_a_cleared_core_is_a_fresh_core():
+    """core.clear() forgets memories, allocations, faults and registers; a program then
+    gives what it gives on a new core (the batch API reuses its cores this way)."""
+    ids = np.arange(16, dtype=np.int32)[None].repeat(3, 0)
+    ids[1, 2] = 1 << 28
+    with pto.Core("a5", "numpy", batch=3) as core:
+        it, dt = _index_and_data_tiles(core, ids)
+        pto.MGATHER[pto.Coalesce.Elem](dt, _gt(pto.float32, 16, core.gm_put(np.ones(16, np.float32))), it)
+        assert core.faults[1] is not None and core.read("ub", 1024, 4).any()
+        core.clear()
+        assert core.faults == [None] * 3 and core.live.all() and core.gm.size == 0
+        assert core.steps == {"at_once": 0, "per_instance": 0, "uniform": 0}
+        for s in ("gm", "ub", "l1"):
+            assert not core.banks[s].rows().any(), s
+        ptr = core.gm_put(np.arange(4, dtype=np.float32))
+        assert ptr.addr == 0 and (ptr.numpy(4) == np.arange(4)).all()

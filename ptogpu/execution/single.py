@@ -3,6 +3,7 @@ byte, and the text of a runnable reproducer snippet doing exactly the same."""
 from __future__ import annotations
 
 import re
+import threading
 
 import numpy as np
 
@@ -196,18 +197,10 @@ class Watch:
     def __init__(self, core, keep: dict[str, list[tuple[int, int]]]) -> None:
         self.core, self.keep, self.saved = core, keep, {}
 
-    def _window(self, space: str) -> int:
-        b = self.core.banks[space]
-        ends = [e for _, e in self.keep.get(space, ())] + [b.top]
-        if b.shared:                    # what the row holds counts as footprint
-            nz = np.flatnonzero(b.flat[: b.size])
-            ends.append(int(nz[-1]) + 1 if nz.size else 0)
-        return min(b.size, -(-(max(ends) + STRAY_SLACK) // 4096) * 4096)
-
     def start(self) -> None:
         for s, b in self.core.banks.items():
-            self.saved[s] = (self._window(s), b.flat[: b.size].copy() if b.shared else
-                             b.rows()[:, : self._window(s)].copy())
+            w = window(self.core, self.keep, s)
+            self.saved[s] = (w, b.flat[: b.size].copy() if b.shared else b.rows()[:, :w].copy())
 
     def stray(self) -> np.ndarray:
         n = self.core.batch
@@ -221,6 +214,18 @@ class Watch:
             hit = _changed(now, before, self.keep.get(s, ()))
             out |= hit if hit.size == n else hit.any()
         return out
+
+
+def window(core, keep: dict[str, list[tuple[int, int]]], space: str) -> int:
+    """The bytes ``[0, window)`` of each instance's ``space`` the program's writes (``keep``,
+    its inputs below them, GM's allocations) lie in, plus :data:`STRAY_SLACK`, to the end of
+    the page."""
+    b = core.banks[space]
+    ends = [e for _, e in keep.get(space, ())] + [b.top]
+    if b.shared:                        # what the row holds counts as footprint
+        nz = np.flatnonzero(b.flat[: b.size])
+        ends.append(int(nz[-1]) + 1 if nz.size else 0)
+    return min(b.size, -(-(max(ends) + STRAY_SLACK) // 4096) * 4096)
 
 
 def _changed(now: np.ndarray, before: np.ndarray, keep) -> np.ndarray:
@@ -283,9 +288,9 @@ def run_instances(cfg: FuzzConfig, values: np.ndarray, backend: str = "numpy", *
     for a in range(0, N, BATCH_CORE):
         v = values[a: a + BATCH_CORE]
         idx = cast_indices(cfg, v.reshape(-1)).reshape(len(v), -1)
-        core = pto.Core(cfg.target, backend, quirks=cfg.core_quirks, batch=len(v))
+        key, core = _take_core(pto, cfg, backend, len(v))
         w = Watch(core, keep) if watch else None
-        with core, warnings.catch_warnings():
+        with core, warnings.catch_warnings():           # (an exception drops the core)
             warnings.simplefilter("ignore")
             try:                        # (the batch of one is the single core: it raises)
                 o = _run(pto, core, cfg, L, T, idx[0] if len(v) == 1 else idx,
@@ -300,11 +305,38 @@ def run_instances(cfg: FuzzConfig, values: np.ndarray, backend: str = "numpy", *
         if info is not None:
             for k, c in core.steps.items():
                 info[k] = info.get(k, 0) + c
+        if not (w and strays[-1].any()):    # a stray write may lie past what clear zeroes
+            core.clear({s: window(core, keep, s) for s in core.banks})
+            _give_back(key, core)
     ob = outs[0].shape[1] if outs else 0
     out = (np.concatenate(outs) if outs else np.zeros((0, ob), np.uint8)), faults
     if watch:
         return (*out, np.concatenate(strays) if strays else np.zeros(0, bool))
     return out
+
+
+_REUSE = threading.local()
+
+
+def _take_core(pto, cfg: FuzzConfig, backend: str, n: int):
+    """A clean core of n instances for ``cfg``'s target: one this thread cleared after an
+    earlier run when there is one (a fresh core of 4096 instances pays a page fault per
+    instance), else a new one. Returns (key, core) for :func:`_give_back`."""
+    key = (cfg.target, backend, tuple(sorted(cfg.core_quirks.items())), n)
+    cores = getattr(_REUSE, "cores", None)
+    if cores is None:
+        cores = _REUSE.cores = {}
+    core = cores.pop(key, None)
+    return key, core or pto.Core(cfg.target, backend, quirks=cfg.core_quirks, batch=n)
+
+
+def _give_back(key, core) -> None:
+    """Keep a cleared core for the next run (the three last used: a chunked run needs two
+    sizes)."""
+    cores = _REUSE.cores
+    cores[key] = core
+    while len(cores) > 3:
+        cores.pop(next(iter(cores)))
 
 
 def _read_out(core, cfg, L) -> np.ndarray:
