@@ -177,8 +177,13 @@ class Bank:
         if self.shared:
             one = rows[0, cols].view(st).reshape(a.shape)
             return np.ascontiguousarray(np.broadcast_to(one, (len(ks), *a.shape)))
-        k = slice(None) if len(ks) == self.n else ks
-        return np.ascontiguousarray(rows[k, cols]).view(st).reshape(len(ks), *a.shape)
+        if len(ks) == self.n:
+            got = rows[:, cols]
+        elif isinstance(cols, slice):
+            got = rows[ks, cols]
+        else:                           # some instances, scattered columns
+            got = rows[np.ix_(ks, cols)]
+        return np.ascontiguousarray(got).view(st).reshape(len(ks), *a.shape)
 
     def take(self, ks: np.ndarray, addrs: np.ndarray, dtype) -> np.ndarray:
         """Instances ``ks``' elements of ``dtype`` at ``addrs`` (checked by the caller), one
@@ -347,11 +352,15 @@ class Arena:
         bad = (addrs < 0) | (addrs > self.size - nbytes)
         if bad.any():
             i = int(np.flatnonzero(bad.reshape(-1))[0])
-            a = int(addrs.reshape(-1)[i])
-            who = describe(i) if describe else f"element {i}"
-            raise PtoFault(f"{what}: {who} accesses {self.name.upper()} byte address "
-                           f"{a:#x} (+{nbytes}), outside [0, {self.size:#x})",
-                           rule="access outside arena", target=target)
+            raise self.outside(int(addrs.reshape(-1)[i]), nbytes, what, target,
+                               describe(i) if describe else f"element {i}")
+
+    def outside(self, addr: int, nbytes: int, what: str, target: str, who: str) -> PtoFault:
+        """The fault of an access by ``who`` at ``addr`` (+nbytes) outside this arena (what
+        :meth:`check_many` raises; a batch rule builds one per faulting instance)."""
+        return PtoFault(f"{what}: {who} accesses {self.name.upper()} byte address "
+                        f"{addr:#x} (+{nbytes}), outside [0, {self.size:#x})",
+                        rule="access outside arena", target=target)
 
     def gather(self, addrs: np.ndarray, dtype) -> np.ndarray:
         """Elements of ``dtype`` at byte addresses ``addrs`` (checked by the caller)."""

@@ -232,19 +232,65 @@ def test_batch_rule_never_acts_on_one_instance():
         with pytest.raises(NotBatched):
             f()
     assert a.size == 64
-    with pto.Core("a5", "numpy", batch=2) as core:            # TGATHERB has no batch rule
-        src = pto.Tile[V, pto.float32, 1, 64]()
-        dst = pto.Tile[V, pto.float32, 1, 64]()
-        off = pto.Tile[V, pto.uint32, 1, 8]()
-        for x, addr in ((src, 0), (dst, 512), (off, 1024)):
-            pto.TASSIGN(x, addr)
-        src.set(np.stack([np.arange(64), np.arange(64) + 100]).astype(np.float32)[:, None])
-        off.set(np.arange(8, dtype=np.uint32)[None] * 32)
+    with pto.Core("a2a3", "numpy", batch=2) as core:     # the DMA engine's Row bursts: no batch rule
+        tab = core.gm_put(np.stack([np.arange(64), np.arange(64) + 100]).astype(np.float32),
+                          per_instance=True)
+        it, dst = pto.Tile[V, pto.int32, 1, 8, pto.BLayout.RowMajor, 1, 4](), pto.Tile[V, pto.float32, 4, 16]()
+        pto.TASSIGN(it, 0)
+        pto.TASSIGN(dst, 512)
+        it.set(np.array([[3, 1, 0, 2]] * 2, np.int32)[:, None])
+        pto.MGATHER[pto.Coalesce.Row, pto.GatherOOB.Undefined](dst, _table(pto.float32, 4, 16, tab), it)
+        assert core.steps["per_instance"] == 1 and core.steps["at_once"] == 0
+        assert (dst.numpy()[1, 0] == np.arange(48, 64) + 100).all()
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("backend", ["numpy", "native"])
+def test_tgatherb_and_tinterleave_run_all_instances_at_once(target, backend):
+    """Their NumPy semantics are batch-first: one step over every instance, each instance's
+    bytes and first fault (offsets past UB in some instances) those of a single core."""
+    if pto.Core(target, "auto").backend == "numpy" and backend == "native":
+        pytest.skip("no C++ compiler")
+    rng = np.random.default_rng(3)
+    offs = (rng.integers(0, 12, (N, 2, 16)) * 32).astype(np.uint32)
+    offs[1, 0, 5] = 0x7FFFFFE0                       # instance 1: a source block past UB
+    offs[4, 1, 2] = 0xFFFFFFE0                       # instance 4 (second row; skipped on the CPU sim)
+    data = rng.integers(-500, 500, (N, 2, 2, 32)).astype(np.int16)
+
+    def run(core, k):
+        per = k is None
+        sel = (lambda a: a) if per else (lambda a: a[k])
+        src, dst = pto.Tile[V, pto.float32, 4, 64](), pto.Tile[V, pto.float32, 2, 64]()
+        off = pto.Tile[V, pto.uint32, 2, 16]()
+        for t, a in ((src, 0x0), (off, 0x400), (dst, 0x800)):
+            pto.TASSIGN(t, a)
+        src.set(np.arange(256, dtype=np.float32).reshape(4, 64))
+        off.set(sel(offs))
+        T16 = pto.Tile[V, pto.int16, 2, 32]          # (every input in place before the first
+        s0, s1, d0, d1 = T16(), T16(), T16(), T16()  # instruction: a single core stops at its fault)
+        for j, t in enumerate((s0, s1, d0, d1)):
+            pto.TASSIGN(t, 0x1000 + 0x100 * j)
+        s0.set(sel(data[:, 0]))
+        s1.set(sel(data[:, 1]))
         pto.TGATHERB(dst, src, off)
-        assert core.steps["per_instance"] == 1
-        assert (dst.numpy()[1, 0] == np.arange(64) + 100).all()
-
-
+        if core.target.interleave.supported:
+            pto.TINTERLEAVE(d1, d0, s1, s0)
+    singles = []
+    for k in range(N):
+        with pto.Core(target, backend) as c:
+            try:
+                run(c, k)
+                c.faults = [None]
+            except pto.PtoFault as e:
+                c.faults = [e]
+        singles.append(c)
+    with pto.Core(target, backend, batch=N) as core:
+        run(core, None)
+    assert [None if e is None else (type(e), str(e)) for e in core.faults] == \
+        [None if c.faults[0] is None else (type(c.faults[0]), str(c.faults[0])) for c in singles]
+    assert (core.faults[1] is None) == (target == "cpu")    # the CPU sim skips such blocks
+    _same_memories(core, singles)
+    assert core.steps["per_instance"] == 0, core.steps
 
 
 def _ops_program(k_data):

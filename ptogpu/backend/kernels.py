@@ -94,4 +94,8 @@ def clean(rec: np.ndarray) -> bool:
 
 
 def use_kernels(core) -> bool:
-    return core.backend in KERNEL_BACKENDS
+    """The core's instruction runs as a kernel: a kernel backend, and (running all instances
+    at once) every instance live: a launch covers every block, and a stopped instance must
+    keep its memory, so then the NumPy batch rule runs (or, without one, instance by
+    instance, each its own launch)."""
+    return core.backend in KERNEL_BACKENDS and (not core.all_at_once or bool(core.live.all()))

@@ -6,17 +6,16 @@ counter-based generator from (seed, instance number), an array, or a callable
 N can be 10^9; each chunk returns the output bytes and per-instance fault records, or only a
 digest when ``keep_outputs=False``.
 
-The NumPy path is vectorised across instances (array expressions per chunk, no Python loop
-per tile) for MGATHER into UB and GM→L1, TGATHERB and TINTERLEAVE, and gives exactly the bytes
-the single-instance public API gives (``ptogpu.execution.single.run_single``; tests/test_batch.py
-checks random configurations). The one case it does not vectorise (an NPU GM→L1 Elem read of
-the scratch being written) runs instance by instance through the public API ("loop" path). On ``native`` /
-``cupy``, MGATHER into UB and TINTERLEAVE batches run the public API on cores of N instances
-(``execution.single.run_instances``: one kernel launch over N blocks, the table shared; path
-"kernel", a :class:`~ptogpu.execution.single.Watch` marks any instance whose kernel wrote
-outside its destination); NPU GM->L1 and TGATHERB still have kernel twins of their own
-(``ptogpu.execution.kernels``); instances a kernel path declines (faults, aliasing, TGATHERB
-reads past the instance's UB window) run on NumPy, path "kernel+vector".
+TGATHERB and TINTERLEAVE batches, and MGATHER-into-UB batches on ``native`` / ``cupy``, run
+the public API on cores of N instances (``execution.single.run_instances``: one kernel launch
+over N blocks, or one batch-first NumPy step, the table shared; paths "kernel" and "vector";
+on a kernel backend a :class:`~ptogpu.execution.single.Watch` marks any instance whose kernel
+wrote outside its destination). The array twins that remain, MGATHER into UB on NumPy and
+GM->L1 (NumPy here, the NPU kernel in ``ptogpu.execution.kernels``), are vectorised across
+instances and give exactly the bytes of the single-instance public API
+(``ptogpu.execution.single.run_single``; tests/test_batch.py checks random configurations);
+instances they decline (an NPU GM->L1 Elem read of the scratch being written, a kernel's
+fault) run through the public API ("loop" / "kernel+vector").
 
     from ptogpu.execution.batch import run_batch
     from ptogpu.fuzz import FuzzConfig
@@ -37,8 +36,7 @@ from ..backend.launch import free_host_bytes
 from .config import FuzzConfig, pad_to
 from .rng import Generator, check_instances
 from .shards import RangeSpec
-from .single import (F_DST, F_INDEX, F_OTHER, F_TABLE, cast_indices, check_fits, fault_code, layout, run_instances, run_single,
-                     tgatherb_structure)
+from .single import F_OTHER, F_TABLE, cast_indices, check_fits, fault_code, layout, run_instances, run_single
 from ..targets import get_target
 from ..semantics.indexing import prod
 
@@ -453,109 +451,6 @@ def _mgather_l1(cfg: FuzzConfig, raw: np.ndarray, L: dict):
     return out.view(np.uint8).reshape(N, -1), codes, elem, slow
 
 
-def _tinterleave(cfg: FuzzConfig, raw: np.ndarray, L: dict):
-    from ..core import Core
-    from ..semantics.tinterleave import interleave_map, odd_width_traps
-    N = raw.shape[0]
-    VR, VC, T = cfg.rows, cfg.cols, L["T"]
-    R, C = L["tile_shape"]
-    st = np.dtype(f"u{T}")
-    out = np.full((N, 2, R, C * T), cfg.dst_fill, np.uint8).view(st)
-    codes = np.zeros(N, np.int8)
-    elem = np.full(N, -1, np.int64)
-    core = Core(cfg.target, "numpy", quirks=cfg.core_quirks)
-    if not core.target.interleave.supported:
-        codes[:] = 4                     # PtoCheckError: the loop path reports it
-        return None
-    if odd_width_traps(core, VC):
-        codes[:] = F_OTHER               # assert(validCol % 2 == 0): every instance traps
-        return out.view(np.uint8).reshape(N, -1), codes, elem
-    dn, dc, sn, sc = interleave_map(core, VC, T)
-    vals = raw.view(st).reshape(N, 2, VR, VC)
-    if VR and dn.size:
-        out[:, dn[None, :], np.arange(VR)[:, None], dc[None, :]] = vals[:, sn[None, :], np.arange(VR)[:, None], sc[None, :]]
-    return out.view(np.uint8).reshape(N, -1), codes, elem
-
-
-def _tgatherb(cfg: FuzzConfig, raw: np.ndarray, L: dict):
-    """TGATHERB on every target: the plan's structure (block destinations, sizes, which offset
-    entry each block reads) does not depend on the offset values, so it is probed once and the
-    instances only differ in the offsets they read."""
-    from ..semantics.tgatherb import BLK, width_traps
-    core, dst, src, off, plan, entry = tgatherb_structure(cfg, L)
-    N = raw.shape[0]
-    if width_traps(core, dst.valid_col):  # the simulator's width assert: every instance traps
-        return np.full((N, dst.nbytes), cfg.dst_fill, np.uint8), np.full(N, F_OTHER, np.int8), \
-            np.full(N, -1, np.int64)
-    ub = core.ub.data                                     # the static image: src data, zeros
-    usz = core.ub.size
-    nb = dst.nbytes
-    out = np.full((N, nb), cfg.dst_fill, np.uint8)
-    codes = np.zeros(N, np.int8)
-    elem = np.full(N, -1, np.int64)
-    if plan.dst.size == 0 or N == 0:
-        return out, codes, elem
-    offb = raw.astype(np.uint32).view(np.uint8).reshape(N, -1)        # the instances' offset tiles
-    oa, oe = off.addr, off.addr + offb.shape[1]
-
-    def ub_bytes(addrs: np.ndarray, per_instance: bool) -> np.ndarray:
-        """Bytes of each instance's UB (before the instruction) at ``addrs``: (N, ...) when
-        ``per_instance``, else one address array shared by all instances."""
-        a = addrs if per_instance else np.broadcast_to(addrs, (N,) + addrs.shape)
-        v = ub[np.clip(a, 0, usz - 1)]
-        inside = (a >= oa) & (a < oe)
-        if inside.any():
-            rows = np.broadcast_to(np.arange(N).reshape((N,) + (1,) * (a.ndim - 1)), a.shape)
-            v = np.where(inside, offb[rows, np.clip(a - oa, 0, offb.shape[1] - 1)], v)
-        return v
-
-    # offset entries (structural addresses; a read outside UB faults every instance)
-    rd = ~plan.zero
-    if ((entry[rd] < 0) | (entry[rd] > usz - 4)).any():
-        codes[:] = F_INDEX
-        return out, codes, elem
-    e = np.clip(entry, 0, usz - 4)
-    ob = ub_bytes(e[:, None] + np.arange(4), False)                    # (N, blocks, 4)
-    o = np.ascontiguousarray(ob).view(np.uint32)[..., 0].astype(np.int64)
-    eng = core.target.tgatherb.engine
-    if core.target.tgatherb.misaligned == "round_down":
-        o &= ~np.int64(BLK - 1)
-    nbytes = np.broadcast_to(plan.nbytes, o.shape)
-    if eng == "cpu":
-        ok = ((o + BLK) & 0xFFFFFFFF) <= src.Rows * src.Cols * src.Element.itemsize
-        rd = ok
-        nbytes = np.where(ok, BLK, 0)
-    else:
-        rd = np.broadcast_to(rd, o.shape)
-    sa = src.addr + o
-    bad = rd & ((sa < 0) | (sa > usz - BLK))
-    fb, fe = _first(bad)
-    codes[fb], elem[fb] = F_TABLE, fe[fb]
-    ends = plan.dst + plan.nbytes if eng != "cpu" else plan.dst + BLK
-    wbad = ((plan.dst < 0) | (ends > usz)) & (plan.nbytes > 0 if eng != "cpu" else True)
-    if wbad.any():
-        codes[~fb] = F_DST
-        return out, codes, elem
-    # last writer of every dst-tile byte (blocks in issue order; the CPU's blocks are disjoint)
-    j = np.arange(BLK)
-    wpos = plan.dst[:, None] + j[None, :] - dst.addr                   # (blocks, 32)
-    live = j[None, :] < (plan.nbytes[:, None] if eng != "cpu" else BLK)
-    inside = live & (wpos >= 0) & (wpos < nb)
-    flat = np.flatnonzero(inside.reshape(-1))
-    pos = wpos.reshape(-1)[flat]
-    uniq, first_rev = np.unique(pos[::-1], return_index=True)
-    win = flat[::-1][first_rev]                                        # flat (block*32 + j) winners
-    blk, jj = win // BLK, win % BLK
-    srcb = sa[:, blk] + jj[None, :]                                    # (N, winners) byte addresses
-    vals = ub_bytes(np.clip(srcb, 0, usz - 1), True)
-    keep = rd[:, blk] & (jj[None, :] < nbytes[:, blk]) if eng == "cpu" else rd[:, blk]
-    zero = np.broadcast_to(plan.zero[blk], keep.shape) if eng != "cpu" else np.zeros_like(keep)
-    v = np.where(zero, 0, vals)
-    cur = out[:, uniq]
-    out[:, uniq] = np.where((keep | zero) & ~fb[:, None], v, cur)
-    return out, codes, elem
-
-
 def _vector(cfg: FuzzConfig, raw: np.ndarray):
     """(outputs, codes, elem, slow mask) or None when the configuration has no vector path."""
     try:
@@ -575,21 +470,16 @@ def _vector_paths(cfg: FuzzConfig, raw: np.ndarray):
         return o, c, e, np.zeros(len(o), bool)
     if cfg.instr == "mgather":
         return _mgather_l1(cfg, raw, L)
-    if cfg.instr == "tgatherb":
-        r = _tgatherb(cfg, raw, L)
-        return (*r, np.zeros(len(r[0]), bool))
-    if cfg.instr == "tinterleave":
-        r = _tinterleave(cfg, raw, L)
-        if r is None:
-            return None
-        return (*r, np.zeros(len(r[0]), bool))
     return None
 
 
-def on_core(cfg: FuzzConfig) -> bool:
-    """The kernel backends run this configuration's batches on a core of N instances (the
-    public API: one launch over N blocks), not on a batch twin of their own."""
-    return cfg.instr == "tinterleave" or (cfg.instr == "mgather" and cfg.space == "ub")
+def on_core(cfg: FuzzConfig, backend: str) -> bool:
+    """``backend`` runs this configuration's batches on cores of N instances (the public API:
+    one launch over N blocks, or one NumPy step along the instance axis), not on a batch
+    twin of its own."""
+    if cfg.instr in ("tinterleave", "tgatherb"):
+        return True
+    return backend in ("native", "cupy") and cfg.instr == "mgather" and cfg.space == "ub"
 
 
 def _loop(cfg: FuzzConfig, vals: np.ndarray, backend: str, outb: int):
@@ -633,16 +523,22 @@ def run_chunk(cfg: FuzzConfig, inst: np.ndarray, generator: Generator, backend: 
     res = None
     used = "loop"
     stray = None
-    if backend in ("native", "cupy") and path == "auto" and on_core(cfg):
+    kernel = backend in ("native", "cupy") and path == "auto"
+    if on_core(cfg, backend if kernel else "numpy") and path in ("auto", "vector"):
         info: dict = {}
-        o, f, stray = run_instances(cfg, need_vals(), backend, watch=True, info=info)
+        o, f, *w = run_instances(cfg, need_vals(), backend if kernel else "numpy", watch=kernel, info=info)
         res = (o, np.array([0 if m is None else fault_code(m) for m in f], np.int8),
                np.full(len(o), -1, np.int64))
-        used = "kernel" if not info.get("per_instance") else "loop"
+        # what ran: every instance at once (a kernel launch, or NumPy along the instances),
+        # or the instructions instance by instance
+        used = "loop" if info.get("per_instance") else "kernel" if kernel else "vector"
+        stray = w[0] if kernel else None
+        if path == "vector" and used == "loop":
+            raise ValueError(f"no vectorised path for {cfg.label}")
     elif backend in ("native", "cupy") and path == "auto":
-        from .kernels import mgather_l1_batch, tgatherb_batch
-        if cfg.instr == "tgatherb" or cfg.space == "l1":
-            kr = (tgatherb_batch if cfg.instr == "tgatherb" else mgather_l1_batch)(cfg, raw, backend)
+        from .kernels import mgather_l1_batch
+        if cfg.space == "l1":
+            kr = mgather_l1_batch(cfg, raw, backend)
             if kr is not None:
                 o, c, e, back, stray = kr
                 if back.any():                     # the kernel declined: NumPy for those

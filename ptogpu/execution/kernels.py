@@ -1,7 +1,7 @@
-"""Batch twins on the kernel backends for the instructions whose batches do not yet run on a
-core of N instances: NPU GM->L1 (mgather_l1.cu; GM copied per instance) and TGATHERB
-(tgatherb.cu); one launch per chunk, one block per instance, arenas strided per instance.
-(MGATHER into UB and TINTERLEAVE batches run on a core of N: ``execution.batch.on_core``.)
+"""The batch twin on the kernel backends for the one configuration whose batches do not yet
+run on a core of N instances: NPU GM->L1 (mgather_l1.cu; GM copied per instance); one launch
+per chunk, one block per instance, arenas strided per instance. (MGATHER into UB, TGATHERB
+and TINTERLEAVE batches run on cores of N: ``execution.batch.on_core``.)
 ``batch_world`` is the canonical MGATHER-into-UB instance the executing fuzz engine plans from.
 ``native`` runs on the host arrays in place; ``cupy`` copies them to the device and back
 (``cupy_backend.launch_raw``; unverified here: no GPU in CI)."""
@@ -79,72 +79,6 @@ def _kernel_backend(backend: str):
         return backend_module(backend)
     except Exception:
         return None
-
-
-def tgatherb_batch(cfg: FuzzConfig, raw: np.ndarray, backend: str):
-    """TGATHERB batches on the tgatherb.cu kernels (cpu / vreg / vrepeat engines, quirks
-    included): one launch per chunk, each instance's UB a ``stride``-byte window holding the
-    canonical image (src data, offset tile, destination, zeros). A block may read anywhere in
-    UB, and a window only mirrors the canonical UB below ``stride``: instances with a block
-    source outside their window (or whose kernel check pass faults or flags aliasing) are
-    marked for NumPy. Returns (outputs, codes, elem, fallback mask), or None without a kernel
-    path (an offset entry outside the offset tile, a float offset type, no backend)."""
-    if backend not in ("native", "cupy") or cfg.instr != "tgatherb":
-        return None
-    be = _kernel_backend(backend)
-    if be is None:
-        return None
-    from ..backend.kernels import ALIAS_FLAG_WORD
-    from ..backend.ops_kernels import tgatherb_params
-    from .single import tgatherb_structure
-    from ..semantics.tgatherb import BLK, width_traps
-    L = layout(cfg)
-    core, dst, src, off, plan, entry = tgatherb_structure(cfg, L)
-    if width_traps(core, dst.valid_col):
-        return None                      # the NumPy batch reports the assert trap
-    kp = tgatherb_params(core, dst, src, off)
-    if kp is None:
-        return None
-    kernel, p = kp
-    N = raw.shape[0]
-    nb = dst.nbytes
-    oa, ob = off.addr, off.addr + off.nbytes
-    rd = ~plan.zero                                       # blocks that read a source
-    e = entry[rd]
-    if plan.dst.size == 0 or ((e < oa) | (e > ob - 4) | ((e - oa) % 4 != 0)).any():
-        return None
-    wend = int(max(dst.addr + nb, int((plan.dst + BLK).max()), ob, int(entry.max()) + 4))
-    stride = -(-(wend + 256) // 64) * 64                  # writes (and the spill) stay inside
-    if (entry < 0).any():
-        return None
-    big = _parts(tgatherb_batch, cfg, raw, backend, stride)
-    if big is not None:
-        return big or None
-    u = np.ascontiguousarray(raw).astype(np.uint32, copy=False).reshape(N, -1)
-    o = u[:, (e - oa) // 4].astype(np.int64)              # (N, reading blocks) offsets read
-    if core.target.tgatherb.misaligned == "round_down":
-        o &= ~np.int64(BLK - 1)
-    sa = src.addr + o
-    back = ((sa < 0) | (sa + BLK > stride)).any(1)       # a read past the window: NumPy
-    if back.all():                                        # nothing for the kernel to do
-        return (np.zeros((N, nb), np.uint8), np.zeros(N, np.int8), np.full(N, -1, np.int64), back,
-                np.zeros(N, bool))
-    ub_size = core.ub.size
-    ub = np.zeros(max((N - 1) * stride + ub_size, 1), np.uint8)
-    rows = ub[: N * stride].reshape(N, stride)
-    rows[:] = core.ub.data[:stride]                        # src data, zeros
-    rows[:, oa: ob] = u.view(np.uint8).reshape(N, -1)[:, : ob - oa]
-    rows[:, dst.addr: dst.addr + nb] = cfg.dst_fill
-    gm, l1 = np.zeros(64, np.uint8), np.zeros(64, np.uint8)
-    arenas = {"gm": (gm, 64, 0), "ub": (ub, ub_size, stride), "l1": (l1, 64, 0)}
-    before = ub.copy()
-    fault = be.launch_raw(kernel, (1, 1, 1), N, arenas, p, passes=2)
-    back |= (fault[:, 0] != np.uint64(0xFFFFFFFFFFFFFFFF)) | (fault[:, ALIAS_FLAG_WORD] == 0)
-    # the destination and the A2/A3 tail spill past it (plan.dst: every block the plan stores)
-    keep = [(int(a), int(a) + BLK) for a in np.unique(plan.dst)] + [(dst.addr, dst.addr + nb)]
-    stray = _stray(ub, before, N, stride, keep, ((gm, 0), (l1, 0)))
-    out = rows[:, dst.addr: dst.addr + nb].copy()
-    return out, np.zeros(N, np.int8), np.full(N, -1, np.int64), back, stray & ~back
 
 
 def mgather_l1_batch(cfg: FuzzConfig, raw: np.ndarray, backend: str):

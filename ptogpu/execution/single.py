@@ -262,6 +262,9 @@ def footprint(cfg: FuzzConfig, L: dict) -> dict[str, list[tuple[int, int]]]:
         return {"ub": [(L["addrs"][2], L["addrs"][2] + n), (L["addrs"][3], L["addrs"][3] + n)]}
     r, c = L["dst_shape"]
     n = r * c * L["T"]
+    if cfg.instr == "tgatherb":
+        # A2/A3's tail stream stores 8 whole blocks per tail row: up to 256 bytes past the tile
+        return {"ub": [(L["dst_addr"], L["dst_addr"] + n + 256)]}
     space = "l1" if cfg.instr == "mgather" and cfg.space == "l1" else "ub"
     keep = {space: [(L["dst_addr"], L["dst_addr"] + n)]}
     if space == "l1" and cfg.mode == "elem":
@@ -436,30 +439,3 @@ def _run(pto, core, cfg, L, T, idx, before=None) -> np.ndarray:
     before()
     pto.TINTERLEAVE(d1, d0, s1, s0)
     return _read_out(core, cfg, L)
-
-
-def tgatherb_structure(cfg: FuzzConfig, L: dict):
-    """The block plan of this TGATHERB configuration, found once by probing the target's
-    engine with a UB whose every 32-bit word holds 32 x its own word number: each block's
-    source then names the offset entry it reads. Returns (core, dst, src, off, plan, entry)."""
-    import warnings
-
-    import ptogpu as pto
-    from ..semantics import tgatherb as sem
-    core = pto.Core(cfg.target, "numpy", quirks=cfg.core_quirks)
-    T = dtypes.as_dtype(cfg.dtype)
-    with core, warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        src = pto.Tile[pto.TileType.Vec, T, *L["src_shape"]]()
-        off = pto.Tile[pto.TileType.Vec, pto.uint32, *L["off_shape"]]()
-        dst = pto.Tile[pto.TileType.Vec, T, *L["dst_shape"], pto.BLayout.RowMajor, cfg.rows, cfg.cols]()
-        for t, a in ((src, L["src_addr"]), (off, L["off_addr"]), (dst, L["dst_addr"])):
-            pto.TASSIGN(t, a)
-        words = core.ub.size // 4
-        core.ub.data.view(np.uint32)[:] = (np.arange(words, dtype=np.uint64) * 32).astype(np.uint32)
-        plan = sem.ENGINES[core.target.tgatherb.engine](core, dst, src, off)
-        entry = (plan.src - src.addr) // 32 * 4            # byte address of each block's entry
-        core.ub.data[:] = 0
-        src.set(np.resize(cfg.table, L["src_shape"]).astype(src.Element))
-        core.write("ub", dst.addr, bytes([cfg.dst_fill]) * dst.nbytes)   # an offset may read it
-    return core, dst, src, off, plan, entry

@@ -28,11 +28,10 @@ from ..enums import BLayout, Coalesce, GatherOOB, Layout, SLayout
 from ..errors import PtoFault
 from ..tensor import GlobalTensor
 from ..backend import sources
-from ..backend.kernels import launch_instances, launch_on
+from ..backend.kernels import launch_instances, launch_on, use_kernels
 from ..semantics.indexing import prod
 from ..semantics.mgather import cells_alias, storage_overlaps
 
-KERNEL_BACKENDS = ("native", "cupy")
 M32 = (1 << 32) - 1
 M64 = (1 << 64) - 1
 NAME = "MGATHER"
@@ -247,7 +246,7 @@ def _fault(core, plan: Plan, rec: np.ndarray, mode, oob, dst, idx) -> PtoFault:
 def run_mgather_ub(core, mode: Coalesce, oob: GatherOOB, dst, table, idx) -> bool:
     """Run a checked MGATHER (Vec destination, or any destination of the CPU simulator's
     generic routine) as a kernel on ``core.backend``. Returns False when NumPy must run it."""
-    if core.backend not in KERNEL_BACKENDS:
+    if not use_kernels(core):
         return False
     plan = plan_mgather(core, Coalesce(mode), GatherOOB(oob), dst, table, idx)
     if plan is None:

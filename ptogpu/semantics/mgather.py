@@ -138,13 +138,13 @@ def _gather_cells(core, mode, oob, dst, table, idx, rows, cols) -> None:
                 read = np.broadcast_to(read[..., None], src.shape)
         rd = np.ones(src.shape, bool) if read is None else read
         gm_size = core.gm.size
-        bad = (rd & ((src < 0) | (src > gm_size - T))).reshape(len(ks), -1).any(axis=1)
-        for j in np.flatnonzero(bad):   # each faulting instance's first table-read fault
-            pos = np.argwhere(rd[j])
-            faults.run(j, lambda: core.gm.check_many(
-                src[j][rd[j]], T, f"{NAME} ({oob.name}) table read", t,
-                lambda i: f"dst({r[tuple(pos[i])]},{c[tuple(pos[i])]}) with index "
-                          f"{_index_of(u[j], pos[i], mode, VC):#x}"))
+        bad = (rd & ((src < 0) | (src > gm_size - T))).reshape(len(ks), -1)
+        first = bad.argmax(axis=1)      # each faulting instance's first table-read fault
+        for j in np.flatnonzero(bad.any(axis=1)):
+            p = np.unravel_index(int(first[j]), src.shape[1:])
+            faults.add(j, core.gm.outside(
+                int(src[j][p]), T, f"{NAME} ({oob.name}) table read", t,
+                f"dst({r[p]},{c[p]}) with index {_index_of(u[j], p, mode, VC):#x}"))
         ok = faults.ok
         src, rd, ks_ok = src[ok], rd[ok], ks[ok]
         vdt = table.Element if table.DType != "hifloat8" else np.dtype(np.uint8)
@@ -182,15 +182,13 @@ class Faults:
         self.ok = np.ones(len(ks), bool)
         self.found: dict[int, PtoFault] = {}
 
-    def run(self, j: int, check) -> None:
+    def add(self, j: int, fault: PtoFault) -> None:
+        """Instance ``j`` of the step faults with ``fault`` (built by the rule, no check run)."""
         if not self.ok[j]:
             return
-        try:
-            check()
-        except PtoFault as e:
-            if not self.core.all_at_once:
-                raise
-            self.found[int(self.ks[j])], self.ok[j] = e, False
+        if not self.core.all_at_once:
+            raise fault
+        self.found[int(self.ks[j])], self.ok[j] = fault, False
 
     def done(self) -> None:
         if self.found:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import PtoFault, asserts_live, warn
+from ..errors import NotBatched, PtoFault, asserts_live, warn
 
 NAME = "TGATHERB"
 BLK = 32
@@ -22,69 +22,96 @@ M32 = (1 << 32) - 1
 
 @dataclass
 class Plan:
-    """Blocks in issue order: ``nbytes[i]`` bytes from ``src[i]`` (or zeros) to ``dst[i]``."""
+    """Blocks in issue order: ``nbytes[i]`` bytes from ``src[i]`` (or zeros) to ``dst[i]``.
+    Batch-first: ``src``, ``nbytes`` and ``zero`` hold one row per instance of the step
+    (:meth:`Core.step_instances`) where they depend on the offsets, or one row for all;
+    ``dst`` never does (block destinations are the tile's structure)."""
     src: np.ndarray      # int64 byte address of the source block (ignored where ``zero``)
     dst: np.ndarray      # int64 byte address where the block's first byte lands
     nbytes: np.ndarray   # bytes written per block (0..32)
     zero: np.ndarray     # bool: the block reads nothing (disabled: its written bytes are 0)
-    who: list            # describe(i) -> str, for fault messages
+    who: list            # describe(j, i) -> str (instance j of the step, block i), for faults
     src_space: str = "ub"
     dst_space: str = "ub"
 
 
-def write_last_wins(arena, addrs: np.ndarray, values: np.ndarray) -> None:
-    """Byte writes in issue order; where an address repeats, the last write wins."""
-    a = addrs.reshape(-1)
-    v = values.reshape(-1)
-    if a.size == 0:
-        return
-    u, first = np.unique(a[::-1], return_index=True)
-    arena.data[u] = v[::-1][first]
-
-
 def run_blocks(core, plan: Plan) -> None:
+    """Check every instance's block addresses (its first fault stops it: it writes nothing),
+    then copy, the last writer of each byte winning, sources read as before the step."""
+    from .mgather import Faults
     sa, t = core.arena(plan.src_space), core.target.name
     ub = core.arena(plan.dst_space)
-    describe = plan.who[0] if plan.who else (lambda i: f"block {i}")
-    rd = np.flatnonzero(~plan.zero)
-    sa.check_many(plan.src[rd], BLK, f"{NAME} source block read", t,
-                  lambda i: describe(int(rd[i])))
-    wr = np.flatnonzero(plan.nbytes > 0)
-    d, ends = plan.dst[wr], plan.dst[wr] + plan.nbytes[wr]
-    bad = np.flatnonzero((d < 0) | (ends > ub.size))
-    if bad.size:
-        b = bad[0]
-        raise PtoFault(f"{NAME} dst write: {describe(int(wr[b]))} writes {ub.name.upper()} bytes "
-                       f"[{int(d[b]):#x}, {int(ends[b]):#x}), outside [0, {ub.size:#x})",
-                       rule="access outside arena", target=t)
-    if not wr.size:
+    ks = core.step_instances()
+    K, nblk = len(ks), plan.dst.size
+    if nblk == 0:
         return
-    src, dst, nb, zero = plan.src[wr], d, plan.nbytes[wr], plan.zero[wr]
+    src, nb, zero = (np.broadcast_to(np.asarray(x).reshape(-1, nblk), (K, nblk))
+                     for x in (plan.src, plan.nbytes, plan.zero))
+    describe = plan.who[0] if plan.who else (lambda j, i: f"block {i}")
+    faults = Faults(core, ks)
+    bad = ~zero & ((src < 0) | (src > sa.size - BLK))
+    first = bad.argmax(axis=1)                  # each instance's first bad block, issue order
+    for j in np.flatnonzero(bad.any(axis=1)):
+        q = int(first[j])
+        faults.add(j, sa.outside(int(src[j, q]), BLK, f"{NAME} source block read", t, describe(j, q)))
+    d = plan.dst
+    bad = (nb > 0) & ((d < 0) | (d + nb > ub.size))
+    for j in np.flatnonzero(bad.any(axis=1)):
+        b = int(bad[j].argmax())
+        faults.add(j, PtoFault(f"{NAME} dst write: {describe(j, b)} writes {ub.name.upper()} bytes "
+                               f"[{int(d[b]):#x}, {int(d[b] + nb[j, b]):#x}), outside [0, {ub.size:#x})",
+                               rule="access outside arena", target=t))
+    faults.done()
+    ok = faults.ok
+    if not ok.any() or not (nb[ok] > 0).any():
+        return
+    ks, src, nb, zero = ks[ok], src[ok], nb[ok], zero[ok]
+    uniform = K == 1 or ((nb == nb[:1]).all() and (zero == zero[:1]).all())
+    if not _copy(core, plan, ks, src, nb, zero, uniform):
+        for j in range(len(ks)):          # blocks overlap and differ per instance: one by one
+            _copy(core, plan, ks[j:j + 1], src[j:j + 1], nb[j:j + 1], zero[j:j + 1], True)
+
+
+def _copy(core, plan: Plan, ks, src, nb, zero, uniform: bool) -> bool:
+    """The copy for instances ``ks``, the last writer of each byte found once for all of them;
+    False when that cannot be (the writers differ per instance and some bytes have two)."""
     j = np.arange(BLK, dtype=np.int64)
-    keep = j[None, :] < nb[:, None]
-    src_b = np.where(keep & ~zero[:, None], src[:, None] + j[None, :], 0)
-    data = np.where(zero[:, None], np.uint8(0), sa.data[src_b])
-    write_last_wins(ub, (dst[:, None] + j[None, :])[keep], data[keep])
+    live = j[None, :] < nb.max(axis=0)[:, None]            # (blocks, 32): bytes any instance writes
+    blk, byte = np.nonzero(live)                            # issue order
+    pos = plan.dst[blk] + byte
+    u, first = np.unique(pos[::-1], return_index=True)
+    if not uniform and u.size != pos.size:
+        return False
+    wb, wj = blk[::-1][first], byte[::-1][first]            # each byte's last writer
+    keep = wj[None, :] < nb[:, wb]                          # (instances, bytes)
+    z = zero[:, wb]
+    read = keep & ~z
+    vals = core.banks[plan.src_space].take(ks, np.where(read, src[:, wb] + wj[None, :], 0), np.uint8)
+    dbank = core.banks[plan.dst_space]
+    cur = dbank.take_same(ks, u, np.uint8)
+    dbank.put(ks, u, np.where(read, vals, np.where(keep, np.uint8(0), cur)))
+    return True
 
 
 # -- offsets ---------------------------------------------------------------------------------
 def offsets_bits(core, off, flat: np.ndarray) -> np.ndarray:
-    """NPU: ``((__ubuf__ uint32_t*)offset.data())[flat]`` as int64 (reads checked)."""
+    """NPU: ``((__ubuf__ uint32_t*)offset.data())[flat]`` as int64 (reads checked), one row
+    per instance of the step."""
     addrs = off.addr + flat.astype(np.int64) * 4
     core.ub.check_many(addrs, 4, f"{NAME} offset read", core.target.name,
                        lambda i: f"offset entry {int(flat.reshape(-1)[i])}")
-    return core.ub.gather(addrs, np.uint32).astype(np.int64)
+    return core.banks["ub"].take_same(core.step_instances(), addrs, np.uint32).astype(np.int64)
 
 
 def offsets_value(core, off, flat: np.ndarray) -> np.ndarray:
     """CPU: ``static_cast<uint32_t>(offset.data()[flat])`` (integers wrap mod 2^32; floats
-    truncate toward zero first, NaN -> 0, as x86 does through int64)."""
+    truncate toward zero first, NaN -> 0, as x86 does through int64); one row per instance."""
     size = off.Element.itemsize
     addrs = off.addr + flat.astype(np.int64) * size
     arena = core.arena(off.space)
     arena.check_many(addrs, size, f"{NAME} offset read", core.target.name,
                      lambda i: f"offset entry {int(flat.reshape(-1)[i])}")
-    raw = arena.gather(addrs, off.Element)
+    raw = core.banks[off.space].take_same(core.step_instances(), addrs, off.Element)
     from .sim_types import bf16_is_half
     if off.DType == "bfloat16" and bf16_is_half(core):
         raw = raw.view(np.float16)
@@ -116,12 +143,13 @@ def plan_cpu(core, dst, src, off) -> Plan:
     VR, nblk = dst.valid_row, dst.valid_col // B
     r, k = np.meshgrid(np.arange(VR, dtype=np.int64), np.arange(nblk, dtype=np.int64),
                        indexing="ij")
-    o = offsets_value(core, off, r * off.Cols + k).reshape(-1)
+    o = offsets_value(core, off, r * off.Cols + k)
+    o = o.reshape(len(o), -1)
     ok = ((o + BLK) & M32) <= src.Rows * src.Cols * src.Element.itemsize
     r, k = r.reshape(-1), k.reshape(-1)
     return Plan(src=src.addr + o, dst=dst.addr + (r * dst.Cols + k * B) * size,
                 nbytes=np.where(ok, BLK, 0).astype(np.int64), zero=~ok,
-                who=[lambda i: f"block {int(k[i])} of row {int(r[i])} (offset {int(o[i]):#x})"],
+                who=[lambda j, i: f"block {int(k[i])} of row {int(r[i])} (offset {int(o[j, i]):#x})"],
                 src_space=src.space, dst_space=dst.space)
 
 
@@ -131,6 +159,8 @@ def cpu_in_order(core, dst, src, off) -> None:
     later read sees an earlier write. Addresses are checked for the bytes as they stand before
     the loop starts (the plan); an offset that a store changes is checked when it is read.
     A fault part-way undoes every store."""
+    if core.all_at_once:
+        raise NotBatched(NAME)          # the byte loop runs instance by instance
     plan = plan_cpu(core, dst, src, off)
     sa, da = core.arena(src.space), core.arena(dst.space)
     t = core.target.name
@@ -140,12 +170,12 @@ def cpu_in_order(core, dst, src, off) -> None:
     with da.undo_on_error():
         for q in range(plan.dst.size):
             r, k = divmod(q, max(dst.valid_col // B, 1))
-            o = int(offsets_value(core, off, np.array([r * off.Cols + k]))[0])
+            o = int(offsets_value(core, off, np.array([r * off.Cols + k]))[0, 0])
             if ((o + BLK) & M32) > n_src:
                 continue
             s0, d0 = src.addr + o, int(plan.dst[q])
             sa.check_many(np.array([s0]), BLK, f"{NAME} source block read", t,
-                          lambda i: plan.who[0](q))
+                          lambda i: plan.who[0](0, q))
             da.check_many(np.array([d0]), BLK, f"{NAME} dst write", t)
             for b in range(BLK):
                 da.data[d0 + b] = sa.data[s0 + b]
@@ -192,12 +222,12 @@ def plan_a5(core, dst, src, off) -> Plan:
         need = enabled
     ors = off.RowStride
     flat = i * ors + 8 * j + k
-    o = np.zeros(flat.size, np.int64)
-    o[need] = round_down(core, offsets_bits(core, off, flat[need]))
+    o = np.zeros((len(core.step_instances()), flat.size), np.int64)
+    o[:, need] = round_down(core, offsets_bits(core, off, flat[need]))
     return Plan(src=src.addr + o, dst=dst.addr + (i * dst.RowStride + j * E) * size + k * BLK,
                 nbytes=np.where(need, stored, 0), zero=~need,
-                who=[lambda q: f"block {int(k[q])} of repeat {int(j[q])}, row {int(i[q])} "
-                               f"(offset {int(o[q]):#x})"])
+                who=[lambda n, q: f"block {int(k[q])} of repeat {int(j[q])}, row {int(i[q])} "
+                                  f"(offset {int(o[n, q]):#x})"])
 
 
 def plan_a2a3(core, dst, src, off) -> Plan:
@@ -237,8 +267,8 @@ def plan_a2a3(core, dst, src, off) -> Plan:
     tag = np.concatenate(tags)
     return Plan(src=src.addr + o, dst=np.concatenate(parts_d),
                 nbytes=np.full(flat.size, BLK, np.int64), zero=np.zeros(flat.size, bool),
-                who=[lambda q: f"block {int(tag[q, 1])} of row {int(tag[q, 0])} "
-                               f"(offset entry {int(flat[q])} = {int(o[q]):#x})"])
+                who=[lambda n, q: f"block {int(tag[q, 1])} of row {int(tag[q, 0])} "
+                                  f"(offset entry {int(flat[q])} = {int(o[n, q]):#x})"])
 
 
 def _empty() -> Plan:

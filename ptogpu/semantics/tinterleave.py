@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..errors import asserts_live
-from .tgatherb import write_last_wins
+from ..errors import NotBatched, asserts_live
 
 VL = 256
 
@@ -70,9 +69,21 @@ def execute(core, dsts, srcs, VR: int, cmap) -> None:
     ub, t = core.ub, core.target.name
     ub.check_many(sa, size, "interleave source read", t)
     ub.check_many(da, size, "interleave dst write", t)
-    j = np.arange(size, dtype=np.int64)
-    data = ub.data[sa[:, None] + j]
-    write_last_wins(ub, da[:, None] + j, data)
+    copy_last_wins(core, "ub", sa, da, size)
+
+
+def copy_last_wins(core, space: str, sa: np.ndarray, da: np.ndarray, size: int) -> None:
+    """Elements of ``size`` bytes from ``sa`` to ``da`` (checked), every source read before
+    any store, the last of equal destinations winning; batch-first: in every instance the
+    step acts on, the same addresses in each."""
+    dt = np.dtype(f"u{size}")
+    if size not in (1, 2, 4, 8) or (sa % size).any() or (da % size).any():
+        j = np.arange(size, dtype=np.int64)          # unaligned: byte by byte
+        sa, da, dt = (sa[:, None] + j).reshape(-1), (da[:, None] + j).reshape(-1), np.dtype(np.uint8)
+    u, first = np.unique(da[::-1], return_index=True)
+    ks = core.step_instances()
+    bank = core.banks[space]
+    bank.put(ks, u, bank.take_same(ks, sa[::-1][first], dt))
 
 
 def odd_width_traps(core, VC: int) -> bool:
@@ -134,9 +145,15 @@ def cpu_execute(core, dsts, srcs, VR: int, stmts) -> None:
     sarena.check_many(saddr, ssize, "interleave source read", t)
     darena.check_many(daddr, dsize, "interleave dst write", t)
     if not any(d.shares_bytes(s) for d in dsts for s in srcs):
-        vals = convert(core, sarena.gather(saddr, S.Element), D, S.DType)
-        write_last_wins(darena, daddr[:, None] + np.arange(dsize), vals.view(np.uint8).reshape(-1, dsize))
+        ks = core.step_instances()
+        vals = convert(core, core.banks[S.space].take_same(ks, saddr, S.Element), D, S.DType)
+        j = np.arange(dsize, dtype=np.int64)
+        u, first = np.unique((daddr[:, None] + j).reshape(-1)[::-1], return_index=True)
+        b = np.ascontiguousarray(vals).view(np.uint8).reshape(len(ks), -1)[:, ::-1]
+        core.banks[D.space].put(ks, u, b[:, first])
         return
+    if core.all_at_once:
+        raise NotBatched("TINTERLEAVE")         # aliasing: the statements one by one, each instance
     for a_s, a_d in zip(saddr.tolist(), daddr.tolist()):       # aliasing: program order
         v = convert(core, sarena.gather(np.array([a_s]), S.Element), D, S.DType)
         darena.scatter(np.array([a_d]), v)
