@@ -503,7 +503,8 @@ def _backend(name: str) -> str:
 def run_chunk(cfg: FuzzConfig, inst: np.ndarray, generator: Generator, backend: str = "numpy",
               keep_outputs: bool = True, path: str = "auto", *, values: np.ndarray | None = None,
               raw: np.ndarray | None = None, digest: bool = True) -> BatchResult:
-    """Instances ``inst`` (consecutive numbers) of ``cfg``; ``path`` "auto" | "vector" | "loop".
+    """Instances ``inst`` (consecutive numbers) of ``cfg``; ``path`` "auto" | "vector" (NumPy
+    along the instances) | "loop" (each instance on a single core of its own: the reference).
     ``values``: the generator's values for ``inst`` when the caller has them already; ``raw``:
     those values cast (``cast_indices(cfg, values)``, one row per instance)."""
     backend = _backend(backend)
@@ -560,6 +561,11 @@ def run_chunk(cfg: FuzzConfig, inst: np.ndarray, generator: Generator, backend: 
             res, used = (o, c, e), "vector"
         elif path == "vector":
             raise ValueError(f"no vectorised path for {cfg.label}")
+    if res is None and path == "loop":
+        runs = [run_single(cfg, v, backend) for v in need_vals()]
+        res = (np.stack([o for o, _ in runs]).reshape(len(runs), ob) if runs else np.zeros((0, ob), np.uint8),
+               np.array([0 if f is None else fault_code(f) for _, f in runs], np.int8),
+               np.full(len(runs), -1, np.int64))
     if res is None:
         res = _loop(cfg, need_vals(), "numpy" if backend == "auto" else backend, ob)
     o, c, e = res
