@@ -297,3 +297,20 @@ def test_a_kernel_that_writes_outside_its_destination_is_a_stray_instance(monkey
         return rec
     monkeypatch.setattr(native_backend, "launch_raw", shared)
     assert run_chunk(cfg, np.arange(6), gen, "native").stray.all()
+
+
+def test_every_registered_instruction_is_served_by_each_layer():
+    """The registry is the one list: configurations, the reproducer text and the batch API
+    know every registered instruction (and no other)."""
+    from ptogpu.execution.config import INSTRS
+    from ptogpu.execution.instrs import REGISTRY
+    from ptogpu.fuzz.repro import LINES
+    assert set(INSTRS) == set(REGISTRY) == set(LINES)
+    for name in REGISTRY:
+        cfg = FuzzConfig(instr=name, target="a5", dtype="float32", rows=2, cols=8, table_size=256)
+        assert cfg.instruction is REGISTRY[name] and cfg.label.split()[0].lower().startswith(name[:5])
+        res = run_batch(cfg, 5, seed=1, backend="numpy")
+        vals = Generator("mixed", 1)(np.arange(5), cfg.n_idx, cfg.cap)
+        for i in range(5):
+            out, _ = run_single(cfg, vals[i])
+            assert res.outputs[i].tobytes() == out.tobytes()

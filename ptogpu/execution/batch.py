@@ -157,12 +157,7 @@ def cache_chunk(cfg: FuzzConfig, n: int) -> int:
 
 
 def out_bytes(cfg: FuzzConfig) -> int:
-    L = layout(cfg)
-    if cfg.instr == "tinterleave":
-        r, c = L["tile_shape"]
-        return 2 * r * c * L["T"]
-    r, c = L["dst_shape"]
-    return r * c * L["T"]
+    return cfg.instruction.out_bytes(cfg, layout(cfg))
 
 
 def digest_rows(inst: np.ndarray, outputs: np.ndarray, faults: np.ndarray) -> np.ndarray:
@@ -474,12 +469,9 @@ def _vector_paths(cfg: FuzzConfig, raw: np.ndarray):
 
 
 def on_core(cfg: FuzzConfig, backend: str) -> bool:
-    """``backend`` runs this configuration's batches on cores of N instances (the public API:
-    one launch over N blocks, or one NumPy step along the instance axis), not on a batch
-    twin of its own."""
-    if cfg.instr in ("tinterleave", "tgatherb"):
-        return True
-    return backend in ("native", "cupy") and cfg.instr == "mgather" and cfg.space == "ub"
+    """``backend`` runs this configuration's batches on cores of N instances (the public API),
+    not on an array twin (the instruction's registry entry says)."""
+    return cfg.instruction.on_core(cfg, backend)
 
 
 def _loop(cfg: FuzzConfig, vals: np.ndarray, backend: str, outb: int):

@@ -14,18 +14,13 @@ import numpy as np
 
 from .. import dtypes
 from ..targets import get_target
+from .instrs import REGISTRY, Instr, pad_to
+from .instrs.mgather import LAYOUTS
 
-INSTRS = ("mgather", "tgatherb", "tinterleave")
-# Tile layouts of MGATHER-into-UB destination and Elem index tiles: (BLayout, SLayout) names.
-LAYOUTS = {"nd": ("RowMajor", "NoneBox"), "dn": ("ColMajor", "NoneBox"),
-           "nz": ("ColMajor", "RowMajor"), "zz": ("RowMajor", "RowMajor")}
+INSTRS = tuple(REGISTRY)
 OOBS = ("undefined", "clamp", "wrap", "zero")
 MODES = ("row", "elem")
 EXECS = ("auto", "simt", "scalar")
-
-
-def pad_to(n: int, m: int) -> int:
-    return max(m, -(-n // m) * m)
 
 
 def table_values(n: int, dtype) -> np.ndarray:
@@ -99,19 +94,7 @@ destination's ValidCol at compile time.
                 raise ValueError(f"unknown quirk {k!r}; known: {', '.join(sorted(known))}")
         if not 0 <= self.dst_fill <= 255:
             raise ValueError("dst_fill is a byte value 0..255")
-        if self.layout not in LAYOUTS:
-            raise ValueError(f"layout must be one of {', '.join(LAYOUTS)}")
-        if self.layout != "nd" and not (self.instr == "mgather" and self.space == "ub"):
-            raise ValueError("tile layouts other than nd apply to MGATHER into UB only")
-        if self.storage is not None:
-            if not (self.instr == "mgather" and self.space == "ub"):
-                raise ValueError("dynamic valid dims (storage) apply to MGATHER into UB only")
-            R, C = self.storage
-            if not (0 <= self.rows <= R and 0 <= self.cols <= C):
-                raise ValueError(f"valid {self.rows}x{self.cols} does not fit the {R}x{C} tile")
-            if self.mode == "row" and self.cols != C:
-                # A5 checks staticShape[4] == TileDst::ValidCol at compile time
-                raise ValueError("Row mode: only the valid rows are dynamic (cols == storage cols)")
+        self.instruction.validate(self)
         if self.table_shape is not None and len(self.table_shape) != 5:
             raise ValueError("table_shape has 5 dims")
         if self.table_stride is not None and len(self.table_stride) != 5:
@@ -125,6 +108,11 @@ destination's ValidCol at compile time.
         if self.table_elems * self.esize > GM_LIMIT:
             raise ValueError(f"a table of {self.table_elems:,} {self.dtype} elements does not fit in "
                              f"one core's GM ({GM_LIMIT >> 30} GiB)")
+
+    @property
+    def instruction(self) -> Instr:
+        """The registered instruction (``ptogpu.execution.instrs``): what every layer asks."""
+        return REGISTRY[self.instr]
 
     @property
     def core_quirks(self) -> dict:
@@ -145,10 +133,7 @@ destination's ValidCol at compile time.
     def shape5(self) -> tuple[int, ...]:
         if self.table_shape is not None:
             return tuple(self.table_shape)
-        if self.instr == "mgather" and self.mode == "row":
-            c = self.tile_shape[1]
-            return (1, 1, 1, max(self.table_size // max(c, 1), 1), c)
-        return (1, 1, 1, 1, self.table_size)
+        return self.instruction.shape5(self)
 
     @property
     def stride5(self) -> tuple[int, ...]:
@@ -170,52 +155,28 @@ destination's ValidCol at compile time.
     @property
     def tile_shape(self) -> tuple[int, int]:
         """The valid shape the tiles are laid out for: ``storage``, or (rows, cols)."""
-        return tuple(self.storage) if self.storage is not None else (self.rows, self.cols)
+        return self.instruction.tile_shape(self)
 
     @property
     def n_idx(self) -> int:
         """Index values one instance consumes."""
-        if self.instr == "mgather":
-            return self.rows if self.mode == "row" else self.rows * self.cols
-        if self.instr == "tgatherb":
-            return self.rows * self.off_cols
-        return 2 * self.rows * self.cols          # tinterleave: src0 and src1 values
+        return self.instruction.n_idx(self)
 
     @property
     def off_cols(self) -> int:
         """TGATHERB offset tile columns: ceil(VC/B) rounded up to 8 entries (32 bytes)."""
-        B = 32 // self.esize
-        return pad_to(-(-self.cols // B), 8)
+        from .instrs.tgatherb import TGATHERB
+        return TGATHERB.off_cols(self)
 
     @property
     def cap(self) -> int:
         """The capacity generators aim at (Elem: table elements; Row: table rows; TGATHERB:
         src blocks; TINTERLEAVE: 2^32-1 (any value))."""
-        if self.instr == "tgatherb":
-            return max(self.table_size * self.esize // 32, 1)
-        if self.instr == "tinterleave":
-            return (1 << 32) - 1
-        s = self.shape5
-        if self.mode == "row":
-            return max(s[3], 1)
-        p = 1
-        for v in s:
-            p *= v
-        return max(p, 1)
+        return self.instruction.cap(self)
 
     @property
     def label(self) -> str:
-        ex = f".{self.exec}" if self.exec != "auto" else ""
-        if self.instr == "mgather":
-            sp = "" if self.space == "ub" else " GM->L1"
-            lay = f" {self.layout}" if self.layout != "nd" else ""
-            lay += f" fill {self.dst_fill:#04x}" if self.dst_fill else ""
-            lay += f" in {self.storage[0]}x{self.storage[1]} (dynamic valid)" if self.storage else ""
-            return (f"MGATHER{sp}<{self.mode.capitalize()}, {self.oob.capitalize()}> {self.target}{ex} "
-                    f"{self.dtype} {self.rows}x{self.cols}{lay} idx {self.index_dtype}")
-        if self.instr == "tgatherb":
-            return f"TGATHERB {self.target} {self.dtype} {self.rows}x{self.cols}"
-        return f"TINTERLEAVE {self.target} {self.dtype} {self.rows}x{self.cols}"
+        return self.instruction.label(self)
 
     @property
     def op_label(self) -> str:

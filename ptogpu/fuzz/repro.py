@@ -54,110 +54,129 @@ def _fill(cfg: FuzzConfig, space: str, addr: int, nbytes: int, ind: str) -> list
             f"   # what the destination held before"]
 
 
+def _mgather_lines(cfg: FuzzConfig, L: dict, idx: np.ndarray, ln: list[str], i: str):
+    """MGATHER's set-up lines (into UB, or GM->L1 with the Elem scratch), appended to
+    ``ln``. Returns (call, outputs expression, shown expression)."""
+    T, VR, VC = _dt(cfg.dtype), cfg.rows, cfg.cols
+    gput = (f"core.gm_put({_table_expr(cfg, cfg.table_elems)}"
+            + (f", {T})" if dtypes.name_of(dtypes.as_dtype(cfg.dtype)) == "hifloat8" else ")"))
+    ln.append(f"{i}table = pto.GlobalTensor[{T}, pto.Shape{list(cfg.shape5)}, "
+              f"pto.Stride{list(cfg.stride5)}, pto.Layout.ND]({gput})")
+    cm = f"pto.Coalesce.{cfg.mode.capitalize()}, pto.GatherOOB.{cfg.oob.capitalize()}"
+    I = _dt(cfg.index_dtype)
+    if cfg.space == "ub":
+        ir, ic, ivr, ivc = L["idx_shape"]
+        R, C = L["dst_shape"]
+        bl, sl = LAYOUTS[cfg.layout]
+        box = "" if (bl, sl) == ("RowMajor", "NoneBox") else f", pto.SLayout.{sl}, 512"
+        svr, svc, sr, sc = ivr, ivc, VR, VC
+        iv = dv = ""
+        if cfg.storage is not None:            # dynamic valid dims, set at construction
+            D = "pto.DYNAMIC"
+            if cfg.mode == "elem":
+                svr = svc = sr = sc = D
+                iv = dv = f"{VR}, {VC}"
+            else:                              # [1, R] index tile, static ValidCol
+                svc = sr = D
+                iv = dv = f"{VR}"
+        ilay = (f"pto.BLayout.{bl}, {svr}, {svc}{box}" if cfg.mode == "elem"
+                else f"pto.BLayout.RowMajor, {svr}, {svc}")
+        ln += [f"{i}idx = pto.Tile[pto.TileType.Vec, {I}, {ir}, {ic}, {ilay}]({iv})",
+               f"{i}dst = pto.Tile[pto.TileType.Vec, {T}, {R}, {C}, pto.BLayout.{bl}, {sr}, {sc}{box}]({dv})",
+               f"{i}pto.TASSIGN(idx, {L['idx_addr']:#x})",
+               f"{i}pto.TASSIGN(dst, {L['dst_addr']:#x})"]
+        ln += _fill(cfg, "ub", L["dst_addr"], R * C * L["T"], i)
+        ln += _array("ii", idx.reshape(ivr, ivc), f"np.{idx.dtype.name}", i)
+        ln.append(f"{i}idx.set(ii)")
+        call = f"pto.MGATHER[{cm}](dst, table, idx)"
+    else:
+        n = idx.size
+        shp = f"pto.Shape[1, 1, 1, {VR}, {VC}]" if cfg.mode == "elem" else f"pto.Shape[1, 1, 1, 1, {n}]"
+        std = (f"pto.Stride[{n}, {n}, {n}, {VC}, 1]" if cfg.mode == "elem"
+               else f"pto.Stride[{n}, {n}, {n}, {n}, 1]")
+        ln += _array("ii", idx.reshape(VR, VC) if cfg.mode == "elem" else idx.reshape(1, n),
+                     f"np.{idx.dtype.name}", i)
+        ln.append(f"{i}gidx = pto.GlobalTensor[{I}, {shp}, {std}, pto.Layout.ND](core.gm_put(ii))")
+        R, C = L["dst_shape"]
+        ln += [f"{i}dst = pto.Tile[pto.TileType.Mat, {T}, {R}, {C}, pto.BLayout.ColMajor, {VR}, {VC}, "
+               f"pto.SLayout.RowMajor, 512]()",
+               f"{i}pto.TASSIGN(dst, 0x0)"]
+        ln += _fill(cfg, "l1", 0, R * C * L["T"], i)
+        if cfg.mode == "row":
+            call = f"pto.MGATHER[{cm}](dst, table, gidx)"
+        else:
+            RC = R * C
+            ln.append(f"{i}scratch = pto.GlobalTensor[{T}, pto.Shape[1, 1, 1, 1, {RC}], "
+                      f"pto.Stride[{RC}, {RC}, {RC}, {RC}, 1], pto.Layout.ND](core.gm_alloc({RC}, {T}))")
+            from ..targets import get_target
+            simt = get_target(cfg.target).mgather.simt
+            ex = (", pto.GatherExec.Simt" if cfg.exec == "simt" else
+                  ", pto.GatherExec.Scalar" if cfg.exec == "scalar" and simt else "")
+            call = f"pto.MGATHER[{cm}{ex}](dst, table, gidx, scratch)"
+    outs, shows = "dst.raw()", "dst.numpy()"
+    return call, outs, shows
+
+
+def _tgatherb_lines(cfg: FuzzConfig, L: dict, idx: np.ndarray, ln: list[str], i: str):
+    """TGATHERB's set-up lines. Returns (call, outputs expression, shown expression)."""
+    T, VR, VC = _dt(cfg.dtype), cfg.rows, cfg.cols
+    (sr, sc), (orr, oc), (R, C) = L["src_shape"], L["off_shape"], L["dst_shape"]
+    n = sr * sc
+    src_vals = (f"{_table_expr(cfg, n)}" if n <= cfg.table_elems else
+                f"np.resize({_table_expr(cfg, cfg.table_elems)}, {n})")
+    ln += [f"{i}src = pto.Tile[pto.TileType.Vec, {T}, {sr}, {sc}]()",
+           f"{i}off = pto.Tile[pto.TileType.Vec, pto.uint32, {orr}, {oc}]()",
+           f"{i}dst = pto.Tile[pto.TileType.Vec, {T}, {R}, {C}, pto.BLayout.RowMajor, {VR}, {VC}]()",
+           f"{i}pto.TASSIGN(src, {L['src_addr']:#x})",
+           f"{i}pto.TASSIGN(off, {L['off_addr']:#x})",
+           f"{i}pto.TASSIGN(dst, {L['dst_addr']:#x})"]
+    ln += _fill(cfg, "ub", L["dst_addr"], R * C * L["T"], i)
+    ln.append(f"{i}src.set({src_vals}.reshape({sr}, {sc}))")
+    ln.append(f"{i}# offsets: byte offsets of 32-byte blocks of src")
+    from ..execution.instrs.tgatherb import offset_image
+    ln += _array("oo", offset_image(idx, L), "np.uint32", i)
+    ln.append(f"{i}off.set(oo)")
+    call = "pto.TGATHERB(dst, src, off)"
+    outs, shows = "dst.raw()", "dst.numpy()"
+    return call, outs, shows
+
+
+def _tinterleave_lines(cfg: FuzzConfig, L: dict, idx: np.ndarray, ln: list[str], i: str):
+    """TINTERLEAVE's set-up lines. Returns (call, outputs expression, shown expression)."""
+    T, VR, VC = _dt(cfg.dtype), cfg.rows, cfg.cols
+    R, C = L["tile_shape"]
+    st = idx.dtype
+    bits = idx.view(np.dtype(f"u{st.itemsize}")) if st.kind not in "iu" else idx
+    view = "" if st.kind in "iu" else f".view({T})"
+    ut = f"np.{bits.dtype.name}"
+    tt = f"pto.Tile[pto.TileType.Vec, {T}, {R}, {C}, pto.BLayout.RowMajor, {VR}, {VC}]"
+    ln += [f"{i}TT = {tt}",
+           f"{i}src0, src1, dst0, dst1 = TT(), TT(), TT(), TT()"]
+    for name, a in zip(("src0", "src1", "dst0", "dst1"), L["addrs"]):
+        ln.append(f"{i}pto.TASSIGN({name}, {a:#x})")
+    nb = R * C * L["T"]
+    ln += _fill(cfg, "ub", L["addrs"][2], nb, i) + _fill(cfg, "ub", L["addrs"][3], nb, i)
+    half = bits.size // 2
+    ln += _array("s0", bits[:half].reshape(VR, VC), ut, i, view)
+    ln += _array("s1", bits[half:].reshape(VR, VC), ut, i, view)
+    ln += [f"{i}src0.set(s0)", f"{i}src1.set(s1)"]
+    call = "pto.TINTERLEAVE(dst1, dst0, src1, src0)"
+    outs, shows = "np.concatenate([dst0.raw(), dst1.raw()])", "dst0.numpy(), dst1.numpy()"
+    return call, outs, shows
+
+
+# Each instruction's program as text (what ``execution.single`` runs), by registry name.
+LINES = {"mgather": _mgather_lines, "tgatherb": _tgatherb_lines, "tinterleave": _tinterleave_lines}
+
+
 def side_block(cfg: FuzzConfig, key: str, backend: str, values) -> list[str]:
     """One side: the instance of ``run_single(cfg, values, backend)`` spelled out."""
     L = layout(cfg)
     idx = cast_indices(cfg, np.asarray(values, np.int64).reshape(-1))
-    T, VR, VC = _dt(cfg.dtype), cfg.rows, cfg.cols
     q = f", quirks={cfg.core_quirks!r}" if cfg.core_quirks else ""
     i = "    "
     ln = [f"with pto.Core({cfg.target!r}, {backend!r}{q}) as core:   # side {key}"]
-    call = ""
-    if cfg.instr == "mgather":
-        gput = (f"core.gm_put({_table_expr(cfg, cfg.table_elems)}"
-                + (f", {T})" if dtypes.name_of(dtypes.as_dtype(cfg.dtype)) == "hifloat8" else ")"))
-        ln.append(f"{i}table = pto.GlobalTensor[{T}, pto.Shape{list(cfg.shape5)}, "
-                  f"pto.Stride{list(cfg.stride5)}, pto.Layout.ND]({gput})")
-        cm = f"pto.Coalesce.{cfg.mode.capitalize()}, pto.GatherOOB.{cfg.oob.capitalize()}"
-        I = _dt(cfg.index_dtype)
-        if cfg.space == "ub":
-            ir, ic, ivr, ivc = L["idx_shape"]
-            R, C = L["dst_shape"]
-            bl, sl = LAYOUTS[cfg.layout]
-            box = "" if (bl, sl) == ("RowMajor", "NoneBox") else f", pto.SLayout.{sl}, 512"
-            svr, svc, sr, sc = ivr, ivc, VR, VC
-            iv = dv = ""
-            if cfg.storage is not None:            # dynamic valid dims, set at construction
-                D = "pto.DYNAMIC"
-                if cfg.mode == "elem":
-                    svr = svc = sr = sc = D
-                    iv = dv = f"{VR}, {VC}"
-                else:                              # [1, R] index tile, static ValidCol
-                    svc = sr = D
-                    iv = dv = f"{VR}"
-            ilay = (f"pto.BLayout.{bl}, {svr}, {svc}{box}" if cfg.mode == "elem"
-                    else f"pto.BLayout.RowMajor, {svr}, {svc}")
-            ln += [f"{i}idx = pto.Tile[pto.TileType.Vec, {I}, {ir}, {ic}, {ilay}]({iv})",
-                   f"{i}dst = pto.Tile[pto.TileType.Vec, {T}, {R}, {C}, pto.BLayout.{bl}, {sr}, {sc}{box}]({dv})",
-                   f"{i}pto.TASSIGN(idx, {L['idx_addr']:#x})",
-                   f"{i}pto.TASSIGN(dst, {L['dst_addr']:#x})"]
-            ln += _fill(cfg, "ub", L["dst_addr"], R * C * L["T"], i)
-            ln += _array("ii", idx.reshape(ivr, ivc), f"np.{idx.dtype.name}", i)
-            ln.append(f"{i}idx.set(ii)")
-            call = f"pto.MGATHER[{cm}](dst, table, idx)"
-        else:
-            n = idx.size
-            shp = f"pto.Shape[1, 1, 1, {VR}, {VC}]" if cfg.mode == "elem" else f"pto.Shape[1, 1, 1, 1, {n}]"
-            std = (f"pto.Stride[{n}, {n}, {n}, {VC}, 1]" if cfg.mode == "elem"
-                   else f"pto.Stride[{n}, {n}, {n}, {n}, 1]")
-            ln += _array("ii", idx.reshape(VR, VC) if cfg.mode == "elem" else idx.reshape(1, n),
-                         f"np.{idx.dtype.name}", i)
-            ln.append(f"{i}gidx = pto.GlobalTensor[{I}, {shp}, {std}, pto.Layout.ND](core.gm_put(ii))")
-            R, C = L["dst_shape"]
-            ln += [f"{i}dst = pto.Tile[pto.TileType.Mat, {T}, {R}, {C}, pto.BLayout.ColMajor, {VR}, {VC}, "
-                   f"pto.SLayout.RowMajor, 512]()",
-                   f"{i}pto.TASSIGN(dst, 0x0)"]
-            ln += _fill(cfg, "l1", 0, R * C * L["T"], i)
-            if cfg.mode == "row":
-                call = f"pto.MGATHER[{cm}](dst, table, gidx)"
-            else:
-                RC = R * C
-                ln.append(f"{i}scratch = pto.GlobalTensor[{T}, pto.Shape[1, 1, 1, 1, {RC}], "
-                          f"pto.Stride[{RC}, {RC}, {RC}, {RC}, 1], pto.Layout.ND](core.gm_alloc({RC}, {T}))")
-                from ..targets import get_target
-                simt = get_target(cfg.target).mgather.simt
-                ex = (", pto.GatherExec.Simt" if cfg.exec == "simt" else
-                      ", pto.GatherExec.Scalar" if cfg.exec == "scalar" and simt else "")
-                call = f"pto.MGATHER[{cm}{ex}](dst, table, gidx, scratch)"
-        outs, shows = "dst.raw()", "dst.numpy()"
-    elif cfg.instr == "tgatherb":
-        (sr, sc), (orr, oc), (R, C) = L["src_shape"], L["off_shape"], L["dst_shape"]
-        n = sr * sc
-        src_vals = (f"{_table_expr(cfg, n)}" if n <= cfg.table_elems else
-                    f"np.resize({_table_expr(cfg, cfg.table_elems)}, {n})")
-        ln += [f"{i}src = pto.Tile[pto.TileType.Vec, {T}, {sr}, {sc}]()",
-               f"{i}off = pto.Tile[pto.TileType.Vec, pto.uint32, {orr}, {oc}]()",
-               f"{i}dst = pto.Tile[pto.TileType.Vec, {T}, {R}, {C}, pto.BLayout.RowMajor, {VR}, {VC}]()",
-               f"{i}pto.TASSIGN(src, {L['src_addr']:#x})",
-               f"{i}pto.TASSIGN(off, {L['off_addr']:#x})",
-               f"{i}pto.TASSIGN(dst, {L['dst_addr']:#x})"]
-        ln += _fill(cfg, "ub", L["dst_addr"], R * C * L["T"], i)
-        ln.append(f"{i}src.set({src_vals}.reshape({sr}, {sc}))")
-        ln.append(f"{i}# offsets: byte offsets of 32-byte blocks of src")
-        from ..execution.single import offset_image
-        ln += _array("oo", offset_image(idx, L), "np.uint32", i)
-        ln.append(f"{i}off.set(oo)")
-        call = "pto.TGATHERB(dst, src, off)"
-        outs, shows = "dst.raw()", "dst.numpy()"
-    else:
-        R, C = L["tile_shape"]
-        st = idx.dtype
-        bits = idx.view(np.dtype(f"u{st.itemsize}")) if st.kind not in "iu" else idx
-        view = "" if st.kind in "iu" else f".view({T})"
-        ut = f"np.{bits.dtype.name}"
-        tt = f"pto.Tile[pto.TileType.Vec, {T}, {R}, {C}, pto.BLayout.RowMajor, {VR}, {VC}]"
-        ln += [f"{i}TT = {tt}",
-               f"{i}src0, src1, dst0, dst1 = TT(), TT(), TT(), TT()"]
-        for name, a in zip(("src0", "src1", "dst0", "dst1"), L["addrs"]):
-            ln.append(f"{i}pto.TASSIGN({name}, {a:#x})")
-        nb = R * C * L["T"]
-        ln += _fill(cfg, "ub", L["addrs"][2], nb, i) + _fill(cfg, "ub", L["addrs"][3], nb, i)
-        half = bits.size // 2
-        ln += _array("s0", bits[:half].reshape(VR, VC), ut, i, view)
-        ln += _array("s1", bits[half:].reshape(VR, VC), ut, i, view)
-        ln += [f"{i}src0.set(s0)", f"{i}src1.set(s1)"]
-        call = "pto.TINTERLEAVE(dst1, dst0, src1, src0)"
-        outs, shows = "np.concatenate([dst0.raw(), dst1.raw()])", "dst0.numpy(), dst1.numpy()"
+    call, outs, shows = LINES[cfg.instr](cfg, L, idx, ln, i)
     ln += [f"{i}try:",
            f"{i}    {call}",
            f"{i}    fault = None",

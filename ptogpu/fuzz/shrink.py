@@ -19,34 +19,7 @@ MAX_TRIES = 200
 def elem_positions(cfg: FuzzConfig, L: dict):
     """For every element of the output storage: (row, col, valid) in logical coordinates (where
     the shrinker looks for the first element the two sides write differently)."""
-    from ..targets import get_target
-    if cfg.instr == "tinterleave":
-        r_, c_ = L["tile_shape"]
-        e = np.arange(2 * r_ * c_)
-        r, c = (e % (r_ * c_)) // c_, e % c_
-    elif cfg.instr == "mgather" and cfg.space == "ub" and cfg.layout != "nd":
-        from ..execution.single import tile_classes
-        _, DstT = tile_classes(cfg, L)
-        Rr, Cc = L["dst_shape"]
-        rr, cc = np.meshgrid(np.arange(cfg.rows), np.arange(cfg.cols), indexing="ij")
-        full = get_target(cfg.target).mgather.tile_offsets == "full"
-        pos = (DstT.offsets(rr, cc) if full else DstT.plain_offsets(rr, cc)).reshape(-1)
-        inv = np.full(Rr * Cc, -1, np.int64)
-        inv[pos] = np.arange(pos.size)
-        valid = inv >= 0
-        vc = max(cfg.cols, 1)
-        return np.where(valid, inv // vc, 0), np.where(valid, inv % vc, 0), valid
-    else:
-        Rr, Cc = L["dst_shape"]
-        e = np.arange(Rr * Cc)
-        if cfg.instr == "mgather" and cfg.space == "l1":
-            C0 = 32 // L["T"]
-            blk, rem = e // (Rr * C0), e % (Rr * C0)
-            r, c = rem // C0, blk * C0 + rem % C0
-        else:
-            r, c = e // Cc, e % Cc
-    valid = (r < cfg.rows) & (c < cfg.cols)
-    return r, c, valid
+    return cfg.instruction.positions(cfg, L)
 
 
 def _mask(a: FuzzConfig, b: FuzzConfig, sa, sb, vals, rel: int) -> int:
@@ -73,39 +46,13 @@ def _first_div(a, b, sa, sb, vals) -> tuple[int, int]:
     return int(min(r[k[0]], a.rows - 1)), int(min(c[k[0]], a.cols - 1))
 
 
-def _candidates(a: FuzzConfig, vals: np.ndarray, r: int, c: int):
-    """Smaller (config changes, values) around element (r, c), smallest first."""
-    v = np.asarray(vals, np.int64)
-    if a.instr == "mgather":
-        if a.mode == "elem":
-            g = v.reshape(a.rows, a.cols)
-            yield dict(rows=1, cols=1), g[r:r + 1, c:c + 1].reshape(-1)
-            yield dict(rows=1), g[r:r + 1].reshape(-1)
-            yield dict(rows=r + 1), g[: r + 1].reshape(-1)
-        else:
-            pin = dict(table_shape=a.shape5, table_stride=a.stride5)
-            yield dict(rows=1, **pin), v[r:r + 1]
-            yield dict(rows=r + 1, **pin), v[: r + 1]
-    elif a.instr == "tgatherb":
-        g = v.reshape(a.rows, a.off_cols)
-        yield dict(rows=1), g[r:r + 1].reshape(-1)
-        yield dict(rows=r + 1), g[: r + 1].reshape(-1)
-    else:
-        g = v.reshape(2, a.rows, a.cols)
-        yield dict(rows=1), g[:, r:r + 1].reshape(-1)
-
-
 def shrink(a: FuzzConfig, b: FuzzConfig, sa, sb, vals, target_mask: int, rel: int = 0):
     """(config a, config b, values) of a minimal instance in class ``target_mask``."""
     vals = np.asarray(vals, np.int64)
     tries = 0
     r, c = _first_div(a, b, sa, sb, vals)
-    cands = list(_candidates(a, vals, r, c))
-    if a.instr == "mgather":              # faults: the culprit need not be the first difference
-        one = cands[0][0]
-        g = vals.reshape(a.rows, -1)
-        cands += [(one, g[rr, cc: cc + 1] if a.mode == "elem" else g[rr])
-                  for rr in range(min(a.rows, 16)) for cc in range(min(g.shape[1], 16) if a.mode == "elem" else 1)]
+    cands = list(a.instruction.candidates(a, vals, r, c))
+    cands += a.instruction.culprits(a, vals, cands[0][0])    # a fault's culprit need not be the first difference
     for kw, v in cands:
         if tries >= MAX_TRIES:
             break

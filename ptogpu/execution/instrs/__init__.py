@@ -1,0 +1,18 @@
+"""The registry of fuzz-configuration instructions: one :class:`~.base.Instr` per
+instruction, each in its own module. Adding one is its module and one line here."""
+from __future__ import annotations
+
+from .base import Instr, pad_to
+from .mgather import MGATHER
+from .tgatherb import TGATHERB
+from .tinterleave import TINTERLEAVE
+
+REGISTRY: dict[str, Instr] = {i.name: i for i in (MGATHER, TGATHERB, TINTERLEAVE)}
+
+
+def instr_of(cfg) -> Instr:
+    """The registered instruction of a configuration."""
+    return REGISTRY[cfg.instr]
+
+
+__all__ = ["Instr", "REGISTRY", "instr_of", "pad_to"]

@@ -1,0 +1,114 @@
+"""What every instruction of a fuzz configuration tells the layers that run it (the registry
+of ``ptogpu.execution.instrs``): its configuration facts, the canonical single-instance set-up
+(its program through the public API), and the facts a campaign needs to shrink a divergence.
+
+An instruction is one :class:`Instr` subclass in a module of its own and one entry of
+:data:`ptogpu.execution.instrs.REGISTRY`; ``FuzzConfig``, ``execution.single``,
+``execution.batch`` and ``fuzz.shrink`` ask it, they do not switch on instruction names."""
+from __future__ import annotations
+
+import numpy as np
+
+from ... import dtypes
+
+
+def pad_to(n: int, m: int) -> int:
+    return max(m, -(-n // m) * m)
+
+
+class Instr:
+    """The per-instruction facts. ``cfg`` is a ``FuzzConfig`` (duck-typed: this module sits
+    below it)."""
+
+    name: str = ""
+
+    def on_core(self, cfg, backend: str) -> bool:
+        """``backend`` runs this configuration's batches on cores of N (the public API: one
+        launch over N blocks, or one batch-first NumPy step), not on an array twin of
+        ``execution.batch``: every backend, once the semantics are batch-first."""
+        return True
+
+    # -- the configuration ----------------------------------------------------------------
+    def validate(self, cfg) -> None:
+        """ValueError for fields this instruction does not take."""
+        if cfg.layout != "nd":
+            raise ValueError("tile layouts other than nd apply to MGATHER into UB only")
+        if cfg.storage is not None:
+            raise ValueError("dynamic valid dims (storage) apply to MGATHER into UB only")
+
+    def shape5(self, cfg) -> tuple[int, ...]:
+        """The table's 5-D shape when ``cfg.table_shape`` does not give it."""
+        return (1, 1, 1, 1, cfg.table_size)
+
+    def n_idx(self, cfg) -> int:
+        """Generator values one instance consumes."""
+        raise NotImplementedError
+
+    def cap(self, cfg) -> int:
+        """The capacity the index generators aim at."""
+        raise NotImplementedError
+
+    def label(self, cfg) -> str:
+        raise NotImplementedError
+
+    def tile_shape(self, cfg) -> tuple[int, int]:
+        """The valid shape the tiles are laid out for."""
+        return (cfg.rows, cfg.cols)
+
+    # -- the canonical instance -----------------------------------------------------------
+    def layout(self, cfg) -> dict:
+        """Addresses and tile geometry (``T``, ``isz`` and ``table_bytes`` are filled in)."""
+        raise NotImplementedError
+
+    def needs(self, cfg, L: dict) -> dict[str, int]:
+        """Bytes of each on-chip memory the instance needs."""
+        r, c = L["dst_shape"]
+        return {"ub": L["dst_addr"] + r * c * L["T"]}
+
+    def footprint(self, cfg, L: dict) -> dict[str, list[tuple[int, int]]]:
+        """The byte ranges the instruction writes, by space (what a stray-write watch keeps)."""
+        r, c = L["dst_shape"]
+        return {"ub": [(L["dst_addr"], L["dst_addr"] + r * c * L["T"])]}
+
+    def out_bytes(self, cfg, L: dict) -> int:
+        r, c = L["dst_shape"]
+        return r * c * L["T"]
+
+    def cast(self, cfg, values: np.ndarray) -> np.ndarray:
+        """Generator values (int64) as the instance's index (or data) array, wrapping."""
+        return np.asarray(values, np.int64).astype(dtypes.storage(dtypes.as_dtype(cfg.index_dtype)))
+
+    def program(self, pto, core, cfg, L: dict, T, idx: np.ndarray, each, before) -> None:
+        """The instance's program through the public API on ``core`` (a core of N when
+        ``idx`` has a row per instance: ``each(a, *shape)`` shapes per-instance inputs);
+        ``before()`` just before the instruction."""
+        raise NotImplementedError
+
+    def read_out(self, core, cfg, L: dict) -> np.ndarray:
+        """The output bytes (one row per instance on a core of N)."""
+        r, c = L["dst_shape"]
+        return core.read("ub", L["dst_addr"], r * c * L["T"])
+
+    # -- shrinking ------------------------------------------------------------------------
+    def positions(self, cfg, L: dict):
+        """For every output element: (row, col, valid) in logical coordinates."""
+        Rr, Cc = L["dst_shape"]
+        e = np.arange(Rr * Cc)
+        r, c = e // Cc, e % Cc
+        return r, c, (r < cfg.rows) & (c < cfg.cols)
+
+    def candidates(self, cfg, vals: np.ndarray, r: int, c: int):
+        """Smaller (config changes, values) around element (r, c), smallest first."""
+        g = vals.reshape(cfg.rows, -1)
+        yield dict(rows=1), g[r:r + 1].reshape(-1)
+        yield dict(rows=r + 1), g[: r + 1].reshape(-1)
+
+    def culprits(self, cfg, vals: np.ndarray, one: dict):
+        """More candidates, for a fault whose culprit need not be the first difference."""
+        return []
+
+
+def prefill(core, cfg, tile) -> None:
+    """The destination's bytes before the instruction (cfg.dst_fill)."""
+    if cfg.dst_fill:
+        core.write(tile.space, tile.addr, bytes([cfg.dst_fill]) * tile.nbytes)
