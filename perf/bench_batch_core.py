@@ -9,6 +9,8 @@ float32 tiles from a 4096-element table, int32 index tiles uniform over [0, 1.25
     step along the instance axis on numpy); timed: the instructions, and the whole program
     (put, TLOAD, MGATHER, reading the N destination tiles back);
   * ``run_batch``: ``ptogpu.execution.run_batch`` on the same configuration (the batch API);
+  * ``run_batch_on_cores``: ``run_batch`` of TGATHERB and TINTERLEAVE, whose batches run the
+    public API on cores of N on every backend (``path`` says what ran);
   * ``fuzz_campaign``: the executing fuzz engine, a5.simt vs a2a3 (two sides and their
     references per tile), the figure the issue compares against;
   * ``baseline``: a plain one-thread C++ loop of the same rule over the same memory (the
@@ -129,6 +131,15 @@ def main() -> int:
         emit({"bench": "run_batch", "backend": be, "n": nb, "seconds": round(rb, 4),
               "tiles_per_s": round(nb / rb), "core_batch_over_run_batch": round((n / dt) / (nb / rb), 2),
               "machine": mach})
+        for ocfg, gen in ((FuzzConfig(instr="tgatherb", target="a5", rows=4, cols=64, table_size=512), "mixed"),
+                          (FuzzConfig(instr="tinterleave", target="a5", dtype="half", rows=4, cols=16), "mixed")):
+            no = 1 << 16
+            run_batch(ocfg, 2048, generator=gen, backend=be)
+            res = {}
+            ob = best(lambda: res.update(r=run_batch(ocfg, no, generator=gen, backend=be, keep_outputs=False)))
+            emit({"bench": "run_batch_on_cores", "backend": be, "config": ocfg.label, "generator": gen,
+                  "path": res["r"].path, "faults": res["r"].n_faults, "n": no, "seconds": round(ob, 4),
+                  "tiles_per_s": round(no / ob), "machine": mach})
         if be == "native":
             ne = 1 << 20
             campaign(cfg, "a5.simt@native", "a2a3@native", 1000, seed=1, shrink=False)
