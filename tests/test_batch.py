@@ -237,21 +237,25 @@ def test_gm2l1_kernel_batch_matches_numpy_batch(cfg):
         assert "kernel" in k.path or gen == "mixed"      # mixed: every tile may fault
 
 
-def test_kernel_batches_launch_in_parts_under_the_arena_budget(monkeypatch):
-    """Per-instance arenas (a GM copy, a UB window) are bounded per launch: a chunk larger
-    than the budget runs in parts with the same bytes."""
+def test_kernel_batches_run_on_cores_in_parts_with_the_same_bytes(monkeypatch):
+    """A chunk runs on cores of at most BATCH_CORE instances (what bounds a launch's memory):
+    cores of 32 give the bytes of one core, and of NumPy."""
     from ptogpu.backend import native_backend
     ok, why = native_backend.available()
     if not ok:
         pytest.skip(why)
-    import ptogpu.execution.kernels as K
-    monkeypatch.setattr(K, "ARENA_BUDGET", 20000)
+    import ptogpu.execution.single as S
     for cfg in (FuzzConfig(space="l1", target="a5", exec="simt", oob="zero", rows=4, cols=12, table_size=100),
+                FuzzConfig(space="l1", target="a2a3", mode="row", oob="clamp", rows=4, cols=12, table_size=100),
                 FuzzConfig(instr="tgatherb", target="a2a3", rows=4, cols=72, table_size=512),
                 FuzzConfig(instr="tinterleave", target="a5", dtype="int16", rows=2, cols=9)):
         v = run_batch(cfg, 90, generator="uniform", seed=8, path="vector")
+        whole = run_batch(cfg, 90, generator="uniform", seed=8, backend="native")
+        monkeypatch.setattr(S, "BATCH_CORE", 32)
         k = run_batch(cfg, 90, generator="uniform", seed=8, backend="native")
-        assert k.path == "kernel" and np.array_equal(k.outputs, v.outputs)
+        monkeypatch.undo()
+        assert k.path == whole.path == "kernel" and np.array_equal(k.outputs, v.outputs)
+        assert np.array_equal(whole.outputs, v.outputs) and np.array_equal(k.faults, v.faults)
 
 
 def test_tinterleave_batch_on_an_odd_width_traps_where_the_simulators_assert_is_live():

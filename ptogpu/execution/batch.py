@@ -6,16 +6,16 @@ counter-based generator from (seed, instance number), an array, or a callable
 N can be 10^9; each chunk returns the output bytes and per-instance fault records, or only a
 digest when ``keep_outputs=False``.
 
-TGATHERB and TINTERLEAVE batches, and MGATHER-into-UB batches on ``native`` / ``cupy``, run
-the public API on cores of N instances (``execution.single.run_instances``: one kernel launch
-over N blocks, or one batch-first NumPy step, the table shared; paths "kernel" and "vector";
-on a kernel backend a :class:`~ptogpu.execution.single.Watch` marks any instance whose kernel
-wrote outside its destination). The array twins that remain, MGATHER into UB on NumPy and
-GM->L1 (NumPy here, the NPU kernel in ``ptogpu.execution.kernels``), are vectorised across
-instances and give exactly the bytes of the single-instance public API
-(``ptogpu.execution.single.run_single``; tests/test_batch.py checks random configurations);
-instances they decline (an NPU GM->L1 Elem read of the scratch being written, a kernel's
-fault) run through the public API ("loop" / "kernel+vector").
+Batches run the public API on cores of N instances (``execution.single.run_instances``: one
+kernel launch over N blocks, or one batch-first NumPy step, the table shared; paths "kernel"
+and "vector"; on a kernel backend a :class:`~ptogpu.execution.single.Watch` marks any
+instance whose kernel wrote outside its destination): every configuration on ``native`` /
+``cupy``, and TGATHERB, TINTERLEAVE and the CPU simulator's GM->L1 on NumPy. Two NumPy array
+twins remain, MGATHER into UB and the NPUs' GM->L1 (the registry says which:
+``FuzzConfig.instruction.on_core``); they are vectorised across instances and give exactly the
+bytes of the single-instance public API (``ptogpu.execution.single.run_single``;
+tests/test_batch.py checks random configurations); instances they decline (a GM->L1 Elem
+read of the scratch being written) run through the public API ("loop").
 
     from ptogpu.execution.batch import run_batch
     from ptogpu.fuzz import FuzzConfig
@@ -328,12 +328,10 @@ def _mgather_ub(cfg: FuzzConfig, raw: np.ndarray, L: dict):
 
 
 def _mgather_l1(cfg: FuzzConfig, raw: np.ndarray, L: dict):
-    """MGATHER GM→L1 (NPU: Row nd2nz bursts, Elem NZ image via the scratch; CPU sim: its
-    generic routine with an NZ Mat destination). ``slow`` marks the instances that must run
-    on the loop path (an NPU Elem read of the scratch it is writing)."""
-    rules = get_target(cfg.target).mgather
-    cpu = rules.checks == "cpu"            # the simulator's generic routine serves L1 too (§4)
-    bits = rules.index_bits if cpu else 32
+    """MGATHER GM→L1 on the NPUs (Row nd2nz bursts, Elem NZ image via the scratch; the CPU
+    sim's generic routine runs on cores of N: ``MGather.on_core``). ``slow`` marks the
+    instances that must run on the loop path (an Elem read of the scratch it is writing)."""
+    bits = 32
     N = raw.shape[0]
     VR, VC, T = cfg.rows, cfg.cols, L["T"]
     R, C = L["dst_shape"]
@@ -369,27 +367,23 @@ def _mgather_l1(cfg: FuzzConfig, raw: np.ndarray, L: dict):
         if cfg.mode == "row":
             if VR == 0:
                 return out.view(np.uint8).reshape(N, -1), codes, elem, slow
-            cap = (S[3] if cpu else prod(S[:4])) & ((1 << bits) - 1)
+            cap = prod(S[:4]) & ((1 << bits) - 1)
             safe, rd = _remap(u.reshape(N, VR), cap, cfg.oob, bits)
             rdm = np.ones((N, VR), bool) if rd is None else rd
             c = np.arange(VC)
             s3 = np.uint64(St[3] & 0xFFFFFFFFFFFFFFFF)
-            step = np.uint64(St[4] & 0xFFFFFFFFFFFFFFFF) if cpu else np.uint64(1)
-            cs = ((safe[:, :, None] * s3 + c.astype(np.uint64) * step) * np.uint64(T)).view(np.int64)
-            if cpu:                               # element by element (cpu:65-93)
-                bad = rdm[:, :, None] & ((cs < 0) | (cs > gm_size - T))
-            else:                                 # one burst per C0 block (§5.6)
-                nblk = -(-VC // C0)
-                b = np.arange(nblk, dtype=np.uint64)
-                src = ((safe[:, :, None] * s3 + b * np.uint64(C0)) * np.uint64(T)).view(np.int64)
-                length = np.minimum(C0, VC - np.arange(nblk) * C0) * T
-                bad = rdm[:, :, None] & ((src < 0) | (src + length > gm_size))
+            cs = ((safe[:, :, None] * s3 + c.astype(np.uint64)) * np.uint64(T)).view(np.int64)
+            nblk = -(-VC // C0)                   # one burst per C0 block (§5.6)
+            b = np.arange(nblk, dtype=np.uint64)
+            src = ((safe[:, :, None] * s3 + b * np.uint64(C0)) * np.uint64(T)).view(np.int64)
+            length = np.minimum(C0, VC - np.arange(nblk) * C0) * T
+            bad = rdm[:, :, None] & ((src < 0) | (src + length > gm_size))
             fb, fe = _first(bad)
             codes[fb], elem[fb] = F_TABLE, fe[fb]
             ok = ~fb
-            if not cpu and cfg.oob == "zero":
+            if cfg.oob == "zero":
                 out[ok] = 0                       # create_cbuf_matrix(..., 0): the whole tile
-            if not cpu and cfg.dst_fill:          # nd2nz pads each row's last C0 block with 0
+            if cfg.dst_fill:                      # nd2nz pads each row's last C0 block with 0
                 r_ = np.arange(VR)
                 for b_ in range(-(-VC // C0)):
                     n_ = min(C0, VC - b_ * C0)
@@ -407,13 +401,9 @@ def _mgather_l1(cfg: FuzzConfig, raw: np.ndarray, L: dict):
             nzb = np.broadcast_to(nz[None], vals.shape)
             g = np.broadcast_to(good[:, :, None], vals.shape)
             out[ii[g], nzb[g]] = vals[g]
-            if cpu and cfg.oob == "zero":         # the CPU sim writes 0 to an OOB row's columns
-                z = np.broadcast_to((~rdm & ok[:, None])[:, :, None], vals.shape)
-                out[ii[z], nzb[z]] = 0
             return out.view(np.uint8).reshape(N, -1), codes, elem, slow
-        if VR == 0 or VC == 0:
-            if not cpu:                           # the NPUs zero the scratch image and move
-                out[:] = 0                        # the whole NZ tile even when nothing is read
+        if VR == 0 or VC == 0:                    # the NPUs zero the scratch image and move
+            out[:] = 0                            # the whole NZ tile even when nothing is read
             return out.view(np.uint8).reshape(N, -1), codes, elem, slow
         cap = prod(S) & ((1 << bits) - 1)
         safe, rd = _remap(u.reshape(N, VR, VC), cap, cfg.oob, bits)
@@ -429,19 +419,13 @@ def _mgather_l1(cfg: FuzzConfig, raw: np.ndarray, L: dict):
         elem[fb] = order[np.maximum(fe[fb], 0)]
         s0, s1 = L["scratch_addr"], L["scratch_addr"] + R * C * T
         alias = (rdm & ~bad & (src + T > s0) & (src < s1)).reshape(N, -1).any(1) & ~fb
-        if cpu:
-            alias[:] = False                      # the CPU sim never writes the scratch
         slow |= alias
         good = rdm & ~bad & ~fb[:, None, None] & ~alias[:, None, None]
         vals = fetch(np.where(good, src, 0))
         ii = np.broadcast_to(np.arange(N)[:, None, None], vals.shape)
         nzb = np.broadcast_to(nz[None], vals.shape)
         live = ~fb & ~alias
-        if cpu:                                   # valid positions only: values, or 0 (Zero)
-            z = ~rdm & live[:, None, None]
-            out[ii[z], nzb[z]] = 0
-        else:                                     # the scratch image rewrites the whole tile
-            out[live] = 0
+        out[live] = 0                             # the scratch image rewrites the whole tile
         out[ii[good], nzb[good]] = vals[good]
     return out.view(np.uint8).reshape(N, -1), codes, elem, slow
 
@@ -463,7 +447,7 @@ def _vector_paths(cfg: FuzzConfig, raw: np.ndarray):
             return None
         o, c, e = _mgather_ub(cfg, raw, L)
         return o, c, e, np.zeros(len(o), bool)
-    if cfg.instr == "mgather":
+    if cfg.instr == "mgather" and not on_core(cfg, "numpy"):     # the NPUs' GM->L1
         return _mgather_l1(cfg, raw, L)
     return None
 
@@ -528,21 +512,6 @@ def run_chunk(cfg: FuzzConfig, inst: np.ndarray, generator: Generator, backend: 
         stray = w[0] if kernel else None
         if path == "vector" and used == "loop":
             raise ValueError(f"no vectorised path for {cfg.label}")
-    elif backend in ("native", "cupy") and path == "auto":
-        from .kernels import mgather_l1_batch
-        if cfg.space == "l1":
-            kr = mgather_l1_batch(cfg, raw, backend)
-            if kr is not None:
-                o, c, e, back, stray = kr
-                if back.any():                     # the kernel declined: NumPy for those
-                    v = _vector(cfg, raw[back])
-                    o[back], c[back], e[back] = v[0], v[1], v[2]
-                    slow = np.flatnonzero(back)[v[3]]     # (GM->L1: reads of the scratch)
-                    if slow.size:
-                        lo = _loop(cfg, need_vals()[slow], "numpy", ob)
-                        o[slow], c[slow], e[slow] = lo
-                res = (o, c, e)
-                used = "vector" if back.all() else "kernel+vector" if back.any() else "kernel"
     if res is None and path in ("auto", "vector"):
         v = _vector(cfg, raw)
         if v is not None:

@@ -48,9 +48,12 @@ class MGather(Instr):
     name = "mgather"
 
     def on_core(self, cfg, backend: str) -> bool:
-        # NumPy keeps the array twin for UB (A2/A3's Row bursts have no batch rule yet);
-        # GM->L1 keeps its twins everywhere
-        return cfg.space == "ub" and backend in ("native", "cupy")
+        if backend in ("native", "cupy"):
+            return True                 # into UB and GM->L1: one launch over N blocks
+        # NumPy: the array twins serve where the semantics run instance by instance, or
+        # slower (into UB: A2/A3's Row bursts; the NPUs' GM->L1 executors); the CPU sim's
+        # GM->L1 routine is batch-first
+        return cfg.space == "l1" and get_target(cfg.target).mgather.checks == "cpu"
 
     def validate(self, cfg) -> None:
         if cfg.space == "ub":
