@@ -239,13 +239,7 @@ def runs_lanes(cfg: FuzzConfig) -> bool:
     (GatherExec exists only for GM->L1: ``a5.scalar`` into UB is the same launch), except the
     1x1 tile, which A5 runs on its scalar path; GM->L1 runs lanes only for Elem with
     ``GatherExec::Simt``."""
-    from ..targets import get_target
-    m = get_target(cfg.target).mgather
-    if cfg.instr != "mgather" or not m.simt:
-        return False
-    if cfg.space == "ub":
-        return not (m.scalar_1x1 and cfg.rows == 1 and cfg.cols == 1)
-    return cfg.exec == "simt" and cfg.mode == "elem"
+    return cfg.instruction.runs_lanes(cfg)
 
 
 def executed(cfg: FuzzConfig, side: Side, path: str) -> str:

@@ -75,8 +75,8 @@ def explain(ca: FuzzConfig, cb: FuzzConfig, inst: np.ndarray, gen, raw: np.ndarr
     if M == 0:
         return out
     cand = R.differing(ca.instr, ca.space, ca.target, cb.target)
-    if ca.instr == "mgather" and ca.space == "ub" and ca.layout == "nd":
-        cand = tuple(f for f in cand if f.path != "mgather.tile_offsets")     # inert on ND tiles
+    inert = ca.instruction.inert_rules(ca)
+    cand = tuple(f for f in cand if f.path not in inert)
     # A difference the references do not show, or results the references do not reproduce
     # (the given ones came from elsewhere: a numpy side's own run), no rule can explain.
     todo = ~same(ref_a[0], ref_a[1], ref_b[0], ref_b[1])

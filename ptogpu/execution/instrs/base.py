@@ -89,6 +89,16 @@ class Instr:
         r, c = L["dst_shape"]
         return core.read("ub", L["dst_addr"], r * c * L["T"])
 
+    # -- campaigns -------------------------------------------------------------------------
+    def runs_lanes(self, cfg) -> bool:
+        """The configuration's kernel executes SIMT warp lanes on its target (else a loop)."""
+        return False
+
+    def inert_rules(self, cfg) -> tuple[str, ...]:
+        """Target-table fields (``rule paths``) that cannot change this configuration's bytes,
+        so no divergence is explained by them."""
+        return ()
+
     # -- shrinking ------------------------------------------------------------------------
     def positions(self, cfg, L: dict):
         """For every output element: (row, col, valid) in logical coordinates."""

@@ -196,6 +196,19 @@ class MGather(Instr):
     def read_out(self, core, cfg, L: dict) -> np.ndarray:
         return core.read(cfg.space, L["dst_addr"], self.out_bytes(cfg, L))
 
+    def runs_lanes(self, cfg) -> bool:
+        # A5 runs a 1x1 tile on its scalar path; GM->L1 runs lanes only for Elem with
+        # GatherExec::Simt
+        m = get_target(cfg.target).mgather
+        if not m.simt:
+            return False
+        if cfg.space == "ub":
+            return not (m.scalar_1x1 and cfg.rows == 1 and cfg.cols == 1)
+        return cfg.exec == "simt" and cfg.mode == "elem"
+
+    def inert_rules(self, cfg) -> tuple[str, ...]:
+        return ("mgather.tile_offsets",) if cfg.space == "ub" and cfg.layout == "nd" else ()
+
     def positions(self, cfg, L: dict):
         if cfg.space == "ub" and cfg.layout != "nd":
             _, DstT = tile_classes(cfg, L)
