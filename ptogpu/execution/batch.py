@@ -253,7 +253,7 @@ def _mgather_ub(cfg: FuzzConfig, raw: np.ndarray, L: dict):
     if cfg.layout != "nd":
         # Tile.set stores the index tile at the full layout offsets; the target reads it, and
         # writes the destination, at its own offsets (full, or A5's plain Row/ColMajor).
-        from .single import tile_classes
+        from .instrs.mgather import tile_classes
         IdxT, DstT = tile_classes(cfg, L)
         r, c = np.meshgrid(np.arange(VR), np.arange(VC), indexing="ij")
         full = rules.tile_offsets == "full"
@@ -463,9 +463,12 @@ def _loop(cfg: FuzzConfig, vals: np.ndarray, backend: str, outb: int):
     ``vals`` are generator values (int64)."""
     N = vals.shape[0]
     out, faults = run_instances(cfg, vals, backend)
-    out = out.reshape(N, outb)
-    codes = np.array([0 if f is None else fault_code(f) for f in faults], np.int8).reshape(N)
-    return out, codes, np.full(N, -1, np.int64)
+    return out.reshape(N, outb), _codes(faults), np.full(N, -1, np.int64)
+
+
+def _codes(faults: list) -> np.ndarray:
+    """Fault codes of per-instance fault messages (None: no fault)."""
+    return np.array([0 if f is None else fault_code(f) for f in faults], np.int8).reshape(len(faults))
 
 
 # -- public API ---------------------------------------------------------------------------------
@@ -504,8 +507,7 @@ def run_chunk(cfg: FuzzConfig, inst: np.ndarray, generator: Generator, backend: 
     if on_core(cfg, backend if kernel else "numpy") and path in ("auto", "vector"):
         info: dict = {}
         o, f, *w = run_instances(cfg, need_vals(), backend if kernel else "numpy", watch=kernel, info=info)
-        res = (o, np.array([0 if m is None else fault_code(m) for m in f], np.int8),
-               np.full(len(o), -1, np.int64))
+        res = (o, _codes(f), np.full(len(o), -1, np.int64))
         # what ran: every instance at once (a kernel launch, or NumPy along the instances),
         # or the instructions instance by instance
         used = "loop" if info.get("per_instance") else "kernel" if kernel else "vector"
@@ -525,7 +527,7 @@ def run_chunk(cfg: FuzzConfig, inst: np.ndarray, generator: Generator, backend: 
     if res is None and path == "loop":
         runs = [run_single(cfg, v, backend) for v in need_vals()]
         res = (np.stack([o for o, _ in runs]).reshape(len(runs), ob) if runs else np.zeros((0, ob), np.uint8),
-               np.array([0 if f is None else fault_code(f) for _, f in runs], np.int8),
+               _codes([f for _, f in runs]),
                np.full(len(runs), -1, np.int64))
     if res is None:
         res = _loop(cfg, need_vals(), "numpy" if backend == "auto" else backend, ob)

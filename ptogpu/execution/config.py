@@ -163,12 +163,6 @@ destination's ValidCol at compile time.
         return self.instruction.n_idx(self)
 
     @property
-    def off_cols(self) -> int:
-        """TGATHERB offset tile columns: ceil(VC/B) rounded up to 8 entries (32 bytes)."""
-        from .instrs.tgatherb import TGATHERB
-        return TGATHERB.off_cols(self)
-
-    @property
     def cap(self) -> int:
         """The capacity generators aim at (Elem: table elements; Row: table rows; TGATHERB:
         src blocks; TINTERLEAVE: 2^32-1 (any value))."""

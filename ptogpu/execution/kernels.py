@@ -4,7 +4,8 @@
 from __future__ import annotations
 
 from .config import FuzzConfig
-from .single import layout, make_tiles
+from .instrs.mgather import make_tiles
+from .single import layout
 
 
 def batch_world(cfg: FuzzConfig):

@@ -50,18 +50,6 @@ def check_fits(cfg: FuzzConfig) -> None:
                              f"{cfg.target} has {limits[space]:,}")
 
 
-def tile_classes(cfg: FuzzConfig, L: dict | None = None):
-    """(index tile class, destination tile class) of an MGATHER-into-UB configuration."""
-    from .instrs.mgather import tile_classes as classes
-    return classes(cfg, L or layout(cfg))
-
-
-def make_tiles(cfg: FuzzConfig, L: dict | None = None):
-    """(index tile, destination tile) instances of an MGATHER-into-UB configuration."""
-    from .instrs.mgather import make_tiles as tiles
-    return tiles(cfg, L or layout(cfg))
-
-
 def cast_indices(cfg: FuzzConfig, values: np.ndarray) -> np.ndarray:
     """Generator values (int64) as the instance's index (or data) array, wrapping."""
     return cfg.instruction.cast(cfg, values)
@@ -82,7 +70,7 @@ def run_single(cfg: FuzzConfig, values, backend: str = "numpy"):
             out = _run(pto, core, cfg, L, T, idx)
             return out, None
         except PtoFault as e:
-            return _read_out(core, cfg, L), str(e)
+            return cfg.instruction.read_out(core, cfg, L), str(e)
 
 
 BATCH_CORE = 4096
@@ -162,11 +150,6 @@ def _changed(now: np.ndarray, before: np.ndarray, keep) -> np.ndarray:
     return out
 
 
-def footprint(cfg: FuzzConfig, L: dict) -> dict[str, list[tuple[int, int]]]:
-    """The byte ranges the program's instruction writes, by space (what :class:`Watch` keeps)."""
-    return cfg.instruction.footprint(cfg, L)
-
-
 def run_instances(cfg: FuzzConfig, values: np.ndarray, backend: str = "numpy", *,
                   watch: bool = False, info: dict | None = None):
     """Many instances (one row of generator values each) through the public API on cores of
@@ -182,7 +165,7 @@ def run_instances(cfg: FuzzConfig, values: np.ndarray, backend: str = "numpy", *
     L = layout(cfg)
     T = dtypes.as_dtype(cfg.dtype)
     outs, faults, strays = [], [], []
-    keep = footprint(cfg, L)
+    keep = cfg.instruction.footprint(cfg, L)
     # NumPy steps run best with their temporaries in L2 (~2^18 values a step, 1.6x faster
     # than cores of 4096 x 256); a kernel launch wants many blocks
     per = BATCH_CORE if backend != "numpy" else max(16, min(BATCH_CORE, (1 << 18) // max(cfg.n_idx, 1)))
@@ -198,7 +181,7 @@ def run_instances(cfg: FuzzConfig, values: np.ndarray, backend: str = "numpy", *
                          before=w.start if w else None)
                 f = [None if e is None else str(e) for e in core.faults]
             except PtoFault as e:
-                o, f = _read_out(core, cfg, L), [str(e)]
+                o, f = cfg.instruction.read_out(core, cfg, L), [str(e)]
         outs.append(o.reshape(len(v), -1))
         faults += f
         if w:
@@ -240,10 +223,6 @@ def _give_back(key, core) -> None:
         cores.pop(next(iter(cores)))
 
 
-def _read_out(core, cfg, L) -> np.ndarray:
-    return cfg.instruction.read_out(core, cfg, L)
-
-
 def _run(pto, core, cfg, L, T, idx, before=None) -> np.ndarray:
     """The instance's program; ``idx`` is one instance's values, or one row per instance of a
     core of N (then every input is per instance and the output has a row per instance).
@@ -253,4 +232,4 @@ def _run(pto, core, cfg, L, T, idx, before=None) -> np.ndarray:
     def each(a: np.ndarray, *shape: int) -> np.ndarray:
         return a.reshape(*shape) if K == 1 else a.reshape(K, *shape)
     cfg.instruction.program(pto, core, cfg, L, T, idx, each, before or (lambda: None))
-    return _read_out(core, cfg, L)
+    return cfg.instruction.read_out(core, cfg, L)

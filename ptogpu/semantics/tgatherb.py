@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import NotBatched, PtoFault, asserts_live, warn
+from .mgather import Faults
 
 NAME = "TGATHERB"
 BLK = 32
@@ -38,7 +39,6 @@ class Plan:
 def run_blocks(core, plan: Plan) -> None:
     """Check every instance's block addresses (its first fault stops it: it writes nothing),
     then copy, the last writer of each byte winning, sources read as before the step."""
-    from .mgather import Faults
     sa, t = core.arena(plan.src_space), core.target.name
     ub = core.arena(plan.dst_space)
     ks = core.step_instances()

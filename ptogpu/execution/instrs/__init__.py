@@ -10,9 +10,4 @@ from .tinterleave import TINTERLEAVE
 REGISTRY: dict[str, Instr] = {i.name: i for i in (MGATHER, TGATHERB, TINTERLEAVE)}
 
 
-def instr_of(cfg) -> Instr:
-    """The registered instruction of a configuration."""
-    return REGISTRY[cfg.instr]
-
-
-__all__ = ["Instr", "REGISTRY", "instr_of", "pad_to"]
+__all__ = ["Instr", "REGISTRY", "pad_to"]
