@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from ptogpu.backend import backend_available
+from ptogpu.fuzz.classes import FIRST
 from ptogpu.fuzz import compare as C
 from ptogpu.fuzz import execute as X
 from ptogpu.fuzz import rules as R
@@ -73,7 +74,7 @@ def test_lockstep_and_per_thread_launches_give_the_same_counts():
         for shp in (False, True):
             got = []
             for threads in ("warps", "threads"):
-                rep = C.Report(C.Side.parse("a5@native"), C.Side.parse("cpu@native"), cfg, 400, "mixed", 3)
+                rep = C.GatherReport(C.Side.parse("a5@native"), C.Side.parse("cpu@native"), cfg, 400, "mixed", 3)
                 fused.merge(rep, X.Campaign(a, b, gen, 0, threads=threads, shapes=shp).run_chunk(0, 400), gen)
                 got.append(key(rep))
             assert got[0] == got[1]
@@ -89,7 +90,7 @@ def _planted(cfg, change, n=200, shapes=False):
     camp = X.Campaign(a, a, Generator("uniform", 1), 0, shapes=shapes)
     assert camp.run_chunk(0, n)[:, _E("FZ_DIVERGENT")].sum() == 0
     change(camp.sb.params)
-    rep = C.Report(C.Side.parse("a5@native"), C.Side.parse("a5@native"), cfg, n, "uniform", 1)
+    rep = C.GatherReport(C.Side.parse("a5@native"), C.Side.parse("a5@native"), cfg, n, "uniform", 1)
     fused.merge(rep, camp.run_chunk(0, n), Generator("uniform", 1))
     return rep
 
@@ -179,7 +180,7 @@ def _reference_by_shape(cfg, a, b, n, seed):
         mk = verdicts(ia, ib, sa, sb, sel, gen, raw, ra, rb, C.relation(sa, sb))
         for i, m in zip(sel[mk != 0], mk[mk != 0]):
             classes.setdefault(int(m), []).append(int(i))
-    cls = sorted((m, len(v), tuple(sorted(v)[:C.FIRST])) for m, v in classes.items())
+    cls = sorted((m, len(v), tuple(sorted(v)[:FIRST])) for m, v in classes.items())
     return fa, fb, sum(len(v) for v in classes.values()), cls
 
 
@@ -250,7 +251,7 @@ def test_the_kernel_form_counts_like_the_host_engine(kw):
             camp = X.Campaign(a, b, gen, 0, shapes=shp)
             reps = []
             for res in (camp.run_chunk(0, 300), camp.run_kernel_chunk(0, 300)):
-                rep = C.Report(C.Side.parse(pa), C.Side.parse(pb), cfg, 300, "mixed", 6)
+                rep = C.GatherReport(C.Side.parse(pa), C.Side.parse(pb), cfg, 300, "mixed", 6)
                 fused.merge(rep, res, gen)
                 reps.append(rep)
             host, kern = reps
@@ -260,7 +261,7 @@ def test_the_kernel_form_counts_like_the_host_engine(kw):
             # of them a tile of that class
             for m, c in kern.classes.items():
                 for i in c.first:
-                    one = C.Report(C.Side.parse(pa), C.Side.parse(pb), cfg, 1, "mixed", 6)
+                    one = C.GatherReport(C.Side.parse(pa), C.Side.parse(pb), cfg, 1, "mixed", 6)
                     fused.merge(one, camp.run_chunk(i, 1), gen)
                     assert list(one.classes) == [m]
 

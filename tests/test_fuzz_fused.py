@@ -11,7 +11,7 @@ import pytest
 
 from ptogpu.fuzz import FuzzConfig
 from ptogpu.fuzz import fused as F
-from ptogpu.fuzz.compare import Report, Side, campaign
+from ptogpu.fuzz.compare import GatherReport as Report, Side, campaign
 from ptogpu.execution.rng import Generator
 
 

@@ -11,7 +11,8 @@ from ptogpu.execution.batch import BatchResult, BatchSpec, digest_rows, run_batc
 from ptogpu.execution.batch import run_sharded as run_batch_sharded
 from ptogpu.execution.shards import Shard, check_tiling, split
 from ptogpu.fuzz import FuzzConfig
-from ptogpu.fuzz.compare import Report
+from ptogpu.fuzz import Report
+from ptogpu.fuzz.compare import GatherReport
 from ptogpu.fuzz.scatter import ScatterConfig, ScatterReport
 from ptogpu.fuzz.spec import CampaignSpec, run_sharded
 from ptogpu.simt.sweep import SweepResult, SweepSpec, sweep
@@ -96,8 +97,12 @@ def test_a_report_reads_back_from_its_json():
         spec = CampaignSpec.of(cfg, a, b, 500, generator=gen, backend="numpy")
         rep = spec.run()
         j = json.loads(json.dumps(rep.to_json()))
-        back = (Report if isinstance(cfg, FuzzConfig) else ScatterReport).from_json(j)
-        assert same(back.to_json(), rep.to_json())
+        back = Report.from_json(j)                  # one reader: the family's class from the document
+        assert type(back) is (GatherReport if isinstance(cfg, FuzzConfig) else ScatterReport)
+        assert same(back.to_json(), rep.to_json()) and same(type(rep).from_json(j).to_json(), j)
+        other = ScatterReport if isinstance(cfg, FuzzConfig) else GatherReport
+        with pytest.raises(ValueError, match=f"not a {other.FAMILY} report"):
+            other.from_json(j)
         for k, c in rep.classes.items():            # examples regenerated from (seed, first)
             assert np.array_equal(np.asarray(back.classes[k].example), np.asarray(c.example))
 
@@ -113,6 +118,10 @@ def test_merge_refuses_what_is_not_one_campaign():
                             backend="numpy").shard("1/3").run(shrink=False)
     with pytest.raises(ValueError, match="not shards of one campaign"):
         Report.merge([r0, other, r2])
+    scatter = CampaignSpec.of(ScatterConfig(rows=4, cols=8, slots=7), "cpu", "a5", 900,
+                              backend="numpy").shard("1/3").run(shrink=False)
+    with pytest.raises(ValueError, match="not shards of one campaign"):
+        Report.merge([r0, scatter, r2])             # one merge for both families, and it tells them apart
 
 
 def test_a_check_error_of_any_shard_is_kept():

@@ -11,9 +11,14 @@ from .repro import snippet
 
 def __getattr__(name: str):
     """``campaign``, ``Side`` and ``run_batch`` load lazily (they pull in the batch engines)."""
-    if name in ("campaign", "Side", "Report"):
+    if name in ("campaign", "Side"):
         from . import compare
         return getattr(compare, name)
+    if name == "Report":                 # the report of every family (each registers on import)
+        from .spec import families
+        families()
+        from .report import Report
+        return Report
     if name in ("run_batch", "iter_batches"):
         from ..execution import batch
         return getattr(batch, name)

@@ -18,21 +18,35 @@ FIRST = 5          # instance numbers kept per class
 
 @dataclass(frozen=True)
 class Side:
-    """One side of a campaign: ``target[.exec][@backend]`` (``a5.simt``, ``cpu@native``)."""
+    """One side of a campaign of any family: ``target[.exec][@backend]``. ``exec`` is what the
+    family lets a side choose on its target: the executor of an MGATHER-family side
+    (``a5.simt``), the ScatterConflict and Last scan of an MSCATTER side (``a5.last.reverse``);
+    ``auto``: the target's default."""
     target: str
     exec: str = "auto"
     backend: str = "auto"
 
     @classmethod
     def parse(cls, s: str, backend: str = "auto") -> "Side":
-        s = s.strip()
+        s = s.strip().lower()
         be = backend
         if "@" in s:
             s, be = s.split("@", 1)
         tgt, _, ex = s.partition(".")
         return cls(tgt, ex or "auto", be)
 
+    @property
+    def conflict(self) -> str | None:
+        """An MSCATTER side's ScatterConflict (None: the target's default)."""
+        return None if self.exec == "auto" else self.exec.partition(".")[0]
+
+    @property
+    def scan(self) -> str | None:
+        """An MSCATTER ``.last`` side's scan (``owner`` / ``reverse``; None: the campaign's)."""
+        return self.exec.partition(".")[2] or None
+
     def config(self, base: FuzzConfig) -> FuzzConfig:
+        """The MGATHER-family configuration this side runs (its target and executor)."""
         ex = self.exec
         if ex == "simt" and not get_target(self.target).mgather.simt:
             raise ValueError(f"{self}: only {', '.join(t for t, x in TARGETS.items() if x.mgather.simt)} "
@@ -44,14 +58,14 @@ class Side:
         return f"{self.target}{ex}@{self.backend}"
 
 
-def relation(a: Side, b: Side) -> int:
-    """The rule two sides of one target are held to: BACKEND (only the backend differs) or
-    EXECUTOR (only the executor); 0 for two targets."""
-    if (a.target, a.exec) == (b.target, b.exec):
-        return R.BACKEND if a.backend != b.backend else 0
-    if a.target == b.target:
-        return R.EXECUTOR
-    return 0
+def relation(a: Side, b: Side, rules=lambda s: s.target) -> int:
+    """The rule two sides are held to when ``rules`` (what of a side its family's target-table
+    rules depend on: the target; for MSCATTER also the conflict) is the same for both: BACKEND
+    when only the backend differs, EXECUTOR otherwise (another executor or scan, or the same
+    side twice); 0 when the rules may differ."""
+    if rules(a) != rules(b):
+        return 0
+    return R.BACKEND if a.exec == b.exec and a.backend != b.backend else R.EXECUTOR
 
 
 @dataclass

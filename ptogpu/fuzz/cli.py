@@ -15,7 +15,7 @@ import os
 
 from ..errors import Terminated
 from ..progress import Progress
-from .compare import Report
+from .report import Report
 from ..execution.config import FuzzConfig
 
 
@@ -403,8 +403,7 @@ def _text(title: str, rep, args=None) -> str:
     lines = [format_report(title, rep, verbose, repro)]
     if getattr(rep, "regression", None):
         lines.append(f"   REGRESSION: this known campaign's classes changed ({rep.regression})")
-    if not isinstance(rep, Report):
-        lines += _scatter_lines(rep)
+    lines += rep.lines()
     if rep.workers:                   # shards: where they ran, on which backends (checked there)
         where = sorted({w.get("address") or f"{w['host']}:{w['pid']}" for w in rep.workers})
         ran = sorted({f"{w['a']} vs {w['b']}" for w in rep.workers})
@@ -469,8 +468,9 @@ def merge_main(args) -> int:
     campaign by campaign into what one run reports, then shrunk. Shards that do not tile one
     range (a missing or repeated shard), or an interrupted shard run, are an error."""
     from ..execution.shards import Shard
-    from .compare import check_counts
-    from .spec import report_class
+    from .report import check_counts
+    from .spec import families
+    families()                        # every family's report class registered for from_json
     groups: dict = {}
     wholes: dict = {}
     backends = set()
@@ -501,7 +501,7 @@ def merge_main(args) -> int:
                 if shard.range(whole[0], whole[1]) != (c["start"], c["n"]):
                     raise ValueError(f"instances {c['start']:,} + {c['n']:,} are not shard {shard} of "
                                      f"{whole[0]:,} + {whole[1]:,}")
-                rep = report_class("mscatter" if c.get("instr") == "mscatter" else "mgather").from_json(c)
+                rep = Report.from_json(c)
             except (KeyError, TypeError, ValueError) as e:
                 raise ValueError(f"{path}: campaign {c.get('title')!r}: "
                                  f"{e if isinstance(e, ValueError) else f'field {e} missing or malformed'}") \
@@ -536,11 +536,6 @@ def merge_main(args) -> int:
     args.shard = None
     return _emit(reports, args, "+".join(sorted(backends)), False, "", len(reports))
 
-
-
-def _scatter_lines(rep) -> list[str]:
-    from .scatter import format_lines
-    return format_lines(rep)
 
 
 def scatter_main(args, backend: str) -> int:
@@ -578,7 +573,7 @@ def scatter_main(args, backend: str) -> int:
             if p.count(":") != 1 or not all(p.split(":")):
                 raise ValueError(f"--pair {p!r}: expected two sides A:B, e.g. a5.default:cpu")
             a, b = p.split(":")
-            S.Side.parse(a), S.Side.parse(b)
+            S.side(a), S.side(b)
             runs.append((f"{a} vs {b}", a, b))
     else:
         runs = S.default_pairs(cfg)

@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import time
 from concurrent.futures import Executor
-from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, ClassVar
 
 import numpy as np
 
@@ -20,219 +19,47 @@ from ..execution.batch import cache_chunk, chunk_size, run_chunk
 from ..errors import PtoCheckError
 from ..execution import executors
 from . import rules as R
-from .classes import FIRST, DivClass, Side, example_of, instance_configs, note_sparse, relation  # noqa: F401
+from .classes import DivClass, Side, example_of, instance_configs, note_sparse, relation
+from .report import EXECUTED, REF_NUMPY, REF_SELF_NUMPY, Report
 from ..execution.config import FuzzConfig, config_from_settings, settings
 from ..execution.rng import Generator, check_instances
 from ..execution.single import cast_indices, check_fits, run_single
 
-@dataclass
-class Report:
-    a: Side
-    b: Side
-    config: FuzzConfig
-    n: int
-    generator: str
-    seed: int
-    seconds: float = 0.0
-    engine: str = "numpy"
-    faults_a: int = 0
-    faults_b: int = 0
-    divergent: int = 0
-    classes: dict = field(default_factory=dict)
-    check_error: str | None = None
-    executed: dict = field(default_factory=dict)    # side -> "lanes" | "loop" | "formula" (see executed())
-    shapes: bool = False                            # each instance's valid shape drawn (campaign(shapes=))
-    start: int = 0                                  # first instance number
-    workers: list = field(default_factory=list)     # shards: where each ran (spec.run_sharded)
-    references: dict = field(default_factory=dict)  # side -> what its execution was checked against
-    ref_bad_a: int = 0                              # tiles where side A disagrees with its reference
-    ref_bad_b: int = 0
+class GatherReport(Report):
+    """The report of an MGATHER-family campaign (MGATHER, TGATHERB, TINTERLEAVE)."""
+    FAMILY: ClassVar[str] = "mgather"
+    CONFIG: ClassVar[type] = FuzzConfig
 
-    @property
-    def tiles_per_s(self) -> float:
-        return self.n / self.seconds if self.seconds and not self.check_error else 0.0
+    settings_of = staticmethod(settings)
+    config_of = staticmethod(config_from_settings)
 
-    @property
-    def unexplained(self) -> int:
-        return sum(c.count for c in self.classes.values() if not c.explained and not R.is_bug(c.mask))
+    @staticmethod
+    def label_of(config: FuzzConfig) -> str:
+        return config.op_label
 
-    @property
-    def bugs(self) -> int:
-        return sum(c.count for c in self.classes.values() if R.is_bug(c.mask))
+    def regenerate(self, classes: list[DivClass]) -> None:
+        gen = Generator(self.generator, self.seed)
+        for c in classes:
+            c.example = example_of(self, gen, c)
 
-    def to_json(self) -> dict:
-        """The report as the versioned JSON document of docs/json.md (``schema`` names it)."""
-        ca, cb = self.a.config(self.config), self.b.config(self.config)
-        return {
-            "schema": SCHEMA,
-            "a": str(self.a), "b": str(self.b), "config": self.config.op_label,
-            "settings": settings(self.config), "sides": {k: side_json(s) for k, s in
-                                                         (("a", self.a), ("b", self.b))},
-            "start": self.start, "n": self.n,
-            "generator": self.generator, "seed": self.seed, "engine": self.engine,
-            "compared": 0 if self.check_error else self.n,
-            "seconds": round(self.seconds, 4), "tiles_per_s": round(self.tiles_per_s, 1),
-            "executed": dict(self.executed), "shapes": self.shapes,
-            "faults_a": self.faults_a, "faults_b": self.faults_b, "divergent": self.divergent,
-            "references": {k: {"reference": self.references.get(k, "none"), "mismatched": x}
-                           for k, x in (("a", self.ref_bad_a), ("b", self.ref_bad_b))},
-            "unexplained": self.unexplained, "emulator_bugs": self.bugs,
-            "check_error": self.check_error,
-            "classes": [{"class": c.name, "facts": R.names(c.mask), "count": c.count,
-                         "first": c.first, "explained": c.explained,
-                         "emulator_bug": R.is_bug(c.mask),
-                         "rules": R.describe(c.mask, ca, cb),
-                         **({"shape": list(c.shape)} if c.shape else {}),
-                         "shrunk": c.shrunk, "reproducer": c.reproducer}
-                        for c in sorted(self.classes.values(), key=lambda c: -c.count)],
-            **({"workers": list(self.workers)} if self.workers else {}),
-        }
-
-    @classmethod
-    def from_json(cls, d: dict) -> "Report":
-        """The report a ``to_json`` document describes (a shard's, read back to merge). Each
-        class's example is regenerated from (seed, its first instance)."""
-        check_schema(d)
-        if d.get("instr") == "mscatter":
-            raise ValueError(f"not an MGATHER-family report ({SCHEMA}): an MSCATTER one")
-        cfg = config_from_settings(d["settings"])
-        side = lambda k: Side(d["sides"][k]["target"], d["sides"][k]["exec"], d["sides"][k]["backend"])
-        rep = cls(side("a"), side("b"), cfg, int(d["n"]), d["generator"], int(d["seed"]),
-                  seconds=float(d["seconds"]), engine=d["engine"], faults_a=int(d["faults_a"]),
-                  faults_b=int(d["faults_b"]), divergent=int(d["divergent"]),
-                  check_error=d["check_error"], executed=dict(d["executed"]), shapes=bool(d["shapes"]),
-                  start=int(d["start"]))
-        refs = d["references"]
-        rep.references = {k: refs[k]["reference"] for k in ("a", "b")}
-        rep.ref_bad_a, rep.ref_bad_b = int(refs["a"]["mismatched"]), int(refs["b"]["mismatched"])
-        gen = Generator(rep.generator, rep.seed)
-        for c in d["classes"]:
-            mask = R.mask_of_names(c["facts"])
-            dc = DivClass(mask, int(c["count"]), [int(x) for x in c["first"]],
-                          shape=tuple(c["shape"]) if c.get("shape") else None,
-                          reproducer=c["reproducer"], shrunk=c["shrunk"])
-            dc.example = example_of(rep, gen, dc)
-            rep.classes[mask] = dc
-        return rep
-
-    @classmethod
-    def merge(cls, reports: list["Report"]) -> "Report":
-        """The report of one run over the union of ``reports`` (shards of one campaign): counts
-        and faults summed, each class's first instances the smallest across shards, its
-        example regenerated, a check error from any shard kept. The shards must tile one
-        instance range (``execution.shards.check_tiling``) and share configuration, sides,
-        generator and seed. Nothing is shrunk: call :meth:`shrink` once on the result."""
-        from ..execution.shards import check_tiling
-        reports = list(reports)
-        start, n = check_tiling([(r.start, r.n) for r in reports], "report shards")
-        r0 = reports[0]
-        for r in reports[1:]:
-            if (settings(r.config), r.generator, r.seed, r.shapes) != (settings(r0.config), r0.generator, r0.seed, r0.shapes) \
-                    or (r.a.target, r.a.exec, r.b.target, r.b.exec) != (r0.a.target, r0.a.exec, r0.b.target, r0.b.exec):
-                raise ValueError("these reports are not shards of one campaign (configuration, sides, "
-                                 "generator or seed differ)")
-        out = cls(r0.a, r0.b, r0.config, n, r0.generator, r0.seed, start=start, shapes=r0.shapes,
-                  seconds=sum(r.seconds for r in reports))
-        out.engine = "; ".join(dict.fromkeys(r.engine for r in reports))
-        mixed = {k: sorted({str(getattr(r, k)) for r in reports}) for k in ("a", "b")}
-        if any(len(v) > 1 for v in mixed.values()):          # shards on workers with other backends
-            out.engine += "; shards ran as " + ", ".join(" and ".join(v) for v in mixed.values() if len(v) > 1)
-        out.check_error = next((r.check_error for r in reports if r.check_error), None)
-        for k in ("a", "b"):
-            parts = {p for r in reports for p in r.executed.get(k, "").split("+") if p}
-            if parts:
-                out.executed[k] = "+".join(e for e in EXECUTED if e in parts)
-        out.references = {k: "; ".join(dict.fromkeys(r.references.get(k, "none") for r in reports))
-                          for k in ("a", "b")}
-        for r in sorted(reports, key=lambda r: r.start):
-            out.faults_a += r.faults_a
-            out.faults_b += r.faults_b
-            out.ref_bad_a += r.ref_bad_a
-            out.ref_bad_b += r.ref_bad_b
-            out.divergent += r.divergent
-            for m, c in r.classes.items():
-                t = out.classes.setdefault(m, DivClass(m))
-                if c.first and (not t.first or c.first[0] < t.first[0]):
-                    t.shape = c.shape
-                t.count += c.count
-                t.first = sorted(t.first + c.first)[:FIRST]
-        gen = Generator(out.generator, out.seed)
-        for c in out.classes.values():
-            c.example = example_of(out, gen, c)
-        return out
-
-    def shrink(self) -> None:
-        """Shrink every class to a minimal reproducer (what a campaign does at its end)."""
+    def shrink_class(self, c: DivClass) -> None:
         from .shrink import shrink_class
         ca, cb = self.a.config(self.config), self.b.config(self.config)
-        gen = Generator(self.generator, self.seed)
-        for c in self.classes.values():
-            if c.shape and c.first:
-                shrink_class(c, *instance_configs(ca, cb, gen, c.first[0]), self.a, self.b)
-            else:
-                shrink_class(c, ca, cb, self.a, self.b)
+        if c.shape and c.first:
+            ca, cb = instance_configs(ca, cb, Generator(self.generator, self.seed), c.first[0])
+        shrink_class(c, ca, cb, self.a, self.b)
+
+    @classmethod
+    def run_spec(cls, spec, *, shrink: bool, progress, executor) -> "GatherReport":
+        a, b = spec.sides()
+        return campaign(spec.config(), a, b, spec.n, generator=spec.generator, seed=spec.seed,
+                        start=spec.start, chunk=spec.chunk, shrink=shrink, progress=progress,
+                        fused=True if spec.engine == "formula" else None, shapes=spec.shapes,
+                        executor=executor)
 
 
-SCHEMA = "ptogpu.fuzz.report/2"
-"""Name and version of the report's JSON form (docs/json.md): a new version number means a
-field changed meaning or went away; new fields may appear within a version. Version 2: three
-verdicts per tile (``references``), classes named by the rule fields that are shown to explain
-them (``facts``)."""
-
-
-def check_schema(d: dict) -> None:
-    """A report document of this version, or one line saying what it is instead."""
-    got = d.get("schema") if isinstance(d, dict) else None
-    if got == SCHEMA:
-        return
-    if isinstance(got, str) and got.startswith("ptogpu.fuzz.report/"):
-        raise ValueError(f"a {got} report (an older ptogpu's, without per-side reference verdicts): "
-                         f"this ptogpu merges {SCHEMA}; rerun that shard")
-    raise ValueError(f"not a fuzz report ({SCHEMA}): schema {got!r}")
-
-
-def check_counts(d: dict) -> None:
-    """A report document whose counts a run of its ``n`` tiles could have produced (a merge
-    sums them: an edited or corrupted shard must not pass), or a ValueError saying which."""
-    def whole(k, v):
-        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-            raise ValueError(f"{k} = {v!r}: not a count")
-        return v
-    n, start = whole("n", d.get("n")), whole("start", d.get("start"))
-    counts = {k: d.get(k, 0) for k in ("divergent", "faults_a", "faults_b", "races_a", "races_b")}
-    counts.update({f"references.{k}.mismatched": d.get("references", {}).get(k, {}).get("mismatched", 0)
-                   for k in "ab"})
-    for k, v in counts.items():
-        if whole(k, v) > n:
-            raise ValueError(f"{k} = {v:,} of {n:,} tiles: more than the run compared")
-    total = 0
-    for c in d.get("classes", []):
-        total += whole(f"class {c.get('class')!r} count", c.get("count"))
-        first = c.get("first", [])
-        if len(first) > c["count"] or any(not isinstance(x, int) or not start <= x < start + n for x in first):
-            raise ValueError(f"class {c.get('class')!r}: first instances {first} outside "
-                             f"{start:,} .. {start + n - 1:,} or more than its count")
-    if total > n:
-        raise ValueError(f"classes count {total:,} tiles of {n:,}: more than the run compared")
-
-
-def side_json(s: "Side") -> dict:
-    return {"target": s.target, "exec": s.exec, "backend": s.backend}
-
-
-# What a side's execution is checked against (Report.references, "references" in the JSON).
 REF_FORMULA = "formula reference (cuda_src/fuzz_reference.cuh: the target's rules, no kernel code)"
 REF_SELF_FORMULA = "none: this side ran the formula reference itself (no lanes or loops to check)"
-REF_NUMPY = "numpy semantics"
-REF_SELF_NUMPY = "none: this side is the numpy semantics itself"
-
-EXECUTED = ("lanes", "loop", "formula")
-"""What a side's results came from: ``lanes``, every SIMT lane of every warp-round of the A5
-launch (the kernels: lock-step warps on native, the GPU's threads on cupy); ``loop``, the
-target's scalar loop (kernels of the scalar targets and A5's 1x1 path); ``formula``, the
-per-element result computed directly (the NumPy array paths, the fused campaigns), which
-executes neither lanes nor loops and so cannot see an error in the lane mapping."""
-
 
 def runs_lanes(cfg: FuzzConfig) -> bool:
     """Does this configuration's kernel run a SIMT launch? A5 MGATHER into UB always does
@@ -289,7 +116,7 @@ def campaign(base: FuzzConfig, a: Side | str, b: Side | str, n: int, *, generato
              seed: int = 0, start: int = 0, chunk: int | None = None, shrink: bool = True,
              fused: bool | None = None, shapes: bool = False,
              progress: Callable[[int, int], None] | None = None,
-             executor: Executor | None = None) -> Report:
+             executor: Executor | None = None) -> GatherReport:
     """Compare sides ``a`` and ``b`` on instances ``start .. start+n-1`` of ``base``.
 
     By default both sides' bytes are built through ``ptogpu.execution.batch`` and compared: on the
@@ -319,7 +146,7 @@ def campaign(base: FuzzConfig, a: Side | str, b: Side | str, n: int, *, generato
     check_fits(ca)
     check_fits(cb)
     gen = generator if isinstance(generator, Generator) else Generator(generator, seed)
-    rep = Report(a, b, base, n, gen.kind, gen.seed, start=start)
+    rep = GatherReport(a, b, base, n, gen.kind, gen.seed, start=start)
     t0 = time.perf_counter()
     rel = relation(a, b)
     from . import execute as X

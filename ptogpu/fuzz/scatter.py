@@ -29,14 +29,16 @@ from __future__ import annotations
 import os
 import time
 from functools import lru_cache
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
+from typing import ClassVar
 
 import numpy as np
 
 from .. import dtypes
 from ..enums import Coalesce, ScatterAtomicOp, ScatterConflict, ScatterOOB
 from ..execution.rng import KINDS, generate, instance_keys, mix64
-from .classes import DivClass
+from .classes import DivClass, Side, relation
+from .report import REF_NUMPY, REF_SELF_NUMPY, Report
 
 GENERATORS = {**{k: v for k, v in KINDS.items()}, "equal": 7, "perm": 8}
 """Index generators: the shared ones (uniform, oob, negative, extreme, boundary, dup (4 values
@@ -106,35 +108,27 @@ class ScatterConfig:
                 + (f" x {self.batches} batches" if self.batches > 1 else ""))
 
 
-@dataclass(frozen=True)
-class Side:
-    target: str
-    conflict: str | None = None          # "default" | "last" | None (the target's default)
-    backend: str = "auto"
-    scan: str | None = None              # Conflict::Last on native: "owner" | "reverse" (None: the campaign's)
+def side(text: str, backend: str = "auto") -> Side:
+    """An MSCATTER side, ``target[.conflict[.scan]][@backend]``, checked: the conflict is
+    ``default`` or ``last``, only on a target whose MSCATTER takes one; only ``.last`` names a
+    scan (:data:`SCANS`)."""
+    from ..targets import TARGETS
+    s = Side.parse(text, backend)
+    cf, scan = s.conflict or "", s.scan
+    if s.target not in TARGETS:
+        raise ValueError(f"side {text!r}: target must be {', '.join(TARGETS)}")
+    if cf not in ("", "default", "last") or "." in (scan or ""):
+        raise ValueError(f"side {text!r}: conflict must be default or last")
+    if scan and (cf != "last" or scan not in SCANS):
+        raise ValueError(f"side {text!r}: only a .last side names its scan, one of {', '.join(SCANS)}")
+    if cf and not TARGETS[s.target].mscatter.conflict_form:
+        raise ValueError(f"{s.target} has no ScatterConflict parameter (write the side as {s.target})")
+    return s
 
-    @classmethod
-    def parse(cls, s: str, backend: str = "auto") -> "Side":
-        s = s.strip().lower()
-        be = backend
-        if "@" in s:
-            s, be = s.split("@", 1)
-        tgt, _, cf = s.partition(".")
-        cf, _, scan = cf.partition(".")
-        from ..targets import TARGETS
-        if tgt not in TARGETS:
-            raise ValueError(f"side {s!r}: target must be {', '.join(TARGETS)}")
-        if cf not in ("", "default", "last"):
-            raise ValueError(f"side {s!r}: conflict must be default or last")
-        if scan and (cf != "last" or scan not in SCANS):
-            raise ValueError(f"side {s!r}: only a .last side names its scan, one of {', '.join(SCANS)}")
-        if cf and not TARGETS[tgt].mscatter.conflict_form:
-            raise ValueError(f"{tgt} has no ScatterConflict parameter (write the side as {tgt})")
-        return cls(tgt, cf or None, be, scan or None)
 
-    def __str__(self) -> str:
-        sc = f".{self.scan}" if self.scan else ""
-        return f"{self.target}{'.' + self.conflict if self.conflict else ''}{sc}@{self.backend}"
+def _rules(s: Side) -> tuple:
+    """What of a side MSCATTER's rules depend on: its target and conflict (not the scan)."""
+    return (s.target, s.conflict)
 
 
 SCANS = ("owner", "reverse")
@@ -278,7 +272,7 @@ def hybrid(side: Side, donor: Side, fields, backend: str) -> Side:
     from ..targets import variant
     paths = tuple(p for f in fields for p in f.copies)
     conflict = donor.conflict if any(f.path == "conflict" for f in fields) else side.conflict
-    return Side(variant(side.target, donor.target, paths), conflict, backend)
+    return Side(variant(side.target, donor.target, paths), conflict or "auto", backend)
 
 
 def alternatives(cfg: ScatterConfig, a: Side, b: Side, backend: str) -> list:
@@ -300,15 +294,6 @@ def side_ok(cfg: ScatterConfig, side: Side) -> bool:
         return True
     except (PtoError, ValueError):
         return False
-
-
-def relation(a: Side, b: Side) -> int:
-    """BACKEND / EXECUTOR when the two sides must agree (same target and conflict on two
-    backends / with the two Last scans), else 0."""
-    from . import rules as R
-    if (a.target, a.conflict) != (b.target, b.conflict):
-        return 0
-    return R.BACKEND if a.backend != b.backend else R.EXECUTOR
 
 
 def fused_plan(cfg: ScatterConfig, a: Side, b: Side, gen: str, seed: int, scan: str = "owner"):
@@ -335,7 +320,7 @@ def fused_plan(cfg: ScatterConfig, a: Side, b: Side, gen: str, seed: int, scan: 
     p[_E("FZ_IMAGE")] = (os.getpid() << 20) + _IMAGES        # new images: the kernel recopies
     # the explanation block: every alternative's block (the engine's reference reads them;
     # an alternative the kernels do not cover leaves the campaign to the API engine)
-    alts = alternatives(cfg, a, b, "native") if not relation(a, b) else []
+    alts = alternatives(cfg, a, b, "native") if not relation(a, b, _rules) else []
     if len(alts) > _E("MX_MAX"):
         return None
     mx = np.zeros(_E("MX_WORDS"), np.int64)
@@ -426,7 +411,7 @@ def class_masks(code: np.ndarray, explained: np.ndarray, rel: int) -> np.ndarray
 
 
 def _reference_side(s: Side) -> Side:
-    return Side(s.target, s.conflict, "numpy", s.scan)
+    return Side(s.target, s.exec, "numpy")
 
 
 def api_masks(cfg: ScatterConfig, a: Side, b: Side, raw: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -435,7 +420,7 @@ def api_masks(cfg: ScatterConfig, a: Side, b: Side, raw: np.ndarray) -> tuple[np
     the hybrid sides of :func:`alternatives` on NumPy."""
     wa, wb = World(cfg, a), World(cfg, b)
     refs = [World(cfg, _reference_side(s)) if s.backend != "numpy" else None for s in (a, b)]
-    rel = relation(a, b)
+    rel = relation(a, b, _rules)
     alts = [(t, d, bits, World(cfg, s)) for t, d, bits, s in alternatives(cfg, a, b, "numpy")] if not rel else []
     code = np.zeros(raw.shape[0], np.int64)
     expl = np.zeros(raw.shape[0], np.int64)
@@ -479,139 +464,52 @@ def _explain_api(alts, raw, ra, rb) -> int:
     return mask or R.UNEXPLAINED
 
 
-Class = DivClass
-"""An MSCATTER divergence class: the one class type of every campaign family."""
+class ScatterReport(Report):
+    """The report of an MSCATTER campaign: the common one, plus races per side."""
+    FAMILY: ClassVar[str] = "mscatter"
+    CONFIG: ClassVar[type] = ScatterConfig
 
+    @staticmethod
+    def settings_of(config: ScatterConfig) -> dict:
+        return dict(config.__dict__)
 
-@dataclass
-class ScatterReport:
-    config: ScatterConfig
-    a: Side
-    b: Side
-    n: int
-    generator: str
-    seed: int
-    start: int = 0
-    engine: str = "api"
-    seconds: float = 0.0
-    executed: dict = field(default_factory=dict)
-    faults_a: int = 0
-    faults_b: int = 0
-    races_a: int = 0
-    races_b: int = 0
-    divergent: int = 0
-    classes: dict = field(default_factory=dict)
-    check_error: str | None = None
-    workers: list = field(default_factory=list)     # shards: where each ran (spec.run_sharded)
-    references: dict = field(default_factory=dict)  # side -> what its execution was checked against
-    ref_bad_a: int = 0
-    ref_bad_b: int = 0
+    @staticmethod
+    def config_of(settings: dict) -> ScatterConfig:
+        return ScatterConfig(**settings)
 
-    @property
-    def tiles_per_s(self) -> float:
-        return self.n / self.seconds if self.seconds and not self.check_error else 0.0
+    @staticmethod
+    def label_of(config: ScatterConfig) -> str:
+        return config.label
 
-    @property
-    def unexplained(self) -> int:
+    side_of = staticmethod(side)
+
+    def rule_lines(self, c: DivClass) -> list[str]:
         from . import rules as R
-        return sum(c.count for c in self.classes.values() if c.mask & R.UNEXPLAINED and not R.is_bug(c.mask))
+        return R.describe(c.mask, self.a, self.b, (_conflict(self.config, self.a), _conflict(self.config, self.b)))
 
-    @property
-    def bugs(self) -> int:
-        from . import rules as R
-        return sum(c.count for c in self.classes.values() if R.is_bug(c.mask))
-
-    def to_json(self) -> dict:
-        from . import rules as R
-        ca, cb = (_Named(s.target) for s in (self.a, self.b))
-        return {
-            "schema": SCHEMA, "instr": "mscatter", "a": str(self.a), "b": str(self.b),
-            "config": self.config.label, "settings": dict(self.config.__dict__),
-            "start": self.start, "n": self.n, "generator": self.generator, "seed": self.seed,
-            "engine": self.engine, "compared": 0 if self.check_error else self.n,
-            "seconds": round(self.seconds, 4), "tiles_per_s": round(self.tiles_per_s, 1),
-            "executed": dict(self.executed), "faults_a": self.faults_a, "faults_b": self.faults_b,
-            "races_a": self.races_a, "races_b": self.races_b, "divergent": self.divergent,
-            "references": {k: {"reference": self.references.get(k, "none"), "mismatched": x}
-                           for k, x in (("a", self.ref_bad_a), ("b", self.ref_bad_b))},
-            "unexplained": self.unexplained, "emulator_bugs": self.bugs, "check_error": self.check_error,
-            "classes": [{"class": c.name, "facts": R.names(c.mask), "count": c.count, "first": c.first,
-                         "explained": c.explained, "emulator_bug": R.is_bug(c.mask),
-                         "rules": R.describe(c.mask, ca, cb, (_conflict(self.config, self.a), _conflict(self.config, self.b))),
-                         "shrunk": c.shrunk, "reproducer": c.reproducer}
-                        for c in sorted(self.classes.values(), key=lambda c: -c.count)],
-            **({"workers": list(self.workers)} if self.workers else {}),
-        }
-
-    @classmethod
-    def from_json(cls, d: dict) -> "ScatterReport":
-        """The report a ``to_json`` document describes; examples regenerated from (seed, first)."""
-        from . import rules as R
-        from .compare import check_schema
-        check_schema(d)
-        if d.get("instr") != "mscatter":
-            raise ValueError(f"not an MSCATTER report ({SCHEMA}, instr mscatter)")
-        cfg = ScatterConfig(**d["settings"])
-        a, b = Side.parse(d["a"]), Side.parse(d["b"])
-        refs = d["references"]
-        rep = cls(cfg, a, b, int(d["n"]), d["generator"], int(d["seed"]), start=int(d["start"]),
-                  engine=d["engine"], seconds=float(d["seconds"]), executed=dict(d["executed"]),
-                  faults_a=int(d["faults_a"]), faults_b=int(d["faults_b"]), races_a=int(d["races_a"]),
-                  races_b=int(d["races_b"]), divergent=int(d["divergent"]), check_error=d["check_error"],
-                  references={k: refs[k]["reference"] for k in ("a", "b")},
-                  ref_bad_a=int(refs["a"]["mismatched"]), ref_bad_b=int(refs["b"]["mismatched"]))
-        for c in d["classes"]:
-            m = R.mask_of_names(c["facts"])
-            rep.classes[m] = Class(m, int(c["count"]), [int(x) for x in c["first"]],
-                                   shrunk=c["shrunk"], reproducer=c["reproducer"])
-        rep._examples()
-        return rep
-
-    @classmethod
-    def merge(cls, reports: list["ScatterReport"]) -> "ScatterReport":
-        """One run's report from its shards (see ``compare.Report.merge``); not shrunk."""
-        from ..execution.shards import check_tiling
-        reports = list(reports)
-        start, n = check_tiling([(r.start, r.n) for r in reports], "report shards")
-        r0 = reports[0]
-        key = lambda r: (r.config, r.generator, r.seed, r.a.target, r.a.conflict, r.a.scan,
-                         r.b.target, r.b.conflict, r.b.scan)
-        if any(key(r) != key(r0) for r in reports):
-            raise ValueError("these reports are not shards of one campaign (configuration, sides, "
-                             "generator or seed differ)")
-        out = cls(r0.config, r0.a, r0.b, n, r0.generator, r0.seed, start=start,
-                  engine="; ".join(dict.fromkeys(r.engine for r in reports)),
-                  seconds=sum(r.seconds for r in reports),
-                  check_error=next((r.check_error for r in reports if r.check_error), None))
-        out.references = {k: "; ".join(dict.fromkeys(r.references.get(k, "none") for r in reports)) for k in "ab"}
-        for k in ("a", "b"):
-            vals = list(dict.fromkeys(r.executed.get(k) for r in reports if r.executed.get(k)))
-            if vals:
-                out.executed[k] = "+".join(vals)
-        for r in sorted(reports, key=lambda r: r.start):
-            for f in ("faults_a", "faults_b", "races_a", "races_b", "divergent", "ref_bad_a", "ref_bad_b"):
-                setattr(out, f, getattr(out, f) + getattr(r, f))
-            for m, c in r.classes.items():
-                t = out.classes.setdefault(m, Class(m))
-                t.count += c.count
-                t.first = sorted(t.first + c.first)[:5]
-        out._examples()
-        return out
-
-    def _examples(self) -> None:
-        for c in self.classes.values():
+    def regenerate(self, classes: list[DivClass]) -> None:
+        for c in classes:
             c.example = (indices(self.generator, self.seed, np.array(c.first[:1], np.int64),
                                  self.config.n_idx, self.config.slots)[0] if c.first else None)
 
-    def shrink(self) -> None:
-        """Shrink every class to a minimal reproducer (what a campaign does at its end)."""
-        for c in self.classes.values():
-            _shrink(self, c)
+    def shrink_class(self, c: DivClass) -> None:
+        _shrink(self, c)
 
+    @classmethod
+    def run_spec(cls, spec, *, shrink: bool, progress, executor) -> "ScatterReport":
+        a, b = spec.sides()          # MSCATTER campaigns run here (no worker pool of their own)
+        return campaign(spec.config(), a, b, spec.n, generator=spec.generator, seed=spec.seed,
+                        start=spec.start, chunk=spec.chunk, shrink=shrink, progress=progress,
+                        last_scan=spec.last_scan)
 
-@dataclass(frozen=True)
-class _Named:
-    target: str
+    def lines(self) -> list[str]:
+        """The race counts."""
+        out = []
+        for who, k in ((self.a, self.races_a), (self.b, self.races_b)):
+            if k:
+                out.append(f"   races: {who} {k:,} tile(s) where two or more threads store to one element "
+                           "(another legal schedule may leave different bytes; MSCATTER[...].outcomes lists them)")
+        return out
 
 
 def _conflict(cfg: ScatterConfig, s: Side) -> str:
@@ -620,9 +518,6 @@ def _conflict(cfg: ScatterConfig, s: Side) -> str:
     return {"cpu": "sequential (last writer)", "a2a3_nd": "sequential (last writer)",
             "a5_scalar": "sequential (scalar path)", "a5_default": "source-centric launch (emulated schedule)",
             "a5_last": "slot-centric Last"}.get(path, path)
-
-
-from .compare import SCHEMA  # noqa: E402  (one report schema for both families)
 
 
 def _note(rep: ScatterReport, inst: np.ndarray, raw, code: np.ndarray, masks: np.ndarray) -> None:
@@ -649,7 +544,7 @@ def _note(rep: ScatterReport, inst: np.ndarray, raw, code: np.ndarray, masks: np
         m, cnt = int(kinds[j]), int(counts[j])
         c = rep.classes.get(m)
         if c is None:
-            c = rep.classes[m] = Class(m, example=examples[j].copy())
+            c = rep.classes[m] = DivClass(m, example=examples[j].copy())
         c.count += cnt
         if len(c.first) < 5:
             hits = sel[np.asarray(masks)[sel] == m][:5 - len(c.first)]
@@ -667,15 +562,14 @@ def campaign(cfg: ScatterConfig, a: Side | str, b: Side | str, n: int, *, genera
     a ``.last`` side without its own scan runs on native (:data:`SCANS`)."""
     from ..backend import resolve_backend
     from ..errors import PtoCheckError
-    from .compare import REF_NUMPY, REF_SELF_NUMPY
     if last_scan not in SCANS:
         raise ValueError(f"last_scan {last_scan!r}: one of {', '.join(SCANS)}")
-    a = Side.parse(a, backend) if isinstance(a, str) else a
-    b = Side.parse(b, backend) if isinstance(b, str) else b
+    a = side(a, backend) if isinstance(a, str) else a
+    b = side(b, backend) if isinstance(b, str) else b
     a, b = (replace(s, backend=resolve_backend(s.backend)[0]) for s in (a, b))
     if generator not in GENERATORS:
         raise ValueError(f"unknown generator {generator!r}; choose one of {', '.join(GENERATORS)}")
-    rep = ScatterReport(cfg, a, b, n, generator, seed, start=start)
+    rep = ScatterReport(a, b, cfg, n, generator, seed, start=start)
     try:
         wa, wb = World(cfg, a), World(cfg, b)
         with wa.core:
@@ -684,6 +578,7 @@ def campaign(cfg: ScatterConfig, a: Side | str, b: Side | str, n: int, *, genera
             wb.form._prepare(wb.core, wb.table, wb.src, wb.idx)
     except PtoCheckError as e:
         rep.check_error = str(e)
+        rep.engine = "none: a static check rejects a side, nothing was compared"
         return rep
     plan = fused_plan(cfg, a, b, generator, seed, last_scan) if engine in (None, "fused") else None
     if engine == "fused" and plan is None:
@@ -694,7 +589,7 @@ def campaign(cfg: ScatterConfig, a: Side | str, b: Side | str, n: int, *, genera
         "a": "formula" if a.backend == "numpy" else "kernel", "b": "formula" if b.backend == "numpy" else "kernel"}
     rep.references = ({"a": REF_KERNEL, "b": REF_KERNEL} if plan else
                       {k: REF_SELF_NUMPY if s.backend == "numpy" else REF_NUMPY for k, s in (("a", a), ("b", b))})
-    rel = relation(a, b)
+    rel = relation(a, b, _rules)
     step = chunk or (200_000 if plan else 256)
     t0 = time.perf_counter()
     done = 0
@@ -749,7 +644,7 @@ def _neutral(cfg: ScatterConfig) -> int | None:
     return cfg.slots * cfg.batches if cfg.oob == "skip" else None
 
 
-def _shrink(rep: ScatterReport, c: Class) -> None:
+def _shrink(rep: ScatterReport, c: DivClass) -> None:
     """Greedy and deterministic: fewest rows that keep the class, then every index that does
     not matter set to a neutral value (Skip: the capacity, which nothing writes; else 0)."""
     cfg, raw = rep.config, np.asarray(c.example, np.int64)
@@ -839,13 +734,3 @@ def default_pairs(cfg: ScatterConfig) -> list[tuple[str, str, str]]:
     if cfg.atomic != "none":
         pairs = [(t, a, b) for t, a, b in pairs if ".last" not in a + b]
     return pairs
-
-
-def format_lines(rep: ScatterReport) -> list[str]:
-    """The lines ``ptogpu fuzz`` prints after the common report: the race counts."""
-    out = []
-    for who, k in ((rep.a, rep.races_a), (rep.b, rep.races_b)):
-        if k:
-            out.append(f"   races: {who} {k:,} tile(s) where two or more threads store to one element "
-                       "(another legal schedule may leave different bytes; MSCATTER[...].outcomes lists them)")
-    return out

@@ -19,7 +19,14 @@ from ..execution import executors
 from ..execution.shards import RangeSpec, Shard
 
 SCHEMA = "ptogpu.fuzz.campaign/1"
-FAMILIES = ("mgather", "mscatter")      # FuzzConfig (MGATHER, TGATHERB, TINTERLEAVE) | ScatterConfig
+
+
+def families() -> dict:
+    """family name -> its report class: ``mgather`` (FuzzConfig: MGATHER, TGATHERB,
+    TINTERLEAVE; ``compare``), ``mscatter`` (ScatterConfig; ``scatter``)."""
+    from . import compare, scatter  # noqa: F401  (each registers its family's report)
+    from .report import FAMILIES
+    return FAMILIES
 
 
 @dataclass(frozen=True)
@@ -46,8 +53,8 @@ class CampaignSpec(RangeSpec):
     REQUIRED: ClassVar[tuple[str, ...]] = ("family", "settings", "a", "b", "n")
 
     def __post_init__(self) -> None:
-        if self.family not in FAMILIES:
-            raise ValueError(f"family {self.family!r}: one of {', '.join(FAMILIES)}")
+        if self.family not in families():
+            raise ValueError(f"family {self.family!r}: one of {', '.join(families())}")
         if self.engine not in ("execute", "formula"):
             raise ValueError(f"engine {self.engine!r}: execute or formula")
         from ..execution.rng import check_instances
@@ -56,18 +63,14 @@ class CampaignSpec(RangeSpec):
     @classmethod
     def of(cls, config, a: str, b: str, n: int, **kw) -> "CampaignSpec":
         """The spec of ``campaign(config, a, b, n, ...)`` (either family)."""
-        from ..execution.config import FuzzConfig
-        from .compare import settings
-        if isinstance(config, FuzzConfig):
-            return cls("mgather", settings(config), a, b, n, **kw)
-        return cls("mscatter", dict(config.__dict__), a, b, n, **kw)
+        for fam, rep in families().items():
+            if isinstance(config, rep.CONFIG):
+                return cls(fam, rep.settings_of(config), a, b, n, **kw)
+        raise TypeError(f"{type(config).__name__}: not the configuration of a campaign family "
+                        f"({', '.join(r.CONFIG.__name__ for r in families().values())})")
 
     def config(self):
-        if self.family == "mgather":
-            from .compare import config_from_settings
-            return config_from_settings(self.settings)
-        from .scatter import ScatterConfig
-        return ScatterConfig(**self.settings)
+        return families()[self.family].config_of(self.settings)
 
     def sides(self) -> tuple[str, str]:
         at = lambda s: s if "@" in s else f"{s}@{self.backend}"
@@ -75,25 +78,7 @@ class CampaignSpec(RangeSpec):
 
     def run(self, *, shrink: bool = True, progress: Callable | None = None, executor: Executor | None = None):
         """Run this spec here (its instance range): the campaign's report."""
-        a, b = self.sides()
-        if self.family == "mgather":
-            from .compare import campaign
-            return campaign(self.config(), a, b, self.n, generator=self.generator, seed=self.seed,
-                            start=self.start, chunk=self.chunk, shrink=shrink, progress=progress,
-                            fused=True if self.engine == "formula" else None, shapes=self.shapes,
-                            executor=executor)
-        from .scatter import campaign
-        return campaign(self.config(), a, b, self.n, generator=self.generator, seed=self.seed,
-                        start=self.start, chunk=self.chunk, shrink=shrink, progress=progress,
-                        last_scan=self.last_scan)
-
-
-def report_class(family: str):
-    if family == "mgather":
-        from .compare import Report
-        return Report
-    from .scatter import ScatterReport
-    return ScatterReport
+        return families()[self.family].run_spec(self, shrink=shrink, progress=progress, executor=executor)
 
 
 def run_shard(spec: dict) -> dict:
@@ -136,7 +121,7 @@ def run_sharded(spec: CampaignSpec, k: int, executor: Executor | None, *, shrink
         if progress:
             progress(done, spec.n)
     got = executors.gather(task, [(s.to_json(),) for s in shards], executor, finished)
-    cls = report_class(spec.family)
+    cls = families()[spec.family]
     rep = cls.merge([cls.from_json(got[i]["report"]) for i in range(k)])
     if shrink and not rep.check_error and rep.classes:
         # on a worker too: the sides' backends are the workers' (this machine may lack them)
@@ -148,6 +133,6 @@ def run_sharded(spec: CampaignSpec, k: int, executor: Executor | None, *, shrink
 
 def shrink_report(family: str, doc: dict) -> dict:
     """A task: a merged report (JSON) shrunk, as JSON."""
-    rep = report_class(family).from_json(doc)
+    rep = families()[family].from_json(doc)
     rep.shrink()
     return rep.to_json()
