@@ -848,4 +848,67 @@ extern "C" void pto_fuzz_gen(u64 seed, int kind, u64 cap, u64 inst0, i64 n_inst,
         }
     }
 }
+
+// Index values (int64) of the tiles of instances inst[0 .. n_inst-1], n_elem each: what
+// Generator(kind, seed) gives (the branch-free form, vectorised), for batches on the native
+// backend. Threads split the instances.
+extern "C" void pto_gen_values(u64 seed, int kind, u64 cap, const i64 *inst, i64 n_inst, i64 n_elem, i64 *out) {
+    #pragma omp parallel for schedule(static) if (n_inst * n_elem > (1 << 16))
+    for (i64 t = 0; t < n_inst; ++t) {
+        const u64 key = rng_key(seed, (u64)inst[t]);
+        i64 dup[4];
+        rng_dup_values(key, cap, dup);
+        i64 *o = out + t * n_elem;
+        #pragma omp simd
+        for (i64 e = 0; e < n_elem; ++e)
+            o[e] = rng_value_sel(kind, rng_word(key, (u64)e), dup, cap, key, (u64)e);
+    }
+}
+
+// The XOR of the per-instance digests of a batch (ptogpu.execution.batch.digest_rows, the
+// definition: SplitMix64 over each row's bytes, zero-padded to 8, seeded by instance and
+// fault code), one pass over the outputs.
+extern "C" u64 pto_digest_rows(const u8 *out, i64 n, i64 nbytes, const i64 *inst, const signed char *fault) {
+    u64 acc = 0;
+    const i64 words = (nbytes + 7) / 8;
+    #pragma omp parallel for schedule(static) reduction(^:acc) if (n * nbytes > (1 << 18))
+    for (i64 t = 0; t < n; ++t) {
+        const u8 *row = out + t * nbytes;
+        u64 h = rng_mix64((u64)inst[t] ^ ((u64)(i64)fault[t] << 56));
+        for (i64 k = 0; k < words; ++k) {
+            u64 w = 0;
+            const i64 m = nbytes - 8 * k < 8 ? nbytes - 8 * k : 8;
+            memcpy(&w, row + 8 * k, (size_t)m);
+            h = rng_mix64(h + w * RNG_G1 + (u64)k);
+        }
+        acc ^= h;
+    }
+    return acc;
+}
+
+// One 64-bit fingerprint per row of bytes [0, w) (rows `stride` bytes apart), the bytes where
+// mask8 (w/8 words, plus a tail) is zero left out: what the stray-write watch compares before
+// and after an instruction instead of a copy of every row. A change survives unless
+// sum(mix64(word ^ k*G2)) collides (2^-64 a row).
+extern "C" void pto_rows_fingerprint(const u8 *base, i64 n, i64 stride, i64 w, const u64 *mask8, u64 *out) {
+    const i64 words = (w + 7) / 8;
+    #pragma omp parallel for schedule(static) if (n * w > (1 << 20))
+    for (i64 t = 0; t < n; ++t) {
+        const u8 *row = base + t * stride;
+        u64 h = 0;
+        const i64 full = w / 8;
+        #pragma omp simd reduction(+:h)
+        for (i64 k = 0; k < full; ++k) {
+            u64 x;
+            memcpy(&x, row + 8 * k, 8);
+            h += rng_mix64((x & mask8[k]) ^ ((u64)k * RNG_G2));
+        }
+        if (words > full) {
+            u64 x = 0;
+            memcpy(&x, row + 8 * full, (size_t)(w - 8 * full));
+            h += rng_mix64((x & mask8[full]) ^ ((u64)full * RNG_G2));
+        }
+        out[t] = h;
+    }
+}
 #endif  // PTO_HOST_SHIM

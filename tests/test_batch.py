@@ -266,15 +266,25 @@ def test_tinterleave_batch_on_an_odd_width_traps_where_the_simulators_assert_is_
         assert (res.faults == F_OTHER).all() and (res.outputs == 0xAB).all()
 
 
-def test_a_kernel_that_writes_outside_its_destination_is_a_stray_instance(monkeypatch):
+@pytest.mark.parametrize("prints", [True, False], ids=["fingerprints", "copies"])
+def test_a_kernel_that_writes_outside_its_destination_is_a_stray_instance(monkeypatch, prints):
     """A kernel batch on a core of N is watched: a byte changed outside the destination of
-    one instance marks that instance; a change to a memory all instances share marks all."""
+    one instance marks that instance; a change to a memory all instances share marks all.
+    Both ways of watching: native's row fingerprints, and the copies other backends compare."""
     from ptogpu.backend import native_backend
+    from ptogpu.execution import single
     from ptogpu.execution.batch import run_chunk
     from ptogpu.execution.single import layout
     ok, why = native_backend.available()
     if not ok:
         pytest.skip(why)
+    init = single.Watch.__init__
+
+    def watch(self, core, keep):
+        init(self, core, keep)
+        assert self.prints == (core.backend == "native")
+        self.prints = prints
+    monkeypatch.setattr(single.Watch, "__init__", watch)
     cfg = FuzzConfig(target="a5", mode="elem", oob="clamp", rows=4, cols=8)
     gen = Generator("mixed", 1)
     clean = run_chunk(cfg, np.arange(6), gen, "native")
@@ -301,6 +311,16 @@ def test_a_kernel_that_writes_outside_its_destination_is_a_stray_instance(monkey
         return rec
     monkeypatch.setattr(native_backend, "launch_raw", shared)
     assert run_chunk(cfg, np.arange(6), gen, "native").stray.all()
+
+    def unshared(kernel, block, n, arenas, params, **kw):   # a kept range changes nothing
+        rec = real(kernel, block, n, arenas, params, **kw)
+        ub, _, stride = arenas["ub"]
+        ub[4 * stride + end - 1] ^= 1                # instance 4: the last byte of its destination
+        ub[5 * stride + L["dst_addr"] - 1] ^= 1      # instance 5: the byte before it
+        return rec
+    monkeypatch.setattr(native_backend, "launch_raw", unshared)
+    got = run_chunk(cfg, np.arange(6), gen, "native")
+    assert got.stray.tolist() == [False] * 5 + [L["dst_addr"] > 0]
 
 
 def test_every_registered_instruction_is_served_by_each_layer():

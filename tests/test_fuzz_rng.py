@@ -37,6 +37,17 @@ def test_numpy_and_cpp_agree_bit_for_bit(kind, seed, cap):
     np.testing.assert_array_equal(out3, want.astype(np.uint32))   # the 32-bit lanes of the host loops
 
 
+@pytest.mark.parametrize("kind", list(KINDS))
+@pytest.mark.parametrize("seed,cap", [(0, 4096), (12345, 7), (2**64 - 1, 1), (99, 2**32 - 1), (5, 0)])
+def test_the_native_generator_of_batches_gives_the_numpy_values(kind, seed, cap):
+    _native()
+    g = Generator(kind, seed)
+    inst = np.r_[np.arange(10**12, 10**12 + 300), [0, 7, 2**40]]    # threads split big ones
+    for n_elem in (1, 61, 256):
+        np.testing.assert_array_equal(g.native(inst, n_elem, cap), generate(kind, seed, inst, n_elem, cap))
+    assert Generator(lambda i, n, c: np.zeros((len(i), n)), 0).native(inst, 4, 9) is None
+
+
 def test_tile_depends_only_on_seed_and_instance():
     g = Generator("mixed", seed=7)
     whole = g(np.arange(1000), 16, 4096)

@@ -244,3 +244,16 @@ def test_cli_merge_needs_the_whole_campaign_and_believable_counts(tmp_path, pair
     (tmp_path / "edited.json").write_text(json.dumps(doc))
     r = _cli("--merge", *f("0/3"), str(tmp_path / "edited.json"), *f("2/3"), capsys=capsys)
     assert r.returncode == 2 and "outside" in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("nbytes", [1, 7, 8, 13, 64, 1027])
+def test_the_native_digest_of_a_batch_is_the_numpy_one(nbytes, native_available):
+    from ptogpu.execution.batch import batch_digest
+    rng = np.random.default_rng(nbytes)
+    out = rng.integers(0, 256, (300, nbytes), dtype=np.uint8)
+    inst = rng.integers(0, 2**40, 300).astype(np.int64)
+    faults = rng.integers(-128, 128, 300).astype(np.int8)
+    want = int(np.bitwise_xor.reduce(digest_rows(inst, out, faults)))
+    assert batch_digest(inst, out, faults, "native") == want == batch_digest(inst, out, faults, "numpy")
+    out[123, nbytes - 1] ^= 1                        # one bit of one row shows
+    assert batch_digest(inst, out, faults, "native") != want

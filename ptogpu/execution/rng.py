@@ -16,6 +16,8 @@ an index value (int64, then cast to the index dtype by wrapping): see :data:`KIN
 """
 from __future__ import annotations
 
+import ctypes
+
 from typing import Callable, Sequence
 
 import numpy as np
@@ -366,6 +368,23 @@ class Generator:
         keys = instance_keys(self.seed, inst)
         lo, hi = words32(keys, n_elem)
         return values_lo32(k, lo, hi, keys, cap)
+
+    def native(self, inst: np.ndarray, n_elem: int, cap: int) -> np.ndarray | None:
+        """``self(inst, n_elem, cap)`` computed by the native library (counter_rng.cuh, the
+        generator the executing engine runs, tested bit for bit against this module), for
+        batches on the native backend; None for other generators."""
+        k = self.counter_kind
+        if k is None:
+            return None
+        from ..backend import native_backend
+        f = native_backend.load("fuzz").pto_gen_values
+        f.restype = None
+        inst = np.ascontiguousarray(inst, np.int64).reshape(-1)
+        out = np.empty((inst.size, int(n_elem)), np.int64)
+        f(ctypes.c_uint64(self.seed & 0xFFFFFFFFFFFFFFFF), ctypes.c_int(k), ctypes.c_uint64(int(cap) & 0xFFFFFFFF),
+          ctypes.c_void_p(inst.ctypes.data), ctypes.c_longlong(inst.size), ctypes.c_longlong(int(n_elem)),
+          ctypes.c_void_p(out.ctypes.data))
+        return out
 
     def __repr__(self) -> str:
         return f"Generator({self.kind!r}, seed={self.seed})"

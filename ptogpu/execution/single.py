@@ -2,6 +2,8 @@
 byte, and the text of a runnable reproducer snippet doing exactly the same."""
 from __future__ import annotations
 
+import ctypes
+
 import re
 import threading
 
@@ -92,24 +94,57 @@ class Watch:
 
     def __init__(self, core, keep: dict[str, list[tuple[int, int]]]) -> None:
         self.core, self.keep, self.saved = core, keep, {}
+        # on native, 64-bit fingerprints of the rows instead of copies (a pass, no copy)
+        self.prints = core.backend == "native"
 
     def start(self) -> None:
         for s, b in self.core.banks.items():
             w = window(self.core, self.keep, s)
-            self.saved[s] = (w, b.flat[: b.size].copy() if b.shared else b.rows()[:, :w].copy())
+            if self.prints:
+                self.saved[s] = (w, (_prints(b.flat[None, : b.size], self.keep.get(s, ())),
+                                     _prints(b.flat[None, :w], self.keep.get(s, ())))
+                                 if b.shared else _prints(b.rows()[:, :w], self.keep.get(s, ())))
+            else:
+                self.saved[s] = (w, b.flat[: b.size].copy() if b.shared else b.rows()[:, :w].copy())
 
     def stray(self) -> np.ndarray:
         n = self.core.batch
         out = np.zeros(n, bool)
         for s, (w, before) in self.saved.items():
             b = self.core.banks[s]
-            if b.shared:                # still one row: any change is every instance's
-                now, before = b.flat[None, : before.size], before[None]
+            keep = self.keep.get(s, ())
+            if self.prints:
+                if isinstance(before, tuple):           # shared at the start: whole, and its window
+                    hit = (_prints(b.flat[None, : b.size], keep) != before[0]) if b.shared else \
+                        (_prints(b.rows()[:, :w], keep) != before[1])
+                else:
+                    hit = _prints(b.rows()[:, :w], keep) != before
+            elif b.shared:              # still one row: any change is every instance's
+                hit = _changed(b.flat[None, : before.size], before[None], keep)
             else:
-                now, before = b.rows()[:, :w], (before[None, :w] if before.ndim == 1 else before)
-            hit = _changed(now, before, self.keep.get(s, ()))
+                now = b.rows()[:, :w]
+                hit = _changed(now, before[None, :w] if before.ndim == 1 else before, keep)
             out |= hit if hit.size == n else hit.any()
         return out
+
+
+def _prints(rows: np.ndarray, keep) -> np.ndarray:
+    """One 64-bit fingerprint per row (``cuda_src/fuzz.cu`` pto_rows_fingerprint), the
+    ``keep`` byte ranges left out."""
+    from ..backend import native_backend
+    f = native_backend.load("fuzz").pto_rows_fingerprint
+    f.restype = None
+    n, w = rows.shape
+    if rows.strides[1] != 1 or (n > 1 and rows.strides[0] < w):
+        rows = np.ascontiguousarray(rows)
+    mask = np.full(-(-w // 8) * 8, 0xFF, np.uint8)
+    for a, e in keep:
+        mask[max(a, 0): max(min(e, w), 0)] = 0
+    mask = mask.view(np.uint64)
+    out = np.empty(n, np.uint64)
+    f(ctypes.c_void_p(rows.ctypes.data), ctypes.c_longlong(n), ctypes.c_longlong(rows.strides[0] if n > 1 else w),
+      ctypes.c_longlong(w), ctypes.c_void_p(mask.ctypes.data), ctypes.c_void_p(out.ctypes.data))
+    return out
 
 
 def window(core, keep: dict[str, list[tuple[int, int]]], space: str) -> int:
