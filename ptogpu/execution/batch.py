@@ -458,14 +458,12 @@ def _vector(cfg: FuzzConfig, raw: np.ndarray):
 
 
 def _vector_paths(cfg: FuzzConfig, raw: np.ndarray):
-    L = layout(cfg)
-    if cfg.instr == "mgather" and cfg.space == "ub":
-        if get_target(cfg.target).mgather.checks != "cpu" and cfg.index_dtype not in ("int32", "uint32"):
-            return None
-        o, c, e = _mgather_ub(cfg, raw, L)
+    twin = cfg.instruction.array_twin(cfg)          # the registry names the twin
+    if twin == "mgather_ub":
+        o, c, e = _mgather_ub(cfg, raw, layout(cfg))
         return o, c, e, np.zeros(len(o), bool)
-    if cfg.instr == "mgather" and not on_core(cfg, "numpy"):     # the NPUs' GM->L1
-        return _mgather_l1(cfg, raw, L)
+    if twin == "mgather_l1":                        # the NPUs' GM->L1
+        return _mgather_l1(cfg, raw, layout(cfg))
     return None
 
 

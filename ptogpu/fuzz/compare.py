@@ -91,25 +91,18 @@ def _run_side(cfg, inst, gen, side, values, raw=None):
 # (see shared_semantics); perf/bench_fuzz.py --no-share measures the two sides separately.
 SHARE_SIDES = True
 
-# The target-table fields the NumPy MGATHER-into-UB path (ptogpu.execution.batch._mgather_ub) reads.
-_UB_FIELDS = {"elem": ("index_bits",), "row": ("index_bits", "row_capacity", "row_source", "row_tail_fill")}
-
-
 def shared_semantics(ca: FuzzConfig, cb: FuzzConfig, a: Side, b: Side) -> bool:
-    """True when both sides run the NumPy MGATHER-into-UB array path (32-bit indices) and
-    every target-table field that path reads is equal: the two results would be the same
-    bytes, so one computation serves both (no divergence is possible). Decided from the
-    target tables, never from target names."""
-    from ..targets import get_target
+    """True when both sides run the NumPy array path and every target-table field its
+    formula reads (the instruction's ``formula_fields``) is equal: the two results would be
+    the same bytes, so one computation serves both (no divergence is possible). Decided from
+    the target tables, never from target names."""
+    from ..targets import field_value
     if not SHARE_SIDES or a.backend != "numpy" or b.backend != "numpy":
         return False
-    if ca.instr != "mgather" or ca.space != "ub" or ca.index_dtype not in ("int32", "uint32"):
+    fields = ca.instruction.formula_fields(ca)
+    if fields is None or ca.core_quirks != cb.core_quirks or ca.instruction.array_twin(ca) is None:
         return False
-    if ca.core_quirks != cb.core_quirks:
-        return False
-    ra, rb = get_target(ca.target).mgather, get_target(cb.target).mgather
-    fields = _UB_FIELDS[ca.mode] + (("tile_offsets",) if ca.layout != "nd" else ())
-    return all(getattr(ra, f) == getattr(rb, f) for f in fields)
+    return all(field_value(ca.target, f) == field_value(cb.target, f) for f in fields)
 
 
 def campaign(base: FuzzConfig, a: Side | str, b: Side | str, n: int, *, generator: str | Generator = "mixed",
@@ -229,7 +222,7 @@ def vector_task(ctx: tuple, s: int, m: int, step: int) -> list:
     mismatches A, B)]."""
     from .explain import verdicts
     ca, cb, gen, a, b, share = ctx
-    lanes32 = ca.instr == "mgather" and ca.index_dtype in ("int32", "uint32")
+    lanes32 = ca.instruction.lo32_cast(ca)
     out = []
     for c in range(s, s + m, step):
         inst = np.arange(c, min(c + step, s + m), dtype=np.int64)

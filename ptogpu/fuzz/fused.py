@@ -42,8 +42,7 @@ def covers(a: FuzzConfig, b: FuzzConfig, gen, sa, sb) -> bool:
     if gen.counter_kind is None:
         return False
     for c in (a, b):
-        if c.instr != "mgather" or c.space != "ub" or c.index_dtype not in ("int32", "uint32") \
-                or c.layout != "nd" or c.dst_fill:
+        if c.instruction.formula_fields(c) is None or c.layout != "nd" or c.dst_fill:
             return False
         if c.esize not in (1, 2, 4, 8) or c.rows == 0 or c.cols == 0:
             return False

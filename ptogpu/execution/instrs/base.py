@@ -28,6 +28,18 @@ class Instr:
         ``execution.batch``: every backend, once the semantics are batch-first."""
         return True
 
+    def array_twin(self, cfg) -> str | None:
+        """Which NumPy array twin of ``execution.batch`` runs this configuration's batches
+        where it is not on a core (None: none; every batch runs on cores)."""
+        return None
+
+    def formula_fields(self, cfg) -> tuple[str, ...] | None:
+        """The target-table fields (``table.field`` paths) the per-element formula of this
+        configuration reads -- the fused screening engines' and the array twin's -- or None
+        when no formula covers it: sides whose values of these fields are equal give the
+        same bytes by construction."""
+        return None
+
     # -- the configuration ----------------------------------------------------------------
     def validate(self, cfg) -> None:
         """ValueError for fields this instruction does not take."""
@@ -77,6 +89,11 @@ class Instr:
     def cast(self, cfg, values: np.ndarray) -> np.ndarray:
         """Generator values (int64) as the instance's index (or data) array, wrapping."""
         return np.asarray(values, np.int64).astype(dtypes.storage(dtypes.as_dtype(cfg.index_dtype)))
+
+    def lo32_cast(self, cfg) -> bool:
+        """:meth:`cast` keeps the generator values' low 32 bits as they are (a 32-bit index
+        type), so the generator's 32-bit lanes (``Generator.lo32``) can feed it directly."""
+        return False
 
     def program(self, pto, core, cfg, L: dict, T, idx: np.ndarray, each, before) -> None:
         """The instance's program through the public API on ``core`` (a core of N when

@@ -55,6 +55,23 @@ class MGather(Instr):
         # GM->L1 routine is batch-first
         return cfg.space == "l1" and get_target(cfg.target).mgather.checks == "cpu"
 
+    def array_twin(self, cfg) -> str | None:
+        if cfg.space == "ub":
+            wide = cfg.index_dtype not in ("int32", "uint32")
+            return None if wide and get_target(cfg.target).mgather.checks != "cpu" else "mgather_ub"
+        return None if self.on_core(cfg, "numpy") else "mgather_l1"
+
+    def lo32_cast(self, cfg) -> bool:
+        return cfg.index_dtype in ("int32", "uint32")
+
+    def formula_fields(self, cfg) -> tuple[str, ...] | None:
+        # MGATHER into UB with 32-bit indices: the index cast, then Elem or Row's rules
+        if cfg.space != "ub" or cfg.index_dtype not in ("int32", "uint32"):
+            return None
+        rows = ("mgather.row_capacity", "mgather.row_source", "mgather.row_tail_fill") if cfg.mode == "row" else ()
+        offsets = ("mgather.tile_offsets",) if cfg.layout != "nd" else ()
+        return ("mgather.index_bits",) + rows + offsets
+
     def validate(self, cfg) -> None:
         if cfg.space == "ub":
             if cfg.layout not in LAYOUTS:
