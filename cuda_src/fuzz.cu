@@ -865,24 +865,138 @@ extern "C" void pto_gen_values(u64 seed, int kind, u64 cap, const i64 *inst, i64
     }
 }
 
+// One tile's digest (ptogpu.execution.batch.digest_rows, the definition).
+FZ_INLINE u64 fz_digest(u64 inst, signed char code, const u8 *row, u64 nbytes) {
+    u64 h = rng_mix64(inst ^ ((u64)(i64)code << 56));
+    const u64 words = (nbytes + 7) / 8;
+    for (u64 k = 0; k < words; ++k) {
+        u64 w = 0;
+        memcpy(&w, row + 8 * k, (size_t)(nbytes - 8 * k < 8 ? nbytes - 8 * k : 8));
+        h = rng_mix64(h + w * RNG_G1 + k);
+    }
+    return h;
+}
+
+// Four tiles' digests at once (four independent chains: the multiplies overlap).
+FZ_INLINE void fz_digest4(const u64 *inst, const signed char *code, const u8 *const *row, u64 nbytes, u64 *h) {
+    u64 a[4];
+    for (int j = 0; j < 4; ++j) a[j] = rng_mix64(inst[j] ^ ((u64)(i64)code[j] << 56));
+    const u64 words = (nbytes + 7) / 8;
+    for (u64 k = 0; k < words; ++k) {
+        const size_t m = (size_t)(nbytes - 8 * k < 8 ? nbytes - 8 * k : 8);
+        for (int j = 0; j < 4; ++j) {
+            u64 w = 0;
+            memcpy(&w, row[j] + 8 * k, m);
+            a[j] = rng_mix64(a[j] + w * RNG_G1 + k);
+        }
+    }
+    for (int j = 0; j < 4; ++j) h[j] = a[j];
+}
+
+// One side of the executing engine as a batch (ptogpu.execution.engine): tiles inst0 ..
+// inst0+n-1 of one MGATHER-into-UB configuration, each generated here (counter_rng.cuh's
+// 32-bit words at the index tile's element offsets `ipos`), its kernel run (`kfn`, one block
+// per call, on a private copy of UB and GM per thread), then per tile: the fault code
+// (`codes_by_phase[phase]`), the destination bytes (into `out` when not null) and the
+// digest. `stray[t]` marks a tile whose kernel changed any byte of UB or GM outside its
+// destination (and the index words it was given): checked after each block of tiles, and
+// tile by tile in a block where something changed.
+extern "C" void pto_batch_exec(const i64 *ex, const i64 *ipos, void *kfn, const i64 *prm, const u8 *gm,
+                               i64 gm_size, const u8 *ub0, u64 seed, int gen, u64 gcap, i64 inst0, i64 n,
+                               const signed char *codes_by_phase, u8 *out, signed char *code, u64 *digest,
+                               u8 *stray) {
+    const u64 ni = (u64)ex[EX_N_IDX], ia = (u64)ex[EX_IDX_ADDR], da = (u64)ex[EX_DST_ADDR];
+    const u64 dn = (u64)ex[EX_DST_NBYTES], us = (u64)ex[EX_UB_A];
+    const u8 fill = (u8)ex[EX_DST_FILL];
+    #pragma omp parallel
+    {
+        std::vector<u8> ub(ub0, ub0 + us), expect(ub0, ub0 + us), g(gm, gm + gm_size);
+        ub.resize(us + 256, 0);           // (slack: lanes may read a little past a row)
+        std::vector<u32> w(ni + 32);
+        u64 rec[FAULT_WORDS];
+        u8 *const U = ub.data(), *const E = expect.data(), *const G = g.data();
+        u32 *const W = w.data();
+        bool dense = true;                // the index tile is the values in order
+        for (u64 k = 0; k < ni; ++k) dense = dense && (u64)ipos[k] == k;
+        auto place = [&](u8 *img) {       // this tile's index words into an image
+            if (dense) {
+                memcpy(img + ia, W, 4 * ni);
+                return;
+            }
+            for (u64 k = 0; k < ni; ++k) memcpy(img + ia + (u64)ipos[k] * 4, W + k, 4);
+        };
+        auto words_kept = [&]() {         // the index words still the tile's? (the next tile
+            if (dense) return memcmp(U + ia, W, 4 * ni) == 0;   // rewrites them: checked here)
+            for (u64 k = 0; k < ni; ++k)
+                if (memcmp(U + ia + (u64)ipos[k] * 4, W + k, 4) != 0) return false;
+            return true;
+        };
+        std::vector<u8> keep(4 * dn + 8);   // the last tiles' destinations, digested 4 at once
+        const u8 *rows[4];
+        u64 insts[4];
+        signed char cs[4];
+        int held = 0;
+        auto flush = [&](i64 t_end) {       // digests of the held tiles, which end at t_end
+            if (!held) return;
+            u64 h[4];
+            if (held == 4) {
+                fz_digest4(insts, cs, rows, dn, h);
+            } else {
+                for (int j = 0; j < held; ++j) h[j] = fz_digest(insts[j], cs[j], rows[j], dn);
+            }
+            for (int j = 0; j < held; ++j) digest[t_end - held + j] = h[j];
+            held = 0;
+        };
+        auto tile = [&](i64 t) {
+            const u64 inst = (u64)(inst0 + t);
+            fz_words(rng_key(seed, inst), gen, gcap, ni, W);
+            place(U);
+            memset(U + da, fill, dn);
+            run_side((pto_block_fn)kfn, prm, ex, 0, G, gm_size, U, (i64)us, rec);
+            const signed char c = rec[0] == FAULT_NONE ? 0 : codes_by_phase[(rec[0] >> 56) & 3];
+            code[t] = c;
+            u8 *dst = out ? out + (u64)t * dn : keep.data() + (u64)held * dn;
+            memcpy(dst, U + da, dn);
+            rows[held] = dst;
+            insts[held] = inst;
+            cs[held] = c;
+            if (++held == 4) flush(t + 1);
+            stray[t] = !words_kept();
+        };
+        auto dirty = [&]() {              // anything but the destination changed? put it back
+            place(E);                     // (the last tile's index words are what UB holds)
+            bool d = memcmp(G, gm, (size_t)gm_size) != 0;
+            if (d) memcpy(G, gm, (size_t)gm_size);
+            const u64 parts[2][2] = {{0, da}, {da + dn, us}};
+            for (const auto &pr : parts) {
+                if (pr[1] <= pr[0] || memcmp(U + pr[0], E + pr[0], pr[1] - pr[0]) == 0) continue;
+                d = true;
+                memcpy(U + pr[0], E + pr[0], pr[1] - pr[0]);
+            }
+            return d;
+        };
+        #pragma omp for schedule(dynamic, 1)
+        for (i64 b0 = 0; b0 < n; b0 += 1024) {
+            const i64 b1 = n - b0 < 1024 ? n : b0 + 1024;
+            for (i64 t = b0; t < b1; ++t) tile(t);
+            flush(b1);
+            if (!dirty()) continue;
+            for (i64 t = b0; t < b1; ++t) {
+                tile(t);
+                flush(t + 1);
+                stray[t] = (u8)(stray[t] | dirty());
+            }
+        }
+    }
+}
+
 // The XOR of the per-instance digests of a batch (ptogpu.execution.batch.digest_rows, the
 // definition: SplitMix64 over each row's bytes, zero-padded to 8, seeded by instance and
 // fault code), one pass over the outputs.
 extern "C" u64 pto_digest_rows(const u8 *out, i64 n, i64 nbytes, const i64 *inst, const signed char *fault) {
     u64 acc = 0;
-    const i64 words = (nbytes + 7) / 8;
     #pragma omp parallel for schedule(static) reduction(^:acc) if (n * nbytes > (1 << 18))
-    for (i64 t = 0; t < n; ++t) {
-        const u8 *row = out + t * nbytes;
-        u64 h = rng_mix64((u64)inst[t] ^ ((u64)(i64)fault[t] << 56));
-        for (i64 k = 0; k < words; ++k) {
-            u64 w = 0;
-            const i64 m = nbytes - 8 * k < 8 ? nbytes - 8 * k : 8;
-            memcpy(&w, row + 8 * k, (size_t)m);
-            h = rng_mix64(h + w * RNG_G1 + (u64)k);
-        }
-        acc ^= h;
-    }
+    for (i64 t = 0; t < n; ++t) acc ^= fz_digest((u64)inst[t], fault[t], out + t * nbytes, (u64)nbytes);
     return acc;
 }
 

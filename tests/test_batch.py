@@ -285,6 +285,8 @@ def test_a_kernel_that_writes_outside_its_destination_is_a_stray_instance(monkey
         assert self.prints == (core.backend == "native")
         self.prints = prints
     monkeypatch.setattr(single.Watch, "__init__", watch)
+    from ptogpu.execution import batch
+    monkeypatch.setattr(batch.engine, "covers", lambda c, g: False)   # the batched core's watch
     cfg = FuzzConfig(target="a5", mode="elem", oob="clamp", rows=4, cols=8)
     gen = Generator("mixed", 1)
     clean = run_chunk(cfg, np.arange(6), gen, "native")

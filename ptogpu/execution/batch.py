@@ -36,6 +36,7 @@ import numpy as np
 from .. import dtypes
 from ..backend.launch import free_host_bytes
 from .config import FuzzConfig, pad_to
+from . import engine
 from .rng import Generator, check_instances
 from .shards import RangeSpec
 from .single import F_OTHER, F_TABLE, cast_indices, check_fits, fault_code, layout, run_instances, run_single
@@ -524,6 +525,13 @@ def run_chunk(cfg: FuzzConfig, inst: np.ndarray, generator: Generator, backend: 
     used = "loop"
     stray = None
     kernel = backend in ("native", "cupy") and path == "auto"
+    if kernel and backend == "native" and values is None and raw is None and inst.size \
+            and engine.covers(cfg, generator) and int(inst[-1]) - int(inst[0]) + 1 == inst.size:
+        # the executing engine's kernels per tile (the same launch as the core's, in cache)
+        o, c, d, stray = engine.run_tiles(cfg, generator, int(inst[0]), inst.size, keep_outputs)
+        return BatchResult(int(inst[0]), int(inst.size), o, c, np.full(inst.size, -1, np.int64),
+                           int(np.bitwise_xor.reduce(d)) if digest else 0, "kernel",
+                           int(np.count_nonzero(c)), backend, stray)
     if on_core(cfg, backend if kernel else "numpy") and path in ("auto", "vector"):
         info: dict = {}
         o, f, *w = run_instances(cfg, need_vals(), backend if kernel else "numpy", watch=kernel, info=info)
@@ -573,8 +581,13 @@ def iter_batches(cfg: FuzzConfig, n: int, *, generator: Generator | str = "mixed
     if chunk is not None and chunk < 1:
         raise ValueError(f"chunk must be at least 1 instance, not {chunk}")
     check_fits(cfg)
-    step = chunk or (chunk_size(cfg, n, backend=backend) if backend in ("native", "cupy")
-                     else cache_chunk(cfg, n))
+    if backend == "native" and path == "auto" and engine.covers(cfg, gen):
+        # the engine holds one tile at a time: a chunk is its outputs, codes and digests
+        per = (out_bytes(cfg) if keep_outputs else 0) + 32
+        step = chunk or int(max(256, min(n, min(free_host_bytes() // 16, 256 << 20) // per, 1 << 18)))
+    else:
+        step = chunk or (chunk_size(cfg, n, backend=backend) if backend in ("native", "cupy")
+                         else cache_chunk(cfg, n))
     if n > 0 and path != "loop":
         # The array paths run no static checks: the public API judges one instance first and
         # raises the PtoCheckError the C++ compiler would.

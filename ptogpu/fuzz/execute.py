@@ -13,17 +13,13 @@ kernel, one block per tile (its code runs in the tests through the host shim; no
 """
 from __future__ import annotations
 
-import ctypes
-
 import numpy as np
 
 from ..backend import sources
 from ..execution.config import FuzzConfig
+from ..execution import engine
 from ..execution.single import layout
 from .classes import instance_configs
-
-_fn = None
-
 
 def _E(name: str) -> int:
     return sources.enum_values("fuzz.cu")[name]
@@ -31,36 +27,6 @@ def _E(name: str) -> int:
 
 def _MG(name: str) -> int:
     return sources.enum_values("mgather.cu")[name]
-
-
-def _lib():
-    global _fn
-    if _fn is None:
-        from ..backend import native_backend
-        lib = native_backend.load()
-        f = lib.pto_fuzz_exec
-        f.argtypes = [ctypes.c_void_p] * 8 + [ctypes.c_longlong, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_longlong,
-                                              ctypes.c_void_p, ctypes.c_int]
-        f.restype = None
-        _fn = (f, lib, lib.pto_host_shim_threads())
-    return _fn
-
-
-class _Side:
-    """One side's launch: the one-block entry point of its kernel, block, passes, parameters."""
-
-    def __init__(self, cfg: FuzzConfig, threads: str):
-        from ..backend import native_backend
-        from ..execution.kernels import batch_world
-        self.core, plan, self.L, self.dst = batch_world(cfg)
-        if plan is None or plan.kernel is None:
-            raise LookupError(f"{cfg.label}: no kernel launch")
-        _, lib, _ = _lib()
-        lock = threads == "warps" and plan.kernel in native_backend.lockstep_kernels()
-        sym = ("host1w_" if lock else "host1_") + plan.kernel
-        self.fn = ctypes.cast(getattr(lib, sym), ctypes.c_void_p).value
-        self.kernel, self.block, self.passes = plan.kernel, plan.block, plan.passes
-        self.params = np.ascontiguousarray(plan.params, np.int64)
 
 
 def prepare(a: FuzzConfig, b: FuzzConfig, gen, sa, sb, rel: int = 0, shapes: bool = False) -> "Campaign | None":
@@ -75,7 +41,7 @@ def prepare(a: FuzzConfig, b: FuzzConfig, gen, sa, sb, rel: int = 0, shapes: boo
     if layout(a) != layout(b):
         return None
     try:
-        _lib()
+        engine.lib()
         camp = Campaign(a, b, gen, rel, shapes=shapes)
         if sa.backend == "cupy":
             camp.kernel_params()
@@ -89,44 +55,24 @@ class Campaign:
 
     def __init__(self, a: FuzzConfig, b: FuzzConfig, gen, rel: int, threads: str = "warps",
                  shapes: bool = False):
-        from ..execution.kernels import idx_tile
         self.base_a, self.base_b = a, b    # the campaign's configurations, as given
         if shapes:                         # tiles laid out for the full shape, valid dims dynamic
             a, b = (c.with_(storage=(c.rows, c.cols)) for c in (a, b))
         self.a, self.b, self.gen, self.rel, self.shapes = a, b, gen, rel, shapes
-        self.sa, self.sb = _Side(a, threads), _Side(b, threads)
-        L = self.L = self.sa.L
-        core = self.sa.core
-        self.gm = np.ascontiguousarray(core.gm._buf[: core.gm.size]).copy()
-        gb = self.sb.core.gm
-        if gb.size != core.gm.size or not np.array_equal(self.gm, gb._buf[: gb.size]):
+        self.sa, self.sb = engine.Side(a, threads), engine.Side(b, threads)
+        self.L = self.sa.L
+        self.gm = self.sa.gm
+        if self.sb.gm.size != self.gm.size or not np.array_equal(self.gm, self.sb.gm):
             raise LookupError("sides hold different GM images")
-        self.ub = [np.ascontiguousarray(s.core.ub._buf[: s.core.ub.size]).copy() for s in (self.sa, self.sb)]
-        ir, ic, ivr, ivc = L["idx_shape"]
-        rr, cc = np.meshgrid(np.arange(ivr), np.arange(ivc), indexing="ij")
-        self.ipos = np.ascontiguousarray(type(idx_tile(a, L)).offsets(rr, cc).reshape(-1), np.int64)
-        if L["isz"] != 4 or self.ipos.size != a.n_idx:
-            raise LookupError("index tile is not n_idx 32-bit words")
-        x = [0] * _E("EX_WORDS")
-        x[_E("EX_N_IDX")], x[_E("EX_IDX_ADDR")] = a.n_idx, L["idx_addr"]
-        x[_E("EX_DST_ADDR")], x[_E("EX_DST_NBYTES")] = L["dst_addr"], self.sa.dst.nbytes
-        x[_E("EX_DST_COLS")] = L["dst_shape"][1]
-        x[_E("EX_DST_FILL")] = int(a.dst_fill) & 0xFF
-        for k, s in (("A", self.sa), ("B", self.sb)):
-            by = s.block[1]
-            if shapes and s.block[0] == 32:
-                by = 32      # per-thread SIMT launches: a block for any shape (extra warps return)
-            x[_E(f"EX_BX_{k}")], x[_E(f"EX_BY_{k}")] = s.block[0], by
-            x[_E(f"EX_PASSES_{k}")], x[_E(f"EX_UB_{k}")] = s.passes, s.core.ub.size
-        x[_E("EX_SHAPES")], x[_E("EX_PWORDS")] = int(shapes), _MG("MG_WORDS")
-        x[_E("EX_VR_WORD")], x[_E("EX_VC_WORD")] = _MG("MG_VR"), _MG("MG_VC")
+        self.ub = [self.sa.ub, self.sb.ub]
+        self.ipos = engine.index_positions(a, self.L)
         if shapes and any(s.params.size != _MG("MG_WORDS") for s in (self.sa, self.sb)):
             raise LookupError("shape fuzzing needs MGATHER parameter blocks")
-        self.ex = np.array(x, np.int64)
+        self.ex = engine.exec_block(a, [self.sa, self.sb], shapes)
 
     def run_chunk(self, start: int, n: int) -> np.ndarray:
         from . import fused
-        f, _, threads = _lib()
+        f, _, threads = engine.lib()
         prm = fused.params(self.a, self.b, self.gen.seed, self.gen.counter_kind, start, self.rel)
         res = fused.empty_results(max(1, threads))
         f(prm.ctypes.data, self.ex.ctypes.data, self.ipos.ctypes.data, self.sa.fn,
