@@ -87,7 +87,7 @@ def test_a_race_is_a_class_even_where_the_sides_agree(capsys):
 def test_the_last_scans_must_agree_and_each_side_is_checked():
     k = known("reverse scan vs owner table")
     rep = S.campaign(k.config, k.a, k.b, 300, generator=k.generator, backend="native")
-    assert S.relation(rep.a, rep.b, S._rules) == R.EXECUTOR and rep.classes == {} and rep.executed["a"] == "lanes"
+    assert S.relation(rep.a, rep.b, S.rule_key) == R.EXECUTOR and rep.classes == {} and rep.executed["a"] == "lanes"
     assert rep.executed["b"] == "lanes (scan results from an owner table)"
     j = rep.to_json()
     assert j["a"] == "a5.last.reverse@native" and j["references"]["a"]["reference"] == S.REF_KERNEL

@@ -126,7 +126,7 @@ def side(text: str, backend: str = "auto") -> Side:
     return s
 
 
-def _rules(s: Side) -> tuple:
+def rule_key(s: Side) -> tuple:
     """What of a side MSCATTER's rules depend on: its target and conflict (not the scan)."""
     return (s.target, s.conflict)
 
@@ -320,7 +320,7 @@ def fused_plan(cfg: ScatterConfig, a: Side, b: Side, gen: str, seed: int, scan: 
     p[_E("FZ_IMAGE")] = (os.getpid() << 20) + _IMAGES        # new images: the kernel recopies
     # the explanation block: every alternative's block (the engine's reference reads them;
     # an alternative the kernels do not cover leaves the campaign to the API engine)
-    alts = alternatives(cfg, a, b, "native") if not relation(a, b, _rules) else []
+    alts = alternatives(cfg, a, b, "native") if not relation(a, b, rule_key) else []
     if len(alts) > _E("MX_MAX"):
         return None
     mx = np.zeros(_E("MX_WORDS"), np.int64)
@@ -420,7 +420,7 @@ def api_masks(cfg: ScatterConfig, a: Side, b: Side, raw: np.ndarray) -> tuple[np
     the hybrid sides of :func:`alternatives` on NumPy."""
     wa, wb = World(cfg, a), World(cfg, b)
     refs = [World(cfg, _reference_side(s)) if s.backend != "numpy" else None for s in (a, b)]
-    rel = relation(a, b, _rules)
+    rel = relation(a, b, rule_key)
     alts = [(t, d, bits, World(cfg, s)) for t, d, bits, s in alternatives(cfg, a, b, "numpy")] if not rel else []
     code = np.zeros(raw.shape[0], np.int64)
     expl = np.zeros(raw.shape[0], np.int64)
@@ -589,7 +589,7 @@ def campaign(cfg: ScatterConfig, a: Side | str, b: Side | str, n: int, *, genera
         "a": "formula" if a.backend == "numpy" else "kernel", "b": "formula" if b.backend == "numpy" else "kernel"}
     rep.references = ({"a": REF_KERNEL, "b": REF_KERNEL} if plan else
                       {k: REF_SELF_NUMPY if s.backend == "numpy" else REF_NUMPY for k, s in (("a", a), ("b", b))})
-    rel = relation(a, b, _rules)
+    rel = relation(a, b, rule_key)
     step = chunk or (200_000 if plan else 256)
     t0 = time.perf_counter()
     done = 0
