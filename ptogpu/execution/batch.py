@@ -448,6 +448,18 @@ def _mgather_l1(cfg: FuzzConfig, raw: np.ndarray, L: dict):
     return out.view(np.uint8).reshape(N, -1), codes, elem, slow
 
 
+def _vector_parts(cfg: FuzzConfig, raw: np.ndarray):
+    """:func:`_vector` over cache-sized parts of ``raw`` (the array code's temporaries stay in
+    L2; the chunk around it can be bigger, which the digest's per-column steps want)."""
+    sub = cache_chunk(cfg, len(raw))
+    if len(raw) <= sub:
+        return _vector(cfg, raw)
+    parts = [_vector(cfg, raw[a: a + sub]) for a in range(0, len(raw), sub)]
+    if parts[0] is None:
+        return None
+    return tuple(np.concatenate([p[k] for p in parts]) for k in range(4))
+
+
 def _vector(cfg: FuzzConfig, raw: np.ndarray):
     """(outputs, codes, elem, slow mask) or None when the configuration has no vector path."""
     try:
@@ -543,7 +555,7 @@ def run_chunk(cfg: FuzzConfig, inst: np.ndarray, generator: Generator, backend: 
         if path == "vector" and used == "loop":
             raise ValueError(f"no vectorised path for {cfg.label}")
     if res is None and path in ("auto", "vector"):
-        v = _vector(cfg, need_raw())
+        v = _vector_parts(cfg, need_raw())
         if v is not None:
             o, c, e, slow = v
             if slow.any():
@@ -586,8 +598,9 @@ def iter_batches(cfg: FuzzConfig, n: int, *, generator: Generator | str = "mixed
         per = (out_bytes(cfg) if keep_outputs else 0) + 32
         step = chunk or int(max(256, min(n, min(free_host_bytes() // 16, 256 << 20) // per, 1 << 18)))
     else:
+        # NumPy: chunks of 16 cache-sized parts (the array code runs part by part)
         step = chunk or (chunk_size(cfg, n, backend=backend) if backend in ("native", "cupy")
-                         else cache_chunk(cfg, n))
+                         else min(chunk_size(cfg, n), 16 * cache_chunk(cfg, n)))
     if n > 0 and path != "loop":
         # The array paths run no static checks: the public API judges one instance first and
         # raises the PtoCheckError the C++ compiler would.
