@@ -99,3 +99,13 @@ def test_a_kernel_that_writes_outside_its_destination_is_marked_per_tile(where):
     np.testing.assert_array_equal(stray, code == 0)
     _, code, _, stray = engine.run_tiles(cfg, Generator("edge", 2), 0, 3000)
     assert not stray.any()                               # the world is clean again
+
+
+def test_a_table_too_big_for_a_private_copy_per_thread_runs_on_cores(monkeypatch):
+    cfg = FuzzConfig(rows=4, cols=8, table_size=1 << 16)
+    assert engine.covers(cfg, Generator("uniform"))
+    monkeypatch.setattr(engine, "PRIVATE_GM", 1 << 16)
+    assert not engine.covers(cfg, Generator("uniform"))
+    got = run_batch(cfg, 300, generator="uniform", backend="native", keep_outputs=False)
+    assert got.path == "kernel" and got.digest == run_batch(cfg, 300, generator="uniform", backend="numpy",
+                                                             keep_outputs=False).digest

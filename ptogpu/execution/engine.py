@@ -96,12 +96,20 @@ def exec_block(cfg: FuzzConfig, sides: list[Side], shapes: bool = False) -> np.n
 def covers(cfg: FuzzConfig, gen) -> bool:
     """Does :func:`run_tiles` run this configuration (its tiles from this generator)? MGATHER
     into UB with 32-bit indices (the instruction's formula fields exist), the nd layout, a
-    counter generator; not Wrap over a capacity that may be 0 (no kernel runs there)."""
+    counter generator, GM of at most :data:`PRIVATE_GM` bytes; not Wrap over a capacity that
+    may be 0 (no kernel runs there)."""
     if gen.counter_kind is None or cfg.instruction.formula_fields(cfg) is None or cfg.layout != "nd":
+        return False
+    from .single import layout
+    if layout(cfg)["gm_size"] > PRIVATE_GM:
         return False
     S = cfg.shape5
     return not (cfg.oob == "wrap" and any(c % (1 << 32) == 0 for c in (S[3], prod(S[:4]), prod(S))))
 
+
+PRIVATE_GM = 64 << 20
+"""GM bytes up to which each engine thread runs on (and checks) a private copy of GM; bigger
+tables run on cores of N."""
 
 _WORLDS: dict = {}
 
