@@ -17,7 +17,6 @@ an index value (int64, then cast to the index dtype by wrapping): see :data:`KIN
 from __future__ import annotations
 
 import ctypes
-
 from typing import Callable, Sequence
 
 import numpy as np

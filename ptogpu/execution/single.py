@@ -3,7 +3,6 @@ byte, and the text of a runnable reproducer snippet doing exactly the same."""
 from __future__ import annotations
 
 import ctypes
-
 import re
 import threading
 
@@ -85,7 +84,8 @@ STRAY_SLACK = 256
 
 class Watch:
     """Which instances' instruction wrote outside its destination (a kernel's stray write):
-    :meth:`start` just before the instruction copies each memory's watched bytes, :meth:`stray`
+    :meth:`start` just before the instruction takes each memory's watched bytes (on native a
+    64-bit fingerprint per row, computed in the native library; else a copy), :meth:`stray`
     after it compares. ``keep`` maps a space to the byte ranges the instruction writes. A
     memory all instances still share is watched whole (a change marks every instance: it
     cannot be told whose it was); per-instance rows up to the program's footprint plus
