@@ -245,12 +245,20 @@ def test_batch_rule_never_acts_on_one_instance():
 
 
 @pytest.mark.parametrize("target", TARGETS)
-@pytest.mark.parametrize("backend", ["numpy", "native"])
-def test_tgatherb_and_tinterleave_run_all_instances_at_once(target, backend):
+@pytest.mark.parametrize("backend, named", [("numpy", 0.25), ("native", 0.25), ("native", 1.0)],
+                         ids=["numpy", "native", "native-kernel-names-faults"])
+def test_tgatherb_and_tinterleave_run_all_instances_at_once(target, backend, named, monkeypatch):
     """Their NumPy semantics are batch-first: one step over every instance, each instance's
-    bytes and first fault (offsets past UB in some instances) those of a single core."""
+    bytes and first fault (offsets past UB in some instances) those of a single core. On
+    native the TGATHERB kernel runs the clean instances and the semantics name each faulting
+    one's fault where few fault (``named``: the share allowed), else the batch rule runs."""
     if pto.Core(target, "auto").backend == "numpy" and backend == "native":
         pytest.skip("no C++ compiler")
+    from ptogpu.backend import ops_kernels
+    monkeypatch.setattr(ops_kernels, "NAMED_FAULTS", named)
+    asked = []
+    real = pto.Core.fault_of
+    monkeypatch.setattr(pto.Core, "fault_of", lambda self, k, step: asked.append(k) or real(self, k, step))
     rng = np.random.default_rng(3)
     offs = (rng.integers(0, 12, (N, 2, 16)) * 32).astype(np.uint32)
     offs[1, 0, 5] = 0x7FFFFFE0                       # instance 1: a source block past UB
@@ -291,6 +299,9 @@ def test_tgatherb_and_tinterleave_run_all_instances_at_once(target, backend):
     assert (core.faults[1] is None) == (target == "cpu")    # the CPU sim skips such blocks
     _same_memories(core, singles)
     assert core.steps["per_instance"] == 0, core.steps
+    faulting = [k for k, e in enumerate(core.faults) if e is not None]
+    kernel = backend == "native" and len(faulting) <= named * N    # else the batch rule ran
+    assert asked == (faulting if kernel else []), asked
 
 
 def _ops_program(k_data):

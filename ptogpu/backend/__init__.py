@@ -89,12 +89,13 @@ def run_dma_bursts(core, bursts, prologue=None) -> bool:
 
 
 
-def run_tgatherb(core, dst, src, offset) -> bool:
-    """Run a checked TGATHERB as its target engine's kernel; False: run NumPy."""
+def run_tgatherb(core, dst, src, offset, one=None) -> bool:
+    """Run a checked TGATHERB as its target engine's kernel; False: run NumPy. ``one()``
+    names the fault of an instance the kernel finds faulting (see ops_kernels)."""
     if not kernel_ok(core, dst, src, offset):
         return False
     from .ops_kernels import run_tgatherb as run
-    return run(core, dst, src, offset)
+    return run(core, dst, src, offset, one)
 
 
 def run_interleave(core, mode, dsts, srcs, VR, n=0, h=0) -> bool:

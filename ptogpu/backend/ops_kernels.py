@@ -13,7 +13,7 @@ import numpy as np
 
 from .. import dtypes
 from ..errors import warn
-from .kernels import NONE, all_clean, enum, i64, launch_on, use_kernels
+from .kernels import ALIAS_FLAG_WORD, NONE, all_clean, enum, i64, launch_on, use_kernels
 
 
 def _bound(core, *tiles) -> bool:
@@ -58,7 +58,16 @@ def tgatherb_params(core, dst, src, off) -> tuple[str, np.ndarray] | None:
     return _TG_KERNEL[engine], p
 
 
-def run_tgatherb(core, dst, src, off) -> bool:
+NAMED_FAULTS = 0.25
+"""On a core of N, the share of instances a TGATHERB check launch may find faulting and the
+kernel still run the rest: each faulting instance's fault is named by the single-instance
+semantics (``core.fault_of``), which costs more per instance than the batch NumPy rule, so
+batches where more fault leave the whole step to that rule."""
+
+
+def run_tgatherb(core, dst, src, off, one=None) -> bool:
+    """``one()``: the instruction's NumPy semantics on the instance in focus (names a fault
+    the kernel's check pass found)."""
     if not use_kernels(core) or not _bound(core, dst, src, off):
         return False
     kp = tgatherb_params(core, dst, src, off)
@@ -66,12 +75,21 @@ def run_tgatherb(core, dst, src, off) -> bool:
         return False
     kernel, p = kp
     recs = launch_on(core, kernel, p, passes=1, writes=())
-    if not all_clean(recs):
-        return False
-    for rec in recs[recs[:, 2] != 0][:1]:               # (on a core of N: the first instance's)
+    clean = recs[:, 0] == np.uint64(NONE)
+    if not (recs[clean, ALIAS_FLAG_WORD] != 0).all():
+        return False                                    # a read of bytes the step writes
+    bad = np.flatnonzero(~clean)
+    named = {}
+    if bad.size:
+        if not (core.all_at_once and one is not None and bad.size <= NAMED_FAULTS * len(recs)):
+            return False
+        named = {int(k): core.fault_of(int(k), one) for k in bad}   # (they write nothing)
+    for rec in recs[clean & (recs[:, 2] != 0)][:1]:     # (on a core of N: the first instance's)
         warn(f"[{core.target.name}] TGATHERB: {int(rec[2])} offset(s) not 32-byte aligned "
              f"(first {int(rec[1]):#x}); rounded down to the block")
     launch_on(core, kernel, p, passes=2, writes=("ub",))
+    if named:
+        core.fault_instances(named)
     return True
 
 

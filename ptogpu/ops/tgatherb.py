@@ -46,7 +46,8 @@ def _tgatherb(dst: Tile, src: Tile, offset: Tile) -> None:
                        "TGATHERB: assert(validCol * sizeof(TileDType) % 32 == 0)",
                        f"valid cols {dst.valid_col}: sizeof(TileDType) is a pointer's 8 bytes in "
                        "the simulator, so the width must be a multiple of 4")
-    if sem.kernel_shape(core, dst, src, offset) and run_tgatherb(core, dst, src, offset):
+    if sem.kernel_shape(core, dst, src, offset) and \
+            run_tgatherb(core, dst, src, offset, lambda: sem.tgatherb(core, dst, src, offset)):
         return                  # native/cupy kernel
     sem.tgatherb(core, dst, src, offset)
 
