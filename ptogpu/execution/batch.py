@@ -635,7 +635,7 @@ def run_batch(cfg: FuzzConfig, n: int, *, generator: Generator | str = "mixed", 
             codes.append(p.faults)
             elems.append(p.fault_elem)
     ob = out_bytes(cfg)
-    cat = (lambda xs, empty: np.concatenate(xs) if xs else empty)
+    cat = (lambda xs, empty: xs[0] if len(xs) == 1 else np.concatenate(xs) if xs else empty)   # noqa: E731
     return BatchResult(start, n, cat(outs, np.zeros((0, ob), np.uint8)) if keep_outputs else None,
                        cat(codes, np.zeros(0, np.int8)), cat(elems, np.zeros(0, np.int64)), dig,
                        "+".join(sorted(paths)) or "vector", nf, backend)
