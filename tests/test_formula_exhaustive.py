@@ -10,7 +10,6 @@ and all three agree byte for byte and fault for fault. Campaigns check the same 
 tiles (tests/test_fuzz_reference.py, tests/test_fuzz_fused.py)."""
 from __future__ import annotations
 
-import ctypes
 import itertools
 
 import numpy as np
@@ -23,6 +22,7 @@ from ptogpu.execution.config import FuzzConfig
 from ptogpu.execution.rng import Generator
 from ptogpu.execution.single import F_TABLE, cast_indices, fault_code, run_instances, run_single
 from ptogpu.fuzz import fused
+from test_fuzz_reference import formula
 
 SHAPES = [("elem", 1, 1), ("elem", 1, 2), ("elem", 2, 1), ("row", 1, 3), ("row", 2, 3)]
 
@@ -38,22 +38,6 @@ def configs():
         kw = dict(target=tgt, mode=mode, rows=r, cols=c, oob=oob, index_dtype=it, dtype=dt)
         kw.update(table_shape=(1, 1, 1, 3, c)) if mode == "row" else kw.update(table_size=5)
         yield FuzzConfig(**kw)
-
-
-def _formula(cfg: FuzzConfig, words: np.ndarray, dn: int):
-    """(destination bytes, fault key) of the formula reference on one tile."""
-    f = native_backend.load("fuzz").pto_fuzz_reference
-    f.argtypes = [ctypes.c_void_p] * 4 + [ctypes.c_uint64] + [ctypes.c_void_p] * 3
-    f.restype = None
-    prm = fused.params(cfg, cfg, 0, 0, 0, 0)
-    gm = fused.gm_image(cfg)
-    img = np.full(dn, cfg.dst_fill, np.uint8)
-    fault = np.zeros(3, np.uint64)
-    bad = np.zeros(1, np.int32)
-    w = np.ascontiguousarray(np.concatenate([words, np.zeros(64, np.uint32)]))
-    f(prm.ctypes.data, w.ctypes.data, gm.ctypes.data, img.ctypes.data, dn, fault.ctypes.data,
-      img.ctypes.data, bad.ctypes.data)
-    return img, int(fault[0])
 
 
 @pytest.mark.parametrize("target", ["cpu", "a2a3", "a5"])
@@ -78,7 +62,8 @@ def test_twin_and_formula_reference_equal_the_semantics_on_every_small_tile(targ
             if not native:
                 continue
             words = cast_indices(cfg, t).astype(np.int64).astype(np.uint32)
-            img, key = _formula(cfg, words, out.shape[1])
+            img, key, _ = formula(fused.params(cfg, cfg, 0, 0, 0, 0), fused.gm_image(cfg), words, out.shape[1],
+                                  cfg.dst_fill, out[k])
             if codes[k]:
                 assert codes[k] == F_TABLE and key >> 56 == 1, what
             else:

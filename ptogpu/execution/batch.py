@@ -140,10 +140,12 @@ def free_device_bytes() -> int | None:
         return None
 
 
-def chunk_size(cfg: FuzzConfig, n: int, budget: int | None = None, backend: str = "numpy") -> int:
+def chunk_size(cfg: FuzzConfig, n: int, budget: int | None = None, backend: str = "numpy",
+               per: int | None = None) -> int:
     """Instances per chunk: a small share (1/16, at most 256 MiB) of free host memory, and of
-    free device memory on ``cupy``."""
-    per = 64 * max(cfg.n_idx, 1) + 8 * out_bytes(cfg) + 64
+    free device memory on ``cupy``; ``per``: bytes an instance holds (default: the array
+    paths' temporaries)."""
+    per = per or 64 * max(cfg.n_idx, 1) + 8 * out_bytes(cfg) + 64
     if budget is None:
         budget = min(free_host_bytes() // 16, 256 << 20)
         dev = free_device_bytes() if backend == "cupy" else None
@@ -180,8 +182,10 @@ def digest_rows(inst: np.ndarray, outputs: np.ndarray, faults: np.ndarray) -> np
 def batch_digest(inst: np.ndarray, outputs: np.ndarray, faults: np.ndarray, backend: str = "numpy") -> int:
     """The XOR of :func:`digest_rows`; a batch on native computes it there (one pass, the
     same SplitMix64 steps: tested equal)."""
-    if backend != "native" or not inst.size:
-        return int(np.bitwise_xor.reduce(digest_rows(inst, outputs, faults))) if inst.size else 0
+    if not inst.size:
+        return 0
+    if backend != "native":
+        return int(np.bitwise_xor.reduce(digest_rows(inst, outputs, faults)))
     from ..backend import native_backend
     f = native_backend.load("fuzz").pto_digest_rows
     f.restype = ctypes.c_uint64
@@ -595,8 +599,7 @@ def iter_batches(cfg: FuzzConfig, n: int, *, generator: Generator | str = "mixed
     check_fits(cfg)
     if backend == "native" and path == "auto" and engine.covers(cfg, gen):
         # the engine holds one tile at a time: a chunk is its outputs, codes and digests
-        per = (out_bytes(cfg) if keep_outputs else 0) + 32
-        step = chunk or int(max(256, min(n, min(free_host_bytes() // 16, 256 << 20) // per, 1 << 18)))
+        step = chunk or min(1 << 18, chunk_size(cfg, n, per=(out_bytes(cfg) if keep_outputs else 0) + 32))
     else:
         # NumPy: chunks of 16 cache-sized parts (the array code runs part by part)
         step = chunk or (chunk_size(cfg, n, backend=backend) if backend in ("native", "cupy")

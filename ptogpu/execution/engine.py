@@ -18,6 +18,8 @@ import numpy as np
 
 from ..backend import sources
 from .config import FuzzConfig
+from .kernels import batch_world, idx_tile
+from .single import F_DST, F_INDEX, F_OTHER, F_TABLE, layout
 
 _fn = None
 
@@ -49,7 +51,6 @@ class Side:
 
     def __init__(self, cfg: FuzzConfig, threads: str = "warps"):
         from ..backend import native_backend
-        from .kernels import batch_world
         self.core, plan, self.L, self.dst = batch_world(cfg)
         if plan is None or plan.kernel is None:
             raise LookupError(f"{cfg.label}: no kernel launch")
@@ -65,7 +66,6 @@ class Side:
 
 def index_positions(cfg: FuzzConfig, L: dict) -> np.ndarray:
     """The element offsets of the index tile's n_idx values (row-major valid grid)."""
-    from .kernels import idx_tile
     ir, ic, ivr, ivc = L["idx_shape"]
     rr, cc = np.meshgrid(np.arange(ivr), np.arange(ivc), indexing="ij")
     ipos = np.ascontiguousarray(type(idx_tile(cfg, L)).offsets(rr, cc).reshape(-1), np.int64)
@@ -100,7 +100,6 @@ def covers(cfg: FuzzConfig, gen) -> bool:
     may be 0 (no kernel runs there)."""
     if gen.counter_kind is None or cfg.instruction.formula_fields(cfg) is None or cfg.layout != "nd":
         return False
-    from .single import layout
     if layout(cfg)["gm_size"] > PRIVATE_GM:
         return False
     S = cfg.shape5
@@ -118,7 +117,6 @@ def _world(cfg: FuzzConfig):
     """(side, exec block, index positions, fault codes by phase) of a configuration, cached."""
     w = _WORLDS.get(cfg)
     if w is None:
-        from .single import F_DST, F_INDEX, F_OTHER, F_TABLE
         side = Side(cfg)
         codes = np.array([F_INDEX, F_TABLE, F_DST, F_OTHER], np.int8)   # PHASE_INDEX, _TABLE, _DST
         w = _WORLDS[cfg] = (side, exec_block(cfg, [side]), index_positions(cfg, side.L), codes)

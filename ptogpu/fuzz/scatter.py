@@ -37,7 +37,7 @@ import numpy as np
 from .. import dtypes
 from ..enums import Coalesce, ScatterAtomicOp, ScatterConflict, ScatterOOB
 from ..execution.rng import KINDS, generate, instance_keys, mix64
-from .classes import DivClass, Side, relation
+from .classes import FIRST, DivClass, Side, relation
 from .report import REF_NUMPY, REF_SELF_NUMPY, Report
 
 GENERATORS = {**{k: v for k, v in KINDS.items()}, "equal": 7, "perm": 8}
@@ -546,8 +546,8 @@ def _note(rep: ScatterReport, inst: np.ndarray, raw, code: np.ndarray, masks: np
         if c is None:
             c = rep.classes[m] = DivClass(m, example=examples[j].copy())
         c.count += cnt
-        if len(c.first) < 5:
-            hits = sel[np.asarray(masks)[sel] == m][:5 - len(c.first)]
+        if len(c.first) < FIRST:
+            hits = sel[np.asarray(masks)[sel] == m][:FIRST - len(c.first)]
             c.first.extend(int(i) for i in inst[hits])
 
 
