@@ -25,7 +25,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from bench_fuzz import machine  # noqa: E402
 from ptogpu.execution import executors  # noqa: E402
-from ptogpu.execution.batch import cache_chunk  # noqa: E402
+from ptogpu.execution.single import core_size  # noqa: E402
 from ptogpu.execution.rng import Generator  # noqa: E402
 from ptogpu.fuzz import FuzzConfig  # noqa: E402
 from ptogpu.fuzz.compare import TASK_CHUNKS, Side, vector_task  # noqa: E402
@@ -50,7 +50,7 @@ def main() -> int:
     cfg = FuzzConfig(table_size=100)
     a, b = Side("cpu", "auto", "numpy"), Side("a5", "auto", "numpy")
     ctx = (a.config(cfg), b.config(cfg), Generator("mixed", 0), a, b, False)
-    step = cache_chunk(cfg, args.n)
+    step = core_size(cfg, "numpy")
     ts = tasks(cfg, args.n, step * TASK_CHUNKS, step)
     mach = machine()
     try:

@@ -202,6 +202,21 @@ class Bank:
         flat = ks.astype(np.int64)[:, None] * stride + idx
         return np.ascontiguousarray(self.flat[flat]).view(st).reshape(addrs.shape)
 
+    def take_run(self, ks: np.ndarray, addr: int, idx: np.ndarray, dtype) -> np.ndarray:
+        """Instances ``ks``' elements number ``idx`` (one row per instance; non-negative) of the
+        run of ``dtype`` elements that starts at byte ``addr`` (element-aligned; every element
+        read lies in the memory: checked by the caller): shape idx.shape. What :meth:`take`
+        does with byte addresses, in one gather without address arithmetic."""
+        st = dtypes.storage(dtype)
+        size = st.itemsize
+        flat = self.flat.view(f"u{size}")
+        e0 = int(addr) // size
+        if self.shared:
+            return flat[e0:].take(idx).view(st)
+        rows = flat.reshape(self.n, self.stride // size)
+        base = ks.astype(np.int64).reshape(-1, *([1] * (idx.ndim - 1))) * (self.stride // size) + e0
+        return rows.reshape(-1).take(base + idx).view(st)
+
     def put(self, ks: np.ndarray, addrs: np.ndarray, values: np.ndarray) -> None:
         """Write ``values`` at the same ``addrs`` (checked by the caller) of instances ``ks``:
         one row each (leading len(ks), then addrs.shape), or addrs.shape for all of them; in

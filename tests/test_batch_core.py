@@ -232,16 +232,22 @@ def test_batch_rule_never_acts_on_one_instance():
         with pytest.raises(NotBatched):
             f()
     assert a.size == 64
-    with pto.Core("a2a3", "numpy", batch=2) as core:     # the DMA engine's Row bursts: no batch rule
-        tab = core.gm_put(np.stack([np.arange(64), np.arange(64) + 100]).astype(np.float32),
-                          per_instance=True)
-        it, dst = pto.Tile[V, pto.int32, 1, 8, pto.BLayout.RowMajor, 1, 4](), pto.Tile[V, pto.float32, 4, 16]()
-        pto.TASSIGN(it, 0)
-        pto.TASSIGN(dst, 512)
-        it.set(np.array([[3, 1, 0, 2]] * 2, np.int32)[:, None])
-        pto.MGATHER[pto.Coalesce.Row, pto.GatherOOB.Undefined](dst, _table(pto.float32, 4, 16, tab), it)
-        assert core.steps["per_instance"] == 1 and core.steps["at_once"] == 0
-        assert (dst.numpy()[1, 0] == np.arange(48, 64) + 100).all()
+    for rows, at_once in ((4, 1), (6, 0)):
+        # A2/A3 Row runs the DMA engine's bursts: batch-first while the rows are apart; rows
+        # that share storage (6 valid rows in a 4-row tile) overwrite each other in loop
+        # order, which has no batch rule
+        with pto.Core("a2a3", "numpy", batch=2) as core:
+            tab = core.gm_put(np.stack([np.arange(64), np.arange(64) + 100]).astype(np.float32),
+                              per_instance=True)
+            it = pto.Tile[V, pto.int32, 1, 8, pto.BLayout.RowMajor, 1, pto.DYNAMIC](rows)
+            dst = pto.Tile[V, pto.float32, 4, 16, pto.BLayout.RowMajor, pto.DYNAMIC, 16](rows)
+            pto.TASSIGN(it, 0)
+            pto.TASSIGN(dst, 512)
+            it.set(np.array([[3, 1, 0, 2, 1, 0][:rows]] * 2, np.int32)[:, None])
+            pto.MGATHER[pto.Coalesce.Row, pto.GatherOOB.Undefined](dst, _table(pto.float32, 4, 16, tab), it)
+            assert (core.steps["per_instance"], core.steps["at_once"]) == (1 - at_once, at_once), rows
+            assert core.faults == [None, None]
+            assert (dst.raw()[1, :16] == np.arange(48, 64) + 100).all()
 
 
 @pytest.mark.parametrize("target", TARGETS)

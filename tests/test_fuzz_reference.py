@@ -15,7 +15,8 @@ from ptogpu.backend import native_backend
 from ptogpu.execution.batch import run_chunk
 from ptogpu.execution.config import FuzzConfig
 from ptogpu.execution.rng import Generator, shapes
-from ptogpu.execution.single import F_TABLE, layout
+from ptogpu.errors import PtoCheckError
+from ptogpu.execution.single import F_TABLE, layout, run_single
 from ptogpu.fuzz import fused
 
 pytestmark = pytest.mark.skipif(not native_backend.available()[0], reason="no native backend")
@@ -60,6 +61,10 @@ def configs(n, seed):
             kw["table_size"] = int(rng.choice([7, 100, 999, 1000, 1024, 4096]))
         cfg = FuzzConfig(**kw)
         if cfg.oob == "wrap" and fused.caps(cfg)[0] == 0:
+            continue
+        try:                                    # what the target's compiler accepts
+            run_single(cfg, np.zeros(cfg.n_idx, np.int64))
+        except PtoCheckError:
             continue
         out.append(cfg)
     return out

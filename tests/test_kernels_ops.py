@@ -125,7 +125,7 @@ def build_bursts(dst_space):
         b = dma.Bursts("TEST", "gm", dst_space, s, d, length, elem, left, right, pad,
                        fill=bool(r.random() < 0.7))
         hit = []
-        dma.execute(core, b, prologue=lambda: hit.append(1) or core.write(dst_space, 0, b"\x00" * 64))
+        dma.execute(core, b, prologue=lambda ks: hit.append(1) or core.write(dst_space, 0, b"\x00" * 64))
         return np.array(hit, np.uint8)
     return build
 

@@ -54,7 +54,7 @@ def run_bursts(core, b, prologue=None) -> bool:
     if not all_clean(launch_on(core, "dma_bursts", prm, passes=1, writes=())):
         return False
     if prologue is not None:
-        prologue()
+        prologue(core.step_instances())
     tracers = active(core)
     if tracers:                             # the same record NumPy's execute() makes
         body = dst + b.left + length + b.right

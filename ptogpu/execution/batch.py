@@ -6,16 +6,14 @@ counter-based generator from (seed, instance number), an array, or a callable
 N can be 10^9; each chunk returns the output bytes and per-instance fault records, or only a
 digest when ``keep_outputs=False``.
 
-Batches run the public API on cores of N instances (``execution.single.run_instances``: one
-kernel launch over N blocks, or one batch-first NumPy step, the table shared; paths "kernel"
-and "vector"; on a kernel backend a :class:`~ptogpu.execution.single.Watch` marks any
-instance whose kernel wrote outside its destination): every configuration on ``native`` /
-``cupy``, and TGATHERB, TINTERLEAVE and the CPU simulator's GM->L1 on NumPy. Two NumPy array
-twins remain, MGATHER into UB and the NPUs' GM->L1 (the registry says which:
-``FuzzConfig.instruction.on_core``); they are vectorised across instances and give exactly the
-bytes of the single-instance public API (``ptogpu.execution.single.run_single``;
-tests/test_batch.py checks random configurations); instances they decline (a GM->L1 Elem
-read of the scratch being written) run through the public API ("loop").
+Every batch runs the public API on cores of N instances (``execution.single.run_instances``:
+one kernel launch over N blocks on ``native`` / ``cupy``, one batch-first NumPy step along the
+instances on ``numpy``, the table shared; on a kernel backend a
+:class:`~ptogpu.execution.single.Watch` marks any instance whose kernel wrote outside its
+destination), a core at a time: each core's index tiles are generated, run and digested while
+they are in cache. There is no second implementation: the bytes are the instruction's own.
+On native, MGATHER into UB from counter generators runs the same kernels one tile at a time
+in the executing engine (``execution.engine``).
 
     from ptogpu.execution.batch import run_batch
     from ptogpu.fuzz import FuzzConfig
@@ -33,17 +31,12 @@ from typing import ClassVar, Iterator
 
 import numpy as np
 
-from .. import dtypes
 from ..backend.launch import free_host_bytes
-from .config import FuzzConfig, pad_to
+from .config import FuzzConfig
 from . import engine
 from .rng import Generator, check_instances
 from .shards import RangeSpec
-from .single import F_OTHER, F_TABLE, cast_indices, check_fits, fault_code, layout, run_instances, run_single
-from ..targets import get_target
-from ..semantics.indexing import prod
-
-M32 = np.uint64(0xFFFFFFFF)
+from .single import cast_indices, check_fits, core_size, fault_code, layout, run_instances, run_single
 
 
 @dataclass
@@ -154,13 +147,6 @@ def chunk_size(cfg: FuzzConfig, n: int, budget: int | None = None, backend: str 
     return int(max(256, min(n, budget // per, 1 << 20)))
 
 
-def cache_chunk(cfg: FuzzConfig, n: int) -> int:
-    """Instances per chunk for the NumPy array code: ~128 K index values, so the temporaries
-    (uint32 and int64 arrays of that length) stay in a 2 MiB L2 (3-4x faster than memory-sized
-    chunks, ~20% faster than 256 K); never more than :func:`chunk_size`."""
-    return int(max(16, min(chunk_size(cfg, n), (1 << 17) // max(cfg.n_idx, 1))))
-
-
 def out_bytes(cfg: FuzzConfig) -> int:
     return cfg.instruction.out_bytes(cfg, layout(cfg))
 
@@ -196,306 +182,21 @@ def batch_digest(inst: np.ndarray, outputs: np.ndarray, faults: np.ndarray, back
                  ctypes.c_void_p(i.ctypes.data), ctypes.c_void_p(c.ctypes.data)))
 
 
-# -- the vectorised NumPy paths -------------------------------------------------------------
-def _cast(raw: np.ndarray, bits: int) -> np.ndarray:
-    if raw.dtype.kind == "i":
-        return raw.astype(np.int64).view(np.uint64) & (M32 if bits == 32 else np.uint64(~np.uint64(0)))
-    return raw.astype(np.uint64) & (M32 if bits == 32 else np.uint64(0xFFFFFFFFFFFFFFFF))
-
-
-class _WrapByZero(Exception):
-    """GatherOOB::Wrap with capacity 0: every instance faults (u % 0), as the single call does."""
-
-
-def _remap(u: np.ndarray, cap: int, oob: str, bits: int):
-    mask = (1 << bits) - 1
-    cap &= mask
-    capu = np.uint64(cap)
-    if oob == "wrap" and cap == 0 and u.size:
-        raise _WrapByZero
-    if oob == "clamp":
-        last = np.uint64((cap - 1) & mask)
-        return (np.minimum(u, last) if bits == 64 else np.where(u >= capu, last, u)), None
-    if oob == "wrap":
-        if cap and not cap & (cap - 1):
-            return u & np.uint64(cap - 1), None            # a power of two: no division
-        return u % capu, None
-    if oob == "zero":
-        return u, u < capu
-    return u, None
-
-
-def _first(bad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(any bad per instance, first bad linear position or -1) over the trailing axes."""
-    flat = bad.reshape(bad.shape[0], -1)
-    if flat.shape[1] == 0:                     # nothing to check (an empty region)
-        return np.zeros(flat.shape[0], bool), np.full(flat.shape[0], -1, np.int64)
-    anyb = flat.any(1)
-    return anyb, np.where(anyb, flat.argmax(1), -1)
-
-
-def _elem32(cfg: FuzzConfig, u: np.ndarray, gm: np.ndarray, T: int, cap: int):
-    """Elem gather with 32-bit index arithmetic (static_cast<uint32_t>) when no instance can
-    fault: the values, in uint32 lanes (no int64 temporaries, no byte addresses); None when
-    some index may leave GM (the general path reports the fault)."""
-    lim = (gm.size - T) // T                          # last element a read may start at
-    tab = gm.view(np.dtype(f"u{T}"))
-    if cap == 0:
-        return None
-    if cfg.oob == "wrap":
-        safe = u & np.uint32(cap - 1) if not cap & (cap - 1) else u % np.uint32(cap)
-    elif cfg.oob == "clamp":
-        safe = np.minimum(u, np.uint32(cap - 1))
-    elif cfg.oob == "zero":
-        rd = u < np.uint32(cap)
-        safe = np.where(rd, u, np.uint32(0))
-    else:
-        safe = u
-    if (cfg.oob == "undefined" or cap - 1 > lim) and int(safe.max(initial=0)) > lim:
-        return None
-    vals = tab.take(safe)
-    if cfg.oob == "zero":
-        vals[~rd] = 0
-    return vals
-
-
-def _mgather_ub(cfg: FuzzConfig, raw: np.ndarray, L: dict):
-    """MGATHER into UB, ND table, any cfg.layout (all targets): (outputs, faults, elem)."""
-    t = get_target(cfg.target)
-    rules = t.mgather
-    N = raw.shape[0]
-    VR, VC, T = cfg.rows, cfg.cols, L["T"]
-    R, C = L["dst_shape"]
-    out = np.full((N, R, C * T), cfg.dst_fill, np.uint8)
-    codes = np.zeros(N, np.int8)
-    elem = np.full(N, -1, np.int64)
-    if VR == 0 or VC == 0 or N == 0:
-        return out.reshape(N, R * C * T), codes, elem
-    dpos = None
-    if cfg.layout != "nd":
-        # Tile.set stores the index tile at the full layout offsets; the target reads it, and
-        # writes the destination, at its own offsets (full, or A5's plain Row/ColMajor).
-        from .instrs.mgather import tile_classes
-        IdxT, DstT = tile_classes(cfg, L)
-        r, c = np.meshgrid(np.arange(VR), np.arange(VC), indexing="ij")
-        full = rules.tile_offsets == "full"
-        if cfg.mode == "elem":
-            ir, ic = L["idx_shape"][:2]
-            img = np.zeros((N, ir * ic), raw.dtype)
-            img[:, IdxT.offsets(r, c).reshape(-1)] = raw.reshape(N, -1)
-            raw = img[:, (IdxT.offsets(r, c) if full else IdxT.plain_offsets(r, c)).reshape(-1)]
-        dpos = (DstT.offsets(r, c) if full else DstT.plain_offsets(r, c)).reshape(-1)
-    bits = rules.index_bits
-    S, St = cfg.shape5, cfg.stride5
-    gm = np.zeros(L["gm_size"], np.uint8)
-    gm[: L["table_bytes"]] = cfg.table.view(np.uint8)
-    if cfg.mode == "elem" and dpos is None and bits == 32 and raw.dtype.itemsize == 4:
-        fast = _elem32(cfg, raw.view(np.uint32).reshape(N, VR, VC), gm, T, prod(S) & 0xFFFFFFFF)
-        if fast is not None:
-            if cfg.dst_fill == 0 and C == VC and R == VR:
-                return fast.view(np.uint8).reshape(N, -1), codes, elem
-            out.view(np.dtype(f"u{T}")).reshape(N, R, C)[:, :VR, :VC] = fast
-            return out.reshape(N, -1), codes, elem
-    mask = (1 << bits) - 1
-    u = _cast(raw, bits)
-    with np.errstate(over="ignore"):
-        if cfg.mode == "elem":
-            cap = prod(S) & mask
-            safe, rd = _remap(u.reshape(N, VR, VC), cap, cfg.oob, bits)
-            src = (safe * np.uint64(T)).view(np.int64)
-        else:
-            cap = (S[3] if rules.row_capacity == "shape3" else prod(S[:4])) & mask
-            safe, rd = _remap(u.reshape(N, VR), cap, cfg.oob, bits)
-            c = np.arange(VC, dtype=np.uint64)[None, None, :]
-            s = safe[:, :, None]
-            if rules.row_source == "strides":
-                off = s * np.uint64(St[3] & 0xFFFFFFFFFFFFFFFF) + c * np.uint64(St[4] & 0xFFFFFFFFFFFFFFFF)
-            elif rules.row_source == "stride3":
-                off = s * np.uint64(St[3] & 0xFFFFFFFFFFFFFFFF) + c
-            else:
-                off = ((s * np.uint64(VC)) & M32) + c
-            src = (off * np.uint64(T)).view(np.int64)
-            if rd is not None:
-                rd = np.broadcast_to(rd[:, :, None], (N, VR, VC))
-    st = np.dtype(f"u{T}")
-    outside = (src < 0) | (src > gm.size - T)
-    bad = outside if rd is None else rd & outside
-    if rd is None and not bad.any():                   # the common case: one gather
-        fb = np.zeros(N, bool)
-        vals = gm.view(st)[src // T]
-    else:
-        rdm = np.ones(src.shape, bool) if rd is None else rd
-        fb, fe = _first(bad)
-        codes[fb] = F_TABLE
-        elem[fb] = fe[fb]
-        vals = gm.view(st)[np.where(rdm & ~bad, src, 0) // T]
-        vals = np.where(rdm, vals, 0).astype(st)
-    ok = ~fb                                           # a faulting instance writes nothing
-    if dpos is not None:
-        flat = out.view(st).reshape(N, R * C)
-        flat[:, dpos] = np.where(ok[:, None], vals.reshape(N, -1), flat[:, dpos])
-        return out.reshape(N, -1), codes, elem
-    view = out.view(st).reshape(N, R, C)
-    view[:, :VR, :VC] = np.where(ok[:, None, None], vals, view[:, :VR, :VC])
-    if cfg.mode == "row" and rules.row_tail_fill:
-        tail = pad_to(VC * T, 32) - VC * T
-        if tail:
-            first = np.ascontiguousarray(vals[:, :, :1]).view(np.uint8).reshape(N, VR, T)
-            rows_read = (np.ones((N, VR), bool) if rd is None else rd[:, :, 0]) & ok[:, None]
-            pos = np.arange(tail)
-            fill = first[:, :, pos % T]
-            seg = out[:, :VR, VC * T: VC * T + tail]
-            out[:, :VR, VC * T: VC * T + tail] = np.where(rows_read[:, :, None], fill, seg)
-    return out.reshape(N, -1), codes, elem
-
-
-def _mgather_l1(cfg: FuzzConfig, raw: np.ndarray, L: dict):
-    """MGATHER GM→L1 on the NPUs (Row nd2nz bursts, Elem NZ image via the scratch; the CPU
-    sim's generic routine runs on cores of N: ``MGather.on_core``). ``slow`` marks the
-    instances that must run on the loop path (an Elem read of the scratch it is writing)."""
-    bits = 32
-    N = raw.shape[0]
-    VR, VC, T = cfg.rows, cfg.cols, L["T"]
-    R, C = L["dst_shape"]
-    C0 = 32 // T
-    out = np.full((N, R * C * T), cfg.dst_fill, np.uint8).view(np.dtype(f"u{T}"))
-    codes = np.zeros(N, np.int8)
-    elem = np.full(N, -1, np.int64)
-    slow = np.zeros(N, bool)
-    if N == 0:
-        return out.view(np.uint8).reshape(N, -1), codes, elem, slow
-    S, St = cfg.shape5, cfg.stride5
-    gm_size = L["gm_size"]
-    ia = L["idx_addr"]
-    u = _cast(raw, bits)
-    # Per-instance GM: the table, then this instance's index tensor (Undefined may read it).
-    ibytes = raw.astype(dtypes.storage(dtypes.as_dtype(cfg.index_dtype))).view(np.uint8).reshape(N, -1)
-    tab = cfg.table.view(np.uint8)
-
-    def fetch(src: np.ndarray) -> np.ndarray:
-        """Elements of T at byte addresses src (N, ...) (in-arena, checked by the caller)."""
-        b = src[..., None] + np.arange(T)
-        flat = b.reshape(N, -1)
-        v = np.zeros(flat.shape, np.uint8)
-        in_t = flat < tab.size
-        v[in_t] = tab[flat[in_t]]
-        in_i = (flat >= ia) & (flat < ia + ibytes.shape[1])
-        if in_i.any():
-            rows = np.broadcast_to(np.arange(N)[:, None], flat.shape)
-            v[in_i] = ibytes[rows[in_i], flat[in_i] - ia]
-        return v.reshape(*src.shape, T).view(np.dtype(f"u{T}"))[..., 0]
-
-    with np.errstate(over="ignore"):
-        if cfg.mode == "row":
-            if VR == 0:
-                return out.view(np.uint8).reshape(N, -1), codes, elem, slow
-            cap = prod(S[:4]) & ((1 << bits) - 1)
-            safe, rd = _remap(u.reshape(N, VR), cap, cfg.oob, bits)
-            rdm = np.ones((N, VR), bool) if rd is None else rd
-            c = np.arange(VC)
-            s3 = np.uint64(St[3] & 0xFFFFFFFFFFFFFFFF)
-            cs = ((safe[:, :, None] * s3 + c.astype(np.uint64)) * np.uint64(T)).view(np.int64)
-            nblk = -(-VC // C0)                   # one burst per C0 block (§5.6)
-            b = np.arange(nblk, dtype=np.uint64)
-            src = ((safe[:, :, None] * s3 + b * np.uint64(C0)) * np.uint64(T)).view(np.int64)
-            length = np.minimum(C0, VC - np.arange(nblk) * C0) * T
-            bad = rdm[:, :, None] & ((src < 0) | (src + length > gm_size))
-            fb, fe = _first(bad)
-            codes[fb], elem[fb] = F_TABLE, fe[fb]
-            ok = ~fb
-            if cfg.oob == "zero":
-                out[ok] = 0                       # create_cbuf_matrix(..., 0): the whole tile
-            if cfg.dst_fill:                      # nd2nz pads each row's last C0 block with 0
-                r_ = np.arange(VR)
-                for b_ in range(-(-VC // C0)):
-                    n_ = min(C0, VC - b_ * C0)
-                    if n_ < C0:
-                        pos_ = (b_ * R + r_[:, None]) * C0 + np.arange(n_, C0)[None, :]   # (VR, pad)
-                        m_ = rdm & ok[:, None]                                       # (N, VR)
-                        cur = out[:, pos_]
-                        out[:, pos_] = np.where(m_[:, :, None], 0, cur)
-            good = rdm & ~fb[:, None]
-            cs = np.where(good[:, :, None], cs, 0)
-            vals = fetch(cs)
-            r = np.arange(VR)
-            nz = (c // C0)[None, :] * R * C0 + r[:, None] * C0 + (c % C0)[None, :]
-            ii = np.broadcast_to(np.arange(N)[:, None, None], vals.shape)
-            nzb = np.broadcast_to(nz[None], vals.shape)
-            g = np.broadcast_to(good[:, :, None], vals.shape)
-            out[ii[g], nzb[g]] = vals[g]
-            return out.view(np.uint8).reshape(N, -1), codes, elem, slow
-        if VR == 0 or VC == 0:                    # the NPUs zero the scratch image and move
-            out[:] = 0                            # the whole NZ tile even when nothing is read
-            return out.view(np.uint8).reshape(N, -1), codes, elem, slow
-        cap = prod(S) & ((1 << bits) - 1)
-        safe, rd = _remap(u.reshape(N, VR, VC), cap, cfg.oob, bits)
-        rdm = np.ones((N, VR, VC), bool) if rd is None else rd
-        src = (safe * np.uint64(T)).view(np.int64)
-        r, c = np.meshgrid(np.arange(VR), np.arange(VC), indexing="ij")
-        nz = (c // C0) * R * C0 + r * C0 + c % C0
-        bad = rdm & ((src < 0) | (src > gm_size - T))
-        simt = cfg.exec == "simt"
-        order = np.argsort(nz, axis=None, kind="stable") if simt else np.arange(VR * VC)
-        fb, fe = _first(bad.reshape(N, -1)[:, order])
-        codes[fb] = F_TABLE
-        elem[fb] = order[np.maximum(fe[fb], 0)]
-        s0, s1 = L["scratch_addr"], L["scratch_addr"] + R * C * T
-        alias = (rdm & ~bad & (src + T > s0) & (src < s1)).reshape(N, -1).any(1) & ~fb
-        slow |= alias
-        good = rdm & ~bad & ~fb[:, None, None] & ~alias[:, None, None]
-        vals = fetch(np.where(good, src, 0))
-        ii = np.broadcast_to(np.arange(N)[:, None, None], vals.shape)
-        nzb = np.broadcast_to(nz[None], vals.shape)
-        live = ~fb & ~alias
-        out[live] = 0                             # the scratch image rewrites the whole tile
-        out[ii[good], nzb[good]] = vals[good]
-    return out.view(np.uint8).reshape(N, -1), codes, elem, slow
-
-
-def _vector_parts(cfg: FuzzConfig, raw: np.ndarray):
-    """:func:`_vector` over cache-sized parts of ``raw`` (the array code's temporaries stay in
-    L2; the chunk around it can be bigger, which the digest's per-column steps want)."""
-    sub = cache_chunk(cfg, len(raw))
-    if len(raw) <= sub:
-        return _vector(cfg, raw)
-    parts = [_vector(cfg, raw[a: a + sub]) for a in range(0, len(raw), sub)]
-    if parts[0] is None:
-        return None
-    return tuple(np.concatenate([p[k] for p in parts]) for k in range(4))
-
-
-def _vector(cfg: FuzzConfig, raw: np.ndarray):
-    """(outputs, codes, elem, slow mask) or None when the configuration has no vector path."""
-    try:
-        return _vector_paths(cfg, raw)
-    except _WrapByZero:                  # nothing is written; the fault is not an access
-        N = raw.shape[0]
-        return (np.full((N, out_bytes(cfg)), cfg.dst_fill, np.uint8), np.full(N, F_OTHER, np.int8),
-                np.full(N, -1, np.int64), np.zeros(N, bool))
-
-
-def _vector_paths(cfg: FuzzConfig, raw: np.ndarray):
-    twin = cfg.instruction.array_twin(cfg)          # the registry names the twin
-    if twin == "mgather_ub":
-        o, c, e = _mgather_ub(cfg, raw, layout(cfg))
-        return o, c, e, np.zeros(len(o), bool)
-    if twin == "mgather_l1":                        # the NPUs' GM->L1
-        return _mgather_l1(cfg, raw, layout(cfg))
-    return None
-
-
-def on_core(cfg: FuzzConfig, backend: str) -> bool:
-    """``backend`` runs this configuration's batches on cores of N instances (the public API),
-    not on an array twin (the instruction's registry entry says)."""
-    return cfg.instruction.on_core(cfg, backend)
-
-
-def _loop(cfg: FuzzConfig, vals: np.ndarray, backend: str, outb: int):
-    """Through the public API on cores of N instances (the program of ``run_single``);
-    ``vals`` are generator values (int64)."""
-    N = vals.shape[0]
-    out, faults = run_instances(cfg, vals, backend)
-    return out.reshape(N, outb), _codes(faults), np.full(N, -1, np.int64)
+# -- cores of N: the public API over a chunk ---------------------------------------------------
+def indices(cfg: FuzzConfig, generator: Generator, inst: np.ndarray, backend: str = "numpy") -> np.ndarray:
+    """The instances' index (or data) arrays, one row each, as the program takes them: a
+    32-bit index type from the generator's 32-bit lanes (``Generator.lo32``: the same wrapping
+    cast, half the memory traffic), on native from the native generator, else the values
+    cast by the instruction."""
+    if not inst.size:
+        return np.zeros((0, cfg.n_idx), np.int64)
+    if cfg.instruction.lo32_cast(cfg) and backend != "native":
+        lo = generator.lo32(inst, cfg.n_idx, cfg.cap)
+        if lo is not None:
+            return lo.view(np.dtype(cfg.index_dtype)).reshape(inst.size, -1)
+    vals = generator.native(inst, cfg.n_idx, cfg.cap) if backend == "native" else None
+    vals = generator(inst, cfg.n_idx, cfg.cap) if vals is None else vals
+    return cast_indices(cfg, vals).reshape(inst.size, -1)
 
 
 def _codes(faults: list) -> np.ndarray:
@@ -514,73 +215,68 @@ def _backend(name: str) -> str:
 def run_chunk(cfg: FuzzConfig, inst: np.ndarray, generator: Generator, backend: str = "numpy",
               keep_outputs: bool = True, path: str = "auto", *, values: np.ndarray | None = None,
               raw: np.ndarray | None = None, digest: bool = True) -> BatchResult:
-    """Instances ``inst`` (consecutive numbers) of ``cfg``; ``path`` "auto" | "vector" (NumPy
-    along the instances) | "loop" (each instance on a single core of its own: the reference).
-    ``values``: the generator's values for ``inst`` when the caller has them already; ``raw``:
-    those values cast (``cast_indices(cfg, values)``, one row per instance)."""
+    """Instances ``inst`` (consecutive numbers) of ``cfg``; ``path`` "auto" | "vector" (every
+    instance at once on cores of N: one kernel launch, or one NumPy step along the instances;
+    an error where a step would run instance by instance) | "loop" (each instance on a single
+    core of its own: the reference). ``values``: the generator's values for ``inst`` when the
+    caller has them already; ``raw``: the instances' index arrays (``indices``)."""
     backend = _backend(backend)
     inst = np.asarray(inst, np.int64)
-    vals = values
-
-    def need_vals() -> np.ndarray:            # generator values (on native: generated there)
-        nonlocal vals
-        if vals is None:
-            vals = generator.native(inst, cfg.n_idx, cfg.cap) if backend == "native" else None
-            vals = generator(inst, cfg.n_idx, cfg.cap) if vals is None else vals
-        return vals
-
-    def need_raw() -> np.ndarray:             # the values cast: what the array twins take
-        nonlocal raw
-        if raw is None:
-            raw = cast_indices(cfg, need_vals()).reshape(inst.size, -1) if inst.size else \
-                np.zeros((0, cfg.n_idx), np.int64)
-        return raw
-
-    ob = out_bytes(cfg)
-    res = None
-    used = "loop"
-    stray = None
+    N = inst.size
     kernel = backend in ("native", "cupy") and path == "auto"
-    if kernel and backend == "native" and values is None and raw is None and inst.size \
-            and engine.covers(cfg, generator) and int(inst[-1]) - int(inst[0]) + 1 == inst.size:
+    if kernel and backend == "native" and values is None and raw is None and N \
+            and engine.covers(cfg, generator) and int(inst[-1]) - int(inst[0]) + 1 == N:
         # the executing engine's kernels per tile (the same launch as the core's, in cache)
-        o, c, d, stray = engine.run_tiles(cfg, generator, int(inst[0]), inst.size, keep_outputs)
-        return BatchResult(int(inst[0]), int(inst.size), o, c, np.full(inst.size, -1, np.int64),
+        o, c, d, stray = engine.run_tiles(cfg, generator, int(inst[0]), N, keep_outputs)
+        return BatchResult(int(inst[0]), N, o, c, np.full(N, -1, np.int64),
                            int(np.bitwise_xor.reduce(d)) if digest else 0, "kernel",
                            int(np.count_nonzero(c)), backend, stray)
-    if on_core(cfg, backend if kernel else "numpy") and path in ("auto", "vector"):
+
+    def rows(sl: slice) -> np.ndarray:        # the index arrays of instances inst[sl]
+        if raw is not None:
+            return raw[sl]
+        if values is not None:
+            return cast_indices(cfg, values[sl]).reshape(len(values[sl]), -1)
+        return indices(cfg, generator, inst[sl], backend)
+
+    ob = out_bytes(cfg)
+    outs, codes, elems, strays = [], [], [], []
+    dig = 0
+    if path == "loop":
+        for k in range(N):
+            o, f = run_single(cfg, rows(slice(k, k + 1))[0], backend, cast=False)
+            outs.append(o.reshape(1, ob))
+            codes.append(_codes([f]))
+        used = "loop"
+        elems = [np.full(N, -1, np.int64)]
+    else:
         info: dict = {}
-        o, f, *w = run_instances(cfg, need_vals(), backend if kernel else "numpy", watch=kernel, info=info)
-        res = (o, _codes(f), np.full(len(o), -1, np.int64))
+        per = core_size(cfg, backend if kernel else "numpy")
+        for a in range(0, N, per):          # one core a piece: generated, run, digested in cache
+            sl = slice(a, a + per)
+            o, f, *w = run_instances(cfg, None, backend if kernel else "numpy", raw=rows(sl),
+                                     watch=kernel, info=info)
+            c = _codes(f)
+            if digest:
+                dig ^= batch_digest(inst[sl], o, c, backend)
+            if keep_outputs:
+                outs.append(o)
+            codes.append(c)
+            elems.append(info.pop("fault_elem"))
+            strays += w
         # what ran: every instance at once (a kernel launch, or NumPy along the instances),
         # or the instructions instance by instance
         used = "loop" if info.get("per_instance") else "kernel" if kernel else "vector"
-        stray = w[0] if kernel else None
         if path == "vector" and used == "loop":
             raise ValueError(f"no vectorised path for {cfg.label}")
-    if res is None and path in ("auto", "vector"):
-        v = _vector_parts(cfg, need_raw())
-        if v is not None:
-            o, c, e, slow = v
-            if slow.any():
-                lo = _loop(cfg, need_vals()[slow], "numpy", ob)
-                o[slow], c[slow], e[slow] = lo
-            res, used = (o, c, e), "vector"
-        elif path == "vector":
-            raise ValueError(f"no vectorised path for {cfg.label}")
-    if res is None and path == "loop":
-        runs = [run_single(cfg, v, backend) for v in need_vals()]
-        res = (np.stack([o for o, _ in runs]).reshape(len(runs), ob) if runs else np.zeros((0, ob), np.uint8),
-               _codes([f for _, f in runs]),
-               np.full(len(runs), -1, np.int64))
-    if res is None:
-        res = _loop(cfg, need_vals(), "numpy" if backend == "auto" else backend, ob)
-    o, c, e = res
-    dig = 0
-    if digest and inst.size:
-        dig = batch_digest(inst, o, c, backend)
-    return BatchResult(int(inst[0]) if inst.size else 0, int(inst.size), o if keep_outputs else None,
-                       c, e, dig, used, int(np.count_nonzero(c)), backend, stray)
+    cat = (lambda xs, empty: xs[0] if len(xs) == 1 else np.concatenate(xs) if xs else empty)   # noqa: E731
+    c = cat(codes, np.zeros(0, np.int8))
+    if digest and path == "loop" and N:
+        dig = batch_digest(inst, cat(outs, None), c, backend)
+    return BatchResult(int(inst[0]) if N else 0, N,
+                       cat(outs, np.zeros((0, ob), np.uint8)) if keep_outputs else None,
+                       c, cat(elems, np.zeros(0, np.int64)), dig, used, int(np.count_nonzero(c)),
+                       backend, cat(strays, None) if kernel and path != "loop" else None)
 
 
 def iter_batches(cfg: FuzzConfig, n: int, *, generator: Generator | str = "mixed", seed: int = 0,
@@ -601,9 +297,9 @@ def iter_batches(cfg: FuzzConfig, n: int, *, generator: Generator | str = "mixed
         # the engine holds one tile at a time: a chunk is its outputs, codes and digests
         step = chunk or min(1 << 18, chunk_size(cfg, n, per=(out_bytes(cfg) if keep_outputs else 0) + 32))
     else:
-        # NumPy: chunks of 16 cache-sized parts (the array code runs part by part)
+        # NumPy: chunks of 16 cores (each core's temporaries stay in cache)
         step = chunk or (chunk_size(cfg, n, backend=backend) if backend in ("native", "cupy")
-                         else min(chunk_size(cfg, n), 16 * cache_chunk(cfg, n)))
+                         else min(chunk_size(cfg, n), 16 * core_size(cfg, "numpy")))
     if n > 0 and path != "loop":
         # The array paths run no static checks: the public API judges one instance first and
         # raises the PtoCheckError the C++ compiler would.

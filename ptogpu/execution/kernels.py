@@ -1,6 +1,5 @@
 """The canonical MGATHER-into-UB instance the executing fuzz engine plans from
-(``batch_world``, ``idx_tile``). (Every kernel batch runs on cores of N instances now:
-``execution.batch.on_core``.)"""
+(``batch_world``, ``idx_tile``)."""
 from __future__ import annotations
 
 from .config import FuzzConfig

@@ -56,13 +56,15 @@ def cast_indices(cfg: FuzzConfig, values: np.ndarray) -> np.ndarray:
     return cfg.instruction.cast(cfg, values)
 
 
-def run_single(cfg: FuzzConfig, values, backend: str = "numpy"):
-    """Run one instance through the public API. Returns (output bytes, fault message or None)."""
+def run_single(cfg: FuzzConfig, values, backend: str = "numpy", *, cast: bool = True):
+    """Run one instance through the public API. Returns (output bytes, fault message or None).
+    ``cast=False``: ``values`` are the index array already (:func:`cast_indices`)."""
     import warnings
 
     import ptogpu as pto
     L = layout(cfg)
-    idx = cast_indices(cfg, np.asarray(values).reshape(-1))
+    idx = np.asarray(values).reshape(-1)
+    idx = cast_indices(cfg, idx) if cast else idx
     core = pto.Core(cfg.target, backend, quirks=cfg.core_quirks)
     T = dtypes.as_dtype(cfg.dtype)
     with core, warnings.catch_warnings():
@@ -185,53 +187,72 @@ def _changed(now: np.ndarray, before: np.ndarray, keep) -> np.ndarray:
     return out
 
 
-def run_instances(cfg: FuzzConfig, values: np.ndarray, backend: str = "numpy", *,
-                  watch: bool = False, info: dict | None = None):
-    """Many instances (one row of generator values each) through the public API on cores of
-    N instances: the program of :func:`run_single`, run once per core of up to
-    :data:`BATCH_CORE`. Returns (output bytes, one row per instance; fault messages or None),
-    and with ``watch`` the (N,) stray-write mask (:class:`Watch`). ``info`` receives the
-    cores' step counts (``Core.steps`` summed)."""
+def core_size(cfg: FuzzConfig, backend: str) -> int:
+    """Instances per core of N: :data:`BATCH_CORE` for a kernel launch (many blocks); on NumPy
+    ~2^18 index values a step, so each step's temporaries stay in L2 (1.6x faster than cores
+    of 4096 x 256)."""
+    if backend != "numpy":
+        return BATCH_CORE
+    return max(16, min(BATCH_CORE, (1 << 18) // max(cfg.n_idx, 1)))
+
+
+def run_instances(cfg: FuzzConfig, values: np.ndarray | None, backend: str = "numpy", *,
+                  raw: np.ndarray | None = None, watch: bool = False, info: dict | None = None):
+    """Many instances (one row of generator values each, or ``raw``: their index arrays,
+    :func:`cast_indices`) through the public API on cores of N instances: the program of
+    :func:`run_single`, run once per core of up to :func:`core_size`. Returns (output bytes,
+    one row per instance; fault messages or None), and with ``watch`` the (N,) stray-write
+    mask (:class:`Watch`). ``info`` receives the cores' step counts (``Core.steps`` summed)
+    and ``fault_elem``: each instance's first faulting destination element (row-major; -1:
+    none, or not named by its fault)."""
     import warnings
 
     import ptogpu as pto
-    values = np.asarray(values)
-    N = len(values)
+    if raw is None:
+        values = np.asarray(values)
+        raw = cast_indices(cfg, values.reshape(-1)).reshape(len(values), -1)
+    N = len(raw)
     L = layout(cfg)
     T = dtypes.as_dtype(cfg.dtype)
-    outs, faults, strays = [], [], []
+    outs, faults, elems, strays = [], [], [], []
     keep = cfg.instruction.footprint(cfg, L)
-    # NumPy steps run best with their temporaries in L2 (~2^18 values a step, 1.6x faster
-    # than cores of 4096 x 256); a kernel launch wants many blocks
-    per = BATCH_CORE if backend != "numpy" else max(16, min(BATCH_CORE, (1 << 18) // max(cfg.n_idx, 1)))
+    per = core_size(cfg, backend)
     for a in range(0, N, per):
-        v = values[a: a + per]
-        idx = cast_indices(cfg, v.reshape(-1)).reshape(len(v), -1)
-        key, core = _take_core(pto, cfg, backend, len(v))
+        idx = raw[a: a + per]
+        key, core = _take_core(pto, cfg, backend, len(idx))
         w = Watch(core, keep) if watch else None
         with core, warnings.catch_warnings():           # (an exception drops the core)
             warnings.simplefilter("ignore")
             try:                        # (the batch of one is the single core: it raises)
-                o = _run(pto, core, cfg, L, T, idx[0] if len(v) == 1 else idx,
+                o = _run(pto, core, cfg, L, T, idx[0] if len(idx) == 1 else idx,
                          before=w.start if w else None)
-                f = [None if e is None else str(e) for e in core.faults]
+                f = list(core.faults)
             except PtoFault as e:
-                o, f = cfg.instruction.read_out(core, cfg, L), [str(e)]
-        outs.append(o.reshape(len(v), -1))
-        faults += f
+                o, f = cfg.instruction.read_out(core, cfg, L), [e]
+        outs.append(o.reshape(len(idx), -1))
+        faults += [None if e is None else str(e) for e in f]
+        elems += [_element(cfg, e) for e in f]
         if w:
-            strays.append(w.stray() if w.saved else np.zeros(len(v), bool))
+            strays.append(w.stray() if w.saved else np.zeros(len(idx), bool))
         if info is not None:
             for k, c in core.steps.items():
                 info[k] = info.get(k, 0) + c
         if not (w and strays[-1].any()):    # a stray write may lie past what clear zeroes
-            core.clear({s: window(core, keep, s) for s in core.banks})
+            core.clear({s: window(core, keep, s) for s in core.banks if not core.banks[s].shared})
             _give_back(key, core)
+    if info is not None:
+        info["fault_elem"] = np.array(elems, np.int64).reshape(N)
     ob = outs[0].shape[1] if outs else 0
-    out = (np.concatenate(outs) if outs else np.zeros((0, ob), np.uint8)), faults
+    out = (outs[0] if len(outs) == 1 else np.concatenate(outs) if outs else np.zeros((0, ob), np.uint8)), faults
     if watch:
         return (*out, np.concatenate(strays) if strays else np.zeros(0, bool))
     return out
+
+
+def _element(cfg: FuzzConfig, fault) -> int:
+    """The row-major number of the destination element a fault names (-1: none named)."""
+    at = getattr(fault, "element", None)
+    return -1 if at is None else int(at[0]) * max(cfg.cols, 1) + int(at[1])
 
 
 _REUSE = threading.local()

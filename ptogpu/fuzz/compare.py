@@ -15,7 +15,8 @@ from typing import Callable, ClassVar
 
 import numpy as np
 
-from ..execution.batch import cache_chunk, chunk_size, run_chunk
+from ..execution.batch import chunk_size, run_chunk
+from ..execution.single import core_size
 from ..errors import PtoCheckError
 from ..execution import executors
 from . import rules as R
@@ -92,15 +93,15 @@ def _run_side(cfg, inst, gen, side, values, raw=None):
 SHARE_SIDES = True
 
 def shared_semantics(ca: FuzzConfig, cb: FuzzConfig, a: Side, b: Side) -> bool:
-    """True when both sides run the NumPy array path and every target-table field its
-    formula reads (the instruction's ``formula_fields``) is equal: the two results would be
-    the same bytes, so one computation serves both (no divergence is possible). Decided from
-    the target tables, never from target names."""
+    """True when both sides run the NumPy semantics and every target-table field they read
+    for this configuration (the instruction's ``formula_fields``) is equal: the two results
+    would be the same bytes, so one computation serves both (no divergence is possible).
+    Decided from the target tables, never from target names."""
     from ..targets import field_value
     if not SHARE_SIDES or a.backend != "numpy" or b.backend != "numpy":
         return False
     fields = ca.instruction.formula_fields(ca)
-    if fields is None or ca.core_quirks != cb.core_quirks or ca.instruction.array_twin(ca) is None:
+    if fields is None or ca.core_quirks != cb.core_quirks:
         return False
     return all(field_value(ca.target, f) == field_value(cb.target, f) for f in fields)
 
@@ -176,7 +177,7 @@ def campaign(base: FuzzConfig, a: Side | str, b: Side | str, n: int, *, generato
     else:
         rep.references = {k: REF_SELF_NUMPY if s.backend == "numpy" else REF_NUMPY for k, s in (("a", a), ("b", b))}
         step = chunk or (chunk_size(base, n) // 2 if {a.backend, b.backend} & {"native", "cupy"}
-                         else cache_chunk(base, n))
+                         else min(chunk_size(base, n), 4 * core_size(base, "numpy")))
         done = 0
         paths: set = set()
         ex: dict = {"a": set(), "b": set()}

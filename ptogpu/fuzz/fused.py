@@ -71,7 +71,10 @@ def side_words(c: FuzzConfig) -> list[int]:
     w[_E("SD_BITS")], w[_E("SD_CAP")] = bits, _i64(cap)
     w[_E("SD_ROWSRC")] = _E(ROWSRC[m.row_source])
     w[_E("SD_TAIL")] = int(c.mode == "row" and m.row_tail_fill)
-    w[_E("SD_S3")], w[_E("SD_S4")] = _i64(c.stride5[3]), _i64(c.stride5[4])
+    # a row that is one DMA burst reads its VC elements contiguously (a burst has no column
+    # stride: the semantics' _row_dma), whatever the row source rule says of Stride[4]
+    tail = c.mode == "row" and m.row_tail_fill
+    w[_E("SD_S3")], w[_E("SD_S4")] = _i64(c.stride5[3]), 1 if tail else _i64(c.stride5[4])
     w[_E("SD_SIMT")] = int(m.simt and c.exec != "scalar")
     return w
 

@@ -45,7 +45,8 @@ class _Side:
         self.cap, self.bits = caps(c)
         self.rowsrc = m.row_source
         self.tail = c.mode == "row" and bool(m.row_tail_fill)
-        self.s3, self.s4 = c.stride5[3] & (2**64 - 1), c.stride5[4] & (2**64 - 1)
+        # a burst per row has no column stride (fused.side_words)
+        self.s3, self.s4 = c.stride5[3] & (2**64 - 1), 1 if self.tail else c.stride5[4] & (2**64 - 1)
 
     def key(self):
         """Everything the sources depend on besides the shared campaign constants."""

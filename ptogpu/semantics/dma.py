@@ -20,8 +20,9 @@ import numpy as np
 
 from ..backend import run_dma_bursts
 from ..dma_regs import M21, M40, PathRegs  # noqa: F401 - the registers these bursts read
-from ..errors import PtoError, PtoFault
+from ..errors import NotBatched, PtoError, PtoFault
 from ..trace import Record, active
+from .faults import Faults
 
 BURST_COUNT_WARN = 4095
 MAX_BURSTS = 1 << 22          # emulation limit on distinct bursts in one call
@@ -35,7 +36,11 @@ _CHUNK = 1 << 22              # bytes of write matrix built at once
 class Bursts:
     """Bursts in issue order. ``length`` (payload bytes) may differ per burst; ``left`` and
     ``right`` are pad bytes; ``pad`` is one pad element (``None``: each burst's first
-    element); ``repeat`` counts identical issues folded into each listed burst."""
+    element); ``repeat`` counts identical issues folded into each listed burst.
+
+    Batch-first: ``src`` may hold one row of source addresses per instance of the step
+    (``core.step_instances()``), and ``live`` one row of flags saying which bursts each
+    instance issues (default: all); destinations and lengths are every instance's."""
     instr: str
     src_space: str
     dst_space: str
@@ -48,89 +53,122 @@ class Bursts:
     pad: bytes | None = None
     repeat: int = 1
     fill: bool = True          # pad to the next 32-byte boundary (False: the body only)
+    live: np.ndarray | None = None
 
 
 def _fault(core, instr: str, rule: str, msg: str) -> PtoFault:
     return PtoFault(msg, rule=f"{instr}: {rule}", target=core.target.name)
 
 
-def execute(core, b: Bursts, prologue=None) -> None:
-    """Run a burst list: check every address, trace it, then write (last writer wins).
+def execute(core, b: Bursts, prologue=None, ks: np.ndarray | None = None) -> None:
+    """Run a burst list on every instance of the step: check every address (an instance's
+    first bad burst is its fault, and it writes nothing), trace it, then write (last writer
+    wins). ``ks``: the step's instances that issue it (default: every one).
 
-    ``prologue()`` runs after the checks and before the first write (e.g. a pre-zero that
-    must not happen when a burst faults); it runs even when there is nothing to transfer.
-    """
-    if run_dma_bursts(core, b, prologue): return  # noqa: E701 (native/cupy kernel)
-    src = np.asarray(b.src, np.int64).reshape(-1)
+    ``prologue(ks)`` runs for the instances ``ks`` that passed the checks, before the first
+    write (e.g. a pre-zero that must not happen when a burst faults); it runs even when there
+    is nothing to transfer."""
+    kernel = np.ndim(b.src) < 2 and b.live is None and (ks is None or not core.all_at_once)
+    if kernel and run_dma_bursts(core, b, prologue): return  # noqa: E701 (native/cupy kernel)
+    ks = core.step_instances() if ks is None else ks
+    n = len(ks)
     dst = np.asarray(b.dst, np.int64).reshape(-1)
-    K = src.size
+    K = dst.size
+    src = np.broadcast_to(np.asarray(b.src, np.int64).reshape(-1 if np.ndim(b.src) < 2 else n, K), (n, K))
+    live = np.ones((n, K), bool) if b.live is None else np.broadcast_to(np.asarray(b.live, bool).reshape(-1, K), (n, K))
     length = np.asarray(b.length, np.int64)
     length = np.broadcast_to(length.reshape(-1) if length.ndim else length, (K,))
-    if K == 0 or not length.any():
-        if prologue is not None:
-            prologue()
-        return
     body = dst + b.left + length + b.right
     end = (body + 31) // 32 * 32 if b.fill else body
     sa, da = core.arena(b.src_space), core.arena(b.dst_space)
-    bad = (src < 0) | (src + length > sa.size)
-    if bad.any():
-        k = int(np.flatnonzero(bad)[0])
-        raise _fault(core, b.instr, "access outside arena",
-                     f"burst {k} reads {b.src_space.upper()} [{src[k]:#x}, {src[k] + length[k]:#x}), "
-                     f"outside [0, {sa.size:#x})")
-    bad = (dst < 0) | (end > da.size)
-    if bad.any():
-        k = int(np.flatnonzero(bad)[0])
-        raise _fault(core, b.instr, f"{b.dst_space.upper()} bound",
-                     f"burst {k} writes {b.dst_space.upper()} [{dst[k]:#x}, {end[k]:#x}), "
-                     f"outside [0, {da.size:#x})")
-    if prologue is not None:
-        prologue()
-    for tr in active(core):
-        tr.record(Record(b.instr, b.src_space, b.dst_space, src.copy(), dst.copy(),
-                          length.copy(), b.left, b.right, end - body, b.repeat))
+    faults = Faults(core, ks)
+    faults.first_of(live & ((src < 0) | (src + length > sa.size)), lambda j, k: _fault(
+        core, b.instr, "access outside arena",
+        f"burst {k[0]} reads {b.src_space.upper()} [{src[j, k[0]]:#x}, {src[j, k[0]] + length[k[0]]:#x}), "
+        f"outside [0, {sa.size:#x})"))
+    faults.first_of(live & ((dst < 0) | (end > da.size)), lambda j, k: _fault(
+        core, b.instr, f"{b.dst_space.upper()} bound",
+        f"burst {k[0]} writes {b.dst_space.upper()} [{dst[k[0]]:#x}, {end[k[0]]:#x}), "
+        f"outside [0, {da.size:#x})"))
+    faults.done()
+    ok = faults.ok
+    ks, src, live = ks[ok], src[ok], live[ok]
+    if n == 1 and not live.all():               # one instance: the bursts it issues
+        on = live[0]
+        src, dst, length, body, end, live = src[:, on], dst[on], length[on], body[on], end[on], live[:, on]
+        K = dst.size
+    if not len(ks):
+        return
     foot = end - dst
     order = np.argsort(dst, kind="stable")
     disjoint = bool((end[order][:-1] <= dst[order][1:]).all())
+    if not disjoint and len(ks) > 1 and not live.all():
+        raise NotBatched(b.instr)               # overlapping bursts issued per instance
+    if prologue is not None:
+        prologue(ks)
+    if K == 0 or not length.any() or not live.any():
+        return
+    if not live.all():                          # (what a burst not issued would read: unused)
+        src = np.where(live, src, 0)
+    for tr in active(core):                     # (a core of N records its first instance's)
+        tr.record(Record(b.instr, b.src_space, b.dst_space, src[0].copy(), dst.copy(),
+                          length.copy(), b.left, b.right, end - body, b.repeat))
     if not disjoint and (length == length[0]).all():
         # Equal lengths: bursts with the same start have the same footprint, and the last of
         # them overwrites all of it, so only the last one per start can leave a byte behind.
         _, first_rev = np.unique(dst[::-1], return_index=True)
         keep = np.sort(K - 1 - first_rev)
         if keep.size < K:
-            src, dst, length, foot, end = src[keep], dst[keep], length[keep], foot[keep], end[keep]
+            src, dst, length, foot, end, live = (src[:, keep], dst[keep], length[keep], foot[keep],
+                                                 end[keep], live[:, keep])
             K = keep.size
             order = np.argsort(dst, kind="stable")
             disjoint = bool((end[order][:-1] <= dst[order][1:]).all())
     F = int(foot.max())
-    step = max(1, _CHUNK // F)
-    for k0 in range(0, K, step):
-        _write(sa, da, b, src[k0:k0 + step], dst[k0:k0 + step], length[k0:k0 + step],
-               foot[k0:k0 + step], F, disjoint)
+    uniform = np.ndim(b.src) < 2
+    for i0 in range(0, len(ks), max(1, _CHUNK // F)):
+        i1 = min(len(ks), i0 + max(1, _CHUNK // F))
+        step = max(1, _CHUNK // (F * (i1 - i0)))
+        for k0 in range(0, K, step):
+            sl = slice(k0, k0 + step)
+            _write(core, b, ks[i0:i1], src[i0:i1, sl], dst[sl], length[sl], foot[sl], F, disjoint,
+                   live[i0:i1, sl], uniform)
 
 
-def _write(sa, da, b: Bursts, src, dst, length, foot, F, disjoint) -> None:
+def _write(core, b: Bursts, ks, src, dst, length, foot, F, disjoint, live, uniform) -> None:
+    """Bursts ``dst`` (the same in every instance ``ks``; sources one row each) written."""
+    sb, db = core.banks[b.src_space], core.banks[b.dst_space]
+    n = len(ks)
     pos = np.arange(F, dtype=np.int64)[None, :]
     L = length[:, None]
     e = b.elem
+
+    def read(addrs: np.ndarray) -> np.ndarray:          # bytes at (n, ...) source addresses
+        if not live.all():
+            addrs = np.minimum(addrs, sb.size - 1)
+        if uniform:
+            return sb.take_same(ks, addrs[0], np.uint8)
+        return sb.take(ks, addrs, np.uint8)
     if b.pad is None:
-        pat = sa.data[src[:, None] + np.arange(e, dtype=np.int64)[None, :]]
+        pat = read(src[:, :, None] + np.arange(e, dtype=np.int64))
     else:
-        pat = np.broadcast_to(np.frombuffer(b.pad, np.uint8)[None, :], (src.size, e))
+        pat = np.broadcast_to(np.frombuffer(b.pad, np.uint8), (n, src.shape[1], e))
     in_data = (pos >= b.left) & (pos < b.left + L)
     # Pads repeat the element from the start of the left pad and from the end of the payload.
     pidx = np.where(pos < b.left, pos % e, (pos - b.left - L) % e)
-    vals = np.take_along_axis(np.ascontiguousarray(pat), pidx, axis=1)
-    data = sa.data[np.where(in_data, src[:, None] + pos - b.left, 0)]
+    vals = np.take_along_axis(np.ascontiguousarray(pat), np.broadcast_to(pidx, (n, *pidx.shape)), axis=2)
+    data = read(np.where(in_data, src[:, :, None] + pos - b.left, 0))
     vals = np.where(in_data, data, vals)
     valid = pos < foot[:, None]
-    addrs, v = (dst[:, None] + pos)[valid], vals[valid]
+    addrs, v = (dst[:, None] + pos)[valid], vals[:, valid]
     if not disjoint:
         # Row-major flattening keeps issue order; keep each byte's last occurrence.
         uniq, first_rev = np.unique(addrs[::-1], return_index=True)
-        addrs, v = uniq, v[::-1][first_rev]
-    da.data[addrs] = v
+        addrs, v = uniq, v[:, ::-1][:, first_rev]
+    if not live.all():                          # a burst an instance does not issue leaves
+        keep = np.broadcast_to(live[:, :, None], (n, *valid.shape))[:, valid]   # its bytes
+        v = np.where(keep, v, db.take_same(ks, addrs, np.uint8))
+    db.put(ks, addrs, v)
 
 
 # --------------------------------------------------------------------------------------------

@@ -22,6 +22,8 @@ def cast_index(raw: np.ndarray, bits: int) -> np.ndarray:
     """``static_cast<uint32_t>`` (bits=32) or ``static_cast<size_t>`` (bits=64) → uint64."""
     signed = raw.dtype.kind == "i"
     if bits == 32:
+        if raw.dtype.itemsize == 4:     # the low 32 bits are the element's own bits
+            return raw.view(np.uint32).astype(np.uint64)
         return (raw.astype(np.int64) & M32).astype(np.uint64) if signed else \
             (raw.astype(np.uint64) & np.uint64(M32))
     return raw.astype(np.int64).view(np.uint64) if signed else raw.astype(np.uint64)
@@ -38,14 +40,40 @@ def remap(u: np.ndarray, cap: int, oob: GatherOOB, bits: int, *, rule: str, targ
             # CPU sim: std::clamp(u, 0, cap-1) on size_t. With cap 0, cap-1 = SIZE_MAX and
             # every u passes unchanged (the NPU ternary below gives 0xFFFFFFFF instead).
             return np.minimum(u, last), None
-        return np.where(u >= capu, last, u), None   # NPU: u >= cap ? cap-1 : u (uint32)
+        # NPU: u >= cap ? cap-1 : u (uint32), which is min(u, cap-1) unless cap is 0
+        return (np.minimum(u, last) if cap else np.full(u.shape, last)), None
     if oob == GatherOOB.Wrap:
         if cap == 0:
             raise PtoFault("Wrap with capacity 0 divides by zero (u % 0)", rule=rule, target=target)
-        return u % capu, None
+        return (u & np.uint64(cap - 1) if not cap & (cap - 1) else u % capu), None
     if oob == GatherOOB.Zero:
         return u, u < capu
     return u, None
+
+
+def remap_lanes(raw: np.ndarray, cap: int, oob: GatherOOB, bits: int):
+    """:func:`remap` of ``cast_index(raw, bits)`` computed in the index's own 32-bit lanes,
+    where that gives the same indices and every one read lies in ``[0, cap)``: (safe index
+    as uint32, read mask or None), else None (the caller takes the 64-bit path).
+
+    Why it is exact: a 4-byte index cast to uint32 is its own bits; cast to size_t (the CPU
+    simulator) a negative int32 becomes 2^64-|x|, which every rule below treats as it treats
+    its uint32 bits 2^32-|x| as long as ``cap <= 2^31`` (both are >= cap: Clamp gives cap-1,
+    Zero skips it) or, for Wrap, as long as cap is a power of two (both leave the low bits)."""
+    cap &= M32 if bits == 32 else M64
+    if raw.dtype.itemsize != 4 or cap == 0 or oob == GatherOOB.Undefined:
+        return None
+    u = raw.view(np.uint32)
+    pow2 = not cap & (cap - 1)
+    wide_ok = bits == 32 or raw.dtype.kind == "u" or cap <= 1 << 31
+    if oob == GatherOOB.Clamp and wide_ok and cap <= 1 << 32:
+        return np.minimum(u, np.uint32(cap - 1)), None
+    if oob == GatherOOB.Wrap and (bits == 32 or raw.dtype.kind == "u" or pow2) and cap <= 1 << 32:
+        return (u & np.uint32(cap - 1) if pow2 else u % np.uint32(cap)), None
+    if oob == GatherOOB.Zero and wide_ok and cap <= 1 << 32:
+        read = u < np.uint32(cap) if cap < 1 << 32 else np.ones(u.shape, bool)
+        return u * read, read               # unread positions index 0 (their values are zeroed)
+    return None
 
 
 def wrap_addr(x: np.ndarray) -> np.ndarray:

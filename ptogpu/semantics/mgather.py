@@ -11,7 +11,8 @@ from ..enums import Coalesce, GatherOOB
 from ..errors import NotBatched, PtoFault
 from ..tensor import GlobalTensor
 from . import a5_launch
-from .indexing import M32, M64, cast_index, prod, remap, u64, wrap_addr
+from .faults import Faults, at
+from .indexing import M32, M64, cast_index, prod, remap, remap_lanes, u64, wrap_addr
 
 NAME = "MGATHER"
 
@@ -102,8 +103,6 @@ def _gather_cells(core, mode, oob, dst, table, idx, rows, cols) -> None:
     t = core.target.name
     VR, VC = dst.valid_row, dst.valid_col
     dma_row = mode == Coalesce.Row and rules.row_tail_fill
-    if dma_row and core.all_at_once:
-        raise NotBatched(NAME)          # the DMA engine's bursts run instance by instance
     ks = core.step_instances()
     faults = Faults(core, ks)
     bits = rules.index_bits
@@ -116,8 +115,12 @@ def _gather_cells(core, mode, oob, dst, table, idx, rows, cols) -> None:
         if mode == Coalesce.Elem:
             iaddr = _index_addrs_elem(idx, r, c, rules.tile_offsets)
             raw = read_indices(core, idx, iaddr, lambda i: f"idx of dst({r.flat[i]},{c.flat[i]})", ks)
-            u = cast_index(raw, bits)
             cap = prod(shape) & mask
+            lanes = remap_lanes(raw, cap, oob, bits) if table.addr % T == 0 and \
+                table.addr + cap * T <= core.gm.size else None
+            if lanes is not None:       # every read lies in GM: no fault, no byte addresses
+                return _store(core, ks, dst, r, c, VR, VC, table, *lanes)
+            u = cast_index(raw, bits)
             safe, read = remap(u, cap, oob, bits, rule="GatherOOB.Wrap", target=t)
             src = wrap_addr(base + safe * np.uint64(T))
         else:
@@ -138,13 +141,10 @@ def _gather_cells(core, mode, oob, dst, table, idx, rows, cols) -> None:
                 read = np.broadcast_to(read[..., None], src.shape)
         rd = np.ones(src.shape, bool) if read is None else read
         gm_size = core.gm.size
-        bad = (rd & ((src < 0) | (src > gm_size - T))).reshape(len(ks), -1)
-        first = bad.argmax(axis=1)      # each faulting instance's first table-read fault
-        for j in np.flatnonzero(bad.any(axis=1)):
-            p = np.unravel_index(int(first[j]), src.shape[1:])
-            faults.add(j, core.gm.outside(
+        if src.size and not (int(src.min()) >= 0 and int(src.max()) <= gm_size - T):
+            faults.first_of(rd & ((src < 0) | (src > gm_size - T)), lambda j, p: at(core.gm.outside(
                 int(src[j][p]), T, f"{NAME} ({oob.name}) table read", t,
-                f"dst({r[p]},{c[p]}) with index {_index_of(u[j], p, mode, VC):#x}"))
+                f"dst({r[p]},{c[p]}) with index {_index_of(u[j], p, mode, VC):#x}"), r[p], c[p]))
         ok = faults.ok
         src, rd, ks_ok = src[ok], rd[ok], ks[ok]
         vdt = table.Element if table.DType != "hifloat8" else np.dtype(np.uint8)
@@ -155,44 +155,42 @@ def _gather_cells(core, mode, oob, dst, table, idx, rows, cols) -> None:
             if rd.any():
                 got = core.banks["gm"].take(ks_ok, np.where(rd, src, 0), table.Element)
                 vals[rd] = got[rd]
-        vals = convert(core, vals, dst, table.DType)
-        offs = dst.offsets(r, c) if rules.tile_offsets == "full" else dst.plain_offsets(r, c)
-        daddr = dst.addr + offs * dst.Element.itemsize
         if dma_row:
+            vals = convert(core, vals, dst, table.DType)
             faults.done()
             if len(ks_ok):
-                _row_dma(core, dst, src[0], daddr, vals[0], rd[0])
+                _row_dma(core, ks_ok, dst, src, _dst_addrs(core, dst, r, c), vals, rd)
             return
-        if len(ks_ok):
-            core.arena(dst.space).check_many(daddr, dst.Element.itemsize, f"{NAME} dst write", t)
-        if rules.simt and cells_alias(dst):
-            o = a5_launch.store_order(mode.name.lower(), VR, VC, r, c)
-            daddr, vals = daddr.reshape(-1)[o], vals.reshape(len(ks_ok), -1)[:, o]
         faults.done()
-        core.banks[dst.space].put(ks_ok, daddr, vals)
+        _put(core, ks_ok, dst, mode, r, c, VR, VC, convert(core, vals, dst, table.DType))
 
 
-class Faults:
-    """Per-instance first faults of a batch-first step: on one instance a fault is raised at
-    once (the single core); running all at once, each faulting instance is recorded and drops
-    out of the step (it writes nothing) while the others go on."""
+def _store(core, ks, dst, r, c, VR, VC, table, safe, read) -> None:
+    """Elem whose every read lies in GM (:func:`remap_lanes`): the values at element numbers
+    ``safe`` of the table (0 where ``read`` is False) into ``dst``."""
+    vals = core.banks["gm"].take_run(ks, table.addr, safe, table.Element)
+    if table.DType == "hifloat8":
+        vals = vals.view(np.uint8)
+    if read is not None:
+        vals[~read] = 0
+    _put(core, ks, dst, Coalesce.Elem, r, c, VR, VC, convert(core, vals, dst, table.DType))
 
-    def __init__(self, core, ks: np.ndarray) -> None:
-        self.core, self.ks = core, ks
-        self.ok = np.ones(len(ks), bool)
-        self.found: dict[int, PtoFault] = {}
 
-    def add(self, j: int, fault: PtoFault) -> None:
-        """Instance ``j`` of the step faults with ``fault`` (built by the rule, no check run)."""
-        if not self.ok[j]:
-            return
-        if not self.core.all_at_once:
-            raise fault
-        self.found[int(self.ks[j])], self.ok[j] = fault, False
+def _dst_addrs(core, dst, r, c) -> np.ndarray:
+    full = core.target.mgather.tile_offsets == "full"
+    return dst.addr + (dst.offsets(r, c) if full else dst.plain_offsets(r, c)) * dst.Element.itemsize
 
-    def done(self) -> None:
-        if self.found:
-            self.core.fault_instances(self.found)
+
+def _put(core, ks, dst, mode, r, c, VR, VC, vals) -> None:
+    """The values of cells ``r x c`` (one row per instance of ``ks``) into ``dst``, in the
+    target's store order where cells share storage."""
+    daddr = _dst_addrs(core, dst, r, c)
+    if len(ks):
+        core.arena(dst.space).check_many(daddr, dst.Element.itemsize, f"{NAME} dst write", core.target.name)
+    if core.target.mgather.simt and cells_alias(dst):
+        o = a5_launch.store_order(mode.name.lower(), VR, VC, r, c)
+        daddr, vals = daddr.reshape(-1)[o], vals.reshape(len(ks), -1)[:, o]
+    core.banks[dst.space].put(ks, daddr, vals)
 
 
 def cells_alias(dst) -> bool:
@@ -224,24 +222,47 @@ def convert(core, vals: np.ndarray, dst, src: str) -> np.ndarray:
     return sim_convert(vals, src, to_dtype, to).view(want)
 
 
-def _row_dma(core, dst, src, daddr, vals, rd) -> None:
+def _row_dma(core, ks, dst, src, daddr, vals, rd) -> None:
     """A2/A3 Row: each read row is one ``copy_gm_to_ubuf_align`` burst (nBurst 1, no pads), run
     by the DMA engine, so the bytes from VC to the next 32-byte boundary take the burst's
-    first element (other-ops.md §D.4); Zero-OOB rows are written by the scalar unit."""
+    first element (other-ops.md §D.4); Zero-OOB rows are written by the scalar unit.
+    Batch-first over the instances ``ks`` (one row of ``src``, ``vals``, ``rd`` each)."""
     from .dma import Bursts, execute
     arena = core.arena(dst.space)
     size = dst.Element.itemsize
-    rows = rd[:, 0]
-    arena.check_many(daddr[~rows], size, f"{NAME} dst write", core.target.name)
-    if not cells_alias(dst):
-        execute(core, Bursts(NAME, "gm", dst.space, src[rows, 0], daddr[rows, 0],
-                             vals.shape[1] * size, size))
-        arena.scatter(daddr[~rows], vals[~rows])
+    t = core.target.name
+    rows = rd[:, :, 0]                          # the rows each instance reads
+    if cells_alias(dst):
+        if core.all_at_once:
+            raise NotBatched(NAME)              # rows overwrite each other in loop order
+        rows, src, vals = rows[0], src[0], vals[0]
+        arena.check_many(daddr[~rows], size, f"{NAME} dst write", t)
+        with arena.undo_on_error():             # the loop's order: row after row
+            for k in range(len(rows)):
+                if rows[k]:
+                    execute(core, Bursts(NAME, "gm", dst.space, src[k:k + 1, 0], daddr[k:k + 1, 0],
+                                         vals.shape[1] * size, size))
+                else:
+                    arena.scatter(daddr[k], vals[k])
         return
-    with arena.undo_on_error():                 # the loop's order: row after row
-        for k in range(len(rows)):
-            if rows[k]:
-                execute(core, Bursts(NAME, "gm", dst.space, src[k:k + 1, 0], daddr[k:k + 1, 0],
-                                     vals.shape[1] * size, size))
-            else:
-                arena.scatter(daddr[k], vals[k])
+    faults = Faults(core, ks)
+    outside = (daddr < 0) | (daddr > arena.size - size)
+    if outside.any():                           # a row the scalar unit writes leaves the arena
+        def fault(j, p):
+            mine = np.flatnonzero(np.broadcast_to(~rows[j][:, None], daddr.shape))
+            i = int(np.searchsorted(mine, np.ravel_multi_index(p, daddr.shape)))
+            return arena.outside(int(daddr[p]), size, f"{NAME} dst write", t, f"element {i}")
+        faults.first_of(~rows[:, :, None] & outside, fault)
+    faults.done()
+    ok = faults.ok
+    ks, src, vals, rows = ks[ok], src[ok], vals[ok], rows[ok]
+
+    def zero_rows(ok: np.ndarray) -> None:      # the scalar unit's rows (vals hold 0 there)
+        if (~rows).any():
+            sel = np.isin(ks, ok)
+            bank = core.banks[dst.space]
+            keep = bank.take_same(ok, daddr, vals.dtype)
+            bank.put(ok, daddr, np.where(rows[sel][:, :, None], keep, vals[sel]))
+
+    execute(core, Bursts(NAME, "gm", dst.space, src[:, :, 0], daddr[:, 0], vals.shape[2] * size, size,
+                         live=rows), prologue=zero_rows, ks=ks)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import NotBatched, PtoFault, asserts_live, warn
-from .mgather import Faults
+from .faults import Faults
 
 NAME = "TGATHERB"
 BLK = 32
@@ -49,18 +49,14 @@ def run_blocks(core, plan: Plan) -> None:
                      for x in (plan.src, plan.nbytes, plan.zero))
     describe = plan.who[0] if plan.who else (lambda j, i: f"block {i}")
     faults = Faults(core, ks)
-    bad = ~zero & ((src < 0) | (src > sa.size - BLK))
-    first = bad.argmax(axis=1)                  # each instance's first bad block, issue order
-    for j in np.flatnonzero(bad.any(axis=1)):
-        q = int(first[j])
-        faults.add(j, sa.outside(int(src[j, q]), BLK, f"{NAME} source block read", t, describe(j, q)))
+    # each instance's first bad block, in issue order
+    faults.first_of(~zero & ((src < 0) | (src > sa.size - BLK)), lambda j, q: sa.outside(
+        int(src[j, q[0]]), BLK, f"{NAME} source block read", t, describe(j, q[0])))
     d = plan.dst
-    bad = (nb > 0) & ((d < 0) | (d + nb > ub.size))
-    for j in np.flatnonzero(bad.any(axis=1)):
-        b = int(bad[j].argmax())
-        faults.add(j, PtoFault(f"{NAME} dst write: {describe(j, b)} writes {ub.name.upper()} bytes "
-                               f"[{int(d[b]):#x}, {int(d[b] + nb[j, b]):#x}), outside [0, {ub.size:#x})",
-                               rule="access outside arena", target=t))
+    faults.first_of((nb > 0) & ((d < 0) | (d + nb > ub.size)), lambda j, b: PtoFault(
+        f"{NAME} dst write: {describe(j, b[0])} writes {ub.name.upper()} bytes "
+        f"[{int(d[b[0]]):#x}, {int(d[b[0]] + nb[j, b[0]]):#x}), outside [0, {ub.size:#x})",
+        rule="access outside arena", target=t))
     faults.done()
     ok = faults.ok
     if not ok.any() or not (nb[ok] > 0).any():

@@ -22,22 +22,11 @@ class Instr:
 
     name: str = ""
 
-    def on_core(self, cfg, backend: str) -> bool:
-        """``backend`` runs this configuration's batches on cores of N (the public API: one
-        launch over N blocks, or one batch-first NumPy step), not on an array twin of
-        ``execution.batch``: every backend, once the semantics are batch-first."""
-        return True
-
-    def array_twin(self, cfg) -> str | None:
-        """Which NumPy array twin of ``execution.batch`` runs this configuration's batches
-        where it is not on a core (None: none; every batch runs on cores)."""
-        return None
-
     def formula_fields(self, cfg) -> tuple[str, ...] | None:
-        """The target-table fields (``table.field`` paths) the per-element formula of this
-        configuration reads -- the fused screening engines' and the array twin's -- or None
-        when no formula covers it: sides whose values of these fields are equal give the
-        same bytes by construction."""
+        """The target-table fields (``table.field`` paths) this configuration's bytes depend
+        on -- what its per-element formula (the fused screening engines') and its semantics
+        read -- or None when no formula covers it: sides whose values of these fields are
+        equal give the same bytes by construction."""
         return None
 
     # -- the configuration ----------------------------------------------------------------

@@ -47,20 +47,6 @@ def make_tiles(cfg, L: dict):
 class MGather(Instr):
     name = "mgather"
 
-    def on_core(self, cfg, backend: str) -> bool:
-        if backend in ("native", "cupy"):
-            return True                 # into UB and GM->L1: one launch over N blocks
-        # NumPy: the array twins serve where the semantics run instance by instance, or
-        # slower (into UB: A2/A3's Row bursts; the NPUs' GM->L1 executors); the CPU sim's
-        # GM->L1 routine is batch-first
-        return cfg.space == "l1" and get_target(cfg.target).mgather.checks == "cpu"
-
-    def array_twin(self, cfg) -> str | None:
-        if cfg.space == "ub":
-            wide = cfg.index_dtype not in ("int32", "uint32")
-            return None if wide and get_target(cfg.target).mgather.checks != "cpu" else "mgather_ub"
-        return None if self.on_core(cfg, "numpy") else "mgather_l1"
-
     def lo32_cast(self, cfg) -> bool:
         return cfg.index_dtype in ("int32", "uint32")
 
