@@ -865,32 +865,24 @@ extern "C" void pto_gen_values(u64 seed, int kind, u64 cap, const i64 *inst, i64
     }
 }
 
-// One tile's digest (ptogpu.execution.batch.digest_rows, the definition).
+// One tile's digest (ptogpu.execution.batch.digest_rows, the definition): the sum of each
+// 8-byte word's SplitMix64 keyed by its position (the row zero-padded to 8 bytes), mixed
+// with the instance and fault code. The words are independent: the sum runs in vector lanes.
 FZ_INLINE u64 fz_digest(u64 inst, signed char code, const u8 *row, u64 nbytes) {
-    u64 h = rng_mix64(inst ^ ((u64)(i64)code << 56));
-    const u64 words = (nbytes + 7) / 8;
-    for (u64 k = 0; k < words; ++k) {
+    const u64 full = nbytes / 8;
+    u64 s = 0;
+    #pragma omp simd reduction(+:s)
+    for (u64 k = 0; k < full; ++k) {
+        u64 w;
+        memcpy(&w, row + 8 * k, 8);
+        s += rng_mix64(w + (k + 1) * RNG_G1);
+    }
+    if (nbytes % 8) {
         u64 w = 0;
-        memcpy(&w, row + 8 * k, (size_t)(nbytes - 8 * k < 8 ? nbytes - 8 * k : 8));
-        h = rng_mix64(h + w * RNG_G1 + k);
+        memcpy(&w, row + 8 * full, (size_t)(nbytes - 8 * full));
+        s += rng_mix64(w + (full + 1) * RNG_G1);
     }
-    return h;
-}
-
-// Four tiles' digests at once (four independent chains: the multiplies overlap).
-FZ_INLINE void fz_digest4(const u64 *inst, const signed char *code, const u8 *const *row, u64 nbytes, u64 *h) {
-    u64 a[4];
-    for (int j = 0; j < 4; ++j) a[j] = rng_mix64(inst[j] ^ ((u64)(i64)code[j] << 56));
-    const u64 words = (nbytes + 7) / 8;
-    for (u64 k = 0; k < words; ++k) {
-        const size_t m = (size_t)(nbytes - 8 * k < 8 ? nbytes - 8 * k : 8);
-        for (int j = 0; j < 4; ++j) {
-            u64 w = 0;
-            memcpy(&w, row[j] + 8 * k, m);
-            a[j] = rng_mix64(a[j] + w * RNG_G1 + k);
-        }
-    }
-    for (int j = 0; j < 4; ++j) h[j] = a[j];
+    return rng_mix64(rng_mix64(inst ^ ((u64)(i64)code << 56)) + s);
 }
 
 // One side of the executing engine as a batch (ptogpu.execution.engine): tiles inst0 ..
@@ -931,22 +923,6 @@ extern "C" void pto_batch_exec(const i64 *ex, const i64 *ipos, void *kfn, const 
                 if (memcmp(U + ia + (u64)ipos[k] * 4, W + k, 4) != 0) return false;
             return true;
         };
-        std::vector<u8> keep(4 * dn + 8);   // the last tiles' destinations, digested 4 at once
-        const u8 *rows[4];
-        u64 insts[4];
-        signed char cs[4];
-        int held = 0;
-        auto flush = [&](i64 t_end) {       // digests of the held tiles, which end at t_end
-            if (!held) return;
-            u64 h[4];
-            if (held == 4) {
-                fz_digest4(insts, cs, rows, dn, h);
-            } else {
-                for (int j = 0; j < held; ++j) h[j] = fz_digest(insts[j], cs[j], rows[j], dn);
-            }
-            for (int j = 0; j < held; ++j) digest[t_end - held + j] = h[j];
-            held = 0;
-        };
         auto tile = [&](i64 t) {
             const u64 inst = (u64)(inst0 + t);
             fz_words(rng_key(seed, inst), gen, gcap, ni, W);
@@ -955,12 +931,8 @@ extern "C" void pto_batch_exec(const i64 *ex, const i64 *ipos, void *kfn, const 
             run_side((pto_block_fn)kfn, prm, ex, 0, G, gm_size, U, (i64)us, rec);
             const signed char c = rec[0] == FAULT_NONE ? 0 : codes_by_phase[(rec[0] >> 56) & 3];
             code[t] = c;
-            u8 *dst = out ? out + (u64)t * dn : keep.data() + (u64)held * dn;
-            memcpy(dst, U + da, dn);
-            rows[held] = dst;
-            insts[held] = inst;
-            cs[held] = c;
-            if (++held == 4) flush(t + 1);
+            if (out) memcpy(out + (u64)t * dn, U + da, dn);
+            digest[t] = fz_digest(inst, c, U + da, dn);
             stray[t] = !words_kept();
         };
         auto dirty = [&]() {              // anything but the destination changed? put it back
@@ -979,11 +951,9 @@ extern "C" void pto_batch_exec(const i64 *ex, const i64 *ipos, void *kfn, const 
         for (i64 b0 = 0; b0 < n; b0 += 1024) {
             const i64 b1 = n - b0 < 1024 ? n : b0 + 1024;
             for (i64 t = b0; t < b1; ++t) tile(t);
-            flush(b1);
             if (!dirty()) continue;
             for (i64 t = b0; t < b1; ++t) {
                 tile(t);
-                flush(t + 1);
                 stray[t] = (u8)(stray[t] | dirty());
             }
         }
@@ -991,8 +961,7 @@ extern "C" void pto_batch_exec(const i64 *ex, const i64 *ipos, void *kfn, const 
 }
 
 // The XOR of the per-instance digests of a batch (ptogpu.execution.batch.digest_rows, the
-// definition: SplitMix64 over each row's bytes, zero-padded to 8, seeded by instance and
-// fault code), one pass over the outputs.
+// definition: fz_digest), one pass over the outputs.
 extern "C" u64 pto_digest_rows(const u8 *out, i64 n, i64 nbytes, const i64 *inst, const signed char *fault) {
     u64 acc = 0;
     #pragma omp parallel for schedule(static) reduction(^:acc) if (n * nbytes > (1 << 18))

@@ -142,11 +142,11 @@ class Bank:
         if size not in (1, 2, 4, 8):
             return None
         a = np.asarray(addrs, np.int64).reshape(-1)
-        if a.size and (a % size).any():
+        if a.size and (a & (size - 1)).any():
             return None
-        cols = a // size
+        cols = a >> (size.bit_length() - 1)
         rows = self.flat.view(f"u{size}").reshape(1 if self.shared else self.n, self.stride // size)
-        if a.size and cols[-1] - cols[0] == a.size - 1 and (a.size == 1 or (np.diff(cols) == 1).all()):
+        if a.size and cols[-1] - cols[0] == a.size - 1 and (a.size == 1 or (cols[1:] - cols[:-1] == 1).all()):
             return rows, slice(int(cols[0]), int(cols[0]) + a.size)
         return rows, cols
 
@@ -192,30 +192,31 @@ class Bank:
         size = st.itemsize
         a = np.asarray(addrs, np.int64).reshape(len(ks), int(np.prod(addrs.shape[1:])))
         stride = 0 if self.shared else self.stride
-        if size in (1, 2, 4, 8) and not (a % size).any():
+        if size in (1, 2, 4, 8) and not (a & (size - 1)).any():
             flat = self.flat.view(f"u{size}")
+            e = a >> (size.bit_length() - 1)
             if self.shared:
-                return flat[a // size].view(st).reshape(addrs.shape)
-            return flat[ks.astype(np.int64)[:, None] * (stride // size) + a // size] \
-                .view(st).reshape(addrs.shape)
+                return flat[e].view(st).reshape(addrs.shape)
+            return flat[ks.astype(np.int64)[:, None] * (stride // size) + e].view(st).reshape(addrs.shape)
         idx = (a[..., None] + np.arange(size, dtype=np.int64)).reshape(len(ks), -1)
         flat = ks.astype(np.int64)[:, None] * stride + idx
         return np.ascontiguousarray(self.flat[flat]).view(st).reshape(addrs.shape)
 
-    def take_run(self, ks: np.ndarray, addr: int, idx: np.ndarray, dtype) -> np.ndarray:
-        """Instances ``ks``' elements number ``idx`` (one row per instance; non-negative) of the
-        run of ``dtype`` elements that starts at byte ``addr`` (element-aligned; every element
-        read lies in the memory: checked by the caller): shape idx.shape. What :meth:`take`
-        does with byte addresses, in one gather without address arithmetic."""
+    def take_run(self, ks: np.ndarray, addr: int, idx: np.ndarray, dtype, clip: int) -> np.ndarray:
+        """Instances ``ks``' elements number ``idx`` (one row per instance; non-negative; a
+        number past the run's ``clip`` elements reads its last one) of the run of ``dtype``
+        elements that starts at byte ``addr`` (element-aligned; the run lies in the memory:
+        checked by the caller): shape idx.shape. What :meth:`take` does with byte addresses,
+        in one gather without address arithmetic (NumPy's clipping take is its fastest)."""
         st = dtypes.storage(dtype)
         size = st.itemsize
         flat = self.flat.view(f"u{size}")
         e0 = int(addr) // size
         if self.shared:
-            return flat[e0:].take(idx).view(st)
+            return flat[e0: e0 + clip].take(idx, mode="clip").view(st)
         rows = flat.reshape(self.n, self.stride // size)
         base = ks.astype(np.int64).reshape(-1, *([1] * (idx.ndim - 1))) * (self.stride // size) + e0
-        return rows.reshape(-1).take(base + idx).view(st)
+        return rows.reshape(-1).take(base + np.minimum(idx, clip - 1)).view(st)
 
     def put(self, ks: np.ndarray, addrs: np.ndarray, values: np.ndarray) -> None:
         """Write ``values`` at the same ``addrs`` (checked by the caller) of instances ``ks``:

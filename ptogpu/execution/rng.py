@@ -74,15 +74,30 @@ def hash32(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     return y
 
 
-def words32(keys: np.ndarray, n_elem: int) -> tuple[np.ndarray, np.ndarray]:
-    """(lo, hi): the two uint32 halves of the words of the tiles with these keys."""
+def half32(keys: np.ndarray, n_elem: int, high: bool) -> np.ndarray:
+    """One uint32 half (``high``: hi, else lo) of the words of the tiles with these keys."""
     keys = np.asarray(keys, np.uint64)
     with np.errstate(over="ignore"):
         c = (np.arange(1, n_elem + 1, dtype=np.uint32) * G32)[None, :]
-        lo = keys.astype(np.uint32)[:, None] + c
-        hash32(lo, out=lo)
-        hi = (keys >> np.uint64(32)).astype(np.uint32)[:, None] + c
-        hash32(hi, out=hi)
+        k = (keys >> np.uint64(32)) if high else keys
+        x = k.astype(np.uint32)[:, None] + c
+        return hash32(x, out=x)
+
+
+def words32(keys: np.ndarray, n_elem: int) -> tuple[np.ndarray, np.ndarray]:
+    """(lo, hi): the two uint32 halves of the words of the tiles with these keys."""
+    return half32(keys, n_elem, False), half32(keys, n_elem, True)
+
+
+HALVES = {0: "lo", 1: "lo", 2: "lo", 3: "hi", 4: "hi", 5: "hi"}
+"""The word half a generator kind reads (the others read both): the other is not computed."""
+
+
+def halves(kind: int, keys: np.ndarray, n_elem: int) -> tuple[np.ndarray | None, np.ndarray | None]:
+    """(lo, hi) of what ``kind`` reads; None for a half it does not."""
+    need = HALVES.get(kind, "both")
+    lo = half32(keys, n_elem, False) if need != "hi" else None
+    hi = half32(keys, n_elem, True) if need != "lo" else None
     return lo, hi
 
 
@@ -111,7 +126,7 @@ def values(kind: int, h: np.ndarray, keys: np.ndarray, cap: int) -> np.ndarray:
 def values32(kind: int, lo: np.ndarray, hi: np.ndarray, keys: np.ndarray, cap: int) -> np.ndarray:
     """Index values (int64) of generator ``kind`` from the word halves ``lo``, ``hi`` (uint32)."""
     cap = int(cap) & 0xFFFFFFFF
-    shape = lo.shape
+    shape = (lo if lo is not None else hi).shape
     if kind in (3, 5):
         j = (hi >> np.uint32(16)) & np.uint32(3)
 
@@ -212,15 +227,24 @@ def _mulhi32(lo: np.ndarray, cap: int) -> np.ndarray:
 
 def values_lo32(kind: int, lo: np.ndarray, hi: np.ndarray, keys: np.ndarray, cap: int) -> np.ndarray:
     """The low 32 bits (uint32) of :func:`values32`, computed in 32-bit lanes: what a 32-bit
-    index dtype holds after the wrapping cast, at half the memory traffic of int64 values.
+    index dtype holds after the wrapping cast, at half the memory traffic of int64 values
+    (uniform, oob and negative: floor(lo*cap/2^32), plus cap, or its complement).
 
     ``mixed`` costs one NumPy pass per operation, so it is written for few passes: uniform,
     oob and negative (70% of the elements) by arithmetic on the whole array (no masked ufuncs,
     no ``where``: both cost ~10 plain passes), the rare kinds (extreme, boundary, dup) on their
     own elements only, each selected by multiplying with a 0/1 lane instead of a branch."""
+    cap = int(cap) & 0xFFFFFFFF
+    if kind in (0, 1, 2):
+        u = _mulhi32(lo, cap)
+        if kind == 1:
+            with np.errstate(over="ignore"):
+                u += np.uint32(cap)
+        elif kind == 2:
+            np.invert(u, out=u)
+        return u
     if kind != 6:
         return values32(kind, lo, hi, keys, cap).astype(np.uint32)
-    cap = int(cap) & 0xFFFFFFFF
     n = lo.shape[-1] if lo.ndim else 1
     U32, U8 = np.uint32, np.uint8
     with np.errstate(over="ignore"):
@@ -287,8 +311,7 @@ def generate(kind: str | int, seed: int, inst: np.ndarray, n_elem: int, cap: int
     k = KINDS[kind] if isinstance(kind, str) else int(kind)
     inst = np.asarray(inst, np.uint64).reshape(-1)
     keys = instance_keys(seed, inst)
-    lo, hi = words32(keys, n_elem)
-    return values32(k, lo, hi, keys, cap)
+    return values32(k, *halves(k, keys, n_elem), keys, cap)
 
 
 SHAPE_SALT = np.uint64(0x5348415045)
@@ -365,8 +388,7 @@ class Generator:
             return None
         inst = np.asarray(inst, np.uint64).reshape(-1)
         keys = instance_keys(self.seed, inst)
-        lo, hi = words32(keys, n_elem)
-        return values_lo32(k, lo, hi, keys, cap)
+        return values_lo32(k, *halves(k, keys, n_elem), keys, cap)
 
     def native(self, inst: np.ndarray, n_elem: int, cap: int) -> np.ndarray | None:
         """``self(inst, n_elem, cap)`` computed by the native library (counter_rng.cuh, the

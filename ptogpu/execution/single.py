@@ -149,15 +149,17 @@ def _prints(rows: np.ndarray, keep) -> np.ndarray:
     return out
 
 
-def window(core, keep: dict[str, list[tuple[int, int]]], space: str) -> int:
+def window(core, keep: dict[str, list[tuple[int, int]]], space: str, slack: bool = True) -> int:
     """The bytes ``[0, window)`` of each instance's ``space`` the program's writes (``keep``,
-    its inputs below them, GM's allocations) lie in, plus :data:`STRAY_SLACK`, to the end of
-    the page."""
+    its inputs below them, GM's allocations) lie in, plus (``slack``) :data:`STRAY_SLACK`,
+    to the end of the page."""
     b = core.banks[space]
     ends = [e for _, e in keep.get(space, ())] + [b.top]
     if b.shared:                        # what the row holds counts as footprint
         nz = np.flatnonzero(b.flat[: b.size])
         ends.append(int(nz[-1]) + 1 if nz.size else 0)
+    if not slack:
+        return min(b.size, max(ends))
     return min(b.size, -(-(max(ends) + STRAY_SLACK) // 4096) * 4096)
 
 
@@ -230,18 +232,24 @@ def run_instances(cfg: FuzzConfig, values: np.ndarray | None, backend: str = "nu
             except PtoFault as e:
                 o, f = cfg.instruction.read_out(core, cfg, L), [e]
         outs.append(o.reshape(len(idx), -1))
-        faults += [None if e is None else str(e) for e in f]
-        elems += [_element(cfg, e) for e in f]
+        if f.count(None) == len(f):         # (a list of N: no Python step per instance)
+            faults += f
+            elems.append(np.full(len(f), -1, np.int64))
+        else:
+            faults += [None if e is None else str(e) for e in f]
+            elems.append(np.array([_element(cfg, e) for e in f], np.int64))
         if w:
             strays.append(w.stray() if w.saved else np.zeros(len(idx), bool))
         if info is not None:
             for k, c in core.steps.items():
                 info[k] = info.get(k, 0) + c
         if not (w and strays[-1].any()):    # a stray write may lie past what clear zeroes
-            core.clear({s: window(core, keep, s) for s in core.banks if not core.banks[s].shared})
+            # (the NumPy semantics write only what the program asks: its footprint)
+            core.clear({s: window(core, keep, s, slack=bool(w)) for s in core.banks
+                        if not core.banks[s].shared})
             _give_back(key, core)
     if info is not None:
-        info["fault_elem"] = np.array(elems, np.int64).reshape(N)
+        info["fault_elem"] = np.concatenate(elems) if elems else np.zeros(0, np.int64)
     ob = outs[0].shape[1] if outs else 0
     out = (outs[0] if len(outs) == 1 else np.concatenate(outs) if outs else np.zeros((0, ob), np.uint8)), faults
     if watch:

@@ -51,7 +51,7 @@ def remap(u: np.ndarray, cap: int, oob: GatherOOB, bits: int, *, rule: str, targ
     return u, None
 
 
-def remap_lanes(raw: np.ndarray, cap: int, oob: GatherOOB, bits: int):
+def remap_lanes(raw: np.ndarray, cap: int, oob: GatherOOB, bits: int, *, clamp: bool = True):
     """:func:`remap` of ``cast_index(raw, bits)`` computed in the index's own 32-bit lanes,
     where that gives the same indices and every one read lies in ``[0, cap)``: (safe index
     as uint32, read mask or None), else None (the caller takes the 64-bit path).
@@ -59,7 +59,9 @@ def remap_lanes(raw: np.ndarray, cap: int, oob: GatherOOB, bits: int):
     Why it is exact: a 4-byte index cast to uint32 is its own bits; cast to size_t (the CPU
     simulator) a negative int32 becomes 2^64-|x|, which every rule below treats as it treats
     its uint32 bits 2^32-|x| as long as ``cap <= 2^31`` (both are >= cap: Clamp gives cap-1,
-    Zero skips it) or, for Wrap, as long as cap is a power of two (both leave the low bits)."""
+    Zero skips it) or, for Wrap, as long as cap is a power of two (both leave the low bits).
+    ``clamp=False``: Clamp's indices come back unclamped, for a gather that clips them to the
+    table's ``cap`` elements itself (``Bank.take_run(..., clip=cap)``: one pass, not two)."""
     cap &= M32 if bits == 32 else M64
     if raw.dtype.itemsize != 4 or cap == 0 or oob == GatherOOB.Undefined:
         return None
@@ -67,7 +69,7 @@ def remap_lanes(raw: np.ndarray, cap: int, oob: GatherOOB, bits: int):
     pow2 = not cap & (cap - 1)
     wide_ok = bits == 32 or raw.dtype.kind == "u" or cap <= 1 << 31
     if oob == GatherOOB.Clamp and wide_ok and cap <= 1 << 32:
-        return np.minimum(u, np.uint32(cap - 1)), None
+        return (np.minimum(u, np.uint32(cap - 1)) if clamp else u), None
     if oob == GatherOOB.Wrap and (bits == 32 or raw.dtype.kind == "u" or pow2) and cap <= 1 << 32:
         return (u & np.uint32(cap - 1) if pow2 else u % np.uint32(cap)), None
     if oob == GatherOOB.Zero and wide_ok and cap <= 1 << 32:

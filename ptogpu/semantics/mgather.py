@@ -109,17 +109,18 @@ def _gather_cells(core, mode, oob, dst, table, idx, rows, cols) -> None:
     mask = M32 if bits == 32 else M64
     T = table.Element.itemsize
     base = u64(table.addr)
-    r, c = np.meshgrid(rows, cols, indexing="ij")
+    z = np.zeros((len(rows), len(cols)), np.int64)           # (cheaper than meshgrid)
+    r, c = rows[:, None] + z, cols + z
     shape = [table.GetShape(k) for k in range(5)]
     with np.errstate(over="ignore"):
         if mode == Coalesce.Elem:
             iaddr = _index_addrs_elem(idx, r, c, rules.tile_offsets)
             raw = read_indices(core, idx, iaddr, lambda i: f"idx of dst({r.flat[i]},{c.flat[i]})", ks)
             cap = prod(shape) & mask
-            lanes = remap_lanes(raw, cap, oob, bits) if table.addr % T == 0 and \
+            lanes = remap_lanes(raw, cap, oob, bits, clamp=False) if table.addr % T == 0 and \
                 table.addr + cap * T <= core.gm.size else None
             if lanes is not None:       # every read lies in GM: no fault, no byte addresses
-                return _store(core, ks, dst, r, c, VR, VC, table, *lanes)
+                return _store(core, ks, dst, r, c, VR, VC, table, cap, *lanes)
             u = cast_index(raw, bits)
             safe, read = remap(u, cap, oob, bits, rule="GatherOOB.Wrap", target=t)
             src = wrap_addr(base + safe * np.uint64(T))
@@ -165,10 +166,11 @@ def _gather_cells(core, mode, oob, dst, table, idx, rows, cols) -> None:
         _put(core, ks_ok, dst, mode, r, c, VR, VC, convert(core, vals, dst, table.DType))
 
 
-def _store(core, ks, dst, r, c, VR, VC, table, safe, read) -> None:
+def _store(core, ks, dst, r, c, VR, VC, table, cap, safe, read) -> None:
     """Elem whose every read lies in GM (:func:`remap_lanes`): the values at element numbers
-    ``safe`` of the table (0 where ``read`` is False) into ``dst``."""
-    vals = core.banks["gm"].take_run(ks, table.addr, safe, table.Element)
+    ``safe`` of the table (Clamp's clipped to its ``cap`` elements by the gather; 0 where
+    ``read`` is False) into ``dst``."""
+    vals = core.banks["gm"].take_run(ks, table.addr, safe, table.Element, clip=cap)
     if table.DType == "hifloat8":
         vals = vals.view(np.uint8)
     if read is not None:
