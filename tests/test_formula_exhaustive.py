@@ -3,11 +3,13 @@ target, mode, OOB policy, index type and element size below, every index tile ov
 edge values (0, 1, around the capacity, negative, the 32-bit extremes) runs through
 
 * the public API on a core of N instances (the NumPy semantics, batch-first: the truth),
-* the NumPy array twin of ``run_batch`` (``execution.batch._mgather_ub``), and
 * the formula reference of the executing and fused engines (``cuda_src/fuzz_reference.cuh``),
+  which must give the same bytes and faults, and
+* the fused NumPy screening engine (``ptogpu.fuzz.fused_numpy``) on every pair of targets,
+  which must find exactly the tiles where the two targets' semantics differ.
 
-and all three agree byte for byte and fault for fault. Campaigns check the same on random
-tiles (tests/test_fuzz_reference.py, tests/test_fuzz_fused.py)."""
+Campaigns check the same on random tiles (tests/test_fuzz_reference.py,
+tests/test_fuzz_fused.py)."""
 from __future__ import annotations
 
 import itertools
@@ -17,11 +19,10 @@ import pytest
 
 from ptogpu.backend import native_backend
 from ptogpu.errors import PtoCheckError
-from ptogpu.execution.batch import run_chunk
 from ptogpu.execution.config import FuzzConfig
 from ptogpu.execution.rng import Generator
-from ptogpu.execution.single import F_TABLE, cast_indices, fault_code, run_instances, run_single
-from ptogpu.fuzz import fused
+from ptogpu.execution.single import F_TABLE, cast_indices, fault_code, layout, run_instances, run_single
+from ptogpu.fuzz import fused, fused_numpy
 from test_fuzz_reference import formula
 
 SHAPES = [("elem", 1, 1), ("elem", 1, 2), ("elem", 2, 1), ("row", 1, 3), ("row", 2, 3)]
@@ -41,7 +42,7 @@ def configs():
 
 
 @pytest.mark.parametrize("target", ["cpu", "a2a3", "a5"])
-def test_twin_and_formula_reference_equal_the_semantics_on_every_small_tile(target):
+def test_the_formula_reference_equals_the_semantics_on_every_small_tile(target):
     native = native_backend.available()[0]
     ran = 0
     for cfg in (c for c in configs() if c.target == target):
@@ -53,14 +54,10 @@ def test_twin_and_formula_reference_equal_the_semantics_on_every_small_tile(targ
         ran += 1
         out, faults = run_instances(cfg, tiles, "numpy")               # the semantics
         codes = np.array([0 if f is None else fault_code(f) for f in faults])
-        twin = run_chunk(cfg, np.arange(len(tiles)), Generator(tiles), "numpy", digest=False)
-        assert twin.path == "vector", cfg.label
+        if not native:
+            continue
         for k, t in enumerate(tiles):
             what = (cfg.label, t.tolist(), faults[k])
-            assert int(twin.faults[k]) == codes[k], what
-            assert twin.outputs[k].tobytes() == out[k].tobytes(), what
-            if not native:
-                continue
             words = cast_indices(cfg, t).astype(np.int64).astype(np.uint32)
             img, key, _ = formula(fused.params(cfg, cfg, 0, 0, 0, 0), fused.gm_image(cfg), words, out.shape[1],
                                   cfg.dst_fill, out[k])
@@ -70,3 +67,43 @@ def test_twin_and_formula_reference_equal_the_semantics_on_every_small_tile(targ
                 assert key == 2**64 - 1, what
                 assert img.tobytes() == out[k].tobytes(), what
     assert ran >= 60, f"only {ran} configurations of {target} ran"
+
+
+def _semantics(cfg: FuzzConfig, tiles: np.ndarray):
+    out, faults = run_instances(cfg, tiles, "numpy")
+    return out, np.array([0 if f is None else fault_code(f) for f in faults])
+
+
+@pytest.mark.parametrize("pair", [("cpu", "a2a3"), ("cpu", "a5"), ("a2a3", "a5")], ids="-".join)
+def test_the_fused_numpy_engine_finds_exactly_the_tiles_whose_semantics_differ(pair):
+    """Its effective sources decide which tiles differ; on every small tile that decision (and
+    each side's fault count) is the semantics' own: a tile differs when exactly one side
+    faults, or neither does and the bytes differ."""
+    ran = 0
+    for cfg in (c for c in configs() if c.target == pair[0]):
+        ca, cb = cfg, cfg.with_(target=pair[1])
+        tiles = np.array(list(itertools.product(edge_values(cfg.cap), repeat=cfg.n_idx)), np.int64)
+        try:
+            run_single(ca, tiles[0])
+            run_single(cb, tiles[0])
+        except PtoCheckError:
+            continue
+        if cfg.oob == "wrap" and 0 in (fused.caps(ca)[0], fused.caps(cb)[0]):
+            continue                         # (a capacity of 0: no screening formula)
+        ran += 1
+        (oa, fa), (ob, fb) = _semantics(ca, tiles), _semantics(cb, tiles)
+        differ = ((fa != 0) != (fb != 0)) | ((fa == 0) & (fb == 0) & (oa != ob).any(axis=1))
+        camp = fused_numpy.Campaign(ca, cb, Generator(tiles), rel=0, share=True)
+        nfa, nfb, pos, _ = camp.chunk(0, len(tiles))
+        assert (nfa, nfb) == (int(np.count_nonzero(fa)), int(np.count_nonzero(fb))), cfg.label
+        assert pos.tolist() == np.flatnonzero(differ).tolist(), cfg.label
+        words = cast_indices(cfg, tiles).astype(np.int64).astype(np.uint32).reshape(len(tiles), -1)
+        for which, c, o, f in (("a", ca, oa, fa), ("b", cb, ob, fb)):
+            # each side's view: its faults, and every valid element's bits where it does not
+            bad, vals = camp.side_values(which, words)
+            assert (bad == (f != 0)).all(), (c.label, which)
+            R, C = layout(c)["dst_shape"]
+            got = o.view(np.dtype(f"u{c.esize}")).reshape(len(tiles), R, C)[:, :c.rows, :c.cols]
+            ok = f == 0
+            assert (got[ok].reshape(int(ok.sum()), -1).astype(np.uint64) == vals[ok]).all(), (c.label, which)
+    assert ran >= 40, f"only {ran} configurations of {pair} ran"

@@ -145,6 +145,15 @@ class Campaign:
         vcb = self.VC * self.T
         return not self.elem and S.tail and c * self.T < (vcb + 31) // 32 * 32
 
+    def side_values(self, which: str, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Side ``which`` ("a" or "b") on the index words ``w`` (m, n): (the tiles that fault,
+        the bits each valid element receives, (m, VR*VC) uint64) -- what its effective sources
+        put in the destination, the screen's whole view of a side (tested against the
+        semantics)."""
+        S = self.A if which == "a" else self.B
+        e = _widen(self._eff32(S, w)[0]) if self.narrow else self._eff64(S, self._ext(w))
+        return (e == FS).any(1), self._value(e)
+
     # -- one chunk --------------------------------------------------------------------------
     def chunk(self, s: int, m: int) -> tuple[int, int, np.ndarray, np.ndarray]:
         """Instances ``s .. s+m-1``: (tiles faulting on A, on B, divergent tile positions in
@@ -152,6 +161,8 @@ class Campaign:
         inst = np.arange(s, s + m, dtype=np.int64)
         a = self.a
         w = self.gen.lo32(inst, a.n_idx, a.cap)             # (m, n) uint32: the index values
+        if w is None:                                       # (an array or callable generator)
+            w = self.gen(inst, a.n_idx, a.cap).astype(np.uint32)
         n = w.shape[1]
         if self.narrow:
             ea, pa = self._eff32(self.A, w)
