@@ -123,11 +123,11 @@ def test_cli_text_and_json(capsys):
 
 
 @pytest.mark.parametrize("args,msg", [
-    (["--oob", "zero"], "no Zero"),
+    (["--oob", "zero"], "MSCATTER takes oob undefined, skip, clamp, wrap, not 'zero'"),
     (["--pair", "a2a3.last:cpu"], "no ScatterConflict"),
     (["--gen", "bogus"], "--gen"),
-    (["--layout", "nz"], "does not apply"),
-    (["--atomic", "add", "--instr", "mgather"], "--atomic belongs"),
+    (["--layout", "nz"], "MGATHER into UB only"),
+    (["--atomic", "add", "--instr", "mgather"], "MGATHER takes atomic none, not 'add'"),
 ])
 def test_bad_requests_are_one_line_exit_2(args, msg):
     cmd = [sys.executable, "-m", "ptogpu", "fuzz", "--instr", "mscatter", "-n", "10", *args]
@@ -143,7 +143,7 @@ def test_row_capacity_class_from_the_cli(capsys):
     out = capsys.readouterr().out
     assert "[explained] capacity rule" in out and "into 8 slots x 2 batches" in out
     assert main(["fuzz", "--instr", "mscatter", "--table-shape", "1,1,2,8,16", "-n", "1"]) == 2
-    assert "1,1,B,SLOTS,COLS" in capsys.readouterr().err
+    assert "(1, 1, B, slots, cols) in Row mode only" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("backend", ["numpy", "native"])

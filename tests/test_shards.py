@@ -72,7 +72,7 @@ CAMPAIGNS = [
 def test_k_shards_merged_are_the_one_run_report(title, cfg, a, b, gen, backend, request):
     if backend == "native":
         request.getfixturevalue("native_available")
-    n = 600 if isinstance(cfg, ScatterConfig) and backend == "numpy" else 3001
+    n = 600 if cfg.instr == "mscatter" and backend == "numpy" else 3001
     spec = CampaignSpec.of(cfg, a, b, n, generator=gen, seed=5, start=17, backend=backend)
     one = spec.run().to_json()
     assert one["divergent"] > 0, "a campaign with divergences tests more"
@@ -98,9 +98,9 @@ def test_a_report_reads_back_from_its_json():
         rep = spec.run()
         j = json.loads(json.dumps(rep.to_json()))
         back = Report.from_json(j)                  # one reader: the family's class from the document
-        assert type(back) is (GatherReport if isinstance(cfg, FuzzConfig) else ScatterReport)
+        assert type(back) is (GatherReport if cfg.instr != "mscatter" else ScatterReport)
         assert same(back.to_json(), rep.to_json()) and same(type(rep).from_json(j).to_json(), j)
-        other = ScatterReport if isinstance(cfg, FuzzConfig) else GatherReport
+        other = ScatterReport if cfg.instr != "mscatter" else GatherReport
         with pytest.raises(ValueError, match=f"not a {other.FAMILY} report"):
             other.from_json(j)
         for k, c in rep.classes.items():            # examples regenerated from (seed, first)

@@ -18,9 +18,9 @@ from .instrs import REGISTRY, Instr, pad_to
 from .instrs.mgather import LAYOUTS
 
 INSTRS = tuple(REGISTRY)
-OOBS = ("undefined", "clamp", "wrap", "zero")
+OOBS = tuple(dict.fromkeys(o for i in REGISTRY.values() for o in i.oobs))
 MODES = ("row", "elem")
-EXECS = ("auto", "simt", "scalar")
+EXECS = tuple(dict.fromkeys(e for i in REGISTRY.values() for e in i.execs))
 
 
 def table_values(n: int, dtype) -> np.ndarray:
@@ -74,13 +74,17 @@ destination's ValidCol at compile time.
     layout: str = "nd"                # MGATHER into UB: dst (and Elem index) tile layout, LAYOUTS
     dst_fill: int = 0                 # byte the destination tile(s) hold before the instruction
     storage: tuple[int, int] | None = None   # (Rows, Cols) of a dynamic-valid tile (see below)
+    atomic: str = "none"              # MSCATTER: the ScatterAtomicOp (none, add, max, min)
 
     def __post_init__(self) -> None:
         t = get_target(self.target)
         if self.instr not in INSTRS:
             raise ValueError(f"instr must be one of {INSTRS}")
-        if self.oob not in OOBS or self.mode not in MODES or self.exec not in EXECS:
-            raise ValueError(f"oob in {OOBS}, mode in {MODES}, exec in {EXECS}")
+        ins = REGISTRY[self.instr]
+        for name, ok in (("oob", ins.oobs), ("mode", MODES), ("exec", ins.execs), ("atomic", ins.atomics)):
+            if getattr(self, name) not in ok:
+                raise ValueError(f"{self.instr.upper()} takes {name} {', '.join(ok)}, not "
+                                 f"{getattr(self, name)!r}")
         if self.space not in ("ub", "l1"):
             raise ValueError("space must be 'ub' or 'l1'")
         if self.exec == "simt" and not t.mgather.simt:
@@ -149,8 +153,7 @@ destination's ValidCol at compile time.
     @property
     def table_elems(self) -> int:
         """Elements the table occupies in GM (its extent under the strides)."""
-        ext = 1 + sum((s - 1) * st for s, st in zip(self.shape5, self.stride5) if s > 0)
-        return max(ext, self.table_size if self.table_shape is None else 0, 1)
+        return self.instruction.table_elems(self)
 
     @property
     def tile_shape(self) -> tuple[int, int]:
@@ -189,7 +192,7 @@ def settings(cfg: FuzzConfig) -> dict:
             "table_size": cfg.table_size, "table_shape": list(cfg.shape5),
             "table_stride": list(cfg.stride5), "layout": cfg.layout, "dst_fill": cfg.dst_fill,
             "quirks": {k: bool(v) for k, v in cfg.quirks},
-            "storage": list(cfg.storage) if cfg.storage else None}
+            "storage": list(cfg.storage) if cfg.storage else None, "atomic": cfg.atomic}
 
 
 def config_from_settings(d: dict) -> FuzzConfig:

@@ -72,7 +72,8 @@ def _quirk(v: str) -> tuple[str, bool]:
 def add_parser(sub) -> argparse.ArgumentParser:
     f = sub.add_parser("fuzz", help="fuzz campaigns: compare targets, executors and backends",
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    f.add_argument("--instr", type=str.lower, choices=("mgather", "mscatter", "tgatherb", "tinterleave"), help="instruction (default mgather)")
+    from ..execution.instrs import REGISTRY
+    f.add_argument("--instr", type=str.lower, choices=tuple(REGISTRY), help="instruction (default mgather)")
     f.add_argument("--space", type=str.lower, choices=("ub", "l1"), help="MGATHER destination: ub (Vec) or l1 (GM->L1)")
     f.add_argument("--mode", type=str.lower, choices=("elem", "row"), help="Coalesce mode (default elem)")
     f.add_argument("--oob", type=str.lower, choices=("undefined", "skip", "clamp", "wrap", "zero"),
@@ -271,21 +272,19 @@ def main(args) -> int:
         if args.workers < 0:
             raise ValueError("--workers must be 0 (this process) or a positive count")
         executors.WORKERS = args.workers
-    if args.instr == "mscatter":
-        return scatter_main(args, backend)
-    if args.atomic is not None:
-        raise ValueError("--atomic belongs to --instr mscatter")
     if args.shapes and args.engine != "execute":
         raise ValueError("--shapes runs on the executing engine, not --engine formula")
     custom = args.shapes or any(getattr(args, k) is not None for k in
                  ("instr", "space", "mode", "oob", "dtype", "index_dtype", "shape", "table_size", "layout",
-                  "dst_fill",
+                  "dst_fill", "atomic",
                   "table_shape", "table_stride", "pair", "gen", "quirk"))
     from .suite import Known
     runs = []
     if args.instances is not None and not custom and not args.suite:
         raise ValueError("-n N sets the tiles of the campaign you name (--pair, --mode, --oob, ...); the "
                          "known suite has fixed sizes: --suite known -n N runs each of its campaigns with N tiles")
+    if args.suite and args.instr is not None:
+        raise ValueError("--suite known runs its own campaigns: no --instr")
     if args.suite or not custom:
         from . import suite
         for k in suite.campaigns(backend):
@@ -294,9 +293,13 @@ def main(args) -> int:
             runs.append(k if args.instances is None else
                         Known(k.title, k.config, k.a, k.b, k.generator, args.instances, k.shapes, k.kernel, k.expect))
     else:
-        kw = {k: getattr(args, k) for k in ("instr", "space", "mode", "oob", "dtype", "index_dtype",
-                                             "table_size", "layout", "dst_fill")
-              if getattr(args, k) is not None}
+        from ..execution.instrs import REGISTRY
+        from .spec import families
+        instr = REGISTRY[args.instr or "mgather"]
+        kw = dict(instr.defaults)
+        kw.update({k: getattr(args, k) for k in ("instr", "space", "mode", "oob", "dtype", "index_dtype",
+                                                  "table_size", "layout", "dst_fill", "atomic")
+                   if getattr(args, k) is not None})
         if args.shape:
             kw["rows"], kw["cols"] = _tuple(args.shape)
         elif args.shapes:                  # room for rounds, partial warps and wide rows
@@ -308,11 +311,24 @@ def main(args) -> int:
         if args.quirk:
             kw["quirks"] = tuple(args.quirk)
         cfg = FuzzConfig(**kw)
-        for p in args.pair or ["a5.simt:a2a3"]:
-            if p.count(":") != 1 or not all(p.split(":")):
-                raise ValueError(f"--pair {p!r}: expected two sides A:B, e.g. a5.simt:a2a3")
-            a, b = p.split(":")
-            runs.append(Known(f"{a} vs {b}", cfg, a, b, args.gen or "mixed",
+        family = families()[instr.family]          # what its campaigns take
+        if args.engine not in family.ENGINES or (args.shapes and not family.SHAPES):
+            raise ValueError(f"--instr {instr.name} runs the executing engine on fixed shapes "
+                             "(no --shapes, --engine formula)")
+        if args.gen is not None and args.gen not in family.GENERATORS:
+            raise ValueError(f"--gen {args.gen!r}: {instr.name.upper()} campaigns take "
+                             f"{', '.join(family.GENERATORS)}")
+        pairs = family.default_pairs(cfg)
+        if args.pair:
+            pairs = []
+            for p in args.pair:
+                if p.count(":") != 1 or not all(p.split(":")):
+                    raise ValueError(f"--pair {p!r}: expected two sides A:B, e.g. a5.simt:a2a3")
+                a, b = p.split(":")
+                family.side_of(a), family.side_of(b)
+                pairs.append((f"{a} vs {b}", a, b))
+        for title, a, b in pairs:
+            runs.append(Known(title, cfg, a, b, args.gen or family.GENERATOR,
                               100_000 if args.instances is None else args.instances, args.shapes))
     if (args.suite or not custom) and not args.json and runs:
         print(f"the known suite: {len(runs)} campaigns, {sum(k.n for k in runs):,} tiles "
@@ -535,48 +551,3 @@ def merge_main(args) -> int:
             write_reproducers(args.repro_dir, title, rep)
     args.shard = None
     return _emit(reports, args, "+".join(sorted(backends)), False, "", len(reports))
-
-
-
-def scatter_main(args, backend: str) -> int:
-    """``ptogpu fuzz --instr mscatter``: MSCATTER campaigns (``ptogpu.fuzz.scatter``)."""
-    from . import scatter as S
-    for opt in ("space", "layout", "dst_fill", "table_stride", "quirk", "suite"):
-        if getattr(args, opt) is not None:
-            raise ValueError(f"--{opt.replace('_', '-')} does not apply to --instr mscatter")
-    if args.shapes or args.engine != "execute":
-        raise ValueError("--instr mscatter runs the executing engine on fixed shapes (no --shapes, --engine)")
-    if args.oob == "zero":
-        raise ValueError("--oob zero: MSCATTER has no Zero policy (undefined, skip, clamp, wrap)")
-    kw = {k: getattr(args, k) for k in ("mode", "oob", "atomic", "dtype", "index_dtype") if getattr(args, k)}
-    if args.shape:
-        kw["rows"], kw["cols"] = _tuple(args.shape)
-    if args.table_size is not None:
-        kw["slots"] = args.table_size
-    if args.table_shape:
-        d = _tuple(args.table_shape)
-        cols = kw.get("cols", 16)
-        if len(d) != 5 or d[0] != 1 or d[1] != 1 or d[4] != cols or kw.get("mode") != "row":
-            raise ValueError(f"--table-shape {args.table_shape}: MSCATTER takes 1,1,B,SLOTS,COLS in Row mode "
-                             f"(COLS = the shape's {cols} columns; B batches of SLOTS rows)")
-        kw["batches"], kw["slots"] = d[2], d[3]
-    cfg = S.ScatterConfig(**kw)
-    gen = args.gen or "dup"
-    if gen not in S.GENERATORS:
-        raise ValueError(f"--gen {gen!r}: choose one of {', '.join(S.GENERATORS)}")
-    if gen == "perm" and cfg.n_idx > cfg.slots:
-        raise ValueError(f"--gen perm: {cfg.n_idx} indices per tile cannot all differ in {cfg.slots} slots "
-                         f"(--table-size at least {cfg.n_idx}, or a smaller --shape)")
-    if args.pair:
-        runs = []
-        for p in args.pair:
-            if p.count(":") != 1 or not all(p.split(":")):
-                raise ValueError(f"--pair {p!r}: expected two sides A:B, e.g. a5.default:cpu")
-            a, b = p.split(":")
-            S.side(a), S.side(b)
-            runs.append((f"{a} vs {b}", a, b))
-    else:
-        runs = S.default_pairs(cfg)
-    from .suite import Known
-    n = 100_000 if args.instances is None else args.instances
-    return execute([Known(title, cfg, a, b, gen, n) for title, a, b in runs], args, backend)

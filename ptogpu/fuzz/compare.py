@@ -23,7 +23,7 @@ from . import rules as R
 from .classes import DivClass, Side, example_of, instance_configs, note_sparse, relation
 from .report import EXECUTED, REF_NUMPY, REF_SELF_NUMPY, Report
 from ..execution.config import FuzzConfig, config_from_settings, settings
-from ..execution.rng import Generator, check_instances
+from ..execution.rng import KINDS, Generator, check_instances
 from ..execution.single import cast_indices, check_fits, run_single
 
 class GatherReport(Report):
@@ -31,8 +31,15 @@ class GatherReport(Report):
     FAMILY: ClassVar[str] = "mgather"
     CONFIG: ClassVar[type] = FuzzConfig
 
+    ENGINES: ClassVar[tuple[str, ...]] = ("execute", "formula")
+    GENERATORS: ClassVar[tuple[str, ...]] = tuple(KINDS)
+    SHAPES: ClassVar[bool] = True
     settings_of = staticmethod(settings)
     config_of = staticmethod(config_from_settings)
+
+    @staticmethod
+    def default_pairs(config: FuzzConfig) -> list[tuple[str, str, str]]:
+        return [("a5.simt vs a2a3", "a5.simt", "a2a3")]
 
     @staticmethod
     def label_of(config: FuzzConfig) -> str:

@@ -163,7 +163,6 @@ class Campaign:
         w = self.gen.lo32(inst, a.n_idx, a.cap)             # (m, n) uint32: the index values
         if w is None:                                       # (an array or callable generator)
             w = self.gen(inst, a.n_idx, a.cap).astype(np.uint32)
-        n = w.shape[1]
         if self.narrow:
             ea, pa = self._eff32(self.A, w)
             eb, pb = (ea, pa) if self.same else self._eff32(self.B, w)

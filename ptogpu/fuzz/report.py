@@ -64,6 +64,10 @@ class Report:
     ref_bad_b: int = 0
     FAMILY: ClassVar[str] = ""
     CONFIG: ClassVar[type] = object                 # the family's configuration type
+    GENERATOR: ClassVar[str] = "mixed"              # the command line's default generator
+    GENERATORS: ClassVar[tuple[str, ...]] = ()      # the generators its campaigns take
+    ENGINES: ClassVar[tuple[str, ...]] = ("execute",)   # --engine choices its campaigns take
+    SHAPES: ClassVar[bool] = False                  # --shapes (drawn valid shapes) runs
 
     def __init_subclass__(cls, **kw) -> None:
         super().__init_subclass__(**kw)
@@ -89,6 +93,11 @@ class Report:
     def side_of(text: str) -> Side:
         """A side as written (``a5.simt@native``), checked for the family."""
         return Side.parse(text)
+
+    @staticmethod
+    def default_pairs(config) -> list[tuple[str, str, str]]:
+        """(title, side a, side b) of the command line's campaigns without ``--pair``."""
+        raise NotImplementedError
 
     def rule_lines(self, c: DivClass) -> list[str]:
         """What each rule of a class says, on these two sides."""

@@ -165,18 +165,50 @@ def _tinterleave_lines(cfg: FuzzConfig, L: dict, idx: np.ndarray, ln: list[str],
     return call, outs, shows
 
 
+def _mscatter_lines(cfg: FuzzConfig, L: dict, idx: np.ndarray, ln: list[str], i: str):
+    """MSCATTER's set-up lines (``instrs.mscatter.setup``). Returns (call, outputs expression,
+    shown expression)."""
+    from ..execution.instrs.mscatter import MSCATTER, float_add
+    T, VR, VC = _dt(cfg.dtype), cfg.rows, cfg.cols
+    (sr, sc), (ir, ic), (ivr, ivc) = L["src_shape"], L["idx_shape"], L["idx_valid"]
+    n = MSCATTER.table_elems(cfg)
+    src = f"np.arange(1, {VR * VC + 1}).reshape({VR}, {VC})"
+    src = (f"({src} % 120 + 1).astype(np.uint8)" if dtypes.name_of(dtypes.as_dtype(cfg.dtype)) == "hifloat8"
+           else f"({src} + 0.1).astype({T})" if float_add(cfg) else f"{src}.astype({T})")
+    ln += [f"{i}ptr = core.gm_alloc({n}, {T})   # the table: zeros",
+           f"{i}table = pto.GlobalTensor[{T}, pto.Shape{list(cfg.shape5)}, pto.Stride{list(cfg.stride5)}](ptr)",
+           f"{i}src = pto.Tile[pto.TileType.Vec, {T}, {sr}, {sc}, pto.BLayout.RowMajor, {VR}, {VC}]()",
+           f"{i}idx = pto.Tile[pto.TileType.Vec, {_dt(cfg.index_dtype)}, {ir}, {ic}, pto.BLayout.RowMajor, "
+           f"{ivr}, {ivc}]()",
+           f"{i}pto.TASSIGN(src, {L['src_addr']:#x})",
+           f"{i}pto.TASSIGN(idx, {L['idx_addr']:#x})",
+           f"{i}src.set({src})   # distinct values: a survivor names its writer"]
+    ln += _array("ii", idx.reshape(ivr, ivc), f"np.{idx.dtype.name}", i)
+    ln.append(f"{i}idx.set(ii)")
+    args = [f"pto.Coalesce.{cfg.mode.capitalize()}",
+            f"pto.ScatterAtomicOp.{'None_' if cfg.atomic == 'none' else cfg.atomic.capitalize()}",
+            f"pto.ScatterOOB.{cfg.oob.capitalize()}"]
+    if cfg.exec in ("default", "last"):
+        args.append(f"pto.ScatterConflict.{cfg.exec.capitalize()}")
+    call = f"pto.MSCATTER[{', '.join(args)}](table, src, idx)"
+    return call, f"ptr.numpy({n})", f"'leaves ' + str({{k: v for k, v in enumerate(ptr.numpy({n}).tolist()) if v}})"
+
+
 # Each instruction's program as text (what ``execution.single`` runs), by registry name.
-LINES = {"mgather": _mgather_lines, "tgatherb": _tgatherb_lines, "tinterleave": _tinterleave_lines}
+LINES = {"mgather": _mgather_lines, "tgatherb": _tgatherb_lines, "tinterleave": _tinterleave_lines,
+         "mscatter": _mscatter_lines}
 
 
-def side_block(cfg: FuzzConfig, key: str, backend: str, values) -> list[str]:
-    """One side: the instance of ``run_single(cfg, values, backend)`` spelled out."""
+def side_block(cfg: FuzzConfig, key: str, backend: str, values, before=None) -> list[str]:
+    """One side: the instance of ``run_single(cfg, values, backend)`` spelled out.
+    ``before(call, indent)``: lines to print first (what the call may do, say)."""
     L = layout(cfg)
     idx = cast_indices(cfg, np.asarray(values, np.int64).reshape(-1))
     q = f", quirks={cfg.core_quirks!r}" if cfg.core_quirks else ""
     i = "    "
     ln = [f"with pto.Core({cfg.target!r}, {backend!r}{q}) as core:   # side {key}"]
     call, outs, shows = LINES[cfg.instr](cfg, L, idx, ln, i)
+    ln += before(call, i) if before else []
     ln += [f"{i}try:",
            f"{i}    {call}",
            f"{i}    fault = None",

@@ -29,13 +29,14 @@ from __future__ import annotations
 import os
 import time
 from functools import lru_cache
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import ClassVar
 
 import numpy as np
 
 from .. import dtypes
-from ..enums import Coalesce, ScatterAtomicOp, ScatterConflict, ScatterOOB
+from ..execution.config import FuzzConfig
+from ..execution.instrs.mscatter import MSCATTER, form
 from ..execution.rng import KINDS, generate, instance_keys, mix64
 from .classes import FIRST, DivClass, Side, relation
 from .report import REF_NUMPY, REF_SELF_NUMPY, Report
@@ -47,65 +48,40 @@ and ``perm`` (a rotation of 0..n-1: no two elements share a slot while n <= slot
 
 
 
-@dataclass(frozen=True)
-class ScatterConfig:
-    """One MSCATTER configuration (everything but the index tile). ``slots``: table rows (Row)
-    or elements (Elem); the table is ``Shape(1, 1, batches, slots, cols)`` (Row) or ``(1, 1, 1,
-    1, slots)`` (Elem), dense. ``batches`` > 1 (Row) makes the capacities differ: ``Shape[3]``
-    on cpu and A5, ``Shape[0..3]`` on A2/A3."""
-    mode: str = "elem"
-    atomic: str = "none"
-    oob: str = "skip"
-    dtype: str = "float32"
-    index_dtype: str = "int32"
-    rows: int = 16
-    cols: int = 16
-    slots: int = 64
-    batches: int = 1
+def ScatterConfig(mode: str = "elem", atomic: str = "none", oob: str = "skip", dtype: str = "float32",
+                  index_dtype: str = "int32", rows: int = 16, cols: int = 16, slots: int = 64,
+                  batches: int = 1) -> FuzzConfig:
+    """One MSCATTER configuration (everything but the index tile): the registry's
+    ``FuzzConfig(instr="mscatter")`` (``execution/instrs/mscatter.py``), in the family's own
+    words. ``slots``: table rows (Row) or elements (Elem); the table is ``Shape(1, 1, batches,
+    slots, cols)`` (Row) or ``(1, 1, 1, 1, slots)`` (Elem), dense. ``batches`` > 1 (Row) makes
+    the capacities differ: ``Shape[3]`` on cpu and A5, ``Shape[0..3]`` on A2/A3. A campaign's
+    sides give the target and the ScatterConflict."""
+    if int(batches) != 1 and mode != "row":
+        raise ValueError(f"batches {batches}: 1 .. 64, and more than 1 only in Row mode")
+    return FuzzConfig(instr="mscatter", mode=mode, atomic=atomic, oob=oob, dtype=dtype,
+                      index_dtype=index_dtype, rows=int(rows), cols=int(cols), table_size=int(slots),
+                      table_shape=(1, 1, int(batches), int(slots), int(cols)) if int(batches) != 1 else None)
 
-    def __post_init__(self) -> None:
-        if self.mode not in ("elem", "row"):
-            raise ValueError(f"mode {self.mode!r}: choose elem or row")
-        if self.atomic not in ("none", "add", "max", "min"):
-            raise ValueError(f"atomic {self.atomic!r}: choose none, add, max or min")
-        if self.oob not in ("undefined", "skip", "clamp", "wrap"):
-            raise ValueError(f"oob {self.oob!r}: MSCATTER takes undefined, skip, clamp or wrap")
-        if self.index_dtype not in ("int32", "uint32"):
-            raise ValueError(f"index dtype {self.index_dtype!r}: int32 or uint32")
-        dtypes.as_dtype(self.dtype)
-        if not (1 <= self.rows <= 256 and 1 <= self.cols <= 256):
-            raise ValueError(f"shape {self.rows}x{self.cols}: 1..256 each")
-        if not 0 <= self.slots <= 1 << 20:
-            raise ValueError(f"slots {self.slots}: 0 .. 2^20")
-        if not 1 <= self.batches <= 64 or (self.batches > 1 and self.mode != "row"):
-            raise ValueError(f"batches {self.batches}: 1 .. 64, and more than 1 only in Row mode")
 
-    @property
-    def coalesce(self) -> Coalesce:
-        return Coalesce.Row if self.mode == "row" else Coalesce.Elem
+def slots(cfg: FuzzConfig) -> int:
+    return MSCATTER.slots(cfg)
 
-    @property
-    def n_idx(self) -> int:
-        return self.rows if self.mode == "row" else self.rows * self.cols
 
-    @property
-    def table_elems(self) -> int:
-        return self.slots * (self.cols * self.batches if self.mode == "row" else 1)
+def batches(cfg: FuzzConfig) -> int:
+    return MSCATTER.batches(cfg)
 
-    @property
-    def shape5(self) -> tuple[int, ...]:
-        return (1, 1, self.batches, self.slots, self.cols) if self.mode == "row" else (1, 1, 1, 1, self.slots)
 
-    @property
-    def stride5(self) -> tuple[int, ...]:
-        n = max(self.table_elems, 1)
-        return (n, n, self.slots * self.cols, self.cols, 1) if self.mode == "row" else (n, n, n, n, 1)
+def settings_of(cfg: FuzzConfig) -> dict:
+    """The family's JSON settings of a configuration (``ScatterConfig(**settings)`` rebuilds it)."""
+    return {"mode": cfg.mode, "atomic": cfg.atomic, "oob": cfg.oob, "dtype": cfg.dtype,
+            "index_dtype": cfg.index_dtype, "rows": cfg.rows, "cols": cfg.cols, "slots": slots(cfg),
+            "batches": batches(cfg)}
 
-    @property
-    def label(self) -> str:
-        return (f"MSCATTER<{self.mode.capitalize()}, {self.atomic.capitalize()}, {self.oob.capitalize()}> "
-                f"{self.rows}x{self.cols} {self.dtype} into {self.slots} slots"
-                + (f" x {self.batches} batches" if self.batches > 1 else ""))
+
+def on_side(cfg: FuzzConfig, s: Side) -> FuzzConfig:
+    """The configuration as side ``s`` runs it (its target; its conflict as the executor)."""
+    return cfg.with_(target=s.target, exec=s.conflict or "auto")
 
 
 def side(text: str, backend: str = "auto") -> Side:
@@ -138,56 +114,27 @@ hardware runs (Θ(slots x N) index reads). ``a5.last.reverse`` vs ``a5.last.owne
 
 
 # ---- one tile through the public API -----------------------------------------------------------
-def src_values(cfg: ScatterConfig) -> np.ndarray:
-    """1, 2, 3, ... (a surviving value names its writer); float Add: 1.1, 2.1, 3.1, ... so
-    partial sums round and the order of the additions shows."""
-    dt = dtypes.as_dtype(cfg.dtype)
-    v = np.arange(1, cfg.rows * cfg.cols + 1, dtype=np.int64).reshape(cfg.rows, cfg.cols)
-    if dtypes.name_of(dt) == "hifloat8":
-        return (v % 120 + 1).astype(np.uint8)
-    if _float_add(cfg):
-        return (v + 0.1).astype(dt)
-    return v.astype(dt)
-
-
-def form(cfg: ScatterConfig, side: Side):
-    import ptogpu as pto
-    args = [cfg.coalesce, ScatterAtomicOp["None" if cfg.atomic == "none" else cfg.atomic.capitalize()],
-            ScatterOOB[cfg.oob.capitalize()]]
-    if side.conflict:
-        args.append(ScatterConflict[side.conflict.capitalize()])
-    return pto.MSCATTER[tuple(args)]
-
-
 class World:
-    """The canonical set-up of one side: table at GM 0 (zeros), src tile at UB 0, index tile
-    after it; reused tile after tile."""
+    """One side's canonical instance (``instrs.mscatter``: table at GM 0, zeros; source tile at
+    UB 0; index tile after it) on a single core, reused tile after tile."""
 
-    def __init__(self, cfg: ScatterConfig, side: Side, backend: str | None = None):
+    def __init__(self, cfg: FuzzConfig, side: Side, backend: str | None = None):
         import ptogpu as pto
-        self.cfg, self.side = cfg, side
+        from ..execution.single import layout
+        self.cfg, self.side = on_side(cfg, side), side
         self.core = pto.Core(side.target, backend or side.backend)
-        dt = dtypes.as_dtype(cfg.dtype)
-        e = max(32 // dt.itemsize, 1)
+        L = layout(self.cfg)
         with self.core:
-            self.ptr = self.core.gm_alloc(max(cfg.table_elems, 1), dt)
-            self.table = pto.GlobalTensor[dt, pto.Shape[cfg.shape5], pto.Stride[cfg.stride5]](self.ptr)
-            V = pto.TileType.Vec
-            self.src = pto.Tile[V, dt, cfg.rows, -(-cfg.cols // e) * e, pto.BLayout.RowMajor, cfg.rows, cfg.cols]()
-            ir, ic = (1, cfg.rows) if cfg.mode == "row" else (cfg.rows, cfg.cols)
-            self.idx = pto.Tile[V, dtypes.as_dtype(cfg.index_dtype), ir, -(-ic // 8) * 8, pto.BLayout.RowMajor, ir, ic]()
-            pto.TASSIGN(self.src, 0)
-            self.idx_addr = -(-self.src.nbytes // 64) * 64
-            pto.TASSIGN(self.idx, self.idx_addr)
-            self.src.set(src_values(cfg))
-        self.form = form(cfg, side)
-        self.nbytes = max(cfg.table_elems, 1) * dt.itemsize
+            self.table, self.src, self.idx = MSCATTER.setup(pto, self.core, self.cfg, L,
+                                                            dtypes.as_dtype(cfg.dtype))
+        self.idx_addr = L["idx_addr"]
+        self.form = form(self.cfg)
+        self.nbytes = MSCATTER.out_bytes(self.cfg, L)
+        self.base = L["table_addr"]
 
     def set_indices(self, raw: np.ndarray) -> None:
         """The index tile holds ``raw`` cast to the index type (wrapping, as C++ does)."""
-        vals = np.asarray(raw, np.int64).astype(np.uint32)
-        if self.cfg.index_dtype == "int32":
-            vals = vals.view(np.int32)
+        vals = MSCATTER.cast(self.cfg, np.asarray(raw, np.int64))
         with self.core:
             self.idx.set(vals.reshape(self.idx.valid_row, self.idx.valid_col))
 
@@ -195,7 +142,7 @@ class World:
         """(table bytes after the call, fault message or None) for one index tile."""
         import ptogpu as pto
         c = self.core
-        c.gm.data[self.ptr.addr:self.ptr.addr + self.nbytes] = 0
+        c.gm.data[self.base:self.base + self.nbytes] = 0
         self.set_indices(raw)
         with c:
             try:
@@ -203,7 +150,7 @@ class World:
                 err = None
             except pto.PtoFault as e:
                 err = str(e)
-        return c.gm.data[self.ptr.addr:self.ptr.addr + self.nbytes].tobytes(), err
+        return c.gm.data[self.base:self.base + self.nbytes].tobytes(), err
 
 
 def indices(gen: str, seed: int, inst: np.ndarray, n: int, cap: int) -> np.ndarray:
@@ -229,7 +176,7 @@ def _E(name: str) -> int:
     return sources.enum_values("mscatter.cu")[name]
 
 
-def _side_block(cfg: ScatterConfig, side: Side, scan: str):
+def _side_block(cfg: FuzzConfig, side: Side, scan: str):
     """(parameter block, kernel kind, executed, world) of one side on native, or None."""
     from ..lowering import mscatter_kernels as mk
     scan = side.scan or scan
@@ -251,7 +198,7 @@ def _side_block(cfg: ScatterConfig, side: Side, scan: str):
 
 
 # ---- rule fields: which differ, and the hybrid sides that test them ------------------------------
-def differing(cfg: ScatterConfig, a: Side, b: Side) -> tuple:
+def differing(cfg: FuzzConfig, a: Side, b: Side) -> tuple:
     """The candidate rule fields that differ between the two sides (``conflict``: their
     paths -- sequential loop, source-centric, slot-centric -- differ)."""
     from ..targets import field_value
@@ -275,7 +222,7 @@ def hybrid(side: Side, donor: Side, fields, backend: str) -> Side:
     return Side(variant(side.target, donor.target, paths), conflict or "auto", backend)
 
 
-def alternatives(cfg: ScatterConfig, a: Side, b: Side, backend: str) -> list:
+def alternatives(cfg: FuzzConfig, a: Side, b: Side, backend: str) -> list:
     """[(tier, direction, field bits, hybrid side)] in the order they are tried: narrow single
     fields, coarse ones, then pairs; direction 0: B with A's fields (against A's reference),
     1: A with B's (against B's)."""
@@ -286,7 +233,7 @@ def alternatives(cfg: ScatterConfig, a: Side, b: Side, backend: str) -> list:
             for t, tier in enumerate(tiers) for fs in tier for d, mine, other in ((0, b, a), (1, a, b))]
 
 
-def side_ok(cfg: ScatterConfig, side: Side) -> bool:
+def side_ok(cfg: FuzzConfig, side: Side) -> bool:
     """Do the checks of the side's (possibly hybrid) target accept this configuration?"""
     from ..errors import PtoError
     try:
@@ -296,7 +243,7 @@ def side_ok(cfg: ScatterConfig, side: Side) -> bool:
         return False
 
 
-def fused_plan(cfg: ScatterConfig, a: Side, b: Side, gen: str, seed: int, scan: str = "owner"):
+def fused_plan(cfg: FuzzConfig, a: Side, b: Side, gen: str, seed: int, scan: str = "owner"):
     """Everything the ``mscatter_fuzz`` kernel needs, or None (then the API engine runs)."""
     from . import rules as R
     if a.backend != "native" or b.backend != "native":
@@ -312,7 +259,7 @@ def fused_plan(cfg: ScatterConfig, a: Side, b: Side, gen: str, seed: int, scan: 
     mw = _E("MS_WORDS")
     p[:mw], p[mw:2 * mw] = sa[0], sb[0]
     p[_E("FZ_SEED")] = np.uint64(seed & (2**64 - 1)).view(np.int64)
-    p[_E("FZ_GEN")], p[_E("FZ_NIDX")], p[_E("FZ_GCAP")] = GENERATORS[gen], cfg.n_idx, cfg.slots
+    p[_E("FZ_GEN")], p[_E("FZ_NIDX")], p[_E("FZ_GCAP")] = GENERATORS[gen], cfg.n_idx, slots(cfg)
     p[_E("FZ_TBYTES")], p[_E("FZ_UBYTES")], p[_E("FZ_IDX_ADDR")] = w.nbytes, ubytes, w.idx_addr
     p[_E("FZ_KIND_A")], p[_E("FZ_KIND_B")] = sa[1], sb[1]
     global _IMAGES
@@ -370,7 +317,7 @@ def run_fused(plan, start: int, n: int) -> np.ndarray:
 
 # ---- classes ---------------------------------------------------------------------------------
 @lru_cache(maxsize=256)
-def _call(cfg: ScatterConfig, side: Side) -> tuple[str, int]:
+def _call(cfg: FuzzConfig, side: Side) -> tuple[str, int]:
     """(path, capacity) the side's target takes for this configuration: read from its target
     table through the checks and dispatch of the call itself (a NumPy world, one per pair)."""
     from ..semantics import mscatter as sem
@@ -380,12 +327,8 @@ def _call(cfg: ScatterConfig, side: Side) -> tuple[str, int]:
     return call.path, sem.capacity(w.core, call, w.table)
 
 
-def _source_centric(cfg: ScatterConfig, s: Side) -> bool:
+def _source_centric(cfg: FuzzConfig, s: Side) -> bool:
     return _call(cfg, s)[0] == "a5_default"
-
-
-def _float_add(cfg: ScatterConfig) -> bool:
-    return cfg.atomic == "add" and dtypes.name_of(cfg.dtype) in ("half", "bfloat16", "float32")
 
 
 def class_masks(code: np.ndarray, explained: np.ndarray, rel: int) -> np.ndarray:
@@ -414,74 +357,82 @@ def _reference_side(s: Side) -> Side:
     return Side(s.target, s.exec, "numpy")
 
 
-def api_masks(cfg: ScatterConfig, a: Side, b: Side, raw: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _run(cfg: FuzzConfig, s: Side, raw: np.ndarray, backend: str | None = None):
+    """(tables after the call, fault codes) of side ``s`` on the index tiles ``raw``: the
+    registry's program on cores of N (``run_chunk``)."""
+    from ..execution.batch import run_chunk
+    c = on_side(cfg, s)
+    r = run_chunk(c, np.arange(len(raw)), None, backend or s.backend, raw=MSCATTER.cast(c, raw), digest=False)
+    return r.outputs, r.faults
+
+
+def api_masks(cfg: FuzzConfig, a: Side, b: Side, raw: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(engine bits, class masks) of tiles ``raw`` through the public API: each side on its
     backend, each kernel-backed side against its NumPy reference, a difference explained by
     the hybrid sides of :func:`alternatives` on NumPy."""
-    wa, wb = World(cfg, a), World(cfg, b)
-    refs = [World(cfg, _reference_side(s)) if s.backend != "numpy" else None for s in (a, b)]
-    rel = relation(a, b, rule_key)
-    alts = [(t, d, bits, World(cfg, s)) for t, d, bits, s in alternatives(cfg, a, b, "numpy")] if not rel else []
-    code = np.zeros(raw.shape[0], np.int64)
-    expl = np.zeros(raw.shape[0], np.int64)
-    for k in range(raw.shape[0]):
-        ta, ea = wa.run(raw[k])
-        tb, eb = wb.run(raw[k])
-        ra = refs[0].run(raw[k]) if refs[0] else (ta, ea)
-        rb = refs[1].run(raw[k]) if refs[1] else (tb, eb)
-        c = (_E("FZ_DIFF") if ta != tb and not (ea or eb) else 0) | (_E("FZ_FAULT_A") if ea else 0) | \
-            (_E("FZ_FAULT_B") if eb else 0)
-        if (ta, ea is None) != (ra[0], ra[1] is None):
-            c |= _E("FZ_REFBAD_A")
-        if (tb, eb is None) != (rb[0], rb[1] is None):
-            c |= _E("FZ_REFBAD_B")
-        if _source_centric(cfg, a) and not ea and _races(wa, raw[k]):
-            c |= _E("FZ_RACE_A")
-        if _source_centric(cfg, b) and not eb and _races(wb, raw[k]):
-            c |= _E("FZ_RACE_B")
-        code[k] = c
-        if (c & _E("FZ_DIFF") or bool(ea) != bool(eb)) and alts:
-            expl[k] = _explain_api(alts, raw[k], ra, rb)
-    return code, class_masks(code, expl, rel)
-
-
-def _explain_api(alts, raw, ra, rb) -> int:
     from ..errors import PtoError
-    from . import rules as R
-    mask, tier = 0, -1
-    for t, d, bits, w in alts:
-        if t != tier:
-            if mask:
-                break
-            tier = t
-        try:
-            got = w.run(raw)
-        except (PtoError, ValueError):
-            continue
-        other = ra if d == 0 else rb
-        if (got[1] is None) == (other[1] is None) and (got[1] is not None or got[0] == other[0]):
-            mask |= bits
-    return mask or R.UNEXPLAINED
+    from .explain import rows_differ
+    raw = np.asarray(raw, np.int64)
+    (ta, ea), (tb, eb) = _run(cfg, a, raw), _run(cfg, b, raw)
+    ra = _run(cfg, a, raw, "numpy") if a.backend != "numpy" else (ta, ea)
+    rb = _run(cfg, b, raw, "numpy") if b.backend != "numpy" else (tb, eb)
+    rel = relation(a, b, rule_key)
+    code = np.where(rows_differ(ta, tb) & (ea == 0) & (eb == 0), _E("FZ_DIFF"), 0)
+    code |= np.where(ea != 0, _E("FZ_FAULT_A"), 0) | np.where(eb != 0, _E("FZ_FAULT_B"), 0)
+    for bit, (t, e), (rt, re_) in (("FZ_REFBAD_A", (ta, ea), ra), ("FZ_REFBAD_B", (tb, eb), rb)):
+        code |= np.where(rows_differ(t, rt) | ((e == 0) != (re_ == 0)), _E(bit), 0)
+    for bit, s, e in (("FZ_RACE_A", a, ea), ("FZ_RACE_B", b, eb)):
+        if _source_centric(cfg, s):
+            w = World(cfg, s, "numpy")
+            for k in np.flatnonzero(e == 0):
+                if _races(w, raw[k]):
+                    code[k] |= _E(bit)
+    code = code.astype(np.int64)
+    expl = np.zeros(len(raw), np.int64)
+    todo = np.flatnonzero(((code & _E("FZ_DIFF")) != 0) | ((ea != 0) != (eb != 0)))
+    if todo.size and not rel:
+        from . import rules as R
+        tier, got = -1, np.zeros(todo.size, np.int64)
+        for t, d, bits, s in alternatives(cfg, a, b, "numpy"):
+            if t != tier:
+                expl[todo] = got
+                todo, got = todo[got == 0], got[got == 0]
+                if not todo.size:
+                    break
+                tier = t
+            try:
+                ot, oe = _run(cfg, s, raw[todo])
+            except (PtoError, ValueError):
+                continue
+            rt, re_ = ra if d == 0 else rb
+            agree = ((oe == 0) == (re_[todo] == 0)) & ((oe != 0) | ~rows_differ(ot, rt[todo]))
+            got |= np.where(agree, bits, 0)
+        expl[todo] = got
+        expl[todo[got == 0]] = R.UNEXPLAINED
+    return code, class_masks(code, expl, rel)
 
 
 class ScatterReport(Report):
     """The report of an MSCATTER campaign: the common one, plus races per side."""
     FAMILY: ClassVar[str] = "mscatter"
-    CONFIG: ClassVar[type] = ScatterConfig
+    CONFIG: ClassVar[type] = FuzzConfig
+    GENERATOR: ClassVar[str] = "dup"
+    GENERATORS: ClassVar[tuple[str, ...]] = tuple(GENERATORS)
+    settings_of = staticmethod(settings_of)
 
     @staticmethod
-    def settings_of(config: ScatterConfig) -> dict:
-        return dict(config.__dict__)
-
-    @staticmethod
-    def config_of(settings: dict) -> ScatterConfig:
+    def config_of(settings: dict) -> FuzzConfig:
         return ScatterConfig(**settings)
 
     @staticmethod
-    def label_of(config: ScatterConfig) -> str:
-        return config.label
+    def label_of(config: FuzzConfig) -> str:
+        return config.op_label
 
     side_of = staticmethod(side)
+
+    @staticmethod
+    def default_pairs(config: FuzzConfig) -> list[tuple[str, str, str]]:
+        return default_pairs(config)
 
     def rule_lines(self, c: DivClass) -> list[str]:
         from . import rules as R
@@ -490,7 +441,7 @@ class ScatterReport(Report):
     def regenerate(self, classes: list[DivClass]) -> None:
         for c in classes:
             c.example = (indices(self.generator, self.seed, np.array(c.first[:1], np.int64),
-                                 self.config.n_idx, self.config.slots)[0] if c.first else None)
+                                 self.config.n_idx, slots(self.config))[0] if c.first else None)
 
     def shrink_class(self, c: DivClass) -> None:
         _shrink(self, c)
@@ -512,7 +463,7 @@ class ScatterReport(Report):
         return out
 
 
-def _conflict(cfg: ScatterConfig, s: Side) -> str:
+def _conflict(cfg: FuzzConfig, s: Side) -> str:
     """How a side resolves conflicts, in words (the ``conflict`` rule's values)."""
     path = _call(cfg, s)[0]
     return {"cpu": "sequential (last writer)", "a2a3_nd": "sequential (last writer)",
@@ -536,7 +487,7 @@ def _note(rep: ScatterReport, inst: np.ndarray, raw, code: np.ndarray, masks: np
     kinds, at, counts = np.unique(np.asarray(masks)[sel], return_index=True, return_counts=True)
     new = [j for j, m in enumerate(kinds) if int(m) not in rep.classes]
     if new and raw is None:                  # fused: regenerate just the tiles of a new class
-        ex = indices(rep.generator, rep.seed, inst[sel[at[new]]], rep.config.n_idx, rep.config.slots)
+        ex = indices(rep.generator, rep.seed, inst[sel[at[new]]], rep.config.n_idx, slots(rep.config))
         examples = dict(zip(new, ex))
     else:
         examples = {j: raw[sel[at[j]]] for j in new}
@@ -554,7 +505,7 @@ def _note(rep: ScatterReport, inst: np.ndarray, raw, code: np.ndarray, masks: np
 REF_KERNEL = "mscatter reference (cuda_src/mscatter.cu ms_ref: the side's rules and write order, no kernel code)"
 
 
-def campaign(cfg: ScatterConfig, a: Side | str, b: Side | str, n: int, *, generator: str = "mixed",
+def campaign(cfg: FuzzConfig, a: Side | str, b: Side | str, n: int, *, generator: str = "mixed",
              seed: int = 0, start: int = 0, chunk: int | None = None, shrink: bool = True,
              progress=None, backend: str = "auto", engine: str | None = None,
              last_scan: str = "owner") -> ScatterReport:
@@ -569,6 +520,9 @@ def campaign(cfg: ScatterConfig, a: Side | str, b: Side | str, n: int, *, genera
     a, b = (replace(s, backend=resolve_backend(s.backend)[0]) for s in (a, b))
     if generator not in GENERATORS:
         raise ValueError(f"unknown generator {generator!r}; choose one of {', '.join(GENERATORS)}")
+    if generator == "perm" and cfg.n_idx > slots(cfg):
+        raise ValueError(f"generator perm: {cfg.n_idx} indices per tile cannot all differ in {slots(cfg)} "
+                         f"slots (a table of at least {cfg.n_idx}, or a smaller shape)")
     rep = ScatterReport(a, b, cfg, n, generator, seed, start=start)
     try:
         wa, wb = World(cfg, a), World(cfg, b)
@@ -601,7 +555,7 @@ def campaign(cfg: ScatterConfig, a: Side | str, b: Side | str, n: int, *, genera
             code, masks = rec[:, 0].astype(np.int64), class_masks(rec[:, 0], rec[:, 2], rel)
             raw = None
         else:
-            raw = indices(generator, seed, inst, cfg.n_idx, cfg.slots)
+            raw = indices(generator, seed, inst, cfg.n_idx, slots(cfg))
             code, masks = api_masks(cfg, a, b, raw)
         _note(rep, inst, raw, code, masks)
         done += m
@@ -628,7 +582,7 @@ def _races(w: World, raw: np.ndarray) -> bool:
             return False
     if W.thread is None:
         return False
-    inside = np.flatnonzero((W.addr >= w.ptr.addr) & (W.addr < w.ptr.addr + w.nbytes))
+    inside = np.flatnonzero((W.addr >= w.base) & (W.addr < w.base + w.nbytes))
     keep = inside[sem.survivors(W.addr[inside], W.thread[inside], W.seq[inside])]
     return bool(keep.size) and bool((W.addr[keep][1:] == W.addr[keep][:-1]).any())
 
@@ -639,9 +593,9 @@ def _class_of(cfg, a, b, raw) -> int:
     return int(api_masks(cfg, a, b, np.asarray(raw, np.int64)[None, :])[1][0])
 
 
-def _neutral(cfg: ScatterConfig) -> int | None:
+def _neutral(cfg: FuzzConfig) -> int | None:
     """An index no side writes: under Skip, the largest capacity of any target."""
-    return cfg.slots * cfg.batches if cfg.oob == "skip" else None
+    return slots(cfg) * batches(cfg) if cfg.oob == "skip" else None
 
 
 def _shrink(rep: ScatterReport, c: DivClass) -> None:
@@ -650,7 +604,7 @@ def _shrink(rep: ScatterReport, c: DivClass) -> None:
     cfg, raw = rep.config, np.asarray(c.example, np.int64)
     per_row = 1 if cfg.mode == "row" else cfg.cols
     for r in range(1, cfg.rows + 1):
-        small = replace(cfg, rows=r)
+        small = cfg.with_(rows=r)
         cand = raw[: r * per_row]
         if _class_of(small, rep.a, rep.b, cand) == c.mask:
             cfg, raw = small, cand.copy()
@@ -679,53 +633,31 @@ def _shrink(rep: ScatterReport, c: DivClass) -> None:
     c.reproducer = snippet(cfg, rep.a, rep.b, raw, fill)
 
 
-def snippet(cfg: ScatterConfig, a: Side, b: Side, raw: np.ndarray, fill: int = 0) -> str:
-    """A runnable script (public API only) that prints both sides' tables for this tile."""
-    ir, ic = (1, cfg.rows) if cfg.mode == "row" else (cfg.rows, cfg.cols)
-    dt = dtypes.as_dtype(cfg.dtype)
-    e = max(32 // dt.itemsize, 1)
-    shape, stride = cfg.shape5, cfg.stride5
-    lines = [
-        "import numpy as np",
-        "import ptogpu as pto",
-        "",
-        f"idx = np.full(({ir}, {ic}), {fill}, np.int64)",
-        f"idx.flat[{np.flatnonzero(np.asarray(raw) != fill).tolist()}] = {np.asarray(raw)[np.asarray(raw) != fill].tolist()}",
-        f"src = (np.arange(1, {cfg.rows * cfg.cols + 1}).reshape({cfg.rows}, {cfg.cols})"
-        f"{' + 0.1' if src_values(cfg).dtype.kind == 'f' and cfg.atomic == 'add' else ''}).astype(pto.{dtypes.name_of(dt)})",
-        "for target, conflict in (" + ", ".join(f"({s.target!r}, {s.conflict.capitalize()!r})" if s.conflict
-                                               else f"({s.target!r}, None)" for s in (a, b)) + "):",
-        f"    core = pto.Core(target, {a.backend!r} if target == {a.target!r} else {b.backend!r})",
-        "    with core:",
-        f"        ptr = core.gm_alloc({max(cfg.table_elems, 1)}, pto.{dtypes.name_of(dt)})",
-        f"        table = pto.GlobalTensor[pto.{dtypes.name_of(dt)}, pto.Shape[{shape}], pto.Stride[{stride}]](ptr)",
-        f"        s = pto.Tile[pto.TileType.Vec, pto.{dtypes.name_of(dt)}, {cfg.rows}, {-(-cfg.cols // e) * e}, "
-        f"pto.BLayout.RowMajor, {cfg.rows}, {cfg.cols}]()",
-        f"        i = pto.Tile[pto.TileType.Vec, pto.{cfg.index_dtype}, {ir}, {-(-ic // 8) * 8}, pto.BLayout.RowMajor, {ir}, {ic}]()",
-        "        pto.TASSIGN(s, 0)",
-        "        pto.TASSIGN(i, 0x8000)",
-        "        s.set(src)",
-        f"        i.set(idx.astype(np.uint32).view(np.{cfg.index_dtype}))",
-        f"        args = [pto.Coalesce.{cfg.coalesce.name}, pto.ScatterAtomicOp[{('None' if cfg.atomic == 'none' else cfg.atomic.capitalize())!r}], "
-        f"pto.ScatterOOB.{cfg.oob.capitalize()}]",
-        "        if conflict:",
-        "            args.append(pto.ScatterConflict[conflict])",
-        "        try:",
-        "            if target == 'a5' and conflict != 'Last':      # every value the hardware may leave",
-        "                out = pto.MSCATTER[tuple(args)].outcomes(table, s, i)",
-        "                racy = {int(out.addr[k] - ptr.addr) // ptr.dtype.itemsize: out.choices(k).tolist()",
-        "                        for k in range(len(out)) if out.racy[k]}",
-        "                print(target, conflict, 'may leave', racy)",
-        "            pto.MSCATTER[tuple(args)](table, s, i)",
-        "            t = ptr.numpy(" + str(max(cfg.table_elems, 1)) + ").tolist()",
-        "            print(target, conflict, 'leaves', {k: v for k, v in enumerate(t) if v})",
-        "        except pto.PtoFault as e:",
-        "            print(target, conflict, 'PtoFault:', e)",
-    ]
+def snippet(cfg: FuzzConfig, a: Side, b: Side, raw: np.ndarray, fill: int = 0) -> str:
+    """A runnable script (public API only) that prints both sides' tables for this tile (the
+    registry's program, ``fuzz.repro``), and, for a side whose threads may race, every value
+    the hardware may leave."""
+    from .repro import side_block, side_key
+
+    def outcomes(s: Side):
+        if not _source_centric(cfg, s):
+            return None
+        return lambda call, i: [
+            f"{i}try:      # every value the hardware may leave where threads race",
+            f"{i}    oc = {call.replace('](', '].outcomes(', 1)}",
+            f"{i}    racy = {{int(oc.addr[k] - ptr.addr) // ptr.dtype.itemsize: oc.choices(k).tolist()",
+            f"{i}            for k in range(len(oc)) if oc.racy[k]}}",
+            f"{i}    print({side_key(s, a if s is b else b) + ':'!r}, 'may leave', racy)",
+            f"{i}except pto.PtoFault:",
+            f"{i}    pass"]
+    lines = ["import numpy as np", "import ptogpu as pto", "",
+             "out = {}   # side -> (table bytes, fault)"]
+    for s, o in ((a, b), (b, a)):
+        lines += side_block(on_side(cfg, s), side_key(s, o), s.backend, raw, before=outcomes(s))
     return "\n".join(lines) + "\n"
 
 
-def default_pairs(cfg: ScatterConfig) -> list[tuple[str, str, str]]:
+def default_pairs(cfg: FuzzConfig) -> list[tuple[str, str, str]]:
     """(title, side a, side b) of ``ptogpu fuzz --instr mscatter`` without ``--pair``."""
     pairs = [("A5 Default (source-centric SIMT) vs CPU sim", "a5.default", "cpu"),
              ("A5 Last (slot-centric SIMT) vs CPU sim", "a5.last", "cpu"),

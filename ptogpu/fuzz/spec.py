@@ -22,8 +22,9 @@ SCHEMA = "ptogpu.fuzz.campaign/1"
 
 
 def families() -> dict:
-    """family name -> its report class: ``mgather`` (FuzzConfig: MGATHER, TGATHERB,
-    TINTERLEAVE; ``compare``), ``mscatter`` (ScatterConfig; ``scatter``)."""
+    """family name -> its report class: ``mgather`` (MGATHER, TGATHERB, TINTERLEAVE;
+    ``compare``), ``mscatter`` (``scatter``); a configuration's instruction names its family
+    (``Instr.family``)."""
     from . import compare, scatter  # noqa: F401  (each registers its family's report)
     from .report import FAMILIES
     return FAMILIES
@@ -31,8 +32,8 @@ def families() -> dict:
 
 @dataclass(frozen=True)
 class CampaignSpec(RangeSpec):
-    """One campaign. ``settings``: the configuration's fields (``compare.settings`` or a
-    ScatterConfig's); ``a``/``b``: sides as written on the command line (``a5.simt@native``);
+    """One campaign. ``settings``: the configuration's fields as its family writes them
+    (``settings_of``); ``a``/``b``: sides as written on the command line (``a5.simt@native``);
     ``backend``: what a side without ``@`` runs on (``auto``: each worker's best)."""
     family: str
     settings: dict
@@ -63,11 +64,12 @@ class CampaignSpec(RangeSpec):
     @classmethod
     def of(cls, config, a: str, b: str, n: int, **kw) -> "CampaignSpec":
         """The spec of ``campaign(config, a, b, n, ...)`` (either family)."""
-        for fam, rep in families().items():
-            if isinstance(config, rep.CONFIG):
-                return cls(fam, rep.settings_of(config), a, b, n, **kw)
-        raise TypeError(f"{type(config).__name__}: not the configuration of a campaign family "
-                        f"({', '.join(r.CONFIG.__name__ for r in families().values())})")
+        fam = getattr(getattr(config, "instruction", None), "family", None)
+        rep = families().get(fam)
+        if rep is None or not isinstance(config, rep.CONFIG):
+            raise TypeError(f"{type(config).__name__}: not the configuration of a campaign family "
+                            f"({', '.join(families())})")
+        return cls(fam, rep.settings_of(config), a, b, n, **kw)
 
     def config(self):
         return families()[self.family].config_of(self.settings)

@@ -22,7 +22,7 @@ class Known:
     semantics, so it runs only when the suite's backend is one; ``shapes``: each tile draws
     its valid shape inside the configured one (a kernel backend runs it)."""
     title: str
-    config: object                  # FuzzConfig | scatter.ScatterConfig
+    config: object                  # FuzzConfig (MSCATTER's: scatter.ScatterConfig(...))
     a: str
     b: str
     generator: str

@@ -21,6 +21,14 @@ class Instr:
     below it)."""
 
     name: str = ""
+    family: str = "mgather"
+    """The campaign family whose report runs its campaigns (``fuzz.spec.families()``)."""
+    oobs: tuple[str, ...] = ("undefined", "clamp", "wrap", "zero")
+    execs: tuple[str, ...] = ("auto", "simt", "scalar")
+    atomics: tuple[str, ...] = ("none",)
+    """The OOB policies, executors (``exec``) and atomic operations its configurations take."""
+    defaults: dict = {}
+    """``FuzzConfig`` fields the command line sets for it unless told (``ptogpu fuzz``)."""
 
     def formula_fields(self, cfg) -> tuple[str, ...] | None:
         """The target-table fields (``table.field`` paths) this configuration's bytes depend
@@ -36,6 +44,11 @@ class Instr:
             raise ValueError("tile layouts other than nd apply to MGATHER into UB only")
         if cfg.storage is not None:
             raise ValueError("dynamic valid dims (storage) apply to MGATHER into UB only")
+
+    def table_elems(self, cfg) -> int:
+        """Elements the table occupies in GM (its extent under the strides)."""
+        ext = 1 + sum((s - 1) * st for s, st in zip(cfg.shape5, cfg.stride5) if s > 0)
+        return max(ext, cfg.table_size if cfg.table_shape is None else 0, 1)
 
     def shape5(self, cfg) -> tuple[int, ...]:
         """The table's 5-D shape when ``cfg.table_shape`` does not give it."""
