@@ -16,7 +16,14 @@ float32 tiles from a 4096-element table, int32 index tiles uniform over [0, 1.25
   * ``baseline``: a plain one-thread C++ loop of the same rule over the same memory (the
     batched core's UB bank), built -O3 -march=native (perf/baseline.cpp), with the ratio.
 
+  * ``run_batch_vs_rev`` (with ``--against REV``): ``run_batch`` of the same configuration,
+    16x16 uniform tiles, timed here and, in the same run, at git revision REV (a temporary
+    worktree of this checkout, imported by a subprocess of the same interpreter; its native
+    library builds in its own cache), each side best of 3, with the ratio: the figure a change
+    is judged by, not a number copied from an earlier run.
+
 Usage: python perf/bench_batch_core.py [--n 262144] [--chunk 65536] [--backends native,numpy]
+                                       [--against 9662de7]
 """
 from __future__ import annotations
 
@@ -84,11 +91,60 @@ def program(backend: str, ids: np.ndarray, table: np.ndarray, timings: dict):
     return core, out, again
 
 
+RUN_BATCH = """
+import json, os, sys, time
+os.environ.setdefault("PTOGPU_NATIVE_OPT", "-O3")
+sys.path.insert(0, sys.argv[1])
+from ptogpu.execution import run_batch
+from ptogpu.fuzz import FuzzConfig
+cfg = FuzzConfig(mode="elem", oob="clamp", dtype="float32", rows=16, cols=16, table_size=4096)
+out = {}
+for be in sys.argv[2].split(","):
+    for keep in (True, False):
+        n = int(sys.argv[3])
+        run_batch(cfg, 4096, generator="uniform", backend=be, keep_outputs=keep)
+        ts = []
+        for _ in range(3):
+            t0 = time.perf_counter()
+            run_batch(cfg, n, generator="uniform", backend=be, keep_outputs=keep)
+            ts.append(time.perf_counter() - t0)
+        out[f"{be}:{keep}"] = n / min(ts)
+print(json.dumps(out))
+"""
+
+
+def against(rev: str, backends: str, n: int, mach: dict) -> None:
+    """``run_batch`` here and at ``rev``, side by side in this run (see the module doc)."""
+    import subprocess
+    import tempfile
+    here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+    with tempfile.TemporaryDirectory() as tmp:
+        wt = os.path.join(tmp, "rev")
+        subprocess.run(["git", "-C", here, "worktree", "add", "--detach", "-q", wt, rev], check=True)
+        try:
+            runs = {}
+            for label, root in (("here", here), (rev, wt)):
+                r = subprocess.run([sys.executable, "-c", RUN_BATCH, os.path.abspath(root), backends, str(n)],
+                                   capture_output=True, text=True, check=True)
+                runs[label] = json.loads(r.stdout.strip().splitlines()[-1])
+        finally:
+            subprocess.run(["git", "-C", here, "worktree", "remove", "--force", wt], check=False)
+    for key, now in runs["here"].items():
+        be, keep = key.split(":")
+        then = runs[rev].get(key)
+        emit({"bench": "run_batch_vs_rev", "backend": be, "keep_outputs": keep == "True", "n": n,
+              "config": "MGATHER a5 Elem Clamp 16x16 f32, table 4096, uniform",
+              "tiles_per_s": round(now), "rev": rev, "rev_tiles_per_s": round(then) if then else None,
+              "ratio": round(now / then, 2) if then else None, "machine": mach})
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--n", type=int, default=1 << 18, help="instances (index tiles) per measurement")
     ap.add_argument("--chunk", type=int, default=1 << 16, help="instances per batched core")
     ap.add_argument("--backends", default="native,numpy")
+    ap.add_argument("--against", metavar="REV", help="also time run_batch at this git revision, in this run")
+    ap.add_argument("--against-n", type=int, default=1 << 18, help="instances per run_batch of --against")
     args = ap.parse_args()
     mach = machine()
     rng = np.random.default_rng(1)
@@ -127,10 +183,11 @@ def main() -> int:
               "tile.set(per-instance index tiles), MGATHER, dst.numpy()", "n": chunk,
               "steps": core.steps, "seconds": round(wt, 4), "tiles_per_s": round(chunk / wt),
               "machine": mach})
-        nb = min(n, 1 << 16) if be == "numpy" else n
+        nb = n
         ran = ("engine tiles (execution.engine: the kernels per tile)"
                if be == "native" and engine.covers(cfg, Generator("uniform")) else
-               "cores of N" if be != "numpy" else "array twin")
+               "cores of N (one launch over N blocks)" if be != "numpy" else
+               "cores of N (one NumPy step along the instances)")
         for keep in (True, False):
             rb = best(lambda: run_batch(cfg, nb, generator="uniform", backend=be, keep_outputs=keep))
             emit({"bench": "run_batch", "backend": be, "keep_outputs": keep, "ran": ran, "n": nb,
@@ -162,6 +219,9 @@ def main() -> int:
                   "flags": " ".join(_baseline.FLAGS), "n": n, "tiles_per_s": round(n / bl),
                   "core_batch_instructions_over_baseline": round((n * 3 / tm["instructions"]) / (n / bl), 2),
                   "machine": mach})
+    if args.against:
+        against(args.against, ",".join(b for b in args.backends.split(",") if b == "numpy" or available(b)),
+                args.against_n, mach)
     return 0
 
 

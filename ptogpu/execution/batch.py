@@ -242,12 +242,13 @@ def _backend(name: str) -> str:
 
 def run_chunk(cfg: FuzzConfig, inst: np.ndarray, generator: Generator, backend: str = "numpy",
               keep_outputs: bool = True, path: str = "auto", *, values: np.ndarray | None = None,
-              raw: np.ndarray | None = None, digest: bool = True) -> BatchResult:
+              raw: np.ndarray | None = None, digest: bool = True, out: np.ndarray | None = None) -> BatchResult:
     """Instances ``inst`` (consecutive numbers) of ``cfg``; ``path`` "auto" | "vector" (every
     instance at once on cores of N: one kernel launch, or one NumPy step along the instances;
     an error where a step would run instance by instance) | "loop" (each instance on a single
     core of its own: the reference). ``values``: the generator's values for ``inst`` when the
-    caller has them already; ``raw``: the instances' index arrays (``indices``)."""
+    caller has them already; ``raw``: the instances' index arrays (``indices``); ``out``: where
+    the outputs go (one row per instance; the batch's own array, so no chunk is copied twice)."""
     backend = _backend(backend)
     inst = np.asarray(inst, np.int64)
     N = inst.size
@@ -255,7 +256,10 @@ def run_chunk(cfg: FuzzConfig, inst: np.ndarray, generator: Generator, backend: 
     if kernel and backend == "native" and values is None and raw is None and N \
             and engine.covers(cfg, generator) and int(inst[-1]) - int(inst[0]) + 1 == N:
         # the executing engine's kernels per tile (the same launch as the core's, in cache)
-        o, c, d, stray = engine.run_tiles(cfg, generator, int(inst[0]), N, keep_outputs)
+        o, c, d, stray = engine.run_tiles(cfg, generator, int(inst[0]), N, keep_outputs, out)
+        if out is not None and o is not None and o is not out:
+            out[:] = o
+            o = out
         return BatchResult(int(inst[0]), N, o, c, np.full(N, -1, np.int64),
                            int(np.bitwise_xor.reduce(d)) if digest else 0, "kernel",
                            int(np.count_nonzero(c)), backend, stray)
@@ -288,7 +292,9 @@ def run_chunk(cfg: FuzzConfig, inst: np.ndarray, generator: Generator, backend: 
             c = _codes(f)
             if digest:
                 dig ^= batch_digest(inst[sl], o, c, backend)
-            if keep_outputs:
+            if keep_outputs and out is not None:
+                out[sl] = o
+            elif keep_outputs:
                 outs.append(o)
             codes.append(c)
             elems.append(info.pop("fault_elem"))
@@ -302,8 +308,10 @@ def run_chunk(cfg: FuzzConfig, inst: np.ndarray, generator: Generator, backend: 
     c = cat(codes, np.zeros(0, np.int8))
     if digest and path == "loop" and N:
         dig = batch_digest(inst, cat(outs, None), c, backend)
+    if keep_outputs and out is not None and outs:
+        out[:] = cat(outs, None)
     return BatchResult(int(inst[0]) if N else 0, N,
-                       cat(outs, np.zeros((0, ob), np.uint8)) if keep_outputs else None,
+                       (out if out is not None else cat(outs, np.zeros((0, ob), np.uint8))) if keep_outputs else None,
                        c, cat(elems, np.zeros(0, np.int64)), dig, used, int(np.count_nonzero(c)),
                        backend, cat(strays, None) if kernel and path != "loop" else None)
 
@@ -311,11 +319,12 @@ def run_chunk(cfg: FuzzConfig, inst: np.ndarray, generator: Generator, backend: 
 def iter_batches(cfg: FuzzConfig, n: int, *, generator: Generator | str = "mixed", seed: int = 0,
                  start: int = 0, backend: str = "auto", chunk: int | None = None,
                  keep_outputs: bool = True, path: str = "auto",
-                 executor: Executor | None = None) -> Iterator[BatchResult]:
+                 executor: Executor | None = None, out: np.ndarray | None = None) -> Iterator[BatchResult]:
     """Stream ``n`` instances (numbers ``start .. start+n-1``) in chunks, yielded in order.
     The chunks run on ``executor`` when one is given (any ``concurrent.futures.Executor``);
     else big digest-only NumPy runs (``keep_outputs=False``, a counter or array generator)
-    compute them in local worker processes (``ptogpu.execution.executors``)."""
+    compute them in local worker processes (``ptogpu.execution.executors``). ``out`` (chunks
+    run here only): the (n, bytes) array the chunks' outputs are written into."""
     gen = generator if isinstance(generator, Generator) else Generator(generator, seed)
     backend = _backend(backend)
     check_instances(start, n)
@@ -336,13 +345,17 @@ def iter_batches(cfg: FuzzConfig, n: int, *, generator: Generator | str = "mixed
     from . import executors
     ex, _ = executors.choose(executor, n * cfg.n_idx,
                              poolable=backend == "numpy" and not keep_outputs and gen.fn is None)
+    if out is not None and ex is not None:
+        raise ValueError("out= takes chunks run in this process")
     tasks = ((a, min(a + step, start + n)) for a in range(start, start + n, step))
-    yield from executors.ordered_map(_chunk_task, tasks, ex, shared=(cfg, gen, backend, keep_outputs, path))
+    yield from executors.ordered_map(_chunk_task, tasks, ex,
+                                     shared=(cfg, gen, backend, keep_outputs, path, out, start))
 
 
 def _chunk_task(ctx: tuple, a: int, b: int) -> BatchResult:
-    cfg, gen, backend, keep_outputs, path = ctx
-    return run_chunk(cfg, np.arange(a, b, dtype=np.int64), gen, backend, keep_outputs, path)
+    cfg, gen, backend, keep_outputs, path, out, start = ctx
+    return run_chunk(cfg, np.arange(a, b, dtype=np.int64), gen, backend, keep_outputs, path,
+                     out=None if out is None else out[a - start: b - start])
 
 
 def run_batch(cfg: FuzzConfig, n: int, *, generator: Generator | str = "mixed", seed: int = 0,
@@ -353,8 +366,12 @@ def run_batch(cfg: FuzzConfig, n: int, *, generator: Generator | str = "mixed", 
     backend = _backend(backend)          # resolved once: the result names what ran
     outs, codes, elems, paths = [], [], [], set()
     dig = nf = 0
+    ob = out_bytes(cfg)
+    check_instances(start, n)
+    # outputs kept here go straight into the batch's array (no chunk is concatenated)
+    buf = np.empty((n, ob), np.uint8) if keep_outputs and executor is None else None
     for p in iter_batches(cfg, n, generator=generator, seed=seed, start=start, backend=backend,
-                          chunk=chunk, keep_outputs=keep_outputs, path=path, executor=executor):
+                          chunk=chunk, keep_outputs=keep_outputs, path=path, executor=executor, out=buf):
         dig ^= p.digest
         nf += p.n_faults
         paths.add(p.path)
@@ -362,8 +379,9 @@ def run_batch(cfg: FuzzConfig, n: int, *, generator: Generator | str = "mixed", 
             outs.append(p.outputs)
             codes.append(p.faults)
             elems.append(p.fault_elem)
-    ob = out_bytes(cfg)
     cat = (lambda xs, empty: xs[0] if len(xs) == 1 else np.concatenate(xs) if xs else empty)   # noqa: E731
+    if buf is not None:
+        outs = [buf]
     return BatchResult(start, n, cat(outs, np.zeros((0, ob), np.uint8)) if keep_outputs else None,
                        cat(codes, np.zeros(0, np.int8)), cat(elems, np.zeros(0, np.int64)), dig,
                        "+".join(sorted(paths)) or "vector", nf, backend)

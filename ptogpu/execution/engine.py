@@ -125,15 +125,20 @@ def _world(cfg: FuzzConfig):
     return w
 
 
-def run_tiles(cfg: FuzzConfig, gen, start: int, n: int, keep_outputs: bool = True):
+def run_tiles(cfg: FuzzConfig, gen, start: int, n: int, keep_outputs: bool = True,
+              out: np.ndarray | None = None):
     """Tiles ``start .. start+n-1`` of ``cfg`` (``covers``): (outputs (n, bytes) or None,
-    fault codes, digests, stray mask)."""
+    fault codes, digests, stray mask); ``out``: a C-contiguous (n, bytes) array to write the
+    outputs into."""
     side, ex, ipos, codes = _world(cfg)
     _, lib_, _ = lib()
     f = lib_.pto_batch_exec
     f.restype = None
     dn = int(ex[_E("EX_DST_NBYTES")])
-    out = np.empty((n, dn), np.uint8) if keep_outputs else None
+    if not keep_outputs:
+        out = None
+    elif out is None or not out.flags.c_contiguous or out.shape != (n, dn):
+        out = np.empty((n, dn), np.uint8)
     code = np.empty(n, np.int8)
     dig = np.empty(n, np.uint64)
     stray = np.empty(n, np.uint8)
