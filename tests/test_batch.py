@@ -4,6 +4,7 @@ digest-only runs keep memory bounded whatever N."""
 from __future__ import annotations
 
 import functools
+import os
 import operator
 import tracemalloc
 
@@ -155,8 +156,12 @@ def test_digest_only_batches_in_worker_processes_match_this_process(monkeypatch,
         got.append(([(p.start, p.n, p.digest, p.n_faults, p.faults.tolist()) for p in parts]))
     assert got[0] == got[1] and sum(p[3] for p in got[0]) > 0
     monkeypatch.setenv("PTOGPU_FUZZ_WORKERS", "2")
-    whole = run_batch(cfg, 3000, seed=4, chunk=400, keep_outputs=True)     # outputs: this process
+    whole = run_batch(cfg, 3000, seed=4, chunk=400, keep_outputs=True)     # outputs: shared rows
     assert whole.digest == functools.reduce(operator.xor, [p[2] for p in got[0]])
+    monkeypatch.setenv("PTOGPU_FUZZ_WORKERS", "0")
+    here = run_batch(cfg, 3000, seed=4, chunk=400, keep_outputs=True)
+    assert here.outputs.tobytes() == whole.outputs.tobytes() and here.faults.tolist() == whole.faults.tolist()
+    assert not [f for f in os.listdir("/dev/shm") if f.startswith("ptogpu-rows-")] if os.path.isdir("/dev/shm") else True
 
 
 def test_cast_indices_wrap_like_the_index_type():

@@ -15,14 +15,16 @@ import ctypes
 import os
 import sys
 
-M_TOP_PAD = -2
+M_TRIM_THRESHOLD, M_TOP_PAD, M_MMAP_THRESHOLD = -1, -2, -3
 KEEP_BYTES = 64 << 20
 
 _done = False
 
 
-def keep_freed_heap() -> bool:
-    """Keep up to :data:`KEEP_BYTES` of freed heap in the process (once); True when set."""
+def keep_freed_heap(worker: bool = False) -> bool:
+    """Keep up to :data:`KEEP_BYTES` of freed heap in the process (once); True when set.
+    ``worker``: a local worker process, which exists only for such runs, also keeps every
+    array of up to 1 GiB on the heap (no mapping of its own, no trim)."""
     global _done
     if _done:
         return True
@@ -33,6 +35,9 @@ def keep_freed_heap() -> bool:
         libc = ctypes.CDLL(None)
         if not hasattr(libc, "gnu_get_libc_version"):
             return False                # not glibc (musl has no mallopt tunables)
+        if worker:
+            libc.mallopt(ctypes.c_int(M_TRIM_THRESHOLD), ctypes.c_int(1 << 30))
+            libc.mallopt(ctypes.c_int(M_MMAP_THRESHOLD), ctypes.c_int(1 << 30))
         return bool(libc.mallopt(ctypes.c_int(M_TOP_PAD), ctypes.c_int(KEEP_BYTES)))
     except (OSError, AttributeError):
         return False

@@ -343,19 +343,27 @@ def iter_batches(cfg: FuzzConfig, n: int, *, generator: Generator | str = "mixed
         # raises the PtoCheckError the C++ compiler would.
         run_single(cfg, gen(np.array([start], np.int64), cfg.n_idx, cfg.cap)[0])
     from . import executors
-    ex, _ = executors.choose(executor, n * cfg.n_idx,
-                             poolable=backend == "numpy" and not keep_outputs and gen.fn is None)
-    if out is not None and ex is not None:
-        raise ValueError("out= takes chunks run in this process")
+    shared = isinstance(out, executors.SharedRows)
+    ex, _ = executors.choose(executor, n * cfg.n_idx, poolable=backend == "numpy" and gen.fn is None
+                             and (not keep_outputs or shared))
+    if out is not None and ex is not None and not shared:
+        raise ValueError("out= takes chunks run in this process (or a SharedRows)")
     tasks = ((a, min(a + step, start + n)) for a in range(start, start + n, step))
     yield from executors.ordered_map(_chunk_task, tasks, ex,
                                      shared=(cfg, gen, backend, keep_outputs, path, out, start))
 
 
 def _chunk_task(ctx: tuple, a: int, b: int) -> BatchResult:
+    from .executors import SharedRows
     cfg, gen, backend, keep_outputs, path, out, start = ctx
-    return run_chunk(cfg, np.arange(a, b, dtype=np.int64), gen, backend, keep_outputs, path,
-                     out=None if out is None else out[a - start: b - start])
+    if not isinstance(out, SharedRows):
+        return run_chunk(cfg, np.arange(a, b, dtype=np.int64), gen, backend, keep_outputs, path,
+                         out=None if out is None else out[a - start: b - start])
+    rows = out.rows(a - start, b - start)          # (a worker's chunk: its outputs stay there)
+    res = run_chunk(cfg, np.arange(a, b, dtype=np.int64), gen, backend, keep_outputs, path, out=rows)
+    del rows                  # (a shared mapping: the caller sees the bytes as they are written)
+    res.outputs = None
+    return res
 
 
 def run_batch(cfg: FuzzConfig, n: int, *, generator: Generator | str = "mixed", seed: int = 0,
@@ -368,17 +376,29 @@ def run_batch(cfg: FuzzConfig, n: int, *, generator: Generator | str = "mixed", 
     dig = nf = 0
     ob = out_bytes(cfg)
     check_instances(start, n)
-    # outputs kept here go straight into the batch's array (no chunk is concatenated)
-    buf = np.empty((n, ob), np.uint8) if keep_outputs and executor is None else None
-    for p in iter_batches(cfg, n, generator=generator, seed=seed, start=start, backend=backend,
-                          chunk=chunk, keep_outputs=keep_outputs, path=path, executor=executor, out=buf):
-        dig ^= p.digest
-        nf += p.n_faults
-        paths.add(p.path)
-        if keep_outputs:                 # digest only: nothing per instance is kept
-            outs.append(p.outputs)
-            codes.append(p.faults)
-            elems.append(p.fault_elem)
+    # outputs kept go straight into the batch's array (no chunk is concatenated), which local
+    # worker processes share when a big NumPy run has them (executors.SharedRows)
+    from . import executors
+    gen = generator if isinstance(generator, Generator) else Generator(generator, seed)
+    buf = None
+    if keep_outputs and executor is None:
+        pooled = backend == "numpy" and gen.fn is None and path != "loop" and executors.workers(n * cfg.n_idx)
+        buf = executors.SharedRows(n, ob) if pooled else np.empty((n, ob), np.uint8)
+    try:
+        for p in iter_batches(cfg, n, generator=gen, start=start, backend=backend, chunk=chunk,
+                              keep_outputs=keep_outputs, path=path, executor=executor, out=buf):
+            dig ^= p.digest
+            nf += p.n_faults
+            paths.add(p.path)
+            if keep_outputs:                 # digest only: nothing per instance is kept
+                outs.append(p.outputs)
+                codes.append(p.faults)
+                elems.append(p.fault_elem)
+        if isinstance(buf, executors.SharedRows):
+            buf = buf.take()
+    finally:
+        if isinstance(buf, executors.SharedRows):
+            buf.close()
     cat = (lambda xs, empty: xs[0] if len(xs) == 1 else np.concatenate(xs) if xs else empty)   # noqa: E731
     if buf is not None:
         outs = [buf]

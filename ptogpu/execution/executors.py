@@ -55,26 +55,15 @@ def workers(values: int) -> int:
 
 
 # -- the worker side ----------------------------------------------------------------------------
-def _keep_heap() -> None:
-    """Workers allocate and free the same few chunk-sized arrays over and over; glibc would
-    hand each back to the kernel (mmap/trim) and fault its pages in again on the next chunk,
-    which cost ~40% of a chunk. Keep them on the heap (the worker exists only for this)."""
-    try:
-        import ctypes
-        libc = ctypes.CDLL("libc.so.6")
-        libc.mallopt(-1, 1 << 30)    # M_TRIM_THRESHOLD
-        libc.mallopt(-3, 1 << 30)    # M_MMAP_THRESHOLD
-        libc.mallopt(-2, 64 << 20)   # M_TOP_PAD
-    except (OSError, AttributeError):
-        pass
-
-
 def _init_worker() -> None:
     """Ctrl-C is the caller's to handle (the terminal sends it to the whole process group): a
     worker finishes its task, the caller cancels what has not started."""
     import signal
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _keep_heap()
+    # the worker allocates and frees the same few chunk-sized arrays over and over: glibc
+    # would hand each back to the kernel and fault its pages in again (~40% of a chunk)
+    from ..backend.heap import keep_freed_heap
+    keep_freed_heap(worker=True)
 
 
 _held: dict = {}             # token -> the shared object of one map, unpickled once per worker
@@ -101,6 +90,50 @@ def _picklable(obj) -> bool:
         return True
     except Exception:
         return False
+
+
+class SharedRows:
+    """An (n, width) uint8 array that local worker processes write their chunks' outputs into,
+    so outputs are never pickled back: a file on the shared-memory filesystem (``/dev/shm``
+    where there is one), mapped by each process. Why not ``multiprocessing.shared_memory``:
+    before Python 3.13 every process that attaches a segment registers it with a resource
+    tracker that unlinks it when that process exits."""
+
+    def __init__(self, n: int, width: int) -> None:
+        import tempfile
+        d = "/dev/shm" if os.path.isdir("/dev/shm") else None
+        fd, self.path = tempfile.mkstemp(prefix="ptogpu-rows-", dir=d)
+        try:
+            os.ftruncate(fd, max(int(n) * int(width), 1))
+        finally:
+            os.close(fd)
+        self.n, self.width = int(n), int(width)
+
+    def rows(self, a: int, b: int):
+        """Rows ``a .. b-1``, mapped for writing."""
+        import numpy as np
+        return np.memmap(self.path, np.uint8, "r+", offset=a * self.width, shape=(b - a, self.width))
+
+    def take(self):
+        """The whole array (mapped; the file is unlinked, its memory goes with the array)."""
+        import numpy as np
+        try:
+            return np.asarray(np.memmap(self.path, np.uint8, "r+", shape=(self.n, self.width))) \
+                if self.n * self.width else np.zeros((self.n, self.width), np.uint8)
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        try:
+            os.unlink(self.path)
+        except FileNotFoundError:
+            pass
+
+    def __getstate__(self):
+        return {"path": self.path, "n": self.n, "width": self.width}
+
+    def __setstate__(self, d) -> None:
+        self.__dict__.update(d)
 
 
 # -- the caller side ----------------------------------------------------------------------------
