@@ -150,7 +150,7 @@ def _run(args) -> int:
     import os
     import signal
     import sys
-    from .errors import BackendUnavailable, ClusterError, PtoError, Terminated, WorkerLost
+    from .errors import BackendUnavailable, ClusterError, KernelError, PtoError, Terminated, WorkerLost
 
     def _term(signum, frame):
         raise Terminated()
@@ -165,7 +165,7 @@ def _run(args) -> int:
         term = isinstance(e, Terminated)
         print(f"ptogpu {args.cmd}: {'terminated' if term else 'interrupted'}", file=sys.stderr)
         return 143 if term else 130          # 128 + SIGTERM / SIGINT
-    except (BackendUnavailable, WorkerLost, ClusterError) as e:   # a request this machine cannot run
+    except (BackendUnavailable, WorkerLost, ClusterError, KernelError) as e:   # a request this machine cannot run
         if os.environ.get("PTOGPU_TRACEBACK"):
             raise
         print(f"ptogpu {args.cmd}: {e}", file=sys.stderr)

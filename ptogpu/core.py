@@ -65,6 +65,7 @@ class Core:
                       "l1": Bank("l1", int(l1_bytes) if l1_bytes else self.target.l1_bytes, n)}
         self._k = 0                     # the instance an instruction is executing on
         self._executing = False
+        self._calls = None              # a CallLog while ``with core.calls():`` is active
         self.all_at_once = False        # a batch rule is running every live instance
         self._focus(0)
         # tiles may use all of UB on a resized simulator; else the target's usable part
@@ -215,6 +216,12 @@ class Core:
         from .trace import Trace
         return Trace(self)
 
+    def calls(self):
+        """``with core.calls() as log:`` records each instruction call made inside: its name,
+        the program line that made it and the bytes it wrote, per instance (ptogpu.calls)."""
+        from .calls import CallLog
+        return CallLog(self)
+
     # -- memory ----------------------------------------------------------------------------
     def arena(self, space: str) -> Arena:
         if space not in SPACES:
@@ -274,16 +281,21 @@ class Core:
         self.banks[space].write_rows(int(byte_addr), b.reshape(1, -1))
 
 
-def on_instances(fn=None, *, uniform: bool = False):
+def on_instances(fn=None, *, uniform: bool = False, name: str | None = None):
     """Make ``fn`` an instruction of the current core: it runs on every live instance
-    (:meth:`Core.execute`); ``uniform`` for steps that read no instance memory."""
+    (:meth:`Core.execute`); ``uniform`` for steps that read no instance memory. ``name``: the
+    instruction's name in a call log (default: the function's)."""
     def wrap(f):
         @functools.wraps(f)
         def call(*args, **kw):
             stack = CURRENT.get()
             if not stack:
                 return f(*args, **kw)           # f raises its own "no current core" error
-            stack[-1].execute(lambda: f(*args, **kw), uniform=uniform)
+            core = stack[-1]
+            outer = not core._executing
+            core.execute(lambda: f(*args, **kw), uniform=uniform)
+            if outer and not uniform and core._calls is not None:
+                core._calls.record(name or f.__name__, args)
         return call
     return wrap(fn) if fn is not None else wrap
 

@@ -38,6 +38,12 @@ class EmulatorBug(PtoError):
     rng.py's): the run's verdicts cannot be trusted."""
 
 
+class KernelError(RuntimeError):
+    """A user's kernel under a campaign did what no kernel may: raised an exception that is
+    not ptogpu's, returned a value, ran past the time limit, or wrote outside its buffers.
+    The message names the instance and the call."""
+
+
 class WorkerLost(RuntimeError):
     """A worker process died under a run (killed, out of memory): the run is incomplete."""
 

@@ -78,10 +78,16 @@ class DivClass:
     shape: tuple | None = None                  # its valid (rows, cols) in a shape-fuzzing campaign
     reproducer: str | None = None
     shrunk: dict | None = None
+    call: str | None = None                     # a kernel campaign's first diverging call
 
     @property
     def name(self) -> str:
-        return R.class_name(self.mask)
+        return f"{self.call}: {R.class_name(self.mask)}" if self.call else R.class_name(self.mask)
+
+    @property
+    def key(self):
+        """Its key in a report's classes: the rule mask (and a kernel's diverging call)."""
+        return (self.mask, self.call) if self.call else self.mask
 
     @property
     def explained(self) -> bool:

@@ -13,7 +13,7 @@ import argparse
 import json
 import os
 
-from ..errors import Terminated
+from ..errors import KernelError, Terminated
 from ..progress import Progress
 from .report import Report
 from ..execution.config import FuzzConfig
@@ -74,6 +74,10 @@ def add_parser(sub) -> argparse.ArgumentParser:
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     from ..execution.instrs import REGISTRY
     f.add_argument("--instr", type=str.lower, choices=tuple(REGISTRY), help="instruction (default mgather)")
+    f.add_argument("--kernel", metavar="FILE.py:FN", help="fuzz your own kernel: FN of FILE.py, whose "
+                   "FUZZ = dict(inputs=..., outputs=..., fixed=...) says its buffers (docs/fuzz.md)")
+    f.add_argument("--time-limit", type=float, default=None, metavar="S",
+                   help="--kernel: seconds a chunk may run on one side (default 600)")
     f.add_argument("--space", type=str.lower, choices=("ub", "l1"), help="MGATHER destination: ub (Vec) or l1 (GM->L1)")
     f.add_argument("--mode", type=str.lower, choices=("elem", "row"), help="Coalesce mode (default elem)")
     f.add_argument("--oob", type=str.lower, choices=("undefined", "skip", "clamp", "wrap", "zero"),
@@ -163,10 +167,11 @@ def format_report(title: str, rep: Report, verbose: bool = True, repro: dict | N
     repro = repro or {}
     if rep.check_error:
         return "\n".join([f"== {title}", f"   {j['config']}: {j['a']} vs {j['b']}: compared nothing "
-                          f"(0 of {j['n']:,} tiles)",
+                          f"(0 of {j['n']:,} {rep.UNIT})",
                           f"   a static check rejects one side: {rep.check_error}"])
-    out = [f"== {title}", f"   {j['config']}: {j['a']} vs {j['b']}, {j['n']:,} tiles in {j['seconds']:.2f}s "
-           f"({j['tiles_per_s']:,.0f} tiles/s, {j['engine']}); seed {j['seed']}, generator {j['generator']}"
+    u = rep.UNIT
+    out = [f"== {title}", f"   {j['config']}: {j['a']} vs {j['b']}, {j['n']:,} {u} in {j['seconds']:.2f}s "
+           f"({j['tiles_per_s']:,.0f} {u}/s, {j['engine']}); seed {j['seed']}, generator {j['generator']}"
            + (f", instances from {j['start']:,}" if j['start'] else "")]
     if j["executed"]:
         said = lambda k, side: ("numpy (array formulas, no lanes or loops)"      # noqa: E731
@@ -177,18 +182,18 @@ def format_report(title: str, rep: Report, verbose: bool = True, repro: dict | N
                       "--engine execute runs them)" if rep.engine.startswith("fused") else ""))
     out.append(references_line(rep, j))
     out.append(f"   faults: {j['a']} {j['faults_a']:,}, {j['b']} {j['faults_b']:,}; "
-               f"divergent tiles: {j['divergent']:,}")
+               f"divergent {u}: {j['divergent']:,}")
     if not j["classes"]:
         out.append("   no divergence")
     for c in j["classes"]:
         tag = "explained" if c["explained"] else ("EMULATOR BUG" if c["emulator_bug"] else "UNEXPLAINED")
         shp = f", shape {c['shape'][0]}x{c['shape'][1]}" if c.get("shape") else ""
-        out.append(f"   [{tag}] {c['class']}: {c['count']:,} tiles (first: {', '.join(map(str, c['first']))}{shp})")
+        out.append(f"   [{tag}] {c['class']}: {c['count']:,} {u} (first: {', '.join(map(str, c['first']))}{shp})")
         for r in c["rules"]:
             out.append(f"      rule: {r}")
         if c["shrunk"]:
             s = c["shrunk"]
-            what = f"{s['rows']}x{s['cols']}, {s['nontrivial']} non-trivial index value(s)"
+            what = s.get("what") or f"{s['rows']}x{s['cols']}, {s['nontrivial']} non-trivial index value(s)"
             if c["class"] in repro:
                 out.append(f"      minimal reproducer ({what}): {repro[c['class']]}")
             if verbose:
@@ -272,6 +277,10 @@ def main(args) -> int:
         if args.workers < 0:
             raise ValueError("--workers must be 0 (this process) or a positive count")
         executors.WORKERS = args.workers
+    if args.kernel is not None:
+        return kernel_main(args, backend)
+    if args.time_limit is not None:
+        raise ValueError("--time-limit goes with --kernel")
     if args.shapes and args.engine != "execute":
         raise ValueError("--shapes runs on the executing engine, not --engine formula")
     custom = args.shapes or any(getattr(args, k) is not None for k in
@@ -336,6 +345,35 @@ def main(args) -> int:
     return execute(runs, args, backend)
 
 
+def kernel_main(args, backend: str) -> int:
+    """``ptogpu fuzz --kernel FILE.py:FN``: a user's kernel over generated inputs, each
+    ``--pair`` (default: its FUZZ's ``pair``, else cpu:a5) a campaign of the kernel family."""
+    from .kernel import KernelReport
+    from ..execution.program import load
+    given = [o for o in ("instr", "space", "mode", "oob", "atomic", "dtype", "index_dtype", "shape", "dst_fill",
+                         "layout", "table_size", "table_shape", "table_stride", "quirk", "gen", "suite")
+             if getattr(args, o) is not None]
+    if given or args.shapes or args.engine != "execute":
+        raise ValueError(f"--kernel takes its buffers from the kernel's FUZZ dict: no "
+                         f"--{(given or ['shapes' if args.shapes else 'engine'])[0].replace('_', '-')}")
+    if args.time_limit is not None and not args.time_limit > 0:
+        raise ValueError(f"--time-limit {args.time_limit}: a positive number of seconds")
+    prog = load(args.kernel)
+    pairs = KernelReport.default_pairs(prog)
+    if args.pair:
+        pairs = []
+        for p in args.pair:
+            if p.count(":") != 1 or not all(p.split(":")):
+                raise ValueError(f"--pair {p!r}: expected two sides A:B, e.g. cpu:a5")
+            a, b = p.split(":")
+            KernelReport.side_of(a), KernelReport.side_of(b)
+            pairs.append((f"{a} vs {b}", a, b))
+    from .suite import Known
+    n = 100_000 if args.instances is None else args.instances
+    return execute([Known(f"{KernelReport.label_of(prog)}: {t}", prog, a, b, "inputs", n) for t, a, b in pairs],
+                   args, backend)
+
+
 def _one(k, backend: str, args, bar, pool=None):
     """One campaign (a suite.Known) of either kind: MGATHER-family (FuzzConfig) or MSCATTER
     (ScatterConfig), as a spec: here, one shard of it (--shard), or its shards on a Dask
@@ -343,7 +381,8 @@ def _one(k, backend: str, args, bar, pool=None):
     from .spec import CampaignSpec, run_sharded
     spec = CampaignSpec.of(k.config, _side(k.a, backend), _side(k.b, backend), k.n, generator=k.generator,
                            seed=args.seed, start=args.start, engine=args.engine, shapes=k.shapes,
-                           chunk=args.chunk, title=k.title, last_scan=args.last_scan)
+                           chunk=args.chunk, title=k.title, last_scan=args.last_scan,
+                           time_limit=getattr(args, "time_limit", None))
     if args.shard is not None:
         whole = {"start": spec.start, "n": spec.n}
         rep = spec.shard(args.shard).run(shrink=False, progress=bar)
@@ -381,6 +420,12 @@ def _execute(runs: list, args, backend: str, pool) -> int:
             interrupted = e
             stopped_in = f"{k.title}: stopped after {bar.done:,} of {k.n:,} tiles"
             break
+        except KernelError as e:             # a kernel that misbehaved: what finished is printed,
+            bar.close()                      # then its one line (ptogpu.cli: exit 2)
+            part = getattr(e, "report", None)
+            if part is not None and part.n and not args.json:
+                print(_text(k.title, part, args), flush=True)
+            raise
         finally:
             bar.close()
         # a known campaign whose classes changed (a shard sees only its slice: see --merge)

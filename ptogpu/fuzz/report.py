@@ -68,6 +68,7 @@ class Report:
     GENERATORS: ClassVar[tuple[str, ...]] = ()      # the generators its campaigns take
     ENGINES: ClassVar[tuple[str, ...]] = ("execute",)   # --engine choices its campaigns take
     SHAPES: ClassVar[bool] = False                  # --shapes (drawn valid shapes) runs
+    UNIT: ClassVar[str] = "tiles"                   # what one instance is called in its text
 
     def __init_subclass__(cls, **kw) -> None:
         super().__init_subclass__(**kw)
@@ -154,6 +155,7 @@ class Report:
                          "first": c.first, "explained": c.explained,
                          "emulator_bug": R.is_bug(c.mask), "rules": self.rule_lines(c),
                          **({"shape": list(c.shape)} if c.shape else {}),
+                         **({"call": c.call} if c.call else {}),
                          "shrunk": c.shrunk, "reproducer": c.reproducer}
                         for c in sorted(self.classes.values(), key=lambda c: -c.count)],
             **({"workers": list(self.workers)} if self.workers else {}),
@@ -178,10 +180,10 @@ class Report:
                 ref_bad_a=int(refs["a"]["mismatched"]), ref_bad_b=int(refs["b"]["mismatched"]),
                 **{f: int(d.get(f, 0)) for f in COUNTS if not f.startswith("ref_")})
         for c in d["classes"]:
-            mask = R.mask_of_names(c["facts"])
-            rep.classes[mask] = DivClass(mask, int(c["count"]), [int(x) for x in c["first"]],
-                                         shape=tuple(c["shape"]) if c.get("shape") else None,
-                                         reproducer=c["reproducer"], shrunk=c["shrunk"])
+            k = DivClass(R.mask_of_names(c["facts"]), int(c["count"]), [int(x) for x in c["first"]],
+                         shape=tuple(c["shape"]) if c.get("shape") else None,
+                         reproducer=c["reproducer"], shrunk=c["shrunk"], call=c.get("call"))
+            rep.classes[k.key] = k
         rep.regenerate(list(rep.classes.values()))
         return rep
 
@@ -222,7 +224,7 @@ class Report:
             for f in COUNTS:
                 setattr(out, f, getattr(out, f) + getattr(r, f))
             for m, c in r.classes.items():
-                t = out.classes.setdefault(m, DivClass(m))
+                t = out.classes.setdefault(m, DivClass(c.mask, call=c.call))
                 if c.first and (not t.first or c.first[0] < t.first[0]):
                     t.shape = c.shape
                 t.count += c.count

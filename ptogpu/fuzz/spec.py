@@ -23,9 +23,10 @@ SCHEMA = "ptogpu.fuzz.campaign/1"
 
 def families() -> dict:
     """family name -> its report class: ``mgather`` (MGATHER, TGATHERB, TINTERLEAVE;
-    ``compare``), ``mscatter`` (``scatter``); a configuration's instruction names its family
-    (``Instr.family``)."""
-    from . import compare, scatter  # noqa: F401  (each registers its family's report)
+    ``compare``), ``mscatter`` (``scatter``), ``kernel`` (a user's kernel; ``kernel``); a
+    configuration's instruction names its family (``Instr.family``), a kernel's program
+    its own."""
+    from . import compare, kernel, scatter  # noqa: F401  (each registers its family's report)
     from .report import FAMILIES
     return FAMILIES
 
@@ -49,6 +50,7 @@ class CampaignSpec(RangeSpec):
     chunk: int | None = None
     title: str = ""
     last_scan: str = "owner"            # MSCATTER: how .last sides without their own scan run
+    time_limit: float | None = None     # kernel: seconds a chunk may run on one side
     SCHEMA: ClassVar[str] = SCHEMA
     KIND: ClassVar[str] = "campaign"
     REQUIRED: ClassVar[tuple[str, ...]] = ("family", "settings", "a", "b", "n")
@@ -64,7 +66,7 @@ class CampaignSpec(RangeSpec):
     @classmethod
     def of(cls, config, a: str, b: str, n: int, **kw) -> "CampaignSpec":
         """The spec of ``campaign(config, a, b, n, ...)`` (either family)."""
-        fam = getattr(getattr(config, "instruction", None), "family", None)
+        fam = getattr(config, "family", None) or getattr(getattr(config, "instruction", None), "family", None)
         rep = families().get(fam)
         if rep is None or not isinstance(config, rep.CONFIG):
             raise TypeError(f"{type(config).__name__}: not the configuration of a campaign family "

@@ -108,7 +108,7 @@ def instruction(name: str):
     def wrap(fn):
         @functools.wraps(fn)
         def call(*args, **kw):
-            step = on_instances(fn)
+            step = on_instances(fn, name=name)
             step(*operands(args), **kw)
             return record(name)
         return call

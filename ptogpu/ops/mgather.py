@@ -183,7 +183,7 @@ class MGatherForm:
         rest = operands(rest)                                # C++ trailing wait events
         if len(rest) > 1:
             raise TypeError(f"MGATHER takes dst, table, idx[, scratch] and events, got {3 + len(rest)} operands")
-        on_instances(self._run)(dst, table, idx, rest[0] if rest else None)
+        on_instances(self._run, name="MGATHER")(dst, table, idx, rest[0] if rest else None)
         return record("MGATHER")
 
     def _run(self, dst: Tile, table: GlobalTensor, idx, scratch: GlobalTensor | None = None) -> None:

@@ -130,7 +130,7 @@ class MScatterForm:
         rest = operands(events)
         if rest:
             raise TypeError(f"MSCATTER takes table, src, idx and events, got {3 + len(rest)} operands")
-        on_instances(self._run)(table, src, idx)
+        on_instances(self._run, name="MSCATTER")(table, src, idx)
         return record("MSCATTER")
 
     def _run(self, table: GlobalTensor, src: Tile, idx: Tile) -> None:

@@ -1,0 +1,90 @@
+"""Which instruction calls a program made, from which line of its source, and what each left
+in the memory it writes: ``with core.calls() as log:`` records them (one record per call, the
+bytes of every instance of a core of N). Comparing two targets' logs call by call gives the
+first call whose outputs differ (``ptogpu.fuzz.kernel``).
+
+A call's outputs are the operands it writes: its first operand (PTO's destination-first
+convention: MGATHER's dst, TSTORE's GlobalTensor, MSCATTER's table, TLOAD's tile), or its
+first two (TINTERLEAVE, TDEINTERLEAVE); a Tile's storage, a GlobalTensor's element span. An
+operand of another kind (a register, a raw pointer) is recorded without bytes.
+"""
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass, field
+
+import numpy as np
+
+WRITES = {"TINTERLEAVE": 2, "TDEINTERLEAVE": 2}
+"""Instructions whose leading operands it writes are more than the first."""
+
+_PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+
+@dataclass
+class Call:
+    """One instruction call: its number in program order, name, where the program made it
+    (``file:line`` of the first frame outside ptogpu), the bytes of its written operands
+    after it ran (a list of (N, nbytes) uint8 arrays: one row per instance) and which
+    instances had not faulted by then."""
+    index: int
+    name: str
+    where: str
+    outputs: list = field(default_factory=list)
+    live: np.ndarray | None = None    # (N,) bool: the instances still running after it
+
+    def describe(self) -> str:
+        return f"call {self.index + 1} {self.name} at {self.where}"
+
+
+class CallLog:
+    """The calls of a core while the log is active (``Core.calls()``)."""
+
+    def __init__(self, core) -> None:
+        self.core = core
+        self.calls: list[Call] = []
+
+    def record(self, name: str, args: tuple) -> None:
+        n = WRITES.get(name, 1)
+        self.calls.append(Call(len(self.calls), name, caller(), [snapshot(self.core, a) for a in args[:n]],
+                               self.core.live.copy()))
+
+    def __enter__(self) -> "CallLog":
+        self.core._calls = self
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.core._calls = None
+
+
+def caller() -> str:
+    """``file:line`` of the innermost frame outside the ptogpu package (the program's call)."""
+    f = sys._getframe(2)
+    while f is not None and os.path.abspath(f.f_code.co_filename).startswith(_PACKAGE):
+        f = f.f_back
+    if f is None:
+        return "?"
+    return f"{os.path.basename(f.f_code.co_filename)}:{f.f_lineno}"
+
+
+def snapshot(core, operand) -> np.ndarray | None:
+    """The bytes of a written operand in every instance, (N, nbytes); None for an operand
+    without a byte extent of its own."""
+    # (by what they answer: this module sits below the tile and tensor classes it reads)
+    if hasattr(operand, "GetShape") and hasattr(operand, "addr"):          # a GlobalTensor
+        space, lo, n = "gm", operand.addr, extent(operand)
+    elif hasattr(operand, "Rows") and getattr(operand, "addr", None) is not None:   # a Tile
+        space, lo, n = operand.space, operand.addr, operand.nbytes
+    else:
+        return None
+    bank = core.banks[space]
+    lo, hi = max(lo, 0), min(lo + n, bank.size)
+    rows = bank.rows()
+    return np.ascontiguousarray(rows[:, lo:hi]) if hi > lo else np.zeros((core.batch, 0), np.uint8)
+
+
+def extent(gt) -> int:
+    """Bytes from a GlobalTensor's address to the end of its last element."""
+    last = sum((gt.GetShape(k) - 1) * gt.GetStride(k) for k in range(5) if gt.GetShape(k) > 0)
+    return (last + 1) * gt.Element.itemsize if all(gt.GetShape(k) > 0 for k in range(5)) else 0

@@ -1,0 +1,277 @@
+"""A user's kernel on cores of N instances: its typed GM buffers made (fixed arrays shared by
+every instance, per-instance inputs, zeroed outputs, in that order, as a C++ kernel receives
+``__gm__ T*`` arguments), the kernel called once with them, and per instance the outputs'
+bytes, the fault (or none), whether it wrote outside its buffers, and, on request, its call
+log (``ptogpu.calls``: each instruction call's line and the bytes it wrote).
+
+The instances run as one core of N (``Core(batch=N)``): every instruction is one launch over
+N blocks or one NumPy step along the instances, as a core of N runs any program. A program
+that cannot be run is a :class:`~ptogpu.errors.KernelError` naming the instance and where
+the kernel was: an exception that is not ptogpu's, a returned value, the time limit."""
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import importlib
+import importlib.util
+import os
+import signal
+import sys
+import threading
+import traceback
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+from .. import dtypes
+from ..errors import KernelError, PtoCheckError, PtoError, PtoFault
+from ..targets import get_target
+
+GM_BUDGET = 256 << 20
+"""Bytes of GM a core of N may hold in all (every instance has its own copy of GM)."""
+MAX_CORE = 4096
+
+
+@dataclass(frozen=True, eq=False)
+class Program:
+    """A kernel and its buffers. ``fn(**ptrs)`` is the kernel; ``inputs`` maps a name to a
+    per-instance generator (``execution.inputs``); ``outputs`` a name to (count, dtype);
+    ``fixed`` a name to an array every instance shares; ``ref`` says where ``fn`` lives
+    (``path.py:name`` or ``module:qualname``): how worker processes and reproducers find it."""
+    fn: Callable
+    inputs: dict
+    outputs: dict
+    fixed: dict = field(default_factory=dict)
+    ref: str = ""
+    pair: str = "cpu:a5"              # the sides a campaign compares unless told
+    family = "kernel"                 # (its campaigns' report: ptogpu.fuzz.kernel)
+
+    def __reduce__(self):
+        # a kernel read from a file is read again where it is unpickled (a worker process)
+        return (_rebuild, (self.ref, self.inputs, self.outputs, self.fixed, self.pair))
+
+    def __post_init__(self) -> None:
+        names = [*self.fixed, *self.inputs, *self.outputs]
+        if len(set(names)) != len(names):
+            raise ValueError(f"kernel {self.ref}: a buffer name is used twice in fixed, inputs, outputs")
+        for name, spec in self.outputs.items():
+            if not (isinstance(spec, tuple) and len(spec) == 2 and int(spec[0]) > 0):
+                raise ValueError(f"kernel {self.ref}: output {name!r}: give (count, dtype), count > 0")
+            dtypes.as_dtype(spec[1])
+
+    def out_layout(self) -> list[tuple[str, int, np.dtype]]:
+        """(name, count, dtype) of each output, in order: the compared bytes."""
+        return [(n, int(c), dtypes.as_dtype(d)) for n, (c, d) in self.outputs.items()]
+
+    def out_bytes(self) -> int:
+        return sum(c * d.itemsize for _, c, d in self.out_layout())
+
+    def gm_bytes(self) -> int:
+        """GM one instance holds: every buffer, 64-byte aligned."""
+        sizes = [np.asarray(a).nbytes for a in self.fixed.values()]
+        sizes += [int(np.prod(g.shape)) * dtypes.as_dtype(g.dtype).itemsize for g in self.inputs.values()]
+        sizes += [c * d.itemsize for _, c, d in self.out_layout()]
+        return sum(-(-max(s, 1) // 64) * 64 for s in sizes)
+
+    def core_size(self) -> int:
+        return int(max(1, min(MAX_CORE, GM_BUDGET // max(self.gm_bytes(), 1))))
+
+    def settings(self) -> dict:
+        """The program as JSON fields (the fixed arrays by shape, type and SHA-256)."""
+        return {"kernel": self.ref,
+                "inputs": {n: g.describe() for n, g in self.inputs.items()},
+                "outputs": {n: [int(c), dtypes.name_of(dtypes.as_dtype(d))] for n, (c, d) in self.outputs.items()},
+                "fixed": {n: {"shape": list(np.shape(a)), "dtype": dtypes.name_of(np.asarray(a).dtype),
+                              "sha256": hashlib.sha256(np.ascontiguousarray(a).tobytes()).hexdigest()[:16]}
+                          for n, a in self.fixed.items()}}
+
+
+def load(ref: str) -> Program:
+    """The program of ``ref``: ``path.py:fn`` (the file's ``FUZZ`` dict gives inputs, outputs
+    and fixed) or ``module:fn`` (the same, from an importable module)."""
+    where, _, name = ref.rpartition(":")
+    if not where or not name:
+        raise ValueError(f"kernel {ref!r}: expected path/to/file.py:function (or module:function)")
+    if where.endswith(".py"):
+        path = os.path.abspath(where)
+        if not os.path.isfile(path):
+            raise ValueError(f"kernel {ref!r}: no file {where}")
+        mod_name = "ptogpu_kernel_" + hashlib.sha1(path.encode()).hexdigest()[:12]
+        mod = sys.modules.get(mod_name)
+        if mod is None:
+            spec = importlib.util.spec_from_file_location(mod_name, path)
+            mod = importlib.util.module_from_spec(spec)
+            sys.modules[mod_name] = mod
+            try:
+                spec.loader.exec_module(mod)
+            except Exception as e:
+                del sys.modules[mod_name]
+                raise ValueError(f"kernel {ref!r}: the file does not load: {type(e).__name__}: {e}") from None
+        ref = f"{path}:{name}"
+    else:
+        try:
+            mod = importlib.import_module(where)
+        except ImportError as e:
+            raise ValueError(f"kernel {ref!r}: {e}") from None
+    fn = getattr(mod, name, None)
+    if not callable(fn):
+        raise ValueError(f"kernel {ref!r}: no function {name!r} there")
+    fuzz = getattr(mod, "FUZZ", None)
+    if isinstance(fuzz, dict) and isinstance(fuzz.get(name), dict) and "outputs" not in fuzz:
+        fuzz = fuzz[name]                     # FUZZ = {"fn": dict(...), ...}: several kernels
+    if not isinstance(fuzz, dict) or "outputs" not in fuzz:
+        raise ValueError(f"kernel {ref!r}: the module defines no FUZZ = dict(inputs=..., outputs=..., "
+                         "fixed=...) for it (docs/fuzz.md)")
+    return Program(fn, dict(fuzz.get("inputs", {})), dict(fuzz["outputs"]), dict(fuzz.get("fixed", {})), ref,
+                   str(fuzz.get("pair", "cpu:a5")))
+
+
+def load_fn(ref: str) -> Callable:
+    """The kernel function ``ref`` names (``path.py:fn`` or ``module:qualname``)."""
+    where, _, name = ref.rpartition(":")
+    if where.endswith(".py"):
+        return load(ref).fn
+    import functools
+    mod = importlib.import_module(where)
+    return functools.reduce(getattr, name.split("."), mod)
+
+
+def _rebuild(ref: str, inputs: dict, outputs: dict, fixed: dict, pair: str) -> "Program":
+    return Program(load_fn(ref), inputs, outputs, fixed, ref, pair)
+
+
+def ref_of(fn: Callable) -> str:
+    """Where a kernel function lives, as ``load`` takes it: its file for a script or a file
+    ``load`` read, else ``module:qualname``."""
+    module = getattr(fn, "__module__", "") or ""
+    name = getattr(fn, "__qualname__", getattr(fn, "__name__", "?"))
+    path = getattr(sys.modules.get(module), "__file__", None)
+    if path and (module == "__main__" or module.startswith("ptogpu_kernel_")):
+        return f"{os.path.abspath(path)}:{name}"
+    return f"{module}:{name}"
+
+
+@dataclass
+class ProgramRun:
+    """Instances of one program on one target: outputs (N, out_bytes) uint8, fault messages
+    (None: none), the call log (or None), and which instances wrote outside their buffers."""
+    outputs: np.ndarray
+    faults: list
+    calls: list | None
+    stray: np.ndarray
+
+
+def run_program(prog: Program, target: str, backend: str, data: dict[str, np.ndarray], *,
+                quirks: dict | None = None, trace: bool = False, first: int = 0,
+                limit: float | None = None) -> ProgramRun:
+    """The instances whose inputs are ``data`` (one row each; ``first``: the number of the
+    first, for messages) on one core of N of ``target`` on ``backend``."""
+    import ptogpu as pto
+    n = len(next(iter(data.values()))) if data else 1
+    if trace and n == 1:                  # a core of 2 logs the faulting call (one core raises)
+        run = run_program(prog, target, backend, {k: np.concatenate([v, v]) for k, v in data.items()},
+                          quirks=quirks, trace=True, first=first, limit=limit)
+        for c in run.calls:
+            c.outputs = [None if o is None else o[:1] for o in c.outputs]
+            c.live = c.live[:1]
+        return ProgramRun(run.outputs[:1], run.faults[:1], run.calls, run.stray[:1])
+    own = get_target(target).quirks
+    core = pto.Core(target, backend, batch=n, quirks={k: v for k, v in (quirks or {}).items() if k in own})
+    ptrs, spans = {}, []
+    with core:
+        for name, a in prog.fixed.items():
+            a = np.asarray(a)
+            ptrs[name] = core.gm_put(a.reshape(-1), dtypes.name_of(a.dtype))
+            spans.append((ptrs[name].addr, a.nbytes))
+        for name, a in data.items():
+            g = prog.inputs[name]
+            a = a.reshape(n, -1)
+            ptrs[name] = core.gm_put(a if n > 1 else a[0], g.dtype, per_instance=n > 1)
+            spans.append((ptrs[name].addr, a.shape[1] * a.dtype.itemsize))
+        for name, c, dt in prog.out_layout():
+            ptrs[name] = core.gm_alloc(c, dt)
+            spans.append((ptrs[name].addr, c * dt.itemsize))
+        log = core.calls() if trace else contextlib.nullcontext()
+        faults: list = [None] * n
+        with log, _limit(limit, first, n):
+            try:
+                got = prog.fn(**ptrs)
+            except PtoFault as e:             # (a single core raises its fault)
+                faults = [e]
+                got = None
+            except (PtoCheckError, KernelError):
+                raise
+            except PtoError as e:
+                raise KernelError(f"instance {first}: {e} ({where_raised(e, prog.ref)})") from None
+            except Exception as e:
+                raise KernelError(f"instance {first}: the kernel raised {type(e).__name__}: {e} "
+                                  f"({where_raised(e, prog.ref)})") from None
+        if got is not None:
+            raise KernelError(f"instance {first}: the kernel returned {type(got).__name__}; a kernel "
+                              "writes its outputs and returns nothing")
+        if n > 1:
+            faults = list(core.faults)
+        outs = [np.ascontiguousarray(core.banks["gm"].rows()[:, ptrs[name].addr: ptrs[name].addr + c * dt.itemsize])
+                for name, c, dt in prog.out_layout()]
+        stray = _gaps_written(core, spans)
+    out = np.concatenate(outs, axis=1) if len(outs) > 1 else outs[0]
+    return ProgramRun(out.reshape(n, -1), [None if e is None else str(e) for e in faults],
+                      log.calls if trace else None, stray)
+
+
+def _gaps_written(core, spans: list[tuple[int, int]]) -> np.ndarray:
+    """(N,) bool: instances with a nonzero byte in GM outside every buffer (the alignment gaps
+    between them and the end of the last)."""
+    bank = core.banks["gm"]
+    rows = bank.rows()
+    hit = np.zeros(core.batch, bool)
+    pos = 0
+    for a, nb in sorted(spans) + [(bank.size, 0)]:
+        if a > pos:
+            hit |= rows[:, pos:a].any(axis=1)
+        pos = max(pos, a + nb)
+    return hit
+
+
+def where_raised(e: BaseException, ref: str = "") -> str:
+    """``file:line`` where an exception left the kernel's own file (``ref``'s), else the
+    innermost frame outside ptogpu, or "?"."""
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+    mine = os.path.abspath(ref.rpartition(":")[0]) if ref.rpartition(":")[0].endswith(".py") else None
+    last = outside = "?"
+    for fr in traceback.extract_tb(e.__traceback__):
+        p = os.path.abspath(fr.filename)
+        if p == mine:
+            last = f"{os.path.basename(fr.filename)}:{fr.lineno}"
+        elif not p.startswith(here):
+            outside = f"{os.path.basename(fr.filename)}:{fr.lineno}"
+    return last if last != "?" else outside
+
+
+@contextlib.contextmanager
+def _limit(seconds: float | None, first: int, n: int):
+    """Raise KernelError in the kernel after ``seconds`` (the main thread of a POSIX process
+    only: a signal interrupts Python code; elsewhere no limit is kept)."""
+    if not seconds or threading.current_thread() is not threading.main_thread() \
+            or not hasattr(signal, "setitimer"):
+        yield
+        return
+
+    def over(signum, frame):
+        f, where = frame, "?"
+        here = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+        while f is not None:
+            if not os.path.abspath(f.f_code.co_filename).startswith(here):
+                where = f"{os.path.basename(f.f_code.co_filename)}:{f.f_lineno}"
+                break
+            f = f.f_back
+        raise KernelError(f"instances {first} .. {first + n - 1}: the kernel ran past the time limit "
+                          f"({seconds:g} s for a chunk), at {where}")
+    old = signal.signal(signal.SIGALRM, over)
+    signal.setitimer(signal.ITIMER_REAL, float(seconds))
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)

@@ -1,0 +1,507 @@
+"""Fuzz your own kernel: a PTO program over millions of generated inputs, target against target.
+
+``kernel(fn, inputs=..., outputs=..., fixed=..., pair="cpu:a5", n=...)`` runs ``fn(**ptrs)``
+-- a kernel written with the public API from typed GM pointers, as a C++ kernel is from
+``__gm__ T*`` arguments -- on both sides for every instance, on cores of N instances
+(``execution.program``), and compares the output buffers' bytes and the faults. Per
+instance, three verdicts where a reference exists: each side on a kernel backend against
+the same target on NumPy (a disagreement is an emulator bug), then the two sides against each
+other. A difference is classified by the first instruction call (program order, with its
+source line) whose written bytes differ between the sides (or after which exactly one side
+has faulted), and by the rule that explains that call's difference: the kernel run again on
+a hybrid target that takes one rule field of the other side's target table, narrow fields
+first, then coarse ones, then pairs, as for single instructions (``fuzz.explain``); a call
+that no field or pair explains is UNEXPLAINED. An instance that faults on one side only
+carries the FAULT symptom. The first instance of each class is shrunk over its inputs
+(neutral elements, smaller magnitudes, fewer distinct values) to a stand-alone script that
+calls the kernel on both targets and prints the differing bytes and the first diverging call.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Callable, ClassVar
+
+import numpy as np
+
+from ..errors import KernelError, PtoCheckError, PtoError
+from ..execution import executors
+from ..execution.inputs import draw
+from ..execution.program import Program, load, ref_of, run_program
+from ..execution.single import fault_code
+from ..targets import TARGETS, field_value, get_target, variant
+from . import rules as R
+from .classes import FIRST, DivClass, Side, relation
+from .explain import rows_differ
+from .report import REF_NUMPY, REF_SELF_NUMPY, Report
+
+CALL_INSTRS = {"MGATHER": ("mgather", ("ub", "l1")), "MSCATTER": ("mscatter", ("ub",)),
+               "TGATHERB": ("tgatherb", ("ub",)), "TINTERLEAVE": ("tinterleave", ("ub",)),
+               "TDEINTERLEAVE": ("tinterleave", ("ub",))}
+"""The instruction whose rule fields can explain a call of each name; any other call (a data
+move, a register instruction) is tried against every field its two targets differ in."""
+
+TIME_LIMIT = 600.0
+"""Seconds a chunk may take on one side before the kernel is stopped (KernelError)."""
+
+
+def side(text: str, backend: str = "auto") -> Side:
+    """A kernel side, ``target[@backend]`` (``.simt`` accepted on a SIMT target: its launches
+    are what every run of it executes on a kernel backend)."""
+    s = Side.parse(text, backend)
+    if s.target not in TARGETS:
+        raise ValueError(f"side {text!r}: target must be one of {', '.join(TARGETS)}")
+    if s.exec not in ("auto", "simt") or (s.exec == "simt" and not get_target(s.target).mgather.simt):
+        raise ValueError(f"side {text!r}: a kernel side is target[@backend] (a kernel names its own "
+                         "executors and conflicts in its calls)")
+    return s
+
+
+def pair_of(text: str, backend: str = "auto") -> tuple[Side, Side]:
+    if text.count(":") != 1 or not all(text.split(":")):
+        raise ValueError(f"pair {text!r}: expected two sides A:B, e.g. cpu:a5")
+    a, b = text.split(":")
+    return side(a, backend), side(b, backend)
+
+
+# ---- one chunk ------------------------------------------------------------------------------
+@dataclass
+class Chunk:
+    """What a chunk of instances found: fault counts, reference mismatches, and the divergent
+    instances with their class masks and first diverging calls."""
+    start: int
+    n: int
+    faults_a: int
+    faults_b: int
+    ref_bad_a: int
+    ref_bad_b: int
+    div: np.ndarray          # positions in the chunk
+    masks: np.ndarray
+    calls: list              # per divergent instance: its first diverging call, described (or None)
+
+
+def _codes(faults: list) -> np.ndarray:
+    return np.array([0 if f is None else fault_code(f) for f in faults], np.int8).reshape(len(faults))
+
+
+def _agree(oa, fa, ob, fb) -> np.ndarray:
+    """(N,) bool: both fault in the same phase, or neither does and the bytes agree."""
+    return (fa == fb) & ((fa != 0) | ~rows_differ(oa, ob))
+
+
+def run_chunk(prog: Program, a: Side, b: Side, seed: int, s: int, m: int, quirks: dict | None = None,
+              limit: float | None = TIME_LIMIT) -> Chunk:
+    """Instances ``s .. s+m-1``: both sides, their references, the verdicts and classes."""
+    inst = np.arange(s, s + m, dtype=np.int64)
+    data = draw(prog.inputs, seed, inst)
+    runs = {}
+    for key, sd in (("a", a), ("b", b)):
+        r = run_program(prog, sd.target, sd.backend, data, quirks=quirks, first=s, limit=limit)
+        _stray(prog, sd, data, r, s, quirks)
+        runs[key] = r
+    ca, cb = _codes(runs["a"].faults), _codes(runs["b"].faults)
+    masks = np.zeros(m, np.int64)
+    refs = {}
+    for key, sd, code, bit in (("a", a, ca, R.REF_A), ("b", b, cb, R.REF_B)):
+        r = runs[key]
+        if sd.backend == "numpy":
+            refs[key] = (r.outputs, code)
+            continue
+        x = run_program(prog, sd.target, "numpy", data, quirks=quirks, first=s, limit=limit)
+        xc = _codes(x.faults)
+        masks |= np.where(~_agree(r.outputs, code, x.outputs, xc) | (rows_differ(r.outputs, x.outputs)
+                                                                     & (code == 0)), bit, 0)
+        refs[key] = (x.outputs, xc)
+    bad_a, bad_b = int(np.count_nonzero(masks & R.REF_A)), int(np.count_nonzero(masks & R.REF_B))
+    differ = ~_agree(runs["a"].outputs, ca, runs["b"].outputs, cb)
+    rel = relation(a, b)
+    calls: list = [None] * m
+    todo = np.flatnonzero(differ & (masks == 0))
+    if todo.size and rel:
+        masks[todo] = rel
+    elif todo.size:
+        sub = {k: v[todo] for k, v in data.items()}
+        got, where = classify(prog, a, b, sub, refs["a"][1][todo], refs["b"][1][todo], quirks, s)
+        masks[todo] = got
+        for j, k in enumerate(todo):
+            calls[k] = where[j]
+    masks[differ & (masks == 0)] |= R.UNEXPLAINED          # (bits already set stay: bugs)
+    div = np.flatnonzero(masks)
+    return Chunk(s, m, int(np.count_nonzero(ca)), int(np.count_nonzero(cb)), bad_a, bad_b, div, masks[div],
+                 [calls[k] for k in div])
+
+
+def _stray(prog: Program, sd: Side, data: dict, run, first: int, quirks) -> None:
+    """A kernel that wrote outside its buffers (the gaps between them, or past the last) is an
+    error naming the first such instance and the call that wrote there."""
+    hit = np.flatnonzero(run.stray)
+    if not hit.size:
+        return
+    k = int(hit[0])
+    one = {n: v[k: k + 1] for n, v in data.items()}
+    again = run_program(prog, sd.target, sd.backend, one, quirks=quirks, trace=True, first=first + k)
+    where = again.calls[-1].describe() if again.calls else "before its first instruction"
+    raise KernelError(f"instance {first + k} on {sd}: the kernel wrote GM outside its buffers "
+                      f"(by {where})")
+
+
+def first_call(la: list, lb: list) -> np.ndarray:
+    """(N,) the index of the first call whose written bytes (or faulted instances) differ
+    between two call logs of one program (-1: none of its calls does)."""
+    n = len(la[0].live) if la else len(lb[0].live) if lb else 0
+    out = np.full(n, -1, np.int64)
+    for c in range(min(len(la), len(lb))):
+        d = la[c].live != lb[c].live
+        for x, y in zip(la[c].outputs, lb[c].outputs):
+            if x is not None and y is not None and x.shape == y.shape and x.shape[1]:
+                d |= rows_differ(x, y)
+        out[(out < 0) & d] = c
+    if len(la) != len(lb):                      # (the program's calls themselves differ)
+        out[out < 0] = min(len(la), len(lb))
+    return out
+
+
+def _call_agrees(la: list, lb: list, c: int) -> np.ndarray:
+    """(N,) bool: call ``c`` left the same bytes and the same instances running in both logs."""
+    if c >= len(la) or c >= len(lb):
+        return np.zeros(len((la or lb)[0].live), bool)
+    ok = la[c].live == lb[c].live
+    for x, y in zip(la[c].outputs, lb[c].outputs):
+        if x is not None and y is not None and x.shape == y.shape and x.shape[1]:
+            ok &= ~rows_differ(x, y)
+    return ok
+
+
+def candidates(name: str, ta: str, tb: str) -> tuple:
+    """The rule fields that may explain a difference made by a call of ``name``."""
+    known = CALL_INSTRS.get(name)
+    pool = dict.fromkeys(f for sp in known[1] for f in R.differing(known[0], sp, ta, tb)) if known else \
+        dict.fromkeys(f for f in R.FIELDS if f.path != "conflict" and field_value(ta, f.path) != field_value(tb, f.path))
+    return tuple(pool)
+
+
+def classify(prog: Program, a: Side, b: Side, data: dict, fa: np.ndarray, fb: np.ndarray,
+             quirks: dict | None, first: int) -> tuple[np.ndarray, list]:
+    """Class masks and first diverging calls of the instances ``data`` (whose two sides
+    differ): their NumPy references traced call by call; each first diverging call explained
+    by the hybrid targets of its rule fields."""
+    ra = run_program(prog, a.target, "numpy", data, quirks=quirks, trace=True, first=first)
+    rb = run_program(prog, b.target, "numpy", data, quirks=quirks, trace=True, first=first)
+    la, lb = ra.calls, rb.calls
+    c0 = first_call(la, lb)
+    m = len(c0)
+    masks = np.zeros(m, np.int64)
+    calls = [None if c < 0 else (la[c] if c < len(la) else lb[c]).describe() for c in c0]
+    for c in np.unique(c0):
+        sel = np.flatnonzero(c0 == c)
+        if c < 0:
+            masks[sel] = R.UNEXPLAINED
+            continue
+        name = (la[c] if c < len(la) else lb[c]).name
+        cand = candidates(name, a.target, b.target)
+        tiers = [[(f,) for f in cand if not f.coarse], [(f,) for f in cand if f.coarse], list(combinations(cand, 2))]
+        todo = sel.copy()
+        for tier in tiers:
+            hit = np.zeros(len(todo), np.int64)
+            for fs in tier:
+                if not todo.size:
+                    break
+                part = {k: v[todo] for k, v in data.items()}
+                ok = np.zeros(len(todo), bool)
+                for mine, other, log in ((b, a, la), (a, b, lb)):
+                    tv = variant(mine.target, other.target, tuple(p for f in fs for p in f.copies))
+                    try:
+                        h = run_program(prog, tv, "numpy", part, quirks=quirks, trace=True, first=first)
+                    except (PtoError, ValueError):
+                        continue                 # the hybrid does not compile: it cannot explain
+                    ok |= _call_agrees(h.calls, [_rows(x, todo) for x in log], c)
+                hit[ok] |= sum(f.bit for f in fs)
+            masks[todo] |= hit
+            todo = todo[hit == 0]
+            if not todo.size:
+                break
+        masks[todo] |= R.UNEXPLAINED
+    masks |= np.where((fa != 0) != (fb != 0), R.FAULT, 0)
+    return masks, calls
+
+
+def _rows(call, sel: np.ndarray):
+    """A call record restricted to the instances ``sel``."""
+    from ..calls import Call
+    return Call(call.index, call.name, call.where, [None if o is None else o[sel] for o in call.outputs],
+                call.live[sel])
+
+
+# ---- the report family ------------------------------------------------------------------------
+class KernelReport(Report):
+    """The report of a kernel campaign: classes name their first diverging call."""
+    FAMILY: ClassVar[str] = "kernel"
+    CONFIG: ClassVar[type] = Program
+    GENERATOR: ClassVar[str] = "inputs"
+    UNIT: ClassVar[str] = "instances"
+
+    @staticmethod
+    def settings_of(config: Program) -> dict:
+        return config.settings()
+
+    @staticmethod
+    def config_of(settings: dict) -> Program:
+        prog = load(settings["kernel"])
+        if prog.settings() != settings:
+            raise ValueError(f"kernel {settings['kernel']}: its FUZZ buffers are not the ones this report "
+                             "ran (the file changed)")
+        return prog
+
+    @staticmethod
+    def label_of(config: Program) -> str:
+        where, _, name = config.ref.rpartition(":")
+        return f"kernel {where.rsplit('/', 1)[-1]}:{name}"
+
+    side_of = staticmethod(side)
+
+    @staticmethod
+    def default_pairs(config: Program) -> list[tuple[str, str, str]]:
+        a, b = config.pair.split(":")
+        return [(f"{a} vs {b}", a, b)]
+
+    def regenerate(self, classes: list[DivClass]) -> None:
+        for c in classes:
+            c.example = (draw(self.config.inputs, self.seed, np.array(c.first[:1], np.int64))
+                         if c.first else None)
+
+    def shrink_class(self, c: DivClass) -> None:
+        shrink_class(self, c)
+
+    @classmethod
+    def run_spec(cls, spec, *, shrink: bool, progress, executor) -> "KernelReport":
+        a, b = spec.sides()
+        return campaign(spec.config(), a, b, spec.n, seed=spec.seed, start=spec.start, chunk=spec.chunk,
+                        shrink=shrink, progress=progress, executor=executor,
+                        time_limit=spec.time_limit or TIME_LIMIT)
+
+
+def _note(rep: KernelReport, ch: Chunk) -> None:
+    rep.faults_a += ch.faults_a
+    rep.faults_b += ch.faults_b
+    rep.ref_bad_a += ch.ref_bad_a
+    rep.ref_bad_b += ch.ref_bad_b
+    rep.divergent += int(np.count_nonzero(ch.masks & ~R.RACE))
+    for pos, mask, call in zip(ch.div, ch.masks, ch.calls):
+        k = DivClass(int(mask), call=call)
+        c = rep.classes.setdefault(k.key, k)
+        c.count += 1
+        if len(c.first) < FIRST:
+            c.first.append(ch.start + int(pos))
+
+
+# ---- campaigns --------------------------------------------------------------------------------
+def kernel(fn: Callable | str | Program, *, inputs: dict | None = None, outputs: dict | None = None,
+           pair: str | None = None, n: int = 100_000, seed: int = 0, backend: str = "auto",
+           fixed: dict | None = None, executor=None, start: int = 0, chunk: int | None = None,
+           shrink: bool = True, progress=None, quirks: dict | None = None,
+           time_limit: float | None = TIME_LIMIT) -> KernelReport:
+    """Fuzz kernel ``fn`` (a function, ``"path.py:fn"`` whose file defines ``FUZZ``, or a
+    ``Program``) on ``n`` instances, side ``pair`` = ``"A:B"`` (``target[@backend]``;
+    default the program's, else ``cpu:a5``). ``inputs``: name -> ``indices(...)`` /
+    ``values(...)``; ``outputs``: name -> (count, dtype), zeroed per instance, the bytes
+    compared; ``fixed``: name -> array every instance shares. The kernel is called as
+    ``fn(**ptrs)`` with one typed GM pointer per name: fixed arrays first, then inputs, then
+    outputs. Returns the campaign's report (``KernelReport``)."""
+    if isinstance(fn, Program):
+        prog = fn
+    elif isinstance(fn, str):
+        prog = load(fn)
+    else:
+        if outputs is None:
+            raise ValueError("kernel(fn, ...): give outputs= (name -> (count, dtype)); inputs= and fixed= too")
+        prog = Program(fn, dict(inputs or {}), dict(outputs), dict(fixed or {}), ref_of(fn), pair or "cpu:a5")
+    a, b = pair_of(pair or prog.pair, backend)
+    return campaign(prog, a, b, n, seed=seed, start=start, chunk=chunk, shrink=shrink, progress=progress,
+                    executor=executor, quirks=quirks, time_limit=time_limit)
+
+
+def campaign(prog: Program, a: Side | str, b: Side | str, n: int, *, seed: int = 0, start: int = 0,
+             chunk: int | None = None, shrink: bool = True, progress=None, executor=None,
+             quirks: dict | None = None, time_limit: float | None = TIME_LIMIT) -> KernelReport:
+    """Sides ``a`` and ``b`` of program ``prog`` on instances ``start .. start+n-1``."""
+    from ..backend import resolve_backend
+    from ..execution.rng import check_instances
+    a = side(a) if isinstance(a, str) else a
+    b = side(b) if isinstance(b, str) else b
+    a, b = (Side(s.target, s.exec, resolve_backend(s.backend)[0]) for s in (a, b))
+    check_instances(start, n)
+    rep = KernelReport(a, b, prog, n, "inputs", seed, start=start)
+    rep.engine = "cores of N: the kernel once per chunk on each side"
+    rep.executed = {k: "lanes" if s.backend != "numpy" and get_target(s.target).mgather.simt else
+                    "loop" if s.backend != "numpy" else "formula" for k, s in (("a", a), ("b", b))}
+    rep.references = {k: REF_SELF_NUMPY if s.backend == "numpy" else REF_NUMPY for k, s in (("a", a), ("b", b))}
+    t0 = time.perf_counter()
+    if n:
+        try:                                # a static check is the compiler's verdict: nothing runs
+            one = draw(prog.inputs, seed, np.array([start], np.int64))
+            for s in (a, b):
+                run_program(prog, s.target, "numpy", one, quirks=quirks, first=start, limit=time_limit)
+        except PtoCheckError as e:
+            rep.check_error = str(e)
+            rep.engine = "none: a static check rejects a side, nothing was compared"
+            rep.seconds = time.perf_counter() - t0
+            return rep
+    step = chunk or prog.core_size()
+    pool, ran_on = executors.choose(executor, n * max(1, prog.gm_bytes() // 64), poolable=_poolable(prog))
+    tasks = ((s, min(step, start + n - s)) for s in range(start, start + n, step))
+    done = 0
+    try:
+        for ch in executors.ordered_map(chunk_task, tasks, pool, shared=(prog, a, b, seed, quirks, time_limit)):
+            _note(rep, ch)
+            done += ch.n
+            if progress:
+                progress(done, n)
+    except KernelError as e:                # what finished is reported; the error says the rest
+        rep.n, rep.seconds = done, time.perf_counter() - t0
+        rep.engine += f"; stopped: {e}"
+        e.report = rep
+        raise
+    if ran_on:
+        rep.engine += f", {ran_on}"
+    rep.seconds = time.perf_counter() - t0
+    rep.regenerate(list(rep.classes.values()))
+    if shrink:
+        rep.shrink()
+    return rep
+
+
+def _poolable(prog: Program) -> bool:
+    """A worker process can load the kernel (from its file or an importable module)."""
+    return bool(prog.ref) and not prog.ref.startswith("__main__:")
+
+
+def chunk_task(ctx: tuple, s: int, m: int) -> Chunk:
+    """A worker's task: one chunk (``ctx`` = program, sides, seed, quirks, time limit)."""
+    prog, a, b, seed, quirks, limit = ctx
+    return run_chunk(prog, a, b, seed, s, m, quirks, limit)
+
+
+# ---- shrinking and reproducers ---------------------------------------------------------------
+def _class_of(prog: Program, a: Side, b: Side, data: dict, quirks=None) -> tuple[int, str | None]:
+    """(mask, first diverging call) of one instance's inputs (0: the sides agree)."""
+    ch_a = run_program(prog, a.target, "numpy", data, quirks=quirks)
+    ch_b = run_program(prog, b.target, "numpy", data, quirks=quirks)
+    fa, fb = _codes(ch_a.faults), _codes(ch_b.faults)
+    if _agree(ch_a.outputs, fa, ch_b.outputs, fb)[0]:
+        return 0, None
+    masks, calls = classify(prog, a, b, data, fa, fb, quirks, 0)
+    return int(masks[0]), calls[0]
+
+
+def _tries(v: np.ndarray):
+    """Smaller candidates for one input array, smallest change first: all zero, halves and
+    single elements zeroed, magnitudes halved, fewer distinct values."""
+    flat = v.reshape(-1)
+    yield np.zeros_like(v)
+    size = max(flat.size // 2, 1)
+    while size >= 1:
+        for k0 in range(0, flat.size, size):
+            t = flat.copy()
+            t[k0: k0 + size] = 0
+            yield t.reshape(v.shape)
+        size //= 2
+    if flat.dtype.kind in "iu":
+        t = flat.copy()
+        t //= 2
+        yield t.reshape(v.shape)
+        vals, counts = np.unique(flat, return_counts=True)
+        if vals.size > 1:
+            t = flat.copy()
+            t[t != vals[np.argmax(counts)]] = vals[np.argmax(counts)]
+            yield t.reshape(v.shape)
+
+
+def shrink_class(rep: KernelReport, c: DivClass, budget: int = 200) -> None:
+    """Greedy and deterministic: keep each smaller input that keeps the class (its mask and
+    first diverging call)."""
+    if not c.first:
+        return
+    prog, a, b = rep.config, rep.a, rep.b
+    data = draw(prog.inputs, rep.seed, np.array(c.first[:1], np.int64))
+    want = (c.mask, c.call)
+    if _class_of(prog, a, b, data) != want:
+        return
+    tries = 0
+    for name in prog.inputs:
+        changed = True
+        while changed and tries < budget:
+            changed = False
+            for t in _tries(data[name][0]):
+                if tries >= budget:
+                    break
+                if np.array_equal(t, data[name][0]):
+                    continue
+                tries += 1
+                cand = dict(data)
+                cand[name] = t[None]
+                if _class_of(prog, a, b, cand) == want:
+                    data, changed = cand, True
+                    break
+    c.shrunk = {"what": ", ".join(f"{k}: {int(np.count_nonzero(v))} non-zero of {v.size}" for k, v in data.items()),
+                "inputs": {k: v[0].tolist() for k, v in data.items()}}
+    c.reproducer = script(prog, a, b, {k: v[0] for k, v in data.items()})
+
+
+def script(prog: Program, a: Side, b: Side, inputs: dict) -> str:
+    """A stand-alone program (public API only) that calls the kernel on both targets with
+    these inputs and prints the differing output bytes and the first diverging call."""
+    import os
+    from .. import dtypes
+    where, _, name = prog.ref.rpartition(":")
+    if where.endswith(".py"):
+        load_fn = [f"import importlib.util",
+                   f"spec = importlib.util.spec_from_file_location('kernel', {os.path.abspath(where)!r})",
+                   "mod = importlib.util.module_from_spec(spec)",
+                   "spec.loader.exec_module(mod)",
+                   f"kernel, FUZZ = mod.{name}, mod.FUZZ"]
+        fixed = "FUZZ.get('fixed', {})"
+    else:
+        load_fn = [f"from {where} import {name.split('.')[0]} as kernel"]
+        fixed = "{" + ", ".join(f"{k!r}: np.frombuffer(bytes.fromhex({np.ascontiguousarray(v).tobytes().hex()!r}), "
+                                f"np.{np.asarray(v).dtype.name})" for k, v in prog.fixed.items()) + "}"
+    lines = ["import numpy as np", "import ptogpu as pto", "", *load_fn, "",
+             f"fixed = {fixed}",
+             "inputs = {"]
+    for k, v in inputs.items():
+        g = prog.inputs[k]
+        dt = dtypes.name_of(dtypes.as_dtype(g.dtype))
+        lines.append(f"    {k!r}: np.array({v.reshape(-1).tolist()!r}, dtype=pto.{dt}),")
+    lines += ["}",
+              f"outputs = {{{', '.join(f'{k!r}: ({int(cnt)}, pto.{dtypes.name_of(dtypes.as_dtype(d))})' for k, (cnt, d) in prog.outputs.items())}}}",
+              "runs = {}",
+              f"for side in ({str(a).replace('.simt', '')!r}, {str(b).replace('.simt', '')!r}):",
+              "    target, backend = side.split('@')",
+              "    with pto.Core(target, backend) as core:",
+              "        ptrs = {k: core.gm_put(np.asarray(v).reshape(-1)) for k, v in fixed.items()}",
+              "        ptrs.update({k: core.gm_put(v) for k, v in inputs.items()})",
+              "        ptrs.update({k: core.gm_alloc(n, dt) for k, (n, dt) in outputs.items()})",
+              "        with core.calls() as log:",
+              "            try:",
+              "                kernel(**ptrs)",
+              "                fault = None",
+              "            except pto.PtoFault as e:",
+              "                fault = str(e)",
+              "        out = {k: ptrs[k].numpy(n) for k, (n, dt) in outputs.items()}",
+              "        runs[side] = (out, fault, log.calls)",
+              "        print(side, 'faults:' if fault else 'runs', fault or '', [c.describe() for c in log.calls])",
+              "(oa, fa, la), (ob, fb, lb) = runs.values()",
+              "for c, (x, y) in enumerate(zip(la, lb)):       # the first call whose written bytes differ",
+              "    if any(p is not None and q is not None and (p != q).any() for p, q in zip(x.outputs, y.outputs)):",
+              "        print('first diverging call:', x.describe())",
+              "        break",
+              "else:",
+              "    if len(la) != len(lb):",
+              "        print('first diverging call:', (la if len(la) > len(lb) else lb)[min(len(la), len(lb))].describe(),",
+              "              '(runs on one side only: the other faulted)')",
+              "for k in outputs:",
+              "    x, y = oa[k].view(np.uint8), ob[k].view(np.uint8)",
+              "    diff = np.flatnonzero(x != y)",
+              "    print(k, len(diff), 'differing bytes', diff[:8].tolist(), x[diff[:8]].tolist(), y[diff[:8]].tolist())",
+              "assert fa != fb or any((oa[k] != ob[k]).any() for k in outputs), 'no divergence'"]
+    return "\n".join(lines) + "\n"
