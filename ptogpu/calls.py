@@ -33,6 +33,7 @@ class Call:
     where: str
     outputs: list = field(default_factory=list)
     live: np.ndarray | None = None    # (N,) bool: the instances still running after it
+    space: str = ""                   # where its (first) written operand lives: gm, ub, l1
 
     def describe(self) -> str:
         return f"call {self.index + 1} {self.name} at {self.where}"
@@ -48,7 +49,7 @@ class CallLog:
     def record(self, name: str, args: tuple) -> None:
         n = WRITES.get(name, 1)
         self.calls.append(Call(len(self.calls), name, caller(), [snapshot(self.core, a) for a in args[:n]],
-                               self.core.live.copy()))
+                               self.core.live.copy(), space_of(args[0]) if args else ""))
 
     def __enter__(self) -> "CallLog":
         self.core._calls = self
@@ -82,6 +83,13 @@ def snapshot(core, operand) -> np.ndarray | None:
     lo, hi = max(lo, 0), min(lo + n, bank.size)
     rows = bank.rows()
     return np.ascontiguousarray(rows[:, lo:hi]) if hi > lo else np.zeros((core.batch, 0), np.uint8)
+
+
+def space_of(operand) -> str:
+    """The memory an operand lives in ("" for one without: a register, a number)."""
+    if hasattr(operand, "GetShape"):
+        return "gm"
+    return getattr(operand, "space", "") if hasattr(operand, "Rows") else getattr(operand, "space", "") or ""
 
 
 def extent(gt) -> int:

@@ -205,6 +205,11 @@ def run_program(prog: Program, target: str, backend: str, data: dict[str, np.nda
             except PtoError as e:
                 raise KernelError(f"instance {first}: {e} ({where_raised(e, prog.ref)})") from None
             except Exception as e:
+                inner = _inner(e)
+                if inner:                     # raised inside ptogpu: ours, not the kernel's
+                    raise KernelError(f"instance {first} on {target}: ptogpu raised {type(e).__name__}: {e} at "
+                                      f"{inner}, called from {where_raised(e, prog.ref)} (an emulator bug: "
+                                      "please report it)") from None
                 raise KernelError(f"instance {first}: the kernel raised {type(e).__name__}: {e} "
                                   f"({where_raised(e, prog.ref)})") from None
         if got is not None:
@@ -247,6 +252,16 @@ def where_raised(e: BaseException, ref: str = "") -> str:
         elif not p.startswith(here):
             outside = f"{os.path.basename(fr.filename)}:{fr.lineno}"
     return last if last != "?" else outside
+
+
+def _inner(e: BaseException) -> str | None:
+    """``file:line`` of the innermost frame when it is in ptogpu (None: the kernel's own, or a
+    library's it called)."""
+    tb = traceback.extract_tb(e.__traceback__)
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+    if tb and os.path.abspath(tb[-1].filename).startswith(here):
+        return f"ptogpu/{os.path.relpath(tb[-1].filename, here)}:{tb[-1].lineno}"
+    return None
 
 
 @contextlib.contextmanager

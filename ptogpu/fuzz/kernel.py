@@ -173,12 +173,13 @@ def _call_agrees(la: list, lb: list, c: int) -> np.ndarray:
     return ok
 
 
-def candidates(name: str, ta: str, tb: str) -> tuple:
-    """The rule fields that may explain a difference made by a call of ``name``."""
-    known = CALL_INSTRS.get(name)
-    pool = dict.fromkeys(f for sp in known[1] for f in R.differing(known[0], sp, ta, tb)) if known else \
-        dict.fromkeys(f for f in R.FIELDS if f.path != "conflict" and field_value(ta, f.path) != field_value(tb, f.path))
-    return tuple(pool)
+def candidates(call, ta: str, tb: str) -> tuple:
+    """The rule fields that may explain a difference made by ``call``: its instruction's (for
+    its destination's memory), or any field the two targets differ in."""
+    known = CALL_INSTRS.get(call.name)
+    if known:
+        return R.differing(known[0], call.space if call.space in known[1] else known[1][0], ta, tb)
+    return tuple(f for f in R.FIELDS if f.path != "conflict" and field_value(ta, f.path) != field_value(tb, f.path))
 
 
 def classify(prog: Program, a: Side, b: Side, data: dict, fa: np.ndarray, fb: np.ndarray,
@@ -198,8 +199,7 @@ def classify(prog: Program, a: Side, b: Side, data: dict, fa: np.ndarray, fb: np
         if c < 0:
             masks[sel] = R.UNEXPLAINED
             continue
-        name = (la[c] if c < len(la) else lb[c]).name
-        cand = candidates(name, a.target, b.target)
+        cand = candidates(la[c] if c < len(la) else lb[c], a.target, b.target)
         tiers = [[(f,) for f in cand if not f.coarse], [(f,) for f in cand if f.coarse], list(combinations(cand, 2))]
         todo = sel.copy()
         for tier in tiers:
@@ -213,8 +213,8 @@ def classify(prog: Program, a: Side, b: Side, data: dict, fa: np.ndarray, fb: np
                     tv = variant(mine.target, other.target, tuple(p for f in fs for p in f.copies))
                     try:
                         h = run_program(prog, tv, "numpy", part, quirks=quirks, trace=True, first=first)
-                    except (PtoError, ValueError):
-                        continue                 # the hybrid does not compile: it cannot explain
+                    except (PtoError, ValueError, KernelError):
+                        continue                 # the hybrid does not compile (or run): it cannot explain
                     ok |= _call_agrees(h.calls, [_rows(x, todo) for x in log], c)
                 hit[ok] |= sum(f.bit for f in fs)
             masks[todo] |= hit
@@ -230,7 +230,7 @@ def _rows(call, sel: np.ndarray):
     """A call record restricted to the instances ``sel``."""
     from ..calls import Call
     return Call(call.index, call.name, call.where, [None if o is None else o[sel] for o in call.outputs],
-                call.live[sel])
+                call.live[sel], call.space)
 
 
 # ---- the report family ------------------------------------------------------------------------
@@ -455,12 +455,10 @@ def script(prog: Program, a: Side, b: Side, inputs: dict) -> str:
     from .. import dtypes
     where, _, name = prog.ref.rpartition(":")
     if where.endswith(".py"):
-        load_fn = [f"import importlib.util",
-                   f"spec = importlib.util.spec_from_file_location('kernel', {os.path.abspath(where)!r})",
-                   "mod = importlib.util.module_from_spec(spec)",
-                   "spec.loader.exec_module(mod)",
-                   f"kernel, FUZZ = mod.{name}, mod.FUZZ"]
-        fixed = "FUZZ.get('fixed', {})"
+        load_fn = ["from ptogpu.execution.program import load",
+                   f"prog = load({os.path.abspath(where) + ':' + name!r})   # the kernel and its FUZZ buffers",
+                   "kernel = prog.fn"]
+        fixed = "prog.fixed"
     else:
         load_fn = [f"from {where} import {name.split('.')[0]} as kernel"]
         fixed = "{" + ", ".join(f"{k!r}: np.frombuffer(bytes.fromhex({np.ascontiguousarray(v).tobytes().hex()!r}), "

@@ -1,0 +1,168 @@
+"""Fuzzing a user's own kernel (ptogpu.fuzz.kernel, ptogpu fuzz --kernel): the shipped
+examples, a planted divergence found at its call, shrunk and reproduced, the inputs'
+generators, the report family (JSON, shards), and kernels that misbehave."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import ptogpu as pto
+from ptogpu.execution.inputs import draw, indices, values
+from ptogpu.execution.program import load, run_program
+from ptogpu.fuzz import rules as R
+from ptogpu.fuzz.kernel import KernelReport, kernel
+from ptogpu.fuzz.spec import CampaignSpec, run_sharded
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+PLANTED = os.path.join(HERE, "kernels", "planted.py")
+EXAMPLES = os.path.join(ROOT, "examples")
+
+
+def line(marker: str) -> int:
+    """The line of tests/kernels/planted.py that holds ``marker``."""
+    with open(PLANTED) as f:
+        return next(i for i, ln in enumerate(f, 1) if marker in ln)
+
+
+PLANT = f"planted.py:{line('gather(b, Tab(table + shift), it)')}"
+
+
+def _classes(rep):
+    return {c.name: c.count for c in rep.classes.values()}
+
+
+def test_the_planted_divergence_is_found_at_its_call_shrunk_and_reproduced(capsys):
+    rep = kernel(f"{PLANTED}:planted", n=300, backend="numpy")
+    (c,) = rep.classes.values()
+    assert c.call == f"call 3 MGATHER at {PLANT}" and c.mask == R.UNEXPLAINED and c.count == 300
+    assert rep.unexplained == 300 and rep.divergent == 300
+    assert c.shrunk["inputs"]["ids"] == [0] * 8                # the smallest input that shows it
+    exec(compile(c.reproducer, "repro", "exec"), {})
+    out = capsys.readouterr().out
+    assert f"first diverging call: call 3 MGATHER at {PLANT}" in out
+    assert "out 16 differing bytes" in out
+
+
+def test_the_examples(capsys):
+    bag = kernel(f"{EXAMPLES}/embedding_bag.py:embedding_bag", n=2000, backend="numpy", shrink=False)
+    assert _classes(bag) == {"call 2 MGATHER at embedding_bag.py:26: row source address rule (fault vs value)": 3}
+    inter = kernel(f"{EXAMPLES}/interleave_gathers.py:interleave_gathers", n=500, backend="numpy")
+    got = _classes(inter)
+    assert set(got) == {"call 3 MGATHER at interleave_gathers.py:26: index cast width",
+                        "call 4 MGATHER at interleave_gathers.py:27: index cast width"}
+    for c in inter.classes.values():                  # each class's script shows its own call
+        exec(compile(c.reproducer, "repro", "exec"), {})
+        assert f"first diverging call: {c.call}" in capsys.readouterr().out
+    moe = kernel(f"{EXAMPLES}/moe_dispatch.py:moe_dispatch", n=300, backend="numpy")
+    assert moe.divergent == 0 and moe.faults_a == moe.faults_b == 0
+
+
+def test_a_kernel_side_is_checked_against_its_numpy_reference():
+    from ptogpu.backend import native_backend
+    if not native_backend.available()[0]:
+        pytest.skip("no native backend")
+    rep = kernel(f"{EXAMPLES}/interleave_gathers.py:interleave_gathers", pair="a5@native:a5@numpy", n=400,
+                 shrink=False)
+    assert rep.divergent == 0 and rep.ref_bad_a == 0 and rep.executed["a"] == "lanes"
+    rep = kernel(f"{PLANTED}:planted", pair="cpu@native:a5@native", n=200, shrink=False)
+    assert _classes(rep) == {f"call 3 MGATHER at {PLANT}: unexplained": 200}
+
+
+def test_inputs_are_a_pure_function_of_seed_name_and_instance():
+    ins = {"i": indices((2, 3), cap=(5, 9), dtype="uint16"), "v": values(4, "bfloat16"), "s": values(3, "half", "small")}
+    whole = draw(ins, 7, np.arange(50))
+    part = draw(ins, 7, np.arange(20, 30))
+    for k in ins:
+        np.testing.assert_array_equal(whole[k][20:30].view(np.uint8), part[k].view(np.uint8))
+    assert whole["i"].shape == (50, 2, 3) and whole["i"].dtype == np.uint16
+    assert whole["v"].dtype == pto.bfloat16 and not np.array_equal(draw(ins, 8, np.arange(50))["i"], whole["i"])
+    assert (whole["s"].astype(np.float32) <= 15).all()
+    with pytest.raises(ValueError, match="integer type"):
+        indices(4, 8, "float32")
+
+
+def test_call_logs_name_each_call_and_its_bytes():
+    prog = load(f"{PLANTED}:planted")
+    run = run_program(prog, "a5", "numpy", draw(prog.inputs, 0, np.arange(3)), trace=True)
+    assert [c.describe() for c in run.calls] == [
+        f"call 1 TLOAD at planted.py:{line('pto.TLOAD(it, Idx(ids))')}",
+        f"call 2 MGATHER at planted.py:{line('gather(a, Tab(table), it)')}", f"call 3 MGATHER at {PLANT}",
+        f"call 4 TSTORE at planted.py:{line('pto.TSTORE(Out(out), b)')}"]
+    ids = draw(prog.inputs, 0, np.arange(3))["ids"]
+    b = run.calls[2].outputs[0][:, :32].view(np.float32)
+    np.testing.assert_array_equal(b, np.minimum(ids, 63).astype(np.float32) + 1)    # table + 1: the plant
+
+
+def test_reports_read_back_and_shards_merge_to_the_whole_run():
+    prog = load(f"{PLANTED}:planted")
+    spec = CampaignSpec.of(prog, "cpu@numpy", "a5@numpy", 120, seed=3)
+    whole = spec.run(shrink=False)
+    doc = json.loads(json.dumps(whole.to_json()))
+    assert doc["family"] == "kernel" and doc["classes"][0]["call"] == f"call 3 MGATHER at {PLANT}"
+    back = KernelReport.from_json(doc)
+    assert back.to_json()["classes"] == doc["classes"]
+    merged = run_sharded(spec, 3, None, shrink=False)
+    assert [(c.name, c.count, c.first) for c in merged.classes.values()] == \
+        [(c.name, c.count, c.first) for c in whole.classes.values()]
+
+
+def test_worker_processes_give_the_same_report(monkeypatch):
+    monkeypatch.setenv("PTOGPU_WORKERS", "2")
+    pooled = kernel(f"{PLANTED}:planted", n=600, chunk=100, backend="numpy", shrink=False)
+    monkeypatch.setenv("PTOGPU_WORKERS", "0")
+    here = kernel(f"{PLANTED}:planted", n=600, chunk=100, backend="numpy", shrink=False)
+    assert "worker process" in pooled.engine
+    assert [(c.name, c.count, c.first) for c in pooled.classes.values()] == \
+        [(c.name, c.count, c.first) for c in here.classes.values()]
+
+
+@pytest.mark.parametrize("fn, msg", [
+    ("raises", f"instance 0: the kernel raised KeyError: 'no such key' (planted.py:{line('no such key')})"),
+    ("returns", "the kernel returned int; a kernel writes its outputs and returns nothing"),
+    ("strays", f"the kernel wrote GM outside its buffers (by call 1 TSTORE at planted.py:{line('out + 8')})"),
+    ("loops", "the kernel ran past the time limit (1 s for a chunk), at planted.py:"),
+])
+def test_a_kernel_that_misbehaves_is_one_line_and_exit_2(fn, msg):
+    r = subprocess.run([sys.executable, "-m", "ptogpu", "fuzz", "--kernel", f"{PLANTED}:{fn}", "-n", "50",
+                        "--backend", "numpy", "--time-limit", "1", "--quiet"], capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == 2 and msg in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
+
+
+def test_finished_chunks_are_reported_when_a_later_one_fails():
+    r = subprocess.run([sys.executable, "-m", "ptogpu", "fuzz", "--kernel", f"{PLANTED}:raises_later", "-n", "3000",
+                        "--chunk", "500", "--backend", "numpy", "--quiet", "--no-shrink"], capture_output=True,
+                       text=True, timeout=120)
+    assert r.returncode == 2 and "instance 500: the kernel raised RuntimeError" in r.stderr
+    assert "500 instances in" in r.stdout and f"call 3 MGATHER at {PLANT}: unexplained: 500" in r.stdout
+
+
+@pytest.mark.parametrize("args, msg", [
+    (["--kernel", "nowhere.py:fn"], "no file nowhere.py"),
+    (["--kernel", f"{PLANTED}:nothing"], "no function 'nothing'"),
+    (["--kernel", f"{PLANTED}:planted", "--mode", "row"], "no --mode"),
+    (["--kernel", f"{PLANTED}:planted", "--pair", "cpu.last:a5"], "a kernel side is target[@backend]"),
+    (["--time-limit", "3"], "--time-limit goes with --kernel"),
+])
+def test_bad_kernel_requests_are_one_line_exit_2(args, msg):
+    r = subprocess.run([sys.executable, "-m", "ptogpu", "fuzz", "-n", "5", *args], capture_output=True, text=True)
+    assert r.returncode == 2 and msg in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
+
+
+def test_the_cli_reports_the_classes_and_writes_reproducers(tmp_path):
+    r = subprocess.run([sys.executable, "-m", "ptogpu", "fuzz", "--kernel", f"{PLANTED}:planted", "-n", "100",
+                        "--backend", "numpy", "--quiet", "--repro-dir", str(tmp_path), "--json"],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 1, r.stderr                  # an unexplained class fails the run
+    doc = json.loads(r.stdout)
+    (c,) = doc["campaigns"][0]["classes"]
+    assert c["call"] == f"call 3 MGATHER at {PLANT}" and not c["explained"]
+    (path,) = list(tmp_path.iterdir())
+    out = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0 and f"first diverging call: call 3 MGATHER at {PLANT}" in out.stdout
