@@ -1,7 +1,7 @@
 """Which instruction calls a program made, from which line of its source, and what each left
 in the memory it writes: ``with core.calls() as log:`` records them (one record per call, the
 bytes of every instance of a core of N). Comparing two targets' logs call by call gives the
-first call whose outputs differ (``ptogpu.fuzz.kernel``).
+first call whose outputs differ (``ptogpu.fuzz.user_kernel``).
 
 A call's outputs are the operands it writes: its first operand (PTO's destination-first
 convention: MGATHER's dst, TSTORE's GlobalTensor, MSCATTER's table, TLOAD's tile), or its

@@ -66,6 +66,7 @@ PY_PAGES = [p for p in PAGES if any(b[0] == "python" for b in _blocks(p))]
 @pytest.mark.parametrize("page", PY_PAGES, ids=_rel)
 def test_python_blocks_run_and_print_what_the_page_shows(page, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
+    _examples(tmp_path)
     ns: dict = {"__name__": f"doc_{page.stem}"}
     blocks = _blocks(page)
     for k, (lang, body, line, _, _) in enumerate(blocks):
@@ -117,9 +118,16 @@ def _argv(cmd: str) -> list[str]:
 _ran: dict[str, subprocess.CompletedProcess] = {}
 
 
+def _examples(cwd: pathlib.Path) -> None:
+    """The pages name the shipped kernels as a checkout has them: ``examples/...``."""
+    if not (cwd / "examples").exists():
+        (cwd / "examples").symlink_to(ROOT / "examples", target_is_directory=True)
+
+
 def _run(cmd: str, cwd: pathlib.Path) -> subprocess.CompletedProcess:
     if cmd not in _ran:
         (cwd / "docs").mkdir(exist_ok=True)
+        _examples(cwd)
         env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
         env.pop("PTOGPU_REPRO_DIR", None)          # the pages show the default (./ptogpu-repro)
         _ran[cmd] = subprocess.run(_argv(cmd), cwd=cwd, capture_output=True, text=True, timeout=600,

@@ -15,7 +15,7 @@ import ptogpu as pto
 from ptogpu.execution.inputs import draw, indices, values
 from ptogpu.execution.program import load, run_program
 from ptogpu.fuzz import rules as R
-from ptogpu.fuzz.kernel import KernelReport, kernel
+from ptogpu.fuzz.user_kernel import KernelReport, kernel
 from ptogpu.fuzz.spec import CampaignSpec, run_sharded
 
 HERE = os.path.dirname(os.path.abspath(__file__))

@@ -45,7 +45,7 @@ class Program:
     fixed: dict = field(default_factory=dict)
     ref: str = ""
     pair: str = "cpu:a5"              # the sides a campaign compares unless told
-    family = "kernel"                 # (its campaigns' report: ptogpu.fuzz.kernel)
+    family = "kernel"                 # (its campaigns' report: ptogpu.fuzz.user_kernel)
 
     def __reduce__(self):
         # a kernel read from a file is read again where it is unpickled (a worker process)

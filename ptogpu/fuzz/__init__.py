@@ -15,7 +15,7 @@ from .repro import snippet
 def __getattr__(name: str):
     """``campaign``, ``Side`` and ``run_batch`` load lazily (they pull in the batch engines)."""
     if name == "kernel":
-        from .kernel import kernel
+        from .user_kernel import kernel
         return kernel
     if name in ("campaign", "Side"):
         from . import compare

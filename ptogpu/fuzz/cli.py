@@ -214,7 +214,7 @@ def write_reproducers(directory: str, title: str, rep) -> dict:
         os.makedirs(directory, exist_ok=True)
         path = os.path.join(directory, f"{slug(title)}--{slug(c['class'])}.py")
         with open(path, "w") as f:
-            f.write(f"# ptogpu fuzz: {title}\n# class {c['class']} ({c['count']:,} tiles, "
+            f.write(f"# ptogpu fuzz: {title}\n# class {c['class']} ({c['count']:,} {rep.UNIT}, "
                     f"first instance {c['first'][0] if c['first'] else '-'})\n")
             f.write(c["reproducer"])
         out[c["class"]] = path
@@ -348,7 +348,7 @@ def main(args) -> int:
 def kernel_main(args, backend: str) -> int:
     """``ptogpu fuzz --kernel FILE.py:FN``: a user's kernel over generated inputs, each
     ``--pair`` (default: its FUZZ's ``pair``, else cpu:a5) a campaign of the kernel family."""
-    from .kernel import KernelReport
+    from .user_kernel import KernelReport
     from ..execution.program import load
     given = [o for o in ("instr", "space", "mode", "oob", "atomic", "dtype", "index_dtype", "shape", "dst_fill",
                          "layout", "table_size", "table_shape", "table_stride", "quirk", "gen", "suite")

@@ -23,10 +23,10 @@ SCHEMA = "ptogpu.fuzz.campaign/1"
 
 def families() -> dict:
     """family name -> its report class: ``mgather`` (MGATHER, TGATHERB, TINTERLEAVE;
-    ``compare``), ``mscatter`` (``scatter``), ``kernel`` (a user's kernel; ``kernel``); a
+    ``compare``), ``mscatter`` (``scatter``), ``kernel`` (a user's kernel; ``user_kernel``); a
     configuration's instruction names its family (``Instr.family``), a kernel's program
     its own."""
-    from . import compare, kernel, scatter  # noqa: F401  (each registers its family's report)
+    from . import compare, scatter, user_kernel  # noqa: F401  (each registers its family's report)
     from .report import FAMILIES
     return FAMILIES
 

@@ -1,0 +1,84 @@
+"""Kernel campaigns: instances per second of the embedding-bag example (ids 1x16 int32, MGATHER
+Row from a 1000x64 float32 table, TSTORE), cpu vs a5, one JSON line per measurement, in one
+process: ``ptogpu.fuzz.kernel`` on each backend (both sides, a kernel side's NumPy reference,
+the verdicts), and the simple alternative: a Python loop that runs the kernel once per
+instance on a single core of each side and compares the output bytes.
+
+Usage: python perf/bench_kernel.py [--n 20000] [--loop-n 500] [--backends native,numpy]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+os.environ.setdefault("PTOGPU_NATIVE_OPT", "-O3")
+import sys
+import time
+
+import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import ptogpu as pto  # noqa: E402
+from ptogpu.execution.inputs import draw  # noqa: E402
+from ptogpu.execution.program import load  # noqa: E402
+from ptogpu.fuzz.user_kernel import kernel  # noqa: E402
+from bench_fuzz import available, machine  # noqa: E402
+
+REF = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "examples", "embedding_bag.py") + \
+    ":embedding_bag"
+
+
+def emit(rec: dict) -> None:
+    print(json.dumps(rec), flush=True)
+
+
+def loop(prog, backend: str, n: int) -> float:
+    """The simple alternative: per instance, a single core per side, the kernel, a compare."""
+    data = draw(prog.inputs, 0, np.arange(n))
+    t0 = time.perf_counter()
+    for k in range(n):
+        outs = []
+        for target in ("cpu", "a5"):
+            with pto.Core(target, backend) as core:
+                ptrs = {name: core.gm_put(np.asarray(a).reshape(-1)) for name, a in prog.fixed.items()}
+                ptrs.update({name: core.gm_put(v[k]) for name, v in data.items()})
+                ptrs.update({name: core.gm_alloc(c, d) for name, (c, d) in prog.outputs.items()})
+                try:
+                    prog.fn(**ptrs)
+                    outs.append((ptrs["out"].numpy(prog.outputs["out"][0]).tobytes(), None))
+                except pto.PtoFault as e:
+                    outs.append((b"", str(e)))
+        _ = outs[0] != outs[1]
+    return time.perf_counter() - t0
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--n", type=int, default=20000)
+    ap.add_argument("--loop-n", type=int, default=500)
+    ap.add_argument("--backends", default="native,numpy")
+    args = ap.parse_args()
+    mach = machine()
+    prog = load(REF)
+    for be in args.backends.split(","):
+        if be != "numpy" and not available(be):
+            emit({"bench": "kernel_campaign", "backend": be, "skipped": "not available"})
+            continue
+        kernel(prog, n=256, backend=be, shrink=False)                  # warm-up / build
+        t0 = time.perf_counter()
+        rep = kernel(prog, n=args.n, backend=be, shrink=False)
+        dt = time.perf_counter() - t0
+        lt = loop(prog, be, args.loop_n)
+        emit({"bench": "kernel_campaign", "kernel": "examples/embedding_bag.py", "pair": "cpu:a5",
+              "backend": be, "n": args.n, "seconds": round(dt, 3), "instances_per_s": round(args.n / dt),
+              "executed": rep.executed, "references": {k: v.split(" (")[0] for k, v in rep.references.items()},
+              "divergent": rep.divergent, "classes": len(rep.classes),
+              "loop_n": args.loop_n, "loop_instances_per_s": round(args.loop_n / lt),
+              "ratio": round((args.n / dt) / (args.loop_n / lt), 2), "machine": mach})
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
