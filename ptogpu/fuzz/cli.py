@@ -327,22 +327,28 @@ def main(args) -> int:
         if args.gen is not None and args.gen not in family.GENERATORS:
             raise ValueError(f"--gen {args.gen!r}: {instr.name.upper()} campaigns take "
                              f"{', '.join(family.GENERATORS)}")
-        pairs = family.default_pairs(cfg)
-        if args.pair:
-            pairs = []
-            for p in args.pair:
-                if p.count(":") != 1 or not all(p.split(":")):
-                    raise ValueError(f"--pair {p!r}: expected two sides A:B, e.g. a5.simt:a2a3")
-                a, b = p.split(":")
-                family.side_of(a), family.side_of(b)
-                pairs.append((f"{a} vs {b}", a, b))
-        for title, a, b in pairs:
+        for title, a, b in _pairs(args, family, cfg):
             runs.append(Known(title, cfg, a, b, args.gen or family.GENERATOR,
                               100_000 if args.instances is None else args.instances, args.shapes))
     if (args.suite or not custom) and not args.json and runs:
         print(f"the known suite: {len(runs)} campaigns, {sum(k.n for k in runs):,} tiles "
               f"(seed {args.seed}; --suite known -n N sets each campaign's size)", flush=True)
     return execute(runs, args, backend)
+
+
+def _pairs(args, family, config) -> list[tuple[str, str, str]]:
+    """(title, side a, side b) of each ``--pair`` (each side checked by the family), or the
+    family's default pairs for ``config``."""
+    if not args.pair:
+        return family.default_pairs(config)
+    pairs = []
+    for p in args.pair:
+        if p.count(":") != 1 or not all(p.split(":")):
+            raise ValueError(f"--pair {p!r}: expected two sides A:B, e.g. a5.simt:a2a3")
+        a, b = p.split(":")
+        family.side_of(a), family.side_of(b)
+        pairs.append((f"{a} vs {b}", a, b))
+    return pairs
 
 
 def kernel_main(args, backend: str) -> int:
@@ -359,15 +365,7 @@ def kernel_main(args, backend: str) -> int:
     if args.time_limit is not None and not args.time_limit > 0:
         raise ValueError(f"--time-limit {args.time_limit}: a positive number of seconds")
     prog = load(args.kernel)
-    pairs = KernelReport.default_pairs(prog)
-    if args.pair:
-        pairs = []
-        for p in args.pair:
-            if p.count(":") != 1 or not all(p.split(":")):
-                raise ValueError(f"--pair {p!r}: expected two sides A:B, e.g. cpu:a5")
-            a, b = p.split(":")
-            KernelReport.side_of(a), KernelReport.side_of(b)
-            pairs.append((f"{a} vs {b}", a, b))
+    pairs = _pairs(args, KernelReport, prog)
     from .suite import Known
     n = 100_000 if args.instances is None else args.instances
     return execute([Known(f"{KernelReport.label_of(prog)}: {t}", prog, a, b, "inputs", n) for t, a, b in pairs],
