@@ -166,3 +166,17 @@ def test_the_cli_reports_the_classes_and_writes_reproducers(tmp_path):
     (path,) = list(tmp_path.iterdir())
     out = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0 and f"first diverging call: call 3 MGATHER at {PLANT}" in out.stdout
+
+
+def test_a_kernel_campaign_in_shards_on_a_dask_cluster_is_the_local_run():
+    pytest.importorskip("distributed")
+    args = ["--kernel", f"{EXAMPLES}/interleave_gathers.py:interleave_gathers", "-n", "900", "--backend", "numpy",
+            "--quiet", "--no-shrink", "--json"]
+    here = subprocess.run([sys.executable, "-m", "ptogpu", "fuzz", *args], capture_output=True, text=True, timeout=300)
+    far = subprocess.run([sys.executable, "-m", "ptogpu", "fuzz", *args, "--dask", "local:2", "--shards", "3"],
+                         capture_output=True, text=True, timeout=300)
+    assert here.returncode == far.returncode == 0, far.stderr
+    a, b = (json.loads(r.stdout)["campaigns"][0] for r in (here, far))
+    assert len(b["workers"]) == 3
+    assert [(c["class"], c["count"], c["first"]) for c in a["classes"]] == \
+        [(c["class"], c["count"], c["first"]) for c in b["classes"]]
