@@ -129,6 +129,13 @@ def campaigns(backend: str = "native") -> list[Known]:
                              kernel=True))
             out.append(Known(f"A2/A3 {mode.capitalize()}: scalar-loop kernel ({backend}) vs NumPy: must agree",
                              cfg, "a2a3@numpy", f"a2a3@{backend}", "mixed", 500, kernel=True))
+        # the DMA bursts each instance issues for the rows it reads (Zero skips the others):
+        # the NumPy burst engine's batch rule against the kernels, into UB and into L1
+        for space, cols in (("ub", 12), ("l1", 12)):
+            cfg = FuzzConfig(space=space, mode="row", rows=6, cols=cols, table_size=96, oob="zero", dst_fill=0xAB)
+            out.append(Known(f"A2/A3 Row Zero {'into UB' if space == 'ub' else 'GM->L1'}, DMA bursts per read row: "
+                             f"kernel ({backend}) vs NumPy: must agree", cfg, "a2a3@numpy", f"a2a3@{backend}",
+                             "mixed", 500, kernel=True))
     return [Known(k.title, k.config, k.a, k.b, k.generator, k.n, k.shapes, k.kernel,
                   dict(EXPECT.get(_key(k.title), {}))) for k in out]
 
