@@ -6,6 +6,7 @@ instruction computes can reach memory outside the arena: it becomes a :class:`Pt
 from __future__ import annotations
 
 import ctypes
+import os
 import sys
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -38,6 +39,48 @@ def _sparse_zeros(nbytes: int) -> np.ndarray:
 
 
 _MADV_NOHUGEPAGE = 15
+PAGE = 4096
+MAP_MIN = 1 << 16
+"""Bytes of a shared row from which :meth:`Bank.unshare` maps it into every instance
+(copy-on-write) instead of copying it."""
+
+
+def _mapped_rows(image: np.ndarray, n: int, cap: int) -> np.ndarray | None:
+    """``n`` rows of ``cap`` bytes (a multiple of the page), each starting with ``image`` as
+    a private mapping of one copy of it: the instances share its physical pages until one
+    writes there, when that page becomes its own (copy-on-write), so N instances of a big
+    table cost one table, not N, and no copy. The rest of each row is zero pages. None where
+    the OS cannot map it so (not Linux, no memfd, too many mappings): the caller copies."""
+    if not sys.platform.startswith("linux") or not hasattr(os, "memfd_create") or cap % PAGE:
+        return None
+    import mmap
+    span = -(-image.size // PAGE) * PAGE
+    fd = -1
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.mmap.restype = ctypes.c_void_p
+        libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int,
+                              ctypes.c_long]
+        fd = os.memfd_create("ptogpu-rows", os.MFD_CLOEXEC)
+        os.ftruncate(fd, span)
+        os.pwrite(fd, np.ascontiguousarray(image).tobytes(), 0)
+        region = mmap.mmap(-1, n * cap, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+        base = ctypes.addressof(ctypes.c_char.from_buffer(region))
+        libc.madvise(ctypes.c_void_p(base), ctypes.c_size_t(n * cap), _MADV_NOHUGEPAGE)
+        for k in range(n):
+            got = libc.mmap(ctypes.c_void_p(base + k * cap), span, mmap.PROT_READ | mmap.PROT_WRITE,
+                            mmap.MAP_PRIVATE | _MAP_FIXED, fd, 0)
+            if got is None or got == ctypes.c_void_p(-1).value:
+                return None                 # (the region, and what was mapped into it, goes)
+        return np.frombuffer(region, np.uint8)
+    except (OSError, AttributeError, ValueError, TypeError):
+        return None
+    finally:
+        if fd >= 0:
+            os.close(fd)
+
+
+_MAP_FIXED = 0x10
 
 
 def as_bytes(data) -> np.ndarray:
@@ -105,13 +148,21 @@ class Bank:
 
     def unshare(self) -> None:
         """Give every instance its own copy of the shared row (before one is written alone).
-        Only the row's bytes up to its last nonzero one are copied; the rest stay untouched
-        zero pages."""
+        Only the row's bytes up to its last nonzero one are copied -- or, from
+        :data:`MAP_MIN` bytes on, mapped copy-on-write (:func:`_mapped_rows`); the rest stay
+        untouched zero pages."""
         if not self.shared:
             return
         row = self.flat
         nz = np.flatnonzero(row[: self.size])
         hi = int(nz[-1]) + 1 if nz.size else 0
+        # a big row (a table) is mapped into every instance, copy-on-write: one copy for N
+        if hi >= MAP_MIN:
+            cap = -(-self.stride // PAGE) * PAGE
+            flat = _mapped_rows(row[:hi], self.n, cap)
+            if flat is not None:
+                self.flat, self.stride, self.shared = flat, cap, False
+                return
         # the row's room ahead (GM grows by 1 MiB) when N of them fit, else just its size
         for cap in dict.fromkeys((self.stride, max(-(-self.size // self.align) * self.align, 64))):
             try:

@@ -535,3 +535,44 @@ def test_a_cleared_core_is_a_fresh_core():
             assert not core.banks[s].rows().any(), s
         ptr = core.gm_put(np.arange(4, dtype=np.float32))
         assert ptr.addr == 0 and (ptr.numpy(4) == np.arange(4)).all()
+
+
+@pytest.mark.parametrize("backend", ["numpy", "native"])
+def test_a_big_table_is_mapped_into_every_instance_and_written_per_instance(backend):
+    """A shared GM row of 64 KiB or more is mapped copy-on-write into every instance when one
+    is first written alone (memory.MAP_MIN): reads see the table, an instance's write stays
+    its own, on every backend -- each instance's bytes are a single core's."""
+    if pto.Core("a5", "auto").backend == "numpy" and backend == "native":
+        pytest.skip("no C++ compiler")
+    from ptogpu.memory import MAP_MIN
+    n_tab = 65536                                          # 256 KiB of float32
+    assert n_tab * 4 >= MAP_MIN
+    table = (np.arange(n_tab) % 1009).astype(np.float32)
+    ids = np.array([[0, 5, n_tab - 1, 7] * 2, [3] * 8, [n_tab - 2, 1, 2, 9] * 2], np.int32)
+    Ids = pto.GlobalTensor[pto.int32, pto.Shape[1, 1, 1, 1, 8], pto.Stride[8, 8, 8, 8, 1]]
+    Tab = pto.GlobalTensor[pto.float32, pto.Shape[1, 1, 1, 1, n_tab], pto.Stride[n_tab, n_tab, n_tab, n_tab, 1]]
+    Out = pto.GlobalTensor[pto.float32, pto.Shape[1, 1, 1, 1, 8], pto.Stride[8, 8, 8, 8, 1]]
+
+    def program(core, ids_in):
+        tab = core.gm_put(table)
+        gi = core.gm_put(ids_in, per_instance=core.batch > 1)
+        it, dt = pto.Tile[V, pto.int32, 1, 8](), pto.Tile[V, pto.float32, 1, 8]()
+        pto.TASSIGN(it, 0)
+        pto.TASSIGN(dt, 0x100)
+        pto.TLOAD(it, Ids(gi))
+        pto.MGATHER[pto.Coalesce.Elem, pto.GatherOOB.Clamp](dt, Tab(tab), it)
+        pto.TSTORE(Out(tab + 8), dt)                      # into the table: each instance's own
+        pto.MGATHER[pto.Coalesce.Elem, pto.GatherOOB.Clamp](dt, Tab(tab), it)
+        return dt, tab
+    with pto.Core("a5", backend, batch=3) as core:
+        dt, tab = program(core, ids)
+        got, head = dt.numpy(), tab.numpy(16)
+        import mmap
+        base = core.banks["gm"].flat.base
+        assert isinstance(getattr(base, "obj", base), mmap.mmap)     # mapped, not copied
+    for k in range(3):
+        with pto.Core("a5", backend) as one:
+            dt1, tab1 = program(one, ids[k])
+            np.testing.assert_array_equal(got[k], dt1.numpy())
+            np.testing.assert_array_equal(head[k], tab1.numpy(16))
+    assert not np.array_equal(head[0], head[1])            # written per instance

@@ -348,7 +348,8 @@ def campaign(prog: Program, a: Side | str, b: Side | str, n: int, *, seed: int =
             rep.seconds = time.perf_counter() - t0
             return rep
     step = chunk or prog.core_size()
-    pool, ran_on = executors.choose(executor, n * max(1, prog.gm_bytes() // 64), poolable=_poolable(prog))
+    values = n * max(1, sum(int(np.prod(g.shape)) for g in prog.inputs.values()))
+    pool, ran_on = executors.choose(executor, values, poolable=_poolable(prog))
     tasks = ((s, min(step, start + n - s)) for s in range(start, start + n, step))
     done = 0
     try:
