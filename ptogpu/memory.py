@@ -39,6 +39,7 @@ def _sparse_zeros(nbytes: int) -> np.ndarray:
 
 
 _MADV_NOHUGEPAGE = 15
+_MAP_FIXED = 0x10                 # (Linux; not in the mmap module)
 PAGE = 4096
 MAP_MIN = 1 << 16
 """Bytes of a shared row from which :meth:`Bank.unshare` maps it into every instance
@@ -78,9 +79,6 @@ def _mapped_rows(image: np.ndarray, n: int, cap: int) -> np.ndarray | None:
     finally:
         if fd >= 0:
             os.close(fd)
-
-
-_MAP_FIXED = 0x10
 
 
 def as_bytes(data) -> np.ndarray:

@@ -249,10 +249,9 @@ class Tile(metaclass=TileMeta):
             raise PtoFault(f"valid region {self._vr}x{self._vc} of {type(self).__name__} cannot "
                            f"fit in {arena.name.upper()} ({arena.size} bytes)",
                            rule="access outside arena", target=self.core.target.name)
-        if self._vr * self._vc == 0:               # empty: no arange of the other dim (2^40 x 0)
-            z = np.zeros((self._vr, self._vc), np.int64)
-            return z, z
         z = np.zeros((self._vr, self._vc), np.int64)      # (cheaper than meshgrid)
+        if z.size == 0:                            # empty: no arange of the other dim (2^40 x 0)
+            return z, z
         return np.arange(self._vr)[:, None] + z, np.arange(self._vc) + z
 
     def element_addrs(self) -> np.ndarray:

@@ -67,9 +67,8 @@ class BatchResult:
         dig = 0
         for p in parts:
             dig ^= p.digest
-        cat = lambda xs: np.concatenate(xs) if xs else xs
-        return cls(start, n, cat([p.outputs for p in parts]) if all(keep) else None,
-                   cat([p.faults for p in parts]), cat([p.fault_elem for p in parts]), dig,
+        return cls(start, n, np.concatenate([p.outputs for p in parts]) if all(keep) else None,
+                   np.concatenate([p.faults for p in parts]), np.concatenate([p.fault_elem for p in parts]), dig,
                    "+".join(sorted({q for p in parts for q in p.path.split("+")})),
                    sum(p.n_faults for p in parts), "+".join(sorted({p.backend for p in parts})))
 
@@ -161,7 +160,7 @@ def digest_rows(inst: np.ndarray, outputs: np.ndarray, faults: np.ndarray) -> np
     keyed by its position (the row zero-padded to 8 bytes), mixed with the instance number and
     fault code. The words are independent, so NumPy takes them in whole-matrix passes and C
     in vector lanes (``cuda_src/fuzz.cu`` fz_digest: tested equal)."""
-    from .rng import G1, mix64
+    from .rng import G1, mix64, mix64_inplace
     n, b = outputs.shape
     pad = (-b) % 8
     h = mix64(np.asarray(inst).astype(np.uint64) ^ (faults.astype(np.int64).view(np.uint64) << np.uint64(56)))
@@ -175,22 +174,8 @@ def digest_rows(inst: np.ndarray, outputs: np.ndarray, faults: np.ndarray) -> np
             if pad or not rows.flags.c_contiguous:
                 rows = np.concatenate([rows, np.zeros((len(rows), pad), np.uint8)], 1)
             x = rows.view(np.uint64) + key
-            h[a: a + DIGEST_ROWS] += mix64_(x).sum(axis=1, dtype=np.uint64)
+            h[a: a + DIGEST_ROWS] += mix64_inplace(x).sum(axis=1, dtype=np.uint64)
     return mix64(h)
-
-
-def mix64_(z: np.ndarray) -> np.ndarray:
-    """The SplitMix64 finaliser in place (``z``: uint64, overwritten and returned)."""
-    from .rng import M1, M2
-    t = np.empty_like(z)
-    with np.errstate(over="ignore"):
-        for s, m in ((30, M1), (27, M2)):
-            np.right_shift(z, np.uint64(s), out=t)
-            z ^= t
-            z *= m
-        np.right_shift(z, np.uint64(31), out=t)
-        z ^= t
-    return z
 
 
 def batch_digest(inst: np.ndarray, outputs: np.ndarray, faults: np.ndarray, backend: str = "numpy") -> int:
@@ -238,6 +223,11 @@ def _backend(name: str) -> str:
     anything else raises, never a quiet NumPy run under the requested name."""
     from ..backend import resolve_backend
     return resolve_backend(name)[0]
+
+
+def _cat(xs: list, empty):
+    """The pieces as one array (the piece itself when there is one; ``empty`` when none)."""
+    return xs[0] if len(xs) == 1 else np.concatenate(xs) if xs else empty
 
 
 def run_chunk(cfg: FuzzConfig, inst: np.ndarray, generator: Generator, backend: str = "numpy",
@@ -304,16 +294,22 @@ def run_chunk(cfg: FuzzConfig, inst: np.ndarray, generator: Generator, backend: 
         used = "loop" if info.get("per_instance") else "kernel" if kernel else "vector"
         if path == "vector" and used == "loop":
             raise ValueError(f"no vectorised path for {cfg.label}")
-    cat = (lambda xs, empty: xs[0] if len(xs) == 1 else np.concatenate(xs) if xs else empty)   # noqa: E731
-    c = cat(codes, np.zeros(0, np.int8))
+    c = _cat(codes, np.zeros(0, np.int8))
     if digest and path == "loop" and N:
-        dig = batch_digest(inst, cat(outs, None), c, backend)
+        dig = batch_digest(inst, _cat(outs, None), c, backend)
     if keep_outputs and out is not None and outs:
-        out[:] = cat(outs, None)
+        out[:] = _cat(outs, None)
     return BatchResult(int(inst[0]) if N else 0, N,
-                       (out if out is not None else cat(outs, np.zeros((0, ob), np.uint8))) if keep_outputs else None,
-                       c, cat(elems, np.zeros(0, np.int64)), dig, used, int(np.count_nonzero(c)),
-                       backend, cat(strays, None) if kernel and path != "loop" else None)
+                       (out if out is not None else _cat(outs, np.zeros((0, ob), np.uint8))) if keep_outputs else None,
+                       c, _cat(elems, np.zeros(0, np.int64)), dig, used, int(np.count_nonzero(c)),
+                       backend, _cat(strays, None) if kernel and path != "loop" else None)
+
+
+def poolable(backend: str, gen: Generator) -> bool:
+    """Whether local worker processes may run a batch's chunks: NumPy runs (native spreads
+    over the cores through OpenMP, cupy over the GPU) of a generator a worker can rebuild (not a
+    function)."""
+    return backend == "numpy" and gen.fn is None
 
 
 def iter_batches(cfg: FuzzConfig, n: int, *, generator: Generator | str = "mixed", seed: int = 0,
@@ -344,8 +340,8 @@ def iter_batches(cfg: FuzzConfig, n: int, *, generator: Generator | str = "mixed
         run_single(cfg, gen(np.array([start], np.int64), cfg.n_idx, cfg.cap)[0])
     from . import executors
     shared = isinstance(out, executors.SharedRows)
-    ex, _ = executors.choose(executor, n * cfg.n_idx, poolable=backend == "numpy" and gen.fn is None
-                             and (not keep_outputs or shared))
+    ex, _ = executors.choose(executor, n * cfg.n_idx,
+                             poolable(backend, gen) and (not keep_outputs or shared))
     if out is not None and ex is not None and not shared:
         raise ValueError("out= takes chunks run in this process (or a SharedRows)")
     tasks = ((a, min(a + step, start + n)) for a in range(start, start + n, step))
@@ -382,7 +378,7 @@ def run_batch(cfg: FuzzConfig, n: int, *, generator: Generator | str = "mixed", 
     gen = generator if isinstance(generator, Generator) else Generator(generator, seed)
     buf = None
     if keep_outputs and executor is None:
-        pooled = backend == "numpy" and gen.fn is None and path != "loop" and executors.workers(n * cfg.n_idx)
+        pooled = poolable(backend, gen) and path != "loop" and executors.workers(n * cfg.n_idx)
         buf = executors.SharedRows(n, ob) if pooled else np.empty((n, ob), np.uint8)
     try:
         for p in iter_batches(cfg, n, generator=gen, start=start, backend=backend, chunk=chunk,
@@ -391,7 +387,8 @@ def run_batch(cfg: FuzzConfig, n: int, *, generator: Generator | str = "mixed", 
             nf += p.n_faults
             paths.add(p.path)
             if keep_outputs:                 # digest only: nothing per instance is kept
-                outs.append(p.outputs)
+                if buf is None:
+                    outs.append(p.outputs)
                 codes.append(p.faults)
                 elems.append(p.fault_elem)
         if isinstance(buf, executors.SharedRows):
@@ -399,11 +396,10 @@ def run_batch(cfg: FuzzConfig, n: int, *, generator: Generator | str = "mixed", 
     finally:
         if isinstance(buf, executors.SharedRows):
             buf.close()
-    cat = (lambda xs, empty: xs[0] if len(xs) == 1 else np.concatenate(xs) if xs else empty)   # noqa: E731
     if buf is not None:
         outs = [buf]
-    return BatchResult(start, n, cat(outs, np.zeros((0, ob), np.uint8)) if keep_outputs else None,
-                       cat(codes, np.zeros(0, np.int8)), cat(elems, np.zeros(0, np.int64)), dig,
+    return BatchResult(start, n, _cat(outs, np.zeros((0, ob), np.uint8)) if keep_outputs else None,
+                       _cat(codes, np.zeros(0, np.int8)), _cat(elems, np.zeros(0, np.int64)), dig,
                        "+".join(sorted(paths)) or "vector", nf, backend)
 
 

@@ -54,6 +54,20 @@ def mix64(z: np.ndarray) -> np.ndarray:
     return z ^ (z >> np.uint64(31))
 
 
+def mix64_inplace(z: np.ndarray) -> np.ndarray:
+    """:func:`mix64` overwriting ``z`` (a uint64 array): one temporary instead of five, for
+    the digest's whole-matrix passes."""
+    t = np.empty_like(z)
+    with np.errstate(over="ignore"):
+        for s, m in ((30, M1), (27, M2)):
+            np.right_shift(z, np.uint64(s), out=t)
+            z ^= t
+            z *= m
+        np.right_shift(z, np.uint64(31), out=t)
+        z ^= t
+    return z
+
+
 def instance_keys(seed: int, inst: np.ndarray) -> np.ndarray:
     s = mix64(np.uint64(int(seed) & 0xFFFFFFFFFFFFFFFF))
     with np.errstate(over="ignore"):

@@ -15,7 +15,7 @@ from typing import Callable, ClassVar
 
 import numpy as np
 
-from ..execution.batch import chunk_size, run_chunk
+from ..execution.batch import chunk_size, poolable, run_chunk
 from ..execution.single import core_size
 from ..errors import PtoCheckError
 from ..execution import executors
@@ -189,8 +189,7 @@ def campaign(base: FuzzConfig, a: Side | str, b: Side | str, n: int, *, generato
         paths: set = set()
         ex: dict = {"a": set(), "b": set()}
         share = shared_semantics(ca, cb, a, b)
-        poolable = a.backend == b.backend == "numpy" and gen.fn is None
-        pool, ran_on = executors.choose(executor, n * ca.n_idx, poolable)
+        pool, ran_on = executors.choose(executor, n * ca.n_idx, a.backend == b.backend and poolable(a.backend, gen))
         per = step * (TASK_CHUNKS if pool is not None else 1)
         tasks = ((s, min(per, start + n - s), step) for s in range(start, start + n, per))
         try:

@@ -98,9 +98,8 @@ def elem(core, oob: GatherOOB, dst, table, idx, scratch, simt: bool) -> None:
     faults.first_of(rd & ((src < 0) | (src > core.gm.size - size)), lambda j, p: at(core.gm.outside(
         int(src[j][p]), size, f"{NAME} ({oob.name}) table read", t,
         f"dst({r[p[0]]},{c[p[0]]}) with index {int(u[j][p]):#x}"), r[p[0]], c[p[0]]))
-    calls = []                                  # faults of the call, not of an instance's data
-    if scratch.addr < 0 or scratch.addr + N * size > core.gm.size:
-        calls.append(lambda: core.gm.check(scratch.addr, N * size, f"{NAME} scratch write ({N} elements)", t))
+    # faults of the call, not of an instance's data
+    calls = [lambda: core.gm.check(scratch.addr, N * size, f"{NAME} scratch write ({N} elements)", t)]
     past = off >= N
     if past.any():
         beyond = np.flatnonzero(past)
