@@ -19,7 +19,8 @@ import numpy as np
 WRITES = {"TINTERLEAVE": 2, "TDEINTERLEAVE": 2}
 """Instructions whose leading operands it writes are more than the first."""
 
-_PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
+PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
+"""ptogpu's own files: frames there are the emulator's, not the program's."""
 
 
 @dataclass
@@ -59,10 +60,11 @@ class CallLog:
         self.core._calls = None
 
 
-def caller() -> str:
-    """``file:line`` of the innermost frame outside the ptogpu package (the program's call)."""
-    f = sys._getframe(2)
-    while f is not None and os.path.abspath(f.f_code.co_filename).startswith(_PACKAGE):
+def caller(frame=None) -> str:
+    """``file:line`` of the innermost frame outside the ptogpu package (the program's call),
+    from ``frame`` outwards (default: the caller's caller)."""
+    f = sys._getframe(2) if frame is None else frame
+    while f is not None and os.path.abspath(f.f_code.co_filename).startswith(PACKAGE):
         f = f.f_back
     if f is None:
         return "?"
@@ -89,7 +91,7 @@ def space_of(operand) -> str:
     """The memory an operand lives in ("" for one without: a register, a number)."""
     if hasattr(operand, "GetShape"):
         return "gm"
-    return getattr(operand, "space", "") if hasattr(operand, "Rows") else getattr(operand, "space", "") or ""
+    return getattr(operand, "space", "") or ""
 
 
 def extent(gt) -> int:

@@ -90,9 +90,9 @@ class Values:
         st = dtypes.storage(dt)
         n = int(np.prod(self.shape))
         if self.gen == "small":
-            v = (hashes(seed, inst, n) & np.uint64(15)).astype(np.int64)
             if dtypes.name_of(dt) == "hifloat8":
                 return np.zeros((len(inst), *self.shape), np.uint8)     # (its codes: small values)
+            v = (hashes(seed, inst, n) & np.uint64(15)).astype(np.int64)
             return v.astype(dt).view(st).reshape(len(inst), *self.shape)
         words = -(-n * st.itemsize // 8)
         b = hashes(seed, inst, words).view(np.uint8).reshape(len(inst), -1)[:, :n * st.itemsize]

@@ -25,6 +25,7 @@ from typing import Callable
 import numpy as np
 
 from .. import dtypes
+from ..calls import PACKAGE, caller
 from ..errors import KernelError, PtoCheckError, PtoError, PtoFault
 from ..targets import get_target
 
@@ -242,14 +243,13 @@ def _gaps_written(core, spans: list[tuple[int, int]]) -> np.ndarray:
 def where_raised(e: BaseException, ref: str = "") -> str:
     """``file:line`` where an exception left the kernel's own file (``ref``'s), else the
     innermost frame outside ptogpu, or "?"."""
-    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
     mine = os.path.abspath(ref.rpartition(":")[0]) if ref.rpartition(":")[0].endswith(".py") else None
     last = outside = "?"
     for fr in traceback.extract_tb(e.__traceback__):
         p = os.path.abspath(fr.filename)
         if p == mine:
             last = f"{os.path.basename(fr.filename)}:{fr.lineno}"
-        elif not p.startswith(here):
+        elif not p.startswith(PACKAGE):
             outside = f"{os.path.basename(fr.filename)}:{fr.lineno}"
     return last if last != "?" else outside
 
@@ -258,9 +258,8 @@ def _inner(e: BaseException) -> str | None:
     """``file:line`` of the innermost frame when it is in ptogpu (None: the kernel's own, or a
     library's it called)."""
     tb = traceback.extract_tb(e.__traceback__)
-    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
-    if tb and os.path.abspath(tb[-1].filename).startswith(here):
-        return f"ptogpu/{os.path.relpath(tb[-1].filename, here)}:{tb[-1].lineno}"
+    if tb and os.path.abspath(tb[-1].filename).startswith(PACKAGE):
+        return f"ptogpu/{os.path.relpath(tb[-1].filename, PACKAGE)}:{tb[-1].lineno}"
     return None
 
 
@@ -274,15 +273,8 @@ def _limit(seconds: float | None, first: int, n: int):
         return
 
     def over(signum, frame):
-        f, where = frame, "?"
-        here = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
-        while f is not None:
-            if not os.path.abspath(f.f_code.co_filename).startswith(here):
-                where = f"{os.path.basename(f.f_code.co_filename)}:{f.f_lineno}"
-                break
-            f = f.f_back
         raise KernelError(f"instances {first} .. {first + n - 1}: the kernel ran past the time limit "
-                          f"({seconds:g} s for a chunk), at {where}")
+                          f"({seconds:g} s for a chunk), at {caller(frame)}")
     old = signal.signal(signal.SIGALRM, over)
     signal.setitimer(signal.ITIMER_REAL, float(seconds))
     try:

@@ -110,8 +110,7 @@ def run_chunk(prog: Program, a: Side, b: Side, seed: int, s: int, m: int, quirks
             continue
         x = run_program(prog, sd.target, "numpy", data, quirks=quirks, first=s, limit=limit)
         xc = _codes(x.faults)
-        masks |= np.where(~_agree(r.outputs, code, x.outputs, xc) | (rows_differ(r.outputs, x.outputs)
-                                                                     & (code == 0)), bit, 0)
+        masks |= np.where(~_agree(r.outputs, code, x.outputs, xc), bit, 0)
         refs[key] = (x.outputs, xc)
     bad_a, bad_b = int(np.count_nonzero(masks & R.REF_A)), int(np.count_nonzero(masks & R.REF_B))
     differ = ~_agree(runs["a"].outputs, ca, runs["b"].outputs, cb)
@@ -152,25 +151,26 @@ def first_call(la: list, lb: list) -> np.ndarray:
     n = len(la[0].live) if la else len(lb[0].live) if lb else 0
     out = np.full(n, -1, np.int64)
     for c in range(min(len(la), len(lb))):
-        d = la[c].live != lb[c].live
-        for x, y in zip(la[c].outputs, lb[c].outputs):
-            if x is not None and y is not None and x.shape == y.shape and x.shape[1]:
-                d |= rows_differ(x, y)
-        out[(out < 0) & d] = c
+        out[(out < 0) & _call_differs(la[c], lb[c])] = c
     if len(la) != len(lb):                      # (the program's calls themselves differ)
         out[out < 0] = min(len(la), len(lb))
     return out
+
+
+def _call_differs(x, y) -> np.ndarray:
+    """(N,) bool: two logs' records of one call left different bytes or running instances."""
+    d = x.live != y.live
+    for p, q in zip(x.outputs, y.outputs):
+        if p is not None and q is not None and p.shape == q.shape and p.shape[1]:
+            d |= rows_differ(p, q)
+    return d
 
 
 def _call_agrees(la: list, lb: list, c: int) -> np.ndarray:
     """(N,) bool: call ``c`` left the same bytes and the same instances running in both logs."""
     if c >= len(la) or c >= len(lb):
         return np.zeros(len((la or lb)[0].live), bool)
-    ok = la[c].live == lb[c].live
-    for x, y in zip(la[c].outputs, lb[c].outputs):
-        if x is not None and y is not None and x.shape == y.shape and x.shape[1]:
-            ok &= ~rows_differ(x, y)
-    return ok
+    return ~_call_differs(la[c], lb[c])
 
 
 def candidates(call, ta: str, tb: str) -> tuple:
