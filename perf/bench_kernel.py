@@ -4,7 +4,7 @@ process: ``ptogpu.fuzz.kernel`` on each backend (both sides, a kernel side's Num
 the verdicts), and the simple alternative: a Python loop that runs the kernel once per
 instance on a single core of each side and compares the output bytes.
 
-Usage: python perf/bench_kernel.py [--n 20000] [--loop-n 500] [--backends native,numpy]
+Usage: python perf/bench_kernel.py [--n 65536] [--loop-n 500] [--backends native,numpy]
 """
 from __future__ import annotations
 
@@ -56,7 +56,7 @@ def loop(prog, backend: str, n: int) -> float:
 
 def main() -> int:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--n", type=int, default=20000)
+    ap.add_argument("--n", type=int, default=65536)
     ap.add_argument("--loop-n", type=int, default=500)
     ap.add_argument("--backends", default="native,numpy")
     args = ap.parse_args()

@@ -3,20 +3,84 @@ from __future__ import annotations
 
 import contextvars
 import functools
-from typing import Mapping
+from typing import Callable, Mapping
 
 import numpy as np
 
 from . import dtypes
 from .backend import resolve_backend
 from .interop import as_numpy, cast_exact
-from .errors import NotBatched, PtoError, PtoFault
+from .errors import NotBatched, PtoError, PtoFault, fault_code
 from .memory import SPACES, AllInstances, Arena, Bank, Ptr, as_bytes
 from .dma_regs import DmaRegs
 from .targets import Target, get_target
 
 MAX_BATCH = 1 << 24
 CURRENT: contextvars.ContextVar[list] = contextvars.ContextVar("ptogpu_core_stack", default=[])
+
+
+class FaultList(list):
+    """Per instance: None or its PtoFault (a list). A batch rule may record the faults of many
+    instances at once, each built only when read (:meth:`defer`): on a campaign's cores most
+    instances may fault and only their codes are compared, while a message costs
+    microseconds of Python each. :meth:`codes` reads every instance's fault code."""
+
+    def __init__(self, items) -> None:
+        super().__init__(items)
+        self._codes = np.array([0 if e is None else fault_code(str(e)) for e in items], np.int8)
+        self._group: np.ndarray | None = None      # per instance: its deferred group, or -1
+        self._pos = self._groups = None
+
+    def __setitem__(self, k: int, e) -> None:
+        list.__setitem__(self, k, e)
+        self._codes[k] = 0 if e is None else fault_code(str(e))
+        if self._group is not None:
+            self._group[k] = -1
+
+    def defer(self, ks: np.ndarray, make: Callable[[int], PtoFault], codes) -> None:
+        """Instances ``ks`` fault: instance ``ks[i]`` with ``make(i)``, whose fault code
+        (``errors.fault_code`` of its message) is ``codes`` (one, or one each)."""
+        if self._group is None:
+            self._group, self._pos, self._groups = np.full(len(self), -1, np.int32), np.zeros(len(self), np.int64), []
+        for k in ks.tolist():                   # (a later fault of the step wins, as in __setitem__)
+            if list.__getitem__(self, k) is not None:
+                list.__setitem__(self, k, None)
+        self._group[ks] = len(self._groups)
+        self._pos[ks] = np.arange(len(ks))
+        self._groups.append(make)
+        self._codes[ks] = codes
+
+    def __getitem__(self, k):
+        if isinstance(k, slice):
+            return [self[i] for i in range(*k.indices(len(self)))]
+        e = list.__getitem__(self, k)
+        if e is None and self._group is not None and self._group[k] >= 0:
+            e = self._groups[self._group[k]](int(self._pos[k]))
+            list.__setitem__(self, k, e)
+        return e
+
+    def __iter__(self):
+        return (self[i] for i in range(len(self)))
+
+    def _all(self) -> list:
+        return [self[i] for i in range(len(self))]
+
+    # what reads every entry sees the faults themselves, not the slots they are built into
+    __eq__ = lambda self, other: self._all() == other                     # noqa: E731
+    __ne__ = lambda self, other: self._all() != other                     # noqa: E731
+    __contains__ = lambda self, x: x in self._all()                       # noqa: E731
+    __repr__ = lambda self: repr(self._all())                             # noqa: E731
+    count = lambda self, x: self._all().count(x)                          # noqa: E731
+    index = lambda self, x, *a: self._all().index(x, *a)                  # noqa: E731
+    copy = lambda self: self._all()                                       # noqa: E731
+    __hash__ = None
+
+    def __reduce__(self):
+        return FaultList, (self._all(),)
+
+    def codes(self) -> np.ndarray:
+        """(N,) int8 fault codes (``errors.fault_code``; 0: none)."""
+        return self._codes.copy()
 
 
 class Core:
@@ -76,11 +140,11 @@ class Core:
 
     def _fresh(self) -> None:
         n = self.batch
-        self._pending: dict[int, PtoFault] = {}
+        self._pending: list = []          # a step's faults, in the order its rules found them
         # how the instructions of a core of N ran: all instances at once (a batch rule: one
         # launch, one NumPy step), instance by instance, or once (uniform steps)
         self.steps = {"at_once": 0, "per_instance": 0, "uniform": 0}
-        self.faults: list[PtoFault | None] = [None] * n
+        self.faults: FaultList = FaultList([None] * n)
         self.live = np.ones(n, bool)    # instances that have not faulted
         self.regs = DmaRegs()           # MTE2 loop/pad registers; persist across instructions
 
@@ -95,6 +159,25 @@ class Core:
         for s, b in self.banks.items():
             b.clear(None if upto is None else upto.get(s))
         self._fresh()
+
+    def mark(self) -> None:
+        """Remember this core's memories for :meth:`restore` (after a program's buffers are
+        put: its tables, its allocations)."""
+        for b in self.banks.values():
+            b.mark()
+
+    def restore(self) -> bool:
+        """Make this core as it was at :meth:`mark` (see :meth:`Bank.restore`; bytes written
+        into an instance's own memory since are not kept, so a program writes its
+        per-instance inputs again), keeping allocations, pointers and mappings; no faults,
+        fresh registers. A campaign runs a program's chunks on one core this way, which
+        costs no new mappings. False where it cannot (make a new core)."""
+        if self._executing:
+            raise PtoError("core.restore() inside an instruction")
+        if not all(b.restore() for b in self.banks.values()):
+            return False
+        self._fresh()
+        return True
 
     # -- context ---------------------------------------------------------------------------
     def __enter__(self) -> "Core":
@@ -171,19 +254,24 @@ class Core:
         """Run ``step`` over every live instance at once; False when it has no batch rule.
         A fault raised here came before any instance's memory was read (those raise
         NotBatched), so it is every instance's."""
-        self.all_at_once, self._pending = True, {}
+        self.all_at_once, self._pending = True, []
         self.gm, self.ub, self.l1 = (AllInstances(s, 0, bank=self.banks[s]) for s in SPACES)
         try:
             step()
         except NotBatched:
             return False
         except PtoFault as e:
-            self._pending = {int(k): e for k in np.flatnonzero(self.live)}
+            self._pending = [{int(k): e for k in np.flatnonzero(self.live)}]
         finally:
             self.all_at_once = False
             self._focus(0)
-        for k, e in self._pending.items():
-            self._stop(k, e)
+        for got in self._pending:
+            if isinstance(got, dict):
+                for k, e in got.items():
+                    self._stop(k, e)
+            else:
+                self.faults.defer(*got)
+                self.live[got[0]] = False
         return True
 
     def fault_of(self, k: int, step) -> PtoFault:
@@ -205,7 +293,13 @@ class Core:
 
     def fault_instances(self, faults: Mapping[int, PtoFault]) -> None:
         """A batch rule's per-instance faults (instance -> its first fault; it wrote nothing)."""
-        self._pending.update(faults)
+        self._pending.append(dict(faults))
+
+    def fault_group(self, ks: np.ndarray, make: Callable[[int], PtoFault], codes) -> None:
+        """A batch rule's faults of instances ``ks`` (they wrote nothing), built only when
+        read: instance ``ks[i]``'s is ``make(i)``, of fault code ``codes`` (one, or one each;
+        ``errors.fault_code`` of its message)."""
+        self._pending.append((np.asarray(ks, np.int64), make, codes))
 
     def _stop(self, k: int, e: PtoFault) -> None:
         self.faults[k] = e

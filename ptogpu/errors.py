@@ -1,6 +1,7 @@
 """Error types. Every message names the rule broken and the target it was broken on."""
 from __future__ import annotations
 
+import re
 import warnings
 
 
@@ -22,6 +23,23 @@ class PtoCheckError(PtoError):
 
 class PtoFault(PtoError):
     """What the hardware would trap at run time (misaligned address, out-of-arena access, ...)."""
+
+
+# Fault codes (0: none): the phase of a first fault, as the NumPy backend reports it -- an
+# index read, a table (GM) read, a destination write, or anything else. Batches and kernel
+# campaigns compare faults by these codes.
+F_NONE, F_INDEX, F_TABLE, F_DST, F_OTHER = 0, 1, 2, 3, 4
+
+
+def fault_code(msg: str) -> int:
+    m = msg.lower()
+    if "index read" in m or "offset read" in m:
+        return F_INDEX
+    if "table read" in m or "burst read" in m or re.search(r"reads gm", m) or "source" in m:
+        return F_TABLE
+    if "write" in m or "writes" in m:
+        return F_DST
+    return F_OTHER
 
 
 class BackendUnavailable(PtoError):

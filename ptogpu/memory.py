@@ -26,7 +26,8 @@ def _sparse_zeros(nbytes: int) -> np.ndarray:
     """Zeroed bytes an instance touches sparsely (N instances' UB rows, 256 KiB apart, each
     using a few KiB): the OS is asked for small pages, since with transparent huge pages the
     first touch of each row zeroes 2 MiB (measured: 16384 rows, 12.7 s with, 0.04 s without)."""
-    buf = np.zeros(nbytes, np.uint8)
+    buf = np.zeros(nbytes + PAGE, np.uint8)         # (rows start on a page: see Bank.restore)
+    buf = buf[-buf.ctypes.data % PAGE:][:nbytes]
     if nbytes >= 1 << 22 and sys.platform.startswith("linux"):
         try:
             libc = ctypes.CDLL(None, use_errno=True)
@@ -39,6 +40,48 @@ def _sparse_zeros(nbytes: int) -> np.ndarray:
 
 
 _MADV_NOHUGEPAGE = 15
+_MADV_DONTNEED = 4
+
+
+def _written_pages(buf: np.ndarray) -> np.ndarray | None:
+    """Per whole page of ``buf`` (page-aligned, a whole number of pages): has this process
+    written it since it was mapped or dropped? From ``/proc/self/pagemap``: a page present
+    (or swapped) and not a page of a file is one the process made its own by writing (or
+    read from a zero page: rewritten to zero, harmless). None where the OS cannot say."""
+    if buf.ctypes.data % PAGE or buf.size % PAGE or not sys.platform.startswith("linux"):
+        return None
+    try:
+        fd = os.open("/proc/self/pagemap", os.O_RDONLY)
+        try:
+            raw = os.pread(fd, buf.size // PAGE * 8, buf.ctypes.data // PAGE * 8)
+        finally:
+            os.close(fd)
+    except OSError:
+        return None
+    pm = np.frombuffer(raw, np.uint64)
+    if pm.size != buf.size // PAGE:
+        return None
+    return ((pm >> np.uint64(62)) != 0) & ((pm >> np.uint64(61)) & np.uint64(1) == 0)
+
+
+def _drop_pages(buf: np.ndarray) -> bool:
+    """Give the pages of ``buf`` back to the OS (``MADV_DONTNEED``): anonymous memory reads
+    zero again and a private file mapping its file (the copies written since are dropped),
+    with no new mapping made. Bytes outside whole pages are zeroed by hand. False where the
+    OS cannot be asked (not Linux): nothing changed."""
+    if not sys.platform.startswith("linux") or not buf.size:
+        return False
+    start, end = buf.ctypes.data, buf.ctypes.data + buf.size
+    lo, hi = -(-start // PAGE) * PAGE, end // PAGE * PAGE
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        if hi > lo and libc.madvise(ctypes.c_void_p(lo), ctypes.c_size_t(hi - lo), _MADV_DONTNEED) != 0:
+            return False
+    except (OSError, AttributeError):
+        return False
+    buf[: max(0, min(lo, end) - start)] = 0
+    buf[max(0, hi - start) if hi > lo else buf.size:] = 0
+    return True
 _MAP_FIXED = 0x10                 # (Linux; not in the mmap module)
 PAGE = 4096
 MAP_MIN = 1 << 16
@@ -107,6 +150,11 @@ class Bank:
         # put once for N instances is one copy, not N; a fresh core touches no pages).
         self.shared = self.n > 1
         self.flat = self._reserve()
+        # how restore() gets the rows as made: dropping their pages gives zeros, or the
+        # mapped image (``_mapped``); ``_made`` bytes are then written over their start; a
+        # bank whose dropped pages would give neither is not restorable
+        self._made: np.ndarray | None = None
+        self._mapped, self._restorable = False, True
 
     def _cap(self, size: int) -> int:
         """Bytes kept per instance. One instance of GM reserves the whole limit at once, as
@@ -160,6 +208,7 @@ class Bank:
             flat = _mapped_rows(row[:hi], self.n, cap)
             if flat is not None:
                 self.flat, self.stride, self.shared = flat, cap, False
+                self._made, self._mapped, self._image = None, True, row[:hi].copy()
                 return
         # the row's room ahead (GM grows by 1 MiB) when N of them fit, else just its size
         for cap in dict.fromkeys((self.stride, max(-(-self.size // self.align) * self.align, 64))):
@@ -174,6 +223,7 @@ class Bank:
         if hi:
             flat.reshape(self.n, cap)[:, :hi] = row[:hi]
         self.flat, self.stride, self.shared = flat, cap, False
+        self._made, self._mapped = (row[:hi].copy() if hi else None), False
 
     def write_rows(self, addr: int, rows: np.ndarray) -> None:
         """Bytes ``rows`` (shape (1, m): the same in every instance, or (n, m): one row each)
@@ -306,9 +356,64 @@ class Bank:
             self.flat[: self.size] = 0
         else:
             self.rows()[:, :w] = 0
+            self._restorable = not self._mapped and self._made is None
         self.top = 0
         if self.growable:
             self.size = 0
+
+    def mark(self) -> None:
+        """Remember this memory's state for :meth:`restore`: while shared, its row (all
+        zero, or a copy); else its rows as they were made (zero, or the bytes they started
+        from: a mapped table is its mapping) -- bytes written into the rows since are not kept."""
+        if self.shared:
+            row = self.flat[: self.size]
+            self._mark = ("row", row.copy() if row.any() else None)
+        else:
+            self._mark = ("rows", self.flat, self._made)
+
+    def restore(self) -> bool:
+        """Back to the state :meth:`mark` remembered, keeping allocations, rows and mappings:
+        a core of N reused for the next chunk of a campaign pays no new mappings, only the
+        faults of pages touched again (dropped pages read as zero, or as the mapped table,
+        again). False where that cannot be done cheaply (the caller makes a new core)."""
+        kind, *state = getattr(self, "_mark", ("none",))
+        if kind == "row":
+            if self.shared:
+                self.flat[: self.size] = 0 if state[0] is None else state[0]
+                return True
+            if state[0] is not None or self._mapped:      # (its rows would all need the copy)
+                return False
+            return self._rewrite_pages(None) or _drop_pages(self.flat)   # (rows made since: zero)
+        if kind != "rows" or self.flat is not state[0] or self._made is not state[1] or not self._restorable:
+            return False
+        if self._rewrite_pages(self._image if self._mapped else self._made):
+            return True
+        if not _drop_pages(self.flat):
+            return False
+        if self._made is not None:
+            self.flat.reshape(self.n, self.stride)[:, : self._made.size] = self._made
+        return True
+
+    def _rewrite_pages(self, first: np.ndarray | None) -> bool:
+        """Restore by writing: the pages written since (``_written_pages``) get the bytes of
+        a row that starts with ``first`` (None: zeros) and is zero after, so the next chunk
+        touches pages it already has (a page fault costs more than the copy on the VMs
+        measured). False where the pages cannot be read."""
+        if self.stride % PAGE:
+            return False
+        dirty = _written_pages(self.flat)
+        if dirty is None:
+            return False
+        per = self.stride // PAGE
+        idx = np.flatnonzero(dirty)
+        pages = self.flat.reshape(-1, PAGE)
+        if first is not None:
+            ref = np.zeros(self.stride, np.uint8)
+            ref[: first.size] = first
+            pages[idx] = ref.reshape(per, PAGE)[idx % per]
+        else:
+            pages[idx] = 0
+        return True
 
     def alloc(self, nbytes: int) -> int:
         """Reserve ``nbytes`` zeroed bytes in every instance, aligned to ``align``."""
@@ -340,8 +445,18 @@ class Bank:
                 raise PtoFault(f"{self.name.upper()}: {self.n} instances of {new_size} bytes do not "
                                "fit in host memory", rule="arena capacity")
             flat.reshape(k, cap)[:, : self.size] = self.flat.reshape(k, self.stride)[:, : self.size]
+            if self._mapped and not self.shared:      # (the copy is anonymous: the image goes by hand)
+                self._restorable = False
             self.flat, self.stride = flat, cap
         self.size = new_size
+
+
+def outside_fault(space: str, size: int, addr: int, nbytes: int, what: str, target: str, who: str) -> PtoFault:
+    """The fault of an access by ``who`` at ``addr`` (+nbytes) outside ``[0, size)`` of memory
+    ``space`` (:meth:`Arena.outside`, for a fault built after the arena may have grown)."""
+    return PtoFault(f"{what}: {who} accesses {space.upper()} byte address "
+                    f"{addr:#x} (+{nbytes}), outside [0, {size:#x})",
+                    rule="access outside arena", target=target)
 
 
 class Arena:
@@ -423,9 +538,7 @@ class Arena:
     def outside(self, addr: int, nbytes: int, what: str, target: str, who: str) -> PtoFault:
         """The fault of an access by ``who`` at ``addr`` (+nbytes) outside this arena (what
         :meth:`check_many` raises; a batch rule builds one per faulting instance)."""
-        return PtoFault(f"{what}: {who} accesses {self.name.upper()} byte address "
-                        f"{addr:#x} (+{nbytes}), outside [0, {self.size:#x})",
-                        rule="access outside arena", target=target)
+        return outside_fault(self.name, self.size, addr, nbytes, what, target, who)
 
     def gather(self, addrs: np.ndarray, dtype) -> np.ndarray:
         """Elements of ``dtype`` at byte addresses ``addrs`` (checked by the caller)."""

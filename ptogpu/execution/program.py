@@ -26,6 +26,9 @@ import numpy as np
 
 from .. import dtypes
 from ..calls import PACKAGE, caller
+from ..core import FaultList
+from ..interop import cast_exact
+from ..memory import MAP_MIN
 from ..errors import KernelError, PtoCheckError, PtoError, PtoFault
 from ..targets import get_target
 
@@ -69,8 +72,10 @@ class Program:
         return sum(c * d.itemsize for _, c, d in self.out_layout())
 
     def gm_bytes(self) -> int:
-        """GM one instance holds: every buffer, 64-byte aligned."""
-        sizes = [np.asarray(a).nbytes for a in self.fixed.values()]
+        """GM one instance holds: every buffer, 64-byte aligned; a fixed array mapped into
+        every instance (``memory.MAP_MIN`` bytes or more, on Linux) counts once per core."""
+        mapped = sys.platform.startswith("linux")
+        sizes = [np.asarray(a).nbytes for a in self.fixed.values() if not (mapped and np.asarray(a).nbytes >= MAP_MIN)]
         sizes += [int(np.prod(g.shape)) * dtypes.as_dtype(g.dtype).itemsize for g in self.inputs.values()]
         sizes += [c * d.itemsize for _, c, d in self.out_layout()]
         return sum(-(-max(s, 1) // 64) * 64 for s in sizes)
@@ -155,10 +160,12 @@ def ref_of(fn: Callable) -> str:
 
 @dataclass
 class ProgramRun:
-    """Instances of one program on one target: outputs (N, out_bytes) uint8, fault messages
-    (None: none), the call log (or None), and which instances wrote outside their buffers."""
+    """Instances of one program on one target: outputs (N, out_bytes) uint8, faults (per
+    instance None or its PtoFault, built when read) and their codes, the call log (or None),
+    and which instances wrote outside their buffers."""
     outputs: np.ndarray
     faults: list
+    codes: np.ndarray
     calls: list | None
     stray: np.ndarray
 
@@ -168,7 +175,6 @@ def run_program(prog: Program, target: str, backend: str, data: dict[str, np.nda
                 limit: float | None = None) -> ProgramRun:
     """The instances whose inputs are ``data`` (one row each; ``first``: the number of the
     first, for messages) on one core of N of ``target`` on ``backend``."""
-    import ptogpu as pto
     n = len(next(iter(data.values()))) if data else 1
     if trace and n == 1:                  # a core of 2 logs the faulting call (one core raises)
         run = run_program(prog, target, backend, {k: np.concatenate([v, v]) for k, v in data.items()},
@@ -176,30 +182,24 @@ def run_program(prog: Program, target: str, backend: str, data: dict[str, np.nda
         for c in run.calls:
             c.outputs = [None if o is None else o[:1] for o in c.outputs]
             c.live = c.live[:1]
-        return ProgramRun(run.outputs[:1], run.faults[:1], run.calls, run.stray[:1])
-    own = get_target(target).quirks
-    core = pto.Core(target, backend, batch=n, quirks={k: v for k, v in (quirks or {}).items() if k in own})
-    ptrs, spans = {}, []
+        return ProgramRun(run.outputs[:1], run.faults[:1], run.codes[:1], run.calls, run.stray[:1])
+    key = (target, backend, n, tuple(sorted((quirks or {}).items())))
+    entry = None if trace or n < POOL_MIN else _pool_take(prog, key)
+    if entry is None:
+        entry = _setup(prog, target, backend, n, quirks)
+    core, ptrs, spans = entry
     with core:
-        for name, a in prog.fixed.items():
-            a = np.asarray(a)
-            ptrs[name] = core.gm_put(a.reshape(-1), dtypes.name_of(a.dtype))
-            spans.append((ptrs[name].addr, a.nbytes))
-        for name, a in data.items():
+        for name, a in data.items():            # per-instance inputs, into their reserved bytes
             g = prog.inputs[name]
-            a = a.reshape(n, -1)
-            ptrs[name] = core.gm_put(a if n > 1 else a[0], g.dtype, per_instance=n > 1)
-            spans.append((ptrs[name].addr, a.shape[1] * a.dtype.itemsize))
-        for name, c, dt in prog.out_layout():
-            ptrs[name] = core.gm_alloc(c, dt)
-            spans.append((ptrs[name].addr, c * dt.itemsize))
+            rows = np.ascontiguousarray(cast_exact(a.reshape(n, -1), dtypes.as_dtype(g.dtype), "gm_put"))
+            core.banks["gm"].write_rows(ptrs[name].addr, rows.view(np.uint8).reshape(n, -1))
         log = core.calls() if trace else contextlib.nullcontext()
-        faults: list = [None] * n
+        faults = FaultList([None] * n)
         with log, _limit(limit, first, n):
             try:
                 got = prog.fn(**ptrs)
             except PtoFault as e:             # (a single core raises its fault)
-                faults = [e]
+                faults = FaultList([e])
                 got = None
             except (PtoCheckError, KernelError):
                 raise
@@ -217,13 +217,66 @@ def run_program(prog: Program, target: str, backend: str, data: dict[str, np.nda
             raise KernelError(f"instance {first}: the kernel returned {type(got).__name__}; a kernel "
                               "writes its outputs and returns nothing")
         if n > 1:
-            faults = list(core.faults)
+            faults = core.faults
         outs = [np.ascontiguousarray(core.banks["gm"].rows()[:, ptrs[name].addr: ptrs[name].addr + c * dt.itemsize])
                 for name, c, dt in prog.out_layout()]
         stray = _gaps_written(core, spans)
+    if not trace and n >= POOL_MIN:
+        _pool_put(prog, key, entry)
     out = np.concatenate(outs, axis=1) if len(outs) > 1 else outs[0]
-    return ProgramRun(out.reshape(n, -1), [None if e is None else str(e) for e in faults],
-                      log.calls if trace else None, stray)
+    return ProgramRun(out.reshape(n, -1), faults, faults.codes(), log.calls if trace else None, stray)
+
+
+def _setup(prog: Program, target: str, backend: str, n: int, quirks: dict | None):
+    """A core of ``n`` with the program's buffers: fixed arrays put (once, shared), inputs and
+    outputs reserved in that order; marked (:meth:`Core.mark`) once the inputs' rows are the
+    instances' own (a fixed table is then mapped into every instance, not copied)."""
+    import ptogpu as pto
+    own = get_target(target).quirks
+    core = pto.Core(target, backend, batch=n, quirks={k: v for k, v in (quirks or {}).items() if k in own})
+    ptrs, spans = {}, []
+    with core:
+        for name, a in prog.fixed.items():
+            a = np.asarray(a)
+            ptrs[name] = core.gm_put(a.reshape(-1), dtypes.name_of(a.dtype))
+            spans.append((ptrs[name].addr, a.nbytes))
+        for name, g in prog.inputs.items():
+            count = int(np.prod(g.shape))
+            ptrs[name] = core.gm_alloc(count, g.dtype)
+            spans.append((ptrs[name].addr, count * dtypes.as_dtype(g.dtype).itemsize))
+        for name, c, dt in prog.out_layout():
+            ptrs[name] = core.gm_alloc(c, dt)
+            spans.append((ptrs[name].addr, c * dt.itemsize))
+        if n > 1 and prog.inputs:
+            core.banks["gm"].unshare()
+    core.mark()
+    return core, ptrs, spans
+
+
+POOL_MIN = 64
+"""Cores of at least this many instances are kept between a program's chunks (the same
+sides, targets and sizes come back every chunk) and restored instead of made again."""
+POOL_SIZE = 6
+_POOL: dict = {}
+_POOL_LOCK = threading.Lock()
+
+
+def _pool_take(prog: Program, key: tuple):
+    """A kept core of ``prog`` for ``key``, restored (None: make one). Taken out of the pool
+    while it runs, so two threads never share one."""
+    with _POOL_LOCK:
+        entry = _POOL.pop((id(prog), key), None)
+    if entry is None or entry[0] is not prog:
+        return None
+    _, core, ptrs, spans = entry
+    return (core, ptrs, spans) if core.restore() else None
+
+
+def _pool_put(prog: Program, key: tuple, entry: tuple) -> None:
+    with _POOL_LOCK:
+        _POOL[(id(prog), key)] = (prog, *entry)
+        while len(_POOL) > POOL_SIZE:
+            _POOL.pop(next(iter(_POOL)))
 
 
 def _gaps_written(core, spans: list[tuple[int, int]]) -> np.ndarray:

@@ -3,29 +3,13 @@ byte, and the text of a runnable reproducer snippet doing exactly the same."""
 from __future__ import annotations
 
 import ctypes
-import re
 import threading
 
 import numpy as np
 
 from .. import dtypes
-from ..errors import PtoFault
+from ..errors import F_DST, F_INDEX, F_NONE, F_OTHER, F_TABLE, PtoFault, fault_code  # noqa: F401
 from .config import FuzzConfig
-
-# Fault codes of a batch (0: none). The phase of the first fault, as the NumPy backend
-# reports it: an index read, a table (GM) read, a destination write, or anything else.
-F_NONE, F_INDEX, F_TABLE, F_DST, F_OTHER = 0, 1, 2, 3, 4
-
-
-def fault_code(msg: str) -> int:
-    m = msg.lower()
-    if "index read" in m or "offset read" in m:
-        return F_INDEX
-    if "table read" in m or "burst read" in m or re.search(r"reads gm", m) or "source" in m:
-        return F_TABLE
-    if "write" in m or "writes" in m:
-        return F_DST
-    return F_OTHER
 
 
 def layout(cfg: FuzzConfig) -> dict:

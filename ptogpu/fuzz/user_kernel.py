@@ -29,7 +29,6 @@ from ..errors import KernelError, PtoCheckError, PtoError
 from ..execution import executors
 from ..execution.inputs import draw
 from ..execution.program import Program, load, ref_of, run_program
-from ..execution.single import fault_code
 from ..targets import TARGETS, field_value, get_target, variant
 from . import rules as R
 from .classes import FIRST, DivClass, Side, relation
@@ -81,10 +80,6 @@ class Chunk:
     calls: list              # per divergent instance: its first diverging call, described (or None)
 
 
-def _codes(faults: list) -> np.ndarray:
-    return np.array([0 if f is None else fault_code(f) for f in faults], np.int8).reshape(len(faults))
-
-
 def _agree(oa, fa, ob, fb) -> np.ndarray:
     """(N,) bool: both fault in the same phase, or neither does and the bytes agree."""
     return (fa == fb) & ((fa != 0) | ~rows_differ(oa, ob))
@@ -100,7 +95,7 @@ def run_chunk(prog: Program, a: Side, b: Side, seed: int, s: int, m: int, quirks
         r = run_program(prog, sd.target, sd.backend, data, quirks=quirks, first=s, limit=limit)
         _stray(prog, sd, data, r, s, quirks)
         runs[key] = r
-    ca, cb = _codes(runs["a"].faults), _codes(runs["b"].faults)
+    ca, cb = runs["a"].codes, runs["b"].codes
     masks = np.zeros(m, np.int64)
     refs = {}
     for key, sd, code, bit in (("a", a, ca, R.REF_A), ("b", b, cb, R.REF_B)):
@@ -109,7 +104,7 @@ def run_chunk(prog: Program, a: Side, b: Side, seed: int, s: int, m: int, quirks
             refs[key] = (r.outputs, code)
             continue
         x = run_program(prog, sd.target, "numpy", data, quirks=quirks, first=s, limit=limit)
-        xc = _codes(x.faults)
+        xc = x.codes
         masks |= np.where(~_agree(r.outputs, code, x.outputs, xc), bit, 0)
         refs[key] = (x.outputs, xc)
     bad_a, bad_b = int(np.count_nonzero(masks & R.REF_A)), int(np.count_nonzero(masks & R.REF_B))
@@ -325,6 +320,8 @@ def campaign(prog: Program, a: Side | str, b: Side | str, n: int, *, seed: int =
              chunk: int | None = None, shrink: bool = True, progress=None, executor=None,
              quirks: dict | None = None, time_limit: float | None = TIME_LIMIT) -> KernelReport:
     """Sides ``a`` and ``b`` of program ``prog`` on instances ``start .. start+n-1``."""
+    from ..backend.heap import keep_freed_heap
+    keep_freed_heap()                       # (every chunk runs NumPy steps: its references)
     from ..backend import resolve_backend
     from ..execution.rng import check_instances
     a = side(a) if isinstance(a, str) else a
@@ -388,7 +385,7 @@ def _class_of(prog: Program, a: Side, b: Side, data: dict, quirks=None) -> tuple
     """(mask, first diverging call) of one instance's inputs (0: the sides agree)."""
     ch_a = run_program(prog, a.target, "numpy", data, quirks=quirks)
     ch_b = run_program(prog, b.target, "numpy", data, quirks=quirks)
-    fa, fb = _codes(ch_a.faults), _codes(ch_b.faults)
+    fa, fb = ch_a.codes, ch_b.codes
     if _agree(ch_a.outputs, fa, ch_b.outputs, fb)[0]:
         return 0, None
     masks, calls = classify(prog, a, b, data, fa, fb, quirks, 0)

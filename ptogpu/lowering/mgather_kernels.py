@@ -25,7 +25,7 @@ import numpy as np
 
 from .. import dtypes
 from ..enums import BLayout, Coalesce, GatherOOB, Layout, SLayout
-from ..errors import PtoFault
+from ..errors import F_DST, F_INDEX, F_TABLE, PtoFault
 from ..tensor import GlobalTensor
 from ..backend import sources
 from ..backend.kernels import launch_instances, launch_on, use_kernels
@@ -210,11 +210,14 @@ def plan_mgather(core, mode: Coalesce, oob: GatherOOB, dst, table, idx) -> Plan 
                 params=prm)
 
 
-def _fault(core, plan: Plan, rec: np.ndarray, mode, oob, dst, idx) -> PtoFault:
-    """The PtoFault the NumPy backend raises for the same first fault (same message)."""
+def _fault(core, plan: Plan, rec: np.ndarray, mode, oob, dst, idx, sizes: dict | None = None,
+           vc: int | None = None) -> PtoFault:
+    """The PtoFault the NumPy backend raises for the same first fault (same message);
+    ``sizes`` and ``vc``: the arenas' sizes and dst's valid columns when it happened (a
+    LazyFault builds it later)."""
     key, addr, u = int(rec[0]), int(rec[1]), int(rec[2])
     phase, lin = key >> 56, key & ((1 << 56) - 1)
-    VC = max(dst.valid_col, 1)
+    VC = max(dst.valid_col, 1) if vc is None else vc
     r, c = divmod(lin, VC)
     T = dst.Element.itemsize
     if phase == _E("PHASE_INDEX"):
@@ -238,9 +241,28 @@ def _fault(core, plan: Plan, rec: np.ndarray, mode, oob, dst, idx) -> PtoFault:
         what = f"{NAME} NZ row burst write" if plan.path == "row_nz" else f"{NAME} dst write"
         who = f"element {lin}"
     a = _i64(addr)
+    size = arena.size if sizes is None else sizes[arena.name]
     return PtoFault(f"{what}: {who} accesses {arena.name.upper()} byte address {a:#x} "
-                    f"(+{nbytes}), outside [0, {arena.size:#x})",
+                    f"(+{nbytes}), outside [0, {size:#x})",
                     rule="access outside arena", target=core.target.name)
+
+
+_PHASE_CODES = {"PHASE_INDEX": F_INDEX, "PHASE_TABLE": F_TABLE}
+
+
+def _fault_group(core, plan: Plan, recs: np.ndarray, mode, oob, dst, idx) -> None:
+    """The faults of a launch's faulting instances (records ``recs``, one row each), built
+    when read (of the arenas' sizes and dst's valid columns of now); codes by phase."""
+    ks = np.flatnonzero(recs[:, 0] != np.uint64(M64))
+    if not ks.size:
+        return
+    rec = recs[ks].copy()
+    phase = (rec[:, 0] >> np.uint64(56)).astype(np.int64)
+    codes = np.full(len(ks), F_DST, np.int8)
+    for name, code in _PHASE_CODES.items():
+        codes[phase == _E(name)] = code
+    sizes, vc = {s: b.size for s, b in core.banks.items()}, max(dst.valid_col, 1)
+    core.fault_group(ks, lambda i: _fault(core, plan, rec[i], mode, oob, dst, idx, sizes, vc), codes)
 
 
 def run_mgather_ub(core, mode: Coalesce, oob: GatherOOB, dst, table, idx) -> bool:
@@ -256,8 +278,7 @@ def run_mgather_ub(core, mode: Coalesce, oob: GatherOOB, dst, table, idx) -> boo
     if core.all_at_once:            # a core of N: one launch over N blocks
         rec = launch_instances(core, plan.kernel, plan.params, block=plan.block, passes=plan.passes,
                                writes=(dst.space,))
-        core.fault_instances({int(k): _fault(core, plan, rec[k], Coalesce(mode), GatherOOB(oob), dst, idx)
-                              for k in np.flatnonzero(rec[:, 0] != np.uint64(M64))})
+        _fault_group(core, plan, rec, Coalesce(mode), GatherOOB(oob), dst, idx)
         return True
     fault = launch_on(core, plan.kernel, plan.params, block=plan.block, passes=plan.passes,
                       writes=(dst.space,))

@@ -17,6 +17,7 @@ class Faults:
         self.core, self.ks = core, ks
         self.ok = np.ones(len(ks), bool)
         self.found: dict[int, PtoFault] = {}
+        self.groups: list = []
 
     def add(self, j: int, fault: PtoFault) -> None:
         """Instance ``j`` of the step faults with ``fault`` (built by the rule, no check run)."""
@@ -29,10 +30,13 @@ class Faults:
     def done(self) -> None:
         if self.found:
             self.core.fault_instances(self.found)
+        for g in self.groups:
+            self.core.fault_group(*g)
 
-    def first_of(self, bad: np.ndarray, make) -> None:
+    def first_of(self, bad: np.ndarray, make, code: int | None = None) -> None:
         """Each instance of the step (a row of ``bad`` each, any trailing shape) with a True in
-        its row faults with ``make(j, position)``, the position of its first True."""
+        its row faults with ``make(j, position)``, the position of its first True; with its
+        fault ``code`` given, built only when read."""
         flat = bad.reshape(len(self.ks), -1)
         if not flat.size:
             return
@@ -40,6 +44,12 @@ class Faults:
         if not hit.any():
             return
         first = flat.argmax(axis=1)
+        if code is not None and self.core.all_at_once:      # every one at once, built when read
+            js = np.flatnonzero(hit & self.ok)
+            self.ok[js] = False
+            fj, shape = first[js], bad.shape[1:]
+            self.groups.append((self.ks[js], lambda i: make(int(js[i]), np.unravel_index(int(fj[i]), shape)), code))
+            return
         for j in np.flatnonzero(hit):
             self.add(int(j), make(int(j), np.unravel_index(int(first[j]), bad.shape[1:])))
 

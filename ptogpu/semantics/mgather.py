@@ -8,7 +8,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..enums import Coalesce, GatherOOB
-from ..errors import NotBatched, PtoFault
+from ..errors import F_TABLE, NotBatched, PtoFault
+from ..memory import outside_fault
 from ..tensor import GlobalTensor
 from . import a5_launch
 from .faults import Faults, at
@@ -143,9 +144,11 @@ def _gather_cells(core, mode, oob, dst, table, idx, rows, cols) -> None:
         rd = np.ones(src.shape, bool) if read is None else read
         gm_size = core.gm.size
         if src.size and not (int(src.min()) >= 0 and int(src.max()) <= gm_size - T):
-            faults.first_of(rd & ((src < 0) | (src > gm_size - T)), lambda j, p: at(core.gm.outside(
-                int(src[j][p]), T, f"{NAME} ({oob.name}) table read", t,
-                f"dst({r[p]},{c[p]}) with index {_index_of(u[j], p, mode, VC):#x}"), r[p], c[p]))
+            # (a fault is built when read: of the values bound now)
+            faults.first_of(rd & ((src < 0) | (src > gm_size - T)), lambda j, p, src=src, u=u, r=r, c=c: at(
+                outside_fault("gm", gm_size, int(src[j][p]), T, f"{NAME} ({oob.name}) table read", t,
+                              f"dst({r[p]},{c[p]}) with index {_index_of(u[j], p, mode, VC):#x}"), r[p], c[p]),
+                code=F_TABLE)
         ok = faults.ok
         src, rd, ks_ok = src[ok], rd[ok], ks[ok]
         vdt = table.Element if table.DType != "hifloat8" else np.dtype(np.uint8)

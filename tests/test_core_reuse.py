@@ -1,0 +1,174 @@
+"""A campaign's cores kept between chunks (Core.mark / Core.restore, execution.program's pool)
+and faults built only when read (FaultList.defer): a restored core runs a program as a new
+one does, on every backend, after the program wrote into its own table, UB and outputs; a
+deferred fault's code is the code of its message, and the message is the single core's."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import ptogpu as pto
+from ptogpu.errors import fault_code
+from ptogpu.execution import program as P
+from ptogpu.execution.program import Program, run_program
+from ptogpu.fuzz import indices
+from ptogpu.memory import MAP_MIN
+
+V = pto.TileType.Vec
+NTAB = 65536                                            # 256 KiB of float32: mapped, not copied
+Ids = pto.GlobalTensor[pto.int32, pto.Shape[1, 1, 1, 1, 8], pto.Stride[8, 8, 8, 8, 1]]
+Tab = pto.GlobalTensor[pto.float32, pto.Shape[1, 1, 1, 1, NTAB], pto.Stride[NTAB, NTAB, NTAB, NTAB, 1]]
+Row = pto.GlobalTensor[pto.float32, pto.Shape[1, 1, 1, 1, 8], pto.Stride[8, 8, 8, 8, 1]]
+TABLE = (np.arange(NTAB) % 1009).astype(np.float32)
+
+
+def backends():
+    out = ["numpy"]
+    if pto.Core("a5", "auto").backend != "numpy":
+        out.append("native")
+    return out
+
+
+def writes_its_table(table, ids, out):
+    """Gathers, writes the gathered row into its own table (each instance's own copy), then
+    gathers again (reads what it wrote where an index points there) and stores."""
+    it, dt = pto.Tile[V, pto.int32, 1, 8](), pto.Tile[V, pto.float32, 1, 8]()
+    pto.TASSIGN(it, 0)
+    pto.TASSIGN(dt, 0x100)
+    pto.TLOAD(it, Ids(ids))
+    pto.MGATHER[pto.Coalesce.Elem, pto.GatherOOB.Clamp](dt, Tab(table), it)
+    pto.TSTORE(Row(table + 8), dt)
+    pto.MGATHER[pto.Coalesce.Elem, pto.GatherOOB.Clamp](dt, Tab(table), it)
+    pto.TSTORE(Row(out), dt)
+
+
+def program() -> Program:
+    return Program(writes_its_table, {"ids": indices(8, cap=16, gen="uniform")}, {"out": (8, pto.float32)},
+                   {"table": TABLE}, "tests/test_core_reuse.py:writes_its_table")
+
+
+def data(seed: int, n: int) -> dict:
+    rng = np.random.default_rng(seed)
+    return {"ids": rng.integers(0, 16, (n, 8)).astype(np.int32)}
+
+
+def expected(d: dict) -> np.ndarray:
+    """The rule, per instance: out[j] = t[ids[j]] where t is the table with elements 8..15
+    replaced by the first gather (Clamp: indices are in range here)."""
+    out = []
+    for ids in d["ids"]:
+        t = TABLE.copy()
+        t[8:16] = TABLE[ids]
+        out.append(t[ids])
+    return np.array(out, np.float32).view(np.uint8).reshape(len(out), -1)
+
+
+@pytest.mark.parametrize("backend", backends())
+def test_a_restored_core_runs_the_next_chunk_as_a_new_core_does(backend):
+    assert NTAB * 4 >= MAP_MIN
+    prog, n = program(), P.POOL_MIN
+    P._POOL.clear()
+    for seed in range(4):                                 # the first makes the core, the rest restore it
+        d = data(seed, n)
+        run = run_program(prog, "a5", backend, d)
+        assert not run.codes.any()
+        np.testing.assert_array_equal(run.outputs, expected(d), err_msg=f"chunk {seed}")
+    (entry,) = [v for k, v in P._POOL.items() if k[0] == id(prog)]
+    core = entry[1]
+    import mmap
+    base = core.banks["gm"].flat.base
+    assert isinstance(getattr(base, "obj", base), mmap.mmap)  # the table still mapped, not copied
+    assert core.restore()
+    gm = core.banks["gm"].rows()
+    assert (gm[:, : TABLE.nbytes] == TABLE.view(np.uint8)).all() and not gm[:, TABLE.nbytes:].any()
+    assert not core.banks["ub"].rows().any()
+    P._POOL.clear()
+
+
+def test_a_core_that_cannot_be_restored_is_made_again(monkeypatch):
+    """Where written pages cannot be found (no /proc/self/pagemap) nor dropped, the pool makes
+    a new core: the bytes are the same."""
+    from ptogpu import memory
+    monkeypatch.setattr(memory, "_written_pages", lambda buf: None)
+    monkeypatch.setattr(memory, "_drop_pages", lambda buf: False)
+    prog = program()
+    P._POOL.clear()
+    for seed in range(2):
+        d = data(seed, P.POOL_MIN)
+        np.testing.assert_array_equal(run_program(prog, "a5", "numpy", d).outputs, expected(d))
+    P._POOL.clear()
+
+
+def test_dropping_pages_restores_where_pagemap_cannot_be_read(monkeypatch):
+    from ptogpu import memory
+    monkeypatch.setattr(memory, "_written_pages", lambda buf: None)
+    prog = program()
+    P._POOL.clear()
+    for seed in range(3):
+        d = data(seed, P.POOL_MIN)
+        np.testing.assert_array_equal(run_program(prog, "a5", "numpy", d).outputs, expected(d))
+    P._POOL.clear()
+
+
+@pytest.mark.parametrize("backend", backends())
+@pytest.mark.parametrize("mode", ["Row", "Elem"])
+def test_deferred_faults_have_their_messages_codes_and_the_single_cores_message(backend, mode):
+    """Table reads out of GM on a core of N: each faulting instance's fault is built when
+    read; its code is fault_code of its message, and the message is what a single core of
+    that instance raises -- also when read after GM has grown."""
+    n = 48
+    rng = np.random.default_rng(7)
+    ids = rng.integers(-3, 400, (n, 8)).astype(np.int32)
+    ids[::5] = rng.integers(0, 4, (len(ids[::5]), 8))           # some instances do not fault
+    Idx = pto.GlobalTensor[pto.int32, pto.Shape[1, 1, 1, 1, 8], pto.Stride[8, 8, 8, 8, 1]]
+    Small = pto.GlobalTensor[pto.float32, pto.Shape[1, 1, 1, 4, 8], pto.Stride[32, 32, 32, 8, 1]]
+    coal = getattr(pto.Coalesce, mode)
+
+    def run(core, ids_in):
+        tab = core.gm_put(np.arange(32, dtype=np.float32))
+        gi = core.gm_put(ids_in, per_instance=core.batch > 1)
+        it = pto.Tile[V, pto.int32, 1, 8]()
+        dt = pto.Tile[V, pto.float32, 8, 8]() if mode == "Row" else pto.Tile[V, pto.float32, 1, 8]()
+        pto.TASSIGN(it, 0)
+        pto.TASSIGN(dt, 0x100)
+        pto.TLOAD(it, Idx(gi))
+        pto.MGATHER[coal, pto.GatherOOB.Undefined](dt, Small(tab), it)
+
+    with pto.Core("a5", backend, batch=n) as core:
+        run(core, ids)
+        core.gm_alloc(1 << 20, pto.uint8)                       # GM grows after the faults
+        codes = core.faults.codes()
+        faults = list(core.faults)
+    assert codes.any() and not codes.all()
+    for k in range(n):
+        assert codes[k] == (0 if faults[k] is None else fault_code(str(faults[k]))), k
+        with pto.Core("a5", backend) as one:
+            try:
+                run(one, ids[k])
+                want = None
+            except pto.PtoFault as e:
+                want = str(e)
+        assert (None if faults[k] is None else str(faults[k])) == want, k
+
+
+def test_a_fault_list_reads_as_the_list_of_its_faults():
+    """Deferred entries are built when read by every way of reading a list (index, slice,
+    iteration, equality, membership, count, pickling), once; a later fault of a step wins."""
+    import pickle
+    from ptogpu.core import FaultList
+    from ptogpu.errors import F_TABLE, PtoFault
+    built = []
+
+    def make(i):
+        built.append(i)
+        return PtoFault(f"MGATHER table read: number {i}")
+    f = FaultList([None, PtoFault("an index read"), None, None])
+    f.defer(np.array([1, 3]), make, F_TABLE)
+    assert list(f.codes()) == [0, F_TABLE, 0, F_TABLE] and built == []
+    assert str(f[3]) == "MGATHER table read: number 1" and built == [1]
+    assert f == [None, f[1], None, f[3]] and None in f and f.count(None) == 2 and built == [1, 0]
+    assert [str(e) for e in f[1:]] == ["MGATHER table read: number 0", "None", "MGATHER table read: number 1"]
+    g = pickle.loads(pickle.dumps(f))
+    assert [str(e) for e in g] == [str(e) for e in f] and list(g.codes()) == list(f.codes())
+    f[3] = PtoFault("dst write: later")
+    assert str(f[3]) == "dst write: later" and f.codes()[3] == fault_code("dst write: later")
