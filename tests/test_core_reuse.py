@@ -85,28 +85,23 @@ def test_a_restored_core_runs_the_next_chunk_as_a_new_core_does(backend):
     P._POOL.clear()
 
 
-def test_a_core_that_cannot_be_restored_is_made_again(monkeypatch):
-    """Where written pages cannot be found (no /proc/self/pagemap) nor dropped, the pool makes
-    a new core: the bytes are the same."""
+@pytest.mark.parametrize("way", ["drop", "new"])
+def test_without_pagemap_pages_are_dropped_or_a_new_core_made(monkeypatch, way):
+    """Where written pages cannot be found (no /proc/self/pagemap) the pages are dropped (the
+    same core, faulted in again); where they cannot be dropped either, a new core is made:
+    the bytes are the same."""
     from ptogpu import memory
     monkeypatch.setattr(memory, "_written_pages", lambda buf: None)
-    monkeypatch.setattr(memory, "_drop_pages", lambda buf: False)
+    if way == "new":
+        monkeypatch.setattr(memory, "_drop_pages", lambda buf: False)
     prog = program()
     P._POOL.clear()
-    for seed in range(2):
-        d = data(seed, P.POOL_MIN)
-        np.testing.assert_array_equal(run_program(prog, "a5", "numpy", d).outputs, expected(d))
-    P._POOL.clear()
-
-
-def test_dropping_pages_restores_where_pagemap_cannot_be_read(monkeypatch):
-    from ptogpu import memory
-    monkeypatch.setattr(memory, "_written_pages", lambda buf: None)
-    prog = program()
-    P._POOL.clear()
+    cores = []
     for seed in range(3):
         d = data(seed, P.POOL_MIN)
         np.testing.assert_array_equal(run_program(prog, "a5", "numpy", d).outputs, expected(d))
+        cores += [v[1] for k, v in P._POOL.items() if k[0] == id(prog)]
+    assert len(set(map(id, cores))) == (1 if way == "drop" else 3)
     P._POOL.clear()
 
 
