@@ -73,14 +73,17 @@ def _drop_pages(buf: np.ndarray) -> bool:
         return False
     start, end = buf.ctypes.data, buf.ctypes.data + buf.size
     lo, hi = -(-start // PAGE) * PAGE, end // PAGE * PAGE
+    if hi <= lo:                                  # no whole page
+        buf[:] = 0
+        return True
     try:
         libc = ctypes.CDLL(None, use_errno=True)
-        if hi > lo and libc.madvise(ctypes.c_void_p(lo), ctypes.c_size_t(hi - lo), _MADV_DONTNEED) != 0:
+        if libc.madvise(ctypes.c_void_p(lo), ctypes.c_size_t(hi - lo), _MADV_DONTNEED) != 0:
             return False
     except (OSError, AttributeError):
         return False
-    buf[: max(0, min(lo, end) - start)] = 0
-    buf[max(0, hi - start) if hi > lo else buf.size:] = 0
+    buf[: lo - start] = 0
+    buf[hi - start:] = 0
     return True
 _MAP_FIXED = 0x10                 # (Linux; not in the mmap module)
 PAGE = 4096
@@ -379,7 +382,10 @@ class Bank:
         kind, *state = getattr(self, "_mark", ("none",))
         if kind == "row":
             if self.shared:
-                self.flat[: self.size] = 0 if state[0] is None else state[0]
+                self.flat[: self.size] = 0
+                if state[0] is not None:
+                    m = min(state[0].size, self.size)
+                    self.flat[:m] = state[0][:m]
                 return True
             if state[0] is not None or self._mapped:      # (its rows would all need the copy)
                 return False

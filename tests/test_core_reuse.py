@@ -167,3 +167,12 @@ def test_a_fault_list_reads_as_the_list_of_its_faults():
     assert [str(e) for e in g] == [str(e) for e in f] and list(g.codes()) == list(f.codes())
     f[3] = PtoFault("dst write: later")
     assert str(f[3]) == "dst write: later" and f.codes()[3] == fault_code("dst write: later")
+
+
+def test_dropping_pages_zeroes_bytes_outside_whole_pages():
+    from ptogpu import memory
+    raw = np.ones(5 * memory.PAGE, np.uint8)
+    for a, b in [(100, 5000), (100, 3000), (0, 4096), (4000, 13000), (4096, 4096 * 3)]:
+        raw[:] = 1
+        assert memory._drop_pages(raw[a:b])
+        assert not raw[a:b].any() and raw[:a].all() and raw[b:].all(), (a, b)
