@@ -195,11 +195,13 @@ class Bank:
         self.unshare()
         return self.flat, self.size, self.stride
 
-    def unshare(self) -> None:
+    def unshare(self, room: bool = True) -> None:
         """Give every instance its own copy of the shared row (before one is written alone).
         Only the row's bytes up to its last nonzero one are copied -- or, from
         :data:`MAP_MIN` bytes on, mapped copy-on-write (:func:`_mapped_rows`); the rest stay
-        untouched zero pages."""
+        untouched zero pages. ``room=False``: the memory will not grow (a program's buffers
+        are all allocated), so a mapped row keeps no room ahead (less to look through when
+        the core is restored)."""
         if not self.shared:
             return
         row = self.flat
@@ -207,7 +209,7 @@ class Bank:
         hi = int(nz[-1]) + 1 if nz.size else 0
         # a big row (a table) is mapped into every instance, copy-on-write: one copy for N
         if hi >= MAP_MIN:
-            cap = -(-self.stride // PAGE) * PAGE
+            cap = -(-(self.stride if room else max(self.size, 64)) // PAGE) * PAGE
             flat = _mapped_rows(row[:hi], self.n, cap)
             if flat is not None:
                 self.flat, self.stride, self.shared = flat, cap, False
@@ -303,6 +305,27 @@ class Bank:
         idx = (a[..., None] + np.arange(size, dtype=np.int64)).reshape(len(ks), -1)
         flat = ks.astype(np.int64)[:, None] * stride + idx
         return np.ascontiguousarray(self.flat[flat]).view(st).reshape(addrs.shape)
+
+    def take_runs(self, ks: np.ndarray, starts: np.ndarray, count: int, step: int, dtype) -> np.ndarray:
+        """Instances ``ks``' runs of ``count`` elements of ``dtype``, ``step`` bytes apart, from
+        the byte addresses ``starts`` (one row per instance; every byte in the memory: checked
+        by the caller): shape (*starts.shape, count). Contiguous runs are read as windows of
+        the rows (one index per run, not per element)."""
+        st = dtypes.storage(dtype)
+        size = st.itemsize
+        a = np.asarray(starts, np.int64)
+        if size in (1, 2, 4, 8) and step == size and count and not (a & (size - 1)).any():
+            e = a >> (size.bit_length() - 1)
+            elems = self.flat.view(f"u{size}")
+            if self.shared:
+                win = np.lib.stride_tricks.sliding_window_view(elems[: self.size // size], count)
+                return win[e].view(st)
+            per = self.stride // size
+            win = np.lib.stride_tricks.as_strided(elems, shape=(self.n, per - count + 1, count),
+                                                  strides=(self.stride, size, size), writeable=False)
+            return win[ks.astype(np.int64).reshape(-1, *([1] * (a.ndim - 1))), e].view(st)
+        cells = a[..., None] + np.arange(count, dtype=np.int64) * int(step)
+        return self.take(ks, cells, dtype)
 
     def take_run(self, ks: np.ndarray, addr: int, idx: np.ndarray, dtype, clip: int) -> np.ndarray:
         """Instances ``ks``' elements number ``idx`` (one row per instance; non-negative; a
@@ -413,10 +436,13 @@ class Bank:
         per = self.stride // PAGE
         idx = np.flatnonzero(dirty)
         pages = self.flat.reshape(-1, PAGE)
-        if first is not None:
-            ref = np.zeros(self.stride, np.uint8)
+        if first is not None and first.size:       # (pages past the first bytes are zeroed below)
+            lead = -(-first.size // PAGE)
+            ref = np.zeros(lead * PAGE, np.uint8)
             ref[: first.size] = first
-            pages[idx] = ref.reshape(per, PAGE)[idx % per]
+            at = idx % per
+            pages[idx[at < lead]] = ref.reshape(lead, PAGE)[at[at < lead]]
+            pages[idx[at >= lead]] = 0
         else:
             pages[idx] = 0
         return True

@@ -535,3 +535,51 @@ def test_undefined_the_element_just_past_gm_faults(target, mode, backend):
                 pto.MGATHER[mode, OOB.Undefined](dst, table, idx)
             assert "GM byte address 0x100 " in str(ei.value), str(ei.value)   # the byte past GM
             assert ub_snapshot(core) == before
+
+
+ROW_BY_ELEMENT = [t for t in TARGETS if not pto.targets.get_target(t).mgather.row_tail_fill]
+
+
+@pytest.mark.parametrize("backend", ["numpy", "native"])
+@pytest.mark.parametrize("target", ROW_BY_ELEMENT)
+@pytest.mark.parametrize("ks", [(0, 13), (13, 0), (1, 2), (3, 15), (15, 3)])
+def test_undefined_row_that_runs_past_gm_faults_at_its_first_element_past(target, backend, ks):
+    """Row, Undefined, a table that ends GM (64 float32): a row's source starts at element
+    ``k * S3`` (CPU: the table's row stride, here 4, overlapping rows) or ``uint32(k * VC)``
+    (A5), and reads VC = 16 elements on; the call faults at the first element (row-major) past
+    GM and names it, its index and its byte address; a single core and each instance of a core
+    of N alike. Targets whose Row reads are DMA bursts fault per burst (their own tests)."""
+    if backend == "native" and pto.Core(target, "auto").backend == "numpy":
+        pytest.skip("no C++ compiler")
+    rules = pto.targets.get_target(target).mgather
+    S3, VC = 4, 16
+
+    def start(k):
+        return k * S3 if rules.row_source == "strides" else (k * VC) % 2**32
+
+    bad = [(r, c) for r, k in enumerate(ks) for c in range(VC) if start(k) + c >= 64]
+    flat = (np.arange(64) + 1).astype(np.float32)
+
+    def run(core, ids):
+        table = gt(core, flat, F32, (1, 1, 1, 4, 16), (64, 64, 64, S3, 1))
+        idx = tile(pto.int32, 1, 8, 0, vc=2)
+        idx.set(np.asarray(ids, np.int32).reshape(*np.shape(ids)[:-1], 1, 2))
+        dst = tile(F32, 2, 16, 0x100)
+        pto.MGATHER[ROW, OOB.Undefined](dst, table, idx)
+        return dst
+
+    with pto.Core(target, backend) as core:
+        assert core.gm.size == 0
+        if not bad:
+            dst = run(core, ks)
+            want = np.array([[flat[start(k) + c] for c in range(VC)] for k in ks], np.float32)
+            assert_bytes(dst.numpy(), want)
+            return
+        with pytest.raises(pto.PtoFault) as ei:
+            run(core, ks)
+    r, c = bad[0]
+    msg = str(ei.value)
+    assert f"dst({r},{c}) with index {ks[r]:#x}" in msg and f"GM byte address {4 * (start(ks[r]) + c):#x} " in msg, msg
+    with pto.Core(target, backend, batch=3) as core:                # instances: the case, no fault, the case
+        run(core, np.array([ks, (0, 0), ks]))
+        assert [str(e) if e else None for e in core.faults] == [msg, None, msg]

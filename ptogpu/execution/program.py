@@ -176,15 +176,18 @@ def run_program(prog: Program, target: str, backend: str, data: dict[str, np.nda
     """The instances whose inputs are ``data`` (one row each; ``first``: the number of the
     first, for messages) on one core of N of ``target`` on ``backend``."""
     n = len(next(iter(data.values()))) if data else 1
-    if trace and n == 1:                  # a core of 2 logs the faulting call (one core raises)
-        run = run_program(prog, target, backend, {k: np.concatenate([v, v]) for k, v in data.items()},
-                          quirks=quirks, trace=True, first=first, limit=limit)
-        for c in run.calls:
-            c.outputs = [None if o is None else o[:1] for o in c.outputs]
-            c.live = c.live[:1]
-        return ProgramRun(run.outputs[:1], run.faults[:1], run.codes[:1], run.calls, run.stray[:1])
+    if data and n < POOL_MIN and (trace or n > 1):
+        # a few instances run as the first of a kept core of POOL_MIN (the rest repeat the
+        # last): a classification's many small runs make no core each, and a traced single
+        # instance logs its faulting call (one core would raise it)
+        pad = {k: np.concatenate([v, np.repeat(v[-1:], POOL_MIN - n, axis=0)]) for k, v in data.items()}
+        run = run_program(prog, target, backend, pad, quirks=quirks, trace=trace, first=first, limit=limit)
+        for c in run.calls or ():
+            c.outputs = [None if o is None else o[:n] for o in c.outputs]
+            c.live = c.live[:n]
+        return ProgramRun(run.outputs[:n], run.faults[:n], run.codes[:n], run.calls, run.stray[:n])
     key = (target, backend, n, tuple(sorted((quirks or {}).items())))
-    entry = None if trace or n < POOL_MIN else _pool_take(prog, key)
+    entry = None if n < POOL_MIN else _pool_take(prog, key)
     if entry is None:
         entry = _setup(prog, target, backend, n, quirks)
     core, ptrs, spans = entry
@@ -221,7 +224,7 @@ def run_program(prog: Program, target: str, backend: str, data: dict[str, np.nda
         outs = [np.ascontiguousarray(core.banks["gm"].rows()[:, ptrs[name].addr: ptrs[name].addr + c * dt.itemsize])
                 for name, c, dt in prog.out_layout()]
         stray = _gaps_written(core, spans)
-    if not trace and n >= POOL_MIN:
+    if n >= POOL_MIN:
         _pool_put(prog, key, entry)
     out = np.concatenate(outs, axis=1) if len(outs) > 1 else outs[0]
     return ProgramRun(out.reshape(n, -1), faults, faults.codes(), log.calls if trace else None, stray)
@@ -248,7 +251,7 @@ def _setup(prog: Program, target: str, backend: str, n: int, quirks: dict | None
             ptrs[name] = core.gm_alloc(c, dt)
             spans.append((ptrs[name].addr, c * dt.itemsize))
         if n > 1 and prog.inputs:
-            core.banks["gm"].unshare()
+            core.banks["gm"].unshare(room=False)
     core.mark()
     return core, ptrs, spans
 
@@ -256,7 +259,10 @@ def _setup(prog: Program, target: str, backend: str, n: int, quirks: dict | None
 POOL_MIN = 64
 """Cores of at least this many instances are kept between a program's chunks (the same
 sides, targets and sizes come back every chunk) and restored instead of made again."""
-POOL_SIZE = 6
+POOL_SIZE, POOL_INSTANCES = 32, 6 * MAX_CORE
+"""At most this many cores are kept, of at most this many instances in all (a campaign's two
+sides and two references at its core size, and the small cores its classifications run on,
+one per hybrid target); the oldest go first."""
 _POOL: dict = {}
 _POOL_LOCK = threading.Lock()
 
@@ -275,7 +281,7 @@ def _pool_take(prog: Program, key: tuple):
 def _pool_put(prog: Program, key: tuple, entry: tuple) -> None:
     with _POOL_LOCK:
         _POOL[(id(prog), key)] = (prog, *entry)
-        while len(_POOL) > POOL_SIZE:
+        while len(_POOL) > POOL_SIZE or sum(k[1][2] for k in _POOL) > POOL_INSTANCES:
             _POOL.pop(next(iter(_POOL)))
 
 

@@ -131,6 +131,8 @@ def _gather_cells(core, mode, oob, dst, table, idx, rows, cols) -> None:
             u = cast_index(raw, bits)
             cap = (shape[3] if rules.row_capacity == "shape3" else prod(shape[:4])) & mask
             safe, read = remap(u, cap, oob, bits, rule="GatherOOB.Wrap", target=t)
+            if not dma_row and _row_runs(core, ks, faults, oob, dst, table, u, safe, read, rows, cols, r, c):
+                return
             cu = c.astype(np.uint64)
             if rules.row_source == "strides":
                 off = safe[..., None] * u64(table.GetStride(3)) + cu * u64(table.GetStride(4))
@@ -167,6 +169,55 @@ def _gather_cells(core, mode, oob, dst, table, idx, rows, cols) -> None:
             return
         faults.done()
         _put(core, ks_ok, dst, mode, r, c, VR, VC, convert(core, vals, dst, table.DType))
+
+
+def _row_runs(core, ks, faults, oob, dst, table, u, safe, read, rows, cols, r, c) -> bool:
+    """Row mode by rows, not cells: each row's source is one run of addresses ``start + col *
+    step``, so where the run cannot wrap (its span fits in GM) a row lies in GM exactly when
+    its start and end do, an instance's first faulting cell is its first bad row's first
+    column past GM (arithmetic), and the rows are read as runs -- the same bytes and faults
+    as the per-cell path, with (instances x rows) work instead of (instances x cells).
+    False where that does not hold (the caller takes the per-cell path)."""
+    rules, t, VC = core.target.mgather, core.target.name, dst.valid_col
+    T = table.Element.itemsize
+    if not cols.size or cols[0] != 0 or cols[-1] != cols.size - 1:
+        return False
+    step = T * ((table.GetStride(4) & M64) if rules.row_source == "strides" else 1) & M64
+    span, lim = (cols.size - 1) * step, core.gm.size - T
+    if lim < 0 or span > lim:
+        return False
+    if rules.row_source == "valid_cols":          # srcRow = table + uint32(safe * VC)
+        row_off = (safe * np.uint64(VC)) & np.uint64(M32)
+    else:
+        row_off = safe * u64(table.GetStride(3))
+    start = u64(table.addr) + row_off * np.uint64(T)                  # (K, R) uint64, wrapping
+    rd = np.ones(start.shape, bool) if read is None else read
+    inside = start <= np.uint64(lim - span)
+    bad = rd & ~inside
+    if bad.any():
+        past = start > np.uint64(lim)                                  # (negative: past too)
+        with np.errstate(divide="ignore"):
+            first_col = np.where(past, 0, (np.uint64(lim) - np.minimum(start, np.uint64(lim))) // np.uint64(max(step, 1)) + 1)
+        gm_size = core.gm.size
+
+        def fault(j, p, start=start, first_col=first_col):
+            ri = p[0]
+            ci = int(first_col[j, ri])
+            a = (int(start[j, ri]) + ci * step) & M64
+            return at(outside_fault("gm", gm_size, a - (1 << 64) if a >> 63 else a, T,
+                                    f"{NAME} ({oob.name}) table read", t,
+                                    f"dst({rows[ri]},{cols[ci]}) with index {int(u[j][ri]):#x}"), rows[ri], cols[ci])
+        faults.first_of(bad, fault, code=F_TABLE)
+    ok = faults.ok
+    ks_ok, start, rd = ks[ok], start[ok].view(np.int64), rd[ok]
+    vdt = table.Element if table.DType != "hifloat8" else np.dtype(np.uint8)
+    vals = core.banks["gm"].take_runs(ks_ok, np.where(rd, start, 0), cols.size, step, table.Element)
+    vals = vals.astype(vdt, copy=False)
+    if read is not None:
+        vals[~rd] = 0
+    faults.done()
+    _put(core, ks_ok, dst, Coalesce.Row, r, c, dst.valid_row, VC, convert(core, vals, dst, table.DType))
+    return True
 
 
 def _store(core, ks, dst, r, c, VR, VC, table, cap, safe, read) -> None:
