@@ -542,17 +542,19 @@ ROW_BY_ELEMENT = [t for t in TARGETS if not pto.targets.get_target(t).mgather.ro
 
 @pytest.mark.parametrize("backend", ["numpy", "native"])
 @pytest.mark.parametrize("target", ROW_BY_ELEMENT)
-@pytest.mark.parametrize("ks", [(0, 13), (13, 0), (1, 2), (3, 15), (15, 3)])
-def test_undefined_row_that_runs_past_gm_faults_at_its_first_element_past(target, backend, ks):
+@pytest.mark.parametrize("S3, ks", [(4, (0, 13)), (4, (13, 0)), (4, (1, 2)), (4, (3, 15)), (4, (15, 3)),
+                                     (1, (48, 49)), (1, (49, 48)), (1, (48, 48))])
+def test_undefined_row_that_runs_past_gm_faults_at_its_first_element_past(target, backend, S3, ks):
     """Row, Undefined, a table that ends GM (64 float32): a row's source starts at element
-    ``k * S3`` (CPU: the table's row stride, here 4, overlapping rows) or ``uint32(k * VC)``
+    ``k * S3`` (CPU: the table's row stride, 4 or 1: overlapping rows; a row from element 49
+    ends exactly one element past GM) or ``uint32(k * VC)``
     (A5), and reads VC = 16 elements on; the call faults at the first element (row-major) past
     GM and names it, its index and its byte address; a single core and each instance of a core
     of N alike. Targets whose Row reads are DMA bursts fault per burst (their own tests)."""
     if backend == "native" and pto.Core(target, "auto").backend == "numpy":
         pytest.skip("no C++ compiler")
     rules = pto.targets.get_target(target).mgather
-    S3, VC = 4, 16
+    VC = 16
 
     def start(k):
         return k * S3 if rules.row_source == "strides" else (k * VC) % 2**32

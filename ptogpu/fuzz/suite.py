@@ -136,6 +136,15 @@ def campaigns(backend: str = "native") -> list[Known]:
             out.append(Known(f"A2/A3 Row Zero {'into UB' if space == 'ub' else 'GM->L1'}, DMA bursts per read row: "
                              f"kernel ({backend}) vs NumPy: must agree", cfg, "a2a3@numpy", f"a2a3@{backend}",
                              "mixed", 500, kernel=True))
+        # the CPU sim's Row reads rows as runs of addresses (strides): rows that overlap, one
+        # ending exactly one element past GM (edge), and table columns two apart
+        for what, shape, stride, gen in (("overlapping rows, one ends one element past GM", (1, 1, 1, 100, 29),
+                                          (128, 128, 128, 1, 1), "edge"),
+                                         ("table columns 2 apart, rows past GM", (1, 1, 1, 330, 3),
+                                          (990, 990, 990, 3, 2), "uniform")):
+            cfg = FuzzConfig(mode="row", rows=16, cols=24, table_shape=shape, table_stride=stride, oob="undefined")
+            out.append(Known(f"CPU sim Row Undefined, {what}: scalar-loop kernel ({backend}) vs NumPy: must agree",
+                             cfg, "cpu@numpy", f"cpu@{backend}", gen, 500, kernel=True))
     return [Known(k.title, k.config, k.a, k.b, k.generator, k.n, k.shapes, k.kernel,
                   dict(EXPECT.get(_key(k.title), {}))) for k in out]
 
