@@ -78,6 +78,18 @@ def test_sweep_equals_launch_metrics(mode):
 
 
 @pytest.mark.parametrize("mode", ["row", "elem"])
+@pytest.mark.parametrize("dt", ["int64", "int8"])
+def test_sweep_equals_launch_metrics_on_big_shapes(mode, dt):
+    """The closed forms (floor sums over rows and warp-rounds) on shapes of up to 1001 columns
+    and 8- and 1-byte elements, against the launches' own counts."""
+    s = sweep(mode, [999, 513, 37], [1001, 77], [dt])
+    for i in range(len(s)):
+        m = launch_metrics(SimtCase(mode, int(s.vr[i]), int(s.vc[i]), dtype=dt))
+        assert (s["gm_sectors"][i], s["ub_blocks"][i], s["idle_threads"][i]) == \
+            (m.gm_sectors, m.ub_blocks, m.idle_threads), (s.vr[i], s.vc[i])
+
+
+@pytest.mark.parametrize("mode", ["row", "elem"])
 def test_sweep_of_10000_shapes_takes_seconds(mode):
     t = time.perf_counter()
     s = sweep(mode, range(1, 101), range(1, 101))

@@ -5,8 +5,9 @@ dtype)`` (tested): identity indices (Row: index r for row r; Elem: r*VC + c), ta
 destination and index tiles 32-byte aligned, RowMajor tiles padded to 32 bytes.
 
 Row mode is closed form per shape (every warp-round covers one 32-column chunk of one row; the
-sector count of a chunk depends only on its row's start address mod 32, i.e. on r mod 32).
-Elem mode is closed form too, except one sum over rows for the UB blocks (``_elem_blocks``).
+sector count of a chunk depends only on its row's start address mod 32: summed over rows, a
+count and two floor sums).
+Elem mode is closed form too (the UB blocks through two floor sums, ``_elem_blocks``).
 """
 from __future__ import annotations
 
@@ -110,46 +111,53 @@ def _row(vr, vc, T):
     rounds = _ceil(vr, rw) * _ceil(chunks, wpr)
     rounds_min = (vr // rw) * (chunks // wpr)
     warp_rounds = vr * chunks
-    s = np.arange(g.MAX_WARPS)[None, :]
-    in_seg = s < wpr[:, None]
-    live = np.clip(vc[:, None] - g.LANES * s, 0, g.LANES)
-    idle = rw * np.where(in_seg, g.LANES - live, 0).sum(axis=1)
+    idle = rw * (g.LANES * wpr - np.minimum(vc, g.LANES * wpr))   # a row's lanes past VC
     emax = _ceil(vr, rw) * _ceil(vc, cs)
     emin = (vr // rw) * np.maximum(0, _ceil(vc - 31 - g.LANES * (wpr - 1), cs))
-    q = np.arange(32)[None, :]
-    cnt = np.maximum(0, _ceil(vr[:, None] - q, 32))
-    a = (q * vc[:, None] * T[:, None]) % 32
+    # GM sectors: row r starts at byte a = r*VC*T mod 32 of a sector; each full 32-lane chunk
+    # of T*32 bytes touches T sectors, one more when a > 0; the tail of lt bytes touches
+    # 1 + floor((a + lt - 1) / 32). Summed over rows: a count of the rows with a == 0 and a
+    # difference of floor sums (a = r*w - 32*floor(r*w/32)), closed form per shape.
+    w = vc * T
     nf, lt = vc // g.LANES, (vc % g.LANES) * T
-    per_row = nf[:, None] * _ceil(a + 32 * T[:, None], 32) + np.where(lt[:, None] > 0, _ceil(a + lt[:, None], 32), 0)
-    gm = (cnt * per_row).sum(axis=1)
+    unaligned = vr - _ceil(vr, 32 // np.gcd(w, 32))
+    tail = vr + _floor_sum(vr, 32, w, np.maximum(lt - 1, 0)) - _floor_sum(vr, 32, w, 0)
+    gm = nf * (T * vr + unaligned) + np.where(lt > 0, tail, 0)
     ub = vr * (nf * T + _ceil(lt, 32)) + warp_rounds
     return warps, n, rounds, rounds_min, warp_rounds, idle, emin, emax, gm, ub
 
 
-def _elem_blocks(n, vc, c0, batch: int = 1 << 22):
+def _floor_sum(n, m, a, b):
+    """Σ_{i<n} floor((a*i + b) / m), elementwise (n >= 0; m >= 1 where n > 0; a, b >= 0): the
+    Euclid-like reduction (each step swaps the roles of a and m), a few dozen array steps
+    for any n. Written here: NumPy has no floor sum."""
+    n, m, a, b = (np.array(x, np.int64) for x in np.broadcast_arrays(n, m, a, b))
+    ans = np.zeros(n.shape, np.int64)
+    act = n > 0
+    while act.any():
+        ans += np.where(act, (n - 1) * n // 2 * (a // m) + n * (b // m), 0)
+        a, b = a % m, b % m
+        y = a * n + b
+        act &= y >= m
+        n, b, m, a = np.where(act, y // m, n), np.where(act, y % m, b), np.where(act, a, m), np.where(act, m, a)
+    return ans
+
+
+def _elem_blocks(n, vc, c0):
     """Σ over warp-rounds m (positions [32m, min(32m+32, n))) of the distinct 32-byte blocks of
     a RowMajor tile they touch (``c0`` elements per block; rows padded to whole blocks).
 
     A warp-round touches ``1 + S(b) - S(a+1)`` blocks (S counts block starts). Summed over the
     ``M`` warp-rounds this telescopes to ``M + S(n) - K``, with K the warp-rounds that begin on
     a block start: 32m ≡ 0 (mod c0) always, so those are the m whose row ``q = 32m // VC``
-    satisfies ``q*VC ≡ 0 (mod c0)``, i.e. q a multiple of ``d = c0 / gcd(VC, c0)``. K is summed
-    over those rows (about VR/d terms per shape, flat over all shapes)."""
+    satisfies ``q*VC ≡ 0 (mod c0)``, i.e. q a multiple of ``d = c0 / gcd(VC, c0)``, i.e.
+    ``32m mod d*VC < VC``. With ``[x mod L < v] = floor(x/L) - floor((x-v)/L)``, K is a
+    difference of two floor sums over m < M: closed form per shape."""
     M = _ceil(n, g.LANES)
     v = np.maximum(vc, 1)
     total = M + _cells(n, v, c0)
-    d = c0 // np.gcd(v, c0)
-    Q = np.where(M > 0, (g.LANES * (M - 1)) // v, -1)          # row of the last warp-round
-    nq = np.where(M > 0, Q // d + 1, 0)                          # rows q = 0, d, 2d, ... <= Q
-    shape_of = np.repeat(np.arange(n.size), nq)
-    K = np.zeros(n.size, np.int64)
-    for lo in range(0, shape_of.size, batch):
-        sh = shape_of[lo: lo + batch]
-        first = np.searchsorted(shape_of, sh, side="left")
-        q = (np.arange(lo, lo + sh.size) - first) * d[sh]
-        m_lo = _ceil(q * v[sh], g.LANES)
-        m_hi = np.minimum(M[sh], _ceil((q + 1) * v[sh], g.LANES))
-        K += np.bincount(sh, weights=np.maximum(0, m_hi - m_lo), minlength=n.size).astype(np.int64)
+    L = (c0 // np.gcd(v, c0)) * v
+    K = _floor_sum(M, L, g.LANES, 0) - (_floor_sum(M, L, g.LANES, L - v) - M)
     return np.where(M > 0, total - K, 0)
 
 
