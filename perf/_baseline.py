@@ -12,19 +12,25 @@ import numpy as np
 from ptogpu.backend import native_backend
 
 SRC = Path(__file__).with_name("baseline.cpp")
-FLAGS = ["-O3", "-march=native", "-fopenmp", "-shared", "-fPIC", "-std=c++17"]
+COMMON = ["-fopenmp", "-shared", "-fPIC", "-std=c++17"]
+OPTS = {"O3": ["-O3", "-march=native"], "O2": ["-O2"]}
+"""The builds benches time side by side: as a user tuning for this machine would build the
+loop, and a plain optimised build."""
+LABEL = {"O3": "-O3 -march=native", "O2": "-O2"}
+FLAGS = OPTS["O3"] + COMMON
 
 
-def load() -> ctypes.CDLL:
+def load(opt: str = "O3") -> ctypes.CDLL:
     cxx = native_backend.compiler()
     if cxx is None:
         raise RuntimeError("no C++ compiler for the baseline")
-    key = hashlib.sha256(SRC.read_bytes() + " ".join([cxx] + FLAGS).encode()).hexdigest()[:16]
+    flags = OPTS[opt] + COMMON
+    key = hashlib.sha256(SRC.read_bytes() + " ".join([cxx] + flags).encode()).hexdigest()[:16]
     out = native_backend.cache_dir() / f"ptogpu_bench_baseline_{key}.so"
     if not out.exists():
         out.parent.mkdir(parents=True, exist_ok=True)
         tmp = out.with_suffix(f".{os.getpid()}.tmp")
-        subprocess.run([cxx, *FLAGS, str(SRC), "-o", str(tmp)], check=True, capture_output=True, timeout=300)
+        subprocess.run([cxx, *flags, str(SRC), "-o", str(tmp)], check=True, capture_output=True, timeout=300)
         tmp.replace(out)
     lib = ctypes.CDLL(str(out))
     P, I, L = ctypes.c_void_p, ctypes.c_int, ctypes.c_longlong

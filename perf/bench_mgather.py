@@ -11,7 +11,7 @@ over ``--tiles`` index tiles (default 1,000,000) on:
   * numpy: the ptogpu API per tile (``pto.MGATHER`` on a numpy Core), run on fewer tiles and
     extrapolated (the JSON says so);
   * baselines: the simple alternative, a plain one-thread scalar C++ loop of the same rule
-    (perf/baseline.cpp, -O3 -march=native; the CPU simulator's loop) over the same tile pool and batch
+    (perf/baseline.cpp, built -O3 -march=native and -O2; the CPU simulator's loop) over the same tile pool and batch
     layout, with the ratio native / baseline; plain ``np.take`` (clip mode) over all tiles'
     indices in chunks (no emulation, no fault checks), and a per-tile Python loop of
     ``np.take``, the latter on fewer tiles and extrapolated.
@@ -157,7 +157,10 @@ def bench_kernel(case, s, backend, tiles, chunk_cap=None):
         extra = dict(vector_isa=native_backend.vector_isa(), executed="lanes",
                      threads=native_backend.load().pto_host_shim_threads())
         base = baseline_loop(s, ub_host, chunk, tiles)
+        base2 = baseline_loop(s, ub_host, chunk, tiles, "O2")
         extra.update(baseline_seconds=round(base, 4), native_over_baseline=round(base / float(np.median(times)), 2),
+                     baseline_O2_seconds=round(base2, 4),
+                     native_over_baseline_O2=round(base2 / float(np.median(times)), 2),
                      launch_bytes=chunk * stride)
     return dt, dict(launches=launches, chunk=chunk, faulted_tiles=faults, repeats=REPEAT, **extra,
                     seconds_all=[round(x, 4) for x in times], timing="median of repeats",
@@ -165,10 +168,11 @@ def bench_kernel(case, s, backend, tiles, chunk_cap=None):
                     kernel=plan.kernel, block=list(plan.block), passes=plan.passes)
 
 
-def baseline_loop(s, ub, chunk, tiles):
-    """The plain one-thread C++ loop over the same pool of tiles (median of REPEAT runs)."""
+def baseline_loop(s, ub, chunk, tiles, opt: str = "O3"):
+    """The plain one-thread C++ loop over the same pool of tiles (median of REPEAT runs), built
+    ``opt`` (-O3 -march=native, or -O2)."""
     import _baseline
-    lib = _baseline.load()
+    lib = _baseline.load(opt)
     mode, R, C, TR, TC = CASES[s["case"]]
     tab = s["table_vals"]
     times = []
