@@ -87,6 +87,8 @@ def _drop_pages(buf: np.ndarray) -> bool:
     return True
 _MAP_FIXED = 0x10                 # (Linux; not in the mmap module)
 PAGE = 4096
+ALL = (0, 1 << 62)
+"""Bank._dirty when anything may have been written."""
 MAP_MIN = 1 << 16
 """Bytes of a shared row from which :meth:`Bank.unshare` maps it into every instance
 (copy-on-write) instead of copying it."""
@@ -158,6 +160,9 @@ class Bank:
         # bank whose dropped pages would give neither is not restorable
         self._made: np.ndarray | None = None
         self._mapped, self._restorable = False, True
+        # bytes written into the rows since mark(): None (none), (lo, hi) (a range holding
+        # every write, in any instance), or ALL (a writable view was handed out)
+        self._dirty: tuple[int, int] | None = None
 
     def _cap(self, size: int) -> int:
         """Bytes kept per instance. One instance of GM reserves the whole limit at once, as
@@ -181,11 +186,23 @@ class Bank:
             return np.zeros(self.stride, np.uint8)
 
     def rows(self) -> np.ndarray:
-        """Every instance's bytes, shape (n, size): a view, read-only while :attr:`shared`
-        (write through :meth:`write_rows` or :meth:`put`)."""
+        """Every instance's bytes, shape (n, size): a read-only view (write through
+        :meth:`write_rows` or :meth:`put`, which note what they wrote)."""
         if self.shared:
             return np.broadcast_to(self.flat[: self.size], (self.n, self.size))
-        return self.flat.reshape(self.n, self.stride)[:, : self.size]
+        v = self.flat.reshape(self.n, self.stride)[:, : self.size]
+        v.flags.writeable = False
+        return v
+
+    def _wrote(self, lo: int, hi: int) -> None:
+        """Bytes [lo, hi) of some instances were written (what :meth:`restore` rewrites)."""
+        d = self._dirty
+        self._dirty = (lo, hi) if d is None else (min(d[0], lo), max(d[1], hi))
+
+    def writable(self) -> None:
+        """A view that may write anywhere is being handed out (a launch, one instance's
+        arena): :meth:`restore` can no longer tell what was written from the calls."""
+        self._dirty = ALL
 
     def launch_view(self, written: bool) -> tuple[np.ndarray, int, int]:
         """``(flat, size, stride)`` for a kernel launch over the n instances: a shared bank
@@ -193,6 +210,8 @@ class Bank:
         if self.shared and not written:
             return self.flat, self.size, 0
         self.unshare()
+        if written:
+            self.writable()
         return self.flat, self.size, self.stride
 
     def unshare(self, room: bool = True) -> None:
@@ -214,6 +233,7 @@ class Bank:
             if flat is not None:
                 self.flat, self.stride, self.shared = flat, cap, False
                 self._made, self._mapped, self._image = None, True, row[:hi].copy()
+                self._dirty = None
                 return
         # the row's room ahead (GM grows by 1 MiB) when N of them fit, else just its size
         for cap in dict.fromkeys((self.stride, max(-(-self.size // self.align) * self.align, 64))):
@@ -225,8 +245,10 @@ class Bank:
         else:
             raise PtoFault(f"{self.name.upper()}: {self.n} instances of {self.size} bytes "
                            "do not fit in host memory", rule="arena capacity")
+        self._dirty = None
         if hi:
             flat.reshape(self.n, cap)[:, :hi] = row[:hi]
+            self._wrote(0, hi)
         self.flat, self.stride, self.shared = flat, cap, False
         self._made, self._mapped = (row[:hi].copy() if hi else None), False
 
@@ -238,7 +260,8 @@ class Bank:
             self.flat[addr: addr + m] = rows[0]
             return
         self.unshare()
-        self.rows()[:, addr: addr + m] = rows
+        self.flat.reshape(self.n, self.stride)[:, addr: addr + m] = rows
+        self._wrote(addr, addr + m)
 
     def _typed(self, addrs: np.ndarray, size: int):
         """Rows as elements of ``size`` bytes and the element columns of ``addrs`` (a slice
@@ -355,6 +378,8 @@ class Bank:
         v = v.reshape(len(ks) if v.size != a.size else 1, a.size)
         if self.shared and not (v.shape[0] == 1 and len(ks) == self.n):
             self.unshare()              # one instance written alone
+        if a.size and not self.shared:
+            self._wrote(int(a.min()), int(a.max()) + size)
         t = self._typed(a, size)
         if t is not None:
             rows, cols = t
@@ -381,8 +406,9 @@ class Bank:
         if self.shared:
             self.flat[: self.size] = 0
         else:
-            self.rows()[:, :w] = 0
+            self.flat.reshape(self.n, self.stride)[:, :w] = 0
             self._restorable = not self._mapped and self._made is None
+            self.writable()
         self.top = 0
         if self.growable:
             self.size = 0
@@ -394,7 +420,8 @@ class Bank:
         if self.shared:
             row = self.flat[: self.size]
             self._mark = ("row", row.copy() if row.any() else None)
-        else:
+            self._dirty = None
+        else:                           # (what was written since the rows were made stays noted)
             self._mark = ("rows", self.flat, self._made)
 
     def restore(self) -> bool:
@@ -412,15 +439,36 @@ class Bank:
                 return True
             if state[0] is not None or self._mapped:      # (its rows would all need the copy)
                 return False
-            return self._rewrite_pages(None) or _drop_pages(self.flat)   # (rows made since: zero)
-        if kind != "rows" or self.flat is not state[0] or self._made is not state[1] or not self._restorable:
-            return False
-        if self._rewrite_pages(self._image if self._mapped else self._made):
+            ok = self._rewrite_range(None) or self._rewrite_pages(None) or _drop_pages(self.flat)
+        else:
+            if kind != "rows" or self.flat is not state[0] or self._made is not state[1] or not self._restorable:
+                return False
+            first = self._image if self._mapped else self._made
+            ok = self._rewrite_range(first) or self._rewrite_pages(first)
+            if not ok and _drop_pages(self.flat):
+                if self._made is not None:
+                    self.flat.reshape(self.n, self.stride)[:, : self._made.size] = self._made
+                ok = True
+        if ok:
+            self._dirty = None
+        return ok
+
+    def _rewrite_range(self, first: np.ndarray | None) -> bool:
+        """Restore from the calls' own record: the range every write since the mark fell in
+        gets, in every instance, the bytes of a row that starts with ``first`` (None: zeros)
+        and is zero after. False where a writable view went out (:meth:`writable`)."""
+        d = self._dirty
+        if d is None:
             return True
-        if not _drop_pages(self.flat):
+        if d is ALL:
             return False
-        if self._made is not None:
-            self.flat.reshape(self.n, self.stride)[:, : self._made.size] = self._made
+        lo, hi = d[0], min(d[1], self.size)
+        if hi <= lo:
+            return True
+        rows = self.flat.reshape(self.n, self.stride)
+        rows[:, lo:hi] = 0
+        if first is not None and lo < first.size:
+            rows[:, lo: min(hi, first.size)] = first[lo: min(hi, first.size)]
         return True
 
     def _rewrite_pages(self, first: np.ndarray | None) -> bool:
@@ -512,12 +560,14 @@ class Arena:
     def _buf(self) -> np.ndarray:
         b = self.bank
         b.unshare()                     # the row may be written through this view
+        b.writable()
         return b.flat[self.row * b.stride: (self.row + 1) * b.stride]
 
     @property
     def data(self) -> np.ndarray:
         b = self.bank
         b.unshare()
+        b.writable()
         return b.flat[self.row * b.stride: self.row * b.stride + b.size]
 
     def alloc(self, nbytes: int) -> int:

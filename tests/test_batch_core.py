@@ -216,7 +216,7 @@ def test_mirror_mode_catches_an_instance_that_differs():
             pto.TASSIGN(t, 0)
             assert t.numpy().shape == (1, 8)                 # the single core's view
             core.banks["ub"].unshare()                       # (a fresh core's banks are one shared row)
-            core.banks["ub"].rows()[2, 4] = 1                # plant a difference in instance 2
+            core.banks["ub"].put(np.array([2]), np.array([4]), np.array([[1]], np.uint8))   # instance 2 differs
             with pytest.raises(AssertionError, match="instance 2"):
                 t.numpy()
 

@@ -85,13 +85,17 @@ def test_a_restored_core_runs_the_next_chunk_as_a_new_core_does(backend):
     P._POOL.clear()
 
 
-@pytest.mark.parametrize("way", ["drop", "new"])
-def test_without_pagemap_pages_are_dropped_or_a_new_core_made(monkeypatch, way):
-    """Where written pages cannot be found (no /proc/self/pagemap) the pages are dropped (the
-    same core, faulted in again); where they cannot be dropped either, a new core is made:
-    the bytes are the same."""
+@pytest.mark.parametrize("way", ["range", "pagemap", "drop", "new"])
+def test_each_way_of_restoring_gives_the_same_bytes(monkeypatch, way):
+    """A NumPy run notes the range its writes fell in and restore rewrites that range; where a
+    writable view went out (a kernel launch) the written pages are read from pagemap; where
+    pagemap cannot be read they are dropped; where they cannot be dropped either a new core
+    is made. Each gives the same bytes, and only the last makes cores."""
     from ptogpu import memory
-    monkeypatch.setattr(memory, "_written_pages", lambda buf: None)
+    if way != "range":
+        monkeypatch.setattr(memory.Bank, "_rewrite_range", lambda self, first: False)
+    if way in ("drop", "new"):
+        monkeypatch.setattr(memory, "_written_pages", lambda buf: None)
     if way == "new":
         monkeypatch.setattr(memory, "_drop_pages", lambda buf: False)
     prog = program()
@@ -101,8 +105,29 @@ def test_without_pagemap_pages_are_dropped_or_a_new_core_made(monkeypatch, way):
         d = data(seed, P.POOL_MIN)
         np.testing.assert_array_equal(run_program(prog, "a5", "numpy", d).outputs, expected(d))
         cores += [v[1] for k, v in P._POOL.items() if k[0] == id(prog)]
-    assert len(set(map(id, cores))) == (1 if way == "drop" else 3)
+    assert len(set(map(id, cores))) == (3 if way == "new" else 1)
     P._POOL.clear()
+
+
+def test_rows_are_read_only_and_writes_note_their_range():
+    with pto.Core("a5", "numpy", batch=4) as core:
+        gm = core.banks["gm"]
+        p = core.gm_put(np.arange(16, dtype=np.int32).reshape(4, 4), per_instance=True)
+        core.mark()
+        assert gm._dirty == (p.addr, p.addr + 16)      # (written since the rows were made)
+        assert core.restore() and not gm.rows().any() and gm._dirty is None
+        with pytest.raises(ValueError):
+            gm.rows()[:, 0] = 1
+        gm.put(np.array([1, 2]), np.array([p.addr + 4, p.addr + 8]), np.array([[7, 7], [8, 8]], np.int32))
+        assert gm._dirty == (p.addr + 4, p.addr + 12)
+        core.gm.data                                   # a writable view of one instance
+        assert gm._dirty is memory_ALL()
+        assert core.restore() and not gm.rows().any()
+
+
+def memory_ALL():
+    from ptogpu.memory import ALL
+    return ALL
 
 
 @pytest.mark.parametrize("backend", backends())
