@@ -204,14 +204,15 @@ class Bank:
         arena): :meth:`restore` can no longer tell what was written from the calls."""
         self._dirty = ALL
 
-    def launch_view(self, written: bool) -> tuple[np.ndarray, int, int]:
+    def launch_view(self, written: bool, span: tuple[int, int] | None = None) -> tuple[np.ndarray, int, int]:
         """``(flat, size, stride)`` for a kernel launch over the n instances: a shared bank
-        the kernel only reads goes as one row with stride 0."""
+        the kernel only reads goes as one row with stride 0. ``span``: the kernel writes only
+        bytes [lo, hi) (noted as a write there; else it may write anywhere)."""
         if self.shared and not written:
             return self.flat, self.size, 0
         self.unshare()
         if written:
-            self.writable()
+            self._wrote(max(span[0], 0), span[1]) if span else self.writable()
         return self.flat, self.size, self.stride
 
     def unshare(self, room: bool = True) -> None:

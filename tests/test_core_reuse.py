@@ -201,3 +201,50 @@ def test_dropping_pages_zeroes_bytes_outside_whole_pages():
         raw[:] = 1
         assert memory._drop_pages(raw[a:b])
         assert not raw[a:b].any() and raw[:a].all() and raw[b:].all(), (a, b)
+
+
+@pytest.mark.skipif("native" not in backends(), reason="no C++ compiler")
+@pytest.mark.parametrize("target", ["cpu", "a2a3", "a5"])
+@pytest.mark.parametrize("mode", ["Row", "Elem"])
+@pytest.mark.parametrize("layout, valid", [("RowMajor", (3, 8)), ("RowMajor", (4, 16)), ("ColMajor", (4, 8)),
+                                           ("RowMajor", (1, 1))])
+def test_an_mgather_launch_writes_only_the_span_it_declares(target, mode, layout, valid):
+    """A kept core restores what an MGATHER launch wrote from the byte range the launch
+    declares (lowering.mgather_kernels._dst_span): every UB byte outside it is left as it was
+    (here 0xCD), on every target's kernel, layout and valid shape tried."""
+    from ptogpu.lowering import mgather_kernels as mk
+    BL = getattr(pto.BLayout, layout)
+    coal = getattr(pto.Coalesce, mode)
+    with pto.Core(target, "native", batch=3) as core:
+        core.write("ub", 0, np.full(core.ub.size, 0xCD, np.uint8))
+        tab = core.gm_put(np.arange(256, dtype=np.float32) + 1)
+        rows, cols = (8, 16) if layout == "RowMajor" else (16, 8)
+        vr, vc = valid
+        tc = vc if mode == "Row" else 16                 # (A5 Row: the table's rows are VC long)
+        Tab = pto.GlobalTensor[pto.float32, pto.Shape[1, 1, 1, 16, tc], pto.Stride[256, 256, 256, tc, 1]]
+        dst = pto.Tile[V, pto.float32, rows, cols, BL, vr, vc]()
+        it = pto.Tile[V, pto.int32, 8, 16, pto.BLayout.RowMajor, vr, vc]() if mode == "Elem" else \
+            pto.Tile[V, pto.int32, 1, 8, pto.BLayout.RowMajor, 1, vr]()
+        pto.TASSIGN(dst, 0x400)
+        pto.TASSIGN(it, 0x100)
+        rng = np.random.default_rng(5)
+        it.set(rng.integers(0, 16 if mode == "Row" else 256, (3, *it.numpy().shape[1:])).astype(np.int32))
+        try:
+            plan = mk.plan_mgather(core, coal, pto.GatherOOB.Clamp, dst, Tab(tab), it)
+        except pto.PtoCheckError:
+            pytest.skip("the target rejects this call")
+        if plan is None or plan.kernel is None:
+            pytest.skip("NumPy runs this one")
+        span = mk._dst_span(core, plan, dst)
+        before = core.read("ub", 0, core.ub.size)
+        try:
+            pto.MGATHER[coal, pto.GatherOOB.Clamp](dst, Tab(tab), it)
+        except pto.PtoCheckError:
+            pytest.skip("the target rejects this call")
+        after = core.read("ub", 0, core.ub.size)
+    assert core.faults == [None] * 3
+    if isinstance(span, str):
+        pytest.skip(f"{plan.kernel}: no span declared (pages are looked up)")
+    _, lo, hi = span
+    changed = np.flatnonzero((after != before).any(axis=0))
+    assert changed.size and lo <= changed.min() and changed.max() < hi, (plan.kernel, lo, hi, changed[[0, -1]])

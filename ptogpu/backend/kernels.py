@@ -51,11 +51,15 @@ def launch_instances(core, kernel: str, params, *, block=(1, 1, 1), passes: int 
     """``kernel`` over every instance of a core of N at once (one launch, N blocks: instance k
     is block k over row k of each memory bank); the (N, FAULT_WORDS) records. A batch rule
     calls this only while every instance is live (a faulted one must keep its memory), and
-    says NotBatched otherwise."""
+    says NotBatched otherwise. ``writes`` names the memories the kernel may write; an entry
+    ``(space, lo, hi)`` also says it writes only bytes [lo, hi) there (what a kept core then
+    restores, instead of looking for written pages)."""
     from ..errors import NotBatched
     if not core.live.all():
         raise NotBatched(kernel)
-    arenas = {s: b.launch_view(s in writes) for s, b in core.banks.items()}
+    spans = {w[0]: (int(w[1]), int(w[2])) for w in writes if isinstance(w, tuple)}
+    writes = tuple(w[0] if isinstance(w, tuple) else w for w in writes)
+    arenas = {s: b.launch_view(s in writes, spans.get(s)) for s, b in core.banks.items()}
     return launch(core.backend, kernel, block, core.batch, arenas, params, passes=passes, writes=writes)
 
 

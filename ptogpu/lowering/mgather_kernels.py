@@ -30,7 +30,7 @@ from ..tensor import GlobalTensor
 from ..backend import sources
 from ..backend.kernels import launch_instances, launch_on, use_kernels
 from ..semantics.indexing import prod
-from ..semantics.mgather import cells_alias, storage_overlaps
+from ..semantics.mgather import cells_alias, dst_addrs, storage_overlaps
 
 M32 = (1 << 32) - 1
 M64 = (1 << 64) - 1
@@ -265,6 +265,26 @@ def _fault_group(core, plan: Plan, recs: np.ndarray, mode, oob, dst, idx) -> Non
     core.fault_group(ks, lambda i: _fault(core, plan, rec[i], mode, oob, dst, idx, sizes, vc), codes)
 
 
+CELL_WRITERS = ("mgather_a5_row", "mgather_a5_elem", "mgather_a5_scalar", "mgather_cpu", "mgather_a2a3_elem_nd")
+"""Kernels that write dst's valid cells and nothing else (A2/A3's Row DMA also fills each
+row's burst to 32 bytes; the NZ kernels write fractal bursts)."""
+
+
+def _dst_span(core, plan: Plan, dst):
+    """What a launch of ``plan`` writes: ``(space, lo, hi)`` around dst's valid cells (the
+    addresses the NumPy semantics stores to), with 32 bytes more for A2/A3's Row bursts of a
+    RowMajor tile; just the space where that is not known."""
+    burst = plan.kernel == "mgather_a2a3_row_nd" and dst.BLayout == BLayout.RowMajor
+    if plan.kernel not in CELL_WRITERS and not burst:
+        return dst.space
+    VR, VC = dst.valid_row, dst.valid_col
+    if VR <= 0 or VC <= 0:
+        return (dst.space, 0, 0)
+    r, c = np.meshgrid(np.arange(VR), np.arange(VC), indexing="ij")
+    a = dst_addrs(core, dst, r, c)
+    return (dst.space, int(a.min()), int(a.max()) + dst.Element.itemsize + (32 if burst else 0))
+
+
 def run_mgather_ub(core, mode: Coalesce, oob: GatherOOB, dst, table, idx) -> bool:
     """Run a checked MGATHER (Vec destination, or any destination of the CPU simulator's
     generic routine) as a kernel on ``core.backend``. Returns False when NumPy must run it."""
@@ -277,7 +297,7 @@ def run_mgather_ub(core, mode: Coalesce, oob: GatherOOB, dst, table, idx) -> boo
         return True
     if core.all_at_once:            # a core of N: one launch over N blocks
         rec = launch_instances(core, plan.kernel, plan.params, block=plan.block, passes=plan.passes,
-                               writes=(dst.space,))
+                               writes=(_dst_span(core, plan, dst),))
         _fault_group(core, plan, rec, Coalesce(mode), GatherOOB(oob), dst, idx)
         return True
     fault = launch_on(core, plan.kernel, plan.params, block=plan.block, passes=plan.passes,

@@ -165,7 +165,7 @@ def _gather_cells(core, mode, oob, dst, table, idx, rows, cols) -> None:
             vals = convert(core, vals, dst, table.DType)
             faults.done()
             if len(ks_ok):
-                _row_dma(core, ks_ok, dst, src, _dst_addrs(core, dst, r, c), vals, rd)
+                _row_dma(core, ks_ok, dst, src, dst_addrs(core, dst, r, c), vals, rd)
             return
         faults.done()
         _put(core, ks_ok, dst, mode, r, c, VR, VC, convert(core, vals, dst, table.DType))
@@ -232,7 +232,7 @@ def _store(core, ks, dst, r, c, VR, VC, table, cap, safe, read) -> None:
     _put(core, ks, dst, Coalesce.Elem, r, c, VR, VC, convert(core, vals, dst, table.DType))
 
 
-def _dst_addrs(core, dst, r, c) -> np.ndarray:
+def dst_addrs(core, dst, r, c) -> np.ndarray:
     full = core.target.mgather.tile_offsets == "full"
     return dst.addr + (dst.offsets(r, c) if full else dst.plain_offsets(r, c)) * dst.Element.itemsize
 
@@ -240,7 +240,7 @@ def _dst_addrs(core, dst, r, c) -> np.ndarray:
 def _put(core, ks, dst, mode, r, c, VR, VC, vals) -> None:
     """The values of cells ``r x c`` (one row per instance of ``ks``) into ``dst``, in the
     target's store order where cells share storage."""
-    daddr = _dst_addrs(core, dst, r, c)
+    daddr = dst_addrs(core, dst, r, c)
     if len(ks):
         core.arena(dst.space).check_many(daddr, dst.Element.itemsize, f"{NAME} dst write", core.target.name)
     if core.target.mgather.simt and cells_alias(dst):
