@@ -172,16 +172,18 @@ class ProgramRun:
 
 def run_program(prog: Program, target: str, backend: str, data: dict[str, np.ndarray], *,
                 quirks: dict | None = None, trace: bool = False, first: int = 0,
-                limit: float | None = None) -> ProgramRun:
+                limit: float | None = None, shown: int | None = None) -> ProgramRun:
     """The instances whose inputs are ``data`` (one row each; ``first``: the number of the
-    first, for messages) on one core of N of ``target`` on ``backend``."""
+    first, for messages; ``shown``: how many of them messages count, when the rest pad a
+    small run) on one core of N of ``target`` on ``backend``."""
     n = len(next(iter(data.values()))) if data else 1
     if data and n < POOL_MIN and (trace or n > 1):
         # a few instances run as the first of a kept core of POOL_MIN (the rest repeat the
         # last): a classification's many small runs make no core each, and a traced single
         # instance logs its faulting call (one core would raise it)
         pad = {k: np.concatenate([v, np.repeat(v[-1:], POOL_MIN - n, axis=0)]) for k, v in data.items()}
-        run = run_program(prog, target, backend, pad, quirks=quirks, trace=trace, first=first, limit=limit)
+        run = run_program(prog, target, backend, pad, quirks=quirks, trace=trace, first=first, limit=limit,
+                          shown=n)
         for c in run.calls or ():
             c.outputs = [None if o is None else o[:n] for o in c.outputs]
             c.live = c.live[:n]
@@ -198,7 +200,7 @@ def run_program(prog: Program, target: str, backend: str, data: dict[str, np.nda
             core.banks["gm"].write_rows(ptrs[name].addr, rows.view(np.uint8).reshape(n, -1))
         log = core.calls() if trace else contextlib.nullcontext()
         faults = FaultList([None] * n)
-        with log, _limit(limit, first, n):
+        with log, _limit(limit, first, shown or n):
             try:
                 got = prog.fn(**ptrs)
             except PtoFault as e:             # (a single core raises its fault)
