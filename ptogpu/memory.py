@@ -89,6 +89,10 @@ _MAP_FIXED = 0x10                 # (Linux; not in the mmap module)
 PAGE = 4096
 ALL = (0, 1 << 62)
 """Bank._dirty when anything may have been written."""
+RANGE_MAX = 1 << 16
+"""Widest range of writes a restore rewrites in every instance; wider (scattered writes into a
+big table, say) goes by the pages written (a whole range would copy, and unshare, the table
+in every instance)."""
 MAP_MIN = 1 << 16
 """Bytes of a shared row from which :meth:`Bank.unshare` maps it into every instance
 (copy-on-write) instead of copying it."""
@@ -466,6 +470,8 @@ class Bank:
         lo, hi = d[0], min(d[1], self.size)
         if hi <= lo:
             return True
+        if hi - lo > RANGE_MAX:         # (writes spread over a table: rewrite only the pages written)
+            return False
         rows = self.flat.reshape(self.n, self.stride)
         rows[:, lo:hi] = 0
         if first is not None and lo < first.size:

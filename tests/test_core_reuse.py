@@ -248,3 +248,22 @@ def test_an_mgather_launch_writes_only_the_span_it_declares(target, mode, layout
     _, lo, hi = span
     changed = np.flatnonzero((after != before).any(axis=0))
     assert changed.size and lo <= changed.min() and changed.max() < hi, (plan.kernel, lo, hi, changed[[0, -1]])
+
+
+def test_a_wide_range_of_writes_is_restored_by_the_pages_written(monkeypatch):
+    """Writes spread over more than memory.RANGE_MAX bytes (scattered into a big table) are
+    not rewritten as one range in every instance (that would copy the table into each): the
+    pages written are, and the bytes are the rule's."""
+    from ptogpu import memory
+    calls = []
+    real = memory.Bank._rewrite_pages
+    monkeypatch.setattr(memory.Bank, "_rewrite_pages", lambda self, first: calls.append(self.name) or real(self, first))
+    with pto.Core("a5", "numpy", batch=8) as core:
+        gm = core.banks["gm"]
+        tab = core.gm_put(TABLE)
+        core.gm_put(np.zeros((8, 4), np.int32), per_instance=True)
+        core.mark()
+        gm.put(np.array([2]), np.array([tab.addr, tab.addr + 200_000]), np.array([[7, 7]], np.uint8))
+        assert gm._dirty[1] - gm._dirty[0] > memory.RANGE_MAX
+        assert core.restore() and "gm" in calls
+        np.testing.assert_array_equal(gm.rows()[:, : TABLE.nbytes], np.broadcast_to(TABLE.view(np.uint8), (8, TABLE.nbytes)))
