@@ -39,7 +39,14 @@ def load(opt: str = "O3") -> ctypes.CDLL:
     lib.fuzz_loop.restype = L
     lib.store_bw.argtypes = [L, I, I]
     lib.store_bw.restype = ctypes.c_double
+    lib.copy_bw.argtypes = [L, I, I]
+    lib.copy_bw.restype = ctypes.c_double
     return lib
+
+
+def copy_roof(nbytes: int, threads: int) -> float:
+    """Copy bandwidth (bytes/s) of memcpy of ``nbytes`` on ``threads`` threads."""
+    return float(load().copy_bw(int(nbytes), int(threads), 20 if nbytes < 64 << 20 else 4))
 
 
 def store_roof(nbytes: int, threads: int) -> float:

@@ -13,6 +13,8 @@
 // 15x slower, measured, and not what a user's loop around the vendor code compiles to).
 //   store_bw      bytes per second of memset over `bytes` with `threads` OpenMP threads (the
 //                 store roof the JSON reports)
+//   copy_bw       bytes per second of memcpy of `bytes` with `threads` threads (the copy roof)
+#include <chrono>
 #include <cstdint>
 #include <cstring>
 #include <vector>
@@ -107,6 +109,27 @@ extern "C" long long fuzz_loop(const float *table, u32 tsize, u32 cap_a, u32 cap
     if (nidx == 256 && cap_a == 4096 && cap_b == 4096)
         return fuzz_t<256, 4096, 4096>(table, tsize, cap_a, cap_b, seed, n, nidx);
     return fuzz_t<0, 0, 0>(table, tsize, cap_a, cap_b, seed, n, nidx);
+}
+
+extern "C" double copy_bw(long long bytes, int threads, int reps);
+// Bytes per second of memcpy of `bytes` between two buffers with `threads` OpenMP threads (the
+// copy roof: what moving a launch's bytes costs at least).
+double copy_bw(long long bytes, int threads, int reps) {
+    std::vector<unsigned char> a((size_t)bytes), b((size_t)bytes);
+    std::memset(a.data(), 1, a.size());
+    std::memset(b.data(), 2, b.size());
+    double best = 1e30;
+    for (int r = 0; r < reps; ++r) {
+        const auto t0 = std::chrono::steady_clock::now();
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(threads)
+#endif
+        for (int t = 0; t < threads; ++t)
+            std::memcpy(b.data() + bytes / threads * t, a.data() + bytes / threads * t, (size_t)(bytes / threads));
+        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        if (s < best) best = s;
+    }
+    return (double)bytes / best;
 }
 
 extern "C" double store_bw(long long bytes, int threads, int reps);

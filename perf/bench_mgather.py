@@ -158,10 +158,15 @@ def bench_kernel(case, s, backend, tiles, chunk_cap=None):
                      threads=native_backend.load().pto_host_shim_threads())
         base = baseline_loop(s, ub_host, chunk, tiles)
         base2 = baseline_loop(s, ub_host, chunk, tiles, "O2")
+        import _baseline
+        roof = _baseline.copy_roof(chunk * stride, 2)
+        moved = tiles * stride / float(np.median(times))        # the batch's UB rows, per second
         extra.update(baseline_seconds=round(base, 4), native_over_baseline=round(base / float(np.median(times)), 2),
                      baseline_O2_seconds=round(base2, 4),
                      native_over_baseline_O2=round(base2 / float(np.median(times)), 2),
-                     launch_bytes=chunk * stride)
+                     launch_bytes=chunk * stride, bytes_per_s=round(moved),
+                     copy_roof_bytes_per_s=round(roof), roof_fraction=round(moved / roof, 3),
+                     roof="a 2-thread memcpy of one launch's bytes (its UB rows), same run")
     return dt, dict(launches=launches, chunk=chunk, faulted_tiles=faults, repeats=REPEAT, **extra,
                     seconds_all=[round(x, 4) for x in times], timing="median of repeats",
                     index_tiles="a pool of `chunk` random index tiles, reused by every launch",
