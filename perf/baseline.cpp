@@ -111,42 +111,39 @@ extern "C" long long fuzz_loop(const float *table, u32 tsize, u32 cap_a, u32 cap
     return fuzz_t<0, 0, 0>(table, tsize, cap_a, cap_b, seed, n, nidx);
 }
 
-extern "C" double copy_bw(long long bytes, int threads, int reps);
-// Bytes per second of memcpy of `bytes` between two buffers with `threads` OpenMP threads (the
-// copy roof: what moving a launch's bytes costs at least).
-double copy_bw(long long bytes, int threads, int reps) {
-    std::vector<unsigned char> a((size_t)bytes), b((size_t)bytes);
-    std::memset(a.data(), 1, a.size());
-    std::memset(b.data(), 2, b.size());
+// The best of `reps` timings of `part(t, r)` run for t = 0 .. threads-1 on OpenMP threads.
+template <class F>
+static double best_seconds(int threads, int reps, F part) {
     double best = 1e30;
     for (int r = 0; r < reps; ++r) {
         const auto t0 = std::chrono::steady_clock::now();
 #ifdef _OPENMP
 #pragma omp parallel for num_threads(threads)
 #endif
-        for (int t = 0; t < threads; ++t)
-            std::memcpy(b.data() + bytes / threads * t, a.data() + bytes / threads * t, (size_t)(bytes / threads));
+        for (int t = 0; t < threads; ++t) part(t, r);
         const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         if (s < best) best = s;
     }
-    return (double)bytes / best;
+    return best;
 }
 
-extern "C" double store_bw(long long bytes, int threads, int reps);
-#include <chrono>
-double store_bw(long long bytes, int threads, int reps) {
-    std::vector<unsigned char> buf((size_t)bytes);
-    std::memset(buf.data(), 1, buf.size());
-    double best = 1e30;
-    for (int r = 0; r < reps; ++r) {
-        const auto t0 = std::chrono::steady_clock::now();
-#ifdef _OPENMP
-#pragma omp parallel for num_threads(threads)
-#endif
-        for (int t = 0; t < threads; ++t)
-            std::memset(buf.data() + bytes / threads * t, r + 2, (size_t)(bytes / threads));
-        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        if (s < best) best = s;
-    }
-    return (double)bytes / best;
+// Bytes per second of memcpy of `bytes` between two buffers with `threads` OpenMP threads (the
+// copy roof: what moving a launch's bytes costs at least).
+extern "C" double copy_bw(long long bytes, int threads, int reps) {
+    std::vector<unsigned char> a((size_t)bytes, 1), b((size_t)bytes, 2);
+    const long long part = bytes / threads;
+    return (double)bytes / best_seconds(threads, reps, [&](int t, int) {
+        std::memcpy(b.data() + part * t, a.data() + part * t, (size_t)part);
+        asm volatile("" : : "r"(b.data()) : "memory");       // (the bytes are used: not elided)
+    });
+}
+
+// Bytes per second of memset over `bytes` with `threads` OpenMP threads (the store roof).
+extern "C" double store_bw(long long bytes, int threads, int reps) {
+    std::vector<unsigned char> buf((size_t)bytes, 1);
+    const long long part = bytes / threads;
+    return (double)bytes / best_seconds(threads, reps, [&](int t, int r) {
+        std::memset(buf.data() + part * t, r + 2, (size_t)part);
+        asm volatile("" : : "r"(buf.data()) : "memory");
+    });
 }
