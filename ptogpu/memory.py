@@ -6,6 +6,7 @@ instruction computes can reach memory outside the arena: it becomes a :class:`Pt
 from __future__ import annotations
 
 import ctypes
+import functools
 import os
 import sys
 from contextlib import contextmanager
@@ -30,10 +31,9 @@ def _sparse_zeros(nbytes: int) -> np.ndarray:
     buf = buf[-buf.ctypes.data % PAGE:][:nbytes]
     if nbytes >= 1 << 22 and sys.platform.startswith("linux"):
         try:
-            libc = ctypes.CDLL(None, use_errno=True)
             start = buf.ctypes.data & ~4095
-            libc.madvise(ctypes.c_void_p(start), ctypes.c_size_t(buf.ctypes.data + nbytes - start),
-                         _MADV_NOHUGEPAGE)
+            _libc().madvise(ctypes.c_void_p(start), ctypes.c_size_t(buf.ctypes.data + nbytes - start),
+                            _MADV_NOHUGEPAGE)
         except (OSError, AttributeError):
             pass                        # only a matter of speed
     return buf
@@ -41,6 +41,16 @@ def _sparse_zeros(nbytes: int) -> np.ndarray:
 
 _MADV_NOHUGEPAGE = 15
 _MADV_DONTNEED = 4
+
+
+@functools.cache
+def _libc() -> ctypes.CDLL:
+    """The C library (madvise, mmap), loaded once; OSError where there is none to load."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.mmap.restype = ctypes.c_void_p
+    libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int,
+                          ctypes.c_long]
+    return libc
 
 
 def _written_pages(buf: np.ndarray) -> np.ndarray | None:
@@ -77,8 +87,7 @@ def _drop_pages(buf: np.ndarray) -> bool:
         buf[:] = 0
         return True
     try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        if libc.madvise(ctypes.c_void_p(lo), ctypes.c_size_t(hi - lo), _MADV_DONTNEED) != 0:
+        if _libc().madvise(ctypes.c_void_p(lo), ctypes.c_size_t(hi - lo), _MADV_DONTNEED) != 0:
             return False
     except (OSError, AttributeError):
         return False
@@ -110,10 +119,7 @@ def _mapped_rows(image: np.ndarray, n: int, cap: int) -> np.ndarray | None:
     span = -(-image.size // PAGE) * PAGE
     fd = -1
     try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.mmap.restype = ctypes.c_void_p
-        libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int,
-                              ctypes.c_long]
+        libc = _libc()
         fd = os.memfd_create("ptogpu-rows", os.MFD_CLOEXEC)
         os.ftruncate(fd, span)
         os.pwrite(fd, np.ascontiguousarray(image).tobytes(), 0)
@@ -473,9 +479,10 @@ class Bank:
         if hi - lo > RANGE_MAX:         # (writes spread over a table: rewrite only the pages written)
             return False
         rows = self.flat.reshape(self.n, self.stride)
-        rows[:, lo:hi] = 0
-        if first is not None and lo < first.size:
-            rows[:, lo: min(hi, first.size)] = first[lo: min(hi, first.size)]
+        f = lo if first is None else min(max(first.size, lo), hi)    # [lo, f): the first bytes
+        if f > lo:
+            rows[:, lo:f] = first[lo:f]
+        rows[:, f:hi] = 0
         return True
 
     def _rewrite_pages(self, first: np.ndarray | None) -> bool:

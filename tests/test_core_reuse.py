@@ -267,3 +267,18 @@ def test_a_wide_range_of_writes_is_restored_by_the_pages_written(monkeypatch):
         assert gm._dirty[1] - gm._dirty[0] > memory.RANGE_MAX
         assert core.restore() and "gm" in calls
         np.testing.assert_array_equal(gm.rows()[:, : TABLE.nbytes], np.broadcast_to(TABLE.view(np.uint8), (8, TABLE.nbytes)))
+
+
+def test_a_narrow_write_into_a_mapped_table_is_restored_from_the_table():
+    """The range path with the table under it: one instance writes 8 bytes of its mapped
+    table; restore writes the table's own bytes back there, in every instance."""
+    with pto.Core("a5", "numpy", batch=8) as core:
+        gm = core.banks["gm"]
+        tab = core.gm_put(TABLE)
+        core.gm_put(np.zeros((8, 4), np.int32), per_instance=True)
+        core.mark()
+        assert gm._mapped and core.restore()
+        gm.put(np.array([5]), np.arange(tab.addr + 100, tab.addr + 108), np.array([[1, 2, 3, 4, 5, 6, 7, 8]], np.uint8))
+        assert gm._dirty == (tab.addr + 100, tab.addr + 108)
+        assert core.restore()
+        np.testing.assert_array_equal(gm.rows()[:, : TABLE.nbytes], np.broadcast_to(TABLE.view(np.uint8), (8, TABLE.nbytes)))

@@ -147,10 +147,8 @@ def _gather_cells(core, mode, oob, dst, table, idx, rows, cols) -> None:
         gm_size = core.gm.size
         if src.size and not (int(src.min()) >= 0 and int(src.max()) <= gm_size - T):
             # (a fault is built when read: of the values bound now)
-            faults.first_of(rd & ((src < 0) | (src > gm_size - T)), lambda j, p, src=src, u=u, r=r, c=c: at(
-                outside_fault("gm", gm_size, int(src[j][p]), T, f"{NAME} ({oob.name}) table read", t,
-                              f"dst({r[p]},{c[p]}) with index {_index_of(u[j], p, mode, VC):#x}"), r[p], c[p]),
-                code=F_TABLE)
+            faults.first_of(rd & ((src < 0) | (src > gm_size - T)), lambda j, p, src=src, u=u, r=r, c=c: _table_fault(
+                gm_size, int(src[j][p]), T, oob, t, r[p], c[p], _index_of(u[j], p, mode, VC)), code=F_TABLE)
         ok = faults.ok
         src, rd, ks_ok = src[ok], rd[ok], ks[ok]
         vdt = table.Element if table.DType != "hifloat8" else np.dtype(np.uint8)
@@ -169,6 +167,13 @@ def _gather_cells(core, mode, oob, dst, table, idx, rows, cols) -> None:
             return
         faults.done()
         _put(core, ks_ok, dst, mode, r, c, VR, VC, convert(core, vals, dst, table.DType))
+
+
+def _table_fault(gm_size: int, addr: int, T: int, oob, t: str, r, c, index: int):
+    """The fault of dst cell (r, c)'s table read at byte ``addr`` outside GM (of ``gm_size``
+    bytes when it happened: a batch builds it when read)."""
+    return at(outside_fault("gm", gm_size, addr, T, f"{NAME} ({oob.name}) table read", t,
+                            f"dst({r},{c}) with index {index:#x}"), r, c)
 
 
 def _row_runs(core, ks, faults, oob, dst, table, u, safe, read, rows, cols, r, c) -> bool:
@@ -204,9 +209,7 @@ def _row_runs(core, ks, faults, oob, dst, table, u, safe, read, rows, cols, r, c
             ri = p[0]
             ci = int(first_col[j, ri])
             a = (int(start[j, ri]) + ci * step) & M64
-            return at(outside_fault("gm", gm_size, a - (1 << 64) if a >> 63 else a, T,
-                                    f"{NAME} ({oob.name}) table read", t,
-                                    f"dst({rows[ri]},{cols[ci]}) with index {int(u[j][ri]):#x}"), rows[ri], cols[ci])
+            return _table_fault(gm_size, a - (1 << 64) if a >> 63 else a, T, oob, t, rows[ri], cols[ci], int(u[j][ri]))
         faults.first_of(bad, fault, code=F_TABLE)
     ok = faults.ok
     ks_ok, start, rd = ks[ok], start[ok].view(np.int64), rd[ok]
