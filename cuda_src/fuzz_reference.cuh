@@ -404,38 +404,59 @@ static u64 ref_elem_check(const i64 *P, const i64 *S, const u32 *w, const u8 *gm
                 : ref_elem_check_t<TS, OOB, B32, POW2, false>(P, S, w, gm, ds, bad, addr, uu);
 }
 
-// A side's destination `ds` (dn bytes) against its reference for the tile's words `w`: the
-// reference's fault key (FAULT_NONE: clean) and *bad when the bytes differ. `scratch` (dn
-// bytes) holds the reference image where the vector form does not apply.
-static u64 ref_check(const i64 *P, const i64 *S, const u32 *w, const u8 *gm, const u8 *ds, u64 dn, u8 *scratch,
-                     bool *bad, u64 *addr, u64 *uu) {
-    u64 key = FAULT_NONE;
+// Which form checks side S: -1 the scalar reference image (Row, odd element sizes, Wrap of
+// capacity 0, GM of 2 GiB or more); else the vector form's template arguments, packed
+// T | OOB << 4 | B32 << 8 | POW2 << 9. constexpr: a specialised build (fuzz_spec.cuh) picks
+// its form at compile time from its constant blocks.
+constexpr int ref_form(const i64 *P, const i64 *S) {
     const int T = (int)P[FZ_T], oob = (int)P[FZ_OOB];
-    const bool b32 = S[SD_BITS] == 32, fast = P[FZ_MODE] == MODE_ELEM_ && (T == 1 || T == 2 || T == 4 || T == 8) &&
-                                               !(oob == OOB_WRAP && !S[SD_CAP]) && P[FZ_GMSIZE] < (1ll << 31) && P[FZ_GMSIZE] >= T;
-    if (!fast) {
-        __builtin_memset(scratch, (int)(P[FZ_FILL] & 0xFF), dn);
-        key = ref_tile(P, S, [&](u64 k) { return w[k]; }, gm, scratch, addr, uu);
-        *bad = __builtin_memcmp(scratch, ds, dn) != 0;
-        return key;
-    }
+    const bool b32 = S[SD_BITS] == 32;
+    const bool fast = P[FZ_MODE] == MODE_ELEM_ && (T == 1 || T == 2 || T == 4 || T == 8) &&
+                      !(oob == OOB_WRAP && !S[SD_CAP]) && P[FZ_GMSIZE] < (1ll << 31) && P[FZ_GMSIZE] >= T;
+    if (!fast) return -1;
     const u64 cap = (u64)S[SD_CAP];
     const bool pow2 = oob == OOB_WRAP && cap && !(cap & (cap - 1ull)) && (!b32 || cap <= 0xFFFFFFFFull);
-#define RF_B(TS, O, B) (pow2 ? ref_elem_check<TS, O, B, true>(P, S, w, gm, ds, bad, addr, uu) \
-                             : ref_elem_check<TS, O, B, false>(P, S, w, gm, ds, bad, addr, uu))
-#define RF_CALL(TS, O) key = b32 ? RF_B(TS, O, true) : RF_B(TS, O, false)
-#define RF_T(O) switch (T) { case 1: RF_CALL(1, O); break; case 2: RF_CALL(2, O); break; \
-                             case 4: RF_CALL(4, O); break; default: RF_CALL(8, O); break; }
-    switch (oob) {
-    case OOB_CLAMP: RF_T(OOB_CLAMP) break;
-    case OOB_WRAP: RF_T(OOB_WRAP) break;
-    case OOB_ZERO: RF_T(OOB_ZERO) break;
-    default: RF_T(OOB_UNDEFINED) break;
+    const int o = oob == OOB_CLAMP || oob == OOB_WRAP || oob == OOB_ZERO ? oob : OOB_UNDEFINED;
+    return T | o << 4 | (int)b32 << 8 | (int)pow2 << 9;
+}
+
+// A side's destination `ds` (dn bytes) against its reference for the tile's words `w`, in
+// form FORM (ref_form): the reference's fault key (FAULT_NONE: clean) and *bad when the bytes
+// differ. `scratch` (dn bytes) holds the reference image of the scalar form.
+template <int FORM>
+static u64 ref_check_form(const i64 *P, const i64 *S, const u32 *w, const u8 *gm, const u8 *ds, u64 dn,
+                          u8 *scratch, bool *bad, u64 *addr, u64 *uu) {
+    if constexpr (FORM < 0) {
+        __builtin_memset(scratch, (int)(P[FZ_FILL] & 0xFF), dn);
+        const u64 key = ref_tile(P, S, [&](u64 k) { return w[k]; }, gm, scratch, addr, uu);
+        *bad = __builtin_memcmp(scratch, ds, dn) != 0;
+        return key;
+    } else {
+        (void)dn, (void)scratch;
+        return ref_elem_check<FORM & 15, (FORM >> 4) & 15, ((FORM >> 8) & 1) != 0, ((FORM >> 9) & 1) != 0>(
+            P, S, w, gm, ds, bad, addr, uu);
     }
-#undef RF_T
-#undef RF_CALL
+}
+
+// The same, the form picked at run time.
+static u64 ref_check(const i64 *P, const i64 *S, const u32 *w, const u8 *gm, const u8 *ds, u64 dn, u8 *scratch,
+                     bool *bad, u64 *addr, u64 *uu) {
+    const int form = ref_form(P, S);
+    typedef u64 (*Form)(const i64 *, const i64 *, const u32 *, const u8 *, const u8 *, u64, u8 *, bool *, u64 *,
+                        u64 *);
+#define RF_P(TS, O, B) ref_check_form<TS | O << 4 | B << 8>, ref_check_form<TS | O << 4 | B << 8 | 1 << 9>
+#define RF_B(TS, O) RF_P(TS, O, 0), RF_P(TS, O, 1)
+    // every vector form, indexed by (OOB, T, B32, POW2)
+    static const Form forms[4][4][4] = {{{RF_B(1, 0)}, {RF_B(2, 0)}, {RF_B(4, 0)}, {RF_B(8, 0)}},
+                                        {{RF_B(1, 1)}, {RF_B(2, 1)}, {RF_B(4, 1)}, {RF_B(8, 1)}},
+                                        {{RF_B(1, 2)}, {RF_B(2, 2)}, {RF_B(4, 2)}, {RF_B(8, 2)}},
+                                        {{RF_B(1, 3)}, {RF_B(2, 3)}, {RF_B(4, 3)}, {RF_B(8, 3)}}};
 #undef RF_B
-    return key;
+#undef RF_P
+    if (form < 0) return ref_check_form<-1>(P, S, w, gm, ds, dn, scratch, bad, addr, uu);
+    const int T = form & 15, ti = T == 1 ? 0 : T == 2 ? 1 : T == 4 ? 2 : 3;
+    return forms[(form >> 4) & 15][ti][(form >> 8 & 1) * 2 + (form >> 9 & 1)](P, S, w, gm, ds, dn, scratch, bad,
+                                                                                addr, uu);
 }
 #endif
 

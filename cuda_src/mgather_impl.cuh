@@ -716,16 +716,21 @@ PTO_DEV bool scalar_fast_t(const i64 *P, const Mem &m, bool row_mode, bool tail)
     return true;
 }
 
-#define SCALAR_FAST_CALL(TS, OOB) \
-    done = L[MG_BITS] == 32 ? scalar_fast_t<TS, OOB, 32>(L, m, row_mode, tail) \
-                            : scalar_fast_t<TS, OOB, 64>(L, m, row_mode, tail)
+// scalar_fast for one element size and OOB policy (those of the block).
+template <int TS, int OOB>
+PTO_DEV bool scalar_fast_at(const i64 *L, const Mem &m, bool row_mode, bool tail) {
+    if (!scalar_fast_ok(L, m, row_mode, tail)) return false;
+    return L[MG_BITS] == 32 ? scalar_fast_t<TS, OOB, 32>(L, m, row_mode, tail)
+                            : scalar_fast_t<TS, OOB, 64>(L, m, row_mode, tail);
+}
+
+#define SCALAR_FAST_CALL(TS, OOB) done = scalar_fast_at<TS, OOB>(L, m, row_mode, tail)
 
 // True when the instance ran (and was clean) in vector form; false: run the exact loops.
 // Host only: a GPU thread gains nothing from it (its loop is scalar either way), and the
 // 32 instantiations would multiply the device code NVRTC compiles.
 PTO_DEV bool scalar_fast(const i64 *L, const Mem &m, bool row_mode, bool tail) {
 #if defined(PTO_HOST_SHIM) && !defined(PTOGPU_SIMT_TRACE_SHIM_H)
-    if (!scalar_fast_ok(L, m, row_mode, tail)) return false;
     bool done = false;
     A5_DISPATCH(L, SCALAR_FAST_CALL)
     return done;
@@ -749,10 +754,12 @@ enum { MGK_A5_ELEM = 0, MGK_A5_ROW, MGK_A5_SCALAR, MGK_A2A3_ROW_ND, MGK_A2A3_ELE
 #endif
 
 // Scalar kernels: check every element (the first fault, keyed), then write a clean instance;
-// the vector form where it applies (scalar_fast). The host reads a local copy of the block
-// (byte stores cannot alias it).
-PTO_DEV_CALL void mg_scalar_instance(int kind, const i64 *P, const Mem &m, u64 *rec) {
-    MG_COPY_PARAMS(L, P);
+// the vector form where it applies: `fast(row, tail)` runs it and says whether it did
+// (scalar_fast). The block is read in place: mg_scalar_instance passes a local copy on the
+// host (byte stores cannot alias it); a specialised fuzz build (fuzz_spec.cuh) its
+// compile-time constant block, every word folded.
+template <class Fast>
+PTO_DEV void mg_scalar_run(int kind, const i64 *L, const Mem &m, u64 *rec, Fast fast) {
     if (kind == MGK_A5_SCALAR) {                       // A5 static 1x1 (MGatherScalarImpl)
         elem_one(L, m, rec, ACT_NOTE, 0, 0);
         if (rec[0] == FAULT_NONE) elem_one(L, m, rec, ACT_WRITE, 0, 0);
@@ -761,12 +768,17 @@ PTO_DEV_CALL void mg_scalar_instance(int kind, const i64 *P, const Mem &m, u64 *
     // CPU simulator: one generic routine, rows in order (cpu/MGather.hpp:21-95); A2/A3 ND.
     const bool row = kind == MGK_A2A3_ROW_ND || (kind == MGK_CPU && L[MG_MODE] == MODE_ROW);
     const bool tail = kind == MGK_A2A3_ROW_ND && L[MG_TAIL] != 0;
-    if (scalar_fast(L, m, row, tail)) return;
+    if (fast(row, tail)) return;
     for (int act = ACT_NOTE;; act = ACT_WRITE) {
         if (row) row_loop(L, m, rec, act, tail);
         else elem_loop(L, m, rec, act);
         if (act == ACT_WRITE || rec[0] != FAULT_NONE) return;
     }
+}
+
+PTO_DEV_CALL void mg_scalar_instance(int kind, const i64 *P, const Mem &m, u64 *rec) {
+    MG_COPY_PARAMS(L, P);
+    mg_scalar_run(kind, L, m, rec, [&](bool row, bool tail) { return scalar_fast(L, m, row, tail); });
 }
 
 // One thread of an A5 SIMT launch (kind MGK_A5_ELEM / MGK_A5_ROW) in `pass`.

@@ -9,12 +9,15 @@ native / cupy, for the pairs a5.simt vs a2a3 and cpu vs a5: the default campaign
 executes both sides (every SIMT lane of the A5 launch, the scalar targets' loops; ``executed``
 in the JSON) and gives every tile its three verdicts (each side against its formula
 reference, then the two against each other; ``verdicts`` in the JSON) on ``--exec-n`` tiles -- on native the executing engine (both kernels per tile,
-compared in C), on cupy the batch path; on native also the batch path (results through
+compared in C), once specialised for the campaign's configuration (``PTOGPU_FUZZ_SPECIALISE=1``:
+its build timed on its own, ``build_s``) and once generic (``=0``), on cupy the batch path; on native also the batch path (results through
 Python) on a tenth of them; the formula screening mode (``fused=True``: per-element
 formulas, no lanes run) on ``--n`` tiles; and the simple alternative, a one-thread C++ loop
 that generates each tile, runs two MGATHERs and compares bytes (perf/baseline.cpp, built both
 -O3 -march=native and -O2), with the ratios (``over_baseline``: to the -O3 -march=native
-build; ``over_baseline_O2``). The native lines name the build's vector ISA.
+build; ``over_baseline_O2``). The native lines name the build's vector ISA; one more native
+line times the index generation alone (one thread): the part of a tile no engine saves
+without changing the generator.
 
 numpy runs the fused campaign (ptogpu.fuzz.fused_numpy) in worker processes with both sides
 computed (the headline, against native), then: one run serving both sides (this pair's
@@ -85,6 +88,22 @@ def baseline_rate(cfg, seed: int, n: int, opt: str = "O3") -> float:
     return n / (time.perf_counter() - t0)
 
 
+def words_rate(cfg, seed: int, n: int) -> float:
+    """Tiles/s of the executing engine's index generation alone (cuda_src/fuzz.cu
+    pto_fuzz_words_only, one thread): what every engine spends per tile before any kernel runs."""
+    import ctypes
+    from ptogpu.backend import native_backend
+    from ptogpu.execution.rng import Generator
+    f = native_backend.load("fuzz").pto_fuzz_words_only
+    f.argtypes = [ctypes.c_uint64, ctypes.c_int, ctypes.c_uint64, ctypes.c_longlong, ctypes.c_uint64, ctypes.c_longlong]
+    f.restype = ctypes.c_uint64
+    kind = Generator("mixed", seed).counter_kind
+    f(seed, kind, cfg.cap, cfg.n_idx, 0, 1000)
+    t0 = time.perf_counter()
+    f(seed, kind, cfg.cap, cfg.n_idx, 0, n)
+    return n / (time.perf_counter() - t0)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--n", type=int, default=10_000_000, help="tiles for native and cupy")
@@ -119,23 +138,39 @@ def main() -> int:
                                   f"two MGATHERs, memcmp), {_baseline.LABEL[opt]}", "n": max(1, args.n // 10),
                                   "tiles_per_s": round(bases[opt]), "machine": mach}), flush=True)
             base = bases["O3"]
+            if be == "native":
+                gen_rate = words_rate(cfg, args.seed, max(1, args.exec_n // 4))
+                print(json.dumps({"bench": "fuzz_campaign", "what": "the executing engine's index generation "
+                                  "alone (mixed generator, 256 words a tile), one thread", "n": max(1, args.exec_n // 4),
+                                  "tiles_per_s": round(gen_rate), "ns_per_tile": round(1e9 / gen_rate, 1),
+                                  "machine": mach}), flush=True)
             for pa, pb in (("a5.simt", "a2a3"), ("cpu", "a5")):
-                variants = [("executes both sides (default)", args.exec_n, {}),
-                            ("formula screening (fused=True)", args.n, {"fused": True})]
-                if be == "native":               # the default is the executing engine; the batch path too
-                    variants.insert(1, ("executes both sides, batch path (fused=False)",
-                                        max(1, args.exec_n // 10), {"fused": False}))
-                for label, n, kw in variants:
+                # (label, tiles, campaign keywords, PTOGPU_FUZZ_SPECIALISE)
+                variants = [("executes both sides (default)", args.exec_n, {}, None),
+                            ("formula screening (fused=True)", args.n, {"fused": True}, None)]
+                if be == "native":               # the executing engine, specialised and generic; the batch path
+                    variants[0:1] = [("executes both sides, specialised build", args.exec_n, {}, "1"),
+                                     ("executes both sides, generic engine", args.exec_n, {}, "0")]
+                    variants.insert(2, ("executes both sides, batch path (fused=False)",
+                                        max(1, args.exec_n // 10), {"fused": False}, None))
+                for label, n, kw, spec in variants:
+                    if spec is not None:
+                        os.environ["PTOGPU_FUZZ_SPECIALISE"] = spec
                     go = lambda m: campaign(cfg, f"{pa}@{be}", f"{pb}@{be}", m, seed=args.seed, shrink=False, **kw)
-                    go(1000)                                   # warm-up / build
+                    t0 = time.perf_counter()
+                    go(1000)                                   # warm-up / build (timed on its own)
+                    warm = time.perf_counter() - t0
                     t0 = time.perf_counter()
                     rep = go(n)
                     dt = time.perf_counter() - t0
+                    os.environ.pop("PTOGPU_FUZZ_SPECIALISE", None)
                     if pa == "a5.simt" and kw:
                         rates[be] = n / dt
+                    more = {"build_s": round(warm, 2)} if spec == "1" else {}
                     print(json.dumps(_line(be, rep, n, dt, mach, pair=f"{pa} vs {pb}", variant=label,
                                            over_baseline=round(n / dt / base, 2),
-                                           over_baseline_O2=round(n / dt / bases["O2"], 2), **extra)), flush=True)
+                                           over_baseline_O2=round(n / dt / bases["O2"], 2), **more, **extra)),
+                          flush=True)
             continue
         n = args.numpy_n
         nw = pool.workers(n * cfg.n_idx)

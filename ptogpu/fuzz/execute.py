@@ -58,7 +58,9 @@ class Campaign:
         self.base_a, self.base_b = a, b    # the campaign's configurations, as given
         if shapes:                         # tiles laid out for the full shape, valid dims dynamic
             a, b = (c.with_(storage=(c.rows, c.cols)) for c in (a, b))
-        self.a, self.b, self.gen, self.rel, self.shapes = a, b, gen, rel, shapes
+        self.a, self.b, self.gen, self.rel, self.shapes, self.threads = a, b, gen, rel, shapes, threads
+        self.tiles = {"specialised": 0, "generic": 0}   # tiles each engine ran
+        self.spec = None                   # its specialised engine (specialise.Spec), once planned
         self.sa, self.sb = engine.Side(a, threads), engine.Side(b, threads)
         self.L = self.sa.L
         self.gm = self.sa.gm
@@ -70,11 +72,29 @@ class Campaign:
             raise LookupError("shape fuzzing needs MGATHER parameter blocks")
         self.ex = engine.exec_block(a, [self.sa, self.sb], shapes)
 
+    def plan(self, n_tiles: int) -> None:
+        """Decide, for a campaign of ``n_tiles`` tiles, whether its chunks run a specialised
+        build (ptogpu.fuzz.specialise: cached, built now, or built in the background)."""
+        from . import fused, specialise
+        prm = fused.params(self.a, self.b, self.gen.seed, self.gen.counter_kind, 0, self.rel)
+        self.spec = specialise.Spec(self, prm, n_tiles)
+
     def run_chunk(self, start: int, n: int) -> np.ndarray:
         from . import fused
         f, _, threads = engine.lib()
         prm = fused.params(self.a, self.b, self.gen.seed, self.gen.counter_kind, start, self.rel)
         res = fused.empty_results(max(1, threads))
+        if self.spec is None:
+            self.plan(n)
+        fn = self.spec.get()
+        if fn is not None:
+            if fn(prm.ctypes.data, self.ex.ctypes.data, self.ipos.ctypes.data, self.sa.params.ctypes.data,
+                  self.sb.params.ctypes.data, self.gm.ctypes.data, int(self.gm.size), self.ub[0].ctypes.data,
+                  self.ub[1].ctypes.data, int(n), res.ctypes.data, int(res.shape[0])) == 0:
+                self.tiles["specialised"] += n
+                return res
+            self.spec.refused()
+        self.tiles["generic"] += n
         f(prm.ctypes.data, self.ex.ctypes.data, self.ipos.ctypes.data, self.sa.fn,
           self.sa.params.ctypes.data, self.sb.fn, self.sb.params.ctypes.data, self.gm.ctypes.data,
           int(self.gm.size), self.ub[0].ctypes.data, self.ub[1].ctypes.data, int(n), res.ctypes.data, int(res.shape[0]))
@@ -141,6 +161,9 @@ def run(camp: "Campaign", backend: str, n, start, rep, *, chunk=None, progress=N
     fused.check_generator(gen, a.n_idx, a.cap, start, (a.rows, a.cols, a.mode == "row") if shapes else None)
     gpu = backend == "cupy"
     step = int(chunk or (GPU_CHUNK if gpu else CHUNK))
+    if not gpu:
+        camp.tiles = {"specialised": 0, "generic": 0}
+        camp.plan(n)
     done = 0
     allres = []
     for s in range(start, start + n, step):
@@ -156,5 +179,9 @@ def run(camp: "Campaign", backend: str, n, start, rep, *, chunk=None, progress=N
                 ia, ib = instance_configs(a, b, gen, c.first[0])
                 c.shape = (ia.rows, ia.cols)
                 c.example = gen(np.array(c.first[:1], np.int64), ia.n_idx, ia.cap)[0]
-    rep.engine = (f"executing {backend}: {camp.sa.kernel} vs {camp.sb.kernel}, both run per tile"
+    how = backend
+    if not gpu and camp.tiles["specialised"]:
+        how += (" (specialised build)" if not camp.tiles["generic"] else
+                f" (specialised build for {camp.tiles['specialised']} tiles, generic for {camp.tiles['generic']})")
+    rep.engine = (f"executing {how}: {camp.sa.kernel} vs {camp.sb.kernel}, both run per tile"
                   + (", valid shape drawn per tile" if shapes else ""))
