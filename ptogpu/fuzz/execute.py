@@ -61,6 +61,7 @@ class Campaign:
         self.a, self.b, self.gen, self.rel, self.shapes, self.threads = a, b, gen, rel, shapes, threads
         self.tiles = {"specialised": 0, "generic": 0}   # tiles each engine ran
         self.spec = None                   # its specialised engine (specialise.Spec), once planned
+        self.n_tiles = 0                   # the campaign's length, when run() knows it
         self.sa, self.sb = engine.Side(a, threads), engine.Side(b, threads)
         self.L = self.sa.L
         self.gm = self.sa.gm
@@ -72,11 +73,12 @@ class Campaign:
             raise LookupError("shape fuzzing needs MGATHER parameter blocks")
         self.ex = engine.exec_block(a, [self.sa, self.sb], shapes)
 
-    def plan(self, n_tiles: int) -> None:
+    def plan(self, n_tiles: int, prm: np.ndarray | None = None) -> None:
         """Decide, for a campaign of ``n_tiles`` tiles, whether its chunks run a specialised
         build (ptogpu.fuzz.specialise: cached, built now, or built in the background)."""
         from . import fused, specialise
-        prm = fused.params(self.a, self.b, self.gen.seed, self.gen.counter_kind, 0, self.rel)
+        if prm is None:
+            prm = fused.params(self.a, self.b, self.gen.seed, self.gen.counter_kind, 0, self.rel)
         self.spec = specialise.Spec(self, prm, n_tiles)
 
     def run_chunk(self, start: int, n: int) -> np.ndarray:
@@ -85,7 +87,7 @@ class Campaign:
         prm = fused.params(self.a, self.b, self.gen.seed, self.gen.counter_kind, start, self.rel)
         res = fused.empty_results(max(1, threads))
         if self.spec is None:
-            self.plan(n)
+            self.plan(self.n_tiles or n, prm)
         fn = self.spec.get()
         if fn is not None:
             if fn(prm.ctypes.data, self.ex.ctypes.data, self.ipos.ctypes.data, self.sa.params.ctypes.data,
@@ -161,9 +163,9 @@ def run(camp: "Campaign", backend: str, n, start, rep, *, chunk=None, progress=N
     fused.check_generator(gen, a.n_idx, a.cap, start, (a.rows, a.cols, a.mode == "row") if shapes else None)
     gpu = backend == "cupy"
     step = int(chunk or (GPU_CHUNK if gpu else CHUNK))
-    if not gpu:
+    if not gpu:                            # (planned on the first chunk, for all n tiles)
         camp.tiles = {"specialised": 0, "generic": 0}
-        camp.plan(n)
+        camp.spec, camp.n_tiles = None, n
     done = 0
     allres = []
     for s in range(start, start + n, step):

@@ -24,6 +24,7 @@ import ctypes
 import os
 import sys
 import threading
+from functools import lru_cache
 
 import numpy as np
 
@@ -115,17 +116,33 @@ def _flags() -> tuple[str, ...]:
     return tuple(f for f in flags)
 
 
+@lru_cache(maxsize=None)
+def _compiler_id(cxx: str) -> str:
+    return native_backend._compiler_id(cxx)            # (a `--version` run: once per process)
+
+
+@lru_cache(maxsize=None)
+def _cpu_features() -> str:
+    return native_backend.cpu_features()
+
+
 def _path(text: str):
-    """Where the build of ``text`` lives: a hash of it, the cuda_src/ sources, the compiler and
-    its flags (with this CPU's features where the build is ``-march=native``)."""
+    """(compiler, flags, where the build of ``text`` lives): named by a hash of it, the
+    cuda_src/ sources, the compiler and its flags (with this CPU's features where the build is
+    ``-march=native``)."""
     cxx = native_backend.compiler()
     if cxx is None:
         raise native_backend.NativeUnavailable("no C++ compiler")
     flags = _flags()
-    cid = native_backend._compiler_id(cxx)
-    feats = native_backend.cpu_features() if native_backend.NATIVE_ARCH[0] in flags else ""
-    key = sources.digest(f"{cid}\0{' '.join(flags)}\0{feats}\0{text}")
-    return cxx, flags, native_backend.cache_dir() / "spec" / f"ptogpu_spec_{key}.so"
+    return cxx, flags, _key_path(text, cxx, flags, str(native_backend.cache_dir()))
+
+
+@lru_cache(maxsize=256)
+def _key_path(text: str, cxx: str, flags: tuple[str, ...], cache: str):
+    from pathlib import Path
+    feats = _cpu_features() if native_backend.NATIVE_ARCH[0] in flags else ""
+    key = sources.digest(f"{_compiler_id(cxx)}\0{' '.join(flags)}\0{feats}\0{text}")
+    return Path(cache) / "spec" / f"ptogpu_spec_{key}.so"
 
 
 def _build(text: str, cxx: str, flags: tuple[str, ...], path) -> None:
