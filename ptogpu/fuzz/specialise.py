@@ -193,7 +193,7 @@ def _background(fn, *args):
     return _pool.submit(fn, *args)
 
 
-# Specialised builds kept in the cache (each a few hundred KiB); beyond this many, the least
+# Specialised builds kept in the cache (about 150 KiB each); beyond this many, the least
 # recently used go.
 KEEP = 64
 
@@ -214,7 +214,7 @@ class Spec:
     ``pto_fuzz_spec`` once built or loaded, else None (run the generic engine)."""
 
     def __init__(self, camp, prm: np.ndarray, n_tiles: int):
-        self.fn, self.future, self.built_s = None, None, None
+        self.fn, self.future = None, None
         m = mode()
         text = source(camp, prm) if m != "0" else None
         if text is None:
@@ -224,10 +224,8 @@ class Spec:
             if path.exists():
                 self.fn = _load(path)
             elif m == "1":
-                import time
-                t0 = time.perf_counter()
                 _build(text, cxx, flags, path)
-                self.fn, self.built_s = _load(path), time.perf_counter() - t0
+                self.fn = _load(path)
             elif n_tiles >= MIN_TILES:
                 self.future = _background(lambda: (_build(text, cxx, flags, path), _load(path))[1])
         except native_backend.NativeUnavailable as e:
