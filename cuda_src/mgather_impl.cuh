@@ -152,14 +152,19 @@ PTO_DEV u64 elem_round_base(u32 warp, u32 warps, u64 k) {
 struct RowWarp {
     u32 row0, row_step, col0, col_step;
 };
-PTO_DEV RowWarp row_warp_of(u32 w, u32 VR, u32 VC) {
-    const u32 rw = row_warps(VR), wpr = warps_per_row(VR, VC);
+// Warp w = wc*rw + wr of a launch of rw row warps and wpr warps per row: (wr, wc) given, so a
+// loop over every warp in order (wc outer, wr inner) divides nothing.
+PTO_DEV RowWarp row_warp_at(u32 wr, u32 wc, u32 rw, u32 wpr) {
     RowWarp g;
-    g.row0 = w % rw;
+    g.row0 = wr;
     g.row_step = rw;
-    g.col0 = (w / rw) * 32u;
+    g.col0 = wc * 32u;
     g.col_step = wpr * 32u;
     return g;
+}
+PTO_DEV RowWarp row_warp_of(u32 w, u32 VR, u32 VC) {
+    const u32 rw = row_warps(VR), wpr = warps_per_row(VR, VC);
+    return row_warp_at(w % rw, w / rw, rw, wpr);
 }
 
 // Flat position i -> (i / d, i % d) for i, d < 2^32 without a vector-hostile integer
@@ -468,9 +473,8 @@ PTO_DEV void row_round_generic(const i64 *L, const Mem &m, u64 *rec, int act, co
 }
 
 template <int W, int TS, int OOB>
-PTO_DEV void a5_row_warp(const i64 *L, const Mem &m, u64 *rec, int act, const LaneCtx &x,
-                         u32 warp, u32 lane0, int *acc = nullptr) {
-    const RowWarp g = row_warp_of(warp, (u32)x.vr, (u32)x.vc);
+PTO_DEV void a5_row_warp_g(const i64 *L, const Mem &m, u64 *rec, int act, const LaneCtx &x,
+                           const RowWarp &g, u32 lane0, int *acc = nullptr) {
     for (u64 row = g.row0; row < x.vr; row += g.row_step) {
         u64 u, safe;
         bool rd;
@@ -500,6 +504,12 @@ PTO_DEV void a5_row_warp(const i64 *L, const Mem &m, u64 *rec, int act, const La
     }
 }
 
+template <int W, int TS, int OOB>
+PTO_DEV void a5_row_warp(const i64 *L, const Mem &m, u64 *rec, int act, const LaneCtx &x,
+                         u32 warp, u32 lane0, int *acc = nullptr) {
+    a5_row_warp_g<W, TS, OOB>(L, m, rec, act, x, row_warp_of(warp, (u32)x.vr, (u32)x.vc), lane0, acc);
+}
+
 // Can no Elem lane of a fast instance read outside GM? Clamp, Wrap and Zero remap every read
 // below cap (lane_remap), so when the first cap slots from the table base lie in GM the
 // check pass has nothing to find.
@@ -508,37 +518,42 @@ PTO_DEV bool lane_reads_fit(const LaneCtx &x) {
     return OOB != OOB_UNDEFINED && x.cap > 0 && x.last <= x.smax;
 }
 
+// The same for Row: a remapped row index is below cap, so a lane reads at most element
+// (cap-1)*VC + VC-1 = cap*VC - 1 past the table base (no 32-bit wrap of safe*VC below that:
+// smax < 2^31 in the fast form); when that lies in GM, no lane can fault.
+template <int OOB>
+PTO_DEV bool lane_row_reads_fit(const LaneCtx &x) {
+    return OOB != OOB_UNDEFINED && x.cap > 0 && x.vc > 0 && (u64)x.cap * x.vc - 1 <= (u64)x.smax;
+}
+
 // One instance, lock-step (host): pass 0 runs every warp's checks, then pass 1 writes a clean
 // instance (or fills in its first fault), warp after warp, lanes in lock-step.
 template <int W, int TS, int OOB>
 PTO_DEV void a5_block(const i64 *L, const Mem &m, u64 *rec, bool row_mode) {
     const LaneCtx x = lane_ctx(L, m, row_mode);
     const u32 warps = row_mode ? row_launch_warps((u32)x.vr, (u32)x.vc) : elem_launch_warps((u32)x.total);
+    // every warp of the launch in order, w = wc*rw + wr (Elem: rw = warps, wpr = 1)
+    const u32 rw = row_mode ? row_warps((u32)x.vr) : warps, wpr = row_mode ? warps_per_row((u32)x.vr, (u32)x.vc) : 1u;
+    auto each_warp = [&](int act, int *acc) {
+        for (u32 wc = 0; wc < wpr; ++wc)
+            for (u32 wr = 0; wr < rw; ++wr) {
+                if (row_mode) a5_row_warp_g<W, TS, OOB>(L, m, rec, act, x, row_warp_at(wr, wc, rw, wpr), 0, acc);
+                else a5_elem_warp<W, TS, OOB>(L, m, rec, act, x, wc * rw + wr, warps, 0, acc);
+            }
+    };
     if (x.fast) {
         // Pass 0 in vector form: every lane of every warp-round runs its checks into its
         // accumulator; only if some lane read outside GM does the pass run again with exact
         // per-round checks (which key the fault). A clean instance goes straight to pass 1.
-        // (Skipped where no lane can read outside GM: lane_reads_fit.)
+        // (Skipped where no lane can read outside GM: lane_reads_fit, lane_row_reads_fit.)
         int acc[W] = {0};
-        for (u32 w = 0; w < warps && !(!row_mode && lane_reads_fit<OOB>(x)); ++w) {
-            if (row_mode) a5_row_warp<W, TS, OOB>(L, m, rec, ACT_RACE, x, w, 0, acc);
-            else a5_elem_warp<W, TS, OOB>(L, m, rec, ACT_RACE, x, w, warps, 0, acc);
-        }
+        if (!(row_mode ? lane_row_reads_fit<OOB>(x) : lane_reads_fit<OOB>(x))) each_warp(ACT_RACE, acc);
         if (!lanes_any<W>(acc)) {
-            for (u32 w = 0; w < warps; ++w) {
-                if (row_mode) a5_row_warp<W, TS, OOB>(L, m, rec, ACT_WRITE, x, w, 0);
-                else a5_elem_warp<W, TS, OOB>(L, m, rec, ACT_WRITE, x, w, warps, 0);
-            }
+            each_warp(ACT_WRITE, nullptr);
             return;
         }
     }
-    for (int pass = 0; pass < 2; ++pass) {
-        const int act = simt_act(pass, rec);
-        for (u32 w = 0; w < warps; ++w) {
-            if (row_mode) a5_row_warp<W, TS, OOB>(L, m, rec, act, x, w, 0);
-            else a5_elem_warp<W, TS, OOB>(L, m, rec, act, x, w, warps, 0);
-        }
-    }
+    for (int pass = 0; pass < 2; ++pass) each_warp(simt_act(pass, rec), nullptr);
 }
 
 // One thread of the launch (GPU, and the host's per-thread launch): lane threadIdx.x of warp

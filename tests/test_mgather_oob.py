@@ -585,3 +585,34 @@ def test_undefined_row_that_runs_past_gm_faults_at_its_first_element_past(target
     with pto.Core(target, backend, batch=3) as core:                # instances: the case, no fault, the case
         run(core, np.array([ks, (0, 0), ks]))
         assert [str(e) if e else None for e in core.faults] == [msg, None, msg]
+
+
+@pytest.mark.parametrize("backend", ["numpy", "native"])
+@pytest.mark.parametrize("target", ROW_BY_ELEMENT)
+@pytest.mark.parametrize("oob", [OOB.Clamp, OOB.Wrap, OOB.Zero])
+@pytest.mark.parametrize("extra", [0, 1])
+def test_a_capacity_past_gm_faults_under_every_remapping_policy(target, backend, oob, extra):
+    """Row, a table that ends GM (64 float32) read as rows of VC = 13 elements, 13 apart. The
+    policies remap every index below the capacity Shape[3]: with 4 rows no read can leave GM
+    (the kernels then skip their check pass), with 5 rows (``extra``) the last row ends
+    exactly one element past GM (elements 52..64), so index 4 faults at that element, byte
+    0x100, and nothing is written; index 3 reads elements 39..51."""
+    if backend == "native" and pto.Core(target, "auto").backend == "numpy":
+        pytest.skip("no C++ compiler")
+    flat = (np.arange(64) + 1).astype(np.float32)
+    rows, VC = 4 + extra, 13
+    with pto.Core(target, backend) as core:
+        table = gt(core, flat, F32, (1, 1, 1, rows, VC), (VC * rows, VC * rows, VC * rows, VC, 1))
+        assert core.gm.size == 256
+        idx = tile(pto.int32, 1, 8, 0, vc=2)
+        idx.set(np.array([[3, rows - 1]], np.int32))
+        dst = tile(F32, 2, 16, 0x100, vc=VC)
+        if not extra:
+            pto.MGATHER[ROW, oob](dst, table, idx)
+            assert_bytes(dst.numpy()[:, :VC], np.stack([flat[39:52], flat[39:52]]))
+            return
+        before = ub_snapshot(core)
+        with pytest.raises(pto.PtoFault, match=r"table read") as ei:
+            pto.MGATHER[ROW, oob](dst, table, idx)
+        assert "dst(1,12)" in str(ei.value) and "GM byte address 0x100 " in str(ei.value), str(ei.value)
+        assert ub_snapshot(core) == before
