@@ -232,3 +232,17 @@ def test_a_bad_setting_is_refused_by_name(monkeypatch):
     monkeypatch.setenv("PTOGPU_FUZZ_SPECIALISE", "maybe")
     with pytest.raises(ValueError, match="PTOGPU_FUZZ_SPECIALISE"):
         S.mode()
+
+
+def test_an_unwritable_cache_runs_the_generic_engine_said_once(monkeypatch, tmp_path, capsys):
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("")
+    monkeypatch.setattr(native_backend, "cache_dir", lambda: blocker)
+    monkeypatch.setattr(S, "_said", set())
+    monkeypatch.setenv("PTOGPU_FUZZ_SPECIALISE", "1")
+    cfg = FuzzConfig(oob="clamp", table_size=77, rows=3, cols=5)
+    rep = C.campaign(cfg, "a2a3@native", "cpu@native", 200, seed=2, shrink=False)
+    assert "specialised" not in rep.engine
+    assert capsys.readouterr().err.count("generic executing engine (specialised build failed") == 1
+    monkeypatch.setenv("PTOGPU_FUZZ_SPECIALISE", "0")
+    assert key(rep) == key(C.campaign(cfg, "a2a3@native", "cpu@native", 200, seed=2, shrink=False))

@@ -149,13 +149,15 @@ def _build(text: str, cxx: str, flags: tuple[str, ...], path) -> None:
     """Compile ``text`` into ``path`` (under its lock; another process may have already)."""
     if path.exists():
         return
-    d = path.parent
-    d.mkdir(parents=True, exist_ok=True)
     src = path.with_suffix(".cu")
-    tmp = src.with_suffix(f".{os.getpid()}.{threading.get_ident()}.tmp")
-    tmp.write_text(text)
-    os.replace(tmp, src)
-    err = native_backend._build_locked(cxx, flags, path, src, say=False)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = src.with_suffix(f".{os.getpid()}.{threading.get_ident()}.tmp")
+        tmp.write_text(text)
+        os.replace(tmp, src)
+        err = native_backend._build_locked(cxx, flags, path, src, say=False)
+    except OSError as e:                      # an unwritable cache, a full disk
+        raise native_backend.NativeUnavailable(f"specialised build failed: {e}") from e
     if err:
         raise native_backend.NativeUnavailable(f"specialised build failed: {err.strip().splitlines()[-1][:300]}")
 
