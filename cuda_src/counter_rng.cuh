@@ -105,9 +105,10 @@ PTO_DEV i64 rng_value_sel(int kind, u64 h, const i64 dup[4], u64 cap, u64 key, u
 }
 
 // The low 32 bits of rng_value (what a 32-bit index type keeps), in 32-bit lanes only: the
-// form the host loops vectorise 16 wide. `k1`/`k2` are the halves of the tile key.
-PTO_DEV u32 rng_value32(int kind, u32 k1, u32 k2, u64 elem, const u32 dup[4], u32 cap) {
-    const u32 c = (u32)(elem + 1ull) * RNG_G32;
+// form the host loops vectorise 16 wide. `k1`/`k2` are the halves of the tile key; `elem`
+// below 2^32 (a tile's element; 32 bits keep the loops' counters in 32-bit lanes too).
+PTO_DEV u32 rng_value32(int kind, u32 k1, u32 k2, u32 elem, const u32 dup[4], u32 cap) {
+    const u32 c = (elem + 1u) * RNG_G32;
     const u32 lo = rng_hash32(k1 + c), hi = rng_hash32(k2 + c);
     const u32 sel = hi >> 24, j = (hi >> 16) & 3u;
     const u32 km = (u32)(sel >= 128) + (u32)(sel >= 154) + (u32)(sel >= 180) + (u32)(sel >= 205) +

@@ -147,8 +147,9 @@ FZ_INLINE void fz_words(u64 key, int gen, u64 gcap, u64 n, u32 *w) {
     rng_dup_values(key, gcap, dup);
     const u32 d32[4] = {(u32)dup[0], (u32)dup[1], (u32)dup[2], (u32)dup[3]};
     const u32 k1 = (u32)key, k2 = (u32)(key >> 32), c32 = (u32)gcap;
+    const u32 n32 = (u32)n;                      // (a 32-bit counter: 32-bit vector lanes throughout)
 #pragma omp simd
-    for (u64 k = 0; k < n; ++k) w[k] = rng_value32(gen, k1, k2, k, d32, c32);
+    for (u32 k = 0; k < n32; ++k) w[k] = rng_value32(gen, k1, k2, k, d32, c32);
 }
 
 // Tiles inst0 .. inst0+n-1 split into one contiguous range per OpenMP thread: body(lo, hi,
