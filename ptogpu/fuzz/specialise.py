@@ -49,7 +49,7 @@ def mode() -> str:
 
 
 # "auto" builds a configuration in the background only for campaigns this long: a build takes
-# about 3 s of one core (2-core Zen 4, -O3) and saves about a fifth of a tile's time, so
+# about 3 s of one core (2-core Zen 4, -O3) and saves about a sixth of a tile's time, so
 # shorter campaigns finish sooner without it (the build is cached: the next campaign of the
 # same configuration, of any length, loads it).
 MIN_TILES = 20_000_000
