@@ -246,3 +246,22 @@ def test_an_unwritable_cache_runs_the_generic_engine_said_once(monkeypatch, tmp_
     assert capsys.readouterr().err.count("generic executing engine (specialised build failed") == 1
     monkeypatch.setenv("PTOGPU_FUZZ_SPECIALISE", "0")
     assert key(rep) == key(C.campaign(cfg, "a2a3@native", "cpu@native", 200, seed=2, shrink=False))
+
+
+def test_a_campaign_that_switches_engines_midway_says_so_and_reports_alike(monkeypatch):
+    """A background build that lands after the first chunk: later chunks run it, the report
+    names both engines with their tile counts and equals the generic engine's."""
+    _quick_flags(monkeypatch)
+    monkeypatch.setenv("PTOGPU_FUZZ_SPECIALISE", "1")
+    real, calls = S.Spec.get, []
+
+    def late(self):
+        calls.append(1)
+        return None if len(calls) == 1 else real(self)
+    monkeypatch.setattr(S.Spec, "get", late)
+    cfg = FuzzConfig(oob="undefined", table_size=300, rows=5, cols=6)
+    rep = C.campaign(cfg, "a5.simt@native", "cpu@native", 300, seed=4, shrink=False, chunk=100)
+    assert "(specialised build for 200 tiles, generic for 100)" in rep.engine, rep.engine
+    monkeypatch.setenv("PTOGPU_FUZZ_SPECIALISE", "0")
+    ref = C.campaign(cfg, "a5.simt@native", "cpu@native", 300, seed=4, shrink=False, chunk=100)
+    assert key(rep) == key(ref) and (rep.faults_a or rep.faults_b or rep.divergent)

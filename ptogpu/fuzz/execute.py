@@ -184,6 +184,6 @@ def run(camp: "Campaign", backend: str, n, start, rep, *, chunk=None, progress=N
     how = backend
     if not gpu and camp.tiles["specialised"]:
         how += (" (specialised build)" if not camp.tiles["generic"] else
-                f" (specialised build for {camp.tiles['specialised']} tiles, generic for {camp.tiles['generic']})")
+                f" (specialised build for {camp.tiles['specialised']:,} tiles, generic for {camp.tiles['generic']:,})")
     rep.engine = (f"executing {how}: {camp.sa.kernel} vs {camp.sb.kernel}, both run per tile"
                   + (", valid shape drawn per tile" if shapes else ""))
