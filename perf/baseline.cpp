@@ -8,6 +8,8 @@
 //   fuzz_loop     one thread: for each tile, generate the indices (the same counter RNG as
 //                 cuda_src/counter_rng.cuh, mixed generator), run two Elem MGATHERs (Wrap on
 //                 capacity `cap_a` and `cap_b`) into two buffers and memcmp them
+//   fuzz_loop_sel the same with the generator's selection branch-free, its loop plain or
+//                 marked `omp simd` (then vectorised: what a user tuning the loop writes)
 // Both take the benches' tile shapes and capacities as compile-time constants, as the
 // vendor's templates give them to the compiler (a runtime `% cap` is a division per index:
 // 15x slower, measured, and not what a user's loop around the vendor code compiles to).
@@ -81,10 +83,28 @@ static inline u32 value32(u32 k1, u32 k2, u64 e, const u32 dup[4], u32 cap) {
     return dup[j];
 }
 
+// The same values with the selection written as selects instead of branches (every candidate
+// computed, one kept): what a user tuning the loop writes once the branches mispredict; the
+// compiler vectorises its loop.
+static inline u32 value32_sel(u32 k1, u32 k2, u32 e, const u32 dup[4], u32 cap) {
+    const u32 c = (e + 1u) * 0x9E3779B9u;
+    const u32 lo = hash32(k1 + c), hi = hash32(k2 + c);
+    const u32 sel = hi >> 24, j = (hi >> 16) & 3u;
+    const u32 u = (u32)(((u64)lo * cap) >> 32);
+    static const u32 ext4[4] = {0x80000000u, 0xFFFFFFFFu, 0x7FFFFFFFu, 0xFFFFFFFFu};
+    const u32 ext = ext4[j], d = dup[j];          // (indexed loads: no control flow in the loop)
+    u32 v = sel < 230 ? cap - 1u + (((hi & 0xFFFFu) * 3u) >> 16) : d;
+    v = sel < 205 ? ext : v;
+    v = sel < 180 ? 0xFFFFFFFFu - u : v;
+    v = sel < 154 ? cap + u : v;
+    return sel < 128 ? u : v;
+}
+
 // The tile size and both capacities compile-time constants where the bench's campaign has
 // them (256 indices, Wrap on 4096: `% 4096` is a mask, as in the vendor's templates, whose
-// GlobalTensor shapes are template arguments), else runtime.
-template <int NIDX, u32 CA, u32 CB>
+// GlobalTensor shapes are template arguments), else runtime. GEN: the generator written
+// plainly (0), branch-free (1), branch-free with its loop marked `omp simd` (2: vectorised).
+template <int NIDX, u32 CA, u32 CB, int GEN = 0>
 static long long fuzz_t(const float *table, u32 tsize, u32 cap_a_, u32 cap_b_, u64 seed, long long n, int nidx_) {
     const int nidx = NIDX ? NIDX : nidx_;
     const u32 cap_a = CA ? CA : cap_a_, cap_b = CB ? CB : cap_b_;
@@ -96,7 +116,14 @@ static long long fuzz_t(const float *table, u32 tsize, u32 cap_a_, u32 cap_b_, u
         const u64 key = mix64(s + (u64)t * 0x9E3779B97F4A7C15ull);
         u32 dup[4];
         for (u64 j = 0; j < 4; ++j) dup[j] = (u32)(((mix64(key + j + 1) & 0xFFFFFFFFull) * tsize) >> 32);
-        for (int e = 0; e < nidx; ++e) idx[e] = value32((u32)key, (u32)(key >> 32), (u64)e, dup, tsize);
+        if (GEN == 2) {
+#pragma omp simd
+            for (int e = 0; e < nidx; ++e) idx[e] = value32_sel((u32)key, (u32)(key >> 32), (u32)e, dup, tsize);
+        } else {
+            for (int e = 0; e < nidx; ++e)
+                idx[e] = GEN ? value32_sel((u32)key, (u32)(key >> 32), (u32)e, dup, tsize)
+                             : value32((u32)key, (u32)(key >> 32), (u64)e, dup, tsize);
+        }
         for (int e = 0; e < nidx; ++e) a[e] = table[idx[e] % cap_a];
         for (int e = 0; e < nidx; ++e) b[e] = table[idx[e] % cap_b];
         diverge += std::memcmp(a.data(), b.data(), nidx * sizeof(float)) != 0;
@@ -109,6 +136,28 @@ extern "C" long long fuzz_loop(const float *table, u32 tsize, u32 cap_a, u32 cap
     if (nidx == 256 && cap_a == 4096 && cap_b == 4096)
         return fuzz_t<256, 4096, 4096>(table, tsize, cap_a, cap_b, seed, n, nidx);
     return fuzz_t<0, 0, 0>(table, tsize, cap_a, cap_b, seed, n, nidx);
+}
+
+// fuzz_loop with the branch-free generator (value32_sel; simd: its loop vectorised): the same
+// tiles, same result.
+extern "C" long long fuzz_loop_sel(const float *table, u32 tsize, u32 cap_a, u32 cap_b, u64 seed,
+                                   long long n, int nidx, int simd) {
+    if (nidx == 256 && cap_a == 4096 && cap_b == 4096)
+        return simd ? fuzz_t<256, 4096, 4096, 2>(table, tsize, cap_a, cap_b, seed, n, nidx)
+                    : fuzz_t<256, 4096, 4096, 1>(table, tsize, cap_a, cap_b, seed, n, nidx);
+    return simd ? fuzz_t<0, 0, 0, 2>(table, tsize, cap_a, cap_b, seed, n, nidx)
+                : fuzz_t<0, 0, 0, 1>(table, tsize, cap_a, cap_b, seed, n, nidx);
+}
+
+// The index tile of instance t (the words fuzz_loop's generator gives, SEL: fuzz_loop_sel's),
+// for the test that both generators are the engine's.
+extern "C" void fuzz_tile(u32 tsize, u64 seed, long long t, int nidx, int sel, u32 *out) {
+    const u64 key = mix64(mix64(seed) + (u64)t * 0x9E3779B97F4A7C15ull);
+    u32 dup[4];
+    for (u64 j = 0; j < 4; ++j) dup[j] = (u32)(((mix64(key + j + 1) & 0xFFFFFFFFull) * tsize) >> 32);
+    for (int e = 0; e < nidx; ++e)
+        out[e] = sel ? value32_sel((u32)key, (u32)(key >> 32), (u32)e, dup, tsize)
+                     : value32((u32)key, (u32)(key >> 32), (u64)e, dup, tsize);
 }
 
 // The best of `reps` timings of `part(t, r)` run for t = 0 .. threads-1 on OpenMP threads.
