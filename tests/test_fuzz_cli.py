@@ -276,3 +276,15 @@ def test_a_killed_worker_is_one_line_and_exit_2():
     out, err = p.communicate(timeout=120)
     assert p.returncode == 2 and len(err.strip().splitlines()) == 1, err
     assert "worker process died (killed by signal 9)" in err
+
+
+@pytest.mark.parametrize("how,said", [("on", True), ("off", False)])
+def test_specialise_on_and_off_from_the_command_line(how, said, capsys, monkeypatch):
+    from ptogpu.backend import native_backend
+    if not native_backend.available()[0]:
+        pytest.skip("no native backend")
+    monkeypatch.setenv("PTOGPU_FUZZ_SPECIALISE", "auto")       # the option sets it: put back after
+    assert main(["fuzz", "--pair", "a5.simt@native:a2a3@native", "--oob", "clamp", "--table-size", "300",
+                 "-n", "300", "--no-shrink", "--json", "--specialise", how]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert ("(specialised build)" in doc["campaigns"][0]["engine"]) == said, doc["campaigns"][0]["engine"]

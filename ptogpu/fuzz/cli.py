@@ -117,6 +117,11 @@ def add_parser(sub) -> argparse.ArgumentParser:
                         "loop) and compare their bytes: per tile in C when both sides are on "
                         "native, else in batches; formula: fast screening that compares "
                         "per-element formulas (no lanes run)")
+    f.add_argument("--specialise", type=str.lower, choices=("auto", "on", "off"), default=None,
+                   help="the executing engine compiled for each campaign's configuration (MGATHER "
+                        "into UB on native): on (build first, ~3 s a configuration, cached), off, or "
+                        "auto (default: a cached build, or a background build for campaigns of 2e7+ "
+                        "tiles); sets PTOGPU_FUZZ_SPECIALISE for this process")
     f.add_argument("--shapes", action="store_true",
                    help="draw each tile's valid shape inside --shape (default 48x64 with --shapes; "
                         "dynamic valid dims: Elem rows and cols, Row rows); executing engine, both "
@@ -247,7 +252,7 @@ _MERGE_IGNORES = {
     "--chunk": ("chunk", None), "--workers": ("workers", None), "--suite": ("suite", None),
     "--engine": ("engine", "execute"), "--shapes": ("shapes", False), "--start": ("start", 0),
     "--shard": ("shard", None), "--dask": ("dask", None), "--shards": ("shards", None),
-    "--last-scan": ("last_scan", "owner"), "-x": ("exitfirst", False),
+    "--last-scan": ("last_scan", "owner"), "-x": ("exitfirst", False), "--specialise": ("specialise", None),
 }
 
 
@@ -260,6 +265,9 @@ def main(args) -> int:
             raise ValueError(f"--merge takes the shards' JSON files as they are ({', '.join(given)} would be "
                              "ignored); it goes with --json, --no-shrink, --quiet, -v and --repro-dir only")
         return merge_main(args)
+    if args.specialise is not None:
+        import os
+        os.environ["PTOGPU_FUZZ_SPECIALISE"] = {"on": "1", "off": "0", "auto": "auto"}[args.specialise]
     if args.dask is not None and not args.dask.strip():
         raise ValueError("--dask '': expected a scheduler address (tcp://HOST:8786) or local:N")
     if args.shard is not None:
