@@ -50,7 +50,7 @@ trap 'rm -rf "$SITE"' EXIT
   timeout 100 "$PY" perf/bench_fuzz.py --backends cupy --n 100000000 --repeat 1 2>&1
   echo "bench_fuzz cupy rc=$?"
   echo "== fuzz campaign bench, native and numpy alongside (JSON lines)"
-  timeout 90 "$PY" perf/bench_fuzz.py --backends native,numpy --n 10000000 --numpy-n 200000 --exec-n 1000000 --repeat 1 2>&1
+  timeout 90 "$PY" perf/bench_fuzz.py --backends native,numpy --n 4000000 --numpy-n 200000 --exec-n 1000000 --repeat 1 2>&1
   echo "bench_fuzz native rc=$?"
   echo "== cores of N instances, cupy (JSON lines: one launch over N blocks; bank copies in and out)"
   timeout 45 "$PY" perf/bench_batch_core.py --backends cupy --n 65536 --chunk 16384 2>&1
