@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import dtypes
 from ..enums import Coalesce, GatherOOB
 from ..errors import F_TABLE, NotBatched, PtoFault
 from ..memory import outside_fault
@@ -151,7 +152,7 @@ def _gather_cells(core, mode, oob, dst, table, idx, rows, cols) -> None:
                 gm_size, int(src[j][p]), T, oob, t, r[p], c[p], _index_of(u[j], p, mode, VC)), code=F_TABLE)
         ok = faults.ok
         src, rd, ks_ok = src[ok], rd[ok], ks[ok]
-        vdt = table.Element if table.DType != "hifloat8" else np.dtype(np.uint8)
+        vdt = dtypes.storage(table.Element)
         if read is None:                # every cell reads the table
             vals = core.banks["gm"].take(ks_ok, src, table.Element).astype(vdt, copy=False)
         else:
@@ -213,7 +214,7 @@ def _row_runs(core, ks, faults, oob, dst, table, u, safe, read, rows, cols, r, c
         faults.first_of(bad, fault, code=F_TABLE)
     ok = faults.ok
     ks_ok, start, rd = ks[ok], start[ok].view(np.int64), rd[ok]
-    vdt = table.Element if table.DType != "hifloat8" else np.dtype(np.uint8)
+    vdt = dtypes.storage(table.Element)
     vals = core.banks["gm"].take_runs(ks_ok, np.where(rd, start, 0), cols.size, step, table.Element)
     vals = vals.astype(vdt, copy=False)
     if read is not None:
@@ -269,7 +270,7 @@ def convert(core, vals: np.ndarray, dst, src: str) -> np.ndarray:
     hifloat8 classes (``sim_types``); with quirk ``cpu_bfloat16_is_half`` its bfloat16 is IEEE
     half."""
     from .sim_types import bf16_is_half, sim_convert
-    want = dst.Element if dst.DType != "hifloat8" else np.dtype(np.uint8)
+    want = dtypes.storage(dst.Element)
     if src == dst.DType:
         return vals
     to, to_dtype = dst.DType, want

@@ -12,6 +12,7 @@ import warnings
 
 import numpy as np
 
+from .. import dtypes
 from ..enums import GatherOOB
 from ..errors import NotBatched, PtoFault, PtoHazard
 from .dma import Bursts, execute
@@ -131,7 +132,7 @@ def elem(core, oob: GatherOOB, dst, table, idx, scratch, simt: bool) -> None:
     ks, src, rd = ks[ok], src[ok], rd[ok]
     if not len(ks):
         return
-    st = table.Element if table.DType != "hifloat8" else np.dtype(np.uint8)
+    st = dtypes.storage(table.Element)
     vals = core.banks["gm"].take(ks, np.where(rd, src, 0), table.Element).view(st)
     vals[~rd] = 0
     last = off.size - 1 - np.unique(off[::-1], return_index=True)[1]   # the last store wins
@@ -149,7 +150,7 @@ def _elem_scalar_aliased(core, oob, dst, table, idx, scratch, r, off, iaddr, cap
     """The scalar executor, element by element, when its own stores feed later loads."""
     size = dst.Element.itemsize
     core.gm.data[scratch.addr: scratch.addr + dst.Numel * size] = 0
-    st = table.Element if table.DType != "hifloat8" else np.dtype(np.uint8)
+    st = dtypes.storage(table.Element)
     zero = np.zeros(1, st)
     for k in range(r.size):
         a = int(iaddr[k])
