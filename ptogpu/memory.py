@@ -478,11 +478,7 @@ class Bank:
             return True
         if hi - lo > RANGE_MAX:         # (writes spread over a table: rewrite only the pages written)
             return False
-        rows = self.flat.reshape(self.n, self.stride)
-        f = lo if first is None else min(max(first.size, lo), hi)    # [lo, f): the first bytes
-        if f > lo:
-            rows[:, lo:f] = first[lo:f]
-        rows[:, f:hi] = 0
+        self.flat.reshape(self.n, self.stride)[:, lo:hi] = _row_bytes(first, lo, hi)
         return True
 
     def _rewrite_pages(self, first: np.ndarray | None) -> bool:
@@ -500,8 +496,7 @@ class Bank:
         pages = self.flat.reshape(-1, PAGE)
         if first is not None and first.size:       # (pages past the first bytes are zeroed below)
             lead = -(-first.size // PAGE)
-            ref = np.zeros(lead * PAGE, np.uint8)
-            ref[: first.size] = first
+            ref = _row_bytes(first, 0, lead * PAGE)
             at = idx % per
             pages[idx[at < lead]] = ref.reshape(lead, PAGE)[at[at < lead]]
             pages[idx[at >= lead]] = 0
@@ -543,6 +538,16 @@ class Bank:
                 self._restorable = False
             self.flat, self.stride = flat, cap
         self.size = new_size
+
+
+def _row_bytes(first: np.ndarray | None, lo: int, hi: int) -> np.ndarray:
+    """Bytes [lo, hi) of a row that starts with ``first`` (None: nothing) and is zero after:
+    what a restore writes back."""
+    out = np.zeros(hi - lo, np.uint8)
+    if first is not None and first.size > lo:
+        f = first[lo:hi]
+        out[: f.size] = f
+    return out
 
 
 def outside_fault(space: str, size: int, addr: int, nbytes: int, what: str, target: str, who: str) -> PtoFault:

@@ -75,7 +75,7 @@ class Program:
         """GM one instance holds: every buffer, 64-byte aligned; a fixed array mapped into
         every instance (``memory.MAP_MIN`` bytes or more, on Linux) counts once per core."""
         mapped = sys.platform.startswith("linux")
-        sizes = [np.asarray(a).nbytes for a in self.fixed.values() if not (mapped and np.asarray(a).nbytes >= MAP_MIN)]
+        sizes = [b for b in (np.asarray(a).nbytes for a in self.fixed.values()) if not (mapped and b >= MAP_MIN)]
         sizes += [int(np.prod(g.shape)) * dtypes.as_dtype(g.dtype).itemsize for g in self.inputs.values()]
         sizes += [c * d.itemsize for _, c, d in self.out_layout()]
         return sum(-(-max(s, 1) // 64) * 64 for s in sizes)
