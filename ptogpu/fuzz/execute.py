@@ -50,6 +50,12 @@ def prepare(a: FuzzConfig, b: FuzzConfig, gen, sa, sb, rel: int = 0, shapes: boo
     return camp
 
 
+KINDS = {"mgather_a5_elem": "MGK_A5_ELEM", "mgather_a5_row": "MGK_A5_ROW", "mgather_a5_scalar": "MGK_A5_SCALAR",
+         "mgather_a2a3_row_nd": "MGK_A2A3_ROW_ND", "mgather_a2a3_elem_nd": "MGK_A2A3_ELEM_ND",
+         "mgather_cpu": "MGK_CPU"}
+"""The kernels whose per-instance bodies the engine's kernel form and specialised builds call."""
+
+
 class Campaign:
     """Everything ``pto_fuzz_exec`` needs besides the instance range."""
 
@@ -103,6 +109,16 @@ class Campaign:
         return res
 
 
+    def kernel_kinds(self) -> tuple[int, int]:
+        """Each side's kernel as the engine's kernel form and specialised builds call it
+        (``MGK_*`` of mgather_impl.cuh); LookupError for a kernel they do not call."""
+        out = []
+        for sd in (self.sa, self.sb):
+            if sd.kernel not in KINDS or sd.params.size != _MG("MG_WORDS"):
+                raise LookupError(f"{sd.kernel}: no kernel form of the executing engine")
+            out.append(_MG(KINDS[sd.kernel]))
+        return out[0], out[1]
+
     # -- the same engine as one kernel launch per chunk (fuzz_exec_campaign) -------------
     def kernel_params(self) -> tuple[np.ndarray, int, int]:
         """(parameter array, UB window bytes per instance, UB arena size) of
@@ -110,13 +126,7 @@ class Campaign:
         from . import fused
         ext = -(-(self.L["dst_addr"] + self.sa.dst.nbytes) // 64) * 64
         x = self.ex.copy()
-        kinds = {"mgather_a5_elem": "MGK_A5_ELEM", "mgather_a5_row": "MGK_A5_ROW",
-                 "mgather_a5_scalar": "MGK_A5_SCALAR", "mgather_a2a3_row_nd": "MGK_A2A3_ROW_ND",
-                 "mgather_a2a3_elem_nd": "MGK_A2A3_ELEM_ND", "mgather_cpu": "MGK_CPU"}
-        for k, sd in (("A", self.sa), ("B", self.sb)):
-            if sd.kernel not in kinds or sd.params.size != _MG("MG_WORDS"):
-                raise LookupError(f"{sd.kernel}: no kernel form of the executing engine")
-            x[_E(f"EX_KIND_{k}")] = _MG(kinds[sd.kernel])
+        x[_E("EX_KIND_A")], x[_E("EX_KIND_B")] = self.kernel_kinds()
         x[_E("EX_WIN_B")], x[_E("EX_REC")] = ext, 2 * ext
         head = fused.params(self.a, self.b, self.gen.seed, self.gen.counter_kind, 0, self.rel)
         prm = np.concatenate([head, x, self.sa.params, self.sb.params, self.ipos]).astype(np.int64)

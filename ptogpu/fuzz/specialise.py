@@ -59,15 +59,6 @@ def _E(name: str) -> int:
     return sources.enum_values("fuzz.cu")[name]
 
 
-def _MG(name: str) -> int:
-    return sources.enum_values("mgather.cu")[name]
-
-
-KINDS = {"mgather_a5_elem": "MGK_A5_ELEM", "mgather_a5_row": "MGK_A5_ROW", "mgather_a5_scalar": "MGK_A5_SCALAR",
-         "mgather_a2a3_row_nd": "MGK_A2A3_ROW_ND", "mgather_a2a3_elem_nd": "MGK_A2A3_ELEM_ND",
-         "mgather_cpu": "MGK_CPU"}
-
-
 def say(reason: str) -> None:
     """Why a campaign runs the generic engine, once per reason per process."""
     key = reason.splitlines()[0][:200]
@@ -92,11 +83,10 @@ def source(camp, prm: np.ndarray) -> str | None:
     specialised loop does not call)."""
     if camp.shapes or camp.threads != "warps":
         return None
-    kinds = []
-    for sd in (camp.sa, camp.sb):
-        if sd.kernel not in KINDS or sd.params.size != _MG("MG_WORDS"):
-            return None
-        kinds.append(_MG(KINDS[sd.kernel]))
+    try:
+        kinds = camp.kernel_kinds()
+    except LookupError:
+        return None
     p = np.array(prm[: _E("FZ_WORDS")], np.int64)
     p[_E("FZ_SEED")] = p[_E("FZ_INST0")] = 0        # read from the call
     return "\n".join([
@@ -112,8 +102,7 @@ def source(camp, prm: np.ndarray) -> str | None:
 
 def _flags() -> tuple[str, ...]:
     """The flags the native backend settled on (its -O3 tier, or PTOGPU_NATIVE_OPT)."""
-    flags = native_backend._flags or native_backend._flag_sets()[0]
-    return tuple(f for f in flags)
+    return native_backend._flags or native_backend._flag_sets()[0]
 
 
 @lru_cache(maxsize=None)
