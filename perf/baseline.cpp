@@ -100,10 +100,26 @@ static inline u32 value32_sel(u32 k1, u32 k2, u32 e, const u32 dup[4], u32 cap) 
     return sel < 128 ? u : v;
 }
 
+// The index words of tile t (s = mix64(seed)) into idx, by the generator written plainly
+// (GEN 0), branch-free (1), branch-free with its loop marked `omp simd` (2: vectorised).
+template <int GEN>
+static inline void tile_words(u64 s, long long t, u32 tsize, int nidx, u32 *idx) {
+    const u64 key = mix64(s + (u64)t * 0x9E3779B97F4A7C15ull);
+    u32 dup[4];
+    for (u64 j = 0; j < 4; ++j) dup[j] = (u32)(((mix64(key + j + 1) & 0xFFFFFFFFull) * tsize) >> 32);
+    if (GEN == 2) {
+#pragma omp simd
+        for (int e = 0; e < nidx; ++e) idx[e] = value32_sel((u32)key, (u32)(key >> 32), (u32)e, dup, tsize);
+    } else {
+        for (int e = 0; e < nidx; ++e)
+            idx[e] = GEN ? value32_sel((u32)key, (u32)(key >> 32), (u32)e, dup, tsize)
+                         : value32((u32)key, (u32)(key >> 32), (u64)e, dup, tsize);
+    }
+}
+
 // The tile size and both capacities compile-time constants where the bench's campaign has
 // them (256 indices, Wrap on 4096: `% 4096` is a mask, as in the vendor's templates, whose
-// GlobalTensor shapes are template arguments), else runtime. GEN: the generator written
-// plainly (0), branch-free (1), branch-free with its loop marked `omp simd` (2: vectorised).
+// GlobalTensor shapes are template arguments), else runtime. GEN: the generator (tile_words).
 template <int NIDX, u32 CA, u32 CB, int GEN = 0>
 static long long fuzz_t(const float *table, u32 tsize, u32 cap_a_, u32 cap_b_, u64 seed, long long n, int nidx_) {
     const int nidx = NIDX ? NIDX : nidx_;
@@ -113,17 +129,7 @@ static long long fuzz_t(const float *table, u32 tsize, u32 cap_a_, u32 cap_b_, u
     long long diverge = 0;
     const u64 s = mix64(seed);
     for (long long t = 0; t < n; ++t) {
-        const u64 key = mix64(s + (u64)t * 0x9E3779B97F4A7C15ull);
-        u32 dup[4];
-        for (u64 j = 0; j < 4; ++j) dup[j] = (u32)(((mix64(key + j + 1) & 0xFFFFFFFFull) * tsize) >> 32);
-        if (GEN == 2) {
-#pragma omp simd
-            for (int e = 0; e < nidx; ++e) idx[e] = value32_sel((u32)key, (u32)(key >> 32), (u32)e, dup, tsize);
-        } else {
-            for (int e = 0; e < nidx; ++e)
-                idx[e] = GEN ? value32_sel((u32)key, (u32)(key >> 32), (u32)e, dup, tsize)
-                             : value32((u32)key, (u32)(key >> 32), (u64)e, dup, tsize);
-        }
+        tile_words<GEN>(s, t, tsize, nidx, idx.data());
         for (int e = 0; e < nidx; ++e) a[e] = table[idx[e] % cap_a];
         for (int e = 0; e < nidx; ++e) b[e] = table[idx[e] % cap_b];
         diverge += std::memcmp(a.data(), b.data(), nidx * sizeof(float)) != 0;
@@ -149,15 +155,13 @@ extern "C" long long fuzz_loop_sel(const float *table, u32 tsize, u32 cap_a, u32
                 : fuzz_t<0, 0, 0, 1>(table, tsize, cap_a, cap_b, seed, n, nidx);
 }
 
-// The index tile of instance t (the words fuzz_loop's generator gives, SEL: fuzz_loop_sel's),
-// for the test that both generators are the engine's.
-extern "C" void fuzz_tile(u32 tsize, u64 seed, long long t, int nidx, int sel, u32 *out) {
-    const u64 key = mix64(mix64(seed) + (u64)t * 0x9E3779B97F4A7C15ull);
-    u32 dup[4];
-    for (u64 j = 0; j < 4; ++j) dup[j] = (u32)(((mix64(key + j + 1) & 0xFFFFFFFFull) * tsize) >> 32);
-    for (int e = 0; e < nidx; ++e)
-        out[e] = sel ? value32_sel((u32)key, (u32)(key >> 32), (u32)e, dup, tsize)
-                     : value32((u32)key, (u32)(key >> 32), (u64)e, dup, tsize);
+// The index tile of instance t as the loops generate it (tile_words, generator `gen`), for the
+// test that every generator gives the engine's tiles.
+extern "C" void fuzz_tile(u32 tsize, u64 seed, long long t, int nidx, int gen, u32 *out) {
+    const u64 s = mix64(seed);
+    if (gen == 2) tile_words<2>(s, t, tsize, nidx, out);
+    else if (gen == 1) tile_words<1>(s, t, tsize, nidx, out);
+    else tile_words<0>(s, t, tsize, nidx, out);
 }
 
 // The best of `reps` timings of `part(t, r)` run for t = 0 .. threads-1 on OpenMP threads.

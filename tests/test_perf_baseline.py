@@ -23,10 +23,10 @@ def test_every_baseline_generator_gives_the_engines_tiles(cap):
     inst = np.arange(0, 4000, 37, dtype=np.int64)
     want = Generator("mixed", 11)(inst, 256, cap).astype(np.int64) & 0xFFFFFFFF
     out = np.zeros(256, np.uint32)
-    for sel in (0, 1):
+    for gen in (0, 1, 2):                   # plain, branch-free, branch-free vectorised
         for t, w in zip(inst, want):
-            lib.fuzz_tile(cap, 11, int(t), 256, sel, out.ctypes.data)
-            assert np.array_equal(out.astype(np.int64), w), (sel, t)
+            lib.fuzz_tile(cap, 11, int(t), 256, gen, out.ctypes.data)
+            assert np.array_equal(out.astype(np.int64), w), (gen, t)
 
 
 def test_the_three_loops_count_the_same_divergent_tiles():
