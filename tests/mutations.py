@@ -42,6 +42,11 @@ MUTATIONS = [
     ("gm end check", "mgather_impl.cuh",
      "x.smax = (u32)(smax > 0xFFFFFFFFull ? 0xFFFFFFFFull : smax);",
      "x.smax = (u32)(smax + 1 > 0xFFFFFFFFull ? 0xFFFFFFFFull : smax + 1);"),
+    # the A5 Row lanes skip their check pass when the capacity's last row ends one element
+    # past GM (the "no read can leave GM" bound one element too lax)
+    ("row fit bound", "mgather_impl.cuh",
+     "(u64)x.cap * x.vc - 1 <= (u64)x.smax;",
+     "(u64)x.cap * x.vc - 1 <= (u64)x.smax + 1;"),
     # the A2/A3 Row tail fill stops one element early
     ("a2a3 tail fill", "mgather_impl.cuh",
      "for (u64 c = VC; c < end; ++c) st_word<TS>(d + c * TS, first);",

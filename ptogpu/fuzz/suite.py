@@ -145,6 +145,15 @@ def campaigns(backend: str = "native") -> list[Known]:
             cfg = FuzzConfig(mode="row", rows=16, cols=24, table_shape=shape, table_stride=stride, oob="undefined")
             out.append(Known(f"CPU sim Row Undefined, {what}: scalar-loop kernel ({backend}) vs NumPy: must agree",
                              cfg, "cpu@numpy", f"cpu@{backend}", gen, 500, kernel=True))
+        # A5 Row reads row k at uint32(k*VC): with Shape[3] = 17 rows of 17 (stored 16 apart, so
+        # GM holds 288 elements) the last row a remapped index reaches ends exactly one element
+        # past GM -- where the lanes' shortcut (no check pass when no read can leave GM) must
+        # not apply
+        cfg = FuzzConfig(mode="row", rows=16, cols=17, table_shape=(1, 1, 1, 17, 17),
+                         table_stride=(289, 289, 289, 16, 1), oob="wrap")
+        out.append(Known(f"A5 Row Wrap, the capacity's last row ends one element past GM: SIMT kernel ({backend}, "
+                         "warp lanes) vs NumPy: must agree", cfg, "a5@numpy", f"a5@{backend}", "mixed", 500,
+                         kernel=True))
     return [Known(k.title, k.config, k.a, k.b, k.generator, k.n, k.shapes, k.kernel,
                   dict(EXPECT.get(_key(k.title), {}))) for k in out]
 
