@@ -83,6 +83,14 @@ template <int TS> PTO_DEV u64 ld_at(const u8 *p, int k) { return (u64)((const ty
 template <int TS> PTO_DEV void st_at(u8 *p, int k, u64 v) {
     ((typename Word<TS>::t *)p)[k] = (typename Word<TS>::t)v;
 }
+// `a` where `on`, else `sink`, without a branch: stores to data-dependent slots (a scatter's
+// skipped lanes) then cost no misprediction. The mask is hidden from the optimiser, which
+// would otherwise see the sink's stores as dead and turn the select back into a branch.
+PTO_DEV u8 *pick_or_sink(bool on, u8 *a, u8 *sink) {
+    u64 m = 0 - (u64)on;
+    __asm__("" : "+r"(m));
+    return (u8 *)(((u64)a & m) | ((u64)sink & ~m));
+}
 #else
 template <int TS> PTO_DEV u64 ld_word(const u8 *p) {
     u64 v = 0;

@@ -293,6 +293,7 @@ static bool seq_elem_fast_t(const i64 *P, const Mem &m, u32 *os, u8 *oo) {
     const u64 lim = tb_ok ? (gsz - TS - tb) / TS : 0;
     const bool sgn = itd[TD_SIGNED] != 0;
     enum { CH = 256 };
+    alignas(8) u8 sink[8];
     u64 sl[CH];
     int on[CH];
     const bool keep = N <= (u32)CH;                // one chunk: pass 1 reuses pass 0's slots
@@ -321,8 +322,9 @@ static bool seq_elem_fast_t(const i64 *P, const Mem &m, u32 *os, u8 *oo) {
                 continue;
             }
         store:
+            // (a skipped position stores into a sink: no branch on random indices to mispredict)
             for (int l = 0; l < n; ++l)
-                if (on[l]) st_word<TS>(tab + sl[l] * TS, ld_word<TS>(sb + (u64)(p0 + l) * TS));
+                st_word<TS>(pick_or_sink(on[l], tab + sl[l] * TS, sink), ld_word<TS>(sb + (u64)(p0 + l) * TS));
         }
     return true;
 }
@@ -427,6 +429,7 @@ static bool a5_elem_fast_t(const i64 *P, const Mem &m, u32 *os, u8 *oo) {
     const u32 cap32 = (u32)cap;
     // pass 0 keeps each round's slots (up to 64 rounds of 32 lanes); longer launches recompute
     enum { KEEP = 64 };
+    alignas(8) u8 sink[8];
     u32 keep[KEEP][32];
     int keep_on[KEEP][32];
     for (int pass = 0; pass < 2; ++pass) {
@@ -455,8 +458,8 @@ static bool a5_elem_fast_t(const i64 *P, const Mem &m, u32 *os, u8 *oo) {
                         }
                     continue;
                 }
-                for (int l = 0; l < n; ++l)             // stores in lane order
-                    if (on[l]) st_word<TS>(tab + (u64)sl[l] * TS, ld_word<TS>(sb + (u64)(base + l) * TS));
+                for (int l = 0; l < n; ++l)             // stores in lane order (a skipped lane: the sink)
+                    st_word<TS>(pick_or_sink(on[l], tab + (u64)sl[l] * TS, sink), ld_word<TS>(sb + (u64)(base + l) * TS));
             }
         if (bad) return false;
     }
@@ -807,6 +810,47 @@ static u32 mr_wpr(u32 vr, u32 vc) {
 }
 static u32 mr_warps(u64 n) { const u64 w = (n + 31u) / 32u; return w < 1 ? 1u : (w > 32 ? 32u : (u32)w); }
 
+// ms_ref_list's Elem writes of positions p0 .. p0+cnt-1 in order (thread th0 + l*step), the
+// policy a template argument and the list filled without a branch per position (a skipped
+// position's entry is written and not counted): the indices are random, so a branch on
+// "written" mispredicts about every other position. Returns whether every write stays in GM.
+template <int OOB, class Word>
+static bool mr_elem_run(const i64 *P, Word word, u64 tb, u32 p0, u32 cnt, u32 th0, u32 step, MsWrite *o,
+                        usize &k) {
+    const bool sgn = P[MS_IDX + TD_SIGNED] != 0, b32 = P[MS_BITS] == 32;
+    const u64 cap = (u64)P[MS_CAP], T = (u64)P[MS_T];
+    const u64 last = b32 ? ((cap - 1ull) & 0xFFFFFFFFull) : cap - 1ull;
+    const u64 keep = b32 ? 0xFFFFFFFFull : ~0ull;
+    usize n = k;
+    u64 bad = 0;
+    for (u32 l = 0; l < cnt; ++l) {
+        const u32 wd = word(p0 + l);
+        const u64 u = (sgn ? (u64)(i64)(int)wd : (u64)wd) & keep;
+        u64 e = u;
+        bool w = true;
+        if (OOB == SOOB_SKIP) w = u < cap;
+        if (OOB == SOOB_CLAMP) e = b32 ? (u >= cap ? last : u) : (u <= last ? u : last);
+        if (OOB == SOOB_WRAP) e = cap ? u % cap : u;
+        o[n] = {p0 + l, th0 + l * step, e};
+        const i64 byte = (i64)(e * T);
+        bad |= (u64)w & (u64)(byte < 0 || (u64)byte + T > tb);
+        n += w;
+    }
+    k = n;
+    return !bad;
+}
+
+template <class Word>
+static bool mr_elem_run(const i64 *P, Word word, u64 tb, u32 p0, u32 cnt, u32 th0, u32 step, MsWrite *o,
+                        usize &k) {
+    switch ((int)P[MS_OOB]) {
+    case SOOB_SKIP: return mr_elem_run<SOOB_SKIP>(P, word, tb, p0, cnt, th0, step, o, k);
+    case SOOB_CLAMP: return mr_elem_run<SOOB_CLAMP>(P, word, tb, p0, cnt, th0, step, o, k);
+    case SOOB_WRAP: return mr_elem_run<SOOB_WRAP>(P, word, tb, p0, cnt, th0, step, o, k);
+    default: return mr_elem_run<SOOB_UNDEFINED>(P, word, tb, p0, cnt, th0, step, o, k);
+    }
+}
+
 // The side's writes in its order: the scalar loops' program order (rows, then columns); A5
 // Default / atomics: warp after warp, each warp's rounds (Row: rows, then column chunks), lanes
 // in order; A5 Last: each slot below cap written by its last writer (out-of-range Undefined
@@ -832,6 +876,11 @@ static bool ms_ref_list(const i64 *P, int kind, Word word, u64 tb, MsList &out, 
     };
     bool ok = true;
     const u32 n = row ? VR : VR * VC;
+    if (kind == FK_SEQ && !row) {
+        ok = mr_elem_run(P, word, tb, 0, n, 0, 0, o, k);
+        out.n = k;
+        return ok;
+    }
     if (kind == FK_SEQ) {
         for (u32 j = 0; j < n; ++j) {
             bool w;
@@ -845,13 +894,9 @@ static bool ms_ref_list(const i64 *P, int kind, Word word, u64 tb, MsList &out, 
     if (kind == FK_SOURCE) {
         if (!row) {
             const u32 lt = 32u * mr_warps(n);
-            for (u32 wp = 0; wp * 32u < n && wp * 32u < lt; ++wp)
+            for (u32 wp = 0; wp * 32u < n && wp * 32u < lt; ++wp)     // (thread (base + l) % lt)
                 for (u32 base = 32u * wp; base < n; base += lt)
-                    for (u32 l = 0; l < 32u && base + l < n; ++l) {
-                        bool w;
-                        const u64 s = mr_remap(P, cast(word(base + l)), &w);
-                        if (w) ok &= put(base + l, (base + l) % lt, s, 0);
-                    }
+                    ok &= mr_elem_run(P, word, tb, base, n - base < 32u ? n - base : 32u, 32u * wp, 1, o, k);
             out.n = k;
         return ok;
         }
