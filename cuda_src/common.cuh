@@ -83,14 +83,15 @@ template <int TS> PTO_DEV u64 ld_at(const u8 *p, int k) { return (u64)((const ty
 template <int TS> PTO_DEV void st_at(u8 *p, int k, u64 v) {
     ((typename Word<TS>::t *)p)[k] = (typename Word<TS>::t)v;
 }
-// `a` where `on`, else `sink`, without a branch: stores to data-dependent slots (a scatter's
-// skipped lanes) then cost no misprediction. The mask is hidden from the optimiser, which
-// would otherwise see the sink's stores as dead and turn the select back into a branch.
-PTO_DEV u8 *pick_or_sink(bool on, u8 *a, u8 *sink) {
-    u64 m = 0 - (u64)on;
+// `a` where `c`, else `b`, without a branch: selects on random data (a scatter's skipped
+// lanes) then cost no misprediction. The mask is hidden from the optimiser, which otherwise
+// turns such a select back into a branch (and a store to a sink it sees as dead, too).
+PTO_DEV u64 select_nb(bool c, u64 a, u64 b) {
+    u64 m = 0 - (u64)c;
     __asm__("" : "+r"(m));
-    return (u8 *)(((u64)a & m) | ((u64)sink & ~m));
+    return (a & m) | (b & ~m);
 }
+PTO_DEV u8 *pick_or_sink(bool on, u8 *a, u8 *sink) { return (u8 *)select_nb(on, (u64)a, (u64)sink); }
 #else
 template <int TS> PTO_DEV u64 ld_word(const u8 *p) {
     u64 v = 0;

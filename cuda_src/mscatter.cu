@@ -599,6 +599,35 @@ PTO_DEV u32 a5_last_warps(const i64 *P) {
 // whose remapped index is s), then each warp's lanes write their slots from it -- the winners
 // the reverse scans find, without reading the index tile cap times. Returns false on a bad
 // access (the reverse-scan path then keys it) or when the table is too large to index.
+// The slot each position of a linear Elem block claims under Conflict::Last (A5: 32-bit
+// remap), or `cap` where it writes nothing (Skip, Undefined past cap); the policy a template
+// argument, so the loop has no branch on the random indices (and vectorises).
+template <int OOB>
+static void last_slots_t(const u8 *ib, u32 count, u32 cap, u64 *tl) {
+    PTO_PRAGMA(omp simd)
+    for (u32 j = 0; j < count; ++j) {
+        int w;
+        const u32 s = remap_t<OOB, 32>((u32)ld_at<4>(ib, (int)j), cap, &w);
+        tl[j] = w && s < cap ? s : cap;
+    }
+}
+static void last_slots(const i64 *P, const u8 *ib, u32 count, u32 cap, u64 *tl) {
+    if (P[MS_BITS] != 32 && P[MS_IDX + TD_SIGNED]) {    // (a hybrid block's 64-bit cast of a signed index)
+        for (u32 j = 0; j < count; ++j) {
+            bool w;
+            const u64 s = linear_slot(P, ib, j, &w);
+            tl[j] = w && s < cap ? s : cap;
+        }
+        return;
+    }
+    switch ((int)P[MS_OOB]) {
+    case SOOB_SKIP: return last_slots_t<SOOB_SKIP>(ib, count, cap, tl);
+    case SOOB_CLAMP: return last_slots_t<SOOB_CLAMP>(ib, count, cap, tl);
+    case SOOB_WRAP: return last_slots_t<SOOB_WRAP>(ib, count, cap, tl);
+    default: return last_slots_t<SOOB_UNDEFINED>(ib, count, cap, tl);
+    }
+}
+
 static bool a5_last_owner(const i64 *P, const Mem &m) {
     const u32 VR = (u32)P[MS_VR], VC = (u32)P[MS_VC];
     const u64 cap = (u64)P[MS_CAP] & 0xFFFFFFFFull;
@@ -606,30 +635,41 @@ static bool a5_last_owner(const i64 *P, const Mem &m) {
     const u32 count = row ? VR : VR * VC;
     if (cap > (1u << 26)) return false;
     if (!cap) return true;                            // the slot loop never runs
-    static thread_local std::vector<i64> owner;       // -1 everywhere between calls
-    static thread_local std::vector<u64> touched;
-    if (owner.size() < cap) owner.resize(cap, -1);
+    struct Scratch { std::vector<i64> owner; std::vector<u64> touched; };
+    static thread_local Scratch scratch;              // (one TLS lookup a call)
+    Scratch &sc = scratch;
+    std::vector<i64> &owner = sc.owner;               // -1 everywhere between calls
+    std::vector<u64> &touched = sc.touched;
+    if (owner.size() < cap + 1) owner.resize(cap + 1, -1);
     touched.clear();
     bool ok = true;
     if (elem_linear_shape(P, m)) {                    // the common shape: direct moves
         const i64 *std_ = P + MS_SRC, *itd = P + MS_IDX;
         const u8 *ib = m.a[itd[TD_SPACE]].p + itd[TD_ADDR], *sb = m.a[std_[TD_SPACE]].p + std_[TD_ADDR];
+        // each slot's last writer, in two passes without a branch on random slots: every
+        // position stores itself as its slot's owner (an unwritten one, Skip or Undefined past
+        // cap, into the spare slot `cap`), then a position that is still its slot's owner is
+        // listed. (Loading the owner in the first pass stalls: its loads alias recent stores.)
+        if (touched.size() < count) touched.resize(count);
+        u64 *tl = touched.data();
+        i64 *own = owner.data();
+        last_slots(P, ib, count, (u32)cap, tl);
+        for (u32 j = 0; j < count; ++j) own[tl[j]] = j;
+        usize nt = 0;
         for (u32 j = 0; j < count; ++j) {
-            bool w;
-            const u64 s2 = linear_slot(P, ib, j, &w);
-            if (!w || s2 >= cap) continue;            // Skip, and Undefined past cap
-            if (owner[s2] < 0) touched.push_back(s2);
-            owner[s2] = j;
+            const u64 at = tl[j];
+            tl[nt] = at;
+            nt += (at != cap) & (own[at] == (i64)j);
         }
+        own[cap] = -1;
         const int T = (int)P[MS_T];
         const u64 gsz = (u64)m.a[SPACE_GM].size, tb = (u64)P[MS_TBASE];
         const bool tb_ok = gsz >= (u64)T && tb <= gsz - T;
         const u64 lim = tb_ok ? (gsz - T - tb) / T : 0;
-        for (usize t = 0; t < touched.size(); ++t) ok &= tb_ok && touched[t] <= lim;
+        for (usize t = 0; t < nt; ++t) ok &= tb_ok && tl[t] <= lim;
         u8 *tab = m.a[SPACE_GM].p + tb;
-        for (usize t = 0; t < touched.size() && ok; ++t)
-            copy_elem(tab + touched[t] * T, sb + (u64)owner[touched[t]] * T, T);
-        for (usize t = 0; t < touched.size(); ++t) owner[touched[t]] = -1;
+        for (usize t = 0; t < nt && ok; ++t) copy_elem(tab + tl[t] * T, sb + (u64)own[tl[t]] * T, T);
+        for (usize t = 0; t < nt; ++t) own[tl[t]] = -1;
         return ok;
     }
     for (u32 j = 0; j < count && ok; ++j) {
@@ -918,8 +958,36 @@ static bool ms_ref_list(const i64 *P, int kind, Word word, u64 tb, MsList &out, 
         out.n = 0;
         return true;
     }
-    if (owner.size() < cap) owner.resize(cap, -1);
+    if (owner.size() < cap + 1) owner.resize(cap + 1, -1);
     used.clear();
+    if (!row) {
+        // Without a branch on the random slots: the scalar writes in order (mr_elem_run, into
+        // the list itself), every one claims its slot (the spare slot `cap` past the table),
+        // then each slot's last claim is kept, in place.
+        usize m = 0;
+        (void)mr_elem_run(P, word, tb, 0, n, 0, 0, o, m);
+        used.resize(m);
+        u64 *ul = used.data();
+        i64 *own = owner.data();
+        for (usize t = 0; t < m; ++t) {
+            ul[t] = select_nb(o[t].elem < cap, o[t].elem, cap);
+            own[ul[t]] = (i64)t;
+        }
+        usize nu = 0;
+        for (usize t = 0; t < m; ++t) {
+            const u64 at = ul[t];
+            ul[nu] = t;
+            nu += (at != cap) & (own[at] == (i64)t);
+        }
+        own[cap] = -1;
+        for (usize i = 0; i < nu; ++i) {          // (ul[i] >= i: each entry is read before it is overwritten)
+            const MsWrite w = o[ul[i]];
+            own[w.elem] = -1;
+            ok &= put(w.pos, 0, w.elem, 0);
+        }
+        out.n = k;
+        return ok;
+    }
     for (u32 j = 0; j < n; ++j) {
         bool w;
         const u64 s = mr_remap(P, cast(word(j)), &w);
@@ -1053,17 +1121,18 @@ static void ms_check_last(const i64 *P, const MsList &W, const u8 *ub, const u8 
     const u8 *src = ub + P[MS_SRC + TD_ADDR];
     u64 da = 0, db = 0;
     bool r = false;
+    // (without a branch on "overwritten": on random indices it mispredicts about every other
+    // write; every listed element is inside both tables, so its loads are always safe)
     for (const MsWrite *w = W.end(); w-- != W.begin();) {
         u32 &o = own[w->elem];
-        if (o != ~0u) {                           // an earlier write, overwritten
-            r |= o != w->thread;
-            continue;
-        }
-        o = w->thread;
+        const u32 prev = o;
+        const bool later = prev != ~0u;           // an earlier write, overwritten by a later one
+        r |= later & (prev != w->thread);
+        o = later ? prev : w->thread;
         const u64 at = SC == VC ? w->pos : (w->pos / VC) * SC + w->pos % VC;
-        const u64 v = mr_get(src + at * T, T);
-        da |= mr_get(ga + w->elem * T, T) ^ v;
-        db |= mr_get(gb + w->elem * T, T) ^ v;
+        const u64 v = mr_get(src + at * T, T), keep = (u64)later - 1u;
+        da |= (mr_get(ga + w->elem * T, T) ^ v) & keep;
+        db |= (mr_get(gb + w->elem * T, T) ^ v) & keep;
     }
     *bad_a = da != 0, *bad_b = db != 0, *race = r;
 }

@@ -32,8 +32,8 @@ MUTATIONS = [
      "const u32 j = k;"),
     # the owner table keeps each slot's first writer
     ("owner keeps first writer", "mscatter.cu",
-     "if (owner[s2] < 0) touched.push_back(s2);\n            owner[s2] = j;",
-     "if (owner[s2] < 0) { touched.push_back(s2); owner[s2] = j; }"),
+     "for (u32 j = 0; j < count; ++j) own[tl[j]] = j;",
+     "for (u32 j = count; j-- > 0;) own[tl[j]] = j;"),
     # A5 TGATHERB: the partial last block one element short
     ("tgatherb tail short", "tgatherb.cu",
      "const i64 R = (VC + E - 1) / E, rem = VC % E ? VC % E : E;",
