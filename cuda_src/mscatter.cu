@@ -1115,9 +1115,10 @@ static void ms_apply(const i64 *P, const MsList &W, const u8 *ub, u8 *tab) {
 // must hold there (*bad_a, *bad_b: they do not); a write to an element a later write of
 // another thread also stores is a race (*race; as ms_races). `own` as ms_races, left marked
 // at the listed elements for ms_restore_plain.
-static void ms_check_last(const i64 *P, const MsList &W, const u8 *ub, const u8 *ga, const u8 *gb,
-                          u32 *__restrict own, bool *bad_a, bool *bad_b, bool *race) {
-    const u64 T = (u64)P[MS_T], VC = (u64)P[MS_VC], SC = (u64)P[MS_SRC + TD_COLS];
+template <u64 T>
+static void ms_check_last_t(const i64 *P, const MsList &W, const u8 *ub, const u8 *ga, const u8 *gb,
+                            u32 *__restrict own, bool *bad_a, bool *bad_b, bool *race) {
+    const u64 VC = (u64)P[MS_VC], SC = (u64)P[MS_SRC + TD_COLS];
     const u8 *src = ub + P[MS_SRC + TD_ADDR];
     u64 da = 0, db = 0;
     bool r = false;
@@ -1136,14 +1137,33 @@ static void ms_check_last(const i64 *P, const MsList &W, const u8 *ub, const u8 
     }
     *bad_a = da != 0, *bad_b = db != 0, *race = r;
 }
+// (the element size a template argument: its loads are then plain loads, no switch per write)
+static void ms_check_last(const i64 *P, const MsList &W, const u8 *ub, const u8 *ga, const u8 *gb,
+                          u32 *__restrict own, bool *bad_a, bool *bad_b, bool *race) {
+    switch ((int)P[MS_T]) {
+    case 1: return ms_check_last_t<1>(P, W, ub, ga, gb, own, bad_a, bad_b, race);
+    case 2: return ms_check_last_t<2>(P, W, ub, ga, gb, own, bad_a, bad_b, race);
+    case 4: return ms_check_last_t<4>(P, W, ub, ga, gb, own, bad_a, bad_b, race);
+    default: return ms_check_last_t<8>(P, W, ub, ga, gb, own, bad_a, bad_b, race);
+    }
+}
 
 // After ms_check_last: `own` cleared and both tables put back, in one pass.
-static void ms_restore_plain(const MsList &W, u32 *__restrict own, u8 *ga, u8 *gb, const u8 *gm, u64 T) {
+template <u64 T>
+static void ms_restore_plain_t(const MsList &W, u32 *__restrict own, u8 *ga, u8 *gb, const u8 *gm) {
     for (const MsWrite &w : W) {
         own[w.elem] = ~0u;
         const u64 v = mr_get(gm + w.elem * T, T);
         mr_put(ga + w.elem * T, T, v);
         mr_put(gb + w.elem * T, T, v);
+    }
+}
+static void ms_restore_plain(const MsList &W, u32 *__restrict own, u8 *ga, u8 *gb, const u8 *gm, u64 T) {
+    switch ((int)T) {
+    case 1: return ms_restore_plain_t<1>(W, own, ga, gb, gm);
+    case 2: return ms_restore_plain_t<2>(W, own, ga, gb, gm);
+    case 4: return ms_restore_plain_t<4>(W, own, ga, gb, gm);
+    default: return ms_restore_plain_t<8>(W, own, ga, gb, gm);
     }
 }
 
