@@ -127,6 +127,27 @@ PTO_DEV u32 rng_value32(int kind, u32 k1, u32 k2, u32 elem, const u32 dup[4], u3
     return v;
 }
 
+#ifdef PTO_HOST_SHIM
+// Words 0..n-1 of a tile (rng_value32) in a vectorised loop with the generator kind a
+// constant: the selection of the kinds not drawn compiles away (the mixed generator's loop
+// loses the edge test; a fixed kind loses the mixed selection).
+template <int KIND>
+static inline void rng_words32_k(u32 k1, u32 k2, const u32 dup[4], u32 cap, u32 n, u32 *w) {
+#pragma omp simd
+    for (u32 e = 0; e < n; ++e) w[e] = rng_value32(KIND, k1, k2, e, dup, cap);
+}
+static inline void rng_words32(int kind, u32 k1, u32 k2, const u32 dup[4], u32 cap, u32 n, u32 *w) {
+    switch (kind) {
+    case GEN_MIXED: return rng_words32_k<GEN_MIXED>(k1, k2, dup, cap, n, w);
+    case GEN_UNIFORM: return rng_words32_k<GEN_UNIFORM>(k1, k2, dup, cap, n, w);
+    case GEN_EDGE: return rng_words32_k<GEN_EDGE>(k1, k2, dup, cap, n, w);
+    default:
+#pragma omp simd
+        for (u32 e = 0; e < n; ++e) w[e] = rng_value32(kind, k1, k2, e, dup, cap);
+    }
+}
+#endif
+
 // Valid shape (vr, vc) of tile `key` in a shape-fuzzing campaign over rows x cols tiles:
 // s = mix64(key ^ RNG_SHAPE_SALT); vr = 1 + (lo32(s)*rows >> 32), vc = 1 + (bits 32..60 of
 // s)*cols >> 29; the top 3 bits force vc = 1 (value 0: [R,1] tiles) or vr = 1 (value 1).

@@ -147,9 +147,7 @@ FZ_INLINE void fz_words(u64 key, int gen, u64 gcap, u64 n, u32 *w) {
     rng_dup_values(key, gcap, dup);
     const u32 d32[4] = {(u32)dup[0], (u32)dup[1], (u32)dup[2], (u32)dup[3]};
     const u32 k1 = (u32)key, k2 = (u32)(key >> 32), c32 = (u32)gcap;
-    const u32 n32 = (u32)n;                      // (a 32-bit counter: 32-bit vector lanes throughout)
-#pragma omp simd
-    for (u32 k = 0; k < n32; ++k) w[k] = rng_value32(gen, k1, k2, k, d32, c32);
+    rng_words32(gen, k1, k2, d32, c32, (u32)n, w);     // (32-bit counters: 32-bit vector lanes throughout)
 }
 
 // Tiles inst0 .. inst0+n-1 split into one contiguous range per OpenMP thread: body(lo, hi,

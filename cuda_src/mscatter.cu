@@ -1326,9 +1326,7 @@ extern "C" __global__ void mscatter_fuzz(PTO_KERNEL_PARAMS) {
         u32 *wd = W.words.data();
         if (gen != GEN_EQUAL && gen != GEN_PERM) {
             const u32 k1 = (u32)key, k2 = (u32)(key >> 32), c32 = (u32)gcap;
-            const u32 n32 = (u32)n;              // (32-bit counter: 32-bit lanes throughout)
-            PTO_PRAGMA(omp simd)
-            for (u32 e = 0; e < n32; ++e) wd[e] = rng_value32(gen, k1, k2, e, dup, c32);
+            rng_words32(gen, k1, k2, dup, c32, (u32)n, wd);
         } else {
             for (i64 e = 0; e < n; ++e) wd[e] = (u32)fz_value(gen, key, (u64)e, gcap);
         }

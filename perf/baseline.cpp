@@ -13,6 +13,11 @@
 // Both take the benches' tile shapes and capacities as compile-time constants, as the
 // vendor's templates give them to the compiler (a runtime `% cap` is a division per index:
 // 15x slower, measured, and not what a user's loop around the vendor code compiles to).
+//   scatter_fuzz_loop  one thread: for each tile, generate the indices (as fuzz_loop, the
+//                 generator vectorised), run the CPU simulator's Elem MSCATTER (Skip: an index
+//                 at or past the slot count is skipped; source element p to slot idx[p], in
+//                 order) into two tables, memcmp them, zero them again; the stores branchy
+//                 (`if (idx < slots)`) or branch-free (a skipped element stores into a spare slot)
 //   store_bw      bytes per second of memset over `bytes` with `threads` OpenMP threads (the
 //                 store roof the JSON reports)
 //   copy_bw       bytes per second of memcpy of `bytes` with `threads` threads (the copy roof)
@@ -162,6 +167,48 @@ extern "C" void fuzz_tile(u32 tsize, u64 seed, long long t, int nidx, int gen, u
     if (gen == 2) tile_words<2>(s, t, tsize, nidx, out);
     else if (gen == 1) tile_words<1>(s, t, tsize, nidx, out);
     else tile_words<0>(s, t, tsize, nidx, out);
+}
+
+// The scatter of one tile into `tab` (slots `slots`, plus one spare past it when NB): source
+// element e goes to slot idx[e] where idx[e] < slots, in order.
+template <bool NB>
+static inline void scatter_tile(float *tab, u32 slots, const u32 *idx, const float *src, int nidx) {
+    for (int e = 0; e < nidx; ++e) {
+        if (NB) tab[idx[e] < slots ? idx[e] : slots] = src[e];   // (a cmov: the spare slot takes the skipped)
+        else if (idx[e] < slots) tab[idx[e]] = src[e];
+    }
+}
+
+template <bool NB>
+static long long scatter_fuzz_t(const float *src, u32 slots_a, u32 slots_b, u64 seed, long long n, int nidx) {
+    std::vector<u32> idx(nidx);
+    std::vector<float> a(slots_a + 1), b(slots_b + 1);
+    long long diverge = 0;
+    const u64 s = mix64(seed);
+    const u32 gcap = slots_a;
+    for (long long t = 0; t < n; ++t) {
+        tile_words<2>(s, t, gcap, nidx, idx.data());
+        scatter_tile<NB>(a.data(), slots_a, idx.data(), src, nidx);
+        scatter_tile<NB>(b.data(), slots_b, idx.data(), src, nidx);
+        const u32 m = slots_a < slots_b ? slots_a : slots_b;
+        diverge += std::memcmp(a.data(), b.data(), m * sizeof(float)) != 0;
+        std::memset(a.data(), 0, a.size() * sizeof(float));
+        std::memset(b.data(), 0, b.size() * sizeof(float));
+    }
+    return diverge;
+}
+
+// One tile's scatter as the loops run it (branch-free or not), for the test that both are the
+// rule: `tab` holds slots + 1 floats.
+extern "C" void scatter_tile_c(float *tab, u32 slots, const u32 *idx, const float *src, int nidx, int branch_free) {
+    if (branch_free) scatter_tile<true>(tab, slots, idx, src, nidx);
+    else scatter_tile<false>(tab, slots, idx, src, nidx);
+}
+
+extern "C" long long scatter_fuzz_loop(const float *src, u32 slots_a, u32 slots_b, u64 seed, long long n,
+                                       int nidx, int branch_free) {
+    return branch_free ? scatter_fuzz_t<true>(src, slots_a, slots_b, seed, n, nidx)
+                       : scatter_fuzz_t<false>(src, slots_a, slots_b, seed, n, nidx);
 }
 
 // The best of `reps` timings of `part(t, r)` run for t = 0 .. threads-1 on OpenMP threads.

@@ -36,3 +36,24 @@ def test_the_three_loops_count_the_same_divergent_tiles():
     args = (tab.ctypes.data, 64, 4096, 2048, 5, 2000, 4)   # 4 indices below 64 or far past: some tiles diverge
     got = {lib.fuzz_loop(*args), lib.fuzz_loop_sel(*args, 0), lib.fuzz_loop_sel(*args, 1)}
     assert len(got) == 1 and 0 < got.pop() < 2000
+
+
+@pytest.mark.parametrize("slots", [64, 7])
+def test_the_scatter_loops_store_by_the_skip_rule(slots):
+    """Source element e goes to slot idx[e] where idx[e] < slots, later elements over earlier
+    ones; an index at or past the slots is skipped (the golden: that rule, one element at a time)."""
+    import _baseline
+    lib = _baseline.load("O2")
+    src = np.arange(1, 257, dtype=np.float32)
+    for t in range(0, 400, 13):
+        idx = Generator("mixed", 3)(np.array([t]), 256, slots)[0].astype(np.int64) & 0xFFFFFFFF
+        want = np.zeros(slots, np.float32)
+        for e, u in enumerate(idx):
+            if u < slots:
+                want[u] = src[e]
+        w32 = idx.astype(np.uint32)
+        for nb in (0, 1):
+            tab = np.zeros(slots + 1, np.float32)
+            lib.scatter_tile_c(tab.ctypes.data, slots, w32.ctypes.data, src.ctypes.data, 256, nb)
+            assert tab[:slots].tobytes() == want.tobytes(), (t, nb)
+
