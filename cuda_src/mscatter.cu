@@ -872,8 +872,8 @@ static bool mr_elem_run(const i64 *P, Word word, u64 tb, u32 p0, u32 cnt, u32 th
         if (OOB == SOOB_CLAMP) e = b32 ? (u >= cap ? last : u) : (u <= last ? u : last);
         if (OOB == SOOB_WRAP) e = cap ? u % cap : u;
         o[n] = {p0 + l, th0 + l * step, e};
-        const i64 byte = (i64)(e * T);
-        bad |= (u64)w & (u64)(byte < 0 || (u64)byte + T > tb);
+        const u64 byte = e * T;                   // (bitwise: a short-circuit `||` becomes a branch)
+        bad |= (u64)w & ((byte >> 63) | (u64)(byte + T > tb));
         n += w;
     }
     k = n;
@@ -1115,7 +1115,7 @@ static void ms_apply(const i64 *P, const MsList &W, const u8 *ub, u8 *tab) {
 // must hold there (*bad_a, *bad_b: they do not); a write to an element a later write of
 // another thread also stores is a race (*race; as ms_races). `own` as ms_races, left marked
 // at the listed elements for ms_restore_plain.
-template <u64 T>
+template <u64 T, bool TWO>
 static void ms_check_last_t(const i64 *P, const MsList &W, const u8 *ub, const u8 *ga, const u8 *gb,
                             u32 *__restrict own, bool *bad_a, bool *bad_b, bool *race) {
     const u64 VC = (u64)P[MS_VC], SC = (u64)P[MS_SRC + TD_COLS];
@@ -1133,19 +1133,35 @@ static void ms_check_last_t(const i64 *P, const MsList &W, const u8 *ub, const u
         const u64 at = SC == VC ? w->pos : (w->pos / VC) * SC + w->pos % VC;
         const u64 v = mr_get(src + at * T, T), keep = (u64)later - 1u;
         da |= (mr_get(ga + w->elem * T, T) ^ v) & keep;
-        db |= (mr_get(gb + w->elem * T, T) ^ v) & keep;
+        if (TWO) db |= (mr_get(gb + w->elem * T, T) ^ v) & keep;
     }
-    *bad_a = da != 0, *bad_b = db != 0, *race = r;
+    *bad_a = da != 0, *race = r;
+    if (TWO) *bad_b = db != 0;
 }
-// (the element size a template argument: its loads are then plain loads, no switch per write)
+// (the element size a template argument: its loads are then plain loads, no switch per write;
+// `gb` null: one table, *bad_b untouched)
+template <bool TWO>
+static void ms_check_last_n(const i64 *P, const MsList &W, const u8 *ub, const u8 *ga, const u8 *gb,
+                            u32 *__restrict own, bool *bad_a, bool *bad_b, bool *race) {
+    switch ((int)P[MS_T]) {
+    case 1: return ms_check_last_t<1, TWO>(P, W, ub, ga, gb, own, bad_a, bad_b, race);
+    case 2: return ms_check_last_t<2, TWO>(P, W, ub, ga, gb, own, bad_a, bad_b, race);
+    case 4: return ms_check_last_t<4, TWO>(P, W, ub, ga, gb, own, bad_a, bad_b, race);
+    default: return ms_check_last_t<8, TWO>(P, W, ub, ga, gb, own, bad_a, bad_b, race);
+    }
+}
 static void ms_check_last(const i64 *P, const MsList &W, const u8 *ub, const u8 *ga, const u8 *gb,
                           u32 *__restrict own, bool *bad_a, bool *bad_b, bool *race) {
-    switch ((int)P[MS_T]) {
-    case 1: return ms_check_last_t<1>(P, W, ub, ga, gb, own, bad_a, bad_b, race);
-    case 2: return ms_check_last_t<2>(P, W, ub, ga, gb, own, bad_a, bad_b, race);
-    case 4: return ms_check_last_t<4>(P, W, ub, ga, gb, own, bad_a, bad_b, race);
-    default: return ms_check_last_t<8>(P, W, ub, ga, gb, own, bad_a, bad_b, race);
-    }
+    if (gb) ms_check_last_n<true>(P, W, ub, ga, gb, own, bad_a, bad_b, race);
+    else ms_check_last_n<false>(P, W, ub, ga, gb, own, bad_a, bad_b, race);
+}
+
+// One side's table against its own plain reference (ms_check_last on one table), `own` left
+// clear: the last writer of every listed element is the value the table must hold there.
+static void ms_check_side(const i64 *P, const MsList &W, const u8 *ub, const u8 *g, u32 *__restrict own,
+                          bool *bad, bool *race) {
+    ms_check_last(P, W, ub, g, nullptr, own, bad, nullptr, race);
+    for (const MsWrite &w : W) own[w.elem] = ~0u;
 }
 
 // After ms_check_last: `own` cleared and both tables put back, in one pass.
@@ -1357,13 +1373,24 @@ extern "C" __global__ void mscatter_fuzz(PTO_KERNEL_PARAMS) {
         if (share) W.wb.clear();
         const MsList &lb = share ? W.wa : W.wb;
         u8 *rfa = W.ra.data(), *rfb = share ? rfa : W.rb.data();
-        const bool plain = share && oka && PA[MS_ATOMIC] == AT_NONE;     // no reference table needed
+        // no reference table needed where no write combines with the old value: each side's
+        // table is checked against its list's last writers (one pass for a shared reference)
+        const bool no_atomic = PA[MS_ATOMIC] == AT_NONE && PB[MS_ATOMIC] == AT_NONE;
+        const bool plain = share && oka && no_atomic;
+        const bool plain2 = !share && no_atomic;
+        bool applied = !plain && !plain2;         // are the reference tables W.ra / W.rb written?
         bool bad_a = false, bad_b = false, race_a = false, race_b = false;
         if (plain) {
             bool race = false;
             ms_check_last(PA, W.wa, ubl, ga, gb, W.own.data(), &bad_a, &bad_b, &race);
             race_a = ka == FK_SOURCE && race;
             race_b = kb == FK_SOURCE && race;
+        } else if (plain2) {
+            bool ra = false, rb = false;
+            if (oka) ms_check_side(PA, W.wa, ubl, ga, W.own.data(), &bad_a, &ra);
+            if (okb) ms_check_side(PB, W.wb, ubl, gb, W.own.data(), &bad_b, &rb);
+            race_a = ka == FK_SOURCE && ra;
+            race_b = kb == FK_SOURCE && rb;
         } else {
             if (oka) ms_apply(PA, W.wa, ubl, rfa);
             if (okb && !share) ms_apply(PB, W.wb, ubl, rfb);
@@ -1386,6 +1413,11 @@ extern "C" __global__ void mscatter_fuzz(PTO_KERNEL_PARAMS) {
         u64 mask = 0;
         const bool diff = (code & FZ_DIFF) || ((code & FZ_FAULT_A) != 0) != ((code & FZ_FAULT_B) != 0);
         if (diff && !(code & (FZ_REFBAD_A | FZ_REFBAD_B))) {
+            if (!applied) {                       // (the alternatives compare with the reference tables)
+                if (oka) ms_apply(PA, W.wa, ubl, rfa);
+                if (okb) ms_apply(PB, W.wb, ubl, rfb);
+                applied = true;
+            }
             i64 tier = -1;
             for (i64 k = 0; k < MX[MX_N]; ++k) {
                 const i64 *X = MX + MX_HEAD + k * MA_WORDS;
@@ -1406,8 +1438,10 @@ extern "C" __global__ void mscatter_fuzz(PTO_KERNEL_PARAMS) {
         } else {
             ms_restore(ga, gm, T, W.wa);
             ms_restore(gb, gm, T, lb);
-            ms_restore(W.ra.data(), gm, T, W.wa);
-            ms_restore(W.rb.data(), gm, T, W.wb);
+            if (applied) {
+                ms_restore(W.ra.data(), gm, T, W.wa);
+                ms_restore(W.rb.data(), gm, T, W.wb);
+            }
         }
         if (P[FZ_PARANOID]) {                    // every byte, now
             const bool da = __builtin_memcmp(ga, gm, tb) != 0, db = __builtin_memcmp(gb, gm, tb) != 0;
