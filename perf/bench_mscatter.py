@@ -13,7 +13,8 @@ Prints one JSON line per measurement. Workload: MSCATTER<Elem, None, Skip, Defau
   (NumPy fancy assignment; no emulation), on fewer tiles;
 * ``numpy_vectorised``: the same over a whole chunk at once (one fancy assignment with
   per-tile table offsets), the fastest plain-NumPy spelling.
-Every native line carries ``ratio_vs_per_tile`` and ``ratio_vs_vectorised``.
+Every native line carries ``ratio_vs_per_tile`` and ``ratio_vs_vectorised``. (The MSCATTER
+fuzz campaigns, beside a C++ loop, are timed by perf/bench_fuzz_scatter.py.)
 
 Usage: python perf/bench_mscatter.py [--tiles N] [--chunk N] [--quick]
 """
@@ -114,41 +115,6 @@ def run(tiles: int, chunk: int) -> list[dict]:
                     "kernel": kernel, "block": list(block), "elem_per_s": rate, "tiles": tiles,
                     "tiles_per_s": rate / (R * C), "executed": what,
                     "ratio_vs_per_tile": rate / per_tile, "ratio_vs_vectorised": rate / vect, **base})
-    out += fuzz(min(tiles * 5, 2_000_000), base)
-    return out
-
-
-def fuzz(tiles: int, base: dict) -> list[dict]:
-    """The executing fuzz campaign a5.default vs cpu (16x16 float32, uniform indices, into 4096
-    slots and into the CLI's default 64), and the simple alternative: a per-tile Python loop
-    that draws an index tile and compares two NumPy scatters (no emulation, no schedule: a
-    lower bound on its cost)."""
-    from ptogpu.fuzz import scatter as S
-    out = []
-    for slots in (SLOTS, 64):
-        cfg = S.ScatterConfig(rows=R, cols=C, slots=slots)
-        t0 = time.perf_counter()
-        rep = S.campaign(cfg, "a5.default@native", "cpu@native", tiles, generator="uniform", shrink=False)
-        rate = tiles / (time.perf_counter() - t0)
-        rng = np.random.default_rng(1)
-        src = np.arange(1, R * C + 1, dtype=np.float32)
-        k = 20000
-        t0 = time.perf_counter()
-        diff = 0
-        for _ in range(k):
-            idx = rng.integers(0, slots, R * C)
-            a = np.zeros(slots, np.float32)
-            b = np.zeros(slots, np.float32)
-            a[idx] = src
-            b[idx] = src
-            diff += int((a != b).any())
-        loop = k / (time.perf_counter() - t0)
-        name = f"mscatter_fuzz_a5default_vs_cpu_16x16_f32_{slots}"
-        out += [{"bench": name, "impl": "native_executing", "tiles_per_s": rate, "tiles": tiles,
-                 "executed": rep.executed, "engine": rep.engine, "races": rep.races_a,
-                 "ratio_vs_per_tile": rate / loop, **base},
-                {"bench": name, "impl": "numpy_per_tile", "tiles_per_s": loop, "tiles": k,
-                 "executed": "numpy: two fancy assignments and a compare per tile", **base}]
     return out
 
 

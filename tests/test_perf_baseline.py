@@ -57,3 +57,23 @@ def test_the_scatter_loops_store_by_the_skip_rule(slots):
             lib.scatter_tile_c(tab.ctypes.data, slots, w32.ctypes.data, src.ctypes.data, 256, nb)
             assert tab[:slots].tobytes() == want.tobytes(), (t, nb)
 
+
+
+def test_the_scatter_fuzz_bench_prints_what_ran(tmp_path):
+    """perf/bench_fuzz_scatter.py, tiny: the four C++ loops, then every default pair's campaign
+    with its engine, what executed, no tile off its references, and its ratio to the loops."""
+    import json
+    import subprocess
+    root = Path(__file__).resolve().parents[1]
+    r = subprocess.run([sys.executable, str(root / "perf" / "bench_fuzz_scatter.py"), "--n", "3000", "--repeat", "1"],
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr[-2000:]
+    lines = [json.loads(x) for x in r.stdout.splitlines() if x.startswith("{")]
+    base = [x for x in lines if x.get("what", "").startswith("baseline")]
+    runs = [x for x in lines if "pair" in x]
+    assert len(base) == 4 and all(x["tiles_per_s"] > 0 for x in base)
+    assert [x["pair"] for x in runs] == ["a5.default vs cpu", "a5.last vs cpu", "a5.default vs a5.last", "a2a3 vs cpu"]
+    for x in runs:
+        assert x["engine"].startswith("executing native: mscatter_fuzz")
+        assert set(x["executed"].values()) <= {"lanes", "loop", "lanes (scan results from an owner table)"}
+        assert x["references_off"] == {"a": 0, "b": 0} and x["over_baseline"] > 0
