@@ -282,7 +282,10 @@ PTO_DEV u64 linear_slot(const i64 *P, const u8 *ib, u32 j, bool *w) {
 
 // The scalar Elem loop in vector form, for the linear shape of a5_elem_fast: slots of every
 // position first (pass 0 ORs the bad writes), then the stores in row-major order.
-template <int TS, int OOB, int BITS>
+// U: the lanes' type. u32 where the cast cannot matter (seq_elem_fast: a capacity below 2^31
+// and an unsigned index, or Skip/Clamp, under which a sign-extended negative index and its
+// 32-bit pattern both land at or past the capacity): twice the lanes per vector.
+template <int TS, int OOB, int BITS, class U = u64>
 static bool seq_elem_fast_t(const i64 *P, const Mem &m, u32 *os, u8 *oo) {
     const i64 *std_ = P + MS_SRC, *itd = P + MS_IDX;
     const u32 N = (u32)(P[MS_VR] * P[MS_VC]);
@@ -294,7 +297,7 @@ static bool seq_elem_fast_t(const i64 *P, const Mem &m, u32 *os, u8 *oo) {
     const bool sgn = itd[TD_SIGNED] != 0;
     enum { CH = 256 };
     alignas(8) u8 sink[8];
-    u64 sl[CH];
+    U sl[CH];
     int on[CH];
     const bool keep = N <= (u32)CH;                // one chunk: pass 1 reuses pass 0's slots
     for (int pass = 0; pass < 2; ++pass)
@@ -305,12 +308,12 @@ static bool seq_elem_fast_t(const i64 *P, const Mem &m, u32 *os, u8 *oo) {
             PTO_PRAGMA(omp simd reduction(| : bad))
             for (int l = 0; l < n; ++l) {
                 const u32 w32 = (u32)ld_at<4>(ib, (int)(p0 + l));
-                const u64 u = BITS == 32 ? (u64)w32 : (sgn ? (u64)(i64)(int)w32 : (u64)w32);
+                const U u = sizeof(U) == 4 || BITS == 32 ? (U)w32 : (U)(sgn ? (u64)(i64)(int)w32 : (u64)w32);
                 int wr;
-                const u64 sv = remap_t<OOB, BITS>(u, cap, &wr);
+                const U sv = remap_t<OOB, BITS>(u, (U)cap, &wr);
                 sl[l] = sv;
                 on[l] = wr;
-                bad |= wr && (!tb_ok || sv > lim);
+                bad |= wr && (!tb_ok || (u64)sv > lim);
             }
             if (pass == 0) {
                 if (bad) return false;
@@ -324,7 +327,7 @@ static bool seq_elem_fast_t(const i64 *P, const Mem &m, u32 *os, u8 *oo) {
         store:
             // (a skipped position stores into a sink: no branch on random indices to mispredict)
             for (int l = 0; l < n; ++l)
-                st_word<TS>(pick_or_sink(on[l], tab + sl[l] * TS, sink), ld_word<TS>(sb + (u64)(p0 + l) * TS));
+                st_word<TS>(pick_or_sink(on[l], tab + (u64)sl[l] * TS, sink), ld_word<TS>(sb + (u64)(p0 + l) * TS));
         }
     return true;
 }
@@ -333,7 +336,11 @@ static bool seq_elem_fast_t(const i64 *P, const Mem &m, u32 *os, u8 *oo) {
 static bool seq_elem_fast(const i64 *P, const Mem &m, u32 *os = nullptr, u8 *oo = nullptr) {
     if (!elem_linear_shape(P, m)) return false;
     if (P[MS_OOB] == SOOB_WRAP && !P[MS_CAP]) return false;
+    const bool narrow = P[MS_CAP] >= 1 && (u64)P[MS_CAP] < (1ull << 31) &&
+                        (P[MS_BITS] == 32 || !P[MS_IDX + TD_SIGNED] || P[MS_OOB] == SOOB_SKIP || P[MS_OOB] == SOOB_CLAMP);
 #define SQ_FAST(TS, OOB) \
+    if (narrow) return P[MS_BITS] == 32 ? seq_elem_fast_t<TS, OOB, 32, u32>(P, m, os, oo) \
+                                        : seq_elem_fast_t<TS, OOB, 64, u32>(P, m, os, oo); \
     return P[MS_BITS] == 32 ? seq_elem_fast_t<TS, OOB, 32>(P, m, os, oo) : seq_elem_fast_t<TS, OOB, 64>(P, m, os, oo);
 #define SQ_FAST_T(OOB) \
     switch ((int)P[MS_T]) { case 1: { SQ_FAST(1, OOB) } case 2: { SQ_FAST(2, OOB) } \
