@@ -131,12 +131,13 @@ PTO_DEV u32 rng_value32(int kind, u32 k1, u32 k2, u32 elem, const u32 dup[4], u3
 // Words 0..n-1 of a tile (rng_value32) in a vectorised loop with the generator kind a
 // constant: the selection of the kinds not drawn compiles away (the mixed generator's loop
 // loses the edge test; a fixed kind loses the mixed selection).
+// (always inlined: an out-of-line copy, its `dup` and `w` opaque pointers, came out scalar)
 template <int KIND>
-static inline void rng_words32_k(u32 k1, u32 k2, const u32 dup[4], u32 cap, u32 n, u32 *w) {
+__attribute__((always_inline)) static inline void rng_words32_k(u32 k1, u32 k2, const u32 dup[4], u32 cap, u32 n, u32 *w) {
 #pragma omp simd
     for (u32 e = 0; e < n; ++e) w[e] = rng_value32(KIND, k1, k2, e, dup, cap);
 }
-static inline void rng_words32(int kind, u32 k1, u32 k2, const u32 dup[4], u32 cap, u32 n, u32 *w) {
+__attribute__((always_inline)) static inline void rng_words32(int kind, u32 k1, u32 k2, const u32 dup[4], u32 cap, u32 n, u32 *w) {
     switch (kind) {
     case GEN_MIXED: return rng_words32_k<GEN_MIXED>(k1, k2, dup, cap, n, w);
     case GEN_UNIFORM: return rng_words32_k<GEN_UNIFORM>(k1, k2, dup, cap, n, w);
