@@ -602,10 +602,6 @@ PTO_DEV u32 a5_last_warps(const i64 *P) {
 #ifdef PTO_HOST_SHIM
 #include <algorithm>
 #include <vector>
-// SCAN_OWNER: every slot's last writer in one forward pass (owner[s] = the largest position
-// whose remapped index is s), then each warp's lanes write their slots from it -- the winners
-// the reverse scans find, without reading the index tile cap times. Returns false on a bad
-// access (the reverse-scan path then keys it) or when the table is too large to index.
 // The slot each position of a linear Elem block claims under Conflict::Last (A5: 32-bit
 // remap), or `cap` where it writes nothing (Skip, Undefined past cap); the policy a template
 // argument, so the loop has no branch on the random indices (and vectorises).
@@ -635,6 +631,10 @@ static void last_slots(const i64 *P, const u8 *ib, u32 count, u32 cap, u64 *tl) 
     }
 }
 
+// SCAN_OWNER: every slot's last writer in one forward pass (owner[s] = the largest position
+// whose remapped index is s), then each warp's lanes write their slots from it -- the winners
+// the reverse scans find, without reading the index tile cap times. Returns false on a bad
+// access (the reverse-scan path then keys it) or when the table is too large to index.
 static bool a5_last_owner(const i64 *P, const Mem &m) {
     const u32 VR = (u32)P[MS_VR], VC = (u32)P[MS_VC];
     const u64 cap = (u64)P[MS_CAP] & 0xFFFFFFFFull;
@@ -656,7 +656,7 @@ static bool a5_last_owner(const i64 *P, const Mem &m) {
         // each slot's last writer, in two passes without a branch on random slots: every
         // position stores itself as its slot's owner (an unwritten one, Skip or Undefined past
         // cap, into the spare slot `cap`), then a position that is still its slot's owner is
-        // listed. (Loading the owner in the first pass stalls: its loads alias recent stores.)
+        // listed
         if (touched.size() < count) touched.resize(count);
         u64 *tl = touched.data();
         i64 *own = owner.data();
