@@ -870,18 +870,31 @@ static bool mr_elem_run(const i64 *P, Word word, u64 tb, u32 p0, u32 cnt, u32 th
     const u64 keep = b32 ? 0xFFFFFFFFull : ~0ull;
     usize n = k;
     u64 bad = 0;
-    for (u32 l = 0; l < cnt; ++l) {
-        const u32 wd = word(p0 + l);
-        const u64 u = (sgn ? (u64)(i64)(int)wd : (u64)wd) & keep;
-        u64 e = u;
-        bool w = true;
-        if (OOB == SOOB_SKIP) w = u < cap;
-        if (OOB == SOOB_CLAMP) e = b32 ? (u >= cap ? last : u) : (u <= last ? u : last);
-        if (OOB == SOOB_WRAP) e = cap ? u % cap : u;
-        o[n] = {p0 + l, th0 + l * step, e};
-        const u64 byte = e * T;                   // (bitwise: a short-circuit `||` becomes a branch)
-        bad |= (u64)w & ((byte >> 63) | (u64)(byte + T > tb));
-        n += w;
+    // in chunks: every position's element and "written" first (a loop that vectorises), then
+    // the list (a scalar loop of a few instructions: its length is the data's)
+    enum { CH = 256 };
+    u64 el[CH];
+    u32 on[CH];
+    for (u32 c0 = 0; c0 < cnt; c0 += CH) {
+        const u32 m = cnt - c0 < (u32)CH ? cnt - c0 : (u32)CH;
+        PTO_PRAGMA(omp simd reduction(| : bad))
+        for (u32 l = 0; l < m; ++l) {
+            const u32 wd = word(p0 + c0 + l);
+            const u64 u = (sgn ? (u64)(i64)(int)wd : (u64)wd) & keep;
+            u64 e = u;
+            bool w = true;
+            if (OOB == SOOB_SKIP) w = u < cap;
+            if (OOB == SOOB_CLAMP) e = b32 ? (u >= cap ? last : u) : (u <= last ? u : last);
+            if (OOB == SOOB_WRAP) e = cap ? u % cap : u;
+            const u64 byte = e * T;
+            bad |= (u64)w & ((byte >> 63) | (u64)(byte + T > tb));
+            el[l] = e;
+            on[l] = w;
+        }
+        for (u32 l = 0; l < m; ++l) {
+            o[n] = {p0 + c0 + l, th0 + (c0 + l) * step, el[l]};
+            n += on[l];
+        }
     }
     k = n;
     return !bad;
@@ -941,6 +954,11 @@ static bool ms_ref_list(const i64 *P, int kind, Word word, u64 tb, MsList &out, 
     if (kind == FK_SOURCE) {
         if (!row) {
             const u32 lt = 32u * mr_warps(n);
+            if (n <= lt) {                        // one round: positions in order, a thread each
+                ok = mr_elem_run(P, word, tb, 0, n, 0, 1, o, k);
+                out.n = k;
+                return ok;
+            }
             for (u32 wp = 0; wp * 32u < n && wp * 32u < lt; ++wp)     // (thread (base + l) % lt)
                 for (u32 base = 32u * wp; base < n; base += lt)
                     ok &= mr_elem_run(P, word, tb, base, n - base < 32u ? n - base : 32u, 32u * wp, 1, o, k);
