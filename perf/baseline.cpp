@@ -174,7 +174,7 @@ extern "C" void fuzz_tile(u32 tsize, u64 seed, long long t, int nidx, int gen, u
 template <bool NB>
 static inline void scatter_tile(float *tab, u32 slots, const u32 *idx, const float *src, int nidx) {
     for (int e = 0; e < nidx; ++e) {
-        if (NB) tab[idx[e] < slots ? idx[e] : slots] = src[e];   // (a cmov: the spare slot takes the skipped)
+        if (NB) tab[idx[e] < slots ? idx[e] : slots] = src[e];   // (the spare slot takes the skipped ones)
         else if (idx[e] < slots) tab[idx[e]] = src[e];
     }
 }

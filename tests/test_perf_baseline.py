@@ -58,8 +58,7 @@ def test_the_scatter_loops_store_by_the_skip_rule(slots):
             assert tab[:slots].tobytes() == want.tobytes(), (t, nb)
 
 
-
-def test_the_scatter_fuzz_bench_prints_what_ran(tmp_path):
+def test_the_scatter_fuzz_bench_prints_what_ran():
     """perf/bench_fuzz_scatter.py, tiny: the four C++ loops, then every default pair's campaign
     with its engine, what executed, no tile off its references, and its ratio to the loops."""
     import json
