@@ -729,7 +729,7 @@ PTO_EXPORT_WARPS(mscatter_a5_last)
 // ---- the executing fuzz engine ------------------------------------------------------------------
 // One instance = one index tile, generated from (seed, instance) by the counter generators of
 // counter_rng.cuh (plus GEN_EQUAL: one value per tile, and GEN_PERM: a rotation of 0..n-1 over
-// the slots), written into a private copy of the UB image; both sides' kernels run on private
+// the slots, the generators `perm` and `cycle`), written into a private copy of the UB image; both sides' kernels run on private
 // copies of the table (the A5 launches as lock-step warps, the scalar loops as loops). Three
 // verdicts per tile: each side's table against its *reference* (ms_ref below: the side's rules
 // and write order computed from its parameter block, sharing no code with the kernels), then the

@@ -51,6 +51,11 @@ MUTATIONS = [
     ("a2a3 tail fill", "mgather_impl.cuh",
      "for (u64 c = VC; c < end; ++c) st_word<TS>(d + c * TS, first);",
      "for (u64 c = VC; c + 1 < end; ++c) st_word<TS>(d + c * TS, first);"),
+    # the MSCATTER reference's Elem list numbers its threads from 0 again every 256 positions
+    # (races between threads 256 apart in a one-round launch go unseen)
+    ("list thread ids per chunk", "mscatter.cu",
+     "o[n] = {p0 + c0 + l, th0 + (c0 + l) * step, el[l]};",
+     "o[n] = {p0 + c0 + l, th0 + l * step, el[l]};"),
     # MSCATTER Max keeps the new value on ties of integers (a wrong comparison)
     ("atomic max compare", "mscatter.cu",
      "if (op == AT_MAX) return lt_ov ? v : old;",

@@ -55,6 +55,21 @@ def test_generators_equal_and_perm():
     assert all(len(set(r)) == 40 for r in p)
 
 
+def test_generator_cycle_repeats_the_rotation_at_any_size():
+    """Element e writes slot (e + r) % slots, r per tile: elements a multiple of the slot count
+    apart share a slot, no others; `perm` refuses a tile larger than the table, `cycle` not."""
+    c = S.indices("cycle", 3, np.arange(6), 512, 256)
+    e = np.arange(512)
+    for row in c:
+        assert np.array_equal(row, (row[0] + e) % 256)
+    assert len({int(r[0]) for r in c}) > 1
+    cfg = S.ScatterConfig(rows=16, cols=32, slots=256)
+    with pytest.raises(ValueError, match="perm"):
+        S.campaign(cfg, "a5.default", "cpu", 1, generator="perm")
+    rep = S.campaign(cfg, "a5.default@native", "cpu@native", 50, generator="cycle", shrink=False)
+    assert rep.races_a == 50 and rep.divergent == 0      # one round: threads 256 apart race, same bytes
+
+
 @pytest.mark.parametrize("frag,mask", [("Elem 64x32 (two rounds per thread)", R.RACE | CONFLICT),
                                        ("float Elem 64x32", R.RACE | CONFLICT), ("Wrap into 7 slots", CAST)])
 def test_known_classes_and_their_reproducers(frag, mask, capsys):

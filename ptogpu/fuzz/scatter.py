@@ -41,10 +41,13 @@ from ..execution.rng import KINDS, generate, instance_keys, mix64
 from .classes import FIRST, DivClass, Side, relation
 from .report import REF_NUMPY, REF_SELF_NUMPY, Report
 
-GENERATORS = {**{k: v for k, v in KINDS.items()}, "equal": 7, "perm": 8}
+GENERATORS = {**{k: v for k, v in KINDS.items()}, "equal": 7, "perm": 8, "cycle": 8}
 """Index generators: the shared ones (uniform, oob, negative, extreme, boundary, dup (4 values
-per tile: few distinct slots), mixed) and two for scatters: ``equal`` (every index the same)
-and ``perm`` (a rotation of 0..n-1: no two elements share a slot while n <= slots)."""
+per tile: few distinct slots), mixed) and three for scatters: ``equal`` (every index the same),
+``perm`` (a rotation of the slots: no two elements share one; it needs n <= slots) and
+``cycle`` (the same rotation repeated, any n: element e writes slot (e + r) % slots, so
+exactly the elements a multiple of ``slots`` apart share a slot -- a conflict pattern random
+indices almost never make alone)."""
 
 
 
