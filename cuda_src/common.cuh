@@ -91,7 +91,11 @@ PTO_DEV u64 select_nb(bool c, u64 a, u64 b) {
     __asm__("" : "+r"(m));
     return (a & m) | (b & ~m);
 }
-PTO_DEV u8 *pick_or_sink(bool on, u8 *a, u8 *sink) { return (u8 *)select_nb(on, (u64)a, (u64)sink); }
+// `base + off` where `on`, else `sink` (the address formed as an integer: a skipped lane's
+// offset may point anywhere, and no pointer is made from it)
+PTO_DEV u8 *pick_or_sink(bool on, u8 *base, u64 off, u8 *sink) {
+    return (u8 *)select_nb(on, (u64)base + off, (u64)sink);
+}
 #else
 template <int TS> PTO_DEV u64 ld_word(const u8 *p) {
     u64 v = 0;

@@ -327,7 +327,7 @@ static bool seq_elem_fast_t(const i64 *P, const Mem &m, u32 *os, u8 *oo) {
         store:
             // (a skipped position stores into a sink: no branch on random indices to mispredict)
             for (int l = 0; l < n; ++l)
-                st_word<TS>(pick_or_sink(on[l], tab + (u64)sl[l] * TS, sink), ld_word<TS>(sb + (u64)(p0 + l) * TS));
+                st_word<TS>(pick_or_sink(on[l], tab, (u64)sl[l] * TS, sink), ld_word<TS>(sb + (u64)(p0 + l) * TS));
         }
     return true;
 }
@@ -466,7 +466,7 @@ static bool a5_elem_fast_t(const i64 *P, const Mem &m, u32 *os, u8 *oo) {
                     continue;
                 }
                 for (int l = 0; l < n; ++l)             // stores in lane order (a skipped lane: the sink)
-                    st_word<TS>(pick_or_sink(on[l], tab + (u64)sl[l] * TS, sink), ld_word<TS>(sb + (u64)(base + l) * TS));
+                    st_word<TS>(pick_or_sink(on[l], tab, (u64)sl[l] * TS, sink), ld_word<TS>(sb + (u64)(base + l) * TS));
             }
         if (bad) return false;
     }
