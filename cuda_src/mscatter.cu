@@ -255,12 +255,13 @@ PTO_DEV bool seq_instance(const i64 *P, const Mem &m, int act) {
     PTO_MEM_OF(m, inst)
 
 #ifdef PTO_HOST_SHIM
-// Elem, no atomic, RowMajor src and index tiles of exactly VC columns inside UB, 4-byte
-// indices, a power-of-two element size: position p is element p of both tiles.
-static bool elem_linear_shape(const i64 *P, const Mem &m) {
+// Elem, RowMajor src and index tiles of exactly VC columns inside UB, 4-byte indices, a
+// power-of-two element size: position p is element p of both tiles. `atomics`: an atomic op
+// may be named too (the fast store kernels combine; A5 Last's owner pass does not).
+static bool elem_linear_shape(const i64 *P, const Mem &m, bool atomics = false) {
     const i64 *std_ = P + MS_SRC, *itd = P + MS_IDX;
     const u64 VR = (u64)P[MS_VR], VC = (u64)P[MS_VC], T = (u64)P[MS_T], N = VR * VC;
-    if (P[MS_MODE] != MSM_ELEM || P[MS_ATOMIC] != AT_NONE || itd[TD_ESIZE] != 4) return false;
+    if (P[MS_MODE] != MSM_ELEM || (!atomics && P[MS_ATOMIC] != AT_NONE) || itd[TD_ESIZE] != 4) return false;
     if (std_[TD_KIND] != TK_ROW || itd[TD_KIND] != TK_ROW || (u64)std_[TD_COLS] != VC || (u64)itd[TD_COLS] != VC)
         return false;
     if (!(T == 1 || T == 2 || T == 4 || T == 8) || N == 0 || N >> 31) return false;
@@ -296,7 +297,8 @@ static bool seq_elem_fast_t(const i64 *P, const Mem &m, u32 *os, u8 *oo) {
     const u64 lim = tb_ok ? (gsz - TS - tb) / TS : 0;
     const bool sgn = itd[TD_SIGNED] != 0;
     enum { CH = 256 };
-    alignas(8) u8 sink[8];
+    alignas(8) u8 sink[8] = {0};
+    const int op = (int)P[MS_ATOMIC], dt = (int)P[MS_DT];
     U sl[CH];
     int on[CH];
     const bool keep = N <= (u32)CH;                // one chunk: pass 1 reuses pass 0's slots
@@ -325,16 +327,23 @@ static bool seq_elem_fast_t(const i64 *P, const Mem &m, u32 *os, u8 *oo) {
                 continue;
             }
         store:
-            // (a skipped position stores into a sink: no branch on random indices to mispredict)
-            for (int l = 0; l < n; ++l)
-                st_word<TS>(pick_or_sink(on[l], tab, (u64)sl[l] * TS, sink), ld_word<TS>(sb + (u64)(p0 + l) * TS));
+            // (a skipped position stores into a sink: no branch on random indices to mispredict;
+            // an atomic op combines with the old value, the sink's too, which is discarded)
+            if (op == AT_NONE)
+                for (int l = 0; l < n; ++l)
+                    st_word<TS>(pick_or_sink(on[l], tab, (u64)sl[l] * TS, sink), ld_word<TS>(sb + (u64)(p0 + l) * TS));
+            else
+                for (int l = 0; l < n; ++l) {
+                    u8 *d = pick_or_sink(on[l], tab, (u64)sl[l] * TS, sink);
+                    st_word<TS>(d, ms_combine(op, dt, ld_word<TS>(d), ld_word<TS>(sb + (u64)(p0 + l) * TS)));
+                }
         }
     return true;
 }
 
 // `os`/`oo` (may be null): each position's slot and whether it is written, when it ran clean.
 static bool seq_elem_fast(const i64 *P, const Mem &m, u32 *os = nullptr, u8 *oo = nullptr) {
-    if (!elem_linear_shape(P, m)) return false;
+    if (!elem_linear_shape(P, m, true)) return false;
     if (P[MS_OOB] == SOOB_WRAP && !P[MS_CAP]) return false;
     const bool narrow = P[MS_CAP] >= 1 && (u64)P[MS_CAP] < (1ull << 31) &&
                         (P[MS_BITS] == 32 || !P[MS_IDX + TD_SIGNED] || P[MS_OOB] == SOOB_SKIP || P[MS_OOB] == SOOB_CLAMP);
@@ -436,7 +445,8 @@ static bool a5_elem_fast_t(const i64 *P, const Mem &m, u32 *os, u8 *oo) {
     const u32 cap32 = (u32)cap;
     // pass 0 keeps each round's slots (up to 64 rounds of 32 lanes); longer launches recompute
     enum { KEEP = 64 };
-    alignas(8) u8 sink[8];
+    alignas(8) u8 sink[8] = {0};
+    const int op = (int)P[MS_ATOMIC], dt = (int)P[MS_DT];
     u32 keep[KEEP][32];
     int keep_on[KEEP][32];
     for (int pass = 0; pass < 2; ++pass) {
@@ -465,8 +475,14 @@ static bool a5_elem_fast_t(const i64 *P, const Mem &m, u32 *os, u8 *oo) {
                         }
                     continue;
                 }
-                for (int l = 0; l < n; ++l)             // stores in lane order (a skipped lane: the sink)
-                    st_word<TS>(pick_or_sink(on[l], tab, (u64)sl[l] * TS, sink), ld_word<TS>(sb + (u64)(base + l) * TS));
+                if (op == AT_NONE)                      // stores in lane order (a skipped lane: the sink)
+                    for (int l = 0; l < n; ++l)
+                        st_word<TS>(pick_or_sink(on[l], tab, (u64)sl[l] * TS, sink), ld_word<TS>(sb + (u64)(base + l) * TS));
+                else                                    // atomics: each lane's combine, in lane order
+                    for (int l = 0; l < n; ++l) {
+                        u8 *d = pick_or_sink(on[l], tab, (u64)sl[l] * TS, sink);
+                        st_word<TS>(d, ms_combine(op, dt, ld_word<TS>(d), ld_word<TS>(sb + (u64)(base + l) * TS)));
+                    }
             }
         if (bad) return false;
     }
@@ -474,7 +490,7 @@ static bool a5_elem_fast_t(const i64 *P, const Mem &m, u32 *os, u8 *oo) {
 }
 
 static bool a5_elem_fast(const i64 *P, const Mem &m, u32 *os = nullptr, u8 *oo = nullptr) {
-    if (!elem_linear_shape(P, m)) return false;
+    if (!elem_linear_shape(P, m, true)) return false;
     if (P[MS_OOB] == SOOB_WRAP && !((u64)P[MS_CAP] & 0xFFFFFFFFull)) return false;
     const u64 T = (u64)P[MS_T];
 #define MS_FAST(TS, OOB) return a5_elem_fast_t<TS, OOB>(P, m, os, oo);
