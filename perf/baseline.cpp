@@ -17,7 +17,8 @@
 //                 generator vectorised), run the CPU simulator's Elem MSCATTER (Skip: an index
 //                 at or past the slot count is skipped; source element p to slot idx[p], in
 //                 order) into two tables, memcmp them, zero them again; the stores branchy
-//                 (`if (idx < slots)`) or branch-free (a skipped element stores into a spare slot)
+//                 (`if (idx < slots)`) or branch-free (a skipped element stores into a spare slot);
+//                 `add`: Add (tab[idx] += src) instead of stores
 //   store_bw      bytes per second of memset over `bytes` with `threads` OpenMP threads (the
 //                 store roof the JSON reports)
 //   copy_bw       bytes per second of memcpy of `bytes` with `threads` threads (the copy roof)
@@ -171,15 +172,18 @@ extern "C" void fuzz_tile(u32 tsize, u64 seed, long long t, int nidx, int gen, u
 
 // The scatter of one tile into `tab` (slots `slots`, plus one spare past it when NB): source
 // element e goes to slot idx[e] where idx[e] < slots, in order.
-template <bool NB>
+// ADD: Add instead of a store (tab[idx[e]] += src[e], in order: float sums round as the
+// simulator's loop does).
+template <bool NB, bool ADD = false>
 static inline void scatter_tile(float *tab, u32 slots, const u32 *idx, const float *src, int nidx) {
     for (int e = 0; e < nidx; ++e) {
-        if (NB) tab[idx[e] < slots ? idx[e] : slots] = src[e];   // (the spare slot takes the skipped ones)
-        else if (idx[e] < slots) tab[idx[e]] = src[e];
+        float *d = NB ? &tab[idx[e] < slots ? idx[e] : slots] : &tab[idx[e]];   // (NB: the spare slot takes the skipped ones)
+        if (!NB && idx[e] >= slots) continue;
+        *d = ADD ? *d + src[e] : src[e];
     }
 }
 
-template <bool NB>
+template <bool NB, bool ADD>
 static long long scatter_fuzz_t(const float *src, u32 slots_a, u32 slots_b, u64 seed, long long n, int nidx) {
     std::vector<u32> idx(nidx);
     std::vector<float> a(slots_a + 1), b(slots_b + 1);
@@ -188,8 +192,8 @@ static long long scatter_fuzz_t(const float *src, u32 slots_a, u32 slots_b, u64 
     const u32 gcap = slots_a;
     for (long long t = 0; t < n; ++t) {
         tile_words<2>(s, t, gcap, nidx, idx.data());
-        scatter_tile<NB>(a.data(), slots_a, idx.data(), src, nidx);
-        scatter_tile<NB>(b.data(), slots_b, idx.data(), src, nidx);
+        scatter_tile<NB, ADD>(a.data(), slots_a, idx.data(), src, nidx);
+        scatter_tile<NB, ADD>(b.data(), slots_b, idx.data(), src, nidx);
         const u32 m = slots_a < slots_b ? slots_a : slots_b;
         diverge += std::memcmp(a.data(), b.data(), m * sizeof(float)) != 0;
         std::memset(a.data(), 0, a.size() * sizeof(float));
@@ -200,15 +204,19 @@ static long long scatter_fuzz_t(const float *src, u32 slots_a, u32 slots_b, u64 
 
 // One tile's scatter as the loops run it (branch-free or not), for the test that both are the
 // rule: `tab` holds slots + 1 floats.
-extern "C" void scatter_tile_c(float *tab, u32 slots, const u32 *idx, const float *src, int nidx, int branch_free) {
-    if (branch_free) scatter_tile<true>(tab, slots, idx, src, nidx);
-    else scatter_tile<false>(tab, slots, idx, src, nidx);
+extern "C" void scatter_tile_c(float *tab, u32 slots, const u32 *idx, const float *src, int nidx, int branch_free,
+                               int add) {
+    if (add) branch_free ? scatter_tile<true, true>(tab, slots, idx, src, nidx) : scatter_tile<false, true>(tab, slots, idx, src, nidx);
+    else branch_free ? scatter_tile<true>(tab, slots, idx, src, nidx) : scatter_tile<false>(tab, slots, idx, src, nidx);
 }
 
 extern "C" long long scatter_fuzz_loop(const float *src, u32 slots_a, u32 slots_b, u64 seed, long long n,
-                                       int nidx, int branch_free) {
-    return branch_free ? scatter_fuzz_t<true>(src, slots_a, slots_b, seed, n, nidx)
-                       : scatter_fuzz_t<false>(src, slots_a, slots_b, seed, n, nidx);
+                                       int nidx, int branch_free, int add) {
+    if (add)
+        return branch_free ? scatter_fuzz_t<true, true>(src, slots_a, slots_b, seed, n, nidx)
+                           : scatter_fuzz_t<false, true>(src, slots_a, slots_b, seed, n, nidx);
+    return branch_free ? scatter_fuzz_t<true, false>(src, slots_a, slots_b, seed, n, nidx)
+                       : scatter_fuzz_t<false, false>(src, slots_a, slots_b, seed, n, nidx);
 }
 
 // The best of `reps` timings of `part(t, r)` run for t = 0 .. threads-1 on OpenMP threads.

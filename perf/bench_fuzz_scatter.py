@@ -1,9 +1,10 @@
 """MSCATTER fuzz campaign throughput, one JSON line per measurement (same process, side by side).
 
 Campaign: ``scatter.ScatterConfig()`` -- MSCATTER<Elem, no atomic, Skip> of a 16x16 float32
-source tile into 64 slots, int32 indices from the mixed generator -- on native, for the four
-pairs ``ptogpu fuzz --instr mscatter`` runs by default: a5.default vs cpu, a5.last vs cpu,
-a5.default vs a5.last, a2a3 vs cpu. Each campaign is the executing engine (``mscatter_fuzz``:
+source tile into 64 slots, int32 indices from the mixed generator -- on native, for the pairs
+``ptogpu fuzz --instr mscatter`` runs by default: a5.default vs cpu, a5.last vs cpu,
+a5.default vs a5.last, a2a3 vs cpu (``--atomic add``: the same with ScatterAtomicOp::Add, whose
+default pairs leave out Last). Each campaign is the executing engine (``mscatter_fuzz``:
 both sides' kernels per tile, the A5 launches as lock-step warps, each side against its
 reference, then the two against each other; ``executed`` in the JSON), timed ``--repeat``
 times, the best reported (all in ``runs_tiles_per_s``).
@@ -12,10 +13,11 @@ The simple alternative, in the same process: a one-thread C++ loop (perf/baselin
 ``scatter_fuzz_loop``) that generates each tile (the same generator, vectorised), runs the CPU
 simulator's scatter twice (source element e to slot idx[e] where idx[e] < 64, in order) into
 two tables, memcmps and zeroes them -- built -O3 -march=native and -O2, its stores branchy
-(``if``) and branch-free (a spare slot takes the skipped elements). ``over_baseline``: the
+(``if``) and branch-free (a spare slot takes the skipped elements); with ``--atomic add`` it
+adds (``tab[idx] += src``) instead of storing. ``over_baseline``: the
 engine's rate over the fastest -O3 -march=native loop; ``over_baseline_O2`` likewise.
 
-Usage: python perf/bench_fuzz_scatter.py [--n 1000000] [--repeat 3]
+Usage: python perf/bench_fuzz_scatter.py [--n 1000000] [--repeat 3] [--atomic none|add]
 """
 from __future__ import annotations
 
@@ -33,11 +35,10 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from bench_mgather import machine  # noqa: E402
 
-PAIRS = (("a5.default", "cpu"), ("a5.last", "cpu"), ("a5.default", "a5.last"), ("a2a3", "cpu"))
 BASELINE_TILES = 200_000
 
 
-def baseline_rate(n: int, opt: str, branch_free: bool, seed: int) -> float:
+def baseline_rate(n: int, opt: str, branch_free: bool, seed: int, add: bool = False) -> float:
     """Tiles/s of the one-thread C++ loop, best of three."""
     import _baseline
     lib = _baseline.load(opt)
@@ -45,7 +46,7 @@ def baseline_rate(n: int, opt: str, branch_free: bool, seed: int) -> float:
     best = 0.0
     for _ in range(3):
         t0 = time.perf_counter()
-        lib.scatter_fuzz_loop(src.ctypes.data, 64, 64, seed, n, 256, int(branch_free))
+        lib.scatter_fuzz_loop(src.ctypes.data, 64, 64, seed, n, 256, int(branch_free), int(add))
         best = max(best, n / (time.perf_counter() - t0))
     return best
 
@@ -55,6 +56,7 @@ def main() -> int:
     ap.add_argument("--n", type=int, default=1_000_000, help="tiles per campaign")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--atomic", choices=("none", "add"), default="none")
     args = ap.parse_args()
     from ptogpu.backend import native_backend
     from ptogpu.fuzz import scatter
@@ -64,17 +66,18 @@ def main() -> int:
         print(json.dumps({"bench": "fuzz_scatter", "backend": "native", "skipped": "not available"}))
         return 0
     bases = {}
+    add = args.atomic == "add"
     nb = max(1, min(args.n, BASELINE_TILES))
     for opt in ("O2", "O3"):
         for bf in (False, True):
-            bases[opt, bf] = baseline_rate(nb, opt, bf, args.seed)
+            bases[opt, bf] = baseline_rate(nb, opt, bf, args.seed, add)
             print(json.dumps({"bench": "fuzz_scatter", "what": "baseline: one-thread C++ loop (generate, two "
-                              f"CPU-simulator MSCATTERs, memcmp), {_baseline.LABEL[opt]}, stores "
-                              f"{'branch-free' if bf else 'branchy'}", "n": nb,
+                              f"CPU-simulator MSCATTERs{', Add' if add else ''}, memcmp), {_baseline.LABEL[opt]}, "
+                              f"stores {'branch-free' if bf else 'branchy'}", "n": nb, "atomic": args.atomic,
                               "tiles_per_s": round(bases[opt, bf]), "machine": mach}), flush=True)
     best = {opt: max(bases[opt, bf] for bf in (False, True)) for opt in ("O2", "O3")}
-    cfg = scatter.ScatterConfig()
-    for a, b in PAIRS:
+    cfg = scatter.ScatterConfig(atomic=args.atomic)
+    for _, a, b in scatter.default_pairs(cfg):
         scatter.campaign(cfg, a, b, 1000, seed=args.seed, shrink=False)      # warm-up (kernel build)
         runs = []
         for _ in range(args.repeat):

@@ -39,23 +39,25 @@ def test_the_three_loops_count_the_same_divergent_tiles():
 
 
 @pytest.mark.parametrize("slots", [64, 7])
-def test_the_scatter_loops_store_by_the_skip_rule(slots):
+@pytest.mark.parametrize("add", [0, 1])
+def test_the_scatter_loops_store_by_the_skip_rule(slots, add):
     """Source element e goes to slot idx[e] where idx[e] < slots, later elements over earlier
-    ones; an index at or past the slots is skipped (the golden: that rule, one element at a time)."""
+    ones (add: summed in order, float32 rounding each step); an index at or past the slots is
+    skipped (the golden: that rule, one element at a time)."""
     import _baseline
     lib = _baseline.load("O2")
-    src = np.arange(1, 257, dtype=np.float32)
+    src = (np.arange(1, 257) + 0.1).astype(np.float32)
     for t in range(0, 400, 13):
         idx = Generator("mixed", 3)(np.array([t]), 256, slots)[0].astype(np.int64) & 0xFFFFFFFF
         want = np.zeros(slots, np.float32)
         for e, u in enumerate(idx):
             if u < slots:
-                want[u] = src[e]
+                want[u] = np.float32(want[u] + src[e]) if add else src[e]
         w32 = idx.astype(np.uint32)
         for nb in (0, 1):
             tab = np.zeros(slots + 1, np.float32)
-            lib.scatter_tile_c(tab.ctypes.data, slots, w32.ctypes.data, src.ctypes.data, 256, nb)
-            assert tab[:slots].tobytes() == want.tobytes(), (t, nb)
+            lib.scatter_tile_c(tab.ctypes.data, slots, w32.ctypes.data, src.ctypes.data, 256, nb, add)
+            assert tab[:slots].tobytes() == want.tobytes(), (t, nb, add)
 
 
 def test_the_scatter_fuzz_bench_prints_what_ran():
@@ -66,6 +68,11 @@ def test_the_scatter_fuzz_bench_prints_what_ran():
     root = Path(__file__).resolve().parents[1]
     r = subprocess.run([sys.executable, str(root / "perf" / "bench_fuzz_scatter.py"), "--n", "3000", "--repeat", "1"],
                        capture_output=True, text=True, timeout=600)
+    ra = subprocess.run([sys.executable, str(root / "perf" / "bench_fuzz_scatter.py"), "--n", "2000", "--repeat", "1",
+                         "--atomic", "add"], capture_output=True, text=True, timeout=600)
+    assert ra.returncode == 0, ra.stderr[-2000:]
+    pairs = [json.loads(x)["pair"] for x in ra.stdout.splitlines() if '"pair"' in x]
+    assert pairs == ["a5.default vs cpu", "a2a3 vs cpu"]
     assert r.returncode == 0, r.stderr[-2000:]
     lines = [json.loads(x) for x in r.stdout.splitlines() if x.startswith("{")]
     base = [x for x in lines if x.get("what", "").startswith("baseline")]
