@@ -840,18 +840,32 @@ static inline void mr_put(u8 *p, u64 T, u64 v) {
     }
 }
 
-static u64 mr_remap(const i64 *P, u64 u, bool *w) {
-    const u64 cap = (u64)P[MS_CAP];
-    const bool b32 = P[MS_BITS] == 32;
-    *w = true;
-    switch ((int)P[MS_OOB]) {
-    case SOOB_SKIP: *w = u < cap; return u;
-    case SOOB_CLAMP: {
+// The index word `w` as the side's cast leaves it: sign- or zero-extended, then the low 32
+// bits kept by a 32-bit cast.
+static inline u64 mr_cast(u32 w, bool sgn, bool b32) {
+    const u64 raw = sgn ? (u64)(i64)(int)w : (u64)w;
+    return b32 ? (raw & 0xFFFFFFFFull) : raw;
+}
+
+// The slot of cast index `u` under policy OOB (*w: written at all).
+template <int OOB>
+static inline u64 mr_remap_t(u64 u, u64 cap, bool b32, bool *w) {
+    *w = OOB == SOOB_SKIP ? u < cap : true;
+    if (OOB == SOOB_CLAMP) {
         const u64 last = b32 ? ((cap - 1ull) & 0xFFFFFFFFull) : cap - 1ull;
         return b32 ? (u >= cap ? last : u) : (u <= last ? u : last);
     }
-    case SOOB_WRAP: return cap ? u % cap : u;
-    default: return u;
+    if (OOB == SOOB_WRAP) return cap ? u % cap : u;
+    return u;
+}
+static u64 mr_remap(const i64 *P, u64 u, bool *w) {
+    const u64 cap = (u64)P[MS_CAP];
+    const bool b32 = P[MS_BITS] == 32;
+    switch ((int)P[MS_OOB]) {
+    case SOOB_SKIP: return mr_remap_t<SOOB_SKIP>(u, cap, b32, w);
+    case SOOB_CLAMP: return mr_remap_t<SOOB_CLAMP>(u, cap, b32, w);
+    case SOOB_WRAP: return mr_remap_t<SOOB_WRAP>(u, cap, b32, w);
+    default: return mr_remap_t<SOOB_UNDEFINED>(u, cap, b32, w);
     }
 }
 
@@ -883,8 +897,6 @@ static bool mr_elem_run(const i64 *P, Word word, u64 tb, u32 p0, u32 cnt, u32 th
                         usize &k) {
     const bool sgn = P[MS_IDX + TD_SIGNED] != 0, b32 = P[MS_BITS] == 32;
     const u64 cap = (u64)P[MS_CAP], T = (u64)P[MS_T];
-    const u64 last = b32 ? ((cap - 1ull) & 0xFFFFFFFFull) : cap - 1ull;
-    const u64 keep = b32 ? 0xFFFFFFFFull : ~0ull;
     usize n = k;
     u64 bad = 0;
     // in chunks: every position's element and "written" first (a loop that vectorises), then
@@ -896,13 +908,8 @@ static bool mr_elem_run(const i64 *P, Word word, u64 tb, u32 p0, u32 cnt, u32 th
         const u32 m = cnt - c0 < (u32)CH ? cnt - c0 : (u32)CH;
         PTO_PRAGMA(omp simd reduction(| : bad))
         for (u32 l = 0; l < m; ++l) {
-            const u32 wd = word(p0 + c0 + l);
-            const u64 u = (sgn ? (u64)(i64)(int)wd : (u64)wd) & keep;
-            u64 e = u;
-            bool w = true;
-            if (OOB == SOOB_SKIP) w = u < cap;
-            if (OOB == SOOB_CLAMP) e = b32 ? (u >= cap ? last : u) : (u <= last ? u : last);
-            if (OOB == SOOB_WRAP) e = cap ? u % cap : u;
+            bool w;
+            const u64 e = mr_remap_t<OOB>(mr_cast(word(p0 + c0 + l), sgn, b32), cap, b32, &w);
             const u64 byte = e * T;
             bad |= (u64)w & ((byte >> 63) | (u64)(byte + T > tb));
             el[l] = e;
@@ -941,10 +948,7 @@ static bool ms_ref_list(const i64 *P, int kind, Word word, u64 tb, MsList &out, 
     const u64 T = (u64)P[MS_T];
     MsWrite *o = out.room((usize)VR * VC);
     usize k = 0;
-    auto cast = [&](u32 w) {
-        const u64 raw = sgn ? (u64)(i64)(int)w : (u64)w;
-        return P[MS_BITS] == 32 ? (raw & 0xFFFFFFFFull) : raw;
-    };
+    auto cast = [&](u32 w) { return mr_cast(w, sgn, P[MS_BITS] == 32); };
     auto put = [&](u32 pos, u32 th, u64 s, u64 c) {
         const u64 e = mr_elem(P, s, c);
         o[k++] = {pos, th, e};
