@@ -281,6 +281,22 @@ PTO_DEV u64 linear_slot(const i64 *P, const u8 *ib, u32 j, bool *w) {
     return ms_remap(u, (u64)P[MS_CAP], (int)P[MS_OOB], (int)P[MS_BITS], w);
 }
 
+// The store pass of the Elem fast kernels: source element l (of `src`) to slot sl[l] where
+// on[l], in order; an atomic op combines with the old value. A skipped lane goes to a sink, so
+// no branch follows the random indices (its combine is computed and discarded).
+template <int TS, class U>
+static void fast_stores(u8 *tab, const U *sl, const int *on, int n, const u8 *src, int op, int dt) {
+    alignas(8) u8 sink[8] = {0};
+    if (op == AT_NONE)
+        for (int l = 0; l < n; ++l)
+            st_word<TS>(pick_or_sink(on[l], tab, (u64)sl[l] * TS, sink), ld_word<TS>(src + (u64)l * TS));
+    else
+        for (int l = 0; l < n; ++l) {
+            u8 *d = pick_or_sink(on[l], tab, (u64)sl[l] * TS, sink);
+            st_word<TS>(d, ms_combine(op, dt, ld_word<TS>(d), ld_word<TS>(src + (u64)l * TS)));
+        }
+}
+
 // The scalar Elem loop in vector form, for the linear shape of a5_elem_fast: slots of every
 // position first (pass 0 ORs the bad writes), then the stores in row-major order.
 // U: the lanes' type. u32 where the cast cannot matter (seq_elem_fast: a capacity below 2^31
@@ -297,8 +313,6 @@ static bool seq_elem_fast_t(const i64 *P, const Mem &m, u32 *os, u8 *oo) {
     const u64 lim = tb_ok ? (gsz - TS - tb) / TS : 0;
     const bool sgn = itd[TD_SIGNED] != 0;
     enum { CH = 256 };
-    alignas(8) u8 sink[8] = {0};
-    const int op = (int)P[MS_ATOMIC], dt = (int)P[MS_DT];
     U sl[CH];
     int on[CH];
     const bool keep = N <= (u32)CH;                // one chunk: pass 1 reuses pass 0's slots
@@ -327,16 +341,7 @@ static bool seq_elem_fast_t(const i64 *P, const Mem &m, u32 *os, u8 *oo) {
                 continue;
             }
         store:
-            // (a skipped position stores into a sink: no branch on random indices to mispredict;
-            // an atomic op combines with the old value, the sink's too, which is discarded)
-            if (op == AT_NONE)
-                for (int l = 0; l < n; ++l)
-                    st_word<TS>(pick_or_sink(on[l], tab, (u64)sl[l] * TS, sink), ld_word<TS>(sb + (u64)(p0 + l) * TS));
-            else
-                for (int l = 0; l < n; ++l) {
-                    u8 *d = pick_or_sink(on[l], tab, (u64)sl[l] * TS, sink);
-                    st_word<TS>(d, ms_combine(op, dt, ld_word<TS>(d), ld_word<TS>(sb + (u64)(p0 + l) * TS)));
-                }
+            fast_stores<TS>(tab, sl, on, n, sb + (u64)p0 * TS, (int)P[MS_ATOMIC], (int)P[MS_DT]);
         }
     return true;
 }
@@ -445,8 +450,6 @@ static bool a5_elem_fast_t(const i64 *P, const Mem &m, u32 *os, u8 *oo) {
     const u32 cap32 = (u32)cap;
     // pass 0 keeps each round's slots (up to 64 rounds of 32 lanes); longer launches recompute
     enum { KEEP = 64 };
-    alignas(8) u8 sink[8] = {0};
-    const int op = (int)P[MS_ATOMIC], dt = (int)P[MS_DT];
     u32 keep[KEEP][32];
     int keep_on[KEEP][32];
     for (int pass = 0; pass < 2; ++pass) {
@@ -475,14 +478,7 @@ static bool a5_elem_fast_t(const i64 *P, const Mem &m, u32 *os, u8 *oo) {
                         }
                     continue;
                 }
-                if (op == AT_NONE)                      // stores in lane order (a skipped lane: the sink)
-                    for (int l = 0; l < n; ++l)
-                        st_word<TS>(pick_or_sink(on[l], tab, (u64)sl[l] * TS, sink), ld_word<TS>(sb + (u64)(base + l) * TS));
-                else                                    // atomics: each lane's combine, in lane order
-                    for (int l = 0; l < n; ++l) {
-                        u8 *d = pick_or_sink(on[l], tab, (u64)sl[l] * TS, sink);
-                        st_word<TS>(d, ms_combine(op, dt, ld_word<TS>(d), ld_word<TS>(sb + (u64)(base + l) * TS)));
-                    }
+                fast_stores<TS>(tab, sl, on, n, sb + (u64)base * TS, (int)P[MS_ATOMIC], (int)P[MS_DT]);   // lane order
             }
         if (bad) return false;
     }
