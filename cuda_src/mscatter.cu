@@ -660,7 +660,6 @@ static bool a5_last_owner(const i64 *P, const Mem &m) {
     std::vector<i64> &owner = sc.owner;               // -1 everywhere between calls
     std::vector<u64> &touched = sc.touched;
     if (owner.size() < cap + 1) owner.resize(cap + 1, -1);
-    touched.clear();
     bool ok = true;
     if (elem_linear_shape(P, m)) {                    // the common shape: direct moves
         const i64 *std_ = P + MS_SRC, *itd = P + MS_IDX;
@@ -691,6 +690,7 @@ static bool a5_last_owner(const i64 *P, const Mem &m) {
         for (usize t = 0; t < nt; ++t) own[tl[t]] = -1;
         return ok;
     }
+    touched.clear();                                  // (the linear shape only grows it: no refill a call)
     for (u32 j = 0; j < count && ok; ++j) {
         u64 u;
         if (!ms_index(P, m, row ? j : j / VC, row ? 0 : j % VC, &u)) { ok = false; break; }
@@ -1001,14 +1001,13 @@ static bool ms_ref_list(const i64 *P, int kind, Word word, u64 tb, MsList &out, 
         return true;
     }
     if (owner.size() < cap + 1) owner.resize(cap + 1, -1);
-    used.clear();
     if (!row) {
         // Without a branch on the random slots: the scalar writes in order (mr_elem_run, into
         // the list itself), every one claims its slot (the spare slot `cap` past the table),
         // then each slot's last claim is kept, in place.
         usize m = 0;
         (void)mr_elem_run(P, word, tb, 0, n, 0, 0, o, m);
-        used.resize(m);
+        if (used.size() < m) used.resize(m);          // (grown, never cleared and refilled)
         u64 *ul = used.data();
         i64 *own = owner.data();
         for (usize t = 0; t < m; ++t) {
@@ -1030,6 +1029,7 @@ static bool ms_ref_list(const i64 *P, int kind, Word word, u64 tb, MsList &out, 
         out.n = k;
         return ok;
     }
+    used.clear();
     for (u32 j = 0; j < n; ++j) {
         bool w;
         const u64 s = mr_remap(P, cast(word(j)), &w);
