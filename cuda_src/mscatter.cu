@@ -1419,15 +1419,15 @@ extern "C" __global__ void mscatter_fuzz(PTO_KERNEL_PARAMS) {
         // table is checked against its list's last writers (one pass for a shared reference)
         const bool no_atomic = PA[MS_ATOMIC] == AT_NONE && PB[MS_ATOMIC] == AT_NONE;
         const bool plain = share && oka && no_atomic;
-        const bool plain2 = !share && no_atomic;
-        bool applied = !plain && !plain2;         // are the reference tables W.ra / W.rb written?
+        const bool plain_each = !share && no_atomic;
+        bool applied = !plain && !plain_each;     // are the reference tables W.ra / W.rb written?
         bool bad_a = false, bad_b = false, race_a = false, race_b = false;
         if (plain) {
             bool race = false;
             ms_check_last(PA, W.wa, ubl, ga, gb, W.own.data(), &bad_a, &bad_b, &race);
             race_a = ka == FK_SOURCE && race;
             race_b = kb == FK_SOURCE && race;
-        } else if (plain2) {
+        } else if (plain_each) {
             bool ra = false, rb = false;
             if (oka) ms_check_side(PA, W.wa, ubl, ga, W.own.data(), &bad_a, &ra);
             if (okb) ms_check_side(PB, W.wb, ubl, gb, W.own.data(), &bad_b, &rb);

@@ -177,9 +177,9 @@ extern "C" void fuzz_tile(u32 tsize, u64 seed, long long t, int nidx, int gen, u
 template <bool NB, bool ADD = false>
 static inline void scatter_tile(float *tab, u32 slots, const u32 *idx, const float *src, int nidx) {
     for (int e = 0; e < nidx; ++e) {
-        float *d = NB ? &tab[idx[e] < slots ? idx[e] : slots] : &tab[idx[e]];   // (NB: the spare slot takes the skipped ones)
-        if (!NB && idx[e] >= slots) continue;
-        *d = ADD ? *d + src[e] : src[e];
+        const u32 at = NB ? (idx[e] < slots ? idx[e] : slots) : idx[e];     // (NB: the spare slot takes the skipped ones)
+        if (!NB && at >= slots) continue;
+        tab[at] = ADD ? tab[at] + src[e] : src[e];
     }
 }
 

@@ -108,7 +108,6 @@ class Campaign:
           int(self.gm.size), self.ub[0].ctypes.data, self.ub[1].ctypes.data, int(n), res.ctypes.data, int(res.shape[0]))
         return res
 
-
     def kernel_kinds(self) -> tuple[int, int]:
         """Each side's kernel as the engine's kernel form and specialised builds call it
         (``MGK_*`` of mgather_impl.cuh); LookupError for a kernel they do not call."""
