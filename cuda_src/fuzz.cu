@@ -532,6 +532,16 @@ extern "C" u64 pto_fuzz_words_only(u64 seed, int gen, u64 gcap, i64 n_idx, u64 i
     return acc;
 }
 
+// The words the executing engine gives tiles inst0 .. inst0+n-1 (fz_words: the host's
+// vectorised word loops), n_idx each, into out: tests compare them with NumPy.
+extern "C" void pto_fuzz_words(u64 seed, int gen, u64 gcap, i64 n_idx, u64 inst0, i64 n, u32 *out) {
+    std::vector<u32> w((usize)n_idx + 32);
+    for (i64 t = 0; t < n; ++t) {
+        fz_words(rng_key(seed, inst0 + (u64)t), gen, gcap, (u64)n_idx, w.data());
+        memcpy(out + t * n_idx, w.data(), (usize)n_idx * 4);
+    }
+}
+
 // Index values (int64) of tiles inst0 .. inst0+n_inst-1, n_elem each, from every value
 // function (rng_value, rng_value_sel; rng_value32's low 32 bits into out3): tests compare
 // them with NumPy.

@@ -12,6 +12,8 @@ import numpy as np
 from ptogpu.backend import native_backend
 
 SRC = Path(__file__).with_name("baseline.cpp")
+HEADERS = [SRC.parents[1] / "cuda_src" / h for h in ("host_shim.h", "common.cuh", "counter_rng.cuh")]
+"""What baseline.cpp includes: the engine's generator (its loops may take ptogpu's own word loops)."""
 COMMON = ["-fopenmp", "-shared", "-fPIC", "-std=c++17"]
 OPTS = {"O3": ["-O3", "-march=native"], "O2": ["-O2"]}
 """The builds benches time side by side: as a user tuning for this machine would build the
@@ -25,7 +27,7 @@ def load(opt: str = "O3") -> ctypes.CDLL:
     if cxx is None:
         raise RuntimeError("no C++ compiler for the baseline")
     flags = OPTS[opt] + COMMON
-    key = hashlib.sha256(SRC.read_bytes() + " ".join([cxx] + flags).encode()).hexdigest()[:16]
+    key = hashlib.sha256(b"".join(f.read_bytes() for f in (SRC, *HEADERS)) + " ".join([cxx] + flags).encode()).hexdigest()[:16]
     out = native_backend.cache_dir() / f"ptogpu_bench_baseline_{key}.so"
     if not out.exists():
         out.parent.mkdir(parents=True, exist_ok=True)

@@ -9,12 +9,15 @@
 //                 cuda_src/counter_rng.cuh, mixed generator), run two Elem MGATHERs (Wrap on
 //                 capacity `cap_a` and `cap_b`) into two buffers and memcmp them
 //   fuzz_loop_sel the same with the generator's selection branch-free, its loop plain or
-//                 marked `omp simd` (then vectorised: what a user tuning the loop writes)
+//                 marked `omp simd` (then vectorised: what a user tuning the loop writes), or
+//                 the executing engine's own word loops (cuda_src/counter_rng.cuh rng_words32,
+//                 the mixed kind written in AVX-512 where the build has it): a loop that takes
+//                 ptogpu's generator header generates as fast as the engine does
 // Both take the benches' tile shapes and capacities as compile-time constants, as the
 // vendor's templates give them to the compiler (a runtime `% cap` is a division per index:
 // 15x slower, measured, and not what a user's loop around the vendor code compiles to).
-//   scatter_fuzz_loop  one thread: for each tile, generate the indices (as fuzz_loop, the
-//                 generator vectorised), run the CPU simulator's Elem MSCATTER (Skip: an index
+//   scatter_fuzz_loop  one thread: for each tile, generate the indices (as fuzz_loop, with
+//                 the engine's own word loops), run the CPU simulator's Elem MSCATTER (Skip: an index
 //                 at or past the slot count is skipped; source element p to slot idx[p], in
 //                 order) into two tables, memcmp them, zero them again; the stores branchy
 //                 (`if (idx < slots)`) or branch-free (a skipped element stores into a spare slot);
@@ -26,12 +29,9 @@
 #include <cstdint>
 #include <cstring>
 #include <vector>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
-
-typedef uint32_t u32;
-typedef uint64_t u64;
+// (the generator of the executing engine: rng_words32; it brings u32/u64 and OpenMP)
+#include "../cuda_src/host_shim.h"
+#include "../cuda_src/counter_rng.cuh"
 
 // The loop body with the tile shape either a compile-time constant (R, C > 0: what the vendor's
 // templates give the compiler, so loops unroll and vectorise) or runtime (R = C = 0).
@@ -107,13 +107,16 @@ static inline u32 value32_sel(u32 k1, u32 k2, u32 e, const u32 dup[4], u32 cap) 
 }
 
 // The index words of tile t (s = mix64(seed)) into idx, by the generator written plainly
-// (GEN 0), branch-free (1), branch-free with its loop marked `omp simd` (2: vectorised).
+// (GEN 0), branch-free (1), branch-free with its loop marked `omp simd` (2: vectorised), or
+// the engine's own word loops (3).
 template <int GEN>
 static inline void tile_words(u64 s, long long t, u32 tsize, int nidx, u32 *idx) {
     const u64 key = mix64(s + (u64)t * 0x9E3779B97F4A7C15ull);
     u32 dup[4];
     for (u64 j = 0; j < 4; ++j) dup[j] = (u32)(((mix64(key + j + 1) & 0xFFFFFFFFull) * tsize) >> 32);
-    if (GEN == 2) {
+    if (GEN == 3) {
+        rng_words32(GEN_MIXED, (u32)key, (u32)(key >> 32), dup, tsize, (u32)nidx, idx);
+    } else if (GEN == 2) {
 #pragma omp simd
         for (int e = 0; e < nidx; ++e) idx[e] = value32_sel((u32)key, (u32)(key >> 32), (u32)e, dup, tsize);
     } else {
@@ -150,22 +153,27 @@ extern "C" long long fuzz_loop(const float *table, u32 tsize, u32 cap_a, u32 cap
     return fuzz_t<0, 0, 0>(table, tsize, cap_a, cap_b, seed, n, nidx);
 }
 
-// fuzz_loop with the branch-free generator (value32_sel; simd: its loop vectorised): the same
-// tiles, same result.
+// fuzz_loop with another generator (`gen`: 1 branch-free, 2 branch-free vectorised, 3 the
+// engine's word loops; tile_words): the same tiles, same result.
 extern "C" long long fuzz_loop_sel(const float *table, u32 tsize, u32 cap_a, u32 cap_b, u64 seed,
-                                   long long n, int nidx, int simd) {
-    if (nidx == 256 && cap_a == 4096 && cap_b == 4096)
-        return simd ? fuzz_t<256, 4096, 4096, 2>(table, tsize, cap_a, cap_b, seed, n, nidx)
-                    : fuzz_t<256, 4096, 4096, 1>(table, tsize, cap_a, cap_b, seed, n, nidx);
-    return simd ? fuzz_t<0, 0, 0, 2>(table, tsize, cap_a, cap_b, seed, n, nidx)
-                : fuzz_t<0, 0, 0, 1>(table, tsize, cap_a, cap_b, seed, n, nidx);
+                                   long long n, int nidx, int gen) {
+    const bool bench = nidx == 256 && cap_a == 4096 && cap_b == 4096;
+    switch (gen) {
+    case 3: return bench ? fuzz_t<256, 4096, 4096, 3>(table, tsize, cap_a, cap_b, seed, n, nidx)
+                         : fuzz_t<0, 0, 0, 3>(table, tsize, cap_a, cap_b, seed, n, nidx);
+    case 2: return bench ? fuzz_t<256, 4096, 4096, 2>(table, tsize, cap_a, cap_b, seed, n, nidx)
+                         : fuzz_t<0, 0, 0, 2>(table, tsize, cap_a, cap_b, seed, n, nidx);
+    default: return bench ? fuzz_t<256, 4096, 4096, 1>(table, tsize, cap_a, cap_b, seed, n, nidx)
+                          : fuzz_t<0, 0, 0, 1>(table, tsize, cap_a, cap_b, seed, n, nidx);
+    }
 }
 
 // The index tile of instance t as the loops generate it (tile_words, generator `gen`), for the
 // test that every generator gives the engine's tiles.
 extern "C" void fuzz_tile(u32 tsize, u64 seed, long long t, int nidx, int gen, u32 *out) {
     const u64 s = mix64(seed);
-    if (gen == 2) tile_words<2>(s, t, tsize, nidx, out);
+    if (gen == 3) tile_words<3>(s, t, tsize, nidx, out);
+    else if (gen == 2) tile_words<2>(s, t, tsize, nidx, out);
     else if (gen == 1) tile_words<1>(s, t, tsize, nidx, out);
     else tile_words<0>(s, t, tsize, nidx, out);
 }
@@ -191,7 +199,7 @@ static long long scatter_fuzz_t(const float *src, u32 slots_a, u32 slots_b, u64 
     const u64 s = mix64(seed);
     const u32 gcap = slots_a;
     for (long long t = 0; t < n; ++t) {
-        tile_words<2>(s, t, gcap, nidx, idx.data());
+        tile_words<3>(s, t, gcap, nidx, idx.data());
         scatter_tile<NB, ADD>(a.data(), slots_a, idx.data(), src, nidx);
         scatter_tile<NB, ADD>(b.data(), slots_b, idx.data(), src, nidx);
         const u32 m = slots_a < slots_b ? slots_a : slots_b;

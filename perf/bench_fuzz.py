@@ -15,8 +15,10 @@ Python) on a tenth of them; the formula screening mode (``fused=True``: per-elem
 formulas, no lanes run) on ``--n`` tiles; and the simple alternative, a one-thread C++ loop
 that generates each tile, runs two MGATHERs and compares bytes (perf/baseline.cpp, built both
 -O3 -march=native and -O2, each with the generator written plainly (branches), branch-free,
-and branch-free in a loop marked ``omp simd`` -- vectorised, what a user tuning the loop
-writes), with the ratios (``over_baseline``: to the fastest -O3 -march=native loop;
+branch-free in a loop marked ``omp simd`` -- vectorised, what a user tuning the loop
+writes -- and the executing engine's own word loops, which a loop can take from ptogpu's
+generator header (cuda_src/counter_rng.cuh; the mixed kind written in AVX-512 where the
+build has it)), with the ratios (``over_baseline``: to the fastest -O3 -march=native loop;
 ``over_baseline_O2``: to the fastest -O2 one). The native lines name the build's vector ISA; one more native
 line times the index generation alone (one thread): the part of a tile no engine saves
 without changing the generator.
@@ -82,7 +84,9 @@ def _line(be: str, rep, n: int, dt: float, mach: dict, pair: str = "a5.simt vs a
 # The simple loop's generator: written plainly (branches), branch-free, branch-free in a loop
 # marked `omp simd` (vectorised).
 GENERATORS = {"plain": "", "sel": ", generator's selection branch-free",
-              "simd": ", generator branch-free in an `omp simd` loop"}
+              "simd": ", generator branch-free in an `omp simd` loop",
+              "engine": ", the engine's own word loops (cuda_src/counter_rng.cuh rng_words32)"}
+_GEN_ARG = {"sel": 1, "simd": 2, "engine": 3}          # baseline.cpp fuzz_loop_sel's `gen`
 
 
 # Tiles each baseline loop runs (three times, per build and generator): about half a second of
@@ -101,7 +105,7 @@ def baseline_rate(cfg, seed: int, n: int, opt: str = "O3", gen: str = "plain") -
     best = 0.0
     for _ in range(3):
         t0 = time.perf_counter()
-        lib.fuzz_loop(*args) if gen == "plain" else lib.fuzz_loop_sel(*args, int(gen == "simd"))
+        lib.fuzz_loop(*args) if gen == "plain" else lib.fuzz_loop_sel(*args, _GEN_ARG[gen])
         best = max(best, n / (time.perf_counter() - t0))
     return best
 

@@ -10,7 +10,8 @@ reference, then the two against each other; ``executed`` in the JSON), timed ``-
 times, the best reported (all in ``runs_tiles_per_s``).
 
 The simple alternative, in the same process: a one-thread C++ loop (perf/baseline.cpp
-``scatter_fuzz_loop``) that generates each tile (the same generator, vectorised), runs the CPU
+``scatter_fuzz_loop``) that generates each tile (the same generator: the engine's own word
+loops, cuda_src/counter_rng.cuh rng_words32), runs the CPU
 simulator's scatter twice (source element e to slot idx[e] where idx[e] < 64, in order) into
 two tables, memcmps and zeroes them -- built -O3 -march=native and -O2, its stores branchy
 (``if``) and branch-free (a spare slot takes the skipped elements); with ``--atomic add`` it

@@ -99,3 +99,24 @@ def test_mulhi32_is_exact():
     for cap in list(range(70)) + [2**16 - 1, 2**16, 2**16 + 1, 2**31, 2**32 - 1, 4096, 97]:
         want = ((lo.astype(np.uint64) * np.uint64(cap)) >> np.uint64(32)).astype(np.uint32)
         np.testing.assert_array_equal(_mulhi32(lo, cap), want)
+
+
+@pytest.mark.parametrize("kind", list(KINDS))
+def test_the_executing_engines_word_loops_give_the_numpy_values(kind):
+    """The words the executing engine generates (fz_words: per-kind vectorised loops, the
+    mixed one written in AVX-512 where the build has it) are the low 32 bits of NumPy's
+    values, for tile lengths with and without a partial vector and any capacity."""
+    _native()
+    from ptogpu.backend import native_backend
+    f = native_backend.load("fuzz").pto_fuzz_words
+    f.argtypes = [ctypes.c_uint64, ctypes.c_int, ctypes.c_uint64, ctypes.c_longlong, ctypes.c_uint64,
+                  ctypes.c_longlong, ctypes.c_void_p]
+    f.restype = None
+    for seed in (0, 99, 2**64 - 1):
+        for cap in (0, 1, 7, 128, 4096, 65537, 2**31 - 1, 2**32 - 1):
+            for n_elem in (1, 15, 16, 17, 61, 256):
+                inst0, n = 10**9 + seed % 1000, 23
+                out = np.zeros((n, n_elem), np.uint32)
+                f(seed, KINDS[kind], cap, n_elem, inst0, n, out.ctypes.data)
+                want = generate(kind, seed, np.arange(inst0, inst0 + n), n_elem, cap).astype(np.uint32)
+                np.testing.assert_array_equal(out, want, err_msg=f"seed {seed} cap {cap} n {n_elem}")

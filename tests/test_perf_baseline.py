@@ -16,25 +16,26 @@ pytestmark = pytest.mark.skipif(native_backend.compiler() is None, reason="no C+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "perf"))
 
 
+@pytest.mark.parametrize("opt", ["O2", "O3"])
 @pytest.mark.parametrize("cap", [4096, 300, 7])
-def test_every_baseline_generator_gives_the_engines_tiles(cap):
+def test_every_baseline_generator_gives_the_engines_tiles(cap, opt):
     import _baseline
-    lib = _baseline.load("O2")
+    lib = _baseline.load(opt)
     inst = np.arange(0, 4000, 37, dtype=np.int64)
     want = Generator("mixed", 11)(inst, 256, cap).astype(np.int64) & 0xFFFFFFFF
     out = np.zeros(256, np.uint32)
-    for gen in (0, 1, 2):                   # plain, branch-free, branch-free vectorised
+    for gen in (0, 1, 2, 3):                # plain, branch-free, vectorised, the engine's word loops
         for t, w in zip(inst, want):
             lib.fuzz_tile(cap, 11, int(t), 256, gen, out.ctypes.data)
             assert np.array_equal(out.astype(np.int64), w), (gen, t)
 
 
-def test_the_three_loops_count_the_same_divergent_tiles():
+def test_the_loops_count_the_same_divergent_tiles():
     import _baseline
     lib = _baseline.load("O2")
     tab = np.random.default_rng(0).standard_normal(4096).astype(np.float32)
     args = (tab.ctypes.data, 64, 4096, 2048, 5, 2000, 4)   # 4 indices below 64 or far past: some tiles diverge
-    got = {lib.fuzz_loop(*args), lib.fuzz_loop_sel(*args, 0), lib.fuzz_loop_sel(*args, 1)}
+    got = {lib.fuzz_loop(*args), *(lib.fuzz_loop_sel(*args, g) for g in (1, 2, 3))}
     assert len(got) == 1 and 0 < got.pop() < 2000
 
 
