@@ -120,7 +120,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
     f.add_argument("--specialise", type=str.lower, choices=("auto", "on", "off"), default=None,
                    help="the executing engine compiled for each campaign's configuration (MGATHER "
                         "into UB on native): on (build first, ~3 s a configuration, cached), off, or "
-                        "auto (default: a cached build, or a background build for campaigns of 2e7+ "
+                        "auto (default: a cached build, or a background build for campaigns of 6e7+ "
                         "tiles); sets PTOGPU_FUZZ_SPECIALISE for this process")
     f.add_argument("--shapes", action="store_true",
                    help="draw each tile's valid shape inside --shape (default 48x64 with --shapes; "

@@ -49,10 +49,11 @@ def mode() -> str:
 
 
 # "auto" builds a configuration in the background only for campaigns this long: a build takes
-# about 3 s of one core (2-core Zen 4, -O3) and saves about a sixth of a tile's time, so
-# shorter campaigns finish sooner without it (the build is cached: the next campaign of the
-# same configuration, of any length, loads it).
-MIN_TILES = 20_000_000
+# about 3 s of one core (2-core Zen 4, -O3: ~1.5 s of a campaign on both) and saves up to
+# about a tenth of a tile's time at ~4e6 tiles/s, so it pays from ~15 s, 6e7 tiles; shorter
+# campaigns finish sooner without it (the build is cached: the next campaign of the same
+# configuration, of any length, loads it).
+MIN_TILES = 60_000_000
 
 
 def _E(name: str) -> int:
