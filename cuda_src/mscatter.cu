@@ -802,6 +802,7 @@ struct MsWrite {
     u32 thread;    // the A5 source-centric thread that stores it
     u64 elem;      // table element (byte address / T; the table is at GM 0)
 };
+static_assert(sizeof(MsWrite) == 16 && __builtin_offsetof(MsWrite, thread) == 4, "mr_elem_run writes (pos, thread) as one word");
 
 // A write list: its storage is kept across tiles (filled through a raw pointer: push_back on
 // a thread-local vector reloaded the vector's end after every store).
@@ -884,14 +885,16 @@ static u32 mr_wpr(u32 vr, u32 vc) {
 static u32 mr_warps(u64 n) { const u64 w = (n + 31u) / 32u; return w < 1 ? 1u : (w > 32 ? 32u : (u32)w); }
 
 // ms_ref_list's Elem writes of positions p0 .. p0+cnt-1 in order (thread th0 + l*step), the
-// policy a template argument and the list filled without a branch per position (a skipped
-// position's entry is written and not counted): the indices are random, so a branch on
-// "written" goes either way at random (measured: the branch-free list ran faster). Returns
-// whether every write stays in GM.
-template <int OOB, class Word>
+// policy and the index cast (SGN: sign-extended; B32: a 32-bit cast) template arguments and
+// the list filled without a branch per position (a skipped position's entry is written and
+// not counted): the indices are random, so a branch on "written" goes either way at random
+// (measured: the branch-free list ran faster). With the cast a run-time choice GCC unswitched
+// the element loop and left some copies scalar (a signed index under a 64-bit cast: a
+// quarter of an A5 Last campaign's time). Returns whether every write stays in GM.
+template <int OOB, bool SGN, bool B32, class Word>
 static bool mr_elem_run(const i64 *P, Word word, u64 tb, u32 p0, u32 cnt, u32 th0, u32 step, MsWrite *o,
                         usize &k) {
-    const bool sgn = P[MS_IDX + TD_SIGNED] != 0, b32 = P[MS_BITS] == 32;
+    const bool sgn = SGN, b32 = B32;
     const u64 cap = (u64)P[MS_CAP], T = (u64)P[MS_T];
     usize n = k;
     u64 bad = 0;
@@ -911,15 +914,30 @@ static bool mr_elem_run(const i64 *P, Word word, u64 tb, u32 p0, u32 cnt, u32 th
             el[l] = e;
             on[l] = w;
         }
+        // (pos, thread) as one little-endian word stepped by (1, step): GCC otherwise builds
+        // each entry's pair in a vector register, lane by lane (half of this function's time)
+        u64 pt = (u64)(p0 + c0) | (u64)(th0 + c0 * step) << 32;
+        const u64 inc = 1ull | (u64)step << 32;
         for (u32 l = 0; l < m; ++l) {
-            o[n] = {p0 + c0 + l, th0 + (c0 + l) * step, el[l]};
+            __builtin_memcpy(&o[n], &pt, 8);
+            o[n].elem = el[l];
             n += on[l];
+            pt += inc;
         }
     }
     k = n;
     return !bad;
 }
 
+template <int OOB, class Word>
+static bool mr_elem_run(const i64 *P, Word word, u64 tb, u32 p0, u32 cnt, u32 th0, u32 step, MsWrite *o,
+                        usize &k) {
+    const bool sgn = P[MS_IDX + TD_SIGNED] != 0, b32 = P[MS_BITS] == 32;
+    if (sgn) return b32 ? mr_elem_run<OOB, true, true>(P, word, tb, p0, cnt, th0, step, o, k)
+                        : mr_elem_run<OOB, true, false>(P, word, tb, p0, cnt, th0, step, o, k);
+    return b32 ? mr_elem_run<OOB, false, true>(P, word, tb, p0, cnt, th0, step, o, k)
+               : mr_elem_run<OOB, false, false>(P, word, tb, p0, cnt, th0, step, o, k);
+}
 template <class Word>
 static bool mr_elem_run(const i64 *P, Word word, u64 tb, u32 p0, u32 cnt, u32 th0, u32 step, MsWrite *o,
                         usize &k) {

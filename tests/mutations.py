@@ -54,8 +54,13 @@ MUTATIONS = [
     # the MSCATTER reference's Elem list numbers its threads from 0 again every 256 positions
     # (races between threads 256 apart in a one-round launch go unseen)
     ("list thread ids per chunk", "mscatter.cu",
-     "o[n] = {p0 + c0 + l, th0 + (c0 + l) * step, el[l]};",
-     "o[n] = {p0 + c0 + l, th0 + l * step, el[l]};"),
+     "u64 pt = (u64)(p0 + c0) | (u64)(th0 + c0 * step) << 32;",
+     "u64 pt = (u64)(p0 + c0) | (u64)th0 << 32;"),
+    # ... or gives every position of a chunk the same thread (the (pos, thread) word stepped
+    # by pos alone): races inside one round of up to 256 threads go unseen
+    ("list thread ids not stepped", "mscatter.cu",
+     "const u64 inc = 1ull | (u64)step << 32;",
+     "const u64 inc = 1ull;"),
     # MSCATTER Max keeps the new value on ties of integers (a wrong comparison)
     ("atomic max compare", "mscatter.cu",
      "if (op == AT_MAX) return lt_ov ? v : old;",

@@ -74,6 +74,8 @@ def campaigns(backend: str = "native") -> list[Known]:
               S(rows=40, cols=40, slots=200, atomic="add", dtype="int32"), "a5", "cpu", "mixed", 500),
         Known("MSCATTER A5 Default vs CPU sim, Elem 16x32 (one round of 512 threads), cycle into 256 slots: races only",
               S(rows=16, cols=32, slots=256), "a5.default", "cpu", "cycle", 500),
+        Known("MSCATTER A5 Default vs CPU sim, Elem 16x16 (one round of 256 threads), cycle into 128 slots: races only",
+              S(rows=16, cols=16, slots=128), "a5.default", "cpu", "cycle", 500),
         Known("MSCATTER A5 Add vs CPU sim, half Elem 40x40 (two rounds): atomic order",
               S(rows=40, cols=40, slots=64, atomic="add", dtype="half"), "a5", "cpu", "uniform", 200),
         # -- the divergences the target tables explain
@@ -220,6 +222,8 @@ EXPECT: dict[str, dict[str, int]] = {
     'MSCATTER A5 Add vs CPU sim, int32 Elem 40x40 mixed, Skip: races only':
         {'race': 500},
     'MSCATTER A5 Default vs CPU sim, Elem 16x32 (one round of 512 threads), cycle into 256 slots: races only':
+        {'race': 500},
+    'MSCATTER A5 Default vs CPU sim, Elem 16x16 (one round of 256 threads), cycle into 128 slots: races only':
         {'race': 500},
     'MSCATTER A5 Add vs CPU sim, half Elem 40x40 (two rounds): atomic order':
         {'race + conflict resolution': 200},
