@@ -94,20 +94,21 @@ _GEN_ARG = {"sel": 1, "simd": 2, "engine": 3}          # baseline.cpp fuzz_loop_
 BASELINE_TILES = 200_000
 
 
-def baseline_rate(cfg, seed: int, n: int, opt: str = "O3", gen: str = "plain") -> float:
+def baseline_rate(cfg, seed: int, n: int, opt: str = "O3", gen: str = "plain") -> tuple[float, float]:
     """Tiles/s of the one-thread C++ fuzz loop on the same campaign shape, built ``opt``, its
-    generator ``gen`` (:data:`GENERATORS`), best of three."""
+    generator ``gen`` (:data:`GENERATORS`), best of three; and its CPU ns a tile, least of three."""
     import numpy as np
     import _baseline
     lib = _baseline.load(opt)
     tab = np.asarray(cfg.table).view(np.float32)
     args = (tab.ctypes.data, cfg.table_size, cfg.table_size, cfg.table_size, seed, n, cfg.n_idx)
-    best = 0.0
+    best, cpu = 0.0, float("inf")
     for _ in range(3):
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), _baseline.cpu_seconds()
         lib.fuzz_loop(*args) if gen == "plain" else lib.fuzz_loop_sel(*args, _GEN_ARG[gen])
         best = max(best, n / (time.perf_counter() - t0))
-    return best
+        cpu = min(cpu, (_baseline.cpu_seconds() - c0) / n * 1e9)
+    return best, cpu
 
 
 def words_rate(cfg, seed: int, n: int) -> float:
@@ -159,11 +160,11 @@ def main() -> int:
             nb = max(1, min(args.n // 10, BASELINE_TILES))
             for opt in ("O2", "O3"):
                 for gen in GENERATORS:
-                    bases[opt, gen] = baseline_rate(cfg, args.seed, nb, opt, gen)
+                    bases[opt, gen], cpu_ns = baseline_rate(cfg, args.seed, nb, opt, gen)
                     print(json.dumps({"bench": "fuzz_campaign", "what": "baseline: one-thread C++ loop (generate, "
                                       f"two MGATHERs, memcmp), {_baseline.LABEL[opt]}{GENERATORS[gen]}",
                                       "n": nb, "tiles_per_s": round(bases[opt, gen]),
-                                      "machine": mach}), flush=True)
+                                      "cpu_ns_per_tile": round(cpu_ns, 1), "machine": mach}), flush=True)
             # the ratios are to the fastest loop of each build: the strongest simple alternative
             bases = {opt: max(bases[opt, g] for g in GENERATORS) for opt in ("O2", "O3")}
             base = bases["O3"]
@@ -189,17 +190,20 @@ def main() -> int:
                     t0 = time.perf_counter()
                     go(1000)                                   # warm-up / build (timed on its own)
                     warm = time.perf_counter() - t0
-                    runs = []
+                    runs, cpus = [], []
                     for _ in range(args.repeat):           # best of: the VMs' neighbours come and go
-                        t0 = time.perf_counter()
+                        t0, c0 = time.perf_counter(), _baseline.cpu_seconds()
                         rep = go(n)
                         runs.append(time.perf_counter() - t0)
+                        cpus.append((_baseline.cpu_seconds() - c0) / n * 1e9)
                     dt = min(runs)
                     os.environ.pop("PTOGPU_FUZZ_SPECIALISE", None)
                     if pa == "a5.simt" and kw:
                         rates[be] = n / dt
                     more = {"build_s": round(warm, 2)} if spec == "1" else {}
                     more["runs_tiles_per_s"] = [round(n / t) for t in runs]
+                    more["cpu_ns_per_tile"] = round(min(cpus), 1)    # (every thread's CPU time, a tile)
+                    more["runs_cpu_ns_per_tile"] = [round(c, 1) for c in cpus]
                     print(json.dumps(_line(be, rep, n, dt, mach, pair=f"{pa} vs {pb}", variant=label,
                                            over_baseline=round(n / dt / base, 2),
                                            over_baseline_O2=round(n / dt / bases["O2"], 2), **more, **extra)),

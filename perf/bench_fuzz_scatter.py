@@ -39,17 +39,18 @@ from bench_mgather import machine  # noqa: E402
 BASELINE_TILES = 200_000
 
 
-def baseline_rate(n: int, opt: str, branch_free: bool, seed: int, add: bool = False) -> float:
-    """Tiles/s of the one-thread C++ loop, best of three."""
+def baseline_rate(n: int, opt: str, branch_free: bool, seed: int, add: bool = False) -> tuple[float, float]:
+    """Tiles/s of the one-thread C++ loop, best of three; and its CPU ns a tile, least of three."""
     import _baseline
     lib = _baseline.load(opt)
     src = np.arange(1, 257, dtype=np.float32)
-    best = 0.0
+    best, cpu = 0.0, float("inf")
     for _ in range(3):
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), _baseline.cpu_seconds()
         lib.scatter_fuzz_loop(src.ctypes.data, 64, 64, seed, n, 256, int(branch_free), int(add))
         best = max(best, n / (time.perf_counter() - t0))
-    return best
+        cpu = min(cpu, (_baseline.cpu_seconds() - c0) / n * 1e9)
+    return best, cpu
 
 
 def main() -> int:
@@ -71,26 +72,30 @@ def main() -> int:
     nb = max(1, min(args.n, BASELINE_TILES))
     for opt in ("O2", "O3"):
         for bf in (False, True):
-            bases[opt, bf] = baseline_rate(nb, opt, bf, args.seed, add)
+            bases[opt, bf], cpu_ns = baseline_rate(nb, opt, bf, args.seed, add)
             print(json.dumps({"bench": "fuzz_scatter", "what": "baseline: one-thread C++ loop (generate, two "
                               f"CPU-simulator MSCATTERs{', Add' if add else ''}, memcmp), {_baseline.LABEL[opt]}, "
                               f"stores {'branch-free' if bf else 'branchy'}", "n": nb, "atomic": args.atomic,
-                              "tiles_per_s": round(bases[opt, bf]), "machine": mach}), flush=True)
+                              "tiles_per_s": round(bases[opt, bf]), "cpu_ns_per_tile": round(cpu_ns, 1),
+                              "machine": mach}), flush=True)
     best = {opt: max(bases[opt, bf] for bf in (False, True)) for opt in ("O2", "O3")}
     cfg = scatter.ScatterConfig(atomic=args.atomic)
     for _, a, b in scatter.default_pairs(cfg):
         scatter.campaign(cfg, a, b, 1000, seed=args.seed, shrink=False)      # warm-up (kernel build)
-        runs = []
+        runs, cpus = [], []
         for _ in range(args.repeat):
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), _baseline.cpu_seconds()
             rep = scatter.campaign(cfg, a, b, args.n, seed=args.seed, shrink=False)
             runs.append(time.perf_counter() - t0)
+            cpus.append((_baseline.cpu_seconds() - c0) / args.n * 1e9)
         rate = args.n / min(runs)
         refs = rep.to_json()["references"]
         print(json.dumps({"bench": "fuzz_scatter", "backend": "native", "engine": rep.engine,
                           "executed": rep.executed, "pair": f"{a} vs {b}", "config": rep.config.op_label,
                           "generator": "mixed", "n": args.n, "tiles_per_s": round(rate),
                           "runs_tiles_per_s": [round(args.n / t) for t in runs],
+                          "cpu_ns_per_tile": round(min(cpus), 1),      # (every thread's CPU time, a tile)
+                          "runs_cpu_ns_per_tile": [round(c, 1) for c in cpus],
                           "references_off": {k: v["mismatched"] for k, v in refs.items()},
                           "divergent": rep.divergent, "over_baseline": round(rate / best["O3"], 2),
                           "over_baseline_O2": round(rate / best["O2"], 2),

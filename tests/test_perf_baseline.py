@@ -78,9 +78,10 @@ def test_the_scatter_fuzz_bench_prints_what_ran():
     lines = [json.loads(x) for x in r.stdout.splitlines() if x.startswith("{")]
     base = [x for x in lines if x.get("what", "").startswith("baseline")]
     runs = [x for x in lines if "pair" in x]
-    assert len(base) == 4 and all(x["tiles_per_s"] > 0 for x in base)
+    assert len(base) == 4 and all(x["tiles_per_s"] > 0 and x["cpu_ns_per_tile"] > 0 for x in base)
     assert [x["pair"] for x in runs] == ["a5.default vs cpu", "a5.last vs cpu", "a5.default vs a5.last", "a2a3 vs cpu"]
     for x in runs:
         assert x["engine"].startswith("executing native: mscatter_fuzz")
         assert set(x["executed"].values()) <= {"lanes", "loop", "lanes (scan results from an owner table)"}
         assert x["references_off"] == {"a": 0, "b": 0} and x["over_baseline"] > 0
+        assert x["cpu_ns_per_tile"] == min(x["runs_cpu_ns_per_tile"]) > 0
