@@ -526,6 +526,19 @@ PTO_DEV bool lane_row_reads_fit(const LaneCtx &x) {
     return OOB != OOB_UNDEFINED && x.cap > 0 && x.vc > 0 && (u64)x.cap * x.vc - 1 <= (u64)x.smax;
 }
 
+// The write pass of a clean linear Elem instance of at most 1,024 elements, lock-step: each
+// warp has one round then, warp w's at element 32w, so warp after warp is element order and
+// the rounds run as one loop (the same rounds, lanes and order as each_warp; without the
+// per-warp dispatch, ~15% of a 16x16 batch tile's CPU time).
+template <int W, int TS, int OOB>
+PTO_DEV void a5_elem_write_linear(const LaneCtx &x) {
+    static_assert(W == 32, "a warp-round is 32 lanes");
+    const u32 total = (u32)x.total;
+    u32 base = 0;
+    for (; base + W <= total; base += W) elem_round_fast<W, TS, OOB, true, true, true>(x, base, nullptr);
+    if (base < total) elem_round_fast<W, TS, OOB, false, true, true>(x, base, nullptr);
+}
+
 // One instance, lock-step (host): pass 0 runs every warp's checks, then pass 1 writes a clean
 // instance (or fills in its first fault), warp after warp, lanes in lock-step.
 template <int W, int TS, int OOB>
@@ -549,7 +562,8 @@ PTO_DEV void a5_block(const i64 *L, const Mem &m, u64 *rec, bool row_mode) {
         int acc[W] = {0};
         if (!(row_mode ? lane_row_reads_fit<OOB>(x) : lane_reads_fit<OOB>(x))) each_warp(ACT_RACE, acc);
         if (!lanes_any<W>(acc)) {
-            each_warp(ACT_WRITE, nullptr);
+            if (!row_mode && x.linear && x.total <= 32ull * 32ull) a5_elem_write_linear<W, TS, OOB>(x);
+            else each_warp(ACT_WRITE, nullptr);
             return;
         }
     }

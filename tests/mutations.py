@@ -56,6 +56,10 @@ MUTATIONS = [
     ("list thread ids per chunk", "mscatter.cu",
      "u64 pt = (u64)(p0 + c0) | (u64)(th0 + c0 * step) << 32;",
      "u64 pt = (u64)(p0 + c0) | (u64)th0 << 32;"),
+    # A5 Elem's linear write pass drops a last warp-round of 8 lanes (a 5x40 float32 tile)
+    ("a5 elem linear partial warp", "mgather_impl.cuh",
+     "if (base < total) elem_round_fast<W, TS, OOB, false, true, true>(x, base, nullptr);",
+     "if (base + 8 < total) elem_round_fast<W, TS, OOB, false, true, true>(x, base, nullptr);"),
     # ... or gives every position of a chunk the same thread (the (pos, thread) word stepped
     # by pos alone): races inside one round of up to 256 threads go unseen
     ("list thread ids not stepped", "mscatter.cu",

@@ -706,3 +706,44 @@ def test_cupy_glue_with_stand_in_device(monkeypatch, family, mode):
            for k, oob in enumerate(OOBS)]
     assert sum(ran) >= 2, ran
     assert fake.compiled == [cupy_backend.NVRTC_OPTIONS]        # compiled once per process
+
+
+@needs_native
+@pytest.mark.parametrize("oob", [pto.GatherOOB.Clamp, pto.GatherOOB.Wrap, pto.GatherOOB.Zero],
+                         ids=lambda o: o.name)
+@pytest.mark.parametrize("rows,cols", [(1, 8), (1, 24), (3, 8), (5, 40), (7, 24), (32, 32), (1, 1016),
+                                       (41, 24), (31, 40), (2, 520)])
+def test_a5_elem_linear_tiles_every_partial_last_warp(rows, cols, oob):
+    """A5 Elem on native, RowMajor tiles whose valid region is the whole tile (the lanes' linear
+    form; 32-byte rows: 8, 16 or 24 lanes in a partial last warp-round), one round a warp and
+    more (8, 24, 24, 200, 168, 1024, 1016, 984, 1240, 1040 elements): each element is
+    table[remap(index)] by the rule -- Clamp: the last element past the capacity, Wrap: modulo
+    it, Zero: 0 past it -- and nothing else in UB changes."""
+    rng = np.random.default_rng(rows * 1000 + cols)
+    cap = 300
+    tab = rng.standard_normal(cap).astype(np.float32)
+    idx = rng.integers(0, cap + cap // 2, (rows, cols)).astype(np.int32)
+    u = idx.astype(np.int64)
+    if oob == pto.GatherOOB.Clamp:
+        want = tab[np.minimum(u, cap - 1)]
+    elif oob == pto.GatherOOB.Wrap:
+        want = tab[u % cap]
+    else:
+        want = np.where(u < cap, tab[np.minimum(u, cap - 1)], np.float32(0)).astype(np.float32)
+    with pto.Core("a5", "native") as core:
+        noise = rng.integers(0, 256, core.ub.size, dtype=np.uint8)
+        core.write("ub", 0, noise)
+        T = pto.GlobalTensor[pto.float32, pto.Shape[1, 1, 1, 1, cap], pto.Stride[cap, cap, cap, cap, 1]]
+        table = T(core.gm_put(tab))
+        it = _tile(pto.int32, rows, cols, 0)
+        it.set(idx)
+        dst_addr = _round(rows * cols * 4, 64)
+        dt = _tile(pto.float32, rows, cols, dst_addr)
+        pto.MGATHER[ELEM, oob](dt, table, it)
+        got = core.read("ub", dst_addr, rows * cols * 4)
+        assert got.tobytes() == want.astype(np.float32).tobytes()
+        after = core.read("ub", 0, core.ub.size)
+        before = noise.copy()
+        before[: rows * cols * 4] = np.frombuffer(idx.tobytes(), np.uint8)
+        before[dst_addr: dst_addr + rows * cols * 4] = np.frombuffer(want.astype(np.float32).tobytes(), np.uint8)
+        assert after.tobytes() == before.tobytes()

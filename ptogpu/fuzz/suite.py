@@ -58,6 +58,10 @@ def campaigns(backend: str = "native") -> list[Known]:
               FuzzConfig(**wide, oob="undefined"), "a5.simt", "a2a3", "edge", 2000, shapes=True),
         Known("A5 SIMT vs A2/A3, Elem Zero, 16x16 int8 into 4096: must agree",
               FuzzConfig(oob="zero", dtype="int8"), "a5.simt", "a2a3", "mixed", 5000),
+        Known("A5 SIMT vs A2/A3, Elem Clamp 5x40 (a last warp of 8 lanes), one index at the edge: must agree",
+              FuzzConfig(rows=5, cols=40, oob="clamp"), "a5.simt", "a2a3", "edge", 2000),
+        Known("A5 SIMT vs A2/A3, Elem Wrap 41x24 (31 warps, the last of 24 lanes): must agree",
+              FuzzConfig(rows=41, cols=24), "a5.simt", "a2a3", "mixed", 1000),
         Known("CPU sim vs A5, Elem Clamp, one index at the edge, shapes up to 48x64: must agree",
               FuzzConfig(**big, oob="clamp", dtype="half"), "cpu", "a5", "edge", 2000, shapes=True),
         Known("CPU sim vs A2/A3, Row Zero, 200 columns, edge rows, shapes up to 40 rows: must agree",
@@ -212,6 +216,10 @@ EXPECT: dict[str, dict[str, int]] = {
     'CPU sim vs A2/A3, Row Zero, 200 columns, edge rows, shapes up to 40 rows: must agree':
         {},
     'TINTERLEAVE CPU sim vs A5, 8x64 int16, even VC: must agree':
+        {},
+    'A5 SIMT vs A2/A3, Elem Clamp 5x40 (a last warp of 8 lanes), one index at the edge: must agree':
+        {},
+    'A5 SIMT vs A2/A3, Elem Wrap 41x24 (31 warps, the last of 24 lanes): must agree':
         {},
     'MSCATTER A5 Last: reverse scan vs owner table, Elem dup into 256 slots: must agree':
         {},
