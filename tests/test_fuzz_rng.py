@@ -120,3 +120,20 @@ def test_the_executing_engines_word_loops_give_the_numpy_values(kind):
                 f(seed, KINDS[kind], cap, n_elem, inst0, n, out.ctypes.data)
                 want = generate(kind, seed, np.arange(inst0, inst0 + n), n_elem, cap).astype(np.uint32)
                 np.testing.assert_array_equal(out, want, err_msg=f"seed {seed} cap {cap} n {n_elem}")
+
+
+def test_the_word_loops_of_the_portable_build_give_the_numpy_values():
+    """The portable build (PTOGPU_NATIVE_MARCH=0: no AVX-512, so the mixed kind's loop is the
+    compiler-vectorised rng_value32 rather than the intrinsics) gives the same words."""
+    import os
+    import subprocess
+    import sys
+    _native()
+    here = os.path.dirname(os.path.abspath(__file__))
+    env = dict(os.environ, PTOGPU_NATIVE_MARCH="0")
+    env["PYTHONPATH"] = os.pathsep.join([here, os.path.dirname(here), env.get("PYTHONPATH", "")])
+    res = subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", "test_fuzz_rng.py",
+                          "-k", "executing_engines_word_loops"],
+                         cwd=here, env=env, capture_output=True, text=True, timeout=600)
+    assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-2000:]
+    assert "8 passed" in res.stdout
