@@ -197,11 +197,59 @@ __attribute__((always_inline)) static inline void rng_words32_mixed16(u32 k1, u3
     }
     for (; e < n; ++e) w[e] = rng_value32(GEN_MIXED, k1, k2, e, dup, cap);
 }
+#elif defined(__AVX2__)
+#include <immintrin.h>
+// The same, 8 lanes a step, for builds with AVX2 and no AVX-512 (GCC's loop of rng_value32
+// takes 2.4x as long there: 320-330 ns a tile on Zen 4 built -march=x86-64-v3, against 135
+// here). No unsigned compares or mask registers: `sel` < 256 compares signed, and each
+// threshold's mask blends its candidate in; the permutes take the low 3 bits of hi >> 16.
+__attribute__((always_inline)) static inline void rng_words32_mixed16(u32 k1, u32 k2, const u32 dup[4], u32 cap,
+                                                                      u32 n, u32 *w) {
+    const __m256i M1 = _mm256_set1_epi32((int)0x7FEB352Du), M2 = _mm256_set1_epi32((int)0x846CA68Bu);
+    const __m256i K1 = _mm256_set1_epi32((int)k1), K2 = _mm256_set1_epi32((int)k2);
+    const __m256i CAP = _mm256_set1_epi32((int)cap), CAPM1 = _mm256_set1_epi32((int)(cap - 1u));
+    const __m256i ONES = _mm256_set1_epi32(-1), LOW16 = _mm256_set1_epi32(0xFFFF), THREE = _mm256_set1_epi32(3);
+    const __m256i EXT = _mm256_setr_epi32((int)0x80000000u, -1, 0x7FFFFFFF, -1, (int)0x80000000u, -1, 0x7FFFFFFF, -1);
+    const int d0 = (int)dup[0], d1 = (int)dup[1], d2 = (int)dup[2], d3 = (int)dup[3];
+    const __m256i DUP = _mm256_setr_epi32(d0, d1, d2, d3, d0, d1, d2, d3);
+    const __m256i T128 = _mm256_set1_epi32(127), T154 = _mm256_set1_epi32(153), T180 = _mm256_set1_epi32(179),
+                  T205 = _mm256_set1_epi32(204), T230 = _mm256_set1_epi32(229);      // sel > t-1: sel >= t
+    const __m256i STEP = _mm256_set1_epi32((int)(8u * RNG_G32));
+    __m256i c = _mm256_mullo_epi32(_mm256_setr_epi32(1, 2, 3, 4, 5, 6, 7, 8), _mm256_set1_epi32((int)RNG_G32));
+    auto hash = [&](__m256i x) {
+        x = _mm256_xor_si256(x, _mm256_srli_epi32(x, 16));
+        x = _mm256_mullo_epi32(x, M1);
+        x = _mm256_xor_si256(x, _mm256_srli_epi32(x, 15));
+        x = _mm256_mullo_epi32(x, M2);
+        return _mm256_xor_si256(x, _mm256_srli_epi32(x, 16));
+    };
+    auto pick = [](__m256i v, __m256i sel, __m256i t, __m256i cand) {
+        return _mm256_blendv_epi8(v, cand, _mm256_cmpgt_epi32(sel, t));
+    };
+    u32 e = 0;
+    for (; e + 8 <= n; e += 8) {
+        const __m256i lo = hash(_mm256_add_epi32(K1, c)), hi = hash(_mm256_add_epi32(K2, c));
+        c = _mm256_add_epi32(c, STEP);
+        const __m256i sel = _mm256_srli_epi32(hi, 24), h16 = _mm256_srli_epi32(hi, 16);
+        const __m256i pe = _mm256_srli_epi64(_mm256_mul_epu32(lo, CAP), 32);
+        const __m256i po = _mm256_mul_epu32(_mm256_srli_epi64(lo, 32), CAP);
+        const __m256i u = _mm256_blend_epi32(pe, po, 0xAA);
+        const __m256i bnd = _mm256_add_epi32(
+            _mm256_srli_epi32(_mm256_mullo_epi32(_mm256_and_si256(hi, LOW16), THREE), 16), CAPM1);
+        __m256i v = pick(u, sel, T128, _mm256_add_epi32(u, CAP));
+        v = pick(v, sel, T154, _mm256_xor_si256(u, ONES));
+        v = pick(v, sel, T180, _mm256_permutevar8x32_epi32(EXT, h16));
+        v = pick(v, sel, T205, bnd);
+        v = pick(v, sel, T230, _mm256_permutevar8x32_epi32(DUP, h16));
+        _mm256_storeu_si256((__m256i *)(w + e), v);
+    }
+    for (; e < n; ++e) w[e] = rng_value32(GEN_MIXED, k1, k2, e, dup, cap);
+}
 #endif
 
 __attribute__((always_inline)) static inline void rng_words32(int kind, u32 k1, u32 k2, const u32 dup[4], u32 cap, u32 n, u32 *w) {
     switch (kind) {
-#ifdef __AVX512F__
+#if defined(__AVX512F__) || defined(__AVX2__)
     case GEN_MIXED: return rng_words32_mixed16(k1, k2, dup, cap, n, w);
 #else
     case GEN_MIXED: return rng_words32_k<GEN_MIXED>(k1, k2, dup, cap, n, w);

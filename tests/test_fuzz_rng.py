@@ -137,3 +137,67 @@ def test_the_word_loops_of_the_portable_build_give_the_numpy_values():
                          cwd=here, env=env, capture_output=True, text=True, timeout=600)
     assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-2000:]
     assert "8 passed" in res.stdout
+
+
+_WORDS_MAIN = r"""
+#include "host_shim.h"
+#include "counter_rng.cuh"
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+static std::vector<unsigned long long> list(const char *s) {   // "a,b,c"
+    std::vector<unsigned long long> v;
+    for (char *e; *s; s = *e ? e + 1 : e) v.push_back(strtoull(s, &e, 10));
+    return v;
+}
+int main(int argc, char **argv) {   // seed inst0 n kinds caps lengths: the words, binary, to stdout
+    const u64 seed = strtoull(argv[1], 0, 10), inst0 = strtoull(argv[2], 0, 10);
+    const u32 n = (u32)atoi(argv[3]);
+    std::vector<u32> w(4096);
+    for (u64 kind : list(argv[4]))
+        for (u64 cap : list(argv[5]))
+            for (u64 n_elem : list(argv[6]))
+                for (u32 t = 0; t < n; ++t) {
+                    const u64 key = rng_key(seed, inst0 + t);
+                    i64 d[4];
+                    rng_dup_values(key, cap, d);
+                    const u32 dup[4] = {(u32)d[0], (u32)d[1], (u32)d[2], (u32)d[3]};
+                    rng_words32((int)kind, (u32)key, (u32)(key >> 32), dup, (u32)cap, (u32)n_elem, w.data());
+                    fwrite(w.data(), 4, n_elem, stdout);
+                }
+}
+"""
+
+
+def test_the_avx2_word_loops_give_the_numpy_values(tmp_path):
+    """Built for AVX2 without AVX-512 (-march=x86-64-v3: the mixed kind's 8-lane intrinsics),
+    the word loops give NumPy's words for every kind; skipped where the CPU or the compiler
+    cannot run such a build."""
+    import subprocess
+    from pathlib import Path
+    from ptogpu.backend import native_backend
+    cxx = native_backend.compiler()
+    if cxx is None:
+        pytest.skip("no C++ compiler")
+    flags = Path("/proc/cpuinfo").read_text() if Path("/proc/cpuinfo").exists() else ""
+    if " avx2" not in flags or " fma" not in flags or " bmi2" not in flags:
+        pytest.skip("this CPU cannot run an x86-64-v3 build")
+    src = Path(__file__).resolve().parents[1] / "cuda_src"
+    (tmp_path / "words.cpp").write_text(_WORDS_MAIN)
+    exe = tmp_path / "words"
+    r = subprocess.run([cxx, "-O2", "-march=x86-64-v3", "-mno-avx512f", "-std=c++17", "-I", str(src),
+                        str(tmp_path / "words.cpp"), "-o", str(exe)], capture_output=True, text=True, timeout=300)
+    if r.returncode != 0:
+        pytest.skip(f"no x86-64-v3 build here: {r.stderr[-300:]}")
+    kinds, caps, lengths, n = list(KINDS), (0, 7, 4096, 65537, 2**32 - 1), (5, 16, 61, 256), 17
+    out = subprocess.run([str(exe), "99", "1000", str(n), ",".join(str(KINDS[k]) for k in kinds),
+                          ",".join(map(str, caps)), ",".join(map(str, lengths))], capture_output=True, timeout=120).stdout
+    got = np.frombuffer(out, np.uint32)
+    at = 0
+    for kind in kinds:
+        for cap in caps:
+            for n_elem in lengths:
+                want = generate(kind, 99, np.arange(1000, 1000 + n), n_elem, cap).astype(np.uint32).reshape(-1)
+                np.testing.assert_array_equal(got[at:at + want.size], want, err_msg=f"{kind} cap {cap} n {n_elem}")
+                at += want.size
+    assert at == got.size
