@@ -93,6 +93,13 @@ PTO_DEV u64 row_src(const i64 *P, u64 safe, i64 c) {
     return (u64)P[MG_TBASE] + off * (u64)P[MG_T];
 }
 
+// row_src of a whole row: column c's byte address is *base + c * *step (the same uint64
+// arithmetic), so loops over the columns hold no switch and no call.
+PTO_DEV void row_src_line(const i64 *P, u64 safe, u64 *base, u64 *step) {
+    *base = row_src(P, safe, 0);
+    *step = ((int)P[MG_ROWSRC] == ROWSRC_STRIDES ? (u64)P[MG_ST4] : 1ull) * (u64)P[MG_T];
+}
+
 // Host: a local copy of the parameter block, so byte stores into the arenas cannot alias it
 // and the compiler keeps it in registers. Device: read in place (one copy per thread would
 // cost more loads than the thread's own element moves).
@@ -700,24 +707,26 @@ PTO_DEV int row_scan(const i64 *P, const Mem &m, bool tail) {
         const u64 v = sgn ? (u64)(i64)(int)w : (u64)w;
         bool rd;
         const u64 safe = remap(cast_index(v, BITS), cap, OOB, BITS, &rd);
+        u64 s0, ss;
+        row_src_line(P, safe, &s0, &ss);
         if (!WRITE) {
             if (!rd) continue;
             PTO_PRAGMA(omp simd reduction(| : bad))
-            for (u64 c = 0; c < VC; ++c) bad |= (int)(row_src(P, safe, (i64)c) > glim);
+            for (u64 c = 0; c < VC; ++c) bad |= (int)(s0 + c * ss > glim);
             continue;
         }
         if (drow) {
             u8 *d = db + r * DC * TS;
             PTO_PRAGMA(omp simd)
             for (u64 c = 0; c < VC; ++c)
-                st_word<TS>(d + c * TS, rd ? ld_word<TS>(g + row_src(P, safe, (i64)c)) : 0);
+                st_word<TS>(d + c * TS, rd ? ld_word<TS>(g + s0 + c * ss) : 0);
             if (tail && rd) {
-                const u64 first = ld_word<TS>(g + row_src(P, safe, 0));
+                const u64 first = ld_word<TS>(g + s0);
                 for (u64 c = VC; c < end; ++c) st_word<TS>(d + c * TS, first);
             }
         } else {
             for (u64 c = 0; c < VC; ++c)
-                st_word<TS>(db + (c * DR + r) * TS, rd ? ld_word<TS>(g + row_src(P, safe, (i64)c)) : 0);
+                st_word<TS>(db + (c * DR + r) * TS, rd ? ld_word<TS>(g + s0 + c * ss) : 0);
         }
     }
     return bad;
