@@ -303,6 +303,29 @@ PTO_DEV void elem_round_fast(const LaneCtx &x, u32 base, int *acc) {
     // LIN: lane l reads index word base+l and writes element base+l (contiguous moves).
     const u8 *ib = LIN ? x.ib + (u64)base * 4 : x.ib;
     u8 *db = LIN ? x.db + (u64)base * TS : x.db;
+#ifdef PTO_HOST_SHIM
+    if (!LIN && WRITE && W > 1) {
+        // Two steps: every lane's offsets (a loop that vectorises), then the lanes' moves in
+        // lane order. In one loop, the stores at computed offsets (no byte or 16-bit scatter
+        // instruction) kept GCC from vectorising the offsets too: a scalar division a lane.
+        int io[W], dof[W];
+        PTO_LANE_LOOP(l, W) {
+            const bool on = FULL || l < active;
+            const u32 ii = on ? base + (u32)l : 0u;    // an inactive lane loads a valid index
+            u64 r, c;
+            divmod_u32(ii, vc, inv_vc, &r, &c);
+            io[l] = (int)(irow ? (u32)r * IC + (u32)c : (u32)c * IR + (u32)r);
+            dof[l] = (int)(drow ? (u32)r * DC + (u32)c : (u32)c * DR + (u32)r);
+        }
+        for (int l = 0; l < (FULL ? W : active); ++l) {
+            bool rd;
+            const u32 safe = lane_remap<OOB>((u32)ld_at<4>(ib, io[l]), cap, last, pow2, inv_cap, &rd);
+            const u64 v = ld_at<TS>(tab, (int)(rd ? safe : 0u));
+            st_at<TS>(db, dof[l], select_nb(rd, v, 0));
+        }
+        return;
+    }
+#endif
     PTO_LANE_LOOP(l, W) {
         const bool on = FULL || l < active;
         int io = l, dof = l;
