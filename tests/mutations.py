@@ -56,6 +56,18 @@ MUTATIONS = [
     ("list thread ids per chunk", "mscatter.cu",
      "u64 pt = (u64)(p0 + c0) | (u64)(th0 + c0 * step) << 32;",
      "u64 pt = (u64)(p0 + c0) | (u64)th0 << 32;"),
+    # A5 Elem's non-linear write pass drops the last lane of a partial warp-round
+    ("a5 elem offsets partial warp", "mgather_impl.cuh",
+     "for (int l = 0; l < (FULL ? W : active); ++l) {",
+     "for (int l = 0; l < (FULL ? W : active - 1); ++l) {"),
+    # the scalar Row scan walks a row's columns ignoring the table's column stride
+    ("row scan column stride", "mgather_impl.cuh",
+     "*step = ((int)P[MG_ROWSRC] == ROWSRC_STRIDES ? (u64)P[MG_ST4] : 1ull) * (u64)P[MG_T];",
+     "*step = (u64)P[MG_T];"),
+    # the reference's Row form fills the A2/A3 tail with the row's last element, not its first
+    ("reference row tail", "fuzz_reference.cuh",
+     "for (u64 c = VC; c < end; ++c) row[c] = row[0];",
+     "for (u64 c = VC; c < end; ++c) row[c] = row[VC - 1];"),
     # A5 Elem's linear write pass drops a last warp-round of 8 lanes (a 5x40 float32 tile)
     ("a5 elem linear partial warp", "mgather_impl.cuh",
      "if (base < total) elem_round_fast<W, TS, OOB, false, true, true>(x, base, nullptr);",
