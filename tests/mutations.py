@@ -60,6 +60,10 @@ MUTATIONS = [
     ("a5 elem offsets partial warp", "mgather_impl.cuh",
      "for (int l = 0; l < (FULL ? W : active); ++l) {",
      "for (int l = 0; l < (FULL ? W : active - 1); ++l) {"),
+    # MSCATTER's Row runs check the source but not the GM address of their writes
+    ("mscatter row run gm bound", "mscatter.cu",
+     "ok &= arena_ok(S, sa + (u64)k * ss, T) && arena_ok(G, d + (u64)k * ds, T);",
+     "ok &= arena_ok(S, sa + (u64)k * ss, T);"),
     # the scalar Row scan walks a row's columns ignoring the table's column stride
     ("row scan column stride", "mgather_impl.cuh",
      "*step = ((int)P[MG_ROWSRC] == ROWSRC_STRIDES ? (u64)P[MG_ST4] : 1ull) * (u64)P[MG_T];",

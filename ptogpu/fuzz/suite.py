@@ -80,6 +80,8 @@ def campaigns(backend: str = "native") -> list[Known]:
               S(rows=16, cols=32, slots=256), "a5.default", "cpu", "cycle", 500),
         Known("MSCATTER A5 Default vs CPU sim, Elem 16x16 (one round of 256 threads), cycle into 128 slots: races only",
               S(rows=16, cols=16, slots=128), "a5.default", "cpu", "cycle", 500),
+        Known("MSCATTER A5 Default vs CPU sim, Row Undefined 8x64, rows at the table's end: both fault",
+              S(mode="row", oob="undefined", rows=8, cols=64, slots=16), "a5.default", "cpu", "boundary", 500),
         Known("MSCATTER A5 Add vs CPU sim, half Elem 40x40 (two rounds): atomic order",
               S(rows=40, cols=40, slots=64, atomic="add", dtype="half"), "a5", "cpu", "uniform", 200),
         # -- the divergences the target tables explain
@@ -233,6 +235,8 @@ EXPECT: dict[str, dict[str, int]] = {
         {'race': 500},
     'MSCATTER A5 Default vs CPU sim, Elem 16x16 (one round of 256 threads), cycle into 128 slots: races only':
         {'race': 500},
+    "MSCATTER A5 Default vs CPU sim, Row Undefined 8x64, rows at the table's end: both fault":
+        {},
     'MSCATTER A5 Add vs CPU sim, half Elem 40x40 (two rounds): atomic order':
         {'race + conflict resolution': 200},
     'CPU sim vs A5, Elem Wrap: index cast width':
