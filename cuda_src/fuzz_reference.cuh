@@ -423,8 +423,9 @@ constexpr int ref_form(const i64 *P, const i64 *S) {
 // ref_tile and its compare for Row with the element size a template argument: per row one
 // cast and remap, then the row's source offsets A + c*B (ref_off with its switch hoisted out of
 // the columns) read as whole elements; at a row that reads outside GM anywhere, the fault's
-// key comes from ref_fault and the image is the untouched destination. The same image as ref_tile (tests/test_fuzz_reference.py checks the check
-// against the NumPy semantics); the scalar form spent ~10 ns an element here.
+// key comes from ref_fault and the image is the untouched destination. The same image as
+// ref_tile (tests/test_fuzz_reference.py checks the check against the NumPy semantics); the
+// scalar form spent ~10 ns an element here.
 template <int TS>
 static u64 ref_row_check(const i64 *P, const i64 *S, const u32 *w, const u8 *gm, const u8 *ds, u64 dn,
                          u8 *scratch, bool *bad, u64 *addr, u64 *uu) {

@@ -28,7 +28,8 @@ def load(opt: str = "O3") -> ctypes.CDLL:
     if cxx is None:
         raise RuntimeError("no C++ compiler for the baseline")
     flags = OPTS[opt] + COMMON
-    key = hashlib.sha256(b"".join(f.read_bytes() for f in (SRC, *HEADERS)) + " ".join([cxx] + flags).encode()).hexdigest()[:16]
+    text = b"".join(f.read_bytes() for f in (SRC, *HEADERS))
+    key = hashlib.sha256(text + " ".join([cxx] + flags).encode()).hexdigest()[:16]
     out = native_backend.cache_dir() / f"ptogpu_bench_baseline_{key}.so"
     if not out.exists():
         out.parent.mkdir(parents=True, exist_ok=True)
