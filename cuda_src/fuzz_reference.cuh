@@ -421,8 +421,8 @@ constexpr int ref_form(const i64 *P, const i64 *S) {
 }
 
 // ref_tile and its compare for Row with the element size a template argument: per row one
-// cast and remap, then the row's source offsets A + c*B (ref_off with its switch hoisted out of
-// the columns) read as whole elements; at a row that reads outside GM anywhere, the fault's
+// cast and remap, then the row's source offsets A + c*B (ref_off at columns 0 and 1: it is
+// affine in c) read as whole elements; at a row that reads outside GM anywhere, the fault's
 // key comes from ref_fault and the image is the untouched destination. The same image as
 // ref_tile (tests/test_fuzz_reference.py checks the check against the NumPy semantics); the
 // scalar form spent ~10 ns an element here.
@@ -432,8 +432,6 @@ static u64 ref_row_check(const i64 *P, const i64 *S, const u32 *w, const u8 *gm,
     typedef typename RefWord<TS>::t E;
     const u64 VR = (u64)P[FZ_VR], VC = (u64)P[FZ_VC], C = (u64)P[FZ_C];
     const u64 end = !S[SD_TAIL] ? VC : ((VC * TS + 31ull) / 32ull) * 32ull / TS;
-    const int rs = (int)S[SD_ROWSRC];
-    const u64 step = rs == RS_STRIDES ? (u64)S[SD_S4] : 1ull;
     __builtin_memset(scratch, (int)(P[FZ_FILL] & 0xFF), dn);
     for (u64 r = 0; r < VR; ++r) {
         E *row = (E *)(scratch + r * C * TS);
@@ -442,7 +440,7 @@ static u64 ref_row_check(const i64 *P, const i64 *S, const u32 *w, const u8 *gm,
             for (u64 c = 0; c < VC; ++c) row[c] = 0;
             continue;
         }
-        const u64 a = rs == RS_STRIDES || rs == RS_STRIDE3 ? safe * (u64)S[SD_S3] : (safe * VC) & 0xFFFFFFFFull;
+        const u64 a = ref_off(P, S, safe, 0), step = ref_off(P, S, safe, 1) - a;   // (affine in c)
         int out = 0;
         for (u64 c = 0; c < VC; ++c) out |= (int)!ref_in_gm(P, a + c * step);
         if (out) {                                // a faulting call writes nothing

@@ -93,11 +93,11 @@ PTO_DEV u64 row_src(const i64 *P, u64 safe, i64 c) {
     return (u64)P[MG_TBASE] + off * (u64)P[MG_T];
 }
 
-// row_src of a whole row: column c's byte address is *base + c * *step (the same uint64
-// arithmetic), so loops over the columns hold no switch and no call.
+// row_src of a whole row: column c's byte address is *base + c * *step (row_src is affine in
+// c in uint64 arithmetic), so loops over the columns hold no switch and no call.
 PTO_DEV void row_src_line(const i64 *P, u64 safe, u64 *base, u64 *step) {
     *base = row_src(P, safe, 0);
-    *step = ((int)P[MG_ROWSRC] == ROWSRC_STRIDES ? (u64)P[MG_ST4] : 1ull) * (u64)P[MG_T];
+    *step = row_src(P, safe, 1) - *base;
 }
 
 // Host: a local copy of the parameter block, so byte stores into the arenas cannot alias it
@@ -287,6 +287,17 @@ PTO_DEV u32 lane_remap(u32 u, u32 cap, u32 last, bool pow2, double inv_cap, bool
     return u;
 }
 
+// Lane position ii of a non-linear Elem instance: its index word and destination element
+// (flat ii -> (r, c) by the reciprocal divmod, then each tile's layout). The shape comes as
+// values, the caller's locals (a store through the destination cannot alias them).
+PTO_DEV void elem_lane_offsets(u32 ii, u32 vc, double inv_vc, bool irow, bool drow, u32 IC, u32 IR, u32 DC,
+                               u32 DR, int *io, int *dof) {
+    u64 r, c;
+    divmod_u32(ii, vc, inv_vc, &r, &c);
+    *io = (int)(irow ? (u32)r * IC + (u32)c : (u32)c * IR + (u32)r);
+    *dof = (int)(drow ? (u32)r * DC + (u32)c : (u32)c * DR + (u32)r);
+}
+
 // One warp-round of Elem, vector form: lanes base .. base+W-1 (FULL: all below total; LIN:
 // both tiles RowMajor with VC columns, so a lane's offsets are its flat position). WRITE
 // moves every lane's element; otherwise lane l ORs into acc[l] whether its table read leaves
@@ -309,14 +320,8 @@ PTO_DEV void elem_round_fast(const LaneCtx &x, u32 base, int *acc) {
         // lane order. In one loop, the stores at computed offsets (no byte or 16-bit scatter
         // instruction) kept GCC from vectorising the offsets too: a scalar division a lane.
         int io[W], dof[W];
-        PTO_LANE_LOOP(l, W) {
-            const bool on = FULL || l < active;
-            const u32 ii = on ? base + (u32)l : 0u;    // an inactive lane loads a valid index
-            u64 r, c;
-            divmod_u32(ii, vc, inv_vc, &r, &c);
-            io[l] = (int)(irow ? (u32)r * IC + (u32)c : (u32)c * IR + (u32)r);
-            dof[l] = (int)(drow ? (u32)r * DC + (u32)c : (u32)c * DR + (u32)r);
-        }
+        PTO_LANE_LOOP(l, W) elem_lane_offsets(FULL || l < active ? base + (u32)l : 0u, vc, inv_vc, irow, drow, IC, IR,
+                                              DC, DR, &io[l], &dof[l]);
         for (int l = 0; l < (FULL ? W : active); ++l) {
             bool rd;
             const u32 safe = lane_remap<OOB>((u32)ld_at<4>(ib, io[l]), cap, last, pow2, inv_cap, &rd);
@@ -329,13 +334,8 @@ PTO_DEV void elem_round_fast(const LaneCtx &x, u32 base, int *acc) {
     PTO_LANE_LOOP(l, W) {
         const bool on = FULL || l < active;
         int io = l, dof = l;
-        if (!LIN) {
-            const u32 ii = on ? base + (u32)l : 0u;        // an inactive lane loads a valid index
-            u64 r, c;
-            divmod_u32(ii, vc, inv_vc, &r, &c);
-            io = (int)(irow ? (u32)r * IC + (u32)c : (u32)c * IR + (u32)r);
-            dof = (int)(drow ? (u32)r * DC + (u32)c : (u32)c * DR + (u32)r);
-        }
+        if (!LIN)                                   // (an inactive lane loads a valid index)
+            elem_lane_offsets(on ? base + (u32)l : 0u, vc, inv_vc, irow, drow, IC, IR, DC, DR, &io, &dof);
         bool rd;
         const u32 raw = (u32)(FULL || !LIN || on ? ld_at<4>(ib, io) : 0);
         const u32 safe = lane_remap<OOB>(raw, cap, last, pow2, inv_cap, &rd);

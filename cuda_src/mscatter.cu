@@ -1467,7 +1467,12 @@ extern "C" __global__ void mscatter_fuzz(PTO_KERNEL_PARAMS) {
         const bool no_atomic = PA[MS_ATOMIC] == AT_NONE && PB[MS_ATOMIC] == AT_NONE;
         const bool plain = share && oka && no_atomic;
         const bool plain_each = !share && no_atomic;
-        bool applied = !plain && !plain_each;     // are the reference tables W.ra / W.rb written?
+        bool applied = false;                     // are the reference tables W.ra / W.rb written?
+        auto apply_refs = [&] {
+            if (oka) ms_apply(PA, W.wa, ubl, rfa);
+            if (okb && !share) ms_apply(PB, W.wb, ubl, rfb);
+            applied = true;
+        };
         bool bad_a = false, bad_b = false, race_a = false, race_b = false;
         if (plain) {
             bool race = false;
@@ -1481,8 +1486,7 @@ extern "C" __global__ void mscatter_fuzz(PTO_KERNEL_PARAMS) {
             race_a = ka == FK_SOURCE && ra;
             race_b = kb == FK_SOURCE && rb;
         } else {
-            if (oka) ms_apply(PA, W.wa, ubl, rfa);
-            if (okb && !share) ms_apply(PB, W.wb, ubl, rfb);
+            apply_refs();
             bad_a = oka && ms_first_diff(ga, rfa, T, W.wa) != ~0ull;
             bad_b = okb && ms_first_diff(gb, rfb, T, lb) != ~0ull;
             race_a = ka == FK_SOURCE && oka && ms_races(W.wa, W.own);
@@ -1502,11 +1506,7 @@ extern "C" __global__ void mscatter_fuzz(PTO_KERNEL_PARAMS) {
         u64 mask = 0;
         const bool diff = (code & FZ_DIFF) || ((code & FZ_FAULT_A) != 0) != ((code & FZ_FAULT_B) != 0);
         if (diff && !(code & (FZ_REFBAD_A | FZ_REFBAD_B))) {
-            if (!applied) {                       // (the alternatives compare with the reference tables)
-                if (oka) ms_apply(PA, W.wa, ubl, rfa);
-                if (okb) ms_apply(PB, W.wb, ubl, rfb);
-                applied = true;
-            }
+            if (!applied) apply_refs();           // (the alternatives compare with the reference tables)
             i64 tier = -1;
             for (i64 k = 0; k < MX[MX_N]; ++k) {
                 const i64 *X = MX + MX_HEAD + k * MA_WORDS;

@@ -66,7 +66,7 @@ MUTATIONS = [
      "ok &= arena_ok(S, sa + (u64)k * ss, T);"),
     # the scalar Row scan walks a row's columns ignoring the table's column stride
     ("row scan column stride", "mgather_impl.cuh",
-     "*step = ((int)P[MG_ROWSRC] == ROWSRC_STRIDES ? (u64)P[MG_ST4] : 1ull) * (u64)P[MG_T];",
+     "*step = row_src(P, safe, 1) - *base;",
      "*step = (u64)P[MG_T];"),
     # the reference's Row form fills the A2/A3 tail with the row's last element, not its first
     ("reference row tail", "fuzz_reference.cuh",
