@@ -313,21 +313,23 @@ PTO_DEV u64 linear_slot(const i64 *P, const u8 *ib, u32 j, bool *w) {
     return ms_remap(u, (u64)P[MS_CAP], (int)P[MS_OOB], (int)P[MS_BITS], w);
 }
 
-// The store pass of the Elem fast kernels: source element l (of `src`) to slot sl[l] where
-// on[l], in order; an atomic op combines with the old value. A skipped lane goes to a sink, so
-// no branch follows the random indices (its combine is computed and discarded).
-template <int TS, class U>
-static void fast_stores(u8 *tab, const U *sl, const int *on, int n, const u8 *src, int op, int dt) {
-    alignas(8) u8 sink[8] = {0};
+// The store pass of the Elem fast kernels: source element l (of `src`) to byte `off[l]` of
+// `tab`, in order; an atomic op combines with the old value. A skipped lane's offset leads to
+// a sink (sink_off), folded in by the vector pass before: no branch follows the random indices,
+// and this loop is one load and one store a lane (a select per lane here ran it 1.6x longer).
+template <int TS>
+static void fast_stores(u8 *tab, const u64 *off, int n, const u8 *src, int op, int dt) {
     if (op == AT_NONE)
-        for (int l = 0; l < n; ++l)
-            st_word<TS>(pick_or_sink(on[l], tab, (u64)sl[l] * TS, sink), ld_word<TS>(src + (u64)l * TS));
+        for (int l = 0; l < n; ++l) st_word<TS>((u8 *)((u64)tab + off[l]), ld_word<TS>(src + (u64)l * TS));
     else
         for (int l = 0; l < n; ++l) {
-            u8 *d = pick_or_sink(on[l], tab, (u64)sl[l] * TS, sink);
+            u8 *d = (u8 *)((u64)tab + off[l]);
             st_word<TS>(d, ms_combine(op, dt, ld_word<TS>(d), ld_word<TS>(src + (u64)l * TS)));
         }
 }
+// The offset from `tab` that fast_stores turns back into `sink` (as integers: no pointer is
+// made from a difference of unrelated objects).
+static u64 sink_off(const u8 *tab, const u8 *sink) { return (u64)sink - (u64)tab; }
 
 // The scalar Elem loop in vector form, for the linear shape of a5_elem_fast: slots of every
 // position first (pass 0 ORs the bad writes), then the stores in row-major order.
@@ -335,7 +337,7 @@ static void fast_stores(u8 *tab, const U *sl, const int *on, int n, const u8 *sr
 // and an unsigned index, or Skip/Clamp, under which a sign-extended negative index and its
 // 32-bit pattern both land at or past the capacity): twice the lanes per vector.
 template <int TS, int OOB, int BITS, class U = u64>
-static bool seq_elem_fast_t(const i64 *P, const Mem &m, u32 *os, u8 *oo) {
+static bool seq_elem_fast_t(const i64 *P, const Mem &m) {
     const i64 *std_ = P + MS_SRC, *itd = P + MS_IDX;
     const u32 N = (u32)(P[MS_VR] * P[MS_VC]);
     const u8 *sb = m.a[std_[TD_SPACE]].p + std_[TD_ADDR], *ib = m.a[itd[TD_SPACE]].p + itd[TD_ADDR];
@@ -344,10 +346,11 @@ static bool seq_elem_fast_t(const i64 *P, const Mem &m, u32 *os, u8 *oo) {
     const bool tb_ok = gsz >= (u64)TS && tb <= gsz - TS;
     const u64 lim = tb_ok ? (gsz - TS - tb) / TS : 0;
     const bool sgn = itd[TD_SIGNED] != 0;
+    alignas(8) u8 sink[8] = {0};
+    const u64 so = sink_off(tab, sink);
     enum { CH = 256 };
-    U sl[CH];
-    int on[CH];
-    const bool keep = N <= (u32)CH;                // one chunk: pass 1 reuses pass 0's slots
+    u64 off[CH];
+    const bool keep = N <= (u32)CH;                // one chunk: pass 1 reuses pass 0's offsets
     for (int pass = 0; pass < 2; ++pass)
         for (u32 p0 = 0; p0 < N; p0 += CH) {
             const int n = N - p0 < (u32)CH ? (int)(N - p0) : CH;
@@ -359,35 +362,28 @@ static bool seq_elem_fast_t(const i64 *P, const Mem &m, u32 *os, u8 *oo) {
                 const U u = sizeof(U) == 4 || BITS == 32 ? (U)w32 : (U)(sgn ? (u64)(i64)(int)w32 : (u64)w32);
                 int wr;
                 const U sv = remap_t<OOB, BITS>(u, (U)cap, &wr);
-                sl[l] = sv;
-                on[l] = wr;
+                off[l] = wr ? (u64)sv * TS : so;
                 bad |= wr && (!tb_ok || (u64)sv > lim);
             }
             if (pass == 0) {
                 if (bad) return false;
-                if (os)
-                    for (int l = 0; l < n; ++l) {
-                        os[p0 + l] = (u32)sl[l];
-                        oo[p0 + l] = (u8)on[l];
-                    }
                 continue;
             }
         store:
-            fast_stores<TS>(tab, sl, on, n, sb + (u64)p0 * TS, (int)P[MS_ATOMIC], (int)P[MS_DT]);
+            fast_stores<TS>(tab, off, n, sb + (u64)p0 * TS, (int)P[MS_ATOMIC], (int)P[MS_DT]);
         }
     return true;
 }
 
-// `os`/`oo` (may be null): each position's slot and whether it is written, when it ran clean.
-static bool seq_elem_fast(const i64 *P, const Mem &m, u32 *os = nullptr, u8 *oo = nullptr) {
+static bool seq_elem_fast(const i64 *P, const Mem &m) {
     if (!elem_linear_shape(P, m, true)) return false;
     if (P[MS_OOB] == SOOB_WRAP && !P[MS_CAP]) return false;
     const bool narrow = P[MS_CAP] >= 1 && (u64)P[MS_CAP] < (1ull << 31) &&
                         (P[MS_BITS] == 32 || !P[MS_IDX + TD_SIGNED] || P[MS_OOB] == SOOB_SKIP || P[MS_OOB] == SOOB_CLAMP);
 #define SQ_FAST(TS, OOB) \
-    if (narrow) return P[MS_BITS] == 32 ? seq_elem_fast_t<TS, OOB, 32, u32>(P, m, os, oo) \
-                                        : seq_elem_fast_t<TS, OOB, 64, u32>(P, m, os, oo); \
-    return P[MS_BITS] == 32 ? seq_elem_fast_t<TS, OOB, 32>(P, m, os, oo) : seq_elem_fast_t<TS, OOB, 64>(P, m, os, oo);
+    if (narrow) return P[MS_BITS] == 32 ? seq_elem_fast_t<TS, OOB, 32, u32>(P, m) \
+                                        : seq_elem_fast_t<TS, OOB, 64, u32>(P, m); \
+    return P[MS_BITS] == 32 ? seq_elem_fast_t<TS, OOB, 32>(P, m) : seq_elem_fast_t<TS, OOB, 64>(P, m);
 #define SQ_FAST_T(OOB) \
     switch ((int)P[MS_T]) { case 1: { SQ_FAST(1, OOB) } case 2: { SQ_FAST(2, OOB) } \
                             case 4: { SQ_FAST(4, OOB) } default: { SQ_FAST(8, OOB) } }
@@ -468,7 +464,7 @@ PTO_DEV bool a5_source_warp(const i64 *P, const Mem &m, int act, u32 ty, u32 lan
 // order); pass 0 ORs the lanes' bad writes, pass 1 stores. False: not this shape, or a bad
 // write somewhere (the generic lanes then key it).
 template <int TS, int OOB>
-static bool a5_elem_fast_t(const i64 *P, const Mem &m, u32 *os, u8 *oo) {
+static bool a5_elem_fast_t(const i64 *P, const Mem &m) {
     const i64 *std_ = P + MS_SRC, *itd = P + MS_IDX;
     const u32 N = (u32)(P[MS_VR] * P[MS_VC]), lt = 32u * elem_launch_warps(N);
     const u8 *sb = m.a[std_[TD_SPACE]].p + std_[TD_ADDR], *ib = m.a[itd[TD_SPACE]].p + itd[TD_ADDR];
@@ -477,48 +473,51 @@ static bool a5_elem_fast_t(const i64 *P, const Mem &m, u32 *os, u8 *oo) {
     const bool tb_ok = gsz >= (u64)TS && tb <= gsz - TS;
     const u64 lim = tb_ok ? (gsz - TS - tb) / TS : 0;          // largest slot inside GM
     const u32 cap32 = (u32)cap;
-    // pass 0 keeps each round's slots (up to 64 rounds of 32 lanes); longer launches recompute
+    alignas(8) u8 sink[8] = {0};
+    const u64 so = sink_off(tab, sink);
+    const int op = (int)P[MS_ATOMIC], dt = (int)P[MS_DT];
+    // pass 0 keeps each round's store offsets (up to 64 rounds of 32 lanes); longer launches
+    // recompute. One round per warp (N <= lt): the rounds are the positions in order, and
+    // their stores one run.
     enum { KEEP = 64 };
-    u32 keep[KEEP][32];
-    int keep_on[KEEP][32];
+    u64 keep[KEEP][32];
+    const bool one_run = N <= lt && N <= 32u * KEEP;
     for (int pass = 0; pass < 2; ++pass) {
         int bad = 0, round = 0;
+        if (pass == 1 && one_run) {
+            fast_stores<TS>(tab, &keep[0][0], (int)N, sb, op, dt);
+            break;
+        }
         for (u32 w = 0; w * 32u < N && w * 32u < lt; ++w)
             for (u32 base = 32u * w; base < N; base += lt, ++round) {
                 const int n = N - base < 32u ? (int)(N - base) : 32;
-                u32 tmp[32];
-                int tmp_on[32];
-                u32 *sl = round < KEEP ? keep[round] : tmp;
-                int *on = round < KEEP ? keep_on[round] : tmp_on;
+                u64 tmp[32];
+                u64 *off = round < KEEP ? keep[round] : tmp;
                 if (pass == 0 || round >= KEEP) {
-                    PTO_LANE_LOOP(l, 32) {
+                    int rb = 0;
+                    PTO_LANE_LOOP_OR(l, 32, rb) {
                         const u32 u = l < n ? (u32)ld_at<4>(ib, (int)(base + l)) : 0u;
                         int wr;
-                        sl[l] = remap_t<OOB, 32>(u, cap32, &wr);
-                        on[l] = wr && l < n;
+                        const u32 sv = remap_t<OOB, 32>(u, cap32, &wr);
+                        const bool on = wr && l < n;
+                        off[l] = on ? (u64)sv * TS : so;
+                        rb |= on && (!tb_ok || (u64)sv > lim);
                     }
+                    bad |= rb;
                 }
-                if (pass == 0) {
-                    PTO_LANE_LOOP_OR(l, 32, bad) bad |= on[l] && (!tb_ok || (u64)sl[l] > lim);
-                    if (os)
-                        for (int l = 0; l < n; ++l) {
-                            os[base + l] = sl[l];
-                            oo[base + l] = (u8)on[l];
-                        }
-                    continue;
-                }
-                fast_stores<TS>(tab, sl, on, n, sb + (u64)base * TS, (int)P[MS_ATOMIC], (int)P[MS_DT]);   // lane order
+                if (pass == 0) continue;
+                fast_stores<TS>(tab, off, n, sb + (u64)base * TS, op, dt);   // lane order
             }
         if (bad) return false;
     }
     return true;
 }
 
-static bool a5_elem_fast(const i64 *P, const Mem &m, u32 *os = nullptr, u8 *oo = nullptr) {
+static bool a5_elem_fast(const i64 *P, const Mem &m) {
     if (!elem_linear_shape(P, m, true)) return false;
     if (P[MS_OOB] == SOOB_WRAP && !((u64)P[MS_CAP] & 0xFFFFFFFFull)) return false;
     const u64 T = (u64)P[MS_T];
-#define MS_FAST(TS, OOB) return a5_elem_fast_t<TS, OOB>(P, m, os, oo);
+#define MS_FAST(TS, OOB) return a5_elem_fast_t<TS, OOB>(P, m);
 #define MS_FAST_T(OOB) \
     switch ((int)T) { case 1: { MS_FAST(1, OOB) } case 2: { MS_FAST(2, OOB) } \
                       case 4: { MS_FAST(4, OOB) } default: { MS_FAST(8, OOB) } }
@@ -805,6 +804,7 @@ PTO_DEV i64 fz_value(int gen, u64 key, u64 e, u64 cap) {
 #ifdef PTO_HOST_SHIM
 #include <algorithm>
 #include <mutex>
+#include <type_traits>
 #include <vector>
 
 // Run one side's kernel; false: it found a bad access (and wrote nothing).
@@ -913,69 +913,77 @@ static u32 mr_wpr(u32 vr, u32 vc) {
 }
 static u32 mr_warps(u64 n) { const u64 w = (n + 31u) / 32u; return w < 1 ? 1u : (w > 32 ? 32u : (u32)w); }
 
-// ms_ref_list's Elem writes of positions p0 .. p0+cnt-1 in order (thread th0 + l*step), the
-// policy and the index cast (SGN: sign-extended; B32: a 32-bit cast) template arguments and
-// the list filled without a branch per position (a skipped position's entry is written and
-// not counted): the indices are random, so a branch on "written" goes either way at random
-// (measured: the branch-free list ran faster). With the cast a run-time choice GCC unswitched
-// the element loop and left some copies scalar (a signed index under a 64-bit cast: a
-// quarter of an A5 Last campaign's time). Returns whether every write stays in GM.
-template <int OOB, bool SGN, bool B32, class Word>
-static bool mr_elem_run(const i64 *P, Word word, u64 tb, u32 p0, u32 cnt, u32 th0, u32 step, MsWrite *o,
-                        usize &k) {
-    const bool sgn = SGN, b32 = B32;
-    const u64 cap = (u64)P[MS_CAP], T = (u64)P[MS_T];
-    usize n = k;
-    u64 bad = 0;
-    // in chunks: every position's element and "written" first (a loop that vectorises), then
-    // the list (a scalar loop of a few instructions: its length is the data's)
-    enum { CH = 256 };
-    u64 el[CH];
-    u32 on[CH];
-    for (u32 c0 = 0; c0 < cnt; c0 += CH) {
-        const u32 m = cnt - c0 < (u32)CH ? cnt - c0 : (u32)CH;
-        PTO_PRAGMA(omp simd reduction(| : bad))
-        for (u32 l = 0; l < m; ++l) {
-            bool w;
-            const u64 e = mr_remap_t<OOB>(mr_cast(word(p0 + c0 + l), sgn, b32), cap, b32, &w);
-            const u64 byte = e * T;
-            bad |= (u64)w & ((byte >> 63) | (u64)(byte + T > tb));
-            el[l] = e;
-            on[l] = w;
-        }
-        // (pos, thread) as one little-endian word stepped by (1, step): GCC otherwise builds
-        // each entry's pair in a vector register, lane by lane (half of this function's time)
-        u64 pt = (u64)(p0 + c0) | (u64)(th0 + c0 * step) << 32;
-        const u64 inc = 1ull | (u64)step << 32;
-        for (u32 l = 0; l < m; ++l) {
-            __builtin_memcpy(&o[n], &pt, 8);
-            o[n].elem = el[l];
-            n += on[l];
-            pt += inc;
-        }
+// The reference's Elem rule with the policy and the index cast (SGN: sign-extended; B32: a
+// 32-bit cast) as template arguments: `f(oob, sgn, b32)` gets them as integral constants. With
+// the cast a run-time choice GCC unswitched the element loops and left some copies scalar (a
+// signed index under a 64-bit cast: a quarter of an A5 Last campaign's time).
+template <class F>
+static auto mr_with_rule(const i64 *P, F f) {
+    auto cast = [&](auto oob) {
+        const bool sgn = P[MS_IDX + TD_SIGNED] != 0, b32 = P[MS_BITS] == 32;
+        using B = std::bool_constant<true>;
+        using N = std::bool_constant<false>;
+        if (sgn) return b32 ? f(oob, B(), B()) : f(oob, B(), N());
+        return b32 ? f(oob, N(), B()) : f(oob, N(), N());
+    };
+    switch ((int)P[MS_OOB]) {
+    case SOOB_SKIP: return cast(std::integral_constant<int, SOOB_SKIP>());
+    case SOOB_CLAMP: return cast(std::integral_constant<int, SOOB_CLAMP>());
+    case SOOB_WRAP: return cast(std::integral_constant<int, SOOB_WRAP>());
+    default: return cast(std::integral_constant<int, SOOB_UNDEFINED>());
     }
-    k = n;
-    return !bad;
 }
 
-template <int OOB, class Word>
-static bool mr_elem_run(const i64 *P, Word word, u64 tb, u32 p0, u32 cnt, u32 th0, u32 step, MsWrite *o,
-                        usize &k) {
-    const bool sgn = P[MS_IDX + TD_SIGNED] != 0, b32 = P[MS_BITS] == 32;
-    if (sgn) return b32 ? mr_elem_run<OOB, true, true>(P, word, tb, p0, cnt, th0, step, o, k)
-                        : mr_elem_run<OOB, true, false>(P, word, tb, p0, cnt, th0, step, o, k);
-    return b32 ? mr_elem_run<OOB, false, true>(P, word, tb, p0, cnt, th0, step, o, k)
-               : mr_elem_run<OOB, false, false>(P, word, tb, p0, cnt, th0, step, o, k);
+// Elements and "written" of positions p0 .. p0+m-1 (m <= 256), in a loop that vectorises;
+// non-zero: a write leaves GM.
+template <int OOB, bool SGN, bool B32, class Word>
+static u64 mr_elem_slots(const i64 *P, Word word, u64 tb, u32 p0, u32 m, u64 *el, u32 *on) {
+    const u64 cap = (u64)P[MS_CAP], T = (u64)P[MS_T];
+    u64 bad = 0;
+    PTO_PRAGMA(omp simd reduction(| : bad))
+    for (u32 l = 0; l < m; ++l) {
+        bool w;
+        const u64 e = mr_remap_t<OOB>(mr_cast(word(p0 + l), SGN, B32), cap, B32, &w);
+        const u64 byte = e * T;
+        bad |= (u64)w & ((byte >> 63) | (u64)(byte + T > tb));
+        el[l] = e;
+        on[l] = w;
+    }
+    return bad;
 }
+
+// ms_ref_list's Elem writes of positions p0 .. p0+cnt-1 in order (thread th0 + l*step), the
+// list filled without a branch per position (a skipped position's entry is written and not
+// counted): the indices are random, so a branch on "written" goes either way at random
+// (measured: the branch-free list ran faster). Returns whether every write stays in GM.
 template <class Word>
 static bool mr_elem_run(const i64 *P, Word word, u64 tb, u32 p0, u32 cnt, u32 th0, u32 step, MsWrite *o,
                         usize &k) {
-    switch ((int)P[MS_OOB]) {
-    case SOOB_SKIP: return mr_elem_run<SOOB_SKIP>(P, word, tb, p0, cnt, th0, step, o, k);
-    case SOOB_CLAMP: return mr_elem_run<SOOB_CLAMP>(P, word, tb, p0, cnt, th0, step, o, k);
-    case SOOB_WRAP: return mr_elem_run<SOOB_WRAP>(P, word, tb, p0, cnt, th0, step, o, k);
-    default: return mr_elem_run<SOOB_UNDEFINED>(P, word, tb, p0, cnt, th0, step, o, k);
-    }
+    return mr_with_rule(P, [&](auto oob, auto sgn, auto b32) {
+        usize n = k;
+        u64 bad = 0;
+        // in chunks: every position's element and "written" first, then the list (a scalar
+        // loop of a few instructions: its length is the data's)
+        enum { CH = 256 };
+        u64 el[CH];
+        u32 on[CH];
+        for (u32 c0 = 0; c0 < cnt; c0 += CH) {
+            const u32 m = cnt - c0 < (u32)CH ? cnt - c0 : (u32)CH;
+            bad |= mr_elem_slots<oob(), sgn(), b32()>(P, word, tb, p0 + c0, m, el, on);
+            // (pos, thread) as one little-endian word stepped by (1, step): GCC otherwise builds
+            // each entry's pair in a vector register, lane by lane (half of this function's time)
+            u64 pt = (u64)(p0 + c0) | (u64)(th0 + c0 * step) << 32;
+            const u64 inc = 1ull | (u64)step << 32;
+            for (u32 l = 0; l < m; ++l) {
+                __builtin_memcpy(&o[n], &pt, 8);
+                o[n].elem = el[l];
+                n += on[l];
+                pt += inc;
+            }
+        }
+        k = n;
+        return !bad;
+    });
 }
 
 // The side's writes in its order: the scalar loops' program order (rows, then columns); A5
@@ -1318,6 +1326,148 @@ static bool ms_shared_ref(const i64 *P) {
            n <= 32ull * mr_warps(n);
 }
 
+// ---- the whole-table verdict of a plain Elem tile ------------------------------------------------
+// A plain (non-atomic) Elem scatter leaves every table element holding its last writer's source
+// value, or its pristine bytes. On the small tables of a campaign (at most FZ_MAX_GM bytes),
+// writing down each element's last writer and comparing whole tables costs less than listing
+// every write and checking the list backwards (ms_check_last: a load/store chain through `own`
+// a write; 16-byte list entries written, then read). It decides "clean" only: both sides ran,
+// neither reference faults, each table equals its expected table everywhere, the two tables
+// are equal. Anything else goes to the list path, whose verdicts it would have given anyway.
+
+// The last writer of every table element under side block P's rule (kind: the scalar loop or a
+// one-round A5 source launch, every written position in order; A5 Last, the positions whose
+// slot is below the 32-bit cap): `own[e]` (~0u: none; own[E], E = table elements, is the sink
+// of unwritten positions), `sl`: each position's element (E: unwritten), *writes: how many
+// positions write. (Writes beyond the elements that have a writer are writes some later
+// position overwrites: in one round of source threads, each position its own thread, a race.)
+// False: a write may leave GM (the list path keys the fault).
+template <int OOB, bool SGN, bool B32, bool LAST>
+static bool mt_owners_t(const i64 *P, const u32 *wd, u32 n, u64 tb, u32 E, u32 *__restrict own,
+                        u32 *__restrict sl, u32 *writes) {
+    const u64 cap = (u64)P[MS_CAP], cap32 = cap & 0xFFFFFFFFull, T = (u64)P[MS_T];
+    u64 bad = 0;
+    u32 k = 0;
+    // (no branch on the random slots: a select written as bits; the loop vectorises)
+    PTO_PRAGMA(omp simd reduction(| : bad) reduction(+ : k))
+    for (u32 p = 0; p < n; ++p) {
+        bool w;
+        const u64 e = mr_remap_t<OOB>(mr_cast(wd[p], SGN, B32), cap, B32, &w);
+        const u64 byte = e * T, keep = (u64)w & (LAST ? (u64)(e < cap32) : 1ull);
+        bad |= keep & ((byte >> 63) | (u64)(byte + T > tb) | (u64)(e >= E));
+        const u64 on = keep & (u64)(e < E);
+        sl[p] = (u32)((u64)E ^ ((e ^ (u64)E) & (0 - on)));
+        k += (u32)on;
+    }
+    if (bad) return false;
+    for (u32 p = 0; p < n; ++p) own[sl[p]] = p;                    // in order: the last claim stays
+    own[E] = ~0u;
+    *writes = k;
+    return true;
+}
+static bool mt_owners(const i64 *P, bool last, const u32 *wd, u32 n, u64 tb, u32 E, u32 *own, u32 *sl,
+                      u32 *writes) {
+    return mr_with_rule(P, [&](auto oob, auto sgn, auto b32) {
+        return last ? mt_owners_t<oob(), sgn(), b32(), true>(P, wd, n, tb, E, own, sl, writes)
+                    : mt_owners_t<oob(), sgn(), b32(), false>(P, wd, n, tb, E, own, sl, writes);
+    });
+}
+
+template <u64 T> struct MtLane;                  // (plain, aligned lane types: GCC vectorises no aligned(1) word)
+template <> struct MtLane<1> { typedef u8 t; };
+template <> struct MtLane<2> { typedef unsigned short t; };
+template <> struct MtLane<4> { typedef u32 t; };
+template <> struct MtLane<8> { typedef u64 t; };
+
+// Table `g` (and `g2`, TWO) against the expected table of `own` (positions' source values from
+// side block P's RowMajor source tile in `ub`, else `gm`); `own` cleared to ~0u on the way.
+// *owned: how many elements have a writer.
+template <u64 T, bool TWO>
+static bool mt_equal_t(const i64 *P, u32 *__restrict own, u32 E, const u8 *gm, const u8 *ub, const u8 *g,
+                       const u8 *g2, u32 *owned) {
+    using V = typename MtLane<T>::t;
+    const u64 VC = (u64)P[MS_VC], SC = (u64)P[MS_SRC + TD_COLS];
+    const u8 *src = ub + P[MS_SRC + TD_ADDR];
+    u64 d = 0;
+    u32 k = 0;
+    if (SC == VC && (((u64)src | (u64)gm | (u64)g | (u64)(TWO ? g2 : g)) % T) == 0) {
+        // (a dense tile, aligned: the position is the element; this loop vectorises)
+        const V *sv = (const V *)src, *gv = (const V *)gm, *av = (const V *)g, *bv = (const V *)(TWO ? g2 : g);
+        PTO_PRAGMA(omp simd reduction(| : d) reduction(+ : k))
+        for (u32 e = 0; e < E; ++e) {
+            const u32 o = own[e];
+            const V v = o != ~0u ? sv[o] : gv[e];
+            d |= (u64)(V)(av[e] ^ v) | (TWO ? (u64)(V)(bv[e] ^ v) : 0ull);
+            k += o != ~0u;
+            own[e] = ~0u;
+        }
+    } else {
+        for (u32 e = 0; e < E; ++e) {
+            const u32 o = own[e];
+            const bool w = o != ~0u;
+            const u64 p = w ? o : 0u, at = (p / VC) * SC + p % VC;
+            const u64 v = select_nb(w, mr_get(src + at * T, T), mr_get(gm + e * T, T));
+            d |= mr_get(g + e * T, T) ^ v;
+            if (TWO) d |= mr_get(g2 + e * T, T) ^ v;
+            k += w;
+            own[e] = ~0u;
+        }
+    }
+    *owned = k;
+    return d == 0;
+}
+static bool mt_equal(const i64 *P, u32 *own, u32 E, const u8 *gm, const u8 *ub, const u8 *g, const u8 *g2,
+                     u32 *owned) {
+    switch ((int)P[MS_T]) {
+#define MT_EQ(TS) return g2 ? mt_equal_t<TS, true>(P, own, E, gm, ub, g, g2, owned) \
+                            : mt_equal_t<TS, false>(P, own, E, gm, ub, g, g2, owned);
+    case 1: MT_EQ(1)
+    case 2: MT_EQ(2)
+    case 4: MT_EQ(4)
+    default: MT_EQ(8)
+#undef MT_EQ
+    }
+}
+
+// Campaign block P, after both sides ran clean on tables `ga` / `gb`: is the tile clean by the
+// whole-table verdict (*race_a / *race_b set)? `own`: E+1 entries of ~0u (left so); `sl`: n entries.
+static bool ms_table_clean(const i64 *P, const u32 *wd, u64 tb, const u8 *gm, const u8 *ub, const u8 *ga,
+                           const u8 *gb, u32 *own, u32 *sl, bool *race_a, bool *race_b) {
+    const i64 *A = P, *B = P + MS_WORDS;
+    const int ka = (int)P[FZ_KIND_A], kb = (int)P[FZ_KIND_B];
+    const u64 n = (u64)P[FZ_NIDX], T = (u64)A[MS_T];
+    for (const i64 *X : {A, B})
+        if (X[MS_MODE] != MSM_ELEM || X[MS_ATOMIC] != AT_NONE || (u64)X[MS_T] != T || (u64)X[MS_VR] * (u64)X[MS_VC] != n)
+            return false;
+    const u64 E = tb / T;
+    // (the table pass is E elements: for a table much larger than the tile, the list is cheaper)
+    if (n == 0 || n > 1024 || E > 4 * n + 256) return false;     // (one round of source threads: n <= 1024)
+    // (Last's table is the scalar loop's where every written slot is below its 32-bit cap: every
+    // policy but Undefined, for a cap below 2^31)
+    auto last = [](const i64 *X, int k) {
+        return k == FK_LAST && (X[MS_OOB] == SOOB_UNDEFINED || X[MS_CAP] < 1 || X[MS_CAP] >= (1ll << 31));
+    };
+    bool same = last(A, ka) == last(B, kb);       // (one expected table for both: ms_shared_ref's words)
+    for (int w = 0; w < MS_WORDS && same; ++w)
+        same = A[w] == B[w] || w == MS_LASTSCAN || w == MS_ROWDST || (w == MS_BITS && ms_bits_moot(A));
+    u32 na = 0, nb = 0, oa = 0, ob = 0;            // (writes, elements written)
+    if (!mt_owners(A, ka == FK_LAST, wd, (u32)n, tb, (u32)E, own, sl, &na)) return false;
+    if (same) {
+        if (!mt_equal(A, own, (u32)E, gm, ub, ga, gb, &oa)) return false;
+        nb = na, ob = oa;
+    } else {
+        if (!mt_equal(A, own, (u32)E, gm, ub, ga, nullptr, &oa)) return false;
+        if (!mt_owners(B, kb == FK_LAST, wd, (u32)n, tb, (u32)E, own, sl, &nb)) return false;
+        if (!mt_equal(B, own, (u32)E, gm, ub, gb, nullptr, &ob)) return false;
+    }
+    if (__builtin_memcmp(ga + E * T, gm + E * T, tb - E * T) || __builtin_memcmp(gb + E * T, gm + E * T, tb - E * T) ||
+        (!same && __builtin_memcmp(ga, gb, E * T)))
+        return false;
+    *race_a = ka == FK_SOURCE && na != oa;
+    *race_b = kb == FK_SOURCE && nb != ob;
+    return true;
+}
+
 // Per worker thread: the sides' tables, reference tables, UB image and scratch, kept across
 // tiles (each tile puts back what it touched); the instances since the last full check.
 struct MsWork;
@@ -1328,7 +1478,7 @@ struct MsWork {
     MsList wa, wb, wx;
     std::vector<i64> owner;
     std::vector<u64> used;
-    std::vector<u32> own, words;                // (words: this tile's index words, in order)
+    std::vector<u32> own, words, slots;         // (words: this tile's index words, in order)
     std::vector<u64 *> since;                   // records of the tiles since the last full check
     i64 image = 0;
     u64 tiles = 0, tb = 0, ubn = 0, i0 = 0, i1 = 0;   // table bytes, UB bytes, the index tile
@@ -1406,7 +1556,7 @@ extern "C" __global__ void mscatter_fuzz(PTO_KERNEL_PARAMS) {
         if (W.image != P[FZ_IMAGE]) {            // a new campaign: fresh copies of its images
             for (std::vector<u8> *v : {&W.ga, &W.gb, &W.ra, &W.rb, &W.xa}) v->assign(gm, gm + tb);
             W.ub.assign(ub, ub + ubn);
-            W.own.assign(FZ_MAX_GM, ~0u);
+            W.own.assign(FZ_MAX_GM + 1, ~0u);   // (+1: ms_table_clean's sink)
             W.since.clear();
             W.tiles = 0;
             W.image = P[FZ_IMAGE];
@@ -1453,6 +1603,28 @@ extern "C" __global__ void mscatter_fuzz(PTO_KERNEL_PARAMS) {
         u64 code = 0;
         if (!fz_run(PA, ka, ma)) code |= FZ_FAULT_A;
         if (!fz_run(PB, kb, mb)) code |= FZ_FAULT_B;
+        auto finish = [&](u64 first, u64 mask) {
+            rec[0] = code;
+            rec[1] = first;
+            rec[2] = mask;
+            // every FZ_CHECK_EVERY tiles of this thread (and at the end of a launch, through
+            // pto_mscatter_fuzz_flush): the bytes no reference wrote, all of them
+            if (!P[FZ_PARANOID]) {
+                W.since.push_back(rec);
+                if (++W.tiles % FZ_CHECK_EVERY == 0) W.check(gm, ub);
+            }
+        };
+        if (!code && !P[FZ_PARANOID]) {           // a plain Elem tile, clean: whole tables, put back whole
+            bool ra = false, rb = false;
+            W.slots.resize((usize)n);
+            if (ms_table_clean(P, wd, tb, gm, ubl, ga, gb, W.own.data(), W.slots.data(), &ra, &rb)) {
+                __builtin_memcpy(ga, gm, tb);
+                __builtin_memcpy(gb, gm, tb);
+                code = (ra ? FZ_RACE_A : 0) | (rb ? FZ_RACE_B : 0);
+                finish(~0ull, 0);
+                continue;
+            }
+        }
         // verdicts 1 and 2: each side's table against its reference, at the reference's writes
         // (every other byte: the full check after FZ_CHECK_EVERY tiles, or now when paranoid);
         // one reference (W.wa, W.ra) serves both sides where their rules and write orders agree
@@ -1544,15 +1716,7 @@ extern "C" __global__ void mscatter_fuzz(PTO_KERNEL_PARAMS) {
             }
             if (code & (FZ_REFBAD_A | FZ_REFBAD_B)) mask = 0;
         }
-        rec[0] = code;
-        rec[1] = first;
-        rec[2] = mask;
-        // every FZ_CHECK_EVERY tiles of this thread (and at the end of a launch, through
-        // pto_mscatter_fuzz_flush): the bytes no reference wrote, all of them
-        if (!P[FZ_PARANOID]) {
-            W.since.push_back(rec);
-            if (++W.tiles % FZ_CHECK_EVERY == 0) W.check(gm, ub);
-        }
+        finish(first, mask);
     }
 #endif
 }
@@ -1564,6 +1728,31 @@ extern "C" void pto_mscatter_fuzz_flush(const u8 *gm, const u8 *ub) {
     std::lock_guard<std::mutex> g(ms_works_mu);
     for (MsWork *w : ms_works)
         if (!w->since.empty()) w->check(gm, ub);
+}
+#endif
+
+#ifdef PTO_HOST_SHIM
+// ms_table_clean on its own, for the tests of the verdict: campaign block `P`, index words
+// `wd` (n_words of them), images `gm` / `ub` (gm_bytes / ub_bytes) and the sides' tables `ga`
+// / `gb` (tb bytes, tb = P[FZ_TBYTES]). 1: clean (race[0..1]: the sides' race flags); 0: not
+// clean, or not this verdict's to decide; -1: a block or a size the engine would refuse.
+extern "C" int pto_mscatter_table_clean(const i64 *P, const u32 *wd, i64 n_words, const u8 *gm, i64 gm_bytes,
+                                        const u8 *ub, i64 ub_bytes, const u8 *ga, const u8 *gb, int *race) {
+    const u64 tb = (u64)P[FZ_TBYTES];
+    if (tb > FZ_MAX_GM || (i64)tb > gm_bytes || P[FZ_UBYTES] > ub_bytes || P[FZ_UBYTES] > FZ_MAX_UB ||
+        P[FZ_NIDX] < 0 || P[FZ_NIDX] > n_words)
+        return -1;
+    for (const i64 *X : {P, P + MS_WORDS}) {      // (the source tile inside UB, as the engine's blocks)
+        const u64 VR = (u64)X[MS_VR], VC = (u64)X[MS_VC], SC = (u64)X[MS_SRC + TD_COLS], T = (u64)X[MS_T];
+        if (X[MS_SRC + TD_ADDR] < 0 || VR > 4096 || VC > 4096 || SC > 4096 || !(T == 1 || T == 2 || T == 4 || T == 8) ||
+            (u64)X[MS_SRC + TD_ADDR] + (VR * SC + VC) * T > (u64)ub_bytes)
+            return -1;
+    }
+    std::vector<u32> own(FZ_MAX_GM + 1, ~0u), sl((usize)P[FZ_NIDX] + 1);
+    bool ra = false, rb = false;
+    const bool clean = ms_table_clean(P, wd, tb, gm, ub, ga, gb, own.data(), sl.data(), &ra, &rb);
+    race[0] = ra, race[1] = rb;
+    return clean ? 1 : 0;
 }
 #endif
 

@@ -81,6 +81,15 @@ MUTATIONS = [
     ("list thread ids not stepped", "mscatter.cu",
      "const u64 inc = 1ull | (u64)step << 32;",
      "const u64 inc = 1ull;"),
+    # the whole-table verdict of a plain Elem tile leaves out the sides' comparison where their
+    # rules differ (two expected tables, each side equal to its own)
+    ("table verdict sides compared", "mscatter.cu",
+     "(!same && __builtin_memcmp(ga, gb, E * T)))",
+     "(false))"),
+    # ... or sees no race on the source-centric side A (its writes counted, never compared)
+    ("table verdict race", "mscatter.cu",
+     "*race_a = ka == FK_SOURCE && na != oa;",
+     "*race_a = false;"),
     # MSCATTER Max keeps the new value on ties of integers (a wrong comparison)
     ("atomic max compare", "mscatter.cu",
      "if (op == AT_MAX) return lt_ov ? v : old;",

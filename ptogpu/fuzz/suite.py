@@ -80,6 +80,12 @@ def campaigns(backend: str = "native") -> list[Known]:
               S(rows=16, cols=32, slots=256), "a5.default", "cpu", "cycle", 500),
         Known("MSCATTER A5 Default vs CPU sim, Elem 16x16 (one round of 256 threads), cycle into 128 slots: races only",
               S(rows=16, cols=16, slots=128), "a5.default", "cpu", "cycle", 500),
+        # (the same two as atomics: a plain tile is checked by whole tables, an atomic one by its
+        # write list, whose thread numbers these keep honest)
+        Known("MSCATTER A5 Add vs CPU sim, int32 Elem 16x32 (one round of 512 threads), cycle into 256 slots: races only",
+              S(rows=16, cols=32, slots=256, atomic="add", dtype="int32"), "a5", "cpu", "cycle", 500),
+        Known("MSCATTER A5 Add vs CPU sim, int32 Elem 16x16 (one round of 256 threads), cycle into 128 slots: races only",
+              S(rows=16, cols=16, slots=128, atomic="add", dtype="int32"), "a5", "cpu", "cycle", 500),
         Known("MSCATTER A5 Default vs CPU sim, Row Undefined 8x64, rows at the table's end: both fault",
               S(mode="row", oob="undefined", rows=8, cols=64, slots=16), "a5.default", "cpu", "boundary", 500),
         Known("MSCATTER A5 Add vs CPU sim, half Elem 40x40 (two rounds): atomic order",
@@ -234,6 +240,10 @@ EXPECT: dict[str, dict[str, int]] = {
     'MSCATTER A5 Default vs CPU sim, Elem 16x32 (one round of 512 threads), cycle into 256 slots: races only':
         {'race': 500},
     'MSCATTER A5 Default vs CPU sim, Elem 16x16 (one round of 256 threads), cycle into 128 slots: races only':
+        {'race': 500},
+    'MSCATTER A5 Add vs CPU sim, int32 Elem 16x32 (one round of 512 threads), cycle into 256 slots: races only':
+        {'race': 500},
+    'MSCATTER A5 Add vs CPU sim, int32 Elem 16x16 (one round of 256 threads), cycle into 128 slots: races only':
         {'race': 500},
     "MSCATTER A5 Default vs CPU sim, Row Undefined 8x64, rows at the table's end: both fault":
         {},

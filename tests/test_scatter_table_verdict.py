@@ -1,0 +1,151 @@
+"""The whole-table verdict of the MSCATTER fuzz engine (``ms_table_clean``, cuda_src/mscatter.cu):
+on a plain Elem tile it may only ever say "clean" when each side's table is, byte for byte, the
+table the rule leaves (every slot its last writer's source value, every other byte the image) and
+the two tables are equal; its race flags are the rule's (a source-centric slot written by two
+positions). Goldens from the rule in NumPy; every single corrupted byte of either table must make
+it refuse (the list path then keys the tile)."""
+import ctypes
+
+import numpy as np
+import pytest
+
+from ptogpu.backend import native_backend
+from ptogpu.fuzz import scatter as S
+
+pytestmark = pytest.mark.skipif(not native_backend.available()[0], reason="no C++ compiler")
+
+
+def _fn():
+    f = native_backend.load("mscatter").pto_mscatter_table_clean
+    f.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_longlong, ctypes.c_void_p, ctypes.c_longlong,
+                  ctypes.c_void_p, ctypes.c_longlong, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p]
+    f.restype = ctypes.c_int
+    return f
+
+
+def _verdict(p, words, gm, ub, ga, gb):
+    race = np.zeros(2, np.int32)
+    r = _fn()(p.ctypes.data, words.ctypes.data, words.size, gm.ctypes.data, gm.size, ub.ctypes.data, ub.size,
+              ga.ctypes.data, gb.ctypes.data, race.ctypes.data)
+    return r, tuple(bool(x) for x in race)
+
+
+def _expected(words, src, gm, cap, oob, itemsize):
+    """The rule: positions in order, index (signed int32) -> slot by the policy, the last writer
+    of each slot stays; (table, source-centric race = a slot written twice)."""
+    tab = gm.copy()
+    slots = words.view(np.int32).astype(np.int64)
+    if oob == "clamp":
+        slots = np.where((slots < 0) | (slots >= cap), cap - 1, slots)
+        on = np.ones(slots.size, bool)
+    elif oob == "wrap":                             # (non-negative indices: both cast widths agree)
+        slots, on = slots % cap, np.ones(slots.size, bool)
+    else:                                           # skip
+        on = (slots >= 0) & (slots < cap)
+    last = {}
+    for p in np.flatnonzero(on):
+        last[int(slots[p])] = int(p)
+    for s, p in last.items():
+        tab[s * itemsize:(s + 1) * itemsize] = src[p * itemsize:(p + 1) * itemsize]
+    return tab, int(on.sum()) != len(last)
+
+
+CASES = [
+    (S.ScatterConfig(), "a5.default", "cpu"),
+    (S.ScatterConfig(oob="clamp", dtype="half", rows=8, cols=24, slots=40), "a5.last", "cpu"),
+    (S.ScatterConfig(dtype="int8", rows=16, cols=32, slots=128), "cpu", "a5.default"),
+    (S.ScatterConfig(dtype="uint16", rows=4, cols=8, slots=16), "a5.default", "a5.last"),
+    (S.ScatterConfig(rows=32, cols=32, slots=256), "a2a3", "cpu"),
+    (S.ScatterConfig(oob="wrap", rows=4, cols=8, slots=7), "cpu", "a5.last"),     # two rules: two tables
+]
+
+
+@pytest.mark.parametrize("cfg,a,b", CASES, ids=[f"{c.dtype}-{a}-{b}" for c, a, b in CASES])
+def test_clean_only_when_both_tables_are_the_rules_and_every_corrupt_byte_refuses(cfg, a, b):
+    p, gm, ub, _ = S.fused_plan(cfg, S.side(a, "native"), S.side(b, "native"), "mixed", 1)
+    mw = S._E("MS_WORDS")
+    src_at = int(p[S._E("MS_SRC") + S._E("TD_ADDR")])
+    T = int(p[S._E("MS_T")])
+    n, cap, tb = int(p[S._E("FZ_NIDX")]), int(p[S._E("MS_CAP")]), int(p[S._E("FZ_TBYTES")])
+    assert p[mw + S._E("MS_T")] == T and tb == cap * T
+    VC, SC = int(p[S._E("MS_VC")]), int(p[S._E("MS_SRC") + S._E("TD_COLS")])
+    rng = np.random.default_rng(7)
+    ub = ub.copy()
+    ub[src_at:src_at + n // VC * SC * T] = rng.integers(0, 256, n // VC * SC * T, dtype=np.uint8)
+    at = np.arange(n) // VC * SC + np.arange(n) % VC          # position -> element of the (padded) source tile
+    src = ub[src_at:].view(np.uint8)[(at[:, None] * T + np.arange(T)).ravel()]
+    kinds = (p[S._E("FZ_KIND_A")], p[S._E("FZ_KIND_B")])
+    source = [k == S._E("FK_SOURCE") for k in kinds]
+    seen_race = set()
+    for trial in range(12):
+        hi = cap + 8 if trial % 3 else cap // 4                    # few slots: races; past cap: skips
+        words = rng.integers(0 if cfg.oob == "wrap" else -3, hi, n).astype(np.int32).view(np.uint32)
+        if trial % 4 == 0:                                      # distinct indices: under Skip, no race
+            words = rng.permutation(n).astype(np.uint32)
+        exp, race = _expected(words, src, gm[:tb], cap, cfg.oob, T)
+        seen_race.add(race)
+        r, flags = _verdict(p, words, gm, ub, exp.copy(), exp.copy())
+        assert r == 1, trial
+        assert flags == (source[0] and race, source[1] and race), trial
+        for side in (0, 1):                                     # every byte of either table
+            for byte in range(tb):
+                t = [exp.copy(), exp.copy()]
+                t[side][byte] ^= 1 << (byte % 8)
+                assert _verdict(p, words, gm, ub, *t)[0] == 0, (trial, side, byte)
+    assert seen_race == ({True, False} if cfg.oob == "skip" else {True})
+
+
+def test_a_write_past_gm_or_an_atomic_is_not_its_to_decide():
+    cfg = S.ScatterConfig(oob="undefined", rows=4, cols=8, slots=64)
+    p, gm, ub, _ = S.fused_plan(cfg, S.side("cpu", "native"), S.side("a5.default", "native"), "mixed", 1)
+    tb = int(p[S._E("FZ_TBYTES")])
+    words = np.zeros(32, np.uint32)
+    words[5] = 64                                              # one slot past the table (and GM)
+    assert _verdict(p, words, gm, ub, gm[:tb].copy(), gm[:tb].copy())[0] == 0
+    words[5] = 3
+    t = gm[:tb].copy()
+    src_at = int(p[S._E("MS_SRC") + S._E("TD_ADDR")])
+    t[0:4] = ub[src_at + 31 * 4:src_at + 32 * 4]             # slot 0: its last writer, position 31
+    t[12:16] = ub[src_at + 5 * 4:src_at + 6 * 4]
+    assert _verdict(p, words, gm, ub, t, t.copy()) == (1, (False, True))     # (B: A5 source threads race)
+    cfg = S.ScatterConfig(atomic="add", dtype="int32", rows=4, cols=8)
+    p, gm, ub, _ = S.fused_plan(cfg, S.side("a5", "native"), S.side("cpu", "native"), "mixed", 1)
+    tb = int(p[S._E("FZ_TBYTES")])
+    words = np.full(32, 70, np.uint32)                          # every index skipped: tables untouched
+    assert _verdict(p, words, gm, ub, gm[:tb].copy(), gm[:tb].copy())[0] == 0
+
+
+def test_sizes_the_engine_refuses_are_refused():
+    p, gm, ub, _ = S.fused_plan(S.ScatterConfig(), S.side("a5.default", "native"), S.side("cpu", "native"), "mixed", 1)
+    words = np.zeros(256, np.uint32)
+    tb = int(p[S._E("FZ_TBYTES")])
+    t = gm[:tb].copy()
+    assert _verdict(p, words[:10], gm, ub, t, t.copy())[0] == -1          # fewer words than positions
+    assert _verdict(p, words, gm[:8], ub, t, t.copy())[0] == -1           # an image smaller than the table
+    q = p.copy()
+    q[S._E("FZ_TBYTES")] = 1 << 40
+    assert _verdict(q, words, gm, ub, t, t.copy())[0] == -1
+
+
+def test_sides_whose_rules_differ_are_each_checked_and_then_compared():
+    """CPU sim vs A5 Last, Wrap into 7 slots: a 64-bit and a 32-bit index cast, so index -1 lands
+    in slot (2^64 - 1) % 7 = 1 on one side and (2^32 - 1) % 7 = 3 on the other. Each table its
+    own rule's: each side is right, and the tiles differ -- not clean (the lists classify it)."""
+    cfg = S.ScatterConfig(oob="wrap", rows=4, cols=8, slots=7)
+    p, gm, ub, _ = S.fused_plan(cfg, S.side("cpu", "native"), S.side("a5.last", "native"), "mixed", 1)
+    assert (p[S._E("MS_BITS")], p[S._E("MS_WORDS") + S._E("MS_BITS")]) == (64, 32)
+    tb, src_at = int(p[S._E("FZ_TBYTES")]), int(p[S._E("MS_SRC") + S._E("TD_ADDR")])
+    ub = ub.copy()
+    ub[src_at:src_at + 32 * 4] = np.arange(1, 129, dtype=np.uint8)
+    el = lambda pos: ub[src_at + 4 * pos:src_at + 4 * pos + 4]        # noqa: E731
+    words = np.zeros(32, np.uint32)
+    words[0] = 0xFFFFFFFF
+    t64, t32 = gm[:tb].copy(), gm[:tb].copy()
+    t64[0:4], t64[4:8] = el(31), el(0)
+    t32[0:4], t32[12:16] = el(31), el(0)
+    assert _verdict(p, words, gm, ub, t64, t32)[0] == 0
+    assert _verdict(p, words, gm, ub, t64, t64.copy())[0] == 0
+    words[0] = 9                                                   # both casts: slot 2
+    t = gm[:tb].copy()
+    t[0:4], t[8:12] = el(31), el(0)
+    assert _verdict(p, words, gm, ub, t, t.copy()) == (1, (False, False))
