@@ -671,6 +671,39 @@ static void last_slots(const i64 *P, const u8 *ib, u32 count, u32 cap, u64 *tl) 
     }
 }
 
+// The moves of a linear Elem block under SCAN_OWNER, slot by slot (each slot a lane of the
+// kernel: the winner its reverse scan finds, own[s], or none), where the slots are no more
+// than the positions. Nothing is moved if an owned slot lies outside GM; `own` left at -1.
+template <int TS>
+static bool last_slot_moves_t(u8 *tab, const u8 *sb, i64 *__restrict own, u64 cap, bool tb_ok, u64 lim) {
+    u64 bad = 0;
+    for (u64 s = 0; s < cap; ++s) bad |= (u64)(own[s] >= 0) & (u64)(!tb_ok || s > lim);
+    alignas(8) u8 sink[8] = {0};
+    const u64 so = sink_off(tab, sink);
+    // (a slot nobody owns stores to the sink: no branch on the random ownership)
+    if (!bad)
+        for (u64 s = 0; s < cap; ++s) {
+            const i64 o = own[s];
+            const bool w = o >= 0;
+            st_word<TS>((u8 *)((u64)tab + select_nb(w, s * TS, so)), ld_word<TS>(sb + select_nb(w, (u64)o, 0) * TS));
+        }
+    for (u64 s = 0; s < cap; ++s) own[s] = -1;
+    return !bad;
+}
+static bool last_slot_moves(const i64 *P, const Mem &m, const u8 *sb, i64 *own, u64 cap) {
+    const int T = (int)P[MS_T];
+    const u64 gsz = (u64)m.a[SPACE_GM].size, tb = (u64)P[MS_TBASE];
+    const bool tb_ok = gsz >= (u64)T && tb <= gsz - T;
+    const u64 lim = tb_ok ? (gsz - T - tb) / T : 0;
+    u8 *tab = m.a[SPACE_GM].p + tb;
+    switch (T) {
+    case 1: return last_slot_moves_t<1>(tab, sb, own, cap, tb_ok, lim);
+    case 2: return last_slot_moves_t<2>(tab, sb, own, cap, tb_ok, lim);
+    case 4: return last_slot_moves_t<4>(tab, sb, own, cap, tb_ok, lim);
+    default: return last_slot_moves_t<8>(tab, sb, own, cap, tb_ok, lim);
+    }
+}
+
 // SCAN_OWNER: every slot's last writer in one forward pass (owner[s] = the largest position
 // whose remapped index is s), then each warp's lanes write their slots from it -- the winners
 // the reverse scans find, without reading the index tile cap times. Returns false on a bad
@@ -694,20 +727,21 @@ static bool a5_last_owner(const i64 *P, const Mem &m) {
         const u8 *ib = m.a[itd[TD_SPACE]].p + itd[TD_ADDR], *sb = m.a[std_[TD_SPACE]].p + std_[TD_ADDR];
         // each slot's last writer, in two passes without a branch on random slots: every
         // position stores itself as its slot's owner (an unwritten one, Skip or Undefined past
-        // cap, into the spare slot `cap`), then a position that is still its slot's owner is
-        // listed
+        // cap, into the spare slot `cap`), then each slot moves its owner's element (a table
+        // no larger than the tile), or a position that is still its slot's owner is listed
         if (touched.size() < count) touched.resize(count);
         u64 *tl = touched.data();
         i64 *own = owner.data();
         last_slots(P, ib, count, (u32)cap, tl);
         for (u32 j = 0; j < count; ++j) own[tl[j]] = j;
+        own[cap] = -1;
+        if (cap <= count) return last_slot_moves(P, m, sb, own, cap);
         usize nt = 0;
         for (u32 j = 0; j < count; ++j) {
             const u64 at = tl[j];
             tl[nt] = at;
             nt += (at != cap) & (own[at] == (i64)j);
         }
-        own[cap] = -1;
         const int T = (int)P[MS_T];
         const u64 gsz = (u64)m.a[SPACE_GM].size, tb = (u64)P[MS_TBASE];
         const bool tb_ok = gsz >= (u64)T && tb <= gsz - T;
@@ -1392,15 +1426,20 @@ static bool mt_equal_t(const i64 *P, u32 *__restrict own, u32 E, const u8 *gm, c
     u32 k = 0;
     if (SC == VC && (((u64)src | (u64)gm | (u64)g | (u64)(TWO ? g2 : g)) % T) == 0) {
         // (a dense tile, aligned: the position is the element; this loop vectorises)
-        const V *sv = (const V *)src, *gv = (const V *)gm, *av = (const V *)g, *bv = (const V *)(TWO ? g2 : g);
-        PTO_PRAGMA(omp simd reduction(| : d) reduction(+ : k))
+        const V *__restrict sv = (const V *)src, *__restrict gv = (const V *)gm, *__restrict av = (const V *)g,
+                *__restrict bv = (const V *)(TWO ? g2 : g);
+        // (the source load unconditional, from element 0 for an element nobody writes: a
+        // gather and a blend, where a conditional load left the loop scalar, branching at random)
+        V dv = 0;
         for (u32 e = 0; e < E; ++e) {
-            const u32 o = own[e];
-            const V v = o != ~0u ? sv[o] : gv[e];
-            d |= (u64)(V)(av[e] ^ v) | (TWO ? (u64)(V)(bv[e] ^ v) : 0ull);
-            k += o != ~0u;
-            own[e] = ~0u;
+            const u32 o = own[e], w = (u32)(o != ~0u);
+            const V s = sv[o & (0u - w)], m = (V)(0u - w);
+            const V v = (V)((s & m) | (gv[e] & (V)~m));
+            dv |= (V)(av[e] ^ v) | (TWO ? (V)(bv[e] ^ v) : (V)0);
+            k += w;
         }
+        for (u32 e = 0; e < E; ++e) own[e] = ~0u;
+        d = dv;
     } else {
         for (u32 e = 0; e < E; ++e) {
             const u32 o = own[e];
@@ -1429,15 +1468,48 @@ static bool mt_equal(const i64 *P, u32 *own, u32 E, const u8 *gm, const u8 *ub, 
     }
 }
 
+// An atomic scatter's expected table: `tab` (the image) combined in position order with every
+// written position's source value (sl: elements, E for none), by the rules' arithmetic.
+template <u64 T>
+static void mt_combine_t(const i64 *P, const u32 *sl, u32 n, u32 E, const u8 *ub, u8 *tab) {
+    const u64 VC = (u64)P[MS_VC], SC = (u64)P[MS_SRC + TD_COLS];
+    const u8 *src = ub + P[MS_SRC + TD_ADDR];
+    const int op = (int)P[MS_ATOMIC], dt = (int)P[MS_DT];
+    alignas(8) u8 sink[8] = {0};
+    for (u32 p = 0; p < n; ++p) {                 // (an unwritten position combines into the sink)
+        const u64 at = SC == VC ? p : (p / VC) * SC + p % VC;
+        u8 *d = pick_or_sink(sl[p] != E, tab, (u64)sl[p] * T, sink);
+        mr_put(d, T, mr_combine(op, dt, mr_get(d, T), mr_get(src + at * T, T)));
+    }
+}
+static void mt_combine(const i64 *P, const u32 *sl, u32 n, u32 E, const u8 *ub, u8 *tab) {
+    switch ((int)P[MS_T]) {
+    case 1: return mt_combine_t<1>(P, sl, n, E, ub, tab);
+    case 2: return mt_combine_t<2>(P, sl, n, E, ub, tab);
+    case 4: return mt_combine_t<4>(P, sl, n, E, ub, tab);
+    default: return mt_combine_t<8>(P, sl, n, E, ub, tab);
+    }
+}
+// How many elements have a writer in `own`; `own` cleared to ~0u.
+static u32 mt_owned(u32 *own, u32 E) {
+    u32 k = 0;
+    for (u32 e = 0; e < E; ++e) {
+        k += own[e] != ~0u;
+        own[e] = ~0u;
+    }
+    return k;
+}
+
 // Campaign block P, after both sides ran clean on tables `ga` / `gb`: is the tile clean by the
 // whole-table verdict (*race_a / *race_b set)? `own`: E+1 entries of ~0u (left so); `sl`: n entries.
 static bool ms_table_clean(const i64 *P, const u32 *wd, u64 tb, const u8 *gm, const u8 *ub, const u8 *ga,
-                           const u8 *gb, u32 *own, u32 *sl, bool *race_a, bool *race_b) {
+                           const u8 *gb, u32 *own, u32 *sl, u8 *scratch, bool *race_a, bool *race_b) {
     const i64 *A = P, *B = P + MS_WORDS;
     const int ka = (int)P[FZ_KIND_A], kb = (int)P[FZ_KIND_B];
     const u64 n = (u64)P[FZ_NIDX], T = (u64)A[MS_T];
+    const int op = (int)A[MS_ATOMIC];
     for (const i64 *X : {A, B})
-        if (X[MS_MODE] != MSM_ELEM || X[MS_ATOMIC] != AT_NONE || (u64)X[MS_T] != T || (u64)X[MS_VR] * (u64)X[MS_VC] != n)
+        if (X[MS_MODE] != MSM_ELEM || X[MS_ATOMIC] != op || (u64)X[MS_T] != T || (u64)X[MS_VR] * (u64)X[MS_VC] != n)
             return false;
     const u64 E = tb / T;
     // (the table pass is E elements: for a table much larger than the tile, the list is cheaper)
@@ -1451,6 +1523,21 @@ static bool ms_table_clean(const i64 *P, const u32 *wd, u64 tb, const u8 *gm, co
     for (int w = 0; w < MS_WORDS && same; ++w)
         same = A[w] == B[w] || w == MS_LASTSCAN || w == MS_ROWDST || (w == MS_BITS && ms_bits_moot(A));
     u32 na = 0, nb = 0, oa = 0, ob = 0;            // (writes, elements written)
+    if (op != AT_NONE) {
+        // an atomic scatter (no Last): one rule for both sides, both in position order; its
+        // table is the image combined in that order, written into `scratch` (the image, put back)
+        if (!same) return false;
+        if (!mt_owners(A, false, wd, (u32)n, tb, (u32)E, own, sl, &na)) return false;
+        oa = mt_owned(own, (u32)E);
+        __builtin_memcpy(scratch, gm, tb);
+        mt_combine(A, sl, (u32)n, (u32)E, ub, scratch);
+        const bool eq = !__builtin_memcmp(ga, scratch, tb) && !__builtin_memcmp(gb, scratch, tb);
+        __builtin_memcpy(scratch, gm, tb);
+        if (!eq) return false;
+        *race_a = ka == FK_SOURCE && na != oa;
+        *race_b = kb == FK_SOURCE && na != oa;
+        return true;
+    }
     if (!mt_owners(A, ka == FK_LAST, wd, (u32)n, tb, (u32)E, own, sl, &na)) return false;
     if (same) {
         if (!mt_equal(A, own, (u32)E, gm, ub, ga, gb, &oa)) return false;
@@ -1614,10 +1701,10 @@ extern "C" __global__ void mscatter_fuzz(PTO_KERNEL_PARAMS) {
                 if (++W.tiles % FZ_CHECK_EVERY == 0) W.check(gm, ub);
             }
         };
-        if (!code && !P[FZ_PARANOID]) {           // a plain Elem tile, clean: whole tables, put back whole
+        if (!code && !P[FZ_PARANOID]) {           // an Elem tile of one round, clean: whole tables, put back whole
             bool ra = false, rb = false;
             W.slots.resize((usize)n);
-            if (ms_table_clean(P, wd, tb, gm, ubl, ga, gb, W.own.data(), W.slots.data(), &ra, &rb)) {
+            if (ms_table_clean(P, wd, tb, gm, ubl, ga, gb, W.own.data(), W.slots.data(), W.ra.data(), &ra, &rb)) {
                 __builtin_memcpy(ga, gm, tb);
                 __builtin_memcpy(gb, gm, tb);
                 code = (ra ? FZ_RACE_A : 0) | (rb ? FZ_RACE_B : 0);
@@ -1749,8 +1836,9 @@ extern "C" int pto_mscatter_table_clean(const i64 *P, const u32 *wd, i64 n_words
             return -1;
     }
     std::vector<u32> own(FZ_MAX_GM + 1, ~0u), sl((usize)P[FZ_NIDX] + 1);
+    std::vector<u8> scratch(gm, gm + tb);
     bool ra = false, rb = false;
-    const bool clean = ms_table_clean(P, wd, tb, gm, ub, ga, gb, own.data(), sl.data(), &ra, &rb);
+    const bool clean = ms_table_clean(P, wd, tb, gm, ub, ga, gb, own.data(), sl.data(), scratch.data(), &ra, &rb);
     race[0] = ra, race[1] = rb;
     return clean ? 1 : 0;
 }

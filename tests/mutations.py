@@ -34,6 +34,10 @@ MUTATIONS = [
     ("owner keeps first writer", "mscatter.cu",
      "for (u32 j = 0; j < count; ++j) own[tl[j]] = j;",
      "for (u32 j = count; j-- > 0;) own[tl[j]] = j;"),
+    # ... or, moving slot by slot (a table no larger than the tile), stops one slot short
+    ("owner slot moves one short", "mscatter.cu",
+     "        for (u64 s = 0; s < cap; ++s) {\n            const i64 o = own[s];",
+     "        for (u64 s = 0; s + 1 < cap; ++s) {\n            const i64 o = own[s];"),
     # A5 TGATHERB: the partial last block one element short
     ("tgatherb tail short", "tgatherb.cu",
      "const i64 R = (VC + E - 1) / E, rem = VC % E ? VC % E : E;",
