@@ -1534,22 +1534,21 @@ static bool ms_table_clean(const i64 *P, const u32 *wd, u64 tb, const u8 *gm, co
         const bool eq = !__builtin_memcmp(ga, scratch, tb) && !__builtin_memcmp(gb, scratch, tb);
         __builtin_memcpy(scratch, gm, tb);
         if (!eq) return false;
-        *race_a = ka == FK_SOURCE && na != oa;
-        *race_b = kb == FK_SOURCE && na != oa;
-        return true;
-    }
-    if (!mt_owners(A, ka == FK_LAST, wd, (u32)n, tb, (u32)E, own, sl, &na)) return false;
-    if (same) {
-        if (!mt_equal(A, own, (u32)E, gm, ub, ga, gb, &oa)) return false;
         nb = na, ob = oa;
     } else {
-        if (!mt_equal(A, own, (u32)E, gm, ub, ga, nullptr, &oa)) return false;
-        if (!mt_owners(B, kb == FK_LAST, wd, (u32)n, tb, (u32)E, own, sl, &nb)) return false;
-        if (!mt_equal(B, own, (u32)E, gm, ub, gb, nullptr, &ob)) return false;
+        if (!mt_owners(A, ka == FK_LAST, wd, (u32)n, tb, (u32)E, own, sl, &na)) return false;
+        if (same) {
+            if (!mt_equal(A, own, (u32)E, gm, ub, ga, gb, &oa)) return false;
+            nb = na, ob = oa;
+        } else {
+            if (!mt_equal(A, own, (u32)E, gm, ub, ga, nullptr, &oa)) return false;
+            if (!mt_owners(B, kb == FK_LAST, wd, (u32)n, tb, (u32)E, own, sl, &nb)) return false;
+            if (!mt_equal(B, own, (u32)E, gm, ub, gb, nullptr, &ob)) return false;
+        }
+        if (__builtin_memcmp(ga + E * T, gm + E * T, tb - E * T) || __builtin_memcmp(gb + E * T, gm + E * T, tb - E * T) ||
+            (!same && __builtin_memcmp(ga, gb, E * T)))
+            return false;
     }
-    if (__builtin_memcmp(ga + E * T, gm + E * T, tb - E * T) || __builtin_memcmp(gb + E * T, gm + E * T, tb - E * T) ||
-        (!same && __builtin_memcmp(ga, gb, E * T)))
-        return false;
     *race_a = ka == FK_SOURCE && na != oa;
     *race_b = kb == FK_SOURCE && nb != ob;
     return true;
@@ -1640,7 +1639,8 @@ extern "C" __global__ void mscatter_fuzz(PTO_KERNEL_PARAMS) {
         u64 *rec = fault + inst * FAULT_WORDS;
         const u64 tb = (u64)P[FZ_TBYTES], ubn = (u64)P[FZ_UBYTES];
         if (tb > FZ_MAX_GM || ubn > FZ_MAX_UB || (i64)tb > gm_size || (i64)ubn > ub_size) { rec[0] = ~0ull - 1; continue; }
-        if (W.image != P[FZ_IMAGE]) {            // a new campaign: fresh copies of its images
+        // a new campaign (or images of other sizes under the same id): fresh copies of its images
+        if (W.image != P[FZ_IMAGE] || W.ga.size() != tb || W.ub.size() != ubn) {
             for (std::vector<u8> *v : {&W.ga, &W.gb, &W.ra, &W.rb, &W.xa}) v->assign(gm, gm + tb);
             W.ub.assign(ub, ub + ubn);
             W.own.assign(FZ_MAX_GM + 1, ~0u);   // (+1: ms_table_clean's sink)

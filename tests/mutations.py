@@ -1,8 +1,11 @@
 """Bugs planted one at a time in a copy of cuda_src/ (never in the shipped kernels): each a small,
 plausible kernel mistake of its own kind. tests/test_mutations.py requires the default
-``ptogpu fuzz`` suite to fail for every one of them (its verdicts, not the tests, must catch it).
+``ptogpu fuzz`` suite to fail for every one of MUTATIONS (its verdicts, not the tests, must
+catch it), and the named test to fail for every one of VERDICT_MUTATIONS: bugs in the verdicts
+themselves that no correct kernel can show (a check left out passes while the kernels are
+right), caught by tests that hand the verdict wrong tables or compare its two paths.
 
-Each entry: (name, file, the exact text, what it becomes)."""
+Each entry: (name, file, the exact text, what it becomes[, the test that must fail])."""
 from __future__ import annotations
 
 MUTATIONS = [
@@ -55,11 +58,6 @@ MUTATIONS = [
     ("a2a3 tail fill", "mgather_impl.cuh",
      "for (u64 c = VC; c < end; ++c) st_word<TS>(d + c * TS, first);",
      "for (u64 c = VC; c + 1 < end; ++c) st_word<TS>(d + c * TS, first);"),
-    # the MSCATTER reference's Elem list numbers its threads from 0 again every 256 positions
-    # (races between threads 256 apart in a one-round launch go unseen)
-    ("list thread ids per chunk", "mscatter.cu",
-     "u64 pt = (u64)(p0 + c0) | (u64)(th0 + c0 * step) << 32;",
-     "u64 pt = (u64)(p0 + c0) | (u64)th0 << 32;"),
     # A5 Elem's non-linear write pass drops the last lane of a partial warp-round
     ("a5 elem offsets partial warp", "mgather_impl.cuh",
      "for (int l = 0; l < (FULL ? W : active); ++l) {",
@@ -80,11 +78,6 @@ MUTATIONS = [
     ("a5 elem linear partial warp", "mgather_impl.cuh",
      "if (base < total) elem_round_fast<W, TS, OOB, false, true, true>(x, base, nullptr);",
      "if (base + 8 < total) elem_round_fast<W, TS, OOB, false, true, true>(x, base, nullptr);"),
-    # ... or gives every position of a chunk the same thread (the (pos, thread) word stepped
-    # by pos alone): races inside one round of up to 256 threads go unseen
-    ("list thread ids not stepped", "mscatter.cu",
-     "const u64 inc = 1ull | (u64)step << 32;",
-     "const u64 inc = 1ull;"),
     # the whole-table verdict of a plain Elem tile leaves out the sides' comparison where their
     # rules differ (two expected tables, each side equal to its own)
     ("table verdict sides compared", "mscatter.cu",
@@ -102,4 +95,30 @@ MUTATIONS = [
     ("l1 row burst row", "mgather_l1.cu",
      "const i64 dst = P[L1_DST] + (b * R + r) * C0 * T;",
      "const i64 dst = P[L1_DST] + (b * R + r + (r + 1 < R ? 1 : 0)) * C0 * T;"),
+]
+
+_TABLE = "tests/test_scatter_table_verdict.py::"
+VERDICT_MUTATIONS = [
+    # the MSCATTER reference's Elem list numbers its threads from 0 again every 256 positions
+    # (races between threads 256 apart in a one-round launch go unseen where the lists decide)
+    ("list thread ids per chunk", "mscatter.cu",
+     "u64 pt = (u64)(p0 + c0) | (u64)(th0 + c0 * step) << 32;",
+     "u64 pt = (u64)(p0 + c0) | (u64)th0 << 32;",
+     _TABLE + "test_whole_tables_and_write_lists_give_the_same_records"),
+    # ... or gives every position of a chunk the same thread (the (pos, thread) word stepped by
+    # pos alone)
+    ("list thread ids not stepped", "mscatter.cu",
+     "const u64 inc = 1ull | (u64)step << 32;",
+     "const u64 inc = 1ull;",
+     _TABLE + "test_whole_tables_and_write_lists_give_the_same_records"),
+    # the whole-table verdict compares one table of a shared reference, not both
+    ("table verdict second table", "mscatter.cu",
+     "dv |= (V)(av[e] ^ v) | (TWO ? (V)(bv[e] ^ v) : (V)0);",
+     "dv |= (V)(av[e] ^ v);",
+     _TABLE + "test_clean_only_when_both_tables_are_the_rules_and_every_corrupt_byte_refuses"),
+    # ... or, for an atomic tile, side A's table only
+    ("atomic table verdict side B", "mscatter.cu",
+     "const bool eq = !__builtin_memcmp(ga, scratch, tb) && !__builtin_memcmp(gb, scratch, tb);",
+     "const bool eq = !__builtin_memcmp(ga, scratch, tb);",
+     _TABLE + "test_clean_only_when_both_tables_are_the_rules_and_every_corrupt_byte_refuses"),
 ]

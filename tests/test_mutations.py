@@ -2,7 +2,9 @@
 tests/mutations.py is planted, one at a time, in a copy of cuda_src/ (PTOGPU_CUDA_SRC, a private
 kernel cache, an -O0 build: the same code, built in seconds), and the default ``ptogpu fuzz``
 suite must fail for it -- a side that disagrees with its reference, a divergence no rule
-explains, or a known campaign whose classes changed. The shipped kernels hold none of them."""
+explains, or a known campaign whose classes changed. A bug in a verdict itself (a check left
+out) shows only against wrong tables, so each of VERDICT_MUTATIONS names the test that must
+fail for it instead. The shipped kernels hold none of them."""
 from __future__ import annotations
 
 import os
@@ -13,32 +15,35 @@ from pathlib import Path
 
 import pytest
 
-from mutations import MUTATIONS
+from mutations import MUTATIONS, VERDICT_MUTATIONS
 from ptogpu.backend import native_backend, sources
 
 pytestmark = pytest.mark.skipif(not native_backend.available()[0], reason="no native backend")
 
 SRC = sources.source_dir()
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_the_planted_bugs_are_not_in_the_shipped_kernels():
-    names = [m[0] for m in MUTATIONS]
+    names = [m[0] for m in MUTATIONS + VERDICT_MUTATIONS]
     assert len(MUTATIONS) >= 6 and len(set(names)) == len(names)
-    for name, f, old, new in MUTATIONS:
+    for name, f, old, new, *_ in MUTATIONS + VERDICT_MUTATIONS:
         text = (SRC / f).read_text()
         assert text.count(old) == 1, (name, "the text to change must occur exactly once")
         assert old != new and text.replace(old, new) != text, name
 
 
-def _run_mutant(name: str, file: str, old: str, new: str, root: Path) -> subprocess.CompletedProcess:
+def _run_mutant(name: str, file: str, old: str, new: str, root: Path, test: str | None = None
+                ) -> subprocess.CompletedProcess:
     tree = root / name.replace(" ", "_") / "cuda_src"
     shutil.copytree(SRC, tree)
     p = tree / file
     p.write_text(p.read_text().replace(old, new))
     env = dict(os.environ, PTOGPU_CUDA_SRC=str(tree), PTOGPU_CACHE_DIR=str(root / "cache"),
                PTOGPU_NATIVE_OPT="-O0", OMP_NUM_THREADS="1")
-    return subprocess.run([sys.executable, "-m", "ptogpu", "fuzz", "--backend", "native", "--no-shrink", "--quiet",
-                           "--exitfirst"], capture_output=True, text=True, env=env, timeout=900)
+    cmd = ([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", test] if test else
+           [sys.executable, "-m", "ptogpu", "fuzz", "--backend", "native", "--no-shrink", "--quiet", "--exitfirst"])
+    return subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=900, cwd=ROOT if test else None)
 
 
 @pytest.fixture(scope="module")
@@ -48,7 +53,7 @@ def mutant_runs(tmp_path_factory) -> dict:
     from concurrent.futures import ThreadPoolExecutor
     root = tmp_path_factory.mktemp("mutants")
     with ThreadPoolExecutor(max(1, min(4, os.cpu_count() or 1))) as ex:
-        futs = {m[0]: ex.submit(_run_mutant, *m, root) for m in MUTATIONS}
+        futs = {m[0]: ex.submit(_run_mutant, *m[:4], root, *m[4:]) for m in MUTATIONS + VERDICT_MUTATIONS}
         return {k: f.result() for k, f in futs.items()}
 
 
@@ -58,3 +63,9 @@ def test_the_default_suite_fails_for_each_planted_bug(name, mutant_runs):
     caught = [ln.strip() for ln in r.stdout.splitlines()
               if "EMULATOR BUG" in ln or "UNEXPLAINED" in ln or "REGRESSION" in ln]
     assert r.returncode == 1 and (caught or "EmulatorBug" in r.stderr), (name, r.returncode, r.stdout[-2000:], r.stderr[-2000:])
+
+
+@pytest.mark.parametrize("name", [m[0] for m in VERDICT_MUTATIONS])
+def test_the_named_test_fails_for_each_planted_verdict_bug(name, mutant_runs):
+    r = mutant_runs[name]
+    assert r.returncode == 1 and " failed" in r.stdout, (name, r.returncode, r.stdout[-2000:], r.stderr[-2000:])
