@@ -39,7 +39,7 @@ FZ_INLINE void spec_side(const i64 *L, const Mem &m, u64 *rec) {
     if constexpr (KIND == MGK_A5_ELEM || KIND == MGK_A5_ROW) {
         a5_block<PTO_WARP, TS, OOB>(L, m, rec, KIND == MGK_A5_ROW);
     } else {
-        mg_scalar_run(KIND, L, m, rec, [&](bool row, bool tail) { return scalar_fast_at<TS, OOB>(L, m, row, tail); });
+        mg_scalar_run(KIND, L, m, rec, [&](bool row, bool tail) { return scalar_fast_at<TS, OOB>(L, m, row, tail, rec); });
     }
 }
 

@@ -569,6 +569,34 @@ PTO_DEV void a5_elem_write_linear(const LaneCtx &x) {
     if (base < total) elem_round_fast<W, TS, OOB, false, true, true>(x, base, nullptr);
 }
 
+// The fault of a fast Elem instance whose vector checks found a bad lane: the smallest key the
+// exact passes would race to, found directly. In the fast form only table reads can fault,
+// so that key is PHASE_TABLE at the first flat position (in position order) whose read leaves
+// GM; its address and index are computed as the generic lanes compute them. (The two exact
+// passes over every lane cost most faulting instances 7-9 us; this stops at the first.)
+template <int OOB>
+PTO_DEV void a5_elem_first_fault(const i64 *L, const Mem &m, u64 *rec, const LaneCtx &x) {
+    const i64 *itd = L + MG_IDX;
+    const u32 total = (u32)x.total, vc = (u32)x.vc, cap = x.cap, last = x.last, smax = x.smax, IC = x.IC,
+              IR = x.IR, DC = x.DC, DR = x.DR;
+    const bool irow = x.irow, drow = x.drow, pow2 = x.pow2, lin = x.linear;
+    const double inv_vc = x.inv_vc, inv_cap = x.inv_cap;
+    for (u32 i = 0; i < total; ++i) {
+        int io = (int)i, dof = (int)i;
+        if (!lin) elem_lane_offsets(i, vc, inv_vc, irow, drow, IC, IR, DC, DR, &io, &dof);
+        bool rd;
+        const u32 safe = lane_remap<OOB>((u32)ld_at<4>(x.ib, io), cap, last, pow2, inv_cap, &rd);
+        if (!(rd && safe > smax)) continue;
+        const u64 r = i / vc, c = i % vc;
+        const u64 u = cast_index(load_index(m.a[itd[TD_SPACE]].p + tile_addr(itd, (i64)r, (i64)c), 4,
+                                            (int)itd[TD_SIGNED]), 32);
+        bool rd2;
+        const u64 src = (u64)L[MG_TBASE] + remap(u, (u64)L[MG_CAP], (int)L[MG_OOB], 32, &rd2) * (u64)L[MG_T];
+        fault_note(rec, fault_key(PHASE_TABLE, i), src, u);
+        return;
+    }
+}
+
 // One instance, lock-step (host): pass 0 runs every warp's checks, then pass 1 writes a clean
 // instance (or fills in its first fault), warp after warp, lanes in lock-step.
 template <int W, int TS, int OOB>
@@ -594,6 +622,10 @@ PTO_DEV void a5_block(const i64 *L, const Mem &m, u64 *rec, bool row_mode) {
         if (!lanes_any<W>(acc)) {
             if (!row_mode && x.linear && x.total <= 32ull * 32ull) a5_elem_write_linear<W, TS, OOB>(x);
             else each_warp(ACT_WRITE, nullptr);
+            return;
+        }
+        if (!row_mode) {
+            a5_elem_first_fault<OOB>(L, m, rec, x);
             return;
         }
     }
@@ -640,8 +672,9 @@ PTO_DEV void a5_thread(const i64 *L, const Mem &m, u64 *rec, bool row_mode, int 
 // The same loops (rows in order, columns in order) with every access that cannot fault
 // hoisted: for ND index and destination tiles whose valid regions lie inside their arenas and
 // 4-byte indices, only table reads can fault. A check scan ORs those faults as a mask; a clean
-// instance is then written by a second scan whose inner loop the compiler vectorises. An
-// instance with a bad read goes to the exact loops above (first fault, keyed as always).
+// instance is then written by a second scan whose inner loop the compiler vectorises. An Elem
+// instance with a bad read has its first fault keyed by a scan that stops there
+// (elem_first_fault); a Row one goes to the exact loops above (first fault, keyed as always).
 PTO_DEV bool scalar_fast_ok(const i64 *P, const Mem &m, bool row_mode, bool tail) {
     const i64 *dtd = P + MG_DST, *itd = P + MG_IDX;
     const u64 VR = (u64)P[MG_VR], VC = (u64)P[MG_VC], T = (u64)P[MG_T];
@@ -713,6 +746,31 @@ PTO_DEV int elem_scan(const i64 *P, const Mem &m) {
     return bad;
 }
 
+// The fault of an Elem instance whose check scan found a bad read: under scalar_fast_ok only
+// table reads can fault, so the smallest key the exact loop would note is the first bad read
+// in program order; its address and index as elem_one computes them. (The exact loop checked
+// every element of the instance: most of a faulting Undefined tile's time.)
+template <int TS, int OOB, int BITS>
+PTO_DEV void elem_first_fault(const i64 *P, const Mem &m, u64 *rec) {
+    const i64 *itd = P + MG_IDX;
+    const u8 *ib = m.a[itd[TD_SPACE]].p + itd[TD_ADDR];
+    const u64 VR = (u64)P[MG_VR], VC = (u64)P[MG_VC], cap = (u64)P[MG_CAP], tb = (u64)P[MG_TBASE];
+    const u64 glim = (u64)(m.a[SPACE_GM].size - TS);
+    const bool irow = itd[TD_KIND] == TK_ROW, sgn = itd[TD_SIGNED] != 0;
+    const u64 IC = (u64)itd[TD_COLS], IR = (u64)itd[TD_ROWS];
+    for (u64 r = 0; r < VR; ++r)
+        for (u64 c = 0; c < VC; ++c) {
+            const u32 w = (u32)ld_word<4>(ib + (irow ? r * IC + c : c * IR + r) * 4);
+            const u64 u = cast_index(sgn ? (u64)(i64)(int)w : (u64)w, BITS);
+            bool rd;
+            const u64 src = tb + remap(u, cap, OOB, BITS, &rd) * TS;
+            if (rd && src > glim) {
+                fault_note(rec, fault_key(PHASE_TABLE, r * VC + c), src, u);
+                return;
+            }
+        }
+}
+
 // One scan of the Row loop; `tail`: the A2/A3 fill from VC to the 32-byte boundary.
 template <int TS, int OOB, int BITS, bool WRITE>
 PTO_DEV int row_scan(const i64 *P, const Mem &m, bool tail) {
@@ -768,10 +826,12 @@ PTO_DEV bool elem_reads_fit(const i64 *P, const Mem &m) {
 // The whole scalar loop of one instance (check, then write a clean instance), in vector form
 // where scalar_fast_ok allows and a scan finds no bad read.
 template <int TS, int OOB, int BITS>
-PTO_DEV bool scalar_fast_t(const i64 *P, const Mem &m, bool row_mode, bool tail) {
-    if (row_mode ? row_scan<TS, OOB, BITS, false>(P, m, tail)
-                 : !elem_reads_fit(P, m) && elem_scan<TS, OOB, BITS, false>(P, m))
-        return false;
+PTO_DEV bool scalar_fast_t(const i64 *P, const Mem &m, bool row_mode, bool tail, u64 *rec) {
+    if (row_mode && row_scan<TS, OOB, BITS, false>(P, m, tail)) return false;
+    if (!row_mode && !elem_reads_fit(P, m) && elem_scan<TS, OOB, BITS, false>(P, m)) {
+        elem_first_fault<TS, OOB, BITS>(P, m, rec);
+        return true;
+    }
     if (row_mode) row_scan<TS, OOB, BITS, true>(P, m, tail);
     else elem_scan<TS, OOB, BITS, true>(P, m);
     return true;
@@ -779,24 +839,25 @@ PTO_DEV bool scalar_fast_t(const i64 *P, const Mem &m, bool row_mode, bool tail)
 
 // scalar_fast for one element size and OOB policy (those of the block).
 template <int TS, int OOB>
-PTO_DEV bool scalar_fast_at(const i64 *L, const Mem &m, bool row_mode, bool tail) {
+PTO_DEV bool scalar_fast_at(const i64 *L, const Mem &m, bool row_mode, bool tail, u64 *rec) {
     if (!scalar_fast_ok(L, m, row_mode, tail)) return false;
-    return L[MG_BITS] == 32 ? scalar_fast_t<TS, OOB, 32>(L, m, row_mode, tail)
-                            : scalar_fast_t<TS, OOB, 64>(L, m, row_mode, tail);
+    return L[MG_BITS] == 32 ? scalar_fast_t<TS, OOB, 32>(L, m, row_mode, tail, rec)
+                            : scalar_fast_t<TS, OOB, 64>(L, m, row_mode, tail, rec);
 }
 
-#define SCALAR_FAST_CALL(TS, OOB) done = scalar_fast_at<TS, OOB>(L, m, row_mode, tail)
+#define SCALAR_FAST_CALL(TS, OOB) done = scalar_fast_at<TS, OOB>(L, m, row_mode, tail, rec)
 
-// True when the instance ran (and was clean) in vector form; false: run the exact loops.
+// True when the instance ran in vector form (clean, or an Elem fault keyed in `rec`); false:
+// run the exact loops.
 // Host only: a GPU thread gains nothing from it (its loop is scalar either way), and the
 // 32 instantiations would multiply the device code NVRTC compiles.
-PTO_DEV bool scalar_fast(const i64 *L, const Mem &m, bool row_mode, bool tail) {
+PTO_DEV bool scalar_fast(const i64 *L, const Mem &m, bool row_mode, bool tail, u64 *rec) {
 #if defined(PTO_HOST_SHIM) && !defined(PTOGPU_SIMT_TRACE_SHIM_H)
     bool done = false;
     A5_DISPATCH(L, SCALAR_FAST_CALL)
     return done;
 #else
-    (void)L, (void)m, (void)row_mode, (void)tail;
+    (void)L, (void)m, (void)row_mode, (void)tail, (void)rec;
     return false;                    // (traced builds log stores through copy_elem / zero_elem)
 #endif
 }
@@ -839,7 +900,7 @@ PTO_DEV void mg_scalar_run(int kind, const i64 *L, const Mem &m, u64 *rec, Fast 
 
 PTO_DEV_CALL void mg_scalar_instance(int kind, const i64 *P, const Mem &m, u64 *rec) {
     MG_COPY_PARAMS(L, P);
-    mg_scalar_run(kind, L, m, rec, [&](bool row, bool tail) { return scalar_fast(L, m, row, tail); });
+    mg_scalar_run(kind, L, m, rec, [&](bool row, bool tail) { return scalar_fast(L, m, row, tail, rec); });
 }
 
 // One thread of an A5 SIMT launch (kind MGK_A5_ELEM / MGK_A5_ROW) in `pass`.

@@ -1360,14 +1360,17 @@ static bool ms_shared_ref(const i64 *P) {
            n <= 32ull * mr_warps(n);
 }
 
-// ---- the whole-table verdict of a plain Elem tile ------------------------------------------------
+// ---- the whole-table verdict of an Elem tile of one round ---------------------------------------
 // A plain (non-atomic) Elem scatter leaves every table element holding its last writer's source
-// value, or its pristine bytes. On the small tables of a campaign (at most FZ_MAX_GM bytes),
-// writing down each element's last writer and comparing whole tables costs less than listing
-// every write and checking the list backwards (ms_check_last: a load/store chain through `own`
-// a write; 16-byte list entries written, then read). It decides "clean" only: both sides ran,
-// neither reference faults, each table equals its expected table everywhere, the two tables
-// are equal. Anything else goes to the list path, whose verdicts it would have given anyway.
+// value, or its pristine bytes; an atomic one, every write combined in position order (the
+// scalar loop's order, and a one-round source launch's). On the small tables of a campaign (at
+// most FZ_MAX_GM bytes), writing that expected table element by element and comparing whole
+// tables costs less than listing every write and checking the list backwards (ms_check_last:
+// a load/store chain through `own` a write; 16-byte list entries written, then read). It
+// decides "clean" only: both sides ran, neither reference faults, each table equals its
+// expected table everywhere, the two tables are equal. Anything else goes to the list path,
+// whose verdicts it would have given anyway (tests/test_scatter_table_verdict.py runs
+// campaigns both ways and compares every record).
 
 // The last writer of every table element under side block P's rule (kind: the scalar loop or a
 // one-round A5 source launch, every written position in order; A5 Last, the positions whose
