@@ -107,6 +107,7 @@ template <int TS> PTO_DEV void st_word(u8 *p, u64 v) {
 }
 template <int TS> PTO_DEV u64 ld_at(const u8 *p, int k) { return ld_word<TS>(p + (i64)k * TS); }
 template <int TS> PTO_DEV void st_at(u8 *p, int k, u64 v) { st_word<TS>(p + (i64)k * TS, v); }
+PTO_DEV u64 select_nb(bool c, u64 a, u64 b) { return c ? a : b; }     // (a GPU thread: a select)
 #endif
 
 // ---- the uniform kernel signature ----------------------------------------------------------

@@ -290,8 +290,9 @@ static inline void ref_elem_row_safe(const u32 *__restrict wr, const typename Re
         const u32 u = wr[c];
         const u32 safe = ref_remap32<OOB, POW2>(u, c32, inv);
         const bool zero = OOB == OOB_ZERO && u >= c32;
-        const E v = tab[zero ? 0u : safe];
-        return (E)(out[c] ^ (zero ? (E)0 : v));
+        // (selects kept selects: `?:` on the random "zero?" became a branch)
+        const E v = tab[OOB == OOB_ZERO ? (u32)select_nb(zero, 0, safe) : safe];
+        return (E)(out[c] ^ (OOB == OOB_ZERO ? (E)select_nb(zero, 0, v) : v));
     };
     E m0 = 0, m1 = 0, m2 = 0, m3 = 0;
     int c = 0;

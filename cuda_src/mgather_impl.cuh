@@ -341,8 +341,11 @@ PTO_DEV void elem_round_fast(const LaneCtx &x, u32 base, int *acc) {
         const u32 safe = lane_remap<OOB>(raw, cap, last, pow2, inv_cap, &rd);
         if (WRITE) {
             // Only a clean instance is written: the check pass proved every lane's read in GM.
-            const u64 v = ld_at<TS>(tab, (int)(rd && on ? safe : 0u));
-            if (on) st_at<TS>(db, dof, rd ? v : 0);
+            // (1- and 2-byte elements have no gather: the loop stays scalar, and `?:` on the
+            // random "read?" became a branch there; select_nb keeps it a select.)
+            constexpr bool SEL = TS <= 2 && OOB == OOB_ZERO;     // (only Zero's "read?" varies)
+            const u64 v = ld_at<TS>(tab, (int)(SEL ? select_nb(rd && on, safe, 0) : (rd && on ? safe : 0u)));
+            if (on) st_at<TS>(db, dof, SEL ? select_nb(rd, v, 0) : (rd ? v : 0));
         } else {
             acc[l] |= (int)(on && rd && safe > smax);
         }
@@ -725,7 +728,9 @@ PTO_DEV int elem_scan(const i64 *P, const Mem &m) {
             for (u64 c = 0; c < cols; ++c) {
                 bool rd;
                 const u64 safe = safe_of((u32)ld_word<4>(ir + c * 4), &rd);
-                if (WRITE) st_word<TS>(dr + c * TS, rd ? ld_at<TS>(t, (int)(rd ? safe : 0)) : 0);
+                if (WRITE && TS <= 2 && OOB == OOB_ZERO)   // (no gather: a select, not a branch; as elem_round_fast)
+                    st_word<TS>(dr + c * TS, select_nb(rd, ld_at<TS>(t, (int)select_nb(rd, safe, 0)), 0));
+                else if (WRITE) st_word<TS>(dr + c * TS, rd ? ld_at<TS>(t, (int)(rd ? safe : 0)) : 0);
                 else bad |= (int)(rd && tb + safe * TS > glim);
             }
             continue;
@@ -737,7 +742,9 @@ PTO_DEV int elem_scan(const i64 *P, const Mem &m) {
             const u64 safe = safe_of((u32)ld_word<4>(ib + io * 4), &rd);
             if (WRITE) {
                 const u64 dof = drow ? r * DC + c : c * DR + r;
-                st_word<TS>(db + dof * TS, rd ? ld_at<TS>(t, (int)(rd ? safe : 0)) : 0);
+                if (TS <= 2 && OOB == OOB_ZERO)
+                    st_word<TS>(db + dof * TS, select_nb(rd, ld_at<TS>(t, (int)select_nb(rd, safe, 0)), 0));
+                else st_word<TS>(db + dof * TS, rd ? ld_at<TS>(t, (int)(rd ? safe : 0)) : 0);
             } else {
                 bad |= (int)(rd && tb + safe * TS > glim);
             }
