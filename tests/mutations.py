@@ -23,8 +23,8 @@ MUTATIONS = [
      "if (OOB == OOB_CLAMP) return u > cap ? last : u;"),
     # the inactive lanes of a partial warp store too
     ("inactive lanes store", "mgather_impl.cuh",
-     "if (on) st_at<TS>(db, dof, rd ? v : 0);",
-     "st_at<TS>(db, dof, rd ? v : 0);"),
+     "if (on) st_at<TS>(db, dof, SEL ? select_nb(rd, v, 0) : (rd ? v : 0));",
+     "st_at<TS>(db, dof, SEL ? select_nb(rd, v, 0) : (rd ? v : 0));"),
     # the A5 Wrap remap sign-extends the 32-bit index before the modulo
     ("wrap sign extension", "mgather_impl.cuh",
      "if (OOB == OOB_WRAP) return pow2 ? (u & last) : (u32)mod_u32(u, cap, inv_cap);",
