@@ -1529,7 +1529,7 @@ static bool ms_table_clean(const i64 *P, const u32 *wd, u64 tb, const u8 *gm, co
     if (op != AT_NONE) {
         // an atomic scatter (no Last): one rule for both sides, both in position order; its
         // table is the image combined in that order, written into `scratch` (the image, put back)
-        if (!same) return false;
+        if (!same || ka == FK_LAST || kb == FK_LAST) return false;
         if (!mt_owners(A, false, wd, (u32)n, tb, (u32)E, own, sl, &na)) return false;
         oa = mt_owned(own, (u32)E);
         __builtin_memcpy(scratch, gm, tb);
