@@ -1186,9 +1186,14 @@ static u32 mr_f2h(float f) {                     // round to nearest even, throu
         if (rem > 0.5 || (rem == 0.5 && ((u64)fl & 1))) fl += 1.0;
         return s | (u32)(u64)fl;                 // may carry into the smallest normal
     }
-    int e = 0;
-    while (a >= 2.0) { a /= 2.0; ++e; }
-    while (a < 1.0) { a *= 2.0; --e; }
+    // a = 1.m * 2^e: e from the float's exponent field (a normal float here), then a scaled by
+    // the exact power of two 2^-e (halving and doubling in a loop, as before, was most of a
+    // half Add campaign's reference)
+    const int e = (int)((x >> 23) & 0xFFu) - 127;
+    double p2;
+    const u64 pb = (u64)(1023 - e) << 52;
+    __builtin_memcpy(&p2, &pb, 8);
+    a *= p2;
     double q = (a - 1.0) * 1024.0;
     double fl = (double)(u64)q;
     const double rem = q - fl;

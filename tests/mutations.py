@@ -49,6 +49,10 @@ MUTATIONS = [
     ("scalar first fault index", "mgather_impl.cuh",
      "fault_note(rec, fault_key(PHASE_TABLE, r * VC + c), src, u);",
      "fault_note(rec, fault_key(PHASE_TABLE, r * VC + c), src, u + 1);"),
+    # the MSCATTER reference rounds a half sum at the wrong binade (its exponent one off)
+    ("reference half exponent", "mscatter.cu",
+     "const int e = (int)((x >> 23) & 0xFFu) - 127;",
+     "const int e = (int)((x >> 23) & 0xFFu) - 126;"),
     # A5 TGATHERB: the partial last block one element short
     ("tgatherb tail short", "tgatherb.cu",
      "const i64 R = (VC + E - 1) / E, rem = VC % E ? VC % E : E;",
