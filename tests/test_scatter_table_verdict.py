@@ -1,9 +1,10 @@
 """The whole-table verdict of the MSCATTER fuzz engine (``ms_table_clean``, cuda_src/mscatter.cu):
 on an Elem tile of one round it may only ever say "clean" when each side's table is, byte for
 byte, the table the rule leaves (every slot its last writer's source value, or every write
-combined in order for an atomic; every other byte the image) and the two tables are equal; its race flags are the rule's (a source-centric slot written by two
-positions). Goldens from the rule in NumPy; every single corrupted byte of either table must make
-it refuse (the list path then keys the tile)."""
+combined in order for an atomic; every other byte the image) and the two tables are equal; its
+race flags are the rule's (a source-centric slot written by two positions). Goldens from the
+rule in NumPy; every single corrupted byte of either table must make it refuse (the list path
+then keys the tile); and on whole campaigns it gives the records the write lists give."""
 import ctypes
 
 import numpy as np
