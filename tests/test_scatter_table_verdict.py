@@ -161,6 +161,14 @@ def test_sides_whose_rules_differ_are_each_checked_and_then_compared():
     assert _verdict(p, words, gm, ub, t, t.copy()) == (1, (False, False))
 
 
+def _flush(gm, ub):
+    """Every thread's full check of its copies against the images, as run_fused does after each
+    launch (the engine keeps the records of the tiles since its last check until then)."""
+    f = native_backend.load("mscatter").pto_mscatter_fuzz_flush
+    f.argtypes, f.restype = [ctypes.c_void_p, ctypes.c_void_p], None
+    f(gm.ctypes.data, ub.ctypes.data)
+
+
 def _records(plan, n, paranoid):
     from ptogpu.backend.launch import launch_batch
     p, gm, ub, _ = plan
@@ -168,7 +176,9 @@ def _records(plan, n, paranoid):
     q[S._E("FZ_PARANOID")] = paranoid
     q[S._E("FZ_IMAGE")] = -(2 * p[S._E("FZ_IMAGE")] + paranoid + 1)      # (fresh image copies: an id of its own)
     arenas = {"gm": (gm, gm.size, 0), "ub": (ub, ub.size, 0)}
-    return launch_batch("mscatter_fuzz", n, arenas, q, backend="native")[:, :3]
+    rec = launch_batch("mscatter_fuzz", n, arenas, q, backend="native")
+    _flush(gm, ub)
+    return rec[:, :3]
 
 
 @pytest.mark.parametrize("cfg,a,b,gen", [
@@ -201,8 +211,6 @@ def test_an_image_id_reused_with_other_sizes_takes_fresh_images():
                          S.side("cpu", "native"), "cycle", 3)
     big = S.fused_plan(S.ScatterConfig(rows=32, cols=32, slots=64), S.side("cpu", "native"),
                        S.side("a5.default", "native"), "mixed", 3)
-    flush = native_backend.load("mscatter").pto_mscatter_fuzz_flush
-    flush.argtypes, flush.restype = [ctypes.c_void_p, ctypes.c_void_p], None
     want = _records(big, 300, 0)
     for plan in (small, big):
         p, gm, ub, _ = plan
@@ -210,6 +218,6 @@ def test_an_image_id_reused_with_other_sizes_takes_fresh_images():
         q[S._E("FZ_IMAGE")] = -1
         rec = launch_batch("mscatter_fuzz", 300, {"gm": (gm, gm.size, 0), "ub": (ub, ub.size, 0)}, q,
                            backend="native")
-        flush(gm.ctypes.data, ub.ctypes.data)                   # (every thread's copies against the images)
+        _flush(gm, ub)                                          # (every thread's copies against the images)
     assert not (rec[:, 0] & np.uint64(S._E("FZ_SUSPECT"))).any()   # its copies were this block's images
     np.testing.assert_array_equal(rec[:, :3], want)
