@@ -1581,6 +1581,12 @@ struct MsWork {
         std::lock_guard<std::mutex> g(ms_works_mu);
         ms_works.erase(std::remove(ms_works.begin(), ms_works.end(), this), ms_works.end());
     }
+    // Records of a launch whose caller never flushed (its record array may be gone): dropped
+    // unmarked, and the copies renewed before the next tile (nothing of them is read again).
+    void drop() {
+        since.clear();
+        image = INT64_MIN;
+    }
     // Do the bytes no tile rewrites (tables, UB but the index tile) still hold the images?
     // If not, every tile since the last check is suspect (the host reruns them with
     // FZ_PARANOID) and the images are put back.
@@ -1634,6 +1640,15 @@ static bool ms_ref_same(const i64 *P1, int k1, Word word, u64 tb, const u8 *gm, 
 }
 #endif
 
+#ifdef PTO_HOST_SHIM
+// Is record `r` one of this launch's (`fault`, n_inst rows)? (As addresses: the arrays are
+// unrelated objects.)
+static bool ms_in_launch(const u64 *r, const u64 *fault, i64 n_inst) {
+    const u64 a = (u64)r, b = (u64)fault;
+    return a >= b && a < b + (u64)n_inst * FAULT_WORDS * sizeof(u64);
+}
+#endif
+
 extern "C" __global__ void mscatter_fuzz(PTO_KERNEL_PARAMS) {
     (void)pass, (void)gm_stride, (void)ub_stride, (void)l1, (void)l1_size, (void)l1_stride;
     if (threadIdx.x | threadIdx.y | threadIdx.z) return;
@@ -1647,6 +1662,7 @@ extern "C" __global__ void mscatter_fuzz(PTO_KERNEL_PARAMS) {
         u64 *rec = fault + inst * FAULT_WORDS;
         const u64 tb = (u64)P[FZ_TBYTES], ubn = (u64)P[FZ_UBYTES];
         if (tb > FZ_MAX_GM || ubn > FZ_MAX_UB || (i64)tb > gm_size || (i64)ubn > ub_size) { rec[0] = ~0ull - 1; continue; }
+        if (!W.since.empty() && !ms_in_launch(W.since.front(), fault, n_inst)) W.drop();
         // a new campaign (or images of other sizes under the same id): fresh copies of its images
         if (W.image != P[FZ_IMAGE] || W.ga.size() != tb || W.ub.size() != ubn) {
             for (std::vector<u8> *v : {&W.ga, &W.gb, &W.ra, &W.rb, &W.xa}) v->assign(gm, gm + tb);
@@ -1817,12 +1833,17 @@ extern "C" __global__ void mscatter_fuzz(PTO_KERNEL_PARAMS) {
 }
 
 #ifdef PTO_HOST_SHIM
-// After a launch of mscatter_fuzz on the images `gm` / `ub`: every thread's last tiles get
-// their full check (suspect records are marked before the host reads them).
-extern "C" void pto_mscatter_fuzz_flush(const u8 *gm, const u8 *ub) {
+// After a launch of mscatter_fuzz on the images `gm` / `ub` with record array `rec` (n_inst
+// rows): every thread's last tiles of that launch get their full check (suspect records are
+// marked before the host reads them); a thread's records of another launch, never flushed,
+// are dropped (their array may be gone, their images are not these).
+extern "C" void pto_mscatter_fuzz_flush(const u8 *gm, const u8 *ub, const u64 *rec, i64 n_inst) {
     std::lock_guard<std::mutex> g(ms_works_mu);
-    for (MsWork *w : ms_works)
-        if (!w->since.empty()) w->check(gm, ub);
+    for (MsWork *w : ms_works) {
+        if (w->since.empty()) continue;
+        if (ms_in_launch(w->since.front(), rec, n_inst)) w->check(gm, ub);
+        else w->drop();
+    }
 }
 #endif
 

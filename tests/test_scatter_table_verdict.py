@@ -161,12 +161,13 @@ def test_sides_whose_rules_differ_are_each_checked_and_then_compared():
     assert _verdict(p, words, gm, ub, t, t.copy()) == (1, (False, False))
 
 
-def _flush(gm, ub):
+def _flush(gm, ub, rec):
     """Every thread's full check of its copies against the images, as run_fused does after each
     launch (the engine keeps the records of the tiles since its last check until then)."""
     f = native_backend.load("mscatter").pto_mscatter_fuzz_flush
-    f.argtypes, f.restype = [ctypes.c_void_p, ctypes.c_void_p], None
-    f(gm.ctypes.data, ub.ctypes.data)
+    f.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_longlong]
+    f.restype = None
+    f(gm.ctypes.data, ub.ctypes.data, rec.ctypes.data, rec.shape[0])
 
 
 def _records(plan, n, paranoid):
@@ -177,7 +178,7 @@ def _records(plan, n, paranoid):
     q[S._E("FZ_IMAGE")] = -(2 * p[S._E("FZ_IMAGE")] + paranoid + 1)      # (fresh image copies: an id of its own)
     arenas = {"gm": (gm, gm.size, 0), "ub": (ub, ub.size, 0)}
     rec = launch_batch("mscatter_fuzz", n, arenas, q, backend="native")
-    _flush(gm, ub)
+    _flush(gm, ub, rec)
     return rec[:, :3]
 
 
@@ -218,6 +219,26 @@ def test_an_image_id_reused_with_other_sizes_takes_fresh_images():
         q[S._E("FZ_IMAGE")] = -1
         rec = launch_batch("mscatter_fuzz", 300, {"gm": (gm, gm.size, 0), "ub": (ub, ub.size, 0)}, q,
                            backend="native")
-        _flush(gm, ub)                                          # (every thread's copies against the images)
+        _flush(gm, ub, rec)                                     # (every thread's copies against the images)
     assert not (rec[:, 0] & np.uint64(S._E("FZ_SUSPECT"))).any()   # its copies were this block's images
     np.testing.assert_array_equal(rec[:, :3], want)
+
+
+def test_an_unflushed_launch_is_left_alone_by_later_ones():
+    """A launch whose caller never flushed: its records stay as they were returned (the engine
+    drops its pointers to them at the next launch or flush instead of marking them later: that
+    array may be gone), and the next campaign's tiles are not disturbed."""
+    from ptogpu.backend.launch import launch_batch
+    small = S.fused_plan(S.ScatterConfig(rows=16, cols=16, slots=128), S.side("a5.default", "native"),
+                         S.side("cpu", "native"), "cycle", 3)
+    big = S.fused_plan(S.ScatterConfig(rows=32, cols=32, slots=64), S.side("cpu", "native"),
+                       S.side("a5.default", "native"), "mixed", 3)
+    want = _records(small, 300, 0)
+    p, gm, ub, _ = big
+    first = launch_batch("mscatter_fuzz", 300, {"gm": (gm, gm.size, 0), "ub": (ub, ub.size, 0)}, p,
+                         backend="native")                      # (never flushed)
+    kept = first.copy()
+    # (one tile: one thread runs it, the others still hold records of `first` at the flush)
+    assert _records(small, 1, 0).tolist() == want[:1].tolist()
+    assert _records(small, 300, 0).tolist() == want.tolist()
+    np.testing.assert_array_equal(first, kept)

@@ -307,8 +307,9 @@ def run_fused(plan, start: int, n: int) -> np.ndarray:
     arenas = {"gm": (gm, gm.size, 0), "ub": (ub, ub.size, 0)}
     rec = launch_batch("mscatter_fuzz", n, arenas, q, backend="native")
     flush = native_backend.load("mscatter").pto_mscatter_fuzz_flush
-    flush.argtypes, flush.restype = [ctypes.c_void_p, ctypes.c_void_p], None
-    flush(gm.ctypes.data, ub.ctypes.data)
+    flush.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_longlong]
+    flush.restype = None
+    flush(gm.ctypes.data, ub.ctypes.data, rec.ctypes.data, rec.shape[0])
     sus = np.flatnonzero(rec[:, 0] & np.uint64(_E("FZ_SUSPECT")))
     if sus.size:
         q[_E("FZ_PARANOID")] = 1
