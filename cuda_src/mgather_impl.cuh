@@ -572,32 +572,31 @@ PTO_DEV void a5_elem_write_linear(const LaneCtx &x) {
     if (base < total) elem_round_fast<W, TS, OOB, false, true, true>(x, base, nullptr);
 }
 
-// The fault of a fast Elem instance whose vector checks found a bad lane: the smallest key the
-// exact passes would race to, found directly. In the fast form only table reads can fault,
-// so that key is PHASE_TABLE at the first flat position (in position order) whose read leaves
-// GM; its address and index are computed as the generic lanes compute them. (The two exact
-// passes over every lane cost most faulting instances 7-9 us; this stops at the first.)
-template <int OOB>
-PTO_DEV void a5_elem_first_fault(const i64 *L, const Mem &m, u64 *rec, const LaneCtx &x) {
-    const i64 *itd = L + MG_IDX;
-    const u32 total = (u32)x.total, vc = (u32)x.vc, cap = x.cap, last = x.last, smax = x.smax, IC = x.IC,
-              IR = x.IR, DC = x.DC, DR = x.DR;
-    const bool irow = x.irow, drow = x.drow, pow2 = x.pow2, lin = x.linear;
-    const double inv_vc = x.inv_vc, inv_cap = x.inv_cap;
-    for (u32 i = 0; i < total; ++i) {
-        int io = (int)i, dof = (int)i;
-        if (!lin) elem_lane_offsets(i, vc, inv_vc, irow, drow, IC, IR, DC, DR, &io, &dof);
-        bool rd;
-        const u32 safe = lane_remap<OOB>((u32)ld_at<4>(x.ib, io), cap, last, pow2, inv_cap, &rd);
-        if (!(rd && safe > smax)) continue;
-        const u64 r = i / vc, c = i % vc;
-        const u64 u = cast_index(load_index(m.a[itd[TD_SPACE]].p + tile_addr(itd, (i64)r, (i64)c), 4,
-                                            (int)itd[TD_SIGNED]), 32);
-        bool rd2;
-        const u64 src = (u64)L[MG_TBASE] + remap(u, (u64)L[MG_CAP], (int)L[MG_OOB], 32, &rd2) * (u64)L[MG_T];
-        fault_note(rec, fault_key(PHASE_TABLE, i), src, u);
-        return;
-    }
+// The fault of an Elem instance whose vector checks found a bad read (the scalar loops' check
+// scan, under scalar_fast_ok; the A5 lanes' fast form): there only table reads can fault, so
+// the smallest key the exact passes would note -- phase, then flat position -- is the first
+// bad read in position order; its address and index as elem_one and the generic lanes compute
+// them. (The exact passes checked every element, the A5 lanes' twice: 7-9 us of most faulting
+// Undefined tiles.)
+template <int TS, int OOB, int BITS>
+PTO_DEV void elem_first_fault(const i64 *P, const Mem &m, u64 *rec) {
+    const i64 *itd = P + MG_IDX;
+    const u8 *ib = m.a[itd[TD_SPACE]].p + itd[TD_ADDR];
+    const u64 VR = (u64)P[MG_VR], VC = (u64)P[MG_VC], cap = (u64)P[MG_CAP], tb = (u64)P[MG_TBASE];
+    const u64 glim = (u64)(m.a[SPACE_GM].size - TS);
+    const bool irow = itd[TD_KIND] == TK_ROW, sgn = itd[TD_SIGNED] != 0;
+    const u64 IC = (u64)itd[TD_COLS], IR = (u64)itd[TD_ROWS];
+    for (u64 r = 0; r < VR; ++r)
+        for (u64 c = 0; c < VC; ++c) {
+            const u32 w = (u32)ld_word<4>(ib + (irow ? r * IC + c : c * IR + r) * 4);
+            const u64 u = cast_index(sgn ? (u64)(i64)(int)w : (u64)w, BITS);
+            bool rd;
+            const u64 src = tb + remap(u, cap, OOB, BITS, &rd) * TS;
+            if (rd && src > glim) {
+                fault_note(rec, fault_key(PHASE_TABLE, r * VC + c), src, u);
+                return;
+            }
+        }
 }
 
 // One instance, lock-step (host): pass 0 runs every warp's checks, then pass 1 writes a clean
@@ -628,7 +627,7 @@ PTO_DEV void a5_block(const i64 *L, const Mem &m, u64 *rec, bool row_mode) {
             return;
         }
         if (!row_mode) {
-            a5_elem_first_fault<OOB>(L, m, rec, x);
+            elem_first_fault<TS, OOB, 32>(L, m, rec);      // (the fast form: a 32-bit cast)
             return;
         }
     }
@@ -677,7 +676,7 @@ PTO_DEV void a5_thread(const i64 *L, const Mem &m, u64 *rec, bool row_mode, int 
 // 4-byte indices, only table reads can fault. A check scan ORs those faults as a mask; a clean
 // instance is then written by a second scan whose inner loop the compiler vectorises. An Elem
 // instance with a bad read has its first fault keyed by a scan that stops there
-// (elem_first_fault); a Row one goes to the exact loops above (first fault, keyed as always).
+// (elem_first_fault, above); a Row one goes to the exact loops (first fault, keyed as always).
 PTO_DEV bool scalar_fast_ok(const i64 *P, const Mem &m, bool row_mode, bool tail) {
     const i64 *dtd = P + MG_DST, *itd = P + MG_IDX;
     const u64 VR = (u64)P[MG_VR], VC = (u64)P[MG_VC], T = (u64)P[MG_T];
@@ -751,31 +750,6 @@ PTO_DEV int elem_scan(const i64 *P, const Mem &m) {
         }
     }
     return bad;
-}
-
-// The fault of an Elem instance whose check scan found a bad read: under scalar_fast_ok only
-// table reads can fault, so the smallest key the exact loop would note is the first bad read
-// in program order; its address and index as elem_one computes them. (The exact loop checked
-// every element of the instance: most of a faulting Undefined tile's time.)
-template <int TS, int OOB, int BITS>
-PTO_DEV void elem_first_fault(const i64 *P, const Mem &m, u64 *rec) {
-    const i64 *itd = P + MG_IDX;
-    const u8 *ib = m.a[itd[TD_SPACE]].p + itd[TD_ADDR];
-    const u64 VR = (u64)P[MG_VR], VC = (u64)P[MG_VC], cap = (u64)P[MG_CAP], tb = (u64)P[MG_TBASE];
-    const u64 glim = (u64)(m.a[SPACE_GM].size - TS);
-    const bool irow = itd[TD_KIND] == TK_ROW, sgn = itd[TD_SIGNED] != 0;
-    const u64 IC = (u64)itd[TD_COLS], IR = (u64)itd[TD_ROWS];
-    for (u64 r = 0; r < VR; ++r)
-        for (u64 c = 0; c < VC; ++c) {
-            const u32 w = (u32)ld_word<4>(ib + (irow ? r * IC + c : c * IR + r) * 4);
-            const u64 u = cast_index(sgn ? (u64)(i64)(int)w : (u64)w, BITS);
-            bool rd;
-            const u64 src = tb + remap(u, cap, OOB, BITS, &rd) * TS;
-            if (rd && src > glim) {
-                fault_note(rec, fault_key(PHASE_TABLE, r * VC + c), src, u);
-                return;
-            }
-        }
 }
 
 // One scan of the Row loop; `tail`: the A2/A3 fill from VC to the 32-byte boundary.

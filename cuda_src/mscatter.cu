@@ -1345,19 +1345,25 @@ static bool ms_bits_moot(const i64 *A) {
            (oob != SOOB_UNDEFINED || A[MS_MODE] == MSM_ELEM);
 }
 
-// Does one reference serve both sides of campaign block `P`? Their rule words agree (all but
-// the Last scan, which the reference does not model; Elem: the Row destination rule; the cast
-// width where ms_bits_moot), and so do their write orders: the same kernel kind, or the
-// scalar loop and an Elem source-centric launch of one round (at most 1024 positions), which
-// both go in position order (the source side's list, threads included).
-static bool ms_shared_ref(const i64 *P) {
-    const i64 *A = P, *B = P + MS_WORDS;
+// Do side blocks A and B give the same writes? Their rule words agree: all but the Last scan,
+// which the reference does not model; Elem: the Row destination rule; the cast width where
+// ms_bits_moot.
+static bool ms_rule_words_agree(const i64 *A, const i64 *B) {
     const bool elem = A[MS_MODE] == MSM_ELEM;
     for (int w = 0; w < MS_WORDS; ++w) {
         if (w == MS_LASTSCAN || A[w] == B[w] || (elem && w == MS_ROWDST)) continue;
         if (w == MS_BITS && ms_bits_moot(A)) continue;
         return false;
     }
+    return true;
+}
+// Does one reference serve both sides of campaign block `P`? Their rule words agree, and so
+// do their write orders: the same kernel kind, or the scalar loop and an Elem source-centric
+// launch of one round (at most 1024 positions), which both go in position order (the source
+// side's list, threads included).
+static bool ms_shared_ref(const i64 *P) {
+    const i64 *A = P, *B = P + MS_WORDS;
+    if (!ms_rule_words_agree(A, B)) return false;
     const int ka = (int)P[FZ_KIND_A], kb = (int)P[FZ_KIND_B];
     if (ka == kb) return true;
     const u64 n = (u64)A[MS_VR] * (u64)A[MS_VC];
@@ -1527,17 +1533,15 @@ static bool ms_table_clean(const i64 *P, const u32 *wd, u64 tb, const u8 *gm, co
     auto last = [](const i64 *X, int k) {
         return k == FK_LAST && (X[MS_OOB] == SOOB_UNDEFINED || X[MS_CAP] < 1 || X[MS_CAP] >= (1ll << 31));
     };
-    bool same = last(A, ka) == last(B, kb);       // (one expected table for both: ms_shared_ref's words)
-    for (int w = 0; w < MS_WORDS && same; ++w)
-        same = A[w] == B[w] || w == MS_LASTSCAN || w == MS_ROWDST || (w == MS_BITS && ms_bits_moot(A));
+    const bool same = last(A, ka) == last(B, kb) && ms_rule_words_agree(A, B);   // (one expected table for both)
     u32 na = 0, nb = 0, oa = 0, ob = 0;            // (writes, elements written)
     if (op != AT_NONE) {
         // an atomic scatter (no Last): one rule for both sides, both in position order; its
-        // table is the image combined in that order, written into `scratch` (the image, put back)
+        // table is the image combined in that order, written into `scratch` (W.ra: the image at
+        // rest, as the lists keep it too; put back)
         if (!same || ka == FK_LAST || kb == FK_LAST) return false;
         if (!mt_owners(A, false, wd, (u32)n, tb, (u32)E, own, sl, &na)) return false;
         oa = mt_owned(own, (u32)E);
-        __builtin_memcpy(scratch, gm, tb);
         mt_combine(A, sl, (u32)n, (u32)E, ub, scratch);
         const bool eq = !__builtin_memcmp(ga, scratch, tb) && !__builtin_memcmp(gb, scratch, tb);
         __builtin_memcpy(scratch, gm, tb);

@@ -41,12 +41,13 @@ MUTATIONS = [
     ("owner slot moves one short", "mscatter.cu",
      "        for (u64 s = 0; s < cap; ++s) {\n            const i64 o = own[s];",
      "        for (u64 s = 0; s + 1 < cap; ++s) {\n            const i64 o = own[s];"),
-    # A5 Elem keys a faulting instance's table read one position late (the first-fault scan)
-    ("a5 first fault position", "mgather_impl.cuh",
-     "fault_note(rec, fault_key(PHASE_TABLE, i), src, u);",
-     "fault_note(rec, fault_key(PHASE_TABLE, i + 1), src, u);"),
-    # the scalar loops key a faulting Elem instance with the wrong index (the first-fault scan)
-    ("scalar first fault index", "mgather_impl.cuh",
+    # the first-fault scan (A5 lanes and scalar loops) keys a faulting Elem instance's table
+    # read one position late
+    ("first fault position", "mgather_impl.cuh",
+     "fault_note(rec, fault_key(PHASE_TABLE, r * VC + c), src, u);",
+     "fault_note(rec, fault_key(PHASE_TABLE, r * VC + c + 1), src, u);"),
+    # ... or with the wrong index
+    ("first fault index", "mgather_impl.cuh",
      "fault_note(rec, fault_key(PHASE_TABLE, r * VC + c), src, u);",
      "fault_note(rec, fault_key(PHASE_TABLE, r * VC + c), src, u + 1);"),
     # the MSCATTER reference rounds a half sum at the wrong binade (its exponent one off)
