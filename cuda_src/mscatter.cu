@@ -356,7 +356,8 @@ static bool seq_elem_fast_t(const i64 *P, const Mem &m) {
             const int n = N - p0 < (u32)CH ? (int)(N - p0) : CH;
             int bad = 0;
             if (pass == 1 && keep) goto store;
-            PTO_PRAGMA(omp simd reduction(| : bad))
+            // (no `omp simd reduction`: GCC kept its lanes' `bad` on the stack, a load and a
+            // store an iteration; plain, the loop vectorises with `bad` in a register)
             for (int l = 0; l < n; ++l) {
                 const u32 w32 = (u32)ld_at<4>(ib, (int)(p0 + l));
                 const U u = sizeof(U) == 4 || BITS == 32 ? (U)w32 : (U)(sgn ? (u64)(i64)(int)w32 : (u64)w32);
@@ -1516,8 +1517,11 @@ static u32 mt_owned(u32 *own, u32 E) {
 
 // Campaign block P, after both sides ran clean on tables `ga` / `gb`: is the tile clean by the
 // whole-table verdict (*race_a / *race_b set)? `own`: E+1 entries of ~0u (left so); `sl`: n entries.
+// `agree`: ms_rule_words_agree of the block's sides where the caller knows it (a launch of one
+// block), else -1.
 static bool ms_table_clean(const i64 *P, const u32 *wd, u64 tb, const u8 *gm, const u8 *ub, const u8 *ga,
-                           const u8 *gb, u32 *own, u32 *sl, u8 *scratch, bool *race_a, bool *race_b) {
+                           const u8 *gb, u32 *own, u32 *sl, u8 *scratch, bool *race_a, bool *race_b,
+                           int agree = -1) {
     const i64 *A = P, *B = P + MS_WORDS;
     const int ka = (int)P[FZ_KIND_A], kb = (int)P[FZ_KIND_B];
     const u64 n = (u64)P[FZ_NIDX], T = (u64)A[MS_T];
@@ -1533,7 +1537,8 @@ static bool ms_table_clean(const i64 *P, const u32 *wd, u64 tb, const u8 *gm, co
     auto last = [](const i64 *X, int k) {
         return k == FK_LAST && (X[MS_OOB] == SOOB_UNDEFINED || X[MS_CAP] < 1 || X[MS_CAP] >= (1ll << 31));
     };
-    const bool same = last(A, ka) == last(B, kb) && ms_rule_words_agree(A, B);   // (one expected table for both)
+    const bool same = last(A, ka) == last(B, kb) &&
+                      (agree < 0 ? ms_rule_words_agree(A, B) : agree != 0);   // (one expected table for both)
     u32 na = 0, nb = 0, oa = 0, ob = 0;            // (writes, elements written)
     if (op != AT_NONE) {
         // an atomic scatter (no Last): one rule for both sides, both in position order; its
@@ -1661,11 +1666,22 @@ extern "C" __global__ void mscatter_fuzz(PTO_KERNEL_PARAMS) {
 #else
     // (heap-backed thread-locals: a dlopen'ed library has little static TLS)
     static thread_local MsWork W;
+    int agree = -1;                               // (ms_rule_words_agree of a launch of one block)
     PTO_FOR_EACH_INSTANCE(inst) {
         const i64 *P = prm + inst * prm_stride, *MX = P + FZ_WORDS;
         u64 *rec = fault + inst * FAULT_WORDS;
         const u64 tb = (u64)P[FZ_TBYTES], ubn = (u64)P[FZ_UBYTES];
-        if (tb > FZ_MAX_GM || ubn > FZ_MAX_UB || (i64)tb > gm_size || (i64)ubn > ub_size) { rec[0] = ~0ull - 1; continue; }
+        // (a block the host never builds: refused, as a kernel refuses a bad parameter block)
+        const bool row_ = P[MS_MODE] == MSM_ROW;
+        const u64 vr = (u64)P[MS_VR], vc = (u64)P[MS_VC], ic = (u64)P[MS_IDX + TD_COLS], nw = (u64)P[FZ_NIDX];
+        const bool dims = nw <= FZ_MAX_UB / 4 &&   // (Elem: the words fill the index tile, row by row)
+                          (row_ || (vr <= FZ_MAX_UB && vc <= ic && ic <= FZ_MAX_UB && nw == vr * vc));
+        const u64 i_len = dims ? 4 * (row_ ? nw : vr * ic) : 0;
+        if (tb > FZ_MAX_GM || ubn > FZ_MAX_UB || (i64)tb > gm_size || (i64)ubn > ub_size || !dims ||
+            P[FZ_IDX_ADDR] < 0 || (u64)P[FZ_IDX_ADDR] > ubn || i_len > ubn - (u64)P[FZ_IDX_ADDR]) {
+            rec[0] = ~0ull - 1;
+            continue;
+        }
         if (!W.since.empty() && !ms_in_launch(W.since.front(), fault, n_inst)) W.drop();
         // a new campaign (or images of other sizes under the same id): fresh copies of its images
         if (W.image != P[FZ_IMAGE] || W.ga.size() != tb || W.ub.size() != ubn) {
@@ -1677,9 +1693,8 @@ extern "C" __global__ void mscatter_fuzz(PTO_KERNEL_PARAMS) {
             W.image = P[FZ_IMAGE];
         }
         u8 *ga = W.ga.data(), *gb = W.gb.data(), *ubl = W.ub.data();
-        const bool row_ = P[MS_MODE] == MSM_ROW;
         W.tb = tb, W.ubn = ubn, W.i0 = (u64)P[FZ_IDX_ADDR];
-        W.i1 = W.i0 + 4 * (row_ ? (u64)P[FZ_NIDX] : (u64)P[MS_VR] * (u64)P[MS_IDX + TD_COLS]);
+        W.i1 = W.i0 + i_len;
         const u64 key = rng_key((u64)P[FZ_SEED], (u64)(P[FZ_INST0] + inst));
         const int gen = (int)P[FZ_GEN];
         const u64 gcap = (u64)P[FZ_GCAP];
@@ -1732,7 +1747,9 @@ extern "C" __global__ void mscatter_fuzz(PTO_KERNEL_PARAMS) {
         if (!code && !P[FZ_PARANOID]) {           // an Elem tile of one round, clean: whole tables, put back whole
             bool ra = false, rb = false;
             W.slots.resize((usize)n);
-            if (ms_table_clean(P, wd, tb, gm, ubl, ga, gb, W.own.data(), W.slots.data(), W.ra.data(), &ra, &rb)) {
+            if (prm_stride == 0 && agree < 0) agree = ms_rule_words_agree(P, P + MS_WORDS);
+            if (ms_table_clean(P, wd, tb, gm, ubl, ga, gb, W.own.data(), W.slots.data(), W.ra.data(), &ra, &rb,
+                               prm_stride == 0 ? agree : -1)) {
                 __builtin_memcpy(ga, gm, tb);
                 __builtin_memcpy(gb, gm, tb);
                 code = (ra ? FZ_RACE_A : 0) | (rb ? FZ_RACE_B : 0);

@@ -137,6 +137,27 @@ def test_sizes_the_engine_refuses_are_refused():
     assert _verdict(q, words, gm, ub, t, t.copy())[0] == -1
 
 
+@pytest.mark.parametrize("word,value", [
+    ("FZ_NIDX", -1), ("FZ_NIDX", 1 << 40), ("FZ_NIDX", 255),       # words that do not fill the tile
+    ("FZ_IDX_ADDR", -4), ("FZ_IDX_ADDR", 1 << 62), ("FZ_UBYTES", 1 << 20),
+    ("MS_VR", 1 << 33), ("MS_VC", 1 << 20),                          # (VR*VC wraps; columns past the tile's)
+])
+def test_a_block_the_host_never_builds_is_refused_tile_by_tile(word, value):
+    """The engine's own parameter block (index words, UB, the index tile): a bad one refuses
+    each tile (record word ~1) instead of sizing its scratch from it or copying past UB; the
+    next good launch runs as before."""
+    from ptogpu.backend.launch import launch_batch
+    plan = S.fused_plan(S.ScatterConfig(), S.side("a5.default", "native"), S.side("cpu", "native"), "mixed", 1)
+    want = _records(plan, 50, 0)
+    p, gm, ub, _ = plan
+    q = p.copy()
+    q[S._E(word)] = value
+    rec = launch_batch("mscatter_fuzz", 50, {"gm": (gm, gm.size, 0), "ub": (ub, ub.size, 0)}, q, backend="native")
+    _flush(gm, ub, rec)
+    assert (rec[:, 0] == np.uint64(2**64 - 2)).all()
+    np.testing.assert_array_equal(_records(plan, 50, 0), want)
+
+
 def test_sides_whose_rules_differ_are_each_checked_and_then_compared():
     """CPU sim vs A5 Last, Wrap into 7 slots: a 64-bit and a 32-bit index cast, so index -1 lands
     in slot (2^64 - 1) % 7 = 1 on one side and (2^32 - 1) % 7 = 3 on the other. Each table its
