@@ -359,7 +359,7 @@ static bool seq_elem_fast_t(const i64 *P, const Mem &m) {
             // (no `omp simd reduction`: GCC kept its lanes' `bad` on the stack, a load and a
             // store an iteration; plain, the loop vectorises with `bad` in a register)
             for (int l = 0; l < n; ++l) {
-                const u32 w32 = (u32)ld_at<4>(ib, (int)(p0 + l));
+                const u32 w32 = (u32)ld_word<4>(ib + ((u64)p0 + (u64)l) * 4);   // (not ld_at's int: a gather)
                 const U u = sizeof(U) == 4 || BITS == 32 ? (U)w32 : (U)(sgn ? (u64)(i64)(int)w32 : (u64)w32);
                 int wr;
                 const U sv = remap_t<OOB, BITS>(u, (U)cap, &wr);
@@ -497,7 +497,7 @@ static bool a5_elem_fast_t(const i64 *P, const Mem &m) {
                 if (pass == 0 || round >= KEEP) {
                     int rb = 0;
                     PTO_LANE_LOOP_OR(l, 32, rb) {
-                        const u32 u = l < n ? (u32)ld_at<4>(ib, (int)(base + l)) : 0u;
+                        const u32 u = l < n ? (u32)ld_word<4>(ib + ((u64)base + (u64)l) * 4) : 0u;
                         int wr;
                         const u32 sv = remap_t<OOB, 32>(u, cap32, &wr);
                         const bool on = wr && l < n;
@@ -651,7 +651,8 @@ static void last_slots_t(const u8 *ib, u32 count, u32 cap, u64 *tl) {
     PTO_PRAGMA(omp simd)
     for (u32 j = 0; j < count; ++j) {
         int w;
-        const u32 s = remap_t<OOB, 32>((u32)ld_at<4>(ib, (int)j), cap, &w);
+        // (the address as u64: ld_at's int index, sign-extended, made every load a gather)
+        const u32 s = remap_t<OOB, 32>((u32)ld_word<4>(ib + (u64)j * 4), cap, &w);
         tl[j] = w && s < cap ? s : cap;
     }
 }
@@ -1349,14 +1350,15 @@ static bool ms_bits_moot(const i64 *A) {
 // Do side blocks A and B give the same writes? Their rule words agree: all but the Last scan,
 // which the reference does not model; Elem: the Row destination rule; the cast width where
 // ms_bits_moot.
+// (Every tile asks: one pass of XORs over the words, the moot ones masked; it vectorises.)
 static bool ms_rule_words_agree(const i64 *A, const i64 *B) {
-    const bool elem = A[MS_MODE] == MSM_ELEM;
+    const bool elem = A[MS_MODE] == MSM_ELEM, moot = ms_bits_moot(A);
+    u64 d = 0;
     for (int w = 0; w < MS_WORDS; ++w) {
-        if (w == MS_LASTSCAN || A[w] == B[w] || (elem && w == MS_ROWDST)) continue;
-        if (w == MS_BITS && ms_bits_moot(A)) continue;
-        return false;
+        const bool skip = w == MS_LASTSCAN || (elem && w == MS_ROWDST) || (moot && w == MS_BITS);
+        d |= ((u64)A[w] ^ (u64)B[w]) & (skip ? 0ull : ~0ull);
     }
-    return true;
+    return d == 0;
 }
 // Does one reference serve both sides of campaign block `P`? Their rule words agree, and so
 // do their write orders: the same kernel kind, or the scalar loop and an Elem source-centric
@@ -1517,11 +1519,8 @@ static u32 mt_owned(u32 *own, u32 E) {
 
 // Campaign block P, after both sides ran clean on tables `ga` / `gb`: is the tile clean by the
 // whole-table verdict (*race_a / *race_b set)? `own`: E+1 entries of ~0u (left so); `sl`: n entries.
-// `agree`: ms_rule_words_agree of the block's sides where the caller knows it (a launch of one
-// block), else -1.
 static bool ms_table_clean(const i64 *P, const u32 *wd, u64 tb, const u8 *gm, const u8 *ub, const u8 *ga,
-                           const u8 *gb, u32 *own, u32 *sl, u8 *scratch, bool *race_a, bool *race_b,
-                           int agree = -1) {
+                           const u8 *gb, u32 *own, u32 *sl, u8 *scratch, bool *race_a, bool *race_b) {
     const i64 *A = P, *B = P + MS_WORDS;
     const int ka = (int)P[FZ_KIND_A], kb = (int)P[FZ_KIND_B];
     const u64 n = (u64)P[FZ_NIDX], T = (u64)A[MS_T];
@@ -1537,8 +1536,7 @@ static bool ms_table_clean(const i64 *P, const u32 *wd, u64 tb, const u8 *gm, co
     auto last = [](const i64 *X, int k) {
         return k == FK_LAST && (X[MS_OOB] == SOOB_UNDEFINED || X[MS_CAP] < 1 || X[MS_CAP] >= (1ll << 31));
     };
-    const bool same = last(A, ka) == last(B, kb) &&
-                      (agree < 0 ? ms_rule_words_agree(A, B) : agree != 0);   // (one expected table for both)
+    const bool same = last(A, ka) == last(B, kb) && ms_rule_words_agree(A, B);   // (one expected table for both)
     u32 na = 0, nb = 0, oa = 0, ob = 0;            // (writes, elements written)
     if (op != AT_NONE) {
         // an atomic scatter (no Last): one rule for both sides, both in position order; its
@@ -1666,7 +1664,6 @@ extern "C" __global__ void mscatter_fuzz(PTO_KERNEL_PARAMS) {
 #else
     // (heap-backed thread-locals: a dlopen'ed library has little static TLS)
     static thread_local MsWork W;
-    int agree = -1;                               // (ms_rule_words_agree of a launch of one block)
     PTO_FOR_EACH_INSTANCE(inst) {
         const i64 *P = prm + inst * prm_stride, *MX = P + FZ_WORDS;
         u64 *rec = fault + inst * FAULT_WORDS;
@@ -1747,9 +1744,7 @@ extern "C" __global__ void mscatter_fuzz(PTO_KERNEL_PARAMS) {
         if (!code && !P[FZ_PARANOID]) {           // an Elem tile of one round, clean: whole tables, put back whole
             bool ra = false, rb = false;
             W.slots.resize((usize)n);
-            if (prm_stride == 0 && agree < 0) agree = ms_rule_words_agree(P, P + MS_WORDS);
-            if (ms_table_clean(P, wd, tb, gm, ubl, ga, gb, W.own.data(), W.slots.data(), W.ra.data(), &ra, &rb,
-                               prm_stride == 0 ? agree : -1)) {
+            if (ms_table_clean(P, wd, tb, gm, ubl, ga, gb, W.own.data(), W.slots.data(), W.ra.data(), &ra, &rb)) {
                 __builtin_memcpy(ga, gm, tb);
                 __builtin_memcpy(gb, gm, tb);
                 code = (ra ? FZ_RACE_A : 0) | (rb ? FZ_RACE_B : 0);

@@ -174,3 +174,33 @@ def test_wrap_into_no_slots_is_a_class_by_rule(backend, mode):
         (cls,) = rep.classes.values()
         assert cls.mask & CONFLICT and "fault vs value" in cls.name
         assert (rep.faults_a, rep.faults_b) == ((0, 40) if a == "a5.last" else (40, 0))
+
+
+@pytest.mark.parametrize("rel", [0, R.EXECUTOR])
+def test_masks_looked_up_by_code_are_the_masks_computed_tile_by_tile(rel):
+    """The campaign's chunk of records: masks looked up from each code's (explained tiles
+    computed) and the report's counts from the codes' histogram equal what class_masks and a
+    count per bit give, on every low code, explained or not; a code outside the low bits takes
+    the full path."""
+    rng = np.random.default_rng(5)
+    code = np.concatenate([np.arange(S._LOW + 1), rng.integers(0, S._LOW + 1, 5000)]).astype(np.uint64)
+    expl = np.where(rng.random(code.size) < 0.2, rng.integers(1, 1 << 12, code.size), 0).astype(np.uint64)
+    rec = np.stack([code, np.zeros_like(code), expl], axis=1)
+    want = S.class_masks(rec[:, 0], rec[:, 2], rel)
+    got_code, got, bins = S.fused_masks(rec, rel)
+    np.testing.assert_array_equal(got, want)
+    assert bins is not None
+    slow, fast = S.ScatterReport.__new__(S.ScatterReport), S.ScatterReport.__new__(S.ScatterReport)
+    for r in (slow, fast):
+        r.faults_a = r.faults_b = r.races_a = r.races_b = r.ref_bad_a = r.ref_bad_b = r.divergent = 0
+        r.classes = {}
+    masks0 = np.zeros_like(want)                 # (no classes: only the counts)
+    S._note(slow, np.arange(code.size), None, got_code, masks0)
+    S._note(fast, np.arange(code.size), None, got_code, masks0, bins)
+    bits = {"faults_a": "FZ_FAULT_A", "faults_b": "FZ_FAULT_B", "races_a": "FZ_RACE_A", "races_b": "FZ_RACE_B",
+            "ref_bad_a": "FZ_REFBAD_A", "ref_bad_b": "FZ_REFBAD_B"}
+    for k, bit in bits.items():
+        assert getattr(fast, k) == getattr(slow, k) == int(((got_code & S._E(bit)) != 0).sum())
+    big = rec.copy()
+    big[0, 0] = np.uint64(2**64 - 2)              # (a refused block's word: every bit)
+    np.testing.assert_array_equal(S.fused_masks(big, rel)[1], S.class_masks(big[:, 0], big[:, 2], rel))

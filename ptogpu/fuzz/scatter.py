@@ -357,6 +357,25 @@ def class_masks(code: np.ndarray, explained: np.ndarray, rel: int) -> np.ndarray
     return np.where(race & ~bug, m | R.RACE, m)
 
 
+_LOW = 0x3FF                # the FZ_* bits class_masks and _note read (FZ_DIFF .. FZ_SUSPECT)
+
+
+def fused_masks(rec: np.ndarray, rel: int) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """(codes, class masks, counts of each low code) of the engine's records: the masks of the
+    tiles without an explanation (nearly all) looked up from their code's (a campaign's tiles
+    take a handful of codes), the others computed; the same masks as ``class_masks`` (its
+    ~15 passes over a chunk of 200,000 records cost a tenth of the engine's time there)."""
+    code = rec[:, 0].astype(np.int64)
+    if code.size == 0 or int(code.max()) > _LOW or int(code.min()) < 0:
+        return code, class_masks(code, rec[:, 2], rel), None
+    lut = class_masks(np.arange(_LOW + 1), np.zeros(_LOW + 1, np.int64), rel)
+    masks = lut[code]
+    ex = np.flatnonzero(rec[:, 2])
+    if ex.size:
+        masks[ex] = class_masks(code[ex], rec[ex, 2], rel)
+    return code, masks, np.bincount(code, minlength=_LOW + 1)
+
+
 def _reference_side(s: Side) -> Side:
     return Side(s.target, s.exec, "numpy")
 
@@ -475,15 +494,22 @@ def _conflict(cfg: FuzzConfig, s: Side) -> str:
             "a5_last": "slot-centric Last"}.get(path, path)
 
 
-def _note(rep: ScatterReport, inst: np.ndarray, raw, code: np.ndarray, masks: np.ndarray) -> None:
+def _note(rep: ScatterReport, inst: np.ndarray, raw, code: np.ndarray, masks: np.ndarray,
+          bins: np.ndarray | None = None) -> None:
+    """Add a chunk's tiles to the report (``bins``: counts of each code, where known)."""
     from . import rules as R
     code = np.asarray(code, np.int64)
-    rep.faults_a += int(((code & _E("FZ_FAULT_A")) != 0).sum())
-    rep.faults_b += int(((code & _E("FZ_FAULT_B")) != 0).sum())
-    rep.races_a += int(((code & _E("FZ_RACE_A")) != 0).sum())
-    rep.races_b += int(((code & _E("FZ_RACE_B")) != 0).sum())
-    rep.ref_bad_a += int(((code & _E("FZ_REFBAD_A")) != 0).sum())
-    rep.ref_bad_b += int(((code & _E("FZ_REFBAD_B")) != 0).sum())
+    if bins is None:
+        count = lambda bit: int(((code & bit) != 0).sum())  # noqa: E731
+    else:
+        nz = np.flatnonzero(bins)
+        count = lambda bit: int(bins[nz[(nz & bit) != 0]].sum())  # noqa: E731
+    rep.faults_a += count(_E("FZ_FAULT_A"))
+    rep.faults_b += count(_E("FZ_FAULT_B"))
+    rep.races_a += count(_E("FZ_RACE_A"))
+    rep.races_b += count(_E("FZ_RACE_B"))
+    rep.ref_bad_a += count(_E("FZ_REFBAD_A"))
+    rep.ref_bad_b += count(_E("FZ_REFBAD_B"))
     rep.divergent += int(np.count_nonzero(masks & ~R.RACE))
     sel = np.flatnonzero(masks)
     if not sel.size:
@@ -556,12 +582,13 @@ def campaign(cfg: FuzzConfig, a: Side | str, b: Side | str, n: int, *, generator
         inst = np.arange(start + done, start + done + m, dtype=np.int64)
         if plan:
             rec = run_fused(plan, start + done, m)
-            code, masks = rec[:, 0].astype(np.int64), class_masks(rec[:, 0], rec[:, 2], rel)
+            code, masks, bins = fused_masks(rec, rel)
             raw = None
         else:
             raw = indices(generator, seed, inst, cfg.n_idx, slots(cfg))
             code, masks = api_masks(cfg, a, b, raw)
-        _note(rep, inst, raw, code, masks)
+            bins = None
+        _note(rep, inst, raw, code, masks, bins)
         done += m
         if progress is not None:
             progress(done, n)
