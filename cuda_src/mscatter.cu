@@ -317,9 +317,11 @@ PTO_DEV u64 linear_slot(const i64 *P, const u8 *ib, u32 j, bool *w) {
 // `tab`, in order; an atomic op combines with the old value. A skipped lane's offset leads to
 // a sink (sink_off), folded in by the vector pass before: no branch follows the random indices,
 // and this loop is one load and one store a lane (a select per lane here ran it 1.6x longer).
+// Unrolled: rolled, the loop's own branch, not the stores, set its pace (1.6x longer).
 template <int TS>
 static void fast_stores(u8 *tab, const u64 *off, int n, const u8 *src, int op, int dt) {
     if (op == AT_NONE)
+#pragma GCC unroll 8
         for (int l = 0; l < n; ++l) st_word<TS>((u8 *)((u64)tab + off[l]), ld_word<TS>(src + (u64)l * TS));
     else
         for (int l = 0; l < n; ++l) {
@@ -684,6 +686,7 @@ static bool last_slot_moves_t(u8 *tab, const u8 *sb, i64 *__restrict own, u64 ca
     const u64 so = sink_off(tab, sink);
     // (a slot nobody owns stores to the sink: no branch on the random ownership)
     if (!bad)
+#pragma GCC unroll 8
         for (u64 s = 0; s < cap; ++s) {
             const i64 o = own[s];
             const bool w = o >= 0;
@@ -735,6 +738,7 @@ static bool a5_last_owner(const i64 *P, const Mem &m) {
         u64 *tl = touched.data();
         i64 *own = owner.data();
         last_slots(P, ib, count, (u32)cap, tl);
+#pragma GCC unroll 8
         for (u32 j = 0; j < count; ++j) own[tl[j]] = j;
         own[cap] = -1;
         if (cap <= count) return last_slot_moves(P, m, sb, own, cap);
@@ -909,15 +913,16 @@ static inline u64 mr_cast(u32 w, bool sgn, bool b32) {
     return b32 ? (raw & 0xFFFFFFFFull) : raw;
 }
 
-// The slot of cast index `u` under policy OOB (*w: written at all).
-template <int OOB>
-static inline u64 mr_remap_t(u64 u, u64 cap, bool b32, bool *w) {
+// The slot of cast index `u` under policy OOB (*w: written at all). U: u64, or u32 where the
+// cast is 32-bit and the capacity below 2^32 (every value then fits: the same slots).
+template <int OOB, class U = u64>
+static inline U mr_remap_t(U u, U cap, bool b32, bool *w) {
     *w = OOB == SOOB_SKIP ? u < cap : true;
     if (OOB == SOOB_CLAMP) {
-        const u64 last = b32 ? ((cap - 1ull) & 0xFFFFFFFFull) : cap - 1ull;
+        const U last = b32 ? (U)((cap - (U)1) & (U)0xFFFFFFFFull) : (U)(cap - (U)1);
         return b32 ? (u >= cap ? last : u) : (u <= last ? u : last);
     }
-    if (OOB == SOOB_WRAP) return cap ? u % cap : u;
+    if (OOB == SOOB_WRAP) return cap ? (U)(u % cap) : u;
     return u;
 }
 static u64 mr_remap(const i64 *P, u64 u, bool *w) {
@@ -1392,35 +1397,42 @@ static bool ms_shared_ref(const i64 *P) {
 // of unwritten positions), `sl`: each position's element (E: unwritten), *writes: how many
 // positions write. (Writes beyond the elements that have a writer are writes some later
 // position overwrites: in one round of source threads, each position its own thread, a race.)
-// False: a write may leave GM (the list path keys the fault).
-template <int OOB, bool SGN, bool B32, bool LAST>
-static bool mt_owners_t(const i64 *P, const u32 *wd, u32 n, u64 tb, u32 E, u32 *__restrict own,
-                        u32 *__restrict sl, u32 *writes) {
-    const u64 cap = (u64)P[MS_CAP], cap32 = cap & 0xFFFFFFFFull, T = (u64)P[MS_T];
-    u64 bad = 0;
+// False: a write may leave GM, i.e. reach an element at or past E = table bytes / T (the list
+// path keys the fault).
+// U: the lanes' type (u32 for a 32-bit cast into a capacity below 2^32: twice the lanes).
+template <int OOB, bool SGN, bool B32, bool LAST, class U>
+static bool mt_owners_t(const i64 *P, const u32 *wd, u32 n, u32 E, u32 *__restrict own, u32 *__restrict sl,
+                        u32 *writes) {
+    const U cap = (U)P[MS_CAP], cap32 = (U)((u64)P[MS_CAP] & 0xFFFFFFFFull), EU = (U)E;
+    U bad = 0;
     u32 k = 0;
-    // (no branch on the random slots: a select written as bits; the loop vectorises)
-    PTO_PRAGMA(omp simd reduction(| : bad) reduction(+ : k))
+    // (no branch on the random slots: a select written as bits; the loop vectorises, with no
+    // `omp simd reduction`, which kept the lanes' sums on the stack)
     for (u32 p = 0; p < n; ++p) {
         bool w;
-        const u64 e = mr_remap_t<OOB>(mr_cast(wd[p], SGN, B32), cap, B32, &w);
-        const u64 byte = e * T, keep = (u64)w & (LAST ? (u64)(e < cap32) : 1ull);
-        bad |= keep & ((byte >> 63) | (u64)(byte + T > tb) | (u64)(e >= E));
-        const u64 on = keep & (u64)(e < E);
-        sl[p] = (u32)((u64)E ^ ((e ^ (u64)E) & (0 - on)));
+        const U e = mr_remap_t<OOB, U>((U)mr_cast(wd[p], SGN, B32), cap, B32, &w);
+        const U keep = (U)w & (LAST ? (U)(e < cap32) : (U)1);
+        bad |= keep & (U)(e >= EU);
+        const U on = keep & (U)(e < EU);
+        sl[p] = (u32)(EU ^ ((e ^ EU) & ((U)0 - on)));
         k += (u32)on;
     }
     if (bad) return false;
+#pragma GCC unroll 8
     for (u32 p = 0; p < n; ++p) own[sl[p]] = p;                    // in order: the last claim stays
     own[E] = ~0u;
     *writes = k;
     return true;
 }
-static bool mt_owners(const i64 *P, bool last, const u32 *wd, u32 n, u64 tb, u32 E, u32 *own, u32 *sl,
-                      u32 *writes) {
+static bool mt_owners(const i64 *P, bool last, const u32 *wd, u32 n, u32 E, u32 *own, u32 *sl, u32 *writes) {
+    const bool narrow = P[MS_BITS] == 32 && (u64)P[MS_CAP] <= 0xFFFFFFFFull;
     return mr_with_rule(P, [&](auto oob, auto sgn, auto b32) {
-        return last ? mt_owners_t<oob(), sgn(), b32(), true>(P, wd, n, tb, E, own, sl, writes)
-                    : mt_owners_t<oob(), sgn(), b32(), false>(P, wd, n, tb, E, own, sl, writes);
+        if constexpr (decltype(b32)::value)
+            if (narrow)
+                return last ? mt_owners_t<oob(), sgn(), b32(), true, u32>(P, wd, n, E, own, sl, writes)
+                            : mt_owners_t<oob(), sgn(), b32(), false, u32>(P, wd, n, E, own, sl, writes);
+        return last ? mt_owners_t<oob(), sgn(), b32(), true, u64>(P, wd, n, E, own, sl, writes)
+                    : mt_owners_t<oob(), sgn(), b32(), false, u64>(P, wd, n, E, own, sl, writes);
     });
 }
 
@@ -1543,7 +1555,7 @@ static bool ms_table_clean(const i64 *P, const u32 *wd, u64 tb, const u8 *gm, co
         // table is the image combined in that order, written into `scratch` (W.ra: the image at
         // rest, as the lists keep it too; put back)
         if (!same || ka == FK_LAST || kb == FK_LAST) return false;
-        if (!mt_owners(A, false, wd, (u32)n, tb, (u32)E, own, sl, &na)) return false;
+        if (!mt_owners(A, false, wd, (u32)n, (u32)E, own, sl, &na)) return false;
         oa = mt_owned(own, (u32)E);
         mt_combine(A, sl, (u32)n, (u32)E, ub, scratch);
         const bool eq = !__builtin_memcmp(ga, scratch, tb) && !__builtin_memcmp(gb, scratch, tb);
@@ -1551,13 +1563,13 @@ static bool ms_table_clean(const i64 *P, const u32 *wd, u64 tb, const u8 *gm, co
         if (!eq) return false;
         nb = na, ob = oa;
     } else {
-        if (!mt_owners(A, ka == FK_LAST, wd, (u32)n, tb, (u32)E, own, sl, &na)) return false;
+        if (!mt_owners(A, ka == FK_LAST, wd, (u32)n, (u32)E, own, sl, &na)) return false;
         if (same) {
             if (!mt_equal(A, own, (u32)E, gm, ub, ga, gb, &oa)) return false;
             nb = na, ob = oa;
         } else {
             if (!mt_equal(A, own, (u32)E, gm, ub, ga, nullptr, &oa)) return false;
-            if (!mt_owners(B, kb == FK_LAST, wd, (u32)n, tb, (u32)E, own, sl, &nb)) return false;
+            if (!mt_owners(B, kb == FK_LAST, wd, (u32)n, (u32)E, own, sl, &nb)) return false;
             if (!mt_equal(B, own, (u32)E, gm, ub, gb, nullptr, &ob)) return false;
         }
         if (__builtin_memcmp(ga + E * T, gm + E * T, tb - E * T) || __builtin_memcmp(gb + E * T, gm + E * T, tb - E * T) ||

@@ -108,6 +108,10 @@ MUTATIONS = [
     ("l1 row burst row", "mgather_l1.cu",
      "const i64 dst = P[L1_DST] + (b * R + r) * C0 * T;",
      "const i64 dst = P[L1_DST] + (b * R + r + (r + 1 < R ? 1 : 0)) * C0 * T;"),
+    # the MSCATTER scalar loop's vector pass reads neighbouring positions' index words swapped
+    ("scatter loop index words swapped", "mscatter.cu",
+     "ld_word<4>(ib + ((u64)p0 + (u64)l) * 4)",
+     "ld_word<4>(ib + ((u64)p0 + (u64)(l ^ 1)) * 4)"),
 ]
 
 _TABLE = "tests/test_scatter_table_verdict.py::"
@@ -134,4 +138,9 @@ VERDICT_MUTATIONS = [
      "const bool eq = !__builtin_memcmp(ga, scratch, tb) && !__builtin_memcmp(gb, scratch, tb);",
      "const bool eq = !__builtin_memcmp(ga, scratch, tb);",
      _TABLE + "test_clean_only_when_both_tables_are_the_rules_and_every_corrupt_byte_refuses"),
+    # the whole-table verdict lets a write to the first element past GM through (as unwritten)
+    ("table verdict end of GM", "mscatter.cu",
+     "bad |= keep & (U)(e >= EU);",
+     "bad |= keep & (U)(e > EU);",
+     _TABLE + "test_a_write_past_gm_is_not_its_to_decide"),
 ]

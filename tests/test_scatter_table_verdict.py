@@ -115,12 +115,16 @@ def test_a_write_past_gm_is_not_its_to_decide():
     p, gm, ub, _ = S.fused_plan(cfg, S.side("cpu", "native"), S.side("a5.default", "native"), "mixed", 1)
     tb = int(p[S._E("FZ_TBYTES")])
     words = np.zeros(32, np.uint32)
-    words[5] = 64                                              # one slot past the table (and GM)
-    assert _verdict(p, words, gm, ub, gm[:tb].copy(), gm[:tb].copy())[0] == 0
-    words[5] = 3
-    t = gm[:tb].copy()
     src_at = int(p[S._E("MS_SRC") + S._E("TD_ADDR")])
+    t = gm[:tb].copy()
     t[0:4] = ub[src_at + 31 * 4:src_at + 32 * 4]             # slot 0: its last writer, position 31
+    # (tables as the rule leaves them but for position 5's write, which would leave GM: the
+    # first element past it, and further)
+    assert tb == 64 * 4
+    for past in (64, 65, 2**31 - 1):
+        words[5] = past
+        assert _verdict(p, words, gm, ub, t, t.copy())[0] == 0
+    words[5] = 3
     t[12:16] = ub[src_at + 5 * 4:src_at + 6 * 4]
     assert _verdict(p, words, gm, ub, t, t.copy()) == (1, (False, True))     # (B: A5 source threads race)
 
