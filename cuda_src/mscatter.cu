@@ -479,18 +479,29 @@ static bool a5_elem_fast_t(const i64 *P, const Mem &m) {
     alignas(8) u8 sink[8] = {0};
     const u64 so = sink_off(tab, sink);
     const int op = (int)P[MS_ATOMIC], dt = (int)P[MS_DT];
-    // pass 0 keeps each round's store offsets (up to 64 rounds of 32 lanes); longer launches
-    // recompute. One round per warp (N <= lt): the rounds are the positions in order, and
-    // their stores one run.
+    // One round per warp (N <= lt): the rounds are the positions in order, their offsets one
+    // pass and their stores one run. Else pass 0 keeps each round's store offsets (up to 64
+    // rounds of 32 lanes; longer launches recompute) and pass 1 stores round by round.
     enum { KEEP = 64 };
     u64 keep[KEEP][32];
     const bool one_run = N <= lt && N <= 32u * KEEP;
+    if (one_run) {
+        // (warp w's one round is lanes 32w .. 32w+31 of position order: every lane of the
+        // launch in one loop, its rounds' offsets where the rounds would keep them)
+        u64 *off = &keep[0][0];
+        int bad = 0;
+        for (u32 l = 0; l < N; ++l) {
+            int wr;
+            const u32 sv = remap_t<OOB, 32>((u32)ld_word<4>(ib + (u64)l * 4), cap32, &wr);
+            off[l] = wr ? (u64)sv * TS : so;
+            bad |= wr && (!tb_ok || (u64)sv > lim);
+        }
+        if (bad) return false;
+        fast_stores<TS>(tab, off, (int)N, sb, op, dt);
+        return true;
+    }
     for (int pass = 0; pass < 2; ++pass) {
         int bad = 0, round = 0;
-        if (pass == 1 && one_run) {
-            fast_stores<TS>(tab, &keep[0][0], (int)N, sb, op, dt);
-            break;
-        }
         for (u32 w = 0; w * 32u < N && w * 32u < lt; ++w)
             for (u32 base = 32u * w; base < N; base += lt, ++round) {
                 const int n = N - base < 32u ? (int)(N - base) : 32;
@@ -1355,15 +1366,17 @@ static bool ms_bits_moot(const i64 *A) {
 // Do side blocks A and B give the same writes? Their rule words agree: all but the Last scan,
 // which the reference does not model; Elem: the Row destination rule; the cast width where
 // ms_bits_moot.
-// (Every tile asks: one pass of XORs over the words, the moot ones masked; it vectorises.)
 static bool ms_rule_words_agree(const i64 *A, const i64 *B) {
-    const bool elem = A[MS_MODE] == MSM_ELEM, moot = ms_bits_moot(A);
     u64 d = 0;
+    for (int w = 0; w < MS_WORDS; ++w) d |= (u64)A[w] ^ (u64)B[w];   // (every tile asks: all equal,
+    if (!d) return true;                                               // in a pass that vectorises)
+    const bool elem = A[MS_MODE] == MSM_ELEM;
     for (int w = 0; w < MS_WORDS; ++w) {
-        const bool skip = w == MS_LASTSCAN || (elem && w == MS_ROWDST) || (moot && w == MS_BITS);
-        d |= ((u64)A[w] ^ (u64)B[w]) & (skip ? 0ull : ~0ull);
+        if (w == MS_LASTSCAN || A[w] == B[w] || (elem && w == MS_ROWDST)) continue;
+        if (w == MS_BITS && ms_bits_moot(A)) continue;
+        return false;
     }
-    return d == 0;
+    return true;
 }
 // Does one reference serve both sides of campaign block `P`? Their rule words agree, and so
 // do their write orders: the same kernel kind, or the scalar loop and an Elem source-centric

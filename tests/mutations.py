@@ -112,6 +112,10 @@ MUTATIONS = [
     ("scatter loop index words swapped", "mscatter.cu",
      "ld_word<4>(ib + ((u64)p0 + (u64)l) * 4)",
      "ld_word<4>(ib + ((u64)p0 + (u64)(l ^ 1)) * 4)"),
+    # ... and the one-round A5 launch's lanes likewise
+    ("scatter a5 lanes index words swapped", "mscatter.cu",
+     "remap_t<OOB, 32>((u32)ld_word<4>(ib + (u64)l * 4), cap32, &wr);",
+     "remap_t<OOB, 32>((u32)ld_word<4>(ib + (u64)(l ^ 1) * 4), cap32, &wr);"),
 ]
 
 _TABLE = "tests/test_scatter_table_verdict.py::"
@@ -143,4 +147,9 @@ VERDICT_MUTATIONS = [
      "bad |= keep & (U)(e >= EU);",
      "bad |= keep & (U)(e > EU);",
      _TABLE + "test_a_write_past_gm_is_not_its_to_decide"),
+    # the sides' rule words "agree" whenever any differs (one expected table for both sides)
+    ("rule words agree inverted", "mscatter.cu",
+     "    if (!d) return true;",
+     "    if (d) return true;",
+     _TABLE + "test_sides_whose_rules_differ_are_each_checked_and_then_compared"),
 ]
