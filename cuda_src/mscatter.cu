@@ -1367,16 +1367,20 @@ static bool ms_bits_moot(const i64 *A) {
 // which the reference does not model; Elem: the Row destination rule; the cast width where
 // ms_bits_moot.
 static bool ms_rule_words_agree(const i64 *A, const i64 *B) {
+    // (every tile asks: one pass of XORs that vectorises, the three words that may not count
+    // masked out, then those three)
+    struct Care {
+        u64 m[MS_WORDS];
+        constexpr Care() : m() {
+            for (int w = 0; w < MS_WORDS; ++w) m[w] = w == MS_LASTSCAN || w == MS_ROWDST || w == MS_BITS ? 0 : ~0ull;
+        }
+    };
+    static constexpr Care care;
     u64 d = 0;
-    for (int w = 0; w < MS_WORDS; ++w) d |= (u64)A[w] ^ (u64)B[w];   // (every tile asks: all equal,
-    if (!d) return true;                                               // in a pass that vectorises)
-    const bool elem = A[MS_MODE] == MSM_ELEM;
-    for (int w = 0; w < MS_WORDS; ++w) {
-        if (w == MS_LASTSCAN || A[w] == B[w] || (elem && w == MS_ROWDST)) continue;
-        if (w == MS_BITS && ms_bits_moot(A)) continue;
-        return false;
-    }
-    return true;
+    for (int w = 0; w < MS_WORDS; ++w) d |= ((u64)A[w] ^ (u64)B[w]) & care.m[w];
+    if (d) return false;
+    if (A[MS_MODE] != MSM_ELEM && A[MS_ROWDST] != B[MS_ROWDST]) return false;
+    return A[MS_BITS] == B[MS_BITS] || ms_bits_moot(A);
 }
 // Does one reference serve both sides of campaign block `P`? Their rule words agree, and so
 // do their write orders: the same kernel kind, or the scalar loop and an Elem source-centric

@@ -267,3 +267,19 @@ def test_an_unflushed_launch_is_left_alone_by_later_ones():
     assert _records(small, 1, 0).tolist() == want[:1].tolist()
     assert _records(small, 300, 0).tolist() == want.tolist()
     np.testing.assert_array_equal(first, kept)
+
+
+def test_sides_of_other_capacities_are_each_judged_by_their_own_rule():
+    """A block whose sides differ in a rule word other than the cast (here side B's capacity,
+    48 slots of 64): neither the whole-table verdict nor the write lists may take side A's
+    rule for B's. Every tile gets the same record both ways, no side disagrees with its
+    reference, and the capacities do make the sides differ."""
+    cfg = S.ScatterConfig(rows=16, cols=16, slots=64)
+    plan = S.fused_plan(cfg, S.side("a5.default", "native"), S.side("cpu", "native"), "mixed", 3)
+    p = plan[0].copy()
+    p[S._E("MS_WORDS") + S._E("MS_CAP")] = 48
+    plan = (p,) + tuple(plan[1:])
+    fast, lists = _records(plan, 400, 0), _records(plan, 400, 1)
+    np.testing.assert_array_equal(fast, lists)
+    assert not (fast[:, 0] & np.uint64(S._E("FZ_REFBAD_A") | S._E("FZ_REFBAD_B"))).any()
+    assert (fast[:, 0] & np.uint64(S._E("FZ_DIFF"))).any()
