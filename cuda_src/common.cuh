@@ -142,9 +142,20 @@ struct Mem {
     m.a[SPACE_UB].p = ub + (inst) * ub_stride; m.a[SPACE_UB].size = ub_size;       \
     m.a[SPACE_L1].p = l1 + (inst) * l1_stride; m.a[SPACE_L1].size = l1_size
 
-// One block per instance; grid-stride when the batch is larger than the grid.
+// One block per instance; grid-stride when the batch is larger than the grid. On the host
+// shim a smaller grid gives each block a contiguous range of instances instead: a batch's
+// arenas are laid out by instance, so a host thread streams through them (grid-stride hopped
+// a grid's width of rows at each step).
+#ifdef PTO_HOST_SHIM
+#define PTO_FOR_EACH_INSTANCE(inst)                                                              \
+    for (i64 inst = pto_range_first(n_inst, blockIdx.x, gridDim.x),                            \
+             inst##_end = pto_range_first(n_inst, blockIdx.x + 1, gridDim.x);                    \
+         inst < inst##_end; ++inst)
+static inline i64 pto_range_first(i64 n, u64 b, u64 g) { return (i64)((__int128)n * (i64)b / (i64)g); }
+#else
 #define PTO_FOR_EACH_INSTANCE(inst) \
     for (i64 inst = (i64)blockIdx.x; inst < n_inst; inst += (i64)gridDim.x)
+#endif
 
 // The NumPy rule (memory.Arena.check_many): a signed byte address `a` (uint64 arithmetic
 // reinterpreted) is inside when 0 <= a <= size - nbytes.

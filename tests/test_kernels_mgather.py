@@ -561,11 +561,11 @@ def test_cupy_matches_numpy_spec_shapes(target, mode, oob):
 
 
 # ---------------------------------------------------------------------------------------------
-# The batch interface (one block per instance, per-instance arena and parameter strides)
+# The batch interface (instances over blocks, per-instance arena and parameter strides)
 # ---------------------------------------------------------------------------------------------
 @needs_native
 @pytest.mark.parametrize("target,mode", [("a5", ELEM), ("a5", ROW), ("a2a3", ROW), ("cpu", ELEM)])
-@pytest.mark.parametrize("grid", [None, 3])
+@pytest.mark.parametrize("grid", [None, 3, 1])   # (native: one block, or 3, of contiguous instance ranges)
 def test_native_batch_of_instances_matches_numpy_one_by_one(target, mode, grid):
     """N instances in one launch, each with its own UB (stride = UB size) and a shared GM
     table: every instance equals a NumPy run of its own index tile; an instance whose index

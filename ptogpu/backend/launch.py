@@ -20,8 +20,10 @@ itself launches one instance at a time through the same entry points.
   ``*_kernels`` modules build them from tiles.
 * ``passes``: SIMT kernels and check-then-write kernels take 2 (pass 0 checks, pass 1 writes a
   clean instance); see the kernel's header comment. ``block``: the kernel's per-instance block
-  (default (1, 1, 1), the scalar kernels); ``grid``: fewer blocks than instances makes every
-  block grid-stride over instances.
+  (default (1, 1, 1), the scalar kernels); ``grid``: blocks (default: on cupy one per
+  instance, on native :func:`ptogpu.backend.native_backend.default_grid`); with fewer blocks
+  than instances every block grid-strides over them on a GPU, and takes a contiguous range of
+  them on native. Same bytes either way.
 * Returns the fault records, ``(n, FAULT_WORDS)`` uint64: word 0 is ``FAULT_NONE`` (2^64-1)
   for a clean instance, else ``phase << 56 | position`` of its first fault (phases: 0 index
   read, 1 source/table read, 2 destination write, 3 GM->L1 scratch/burst); word 1 the faulting

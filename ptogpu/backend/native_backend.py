@@ -522,6 +522,19 @@ def _fn(name: str, prefix: str = "host_"):
 
 
 _lockstep: frozenset | None = None
+_blocks: int | None = None
+BLOCKS_PER_THREAD = 32      # a launch's default grid: blocks of contiguous instance ranges
+
+
+def default_grid(n_inst: int) -> int:
+    """Blocks of a launch without a ``grid``: ``BLOCKS_PER_THREAD`` per OpenMP thread, each
+    block a contiguous range of the instances (common.cuh PTO_FOR_EACH_INSTANCE on the host
+    shim), which it runs in one call; one block per instance entered the kernel, thread-local
+    lookups included, once an instance (MGATHER 16x16 batches: 1.2x with the ranges)."""
+    global _blocks
+    if _blocks is None:
+        _blocks = BLOCKS_PER_THREAD * max(1, int(_shim().pto_host_shim_threads()))
+    return max(1, min(n_inst, _blocks))
 
 
 def launch_raw(kernel: str, block: tuple[int, int, int], n_inst: int, arenas: dict,
@@ -531,7 +544,8 @@ def launch_raw(kernel: str, block: tuple[int, int, int], n_inst: int, arenas: di
     the cupy backend and ignored). ``arenas`` maps "gm"/"ub"/"l1" to (uint8 array,
     size, stride): instance k sees ``array[k*stride : k*stride + size]`` (stride 0: shared).
     ``params`` holds one block per instance at ``k*prm_stride`` (0: shared). ``grid`` blocks
-    (default one per instance; fewer makes the kernels grid-stride over instances).
+    (default :func:`default_grid`; with fewer blocks than instances each block runs a
+    contiguous range of them).
     ``threads``: "warps" (default) runs the lock-step kernels (:func:`lockstep_kernels`) one
     warp at a time, its 32 lanes in lock-step; "threads" runs every thread of the block one
     after another, each pass over the whole grid block by block (the GPU's per-thread code).
@@ -559,7 +573,7 @@ def launch_raw(kernel: str, block: tuple[int, int, int], n_inst: int, arenas: di
         args += [buf.ctypes.data, int(size), int(stride)]
     if n_inst and prm.size < (n_inst - 1) * prm_stride + 1:
         raise ValueError("params hold fewer than n_inst blocks")
-    g = n_inst if grid is None else max(1, min(int(grid), n_inst))
+    g = default_grid(n_inst) if grid is None else max(1, min(int(grid), n_inst))
     fn(g, *block, int(passes), *args, prm.ctypes.data, int(prm_stride), fault.ctypes.data,
        n_inst, 0)
     return fault

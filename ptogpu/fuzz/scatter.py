@@ -294,9 +294,6 @@ def fused_plan(cfg: FuzzConfig, a: Side, b: Side, gen: str, seed: int, scan: str
 _IMAGES = 0
 
 
-_GRID = 256     # blocks a launch: each runs many tiles (one call per tile cost ~3% of a tile)
-
-
 def run_fused(plan, start: int, n: int) -> np.ndarray:
     """(n, 3) uint64 per instance: FZ_* bits, the first differing byte, the class mask of a
     difference. Instances a full check finds suspect (a stray write somewhere in a stretch of
@@ -308,7 +305,7 @@ def run_fused(plan, start: int, n: int) -> np.ndarray:
     q = p.copy()
     q[_E("FZ_INST0")] = start
     arenas = {"gm": (gm, gm.size, 0), "ub": (ub, ub.size, 0)}
-    rec = launch_batch("mscatter_fuzz", n, arenas, q, backend="native", grid=_GRID)
+    rec = launch_batch("mscatter_fuzz", n, arenas, q, backend="native")
     flush = native_backend.load("mscatter").pto_mscatter_fuzz_flush
     flush.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_longlong]
     flush.restype = None
