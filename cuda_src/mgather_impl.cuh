@@ -717,6 +717,13 @@ PTO_DEV int elem_scan(const i64 *P, const Mem &m) {
     // A clean instance's reads all lie in GM, so under 2 GiB of GM a read is element
     // (int)safe of the table: 32-bit gather lanes.
     const u8 *t = g + tb;
+    // The element a clean read leaves (0 where nothing is read). 1- and 2-byte elements have no
+    // gather: their loop stays scalar, and `?:` on Zero's random "read?" became a branch there;
+    // select_nb keeps it a select (as elem_round_fast).
+    auto value = [&](bool rd, u64 safe) -> u64 {
+        if (TS <= 2 && OOB == OOB_ZERO) return select_nb(rd, ld_at<TS>(t, (int)select_nb(rd, safe, 0)), 0);
+        return rd ? ld_at<TS>(t, (int)(rd ? safe : 0)) : 0;
+    };
     const bool lin = irow && drow && IC == VC && DC == VC;
     const u64 rows = lin ? 1 : VR, cols = lin ? VR * VC : VC;
     for (u64 r = 0; r < rows; ++r) {
@@ -727,9 +734,7 @@ PTO_DEV int elem_scan(const i64 *P, const Mem &m) {
             for (u64 c = 0; c < cols; ++c) {
                 bool rd;
                 const u64 safe = safe_of((u32)ld_word<4>(ir + c * 4), &rd);
-                if (WRITE && TS <= 2 && OOB == OOB_ZERO)   // (no gather: a select, not a branch; as elem_round_fast)
-                    st_word<TS>(dr + c * TS, select_nb(rd, ld_at<TS>(t, (int)select_nb(rd, safe, 0)), 0));
-                else if (WRITE) st_word<TS>(dr + c * TS, rd ? ld_at<TS>(t, (int)(rd ? safe : 0)) : 0);
+                if (WRITE) st_word<TS>(dr + c * TS, value(rd, safe));
                 else bad |= (int)(rd && tb + safe * TS > glim);
             }
             continue;
@@ -741,9 +746,7 @@ PTO_DEV int elem_scan(const i64 *P, const Mem &m) {
             const u64 safe = safe_of((u32)ld_word<4>(ib + io * 4), &rd);
             if (WRITE) {
                 const u64 dof = drow ? r * DC + c : c * DR + r;
-                if (TS <= 2 && OOB == OOB_ZERO)
-                    st_word<TS>(db + dof * TS, select_nb(rd, ld_at<TS>(t, (int)select_nb(rd, safe, 0)), 0));
-                else st_word<TS>(db + dof * TS, rd ? ld_at<TS>(t, (int)(rd ? safe : 0)) : 0);
+                st_word<TS>(db + dof * TS, value(rd, safe));
             } else {
                 bad |= (int)(rd && tb + safe * TS > glim);
             }

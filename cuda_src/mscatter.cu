@@ -706,12 +706,7 @@ static bool last_slot_moves_t(u8 *tab, const u8 *sb, i64 *__restrict own, u64 ca
     for (u64 s = 0; s < cap; ++s) own[s] = -1;
     return !bad;
 }
-static bool last_slot_moves(const i64 *P, const Mem &m, const u8 *sb, i64 *own, u64 cap) {
-    const int T = (int)P[MS_T];
-    const u64 gsz = (u64)m.a[SPACE_GM].size, tb = (u64)P[MS_TBASE];
-    const bool tb_ok = gsz >= (u64)T && tb <= gsz - T;
-    const u64 lim = tb_ok ? (gsz - T - tb) / T : 0;
-    u8 *tab = m.a[SPACE_GM].p + tb;
+static bool last_slot_moves(int T, u8 *tab, const u8 *sb, i64 *own, u64 cap, bool tb_ok, u64 lim) {
     switch (T) {
     case 1: return last_slot_moves_t<1>(tab, sb, own, cap, tb_ok, lim);
     case 2: return last_slot_moves_t<2>(tab, sb, own, cap, tb_ok, lim);
@@ -748,23 +743,23 @@ static bool a5_last_owner(const i64 *P, const Mem &m) {
         if (touched.size() < count) touched.resize(count);
         u64 *tl = touched.data();
         i64 *own = owner.data();
+        const int T = (int)P[MS_T];
+        const u64 gsz = (u64)m.a[SPACE_GM].size, tb = (u64)P[MS_TBASE];
+        const bool tb_ok = gsz >= (u64)T && tb <= gsz - T;
+        const u64 lim = tb_ok ? (gsz - T - tb) / T : 0;   // (the largest slot inside GM)
+        u8 *tab = m.a[SPACE_GM].p + tb;
         last_slots(P, ib, count, (u32)cap, tl);
 #pragma GCC unroll 8
         for (u32 j = 0; j < count; ++j) own[tl[j]] = j;
         own[cap] = -1;
-        if (cap <= count) return last_slot_moves(P, m, sb, own, cap);
+        if (cap <= count) return last_slot_moves(T, tab, sb, own, cap, tb_ok, lim);
         usize nt = 0;
         for (u32 j = 0; j < count; ++j) {
             const u64 at = tl[j];
             tl[nt] = at;
             nt += (at != cap) & (own[at] == (i64)j);
         }
-        const int T = (int)P[MS_T];
-        const u64 gsz = (u64)m.a[SPACE_GM].size, tb = (u64)P[MS_TBASE];
-        const bool tb_ok = gsz >= (u64)T && tb <= gsz - T;
-        const u64 lim = tb_ok ? (gsz - T - tb) / T : 0;
         for (usize t = 0; t < nt; ++t) ok &= tb_ok && tl[t] <= lim;
-        u8 *tab = m.a[SPACE_GM].p + tb;
         for (usize t = 0; t < nt && ok; ++t) copy_elem(tab + tl[t] * T, sb + (u64)own[tl[t]] * T, T);
         for (usize t = 0; t < nt; ++t) own[tl[t]] = -1;
         return ok;
