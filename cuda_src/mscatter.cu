@@ -332,6 +332,13 @@ static void fast_stores(u8 *tab, const u64 *off, int n, const u8 *src, int op, i
 // The offset from `tab` that fast_stores turns back into `sink` (as integers: no pointer is
 // made from a difference of unrelated objects).
 static u64 sink_off(const u8 *tab, const u8 *sink) { return (u64)sink - (u64)tab; }
+// The largest slot of T-byte elements from table base `tb` that lies inside a GM of `gsz`
+// bytes, into *lim; false when not even slot 0 does.
+static bool gm_slot_limit(u64 gsz, u64 tb, u64 T, u64 *lim) {
+    const bool ok = gsz >= T && tb <= gsz - T;
+    *lim = ok ? (gsz - T - tb) / T : 0;
+    return ok;
+}
 
 // The scalar Elem loop in vector form, for the linear shape of a5_elem_fast: slots of every
 // position first (pass 0 ORs the bad writes), then the stores in row-major order.
@@ -344,9 +351,9 @@ static bool seq_elem_fast_t(const i64 *P, const Mem &m) {
     const u32 N = (u32)(P[MS_VR] * P[MS_VC]);
     const u8 *sb = m.a[std_[TD_SPACE]].p + std_[TD_ADDR], *ib = m.a[itd[TD_SPACE]].p + itd[TD_ADDR];
     u8 *tab = m.a[SPACE_GM].p + P[MS_TBASE];
-    const u64 cap = (u64)P[MS_CAP], gsz = (u64)m.a[SPACE_GM].size, tb = (u64)P[MS_TBASE];
-    const bool tb_ok = gsz >= (u64)TS && tb <= gsz - TS;
-    const u64 lim = tb_ok ? (gsz - TS - tb) / TS : 0;
+    const u64 cap = (u64)P[MS_CAP];
+    u64 lim;
+    const bool tb_ok = gm_slot_limit((u64)m.a[SPACE_GM].size, (u64)P[MS_TBASE], TS, &lim);
     const bool sgn = itd[TD_SIGNED] != 0;
     alignas(8) u8 sink[8] = {0};
     const u64 so = sink_off(tab, sink);
@@ -472,9 +479,9 @@ static bool a5_elem_fast_t(const i64 *P, const Mem &m) {
     const u32 N = (u32)(P[MS_VR] * P[MS_VC]), lt = 32u * elem_launch_warps(N);
     const u8 *sb = m.a[std_[TD_SPACE]].p + std_[TD_ADDR], *ib = m.a[itd[TD_SPACE]].p + itd[TD_ADDR];
     u8 *tab = m.a[SPACE_GM].p + P[MS_TBASE];
-    const u64 cap = (u64)P[MS_CAP] & 0xFFFFFFFFull, gsz = (u64)m.a[SPACE_GM].size, tb = (u64)P[MS_TBASE];
-    const bool tb_ok = gsz >= (u64)TS && tb <= gsz - TS;
-    const u64 lim = tb_ok ? (gsz - TS - tb) / TS : 0;          // largest slot inside GM
+    const u64 cap = (u64)P[MS_CAP] & 0xFFFFFFFFull;
+    u64 lim;                                                   // largest slot inside GM
+    const bool tb_ok = gm_slot_limit((u64)m.a[SPACE_GM].size, (u64)P[MS_TBASE], TS, &lim);
     const u32 cap32 = (u32)cap;
     alignas(8) u8 sink[8] = {0};
     const u64 so = sink_off(tab, sink);
@@ -744,10 +751,9 @@ static bool a5_last_owner(const i64 *P, const Mem &m) {
         u64 *tl = touched.data();
         i64 *own = owner.data();
         const int T = (int)P[MS_T];
-        const u64 gsz = (u64)m.a[SPACE_GM].size, tb = (u64)P[MS_TBASE];
-        const bool tb_ok = gsz >= (u64)T && tb <= gsz - T;
-        const u64 lim = tb_ok ? (gsz - T - tb) / T : 0;   // (the largest slot inside GM)
-        u8 *tab = m.a[SPACE_GM].p + tb;
+        u64 lim;                                      // (the largest slot inside GM)
+        const bool tb_ok = gm_slot_limit((u64)m.a[SPACE_GM].size, (u64)P[MS_TBASE], (u64)T, &lim);
+        u8 *tab = m.a[SPACE_GM].p + P[MS_TBASE];
         last_slots(P, ib, count, (u32)cap, tl);
 #pragma GCC unroll 8
         for (u32 j = 0; j < count; ++j) own[tl[j]] = j;
