@@ -116,6 +116,10 @@ MUTATIONS = [
     ("scatter a5 lanes index words swapped", "mscatter.cu",
      "remap_t<OOB, 32>((u32)ld_word<4>(ib + (u64)l * 4), cap32, &wr);",
      "remap_t<OOB, 32>((u32)ld_word<4>(ib + (u64)(l ^ 1) * 4), cap32, &wr);"),
+    # the MSCATTER fast kernels let a write to the first element past GM through
+    ("scatter gm slot limit", "mscatter.cu",
+     "    *lim = ok ? (gsz - T - tb) / T : 0;",
+     "    *lim = ok ? (gsz - T - tb) / T + 1 : 0;"),
     # the host launch's instance ranges: every block of several drops its last instance
     ("launch range short", "common.cuh",
      "inst##_end = pto_range_first(n_inst, blockIdx.x + 1, gridDim.x);",

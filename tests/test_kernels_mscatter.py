@@ -147,3 +147,48 @@ def test_cupy_matches_numpy(target):
     for _ in range(40):
         case = _case(rng, target)
         assert _run(target, "numpy", case)[:2] == _run(target, "cupy", case)[:2], case
+
+
+def _run_at_gm_end(target, backend, dt, vr, vc, off):
+    """Elem Undefined, every index 0 but the last, which is the element `off` from the end of
+    GM (0: the first element past it; -1: the last inside): (error, GM bytes)."""
+    core = pto.Core(target, backend)
+    itemsize = np.dtype(dt).itemsize
+    e = 32 // itemsize
+    form = (pto.MSCATTER[pto.Coalesce.Elem, pto.ScatterAtomicOp.None_, pto.ScatterOOB.Undefined]
+            if target == "a2a3" else
+            pto.MSCATTER[pto.Coalesce.Elem, pto.ScatterAtomicOp.None_, pto.ScatterOOB.Undefined,
+                         pto.ScatterConflict.Default])
+    with core:
+        ptr0 = core.gm_put(np.arange(64 + 2048).astype(np.uint8).view(np.dtype(dt)))
+        base = ptr0 + 64
+        end = (core.gm.size - base.addr) // itemsize     # the first element past GM
+        T = pto.GlobalTensor[dt, pto.Shape[1, 1, 1, 1, 64], pto.Stride[1, 1, 1, 64, 1]]
+        it = pto.Tile[V, np.int32, vr, -(-vc // 8) * 8, RM, vr, vc]()
+        st = pto.Tile[V, dt, vr, -(-vc // e) * e, RM, vr, vc]()
+        pto.TASSIGN(st, 0)
+        pto.TASSIGN(it, 0x10000)
+        core.write("ub", 0, np.random.default_rng(7).integers(0, 256, 0x10000).astype(np.uint8))
+        idx = np.zeros(vr * vc, np.int64)
+        idx[-1] = end + off
+        it.set(idx.astype(np.int32).reshape(vr, vc))
+        err = None
+        try:
+            form(T(base), st, it)
+        except (pto.PtoFault, pto.PtoCheckError) as ex:
+            err = f"{type(ex).__name__}: {ex}"
+        return err, core.read("gm", 0, core.gm.size).tobytes()
+
+
+@pytest.mark.parametrize("target", ["cpu", "a2a3", "a5"])
+@pytest.mark.parametrize("dt", [np.float32, np.int8])
+@pytest.mark.parametrize("off", [-1, 0])
+def test_a_write_at_the_end_of_gm_faults_exactly_past_it(target, dt, off):
+    """The fast kernels' bound on the last slot inside GM: the last element inside is written,
+    the first past it faults, as in NumPy (tiles of whole 32-byte rows: the linear shapes the
+    fast forms take)."""
+    vc = max(16, 32 // np.dtype(dt).itemsize)
+    a = _run_at_gm_end(target, "numpy", dt, 8, vc, off)
+    b = _run_at_gm_end(target, "native", dt, 8, vc, off)
+    assert (a[0] is None) == (off < 0)
+    assert a == b

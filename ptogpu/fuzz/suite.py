@@ -88,6 +88,8 @@ def campaigns(backend: str = "native") -> list[Known]:
               S(rows=16, cols=16, slots=128, atomic="add", dtype="int32"), "a5", "cpu", "cycle", 500),
         Known("MSCATTER A5 Default vs CPU sim, Row Undefined 8x64, rows at the table's end: both fault",
               S(mode="row", oob="undefined", rows=8, cols=64, slots=16), "a5.default", "cpu", "boundary", 500),
+        Known("MSCATTER A5 Default vs CPU sim, Elem Undefined 16x16, one index at the end of GM: races only",
+              S(oob="undefined", rows=16, cols=16, slots=64), "a5.default", "cpu", "edge", 500),
         Known("MSCATTER A5 Add vs CPU sim, half Elem 40x40 (two rounds): atomic order",
               S(rows=40, cols=40, slots=64, atomic="add", dtype="half"), "a5", "cpu", "uniform", 200),
         # -- the divergences the target tables explain
@@ -247,6 +249,8 @@ EXPECT: dict[str, dict[str, int]] = {
         {'race': 500},
     "MSCATTER A5 Default vs CPU sim, Row Undefined 8x64, rows at the table's end: both fault":
         {},
+    'MSCATTER A5 Default vs CPU sim, Elem Undefined 16x16, one index at the end of GM: races only':
+        {'race': 54},
     'MSCATTER A5 Add vs CPU sim, half Elem 40x40 (two rounds): atomic order':
         {'race + conflict resolution': 200},
     'CPU sim vs A5, Elem Wrap: index cast width':
