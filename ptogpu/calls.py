@@ -35,22 +35,37 @@ class Call:
     outputs: list = field(default_factory=list)
     live: np.ndarray | None = None    # (N,) bool: the instances still running after it
     space: str = ""                   # where its (first) written operand lives: gm, ub, l1
+    watched: np.ndarray | None = None  # (N,) bool: what the log's watch said after it
 
     def describe(self) -> str:
         return f"call {self.index + 1} {self.name} at {self.where}"
 
+    def site(self) -> tuple[str, str]:
+        """What the call is in the program: two paths through a kernel part where their calls
+        of one number are not the same instruction at the same line."""
+        return self.name, self.where
+
+    def rows(self, sel: np.ndarray) -> "Call":
+        """The record of the instances ``sel`` (positions) alone."""
+        return Call(self.index, self.name, self.where, [None if o is None else o[sel] for o in self.outputs],
+                    None if self.live is None else self.live[sel], self.space,
+                    None if self.watched is None else self.watched[sel])
+
 
 class CallLog:
-    """The calls of a core while the log is active (``Core.calls()``)."""
+    """The calls of a core while the log is active (``Core.calls()``); ``watch()``, when
+    given, runs after each call and its (N,) flags are the record's ``watched``."""
 
-    def __init__(self, core) -> None:
+    def __init__(self, core, watch=None) -> None:
         self.core = core
+        self.watch = watch
         self.calls: list[Call] = []
 
     def record(self, name: str, args: tuple) -> None:
         n = WRITES.get(name, 1)
         self.calls.append(Call(len(self.calls), name, caller(), [snapshot(self.core, a) for a in args[:n]],
-                               self.core.live.copy(), space_of(args[0]) if args else ""))
+                               self.core.live.copy(), space_of(args[0]) if args else "",
+                               None if self.watch is None else self.watch()))
 
     def __enter__(self) -> "CallLog":
         self.core._calls = self
@@ -98,3 +113,38 @@ def extent(gt) -> int:
     """Bytes from a GlobalTensor's address to the end of its last element."""
     last = sum((gt.GetShape(k) - 1) * gt.GetStride(k) for k in range(5) if gt.GetShape(k) > 0)
     return (last + 1) * gt.Element.itemsize if all(gt.GetShape(k) > 0 for k in range(5)) else 0
+
+
+# -- paths: the calls of instances that took different ways through one program ----------------
+# A program run over many instances logs, per path it took, (positions of the instances that
+# took it, their calls): one path when the kernel never decides on values it reads.
+
+def restrict(paths: list, sel: np.ndarray) -> list:
+    """``paths`` of instances 0..n-1 restricted to the positions ``sel`` (renumbered 0..)."""
+    out = []
+    for pos, calls in paths:
+        both, i_pos, i_sel = np.intersect1d(pos, sel, assume_unique=True, return_indices=True)
+        if both.size:
+            out.append((i_sel, calls if i_pos.size == len(pos) and (i_pos == np.arange(len(pos))).all()
+                        else [c.rows(i_pos) for c in calls]))
+    return out
+
+
+def pairs(pa: list, pb: list):
+    """For two runs' paths over the same instances: each (instances, calls of a, their rows
+    there, calls of b, their rows there) of the instances that took one path in each."""
+    for xa, ca in pa:
+        for xb, cb in pb:
+            both, ia, ib = np.intersect1d(xa, xb, assume_unique=True, return_indices=True)
+            if both.size:
+                yield both, ca, ia, cb, ib
+
+
+def call_at(paths: list, n: int, c: np.ndarray) -> list:
+    """Per instance ``k`` of ``n``: its path's call number ``c[k]`` (None past its end)."""
+    out: list = [None] * n
+    for pos, calls in paths:
+        for k in pos.tolist():
+            if 0 <= c[k] < len(calls):
+                out[k] = calls[c[k]]
+    return out

@@ -1,6 +1,7 @@
 """One emulated AI core: a target, a backend and its arenas (GM, UB, L1)."""
 from __future__ import annotations
 
+import contextlib
 import contextvars
 import functools
 from typing import Callable, Mapping
@@ -10,7 +11,7 @@ import numpy as np
 from . import dtypes
 from .backend import resolve_backend
 from .interop import as_numpy, cast_exact
-from .errors import NotBatched, PtoError, PtoFault, fault_code
+from .errors import KernelError, NotBatched, PtoError, PtoFault, fault_code
 from .memory import SPACES, AllInstances, Arena, Bank, Ptr, as_bytes
 from .dma_regs import DmaRegs
 from .targets import Target, get_target
@@ -131,6 +132,8 @@ class Core:
         self._executing = False
         self._calls = None              # a CallLog while ``with core.calls():`` is active
         self.all_at_once = False        # a batch rule is running every live instance
+        self._program = False           # single-core code runs over every instance (:meth:`program`)
+        self._raised: PtoFault | None = None    # the fault that ended the program, raised into it
         self._focus(0)
         # tiles may use all of UB on a resized simulator; else the target's usable part
         self.ub_usable = self.ub.size if ub_bytes else self.target.ub_usable
@@ -145,7 +148,8 @@ class Core:
         # launch, one NumPy step), instance by instance, or once (uniform steps)
         self.steps = {"at_once": 0, "per_instance": 0, "uniform": 0}
         self.faults: FaultList = FaultList([None] * n)
-        self.live = np.ones(n, bool)    # instances that have not faulted
+        self.live = np.ones(n, bool)    # instances that have not stopped (faulted, or parked)
+        self.parked = np.zeros(n, bool)  # instances a program's read took off its path (:meth:`program`)
         self.regs = DmaRegs()           # MTE2 loop/pad registers; persist across instructions
 
     def clear(self, upto: Mapping[str, int] | None = None) -> None:
@@ -198,6 +202,11 @@ class Core:
         self._k = k
         self.gm, self.ub, self.l1 = (Arena(s, 0, bank=self.banks[s], row=k) for s in SPACES)
 
+    def launchable(self) -> bool:
+        """A launch over every block may write every instance: none has stopped on a fault
+        (a parked instance runs again from the start: its memory no longer counts)."""
+        return bool((self.live | self.parked).all())
+
     @property
     def instance(self) -> int:
         """The instance an instruction is executing on (0 outside one, and on a single core)."""
@@ -210,8 +219,74 @@ class Core:
 
     @property
     def batched(self) -> bool:
-        """Reads have a leading instance dimension: a core of N > 1, outside an instruction."""
+        """Reads have a leading instance dimension: a core of N > 1, outside an instruction
+        and outside :meth:`program` (where code reads one instance's value)."""
+        return self.batch > 1 and not self._executing and not self._program
+
+    @property
+    def reads_all(self) -> bool:
+        """A read or host write outside an instruction of a core of N: it takes every
+        instance's bytes (then :meth:`answer`), writes every live one."""
         return self.batch > 1 and not self._executing
+
+    @contextlib.contextmanager
+    def program(self):
+        """``with core.program():`` runs single-core code -- a kernel written for one core --
+        over every instance, each instance as its single core would run it. A read of emulated
+        memory (``tile.numpy()``, ``GlobalTensor.numpy()``, ``ptr.numpy(n)``, ``core.read``, a
+        register) returns one value, as on one core: the value of the instances still on the
+        program's path; an instance whose bytes differ from theirs leaves the path there
+        (:attr:`parked`: stopped without a fault; its memory no longer counts), since the
+        code's decisions on that value may differ for it -- its caller runs the program again
+        for the parked instances (``execution.program``), as SIMT hardware runs divergent
+        paths one after the other. When the last instance on the path faults, its fault is
+        raised into the code, as a single core raises it; code that catches it and goes on is
+        a :class:`~ptogpu.errors.KernelError` (a trap ends a kernel). On a single core the
+        same: a fault is raised, and going on after it is an error."""
+        self._program, self._raised = True, None
+        self.parked[:] = False
+        try:
+            yield
+        finally:
+            self._program = False
+
+    def _went_on(self) -> None:
+        """Program code called on after the fault that ended it was raised into it."""
+        e = self._raised
+        if e is not None:
+            err = KernelError(f"the kernel went on after a PtoFault ended it ({e}): a hardware trap ends "
+                              "a kernel, so a kernel does not catch PtoFault (no `except PtoFault`, "
+                              "`except Exception` or bare `except:` around instructions)")
+            err.unplaced = True         # (its runner names the instance and the line)
+            raise err
+
+    def answer(self, rows: np.ndarray) -> np.ndarray:
+        """What a read outside an instruction returns, given every instance's value (leading
+        axis N): all of them on a core of N; under :meth:`program`, the value of the first
+        instance on the path, parking every instance on the path whose bytes differ."""
+        if not self._program:
+            return rows
+        self._went_on()
+        on = np.flatnonzero(self.live)
+        if not on.size:                 # (nothing runs: any value will do)
+            return rows[0]
+        if on.size > 1:
+            width = rows[0].nbytes
+            b = np.ascontiguousarray(rows[on]).view(np.uint8).reshape(on.size, width)
+            off = on[(b != b[0]).any(axis=1)]
+            self.live[off] = False
+            self.parked[off] = True
+        return rows[int(on[0])]
+
+    def host_write(self, space: str, addr: int, rows: np.ndarray) -> None:
+        """Bytes the host writes (``gm_put``, ``core.write``): ``rows`` (1, m) for every
+        instance or (N, m), one each, at ``addr`` (checked by the caller) of every live
+        instance: a stopped one keeps the memory it stopped with, as its single core would."""
+        bank = self.banks[space]
+        if self.live.all():
+            return bank.write_rows(addr, rows)
+        ks = np.flatnonzero(self.live)
+        bank.put(ks, np.arange(addr, addr + rows.shape[1], dtype=np.int64), rows if rows.shape[0] == 1 else rows[ks])
 
     def execute(self, step, *, uniform: bool = False) -> None:
         """Run one instruction, ``step()``, on every live instance: the one dispatch point of
@@ -222,10 +297,20 @@ class Core:
         blocks, one NumPy step along the instance axis) and reports per-instance faults with
         :meth:`fault_instances`; any other touch of memory raises ``NotBatched`` before a
         byte changes, and the step runs instance by instance."""
-        if self.batch == 1 or self._executing:
+        if self._executing:
             return step()
-        if not self.live.any():
-            return                      # every instance has stopped
+        if self._program:
+            self._went_on()
+        if self.batch == 1:
+            try:
+                return step()
+            except PtoFault as e:
+                if self._program:
+                    self._raised = e
+                raise
+        on = np.flatnonzero(self.live)
+        if not on.size and not uniform:
+            return                      # every instance has stopped (a uniform step still binds)
         self._executing = True
         try:
             if uniform:
@@ -233,22 +318,23 @@ class Core:
                 try:
                     step()
                 except PtoFault as e:
-                    for k in np.flatnonzero(self.live):
-                        self._stop(int(k), e)
-                return
-            if self._at_once(step):
+                    self.stop_all(e)
+            elif self._at_once(step):
                 self.steps["at_once"] += 1
-                return
-            self.steps["per_instance"] += 1
-            for k in np.flatnonzero(self.live):
-                self._focus(int(k))
-                try:
-                    step()
-                except PtoFault as e:
-                    self._stop(int(k), e)
+            else:
+                self.steps["per_instance"] += 1
+                for k in on:
+                    self._focus(int(k))
+                    try:
+                        step()
+                    except PtoFault as e:
+                        self._stop(int(k), e)
         finally:
             self._executing = False
             self._focus(0)
+        if self._program and on.size and not self.live.any():
+            self._raised = self.faults[int(on[0])]      # the path's last instances faulted here
+            raise self._raised
 
     def _at_once(self, step) -> bool:
         """Run ``step`` over every live instance at once; False when it has no batch rule.
@@ -301,6 +387,12 @@ class Core:
         ``errors.fault_code`` of its message)."""
         self._pending.append((np.asarray(ks, np.int64), make, codes))
 
+    def stop_all(self, e: PtoFault) -> None:
+        """Every live instance stops with ``e`` (a fault that does not depend on an
+        instance's memory)."""
+        for k in np.flatnonzero(self.live):
+            self._stop(int(k), e)
+
     def _stop(self, k: int, e: PtoFault) -> None:
         self.faults[k] = e
         self.live[k] = False
@@ -310,11 +402,12 @@ class Core:
         from .trace import Trace
         return Trace(self)
 
-    def calls(self):
+    def calls(self, watch: Callable[[], np.ndarray] | None = None):
         """``with core.calls() as log:`` records each instruction call made inside: its name,
-        the program line that made it and the bytes it wrote, per instance (ptogpu.calls)."""
+        the program line that made it and the bytes it wrote, per instance (ptogpu.calls);
+        ``watch()``, when given, after each call: (N,) flags kept as the call's ``watched``."""
         from .calls import CallLog
-        return CallLog(self)
+        return CallLog(self, watch)
 
     # -- memory ----------------------------------------------------------------------------
     def arena(self, space: str) -> Arena:
@@ -338,7 +431,7 @@ class Core:
         else:
             rows = a.reshape(1, -1).view(np.uint8)
         addr = self.gm.alloc(rows.shape[1])
-        self.banks["gm"].write_rows(addr, rows)
+        self.host_write("gm", addr, rows)
         return Ptr(self, "gm", addr, dt)
 
     def gm_alloc(self, count: int, dtype) -> Ptr:
@@ -361,18 +454,18 @@ class Core:
         """Raw bytes (a copy; shape (N, nbytes) on a core of N instances). Inspection only:
         not an instruction."""
         a = self.arena(space)
-        if not self.batched:
+        if not self.reads_all:
             return a.read(int(byte_addr), int(nbytes))
         a.check(int(byte_addr), int(nbytes), "read")
-        return self.banks[space].rows()[:, int(byte_addr): int(byte_addr) + int(nbytes)].copy()
+        return self.answer(self.banks[space].rows()[:, int(byte_addr): int(byte_addr) + int(nbytes)].copy())
 
     def write(self, space: str, byte_addr: int, data) -> None:
-        """Raw bytes in, to every instance. Test set-up only: not an instruction."""
-        if not self.batched:
+        """Raw bytes in, to every live instance. Test set-up only: not an instruction."""
+        if not self.reads_all:
             return self.arena(space).write(int(byte_addr), data)
         b = as_bytes(data)
         self.arena(space).check(int(byte_addr), b.size, "write")
-        self.banks[space].write_rows(int(byte_addr), b.reshape(1, -1))
+        self.host_write(space, int(byte_addr), b.reshape(1, -1))
 
 
 def on_instances(fn=None, *, uniform: bool = False, name: str | None = None):

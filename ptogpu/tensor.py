@@ -226,8 +226,9 @@ class GlobalTensor(metaclass=_GTMeta):
         off = self._linear(idx, idx.shape[1])
         addrs = (np.uint64(self.addr & M64) + off * np.uint64(size)).view(np.int64)
         self.core.gm.check_many(addrs, size, "GlobalTensor.numpy", _target())
-        if self.core.batched:           # a core of N instances: (N, *Shape)
-            return self.core.banks["gm"].gather_all(addrs, self.Element).reshape(self.core.batch, *S)
+        if self.core.reads_all:         # a core of N instances: (N, *Shape), or one in a program
+            return self.core.answer(self.core.banks["gm"].gather_all(addrs, self.Element)
+                                    .reshape(self.core.batch, *S))
         return self.core.gm.gather(addrs, self.Element).reshape(S)
 
     def __array__(self, dtype=None, copy=None) -> np.ndarray:

@@ -265,8 +265,8 @@ class Tile(metaclass=TileMeta):
         arena = self._bound()
         addrs = self.element_addrs()
         arena.check_many(addrs, self.Element.itemsize, "Tile.numpy")
-        if self.core.batched:           # a core of N instances: (N, valid_row, valid_col)
-            return self.core.banks[self.space].gather_all(addrs, self.Element)
+        if self.core.reads_all:         # a core of N: (N, valid_row, valid_col), or one in a program
+            return self.core.answer(self.core.banks[self.space].gather_all(addrs, self.Element))
         return arena.gather(addrs, self.Element)
 
     def set(self, array) -> None:
@@ -284,8 +284,8 @@ class Tile(metaclass=TileMeta):
         a = cast_exact(a, self.Element, f"{type(self).__name__}.set")
         addrs = self.element_addrs()
         arena.check_many(addrs, st.itemsize, "Tile.set")
-        if batched:                     # every instance, or (N, vr, vc): a region each
-            return self.core.banks[self.space].scatter_all(addrs, a.view(st))
+        if self.core.reads_all:         # every live instance, or (N, vr, vc): a region each
+            return self.core.banks[self.space].scatter_all(addrs, a.view(st), self.core.live)
         arena.scatter(addrs, a)
 
     # Read-only array protocol over the valid region (what numpy() returns), so a tile reads

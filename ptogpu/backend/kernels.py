@@ -50,12 +50,12 @@ def launch_instances(core, kernel: str, params, *, block=(1, 1, 1), passes: int 
                      writes=("gm", "ub", "l1")) -> np.ndarray:
     """``kernel`` over every instance of a core of N at once (one launch, N blocks: instance k
     is block k over row k of each memory bank); the (N, FAULT_WORDS) records. A batch rule
-    calls this only while every instance is live (a faulted one must keep its memory), and
-    says NotBatched otherwise. ``writes`` names the memories the kernel may write; an entry
+    calls this only while no instance has stopped on a fault (a faulted one must keep its
+    memory; ``Core.launchable``), and says NotBatched otherwise. ``writes`` names the memories the kernel may write; an entry
     ``(space, lo, hi)`` also says it writes only bytes [lo, hi) there (what a kept core then
     restores, instead of looking for written pages)."""
     from ..errors import NotBatched
-    if not core.live.all():
+    if not core.launchable():
         raise NotBatched(kernel)
     spans = {w[0]: (int(w[1]), int(w[2])) for w in writes if isinstance(w, tuple)}
     writes = tuple(w[0] if isinstance(w, tuple) else w for w in writes)
@@ -102,4 +102,4 @@ def use_kernels(core) -> bool:
     at once) every instance live: a launch covers every block, and a stopped instance must
     keep its memory, so then the NumPy batch rule runs (or, without one, instance by
     instance, each its own launch)."""
-    return core.backend in KERNEL_BACKENDS and (not core.all_at_once or bool(core.live.all()))
+    return core.backend in KERNEL_BACKENDS and (not core.all_at_once or core.launchable())

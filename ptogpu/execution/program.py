@@ -25,7 +25,7 @@ from typing import Callable
 import numpy as np
 
 from .. import dtypes
-from ..calls import PACKAGE, caller
+from ..calls import PACKAGE, caller, restrict
 from ..core import FaultList
 from ..interop import cast_exact
 from ..memory import MAP_MIN
@@ -161,33 +161,89 @@ def ref_of(fn: Callable) -> str:
 @dataclass
 class ProgramRun:
     """Instances of one program on one target: outputs (N, out_bytes) uint8, faults (per
-    instance None or its PtoFault, built when read) and their codes, the call log (or None),
-    and which instances wrote outside their buffers."""
+    instance None or its PtoFault, built when read) and their codes, the call logs (or None)
+    and which instances wrote outside their buffers. ``paths``: the instances that took each
+    path through the kernel (positions) and that path's calls, one record per call with a
+    row per instance of the path (``ptogpu.calls``); ``runs``: how many times the kernel ran
+    (once, unless it decides on values it reads and its instances part: ``Core.program``)."""
     outputs: np.ndarray
     faults: list
     codes: np.ndarray
-    calls: list | None
+    paths: list | None
     stray: np.ndarray
+    runs: int = 1
+
+    @property
+    def calls(self) -> list | None:
+        """The call log of a run whose instances all took one path."""
+        if self.paths is None:
+            return None
+        if len(self.paths) != 1:
+            raise ValueError(f"the instances took {len(self.paths)} paths through the kernel: read .paths")
+        return self.paths[0][1]
 
 
 def run_program(prog: Program, target: str, backend: str, data: dict[str, np.ndarray], *,
                 quirks: dict | None = None, trace: bool = False, first: int = 0,
-                limit: float | None = None, shown: int | None = None) -> ProgramRun:
+                limit: float | None = None, shown: int | None = None, gaps: bool = False) -> ProgramRun:
     """The instances whose inputs are ``data`` (one row each; ``first``: the number of the
     first, for messages; ``shown``: how many of them messages count, when the rest pad a
-    small run) on one core of N of ``target`` on ``backend``."""
+    small run) on one core of N of ``target`` on ``backend``. Each instance ends as its single
+    core would: the kernel runs over all of them under ``Core.program``; those its reads
+    parked (their values differed from the path's) run it again, until none is left.
+    ``trace``: log the calls (``gaps``: each call notes which instances then have bytes
+    outside the buffers)."""
+    n = len(next(iter(data.values()))) if data else 1
+    todo, acc = np.arange(n), None
+    while True:
+        part = data if todo.size == n else {k: v[todo] for k, v in data.items()}
+        run, parked = _run_padded(prog, target, backend, part, quirks, trace, first + int(todo[0]), limit,
+                                  shown if todo.size == n else None, gaps)
+        if acc is None and not parked.any():
+            return run                          # one path: every instance ran to its end
+        acc = _merge(acc, n, todo, run, parked)
+        todo = todo[parked]
+        if not todo.size:
+            acc.codes = acc.faults.codes()
+            return acc
+
+
+def _merge(acc: ProgramRun | None, n: int, todo: np.ndarray, run: ProgramRun, parked: np.ndarray) -> ProgramRun:
+    """``acc`` (made for ``n`` instances) with the instances of ``run`` (positions ``todo``)
+    that ran to their end."""
+    if acc is None:
+        acc = ProgramRun(np.zeros((n, run.outputs.shape[1]), np.uint8), FaultList([None] * n),
+                         np.zeros(n, np.int8), None if run.paths is None else [], np.zeros(n, bool), 0)
+    done = np.flatnonzero(~parked)
+    ks = todo[done]
+    acc.outputs[ks] = run.outputs[done]
+    acc.stray[ks] = run.stray[done]
+    acc.faults.defer(ks, lambda i, f=run.faults, d=done: f[int(d[i])], run.codes[done])
+    if acc.paths is not None:
+        acc.paths += [(todo[pos], calls) for pos, calls in run.paths]
+    acc.runs += run.runs
+    return acc
+
+
+def _run_padded(prog: Program, target: str, backend: str, data: dict, quirks, trace: bool, first: int,
+                limit, shown, gaps: bool) -> tuple[ProgramRun, np.ndarray]:
+    """One run of the kernel over ``data``'s instances; and which of them it parked."""
     n = len(next(iter(data.values()))) if data else 1
     if data and n < POOL_MIN and (trace or n > 1):
         # a few instances run as the first of a kept core of POOL_MIN (the rest repeat the
         # last): a classification's many small runs make no core each, and a traced single
         # instance logs its faulting call (one core would raise it)
         pad = {k: np.concatenate([v, np.repeat(v[-1:], POOL_MIN - n, axis=0)]) for k, v in data.items()}
-        run = run_program(prog, target, backend, pad, quirks=quirks, trace=trace, first=first, limit=limit,
-                          shown=n)
-        for c in run.calls or ():
-            c.outputs = [None if o is None else o[:n] for o in c.outputs]
-            c.live = c.live[:n]
-        return ProgramRun(run.outputs[:n], run.faults[:n], run.codes[:n], run.calls, run.stray[:n])
+        run, parked = _run_once(prog, target, backend, pad, quirks, trace, first, limit, shown or n, gaps)
+        paths = None if run.paths is None else restrict(run.paths, np.arange(n))
+        return (ProgramRun(run.outputs[:n], run.faults[:n], run.codes[:n], paths, run.stray[:n]),
+                parked[:n])
+    return _run_once(prog, target, backend, data, quirks, trace, first, limit, shown or n, gaps)
+
+
+def _run_once(prog: Program, target: str, backend: str, data: dict, quirks, trace: bool, first: int,
+              limit, shown: int, gaps: bool) -> tuple[ProgramRun, np.ndarray]:
+    n = len(next(iter(data.values()))) if data else 1
     key = (target, backend, n, tuple(sorted((quirks or {}).items())))
     entry = None if n < POOL_MIN else _pool_take(prog, key)
     if entry is None:
@@ -198,19 +254,27 @@ def run_program(prog: Program, target: str, backend: str, data: dict[str, np.nda
             g = prog.inputs[name]
             rows = np.ascontiguousarray(cast_exact(a.reshape(n, -1), dtypes.as_dtype(g.dtype), "gm_put"))
             core.banks["gm"].write_rows(ptrs[name].addr, rows.view(np.uint8).reshape(n, -1))
-        log = core.calls() if trace else contextlib.nullcontext()
-        faults = FaultList([None] * n)
-        with log, _limit(limit, first, shown or n):
+        log = core.calls(watch=(lambda: _gaps_written(core, spans)) if gaps else None) if trace \
+            else contextlib.nullcontext()
+        faults = None
+        with log, _limit(limit, first, shown), core.program():
             try:
                 got = prog.fn(**ptrs)
-            except PtoFault as e:             # (a single core raises its fault)
-                faults = FaultList([e])
-                got = None
-            except (PtoCheckError, KernelError):
+            except PtoFault as e:
+                if core.batch == 1:           # (a single core raises its fault)
+                    faults = FaultList([e])
+                elif e is not core._raised:   # a fault of the host code (a read outside memory):
+                    core.stop_all(e)          # every instance on the path stops there
+                core._raised = got = None
+            except PtoCheckError:
                 raise
+            except KernelError as e:
+                if not getattr(e, "unplaced", False):
+                    raise
+                raise KernelError(f"instance {first}: {e} ({where_raised(e, prog.ref)})") from None
             except PtoError as e:
                 raise KernelError(f"instance {first}: {e} ({where_raised(e, prog.ref)})") from None
-            except Exception as e:
+            except (Exception, SystemExit) as e:
                 inner = _inner(e)
                 if inner:                     # raised inside ptogpu: ours, not the kernel's
                     raise KernelError(f"instance {first} on {target}: ptogpu raised {type(e).__name__}: {e} at "
@@ -218,18 +282,27 @@ def run_program(prog: Program, target: str, backend: str, data: dict[str, np.nda
                                       "please report it)") from None
                 raise KernelError(f"instance {first}: the kernel raised {type(e).__name__}: {e} "
                                   f"({where_raised(e, prog.ref)})") from None
+        if core._raised is not None:          # it caught the fault that ended it, and returned
+            raise KernelError(f"instance {first}: the kernel caught the PtoFault that ended it "
+                              f"({core._raised}) and returned: a hardware trap ends a kernel, so a kernel "
+                              "does not catch PtoFault")
         if got is not None:
             raise KernelError(f"instance {first}: the kernel returned {type(got).__name__}; a kernel "
                               "writes its outputs and returns nothing")
-        if n > 1:
-            faults = core.faults
+        if faults is None:
+            faults = core.faults if n > 1 else FaultList([None])
+        parked = core.parked.copy() if n > 1 else np.zeros(1, bool)
         outs = [np.ascontiguousarray(core.banks["gm"].rows()[:, ptrs[name].addr: ptrs[name].addr + c * dt.itemsize])
                 for name, c, dt in prog.out_layout()]
         stray = _gaps_written(core, spans)
     if n >= POOL_MIN:
         _pool_put(prog, key, entry)
     out = np.concatenate(outs, axis=1) if len(outs) > 1 else outs[0]
-    return ProgramRun(out.reshape(n, -1), faults, faults.codes(), log.calls if trace else None, stray)
+    paths = None
+    if trace:
+        on = np.flatnonzero(~parked)
+        paths = [(on, log.calls if on.size == n else [c.rows(on) for c in log.calls])]
+    return ProgramRun(out.reshape(n, -1), faults, faults.codes(), paths, stray), parked
 
 
 def _setup(prog: Program, target: str, backend: str, n: int, quirks: dict | None):

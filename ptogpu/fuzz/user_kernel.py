@@ -28,6 +28,7 @@ import numpy as np
 from ..errors import KernelError, PtoCheckError, PtoError
 from ..execution import executors
 from ..execution.inputs import draw
+from ..calls import call_at, pairs, restrict
 from ..execution.program import Program, load, ref_of, run_program
 from ..targets import TARGETS, field_value, get_target, variant
 from . import rules as R
@@ -40,6 +41,11 @@ CALL_INSTRS = {"MGATHER": ("mgather", ("ub", "l1")), "MSCATTER": ("mscatter", ("
                "TDEINTERLEAVE": ("tinterleave", ("ub",))}
 """The instruction whose rule fields can explain a call of each name; any other call (a data
 move, a register instruction) is tried against every field its two targets differ in."""
+
+ENGINE = "cores of N: the kernel once per chunk on each side"
+PARTED = ("cores of N: the kernel once per chunk on each side, and again for each group of instances "
+          "that read other values than the first (it decides on values it reads: docs/batch.md)")
+"""What a campaign's engine says when a chunk's instances took several paths through the kernel."""
 
 TIME_LIMIT = 600.0
 """Seconds a chunk may take on one side before the kernel is stopped (KernelError)."""
@@ -78,6 +84,7 @@ class Chunk:
     div: np.ndarray          # positions in the chunk
     masks: np.ndarray
     calls: list              # per divergent instance: its first diverging call, described (or None)
+    runs: int = 2            # runs of the kernel on the two sides (more: its instances parted)
 
 
 def _agree(oa, fa, ob, fb) -> np.ndarray:
@@ -123,49 +130,59 @@ def run_chunk(prog: Program, a: Side, b: Side, seed: int, s: int, m: int, quirks
     masks[differ & (masks == 0)] |= R.UNEXPLAINED          # (bits already set stay: bugs)
     div = np.flatnonzero(masks)
     return Chunk(s, m, int(np.count_nonzero(ca)), int(np.count_nonzero(cb)), bad_a, bad_b, div, masks[div],
-                 [calls[k] for k in div])
+                 [calls[k] for k in div], runs["a"].runs + runs["b"].runs)
 
 
 def _stray(prog: Program, sd: Side, data: dict, run, first: int, quirks) -> None:
     """A kernel that wrote outside its buffers (the gaps between them, or past the last) is an
-    error naming the first such instance and the call that wrote there."""
+    error naming the first such instance and the call after which those bytes appeared."""
     hit = np.flatnonzero(run.stray)
     if not hit.size:
         return
     k = int(hit[0])
     one = {n: v[k: k + 1] for n, v in data.items()}
-    again = run_program(prog, sd.target, sd.backend, one, quirks=quirks, trace=True, first=first + k)
-    where = again.calls[-1].describe() if again.calls else "before its first instruction"
-    raise KernelError(f"instance {first + k} on {sd}: the kernel wrote GM outside its buffers "
-                      f"(by {where})")
+    again = run_program(prog, sd.target, sd.backend, one, quirks=quirks, trace=True, first=first + k, gaps=True)
+    calls = again.paths[0][1] if again.paths else []
+    by = next((c for c in calls if c.watched is not None and c.watched[0]), None)
+    where = (f"by {by.describe()}" if by is not None else
+             f"by the host code after {calls[-1].describe()}" if calls else "before its first instruction")
+    raise KernelError(f"instance {first + k} on {sd}: the kernel wrote GM outside its buffers ({where})")
 
 
-def first_call(la: list, lb: list) -> np.ndarray:
-    """(N,) the index of the first call whose written bytes (or faulted instances) differ
-    between two call logs of one program (-1: none of its calls does)."""
-    n = len(la[0].live) if la else len(lb[0].live) if lb else 0
+def first_call(pa: list, pb: list, n: int) -> np.ndarray:
+    """(n,) the index of the first call whose written bytes (or faulted instances, or the
+    instruction itself: the paths part there) differ between two runs' paths of one program
+    (-1: none of its calls does)."""
     out = np.full(n, -1, np.int64)
-    for c in range(min(len(la), len(lb))):
-        out[(out < 0) & _call_differs(la[c], lb[c])] = c
-    if len(la) != len(lb):                      # (the program's calls themselves differ)
-        out[out < 0] = min(len(la), len(lb))
+    for both, ca, ia, cb, ib in pairs(pa, pb):
+        o = np.full(both.size, -1, np.int64)
+        for c in range(min(len(ca), len(cb))):
+            o[(o < 0) & _call_differs(ca[c], ia, cb[c], ib)] = c
+        if len(ca) != len(cb):                  # (the program's calls themselves differ)
+            o[o < 0] = min(len(ca), len(cb))
+        out[both] = o
     return out
 
 
-def _call_differs(x, y) -> np.ndarray:
-    """(N,) bool: two logs' records of one call left different bytes or running instances."""
-    d = x.live != y.live
+def _call_differs(x, ia: np.ndarray, y, ib: np.ndarray) -> np.ndarray:
+    """Per instance (rows ``ia`` of ``x``, ``ib`` of ``y``): two records of a call left
+    different bytes or running instances, or are not the same call of the program."""
+    if x.site() != y.site():
+        return np.ones(ia.size, bool)
+    d = x.live[ia] != y.live[ib]
     for p, q in zip(x.outputs, y.outputs):
-        if p is not None and q is not None and p.shape == q.shape and p.shape[1]:
-            d |= rows_differ(p, q)
+        if p is not None and q is not None and p.shape[1] == q.shape[1] and p.shape[1]:
+            d |= rows_differ(p[ia], q[ib])
     return d
 
 
-def _call_agrees(la: list, lb: list, c: int) -> np.ndarray:
-    """(N,) bool: call ``c`` left the same bytes and the same instances running in both logs."""
-    if c >= len(la) or c >= len(lb):
-        return np.zeros(len((la or lb)[0].live), bool)
-    return ~_call_differs(la[c], lb[c])
+def _call_agrees(pa: list, pb: list, c: int, n: int) -> np.ndarray:
+    """(n,) bool: call ``c`` left the same bytes and the same instances running in both runs."""
+    ok = np.zeros(n, bool)
+    for both, ca, ia, cb, ib in pairs(pa, pb):
+        if c < len(ca) and c < len(cb):
+            ok[both] = ~_call_differs(ca[c], ia, cb[c], ib)
+    return ok
 
 
 def candidates(call, ta: str, tb: str) -> tuple:
@@ -184,17 +201,22 @@ def classify(prog: Program, a: Side, b: Side, data: dict, fa: np.ndarray, fb: np
     by the hybrid targets of its rule fields."""
     ra = run_program(prog, a.target, "numpy", data, quirks=quirks, trace=True, first=first)
     rb = run_program(prog, b.target, "numpy", data, quirks=quirks, trace=True, first=first)
-    la, lb = ra.calls, rb.calls
-    c0 = first_call(la, lb)
-    m = len(c0)
+    m = len(fa)
+    c0 = first_call(ra.paths, rb.paths, m)
+    at_a, at_b = call_at(ra.paths, m, c0), call_at(rb.paths, m, c0)
+    at = [x if x is not None else y for x, y in zip(at_a, at_b)]
     masks = np.zeros(m, np.int64)
-    calls = [None if c < 0 else (la[c] if c < len(la) else lb[c]).describe() for c in c0]
-    for c in np.unique(c0):
-        sel = np.flatnonzero(c0 == c)
-        if c < 0:
+    calls = [None if x is None else x.describe() for x in at]
+    groups: dict = {}                           # (call number, instruction, memory) -> instances
+    for k, x in enumerate(at):
+        groups.setdefault(None if x is None else (int(c0[k]), x.name, x.space), []).append(k)
+    for key, ks in groups.items():
+        sel = np.array(ks, np.int64)
+        if key is None:
             masks[sel] = R.UNEXPLAINED
             continue
-        cand = candidates(la[c] if c < len(la) else lb[c], a.target, b.target)
+        c = key[0]
+        cand = candidates(at[ks[0]], a.target, b.target)
         tiers = [[(f,) for f in cand if not f.coarse], [(f,) for f in cand if f.coarse], list(combinations(cand, 2))]
         todo = sel.copy()
         for tier in tiers:
@@ -204,13 +226,13 @@ def classify(prog: Program, a: Side, b: Side, data: dict, fa: np.ndarray, fb: np
                     break
                 part = {k: v[todo] for k, v in data.items()}
                 ok = np.zeros(len(todo), bool)
-                for mine, other, log in ((b, a, la), (a, b, lb)):
+                for mine, other, log in ((b, a, ra.paths), (a, b, rb.paths)):
                     tv = variant(mine.target, other.target, tuple(p for f in fs for p in f.copies))
                     try:
                         h = run_program(prog, tv, "numpy", part, quirks=quirks, trace=True, first=first)
                     except (PtoError, ValueError, KernelError):
                         continue                 # the hybrid does not compile (or run): it cannot explain
-                    ok |= _call_agrees(h.calls, [_rows(x, todo) for x in log], c)
+                    ok |= _call_agrees(h.paths, restrict(log, todo), c, len(todo))
                 hit[ok] |= sum(f.bit for f in fs)
             masks[todo] |= hit
             todo = todo[hit == 0]
@@ -219,13 +241,6 @@ def classify(prog: Program, a: Side, b: Side, data: dict, fa: np.ndarray, fb: np
         masks[todo] |= R.UNEXPLAINED
     masks |= np.where((fa != 0) != (fb != 0), R.FAULT, 0)
     return masks, calls
-
-
-def _rows(call, sel: np.ndarray):
-    """A call record restricted to the instances ``sel``."""
-    from ..calls import Call
-    return Call(call.index, call.name, call.where, [None if o is None else o[sel] for o in call.outputs],
-                call.live[sel], call.space)
 
 
 # ---- the report family ------------------------------------------------------------------------
@@ -329,7 +344,7 @@ def campaign(prog: Program, a: Side | str, b: Side | str, n: int, *, seed: int =
     a, b = (Side(s.target, s.exec, resolve_backend(s.backend)[0]) for s in (a, b))
     check_instances(start, n)
     rep = KernelReport(a, b, prog, n, "inputs", seed, start=start)
-    rep.engine = "cores of N: the kernel once per chunk on each side"
+    rep.engine = ENGINE
     rep.executed = {k: "lanes" if s.backend != "numpy" and get_target(s.target).mgather.simt else
                     "loop" if s.backend != "numpy" else "formula" for k, s in (("a", a), ("b", b))}
     rep.references = {k: REF_SELF_NUMPY if s.backend == "numpy" else REF_NUMPY for k, s in (("a", a), ("b", b))}
@@ -348,11 +363,12 @@ def campaign(prog: Program, a: Side | str, b: Side | str, n: int, *, seed: int =
     values = n * max(1, sum(int(np.prod(g.shape)) for g in prog.inputs.values()))
     pool, ran_on = executors.choose(executor, values, poolable=_poolable(prog))
     tasks = ((s, min(step, start + n - s)) for s in range(start, start + n, step))
-    done = 0
+    done, parted = 0, False
     try:
         for ch in executors.ordered_map(chunk_task, tasks, pool, shared=(prog, a, b, seed, quirks, time_limit)):
             _note(rep, ch)
             done += ch.n
+            parted |= ch.runs > 2
             if progress:
                 progress(done, n)
     except KernelError as e:                # what finished is reported; the error says the rest
@@ -360,6 +376,8 @@ def campaign(prog: Program, a: Side | str, b: Side | str, n: int, *, seed: int =
         rep.engine += f"; stopped: {e}"
         e.report = rep
         raise
+    if parted:
+        rep.engine = PARTED
     if ran_on:
         rep.engine += f", {ran_on}"
     rep.seconds = time.perf_counter() - t0

@@ -110,7 +110,9 @@ class RegTensor(metaclass=_RegTensorMeta):
         return self._bs[self._core.instance if self._core is not None else 0]
 
     def _all(self) -> bool:
-        return self._core is not None and self._core.batched
+        """A host read or write of every instance's register (a core of N, outside an
+        instruction; under ``Core.program`` a read answers one value)."""
+        return self._core is not None and self._core.reads_all
 
     @property
     def DType(self) -> str:
@@ -123,7 +125,7 @@ class RegTensor(metaclass=_RegTensorMeta):
     def raw(self) -> np.ndarray:
         """The register bytes: reg[0] then reg[1] (a copy; one row per instance on a core of N)."""
         if self._all():
-            return self._bs.reshape(self._bs.shape[0], -1).copy()
+            return self._core.answer(self._bs.reshape(self._bs.shape[0], -1).copy())
         return self._b.reshape(-1).copy()
 
     def numpy(self) -> np.ndarray:
@@ -137,7 +139,7 @@ class RegTensor(metaclass=_RegTensorMeta):
             lo = b[:, 0].copy().view(np.uint32).astype(np.uint64)
             hi = b[:, 1].copy().view(np.uint32).astype(np.uint64)
             out = ((hi << np.uint64(32)) | lo).view(st)
-        return out if self._all() else out[0]
+        return self._core.answer(out) if self._all() else out[0]
 
     def set(self, values) -> None:
         """Fill every lane (tests and set-up; like a C++ ``Duplicate``/``Arange``); on a core
@@ -149,12 +151,14 @@ class RegTensor(metaclass=_RegTensorMeta):
         v = np.ascontiguousarray(v)
         if v.size == self.lanes:
             v = np.broadcast_to(v.reshape(1, -1), (rows, self.lanes))
-        elif self._all() and v.shape == (rows, self.lanes):
+        elif self._core is not None and self._core.batched and v.shape == (rows, self.lanes):
             pass
         else:
             raise ValueError(f"{type(self).__name__}.set: {self.lanes} lanes, got {v.size}")
-        for k, row in enumerate(v):
-            self._put(np.ascontiguousarray(row), self._bs[k] if self._all() else self._b)
+        if not self._all():
+            return self._put(np.ascontiguousarray(v[0]), self._b)
+        for k in np.flatnonzero(self._core.live):       # (a stopped instance keeps its register)
+            self._put(np.ascontiguousarray(v[k]), self._bs[k])
 
     def _put(self, v: np.ndarray, b: np.ndarray | None = None) -> None:
         b = self._b if b is None else b
