@@ -42,6 +42,12 @@ def fault_code(msg: str) -> int:
     return F_OTHER
 
 
+class HostMemoryError(MemoryError):
+    """This machine cannot hold the memories the emulated program asks for (N instances of an
+    arena, a copy of a table): a limit of the host, not a verdict of the target, so never a
+    PtoFault. The command line reports it in one line (exit status 2)."""
+
+
 class BackendUnavailable(PtoError):
     """A backend was asked for by name and cannot run here (no device, no compiler): an error,
     never a quiet fallback to another backend under the requested name."""

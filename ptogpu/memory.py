@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import dtypes
-from .errors import NotBatched, PtoFault
+from .errors import HostMemoryError, NotBatched, PtoFault
 
 SPACES = ("gm", "ub", "l1")
 GM_LIMIT = 1 << 32
@@ -190,8 +190,8 @@ class Bank:
                 else np.zeros(self.stride, np.uint8)
         except MemoryError:
             if not (self.growable and self.n == 1):
-                raise PtoFault(f"{self.name.upper()}: {self.n} instances of {self.stride} bytes "
-                               "do not fit in host memory", rule="arena capacity") from None
+                raise HostMemoryError(f"{self.name.upper()}: {self.n} instances of {self.stride} bytes "
+                                      "do not fit in host memory (use fewer instances)") from None
             self.stride = max(-(-self.size // self.align) * self.align, 64)
             return np.zeros(self.stride, np.uint8)
 
@@ -254,8 +254,8 @@ class Bank:
             except MemoryError:
                 continue
         else:
-            raise PtoFault(f"{self.name.upper()}: {self.n} instances of {self.size} bytes "
-                           "do not fit in host memory", rule="arena capacity")
+            raise HostMemoryError(f"{self.name.upper()}: {self.n} instances of {self.size} bytes "
+                                  "do not fit in host memory (use fewer instances)")
         self._dirty = None
         if hi:
             flat.reshape(self.n, cap)[:, :hi] = row[:hi]
@@ -433,7 +433,18 @@ class Bank:
             self._mark = ("row", row.copy() if row.any() else None)
             self._dirty = None
         else:                           # (what was written since the rows were made stays noted)
+            if self.n == 1 and self._dirty is not None:
+                self._made_now()
             self._mark = ("rows", self.flat, self._made)
+
+    def _made_now(self) -> None:
+        """One instance: its bytes now are what its row is made of (a table put before the
+        mark is the instance's own and is kept; N instances' own bytes are not)."""
+        d = self._dirty
+        hi = self.size if d is ALL else min(d[1], self.size)
+        nz = np.flatnonzero(self.flat[:hi])
+        self._made = self.flat[: int(nz[-1]) + 1].copy() if nz.size else None
+        self._dirty, self._restorable = None, True
 
     def restore(self) -> bool:
         """Back to the state :meth:`mark` remembered, keeping allocations, rows and mappings:
@@ -531,8 +542,8 @@ class Bank:
                 except MemoryError:
                     continue
             else:
-                raise PtoFault(f"{self.name.upper()}: {self.n} instances of {new_size} bytes do not "
-                               "fit in host memory", rule="arena capacity")
+                raise HostMemoryError(f"{self.name.upper()}: {self.n} instances of {new_size} bytes do "
+                                      "not fit in host memory (use fewer instances)")
             flat.reshape(k, cap)[:, : self.size] = self.flat.reshape(k, self.stride)[:, : self.size]
             if self._mapped and not self.shared:      # (the copy is anonymous: the image goes by hand)
                 self._restorable = False

@@ -29,7 +29,7 @@ from ..calls import PACKAGE, caller, restrict
 from ..core import FaultList
 from ..interop import cast_exact
 from ..memory import MAP_MIN
-from ..errors import KernelError, PtoCheckError, PtoError, PtoFault
+from ..errors import HostMemoryError, KernelError, PtoCheckError, PtoError, PtoFault
 from ..targets import get_target
 
 GM_BUDGET = 256 << 20
@@ -274,6 +274,8 @@ def _run_once(prog: Program, target: str, backend: str, data: dict, quirks, trac
                 raise KernelError(f"instance {first}: {e} ({where_raised(e, prog.ref)})") from None
             except PtoError as e:
                 raise KernelError(f"instance {first}: {e} ({where_raised(e, prog.ref)})") from None
+            except HostMemoryError:
+                raise                         # (this machine's limit: the caller's to report)
             except (Exception, SystemExit) as e:
                 inner = _inner(e)
                 if inner:                     # raised inside ptogpu: ours, not the kernel's
