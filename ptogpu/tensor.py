@@ -164,18 +164,21 @@ class GlobalTensor(metaclass=_GTMeta):
         The index arithmetic is exact; the final ``Σ i_k * stride_k`` is 64-bit address
         arithmetic (wraps mod 2^64, returned as int64), so any stride is harmless here and an
         address outside GM faults where it is used. A shape dim that the layout divides by must
-        be positive when there are elements to place (PtoFault otherwise, not a NumPy warning).
+        be positive when there are elements to place (PtoFault otherwise, not a NumPy warning);
+        with none (an empty region) no dim is used, whatever its value.
         """
         r = np.asarray(r, np.int64)
         c = np.asarray(c, np.int64)
+        shape = np.broadcast(r, c).shape
+        if 0 in shape:                  # no element to place: no dim is divided by, none faults
+            return np.zeros(shape, np.int64)
         S = self.shape.values
         lay = self.layout
         divs = {Layout.ND: (1, 2, 3), Layout.DN: (1, 2, 4), Layout.NZ: (1, 3, 4)}[lay]
-        if r.size:
-            for k in divs:
-                if S[k] <= 0:
-                    raise PtoFault(f"{lay.name} addressing divides by Shape[{k}] = {S[k]}",
-                                   rule="GlobalTensor layout addressing", target=_target())
+        for k in divs:
+            if S[k] <= 0:
+                raise PtoFault(f"{lay.name} addressing divides by Shape[{k}] = {S[k]}",
+                               rule="GlobalTensor layout addressing", target=_target())
         # divisors beyond any index behave like infinity: clamp so NumPy stays in int64
         cap = lambda v: np.int64(min(int(v), 1 << 62))  # noqa: E731
         if lay == Layout.ND:
@@ -195,7 +198,7 @@ class GlobalTensor(metaclass=_GTMeta):
             i2, i3, i4 = r // s3, r % s3, c % s4
             blk = c // s4
             i0, i1 = blk // cap(S[1]), blk % cap(S[1])
-        return self._linear((i0, i1, i2, i3, i4), np.broadcast(r, c).shape).view(np.int64)
+        return self._linear((i0, i1, i2, i3, i4), shape).view(np.int64)
 
     def _linear(self, idx, shape) -> np.ndarray:
         """``sum(i_k * Stride[k])`` over the five index arrays, as 64-bit wrapping arithmetic."""

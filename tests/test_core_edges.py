@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import ptogpu as pto
-from ptogpu import memory
+from ptogpu import memory, reg
 from ptogpu.errors import HostMemoryError
 
 V = pto.TileType.Vec
@@ -72,13 +72,16 @@ def test_a_stopped_instance_keeps_its_memory_whatever_the_host_writes(backend):
         dt.set(np.full((3, 1, 8), 2.5, np.float32))
         core.write("ub", 0x200, np.full(8, 0xAB, np.uint8))
         p = core.gm_put(np.full(8, 3, np.int32))
-        r = pto.reg.RegTensor[pto.int32]() if hasattr(pto, "reg") else None
+        r = reg.RegTensor[pto.int32]()
+        r.set(np.arange(64, dtype=np.int32))
         got_ub, got_gm = core.read("ub", 0, 512), core.read("gm", 0, 128)
         new = p.numpy(8)
+        lanes = r.numpy()
     assert got_ub[1].tobytes() == ub1.tobytes() and got_gm[1].tobytes() == gm1.tobytes()
     assert (got_ub[[0, 2], :32].view(np.int32) == 5).all()
     assert (got_ub[[0, 2], 0x200:0x208] == 0xAB).all()
     assert new.tolist() == [[3] * 8, [0] * 8, [3] * 8]         # a fresh allocation: zeros in it
+    assert lanes[[0, 2]].tolist() == [list(range(64))] * 2 and not lanes[1].any()
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

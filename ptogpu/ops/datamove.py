@@ -89,11 +89,10 @@ def _tile_gt_addrs(core, tile: Tile, gt: GlobalTensor, what: str):
                             rule=f"{what}: layouts ND2ND / DN2DN / NZ2NZ", target=t)
     if tile.addr is None:
         raise PtoFault("tile has no address: TASSIGN it first", rule=what, target=t)
-    VR, VC = tile.valid_row, tile.valid_col
     size = tile.Element.itemsize
-    if VR * VC * size > max(core.gm.size, core.arena(tile.space).size):
-        raise PtoFault(f"valid region {VR}x{VC} cannot fit in memory", rule=what, target=t)
-    r, c = np.meshgrid(np.arange(VR, dtype=np.int64), np.arange(VC, dtype=np.int64), indexing="ij")
+    # the valid region's (r, c): a region that cannot fit in the tile's arena faults before any
+    # array of its size is built; an empty one builds none (a 0 x 2^31 region reads nothing)
+    r, c = tile._grid()
     off = gt.offsets(r, c).view(np.uint64)
     g = (np.uint64(gt.addr & ((1 << 64) - 1)) + off * np.uint64(size)).view(np.int64)  # 64-bit, wrapping
     a = tile.addr + tile.offsets(r, c) * size

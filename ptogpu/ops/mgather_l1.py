@@ -58,10 +58,14 @@ def _assigned(t: str, dst: Tile) -> None:
                        rule="MGATHER operand", target=t)
 
 
-def _guard(core, dst) -> None:
-    """Dynamic valid dims past the destination's arena fault before any backend loops."""
+def _guard(core, dst, idx=None) -> None:
+    """Dynamic valid dims past the destination's arena fault before any backend loops; with
+    ``idx`` (Row), so do more row indices than GM holds: Row reads one index per valid row,
+    at consecutive addresses, even when ValidCol is 0."""
     from ..semantics.mgather import guard_region
     guard_region(core, core.arena(dst.space), dst.valid_row * dst.valid_col, dst.Element.itemsize)
+    if idx is not None:
+        guard_region(core, core.gm, dst.valid_row, idx.Element.itemsize, what=f"{sem.NAME} row indices")
 
 
 def mgather_gm2l1(core, form, dst, table, idx, scratch, oob):
@@ -73,7 +77,7 @@ def mgather_gm2l1(core, form, dst, table, idx, scratch, oob):
                                 "(dst, table, gmIdx, scratch)", rule="MGATHER<.., Exec>", target=t)
         check_gm2l1(core, Coalesce.Row, dst, table, idx)           # CMode ignored: always Row
         _assigned(t, dst)
-        _guard(core, dst)
+        _guard(core, dst, idx)
         if run_mgather_l1(core, oob, dst, table, idx): return  # noqa: E701 (native/cupy kernel)
         return sem.row(core, oob, dst, table, idx)
     simt = form.exec_ == GatherExec.Simt

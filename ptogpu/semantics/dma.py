@@ -74,8 +74,12 @@ def execute(core, b: Bursts, prologue=None, ks: np.ndarray | None = None) -> Non
     n = len(ks)
     dst = np.asarray(b.dst, np.int64).reshape(-1)
     K = dst.size
-    src = np.broadcast_to(np.asarray(b.src, np.int64).reshape(-1 if np.ndim(b.src) < 2 else n, K), (n, K))
-    live = np.ones((n, K), bool) if b.live is None else np.broadcast_to(np.asarray(b.live, bool).reshape(-1, K), (n, K))
+    if not K:                                   # no burst: nothing per burst to read (and no
+        src, live = np.zeros((n, 0), np.int64), np.ones((n, 0), bool)     # row length to infer)
+    else:
+        src = np.broadcast_to(np.asarray(b.src, np.int64).reshape(-1 if np.ndim(b.src) < 2 else n, K), (n, K))
+        live = np.ones((n, K), bool) if b.live is None else \
+            np.broadcast_to(np.asarray(b.live, bool).reshape(-1, K), (n, K))
     length = np.asarray(b.length, np.int64)
     length = np.broadcast_to(length.reshape(-1) if length.ndim else length, (K,))
     body = dst + b.left + length + b.right

@@ -43,7 +43,7 @@ def row(core, oob: GatherOOB, dst, table, idx) -> None:
         safe, read = remap(u, cap, oob, bits, rule="GatherOOB.Wrap", target=t)
     else:
         safe, read = np.zeros((len(ks), 0), np.uint64), None
-    nblk = -(-VC // C0)
+    nblk = -(-VC // C0) if VR else 0       # bursts per row (no row: no burst, whatever VC)
     b = np.arange(nblk, dtype=np.int64)[None, :]
     rows = np.arange(VR, dtype=np.int64)
     with np.errstate(over="ignore"):
@@ -72,7 +72,10 @@ def elem(core, oob: GatherOOB, dst, table, idx, scratch, simt: bool) -> None:
     size, C0, R = dst.Element.itemsize, dst.C0, dst.Rows
     N = dst.Numel
     cap = prod(table.GetShape(k) for k in range(5)) & M32
-    r, c = np.meshgrid(np.arange(VR, dtype=np.int64), np.arange(VC, dtype=np.int64), indexing="ij")
+    if VR and VC:
+        r, c = np.meshgrid(np.arange(VR, dtype=np.int64), np.arange(VC, dtype=np.int64), indexing="ij")
+    else:                               # empty: no arange of the other dim (2^31 x 0)
+        r = c = np.zeros((VR, VC), np.int64)
     off = nz_offsets(r, c, R, C0)
     # Fault order: the scalar loop walks row-major; SIMT threads walk the padded NZ tile.
     order = np.argsort(off, axis=None, kind="stable") if simt else np.arange(VR * VC)
