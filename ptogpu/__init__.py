@@ -11,8 +11,8 @@ from .errors import (BackendUnavailable, PtoAssertWarning, PtoCheckError, PtoErr
 from .ops.datamove import TASSIGN, TLOAD, TSTORE
 from .ops.events import (EVENT_ID0, EVENT_ID1, EVENT_ID2, EVENT_ID3, EVENT_ID4, EVENT_ID5, EVENT_ID6,
                          EVENT_ID7, PIPE_ALL, PIPE_FIX, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3,
-                         PIPE_MTE4, PIPE_MTE5, PIPE_S, PIPE_V, PIPE_V2, EventId, Pipe, RecordEvent,
-                         pipe_barrier, set_flag, wait_flag)
+                         PIPE_MTE4, PIPE_MTE5, PIPE_S, PIPE_V, PIPE_V2, Event, EventId, Op, Pipe,
+                         RecordEvent, pipe_barrier, set_flag, wait_flag)
 from .ops.mgather import MGATHER
 from .ops.mscatter import MSCATTER
 from .ops.tgatherb import TGATHERB
@@ -35,7 +35,7 @@ __all__ = [
     "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64", "half", "bfloat16",
     "float32", "float", "float8_e4m3", "float8_e5m2", "hifloat8", "hifloat8_to_float32",
     "TGATHERB", "TINTERLEAVE", "TDEINTERLEAVE", "reg",
-    "asc", "Trace", "Burst", "RecordEvent", "Pipe", "EventId", "set_flag", "wait_flag", "pipe_barrier",
+    "asc", "Trace", "Burst", "RecordEvent", "Event", "Op", "Pipe", "EventId", "set_flag", "wait_flag", "pipe_barrier",
     *(f"PIPE_{p}" for p in ("S", "V", "M", "MTE1", "MTE2", "MTE3", "ALL", "MTE4", "MTE5", "V2", "FIX")),
     *(f"EVENT_ID{k}" for k in range(8)),
 ]

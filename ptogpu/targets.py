@@ -89,6 +89,36 @@ class InterleaveRules:
     same_dtype: bool = False         # dst T == src T (A5 static_assert); the simulator converts
 
 
+@dataclass(frozen=True)
+class ValidGetters:
+    """Whose ``GetValidRow()``/``GetValidCol()`` a target's instruction code calls, per
+    instruction: the operand roles (the C++ template parameter: ``dst`` covers dst0 and dst1,
+    ``src`` src0, src1 or the one src). pto_tile.hpp:1591-1613 defines both Gets only for a valid
+    dim > 0 or DYNAMIC, so a role listed here with a static valid dim of 0 does not compile
+    (PtoCheckError); a role not listed is read through its template constants only (the
+    ``ValidRow > 0`` gates of the static checks) or not at all, so a static 0 there compiles and
+    runs as the code does. Each call reads both dims. ``*_asserts``: called only inside the
+    target's run-time assert (``assert`` / ``PTO_ASSERT``), compiled in while its assert quirk is
+    on. The defaults are what all three targets share; TINTERLEAVE and TDEINTERLEAVE differ."""
+    # every form: cpu/MGather.hpp:29-30, a2a3/MGather.hpp:493-494, 509-510, 573-574,
+    # a5/MGather.hpp:550-551, 571-572, 621-622, 654-655
+    mgather: tuple[str, ...] = ("dst",)
+    # cpu/MScatter.hpp:35-36, a2a3/MScatter.hpp:489-490, a5/MScatter.hpp:500-501
+    mscatter: tuple[str, ...] = ("src",)
+    # cpu/TGatherB.hpp:53-54, a2a3/TGatherB.hpp:162-163, a5/TGatherB.hpp:109, 125
+    tgatherb: tuple[str, ...] = ("dst",)
+    # cpu/TLoad.hpp:131-132, common/arch/memory/tload_common.hpp:346-379, a5/TLoad.hpp:543-565
+    tload: tuple[str, ...] = ("tile",)
+    # cpu/TStore.hpp:51-52, a2a3/TStore.hpp:262-353, a5/TStore.hpp:312-400
+    tstore: tuple[str, ...] = ("tile",)
+    tinterleave: tuple[str, ...] = ()
+    tinterleave_asserts: tuple[str, ...] = ()
+    tdeinterleave: tuple[str, ...] = ()     # TDEINTERLEAVE(dst1, dst0, src1, src0)
+    tdeinterleave_asserts: tuple[str, ...] = ()
+    tdeinterleave_1src: tuple[str, ...] = ()    # TDEINTERLEAVE(dst1, dst0, src)
+    tdeinterleave_1src_asserts: tuple[str, ...] = ()
+
+
 _ALIGN10 = ("int8", "uint8", "hifloat8", "int16", "uint16", "half", "bfloat16", "int32", "uint32",
             "float32")
 
@@ -125,6 +155,7 @@ class Target:
     tassign_misaligned: str = "fault"  # "fault": NPU PtoFault | "warn": the CPU simulator's bounds-only check
     has_reg_api: bool = False        # ptogpu.reg (__simd_vf__ register API, other-ops.md §C)
     dma: DmaRules = DmaRules()       # MTE2 DMA instructions (ptogpu.asc, semantics/dma.py)
+    valid_getters: ValidGetters = ValidGetters()  # whose GetValidRow/Col each instruction calls
 
 
 # What each quirk switches (on = the value the tables hold unless they say otherwise): `ptogpu
@@ -188,6 +219,10 @@ CPU = Target(
         row_dst="strides", tile_offsets="full", atomic_dtypes=(None, None, None),
         nz_tables=False, simt=False, scalar_1x1=False, row_index_shapes="any"),
     interleave=InterleaveRules(odd_vc="skip_last", single_src_count="dst"),
+    # cpu/TInterleave.hpp:45-50, TDeinterleave.hpp:59-64 and 75-79: dst0's Gets, the others' in assert()
+    valid_getters=ValidGetters(tinterleave=("dst",), tinterleave_asserts=("src",),
+                               tdeinterleave=("dst",), tdeinterleave_asserts=("src",),
+                               tdeinterleave_1src=("dst",), tdeinterleave_1src_asserts=("src",)),
     quirks=MappingProxyType({
         "cpu_asserts": True,
         "cpu_bfloat16_is_half": True,
@@ -247,6 +282,11 @@ A5 = Target(
         nz_tables=False, simt=True, scalar_1x1=True, row_index_shapes="1xR|Rx1"),
     interleave=InterleaveRules(dtypes=_NPU9, odd_vc="vreg", single_src_count="src_half",
                                engine="vreg", vec_only=True, same_dtype=True),
+    # a5/TInterleave.hpp:36-50,188-194, TDeInterleave.hpp:36-46,173-179: dst0's Gets, the others'
+    # in PTO_ASSERT; the one-src form (197-205, 254) reads src's and asserts the dsts'
+    valid_getters=ValidGetters(tinterleave=("dst",), tinterleave_asserts=("src",),
+                               tdeinterleave=("dst",), tdeinterleave_asserts=("src",),
+                               tdeinterleave_1src=("src",), tdeinterleave_1src_asserts=("dst",)),
     has_reg_api=True,
     dma=DmaRules(gm2l1_align=True, gm2ub_align=True, mov_pad_reg=True),
     quirks=MappingProxyType({

@@ -33,6 +33,38 @@ class ValidDimError(PtoFault, ValueError):
     """A negative runtime valid dim."""
 
 
+def _require_getter(tile, dim: str, rule: str, who: str, name: str = "tile",
+                    target: str | None = None) -> None:
+    """pto_tile.hpp:1591-1613 defines ``Get<dim>()`` only for a static dim > 0 or DYNAMIC: on a
+    tile whose static ``dim`` is 0, ``who``'s call does not compile."""
+    if getattr(type(tile), dim) == 0:
+        raise PtoCheckError(f"{name} {type(tile).__name__} has a static {dim} of 0 and {who} calls "
+                            f"{name}.Get{dim}(), which pto_tile.hpp defines only for a {dim} > 0 or "
+                            "DYNAMIC (-1): it does not compile (a dynamic dim of 0 is an empty "
+                            "region)", rule=rule, target=target or _target_name())
+
+
+def require_valid_getters(core, instr: str, key: str, **operands) -> None:
+    """The compile-time verdict on static valid dims of 0 for one instruction call: every operand
+    whose role (its name less a trailing 0/1: ``dst0`` -> ``dst``) the target's
+    ``valid_getters.<key>`` lists has its ``GetValidRow()``/``GetValidCol()`` called by the
+    target's code, so a static 0 there is a PtoCheckError naming the instruction, the operand and
+    the target; ``<key>_asserts`` roles only while the target's run-time asserts are compiled in
+    (its assert quirk). Operands of other roles are not judged: their code never calls a Get."""
+    from .errors import asserts_live
+    g = core.target.valid_getters
+    always = getattr(g, key)
+    asserted = getattr(g, key + "_asserts", ()) if asserts_live(core) else ()
+    t = core.target.name
+    for roles, where in ((always, ""), (asserted, f" in its run-time {core.target.assert_macro} "
+                                                  f"(compiled in: quirk {core.target.assert_quirk} on)")):
+        for name, tile in operands.items():
+            if isinstance(tile, Tile) and name.rstrip("01") in roles:
+                for dim in ("ValidRow", "ValidCol"):
+                    _require_getter(tile, dim, f"{instr}: {name}.Get{dim}() needs a static {dim} > 0 "
+                                    "or DYNAMIC", f"{t}'s {instr}{where}", name, t)
+
+
 class TileMeta(type):
     def __getitem__(cls, params) -> type:
         if not isinstance(params, tuple):
@@ -118,14 +150,10 @@ class Tile(metaclass=TileMeta):
     def __init__(self, *valid: int) -> None:
         if type(self) is Tile:
             raise TypeError("use Tile[Loc, Element, Rows, Cols, ...] to make a Tile class")
+        # A static valid dim of 0 constructs (Tile() exists for it, pto_tile.hpp:1458); only its
+        # GetValidRow/Col do not exist: require_valid_getters judges the instructions that call them.
         dyn_r, dyn_c = self.ValidRow == DYNAMIC, self.ValidCol == DYNAMIC
         vr, vc = self.ValidRow, self.ValidCol
-        for name, v in (("ValidRow", vr), ("ValidCol", vc)):
-            if v == 0:      # GetValidRow/Col exist only for > 0 or DYNAMIC (pto_tile.hpp)
-                raise PtoCheckError(f"{type(self).__name__}: a static {name} of 0 has no "
-                                    f"Get{name}(), so no instruction compiles with it; make the "
-                                    "dim dynamic (-1) for an empty region", rule=f"Tile {name} > 0",
-                                    target=_target_name())
         if len(valid) == 2:
             if not (dyn_r and dyn_c):
                 raise TileUsageError(f"{type(self).__name__}(vr, vc) needs both valid dims dynamic (-1)",
@@ -161,9 +189,15 @@ class Tile(metaclass=TileMeta):
         return self._vc
 
     def GetValidRow(self) -> int:
+        """``GetValidRow()``: defined for a static ValidRow > 0 or DYNAMIC only (PtoCheckError)."""
+        _require_getter(self, "ValidRow", "Tile::GetValidRow() needs a static ValidRow > 0 or DYNAMIC",
+                        "this code")
         return self._vr
 
     def GetValidCol(self) -> int:
+        """``GetValidCol()``: defined for a static ValidCol > 0 or DYNAMIC only (PtoCheckError)."""
+        _require_getter(self, "ValidCol", "Tile::GetValidCol() needs a static ValidCol > 0 or DYNAMIC",
+                        "this code")
         return self._vc
 
     def set_valid_row(self, v: int) -> None:

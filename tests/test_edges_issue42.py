@@ -242,18 +242,9 @@ def test_mgather_l1_row_with_zero_valid_cols_matches_native(target, oob, vr, idx
 
 
 # -- 4. MGATHER Elem from a table 64 elements below GM -----------------------------------------
-NUMPY_TAKES_THE_FAST_PATH = pytest.mark.xfail(strict=True, reason=(
-    "semantics/mgather.py _gather_cells: the Elem fast path (remap_lanes + Bank.take_run) "
-    "is taken when table.addr + cap*T <= GM size, without table.addr >= 0, so a table below "
-    "GM is read through NumPy's negative indexing (bytes from GM's end) instead of faulting; "
-    "fix outside this test's files: add `table.addr >= 0` to that condition"))
 
 
-def _backend_params():
-    return [pytest.param(b, marks=NUMPY_TAKES_THE_FAST_PATH) if b == "numpy" else b for b in BACKENDS]
-
-
-@pytest.mark.parametrize("backend", _backend_params())
+@pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("target,loc", [("cpu", "Mat"), ("cpu", "Vec"), ("a2a3", "Vec"), ("a5", "Vec")])
 @pytest.mark.parametrize("oob", ["Clamp", "Wrap", "Zero"])
 def test_mgather_elem_from_a_table_below_gm_faults(backend, target, loc, oob):

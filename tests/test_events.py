@@ -123,3 +123,32 @@ def test_explicit_template_arguments_must_match_the_operands():
         reg.Gather[pto.float32, pto.float32, pto.uint32](d, core.ub_ptr(0x8000, pto.float32), ir, m)
         with pytest.raises(pto.PtoCheckError, match="T0 = half"):
             reg.Gather[pto.half](d, core.ub_ptr(0x8000, pto.float32), ir, m)
+
+
+def test_vendor_style_events_are_waits_and_a_non_event_is_a_check_error():
+    """The vendor's kernels declare ``Event<Op::TAND, Op::TSTORE_VEC> event1;`` and pass it:
+    every instruction takes it as a wait; any other trailing argument does not compile."""
+    with pto.Core("a5", "numpy") as core:
+        G = pto.GlobalTensor[pto.float32, pto.Shape[1, 1, 1, 1, 8], pto.Stride[8, 8, 8, 8, 1]]
+        I = pto.GlobalTensor[pto.int32, pto.Shape[1, 1, 1, 1, 8], pto.Stride[8, 8, 8, 8, 1]]
+        g = G(core.gm_put(np.arange(8, dtype=np.float32)))
+        gi = I(core.gm_put(np.arange(8, dtype=np.int32)))
+        t, it = pto.Tile[V, pto.float32, 1, 8](), pto.Tile[V, pto.int32, 1, 8]()
+        pto.TASSIGN(t, 0)
+        pto.TASSIGN(it, 0x100)
+        e0 = pto.Event[pto.Op.TLOAD, pto.Op.TAND]()
+        e1 = pto.Event[pto.Op.TAND, pto.Op.TSTORE_VEC]()
+        assert isinstance(pto.TLOAD(it, gi, e0), pto.RecordEvent)
+        gather, scatter = pto.MGATHER[pto.Coalesce.Elem], pto.MSCATTER[pto.Coalesce.Elem]
+        assert isinstance(gather(t, g, it, e0, e1), pto.RecordEvent)
+        assert isinstance(scatter(g, t, it, e1), pto.RecordEvent)
+        assert isinstance(pto.TSTORE(g, t, e1), pto.RecordEvent)
+        assert core.read("gm", g.addr, 32).view(np.float32).tolist() == list(range(8))
+        calls = [lambda x: pto.TLOAD(it, gi, x), lambda x: pto.TSTORE(g, t, x),
+                 lambda x: gather(t, g, it, e0, x, e1), lambda x: scatter(g, t, it, x)]
+        for call in calls:
+            for bad in (pto.EVENT_ID0, 3):
+                with pytest.raises(pto.PtoCheckError, match="wait event"):
+                    call(bad)
+        with pytest.raises(pto.PtoCheckError, match="Event template"):
+            pto.Event[pto.PIPE_V, pto.Op.TAND]

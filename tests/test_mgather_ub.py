@@ -567,20 +567,23 @@ def test_zero_size_valid_region_writes_nothing(core, mode, valid):
 
 
 @pytest.mark.parametrize("target", TARGETS)
-def test_static_zero_valid_rows_do_not_compile_dynamic_zero_gathers_nothing(target):
-    """pto_tile.hpp defines GetValidRow/Col only for a dim > 0 or DYNAMIC: a static RowValid
-    of 0 compiles into no instruction (PtoCheckError); a dynamic one of 0 gathers nothing."""
+def test_static_zero_valid_dst_does_not_compile_dynamic_zero_gathers_nothing(target):
+    """pto_tile.hpp defines GetValidRow/Col only for a dim > 0 or DYNAMIC; a tile with a static
+    0 still constructs (Tile()). MGATHER's code calls dst.GetValidRow/Col on every target, so a
+    static-0 dst does not compile (PtoCheckError); the index tile's valid dims are never read, so
+    a static-0 index tile compiles (tests/test_static_valid_zero.py). A dynamic dst of 0 rows
+    gathers nothing."""
     core = new_core(target)
     with core:
         _, table = table16x32(core)
-        with pytest.raises(pto.PtoCheckError, match="static ValidRow of 0"):
-            tile(F32, 2, 32, 0x100, vr=0)
-        with pytest.raises(pto.PtoCheckError, match="static ValidCol of 0"):
-            tile(pto.int32, 1, 8, 0, vc=0)
-        idx = tile(pto.int32, 1, 8, 0, vc=-1, valid=(0,))
-        dst = tile(F32, 2, 32, 0x100, vr=-1, valid=(0,))
+        zero_dst = tile(F32, 2, 32, 0x100, vr=0)            # constructs
         before = ub_snapshot(core)
-        pto.MGATHER[ROW, OOB.Clamp](dst, table, idx)
+        with pytest.raises(pto.PtoCheckError, match=r"dst\.GetValidRow\(\)") as e:
+            pto.MGATHER[ROW, OOB.Clamp](zero_dst, table, tile(pto.int32, 1, 8, 0, vc=2))
+        assert e.value.target == target
+        dst = tile(F32, 2, 32, 0x100, vr=-1, valid=(0,))
+        for idx in (tile(pto.int32, 1, 8, 0, vc=-1, valid=(0,)), tile(pto.int32, 1, 8, 0, vc=0)):
+            pto.MGATHER[ROW, OOB.Clamp](dst, table, idx)
         assert ub_snapshot(core) == before
 
 

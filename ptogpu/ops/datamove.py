@@ -10,7 +10,7 @@ from ..enums import TileType
 from ..errors import PtoCheckError, PtoFault, PtoPortabilityWarning, warn
 from ..memory import Ptr
 from ..tensor import GlobalTensor
-from ..tile import Tile
+from ..tile import Tile, require_valid_getters
 from .events import instruction
 
 
@@ -104,6 +104,7 @@ def TLOAD(tile: Tile, gt: GlobalTensor) -> None:
     """GM → tile: the tile's valid (r, c) takes the tensor's (r, c) under its layout; on the
     NPU targets an ND → RowMajor Vec load also writes each row's 32-byte DMA filler."""
     core = current_core()
+    require_valid_getters(core, "TLOAD", "tload", tile=tile)
     g, a = _tile_gt_addrs(core, tile, gt, "TLOAD")
     arena = core.arena(tile.space)
     core.gm.check_many(g, tile.Element.itemsize, "TLOAD read", core.target.name)
@@ -142,6 +143,7 @@ def _row_filler(put, tile: Tile, vals: np.ndarray) -> None:
 def TSTORE(gt: GlobalTensor, tile: Tile) -> None:
     """Tile → GM: the inverse of TLOAD over the tile's valid region."""
     core = current_core()
+    require_valid_getters(core, "TSTORE", "tstore", tile=tile)
     g, a = _tile_gt_addrs(core, tile, gt, "TSTORE")
     arena = core.arena(tile.space)
     arena.check_many(a, tile.Element.itemsize, "TSTORE read", core.target.name)

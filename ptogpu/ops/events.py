@@ -45,6 +45,54 @@ class EventId(IntEnum):
     EVENT_ID7 = 7
 
 
+Op = IntEnum("Op", [(name, k) for k, name in enumerate("""
+    TLOAD TSTORE_VEC SCALAR TRESHAPE VECTOR TADD TADDS TAXPY TSUB TMUL TMULS TDIV
+    TDIVS TMIN TMINS TMAX TAND TOR TSEL TSHL TSHR TEXP TSELS TSQRT TRSQRT
+    TEXPANDS TEXPANDS_MAT TPARTADD TPARTMUL TPARTMAX TPARTMIN TPOW TPOWS TCMPS
+    TMRGSORT TSORT32 TCI TGATHER TGATHERB TCVT TROWSUM TROWPROD TROWMAX TROWMIN
+    TROWEXPAND TRANDOM TCOLSUM TCOLPROD TCOLMAX TCOLMIN TTRANS TTRI TREM TFMOD TREMS
+    TFMODS TSUBS TMAXS TLRELU TPRELU TMOV_V2V TMOV_V2M TEXTRACT_V2M TMOV_M2B TMOV_M2L
+    TMOV_M2R TMOV_M2S TMOV_A2V TMOV_A2M TSTORE_ACC TSTORE_MAT TMATMUL TGEMV
+    TEXTRACT_M2LR TANDS TORS TSHLS TSHRS TXOR TXORS TEXTRACT_A2M TINSERT_A2M TIMG2COL
+    SETFMATRIX SET_IMG2COL_RPT SET_IMG2COL_PADDING TCONCAT TDEQUANT TADDDEQRELU TABS
+    TNEG TRELU TNOT TLOG TRECIP TCMP TSCATTER TCOLEXPAND TCOLEXPANDDIV TCOLEXPANDMUL
+    TCOLEXPANDADD TCOLEXPANDMAX TCOLEXPANDMIN TCOLEXPANDSUB TCOLEXPANDEXPDIF
+    TROWEXPANDDIV TROWEXPANDMUL TROWEXPANDSUB TROWEXPANDADD TROWEXPANDMAX TROWEXPANDMIN
+    TROWEXPANDEXPDIF TPAIRREDUCESUM TSUBRELUCONV TADDRELUCONV TFUSEDMULADD TMULADDDST
+    TSUBRELU TFUSEDMULADDRELU TPARTARGMAX TPARTARGMIN TCOLARGMAX TCOLARGMIN TROWARGMAX
+    TROWARGMIN TPREFETCH TFILLPAD_VEC TFILLPAD_MAT MGATHER_VEC MGATHER_MAT MSCATTER
+    TQUANT THISTOGRAM TINTERLEAVE TDEINTERLEAVE
+""".split())])
+Op.__doc__ = """``pto::Op`` (include/pto/common/event.hpp), in its order: the operations an ``Event``
+names as its source and destination."""
+
+
+class Event:
+    """``Event<SrcOp, DstOp[, AutoToken, EventID]>``: a wait event declared before an
+    instruction's ``RecordEvent`` is assigned to it (``e = pto.Event[pto.Op.TLOAD,
+    pto.Op.TAND]()``, then ``e = pto.TLOAD(...)``, as the vendor's kernels write it). Passed to
+    an instruction it is a wait, a no-op like every wait here."""
+    src: Op
+    dst: Op
+
+    def __class_getitem__(cls, params) -> type:
+        params = params if isinstance(params, tuple) else (params,)
+        if not 2 <= len(params) <= 4 or not all(isinstance(p, Op) for p in params[:2]):
+            raise PtoCheckError(f"Event[{', '.join(map(repr, params))}]: Event<SrcOp, DstOp[, AutoToken, "
+                                "EventID]> takes two pto.Op values first", rule="Event template")
+        return _event_class(*params[:2])
+
+    def __repr__(self) -> str:
+        return f"Event[Op.{self.src.name}, Op.{self.dst.name}]()"
+
+
+@functools.lru_cache(maxsize=None)
+def _event_class(src: Op, dst: Op) -> type:
+    return type(f"Event[Op.{src.name}, Op.{dst.name}]", (Event,), {"src": src, "dst": dst})
+
+
+WAITS = (Event,)            # (RecordEvent joins below: what a trailing wait argument may be)
+
 _seq = itertools.count(1)
 
 
@@ -89,12 +137,32 @@ def pipe_barrier(pipe: Pipe) -> None:
 
 
 def operands(args) -> list:
-    """The operands of a call, its trailing ``RecordEvent`` wait events taken off (before the
-    operands are judged, so an event never lands in an optional operand)."""
+    """The operands of a call, its trailing wait events (``RecordEvent``, ``Event``) taken off
+    (before the operands are judged, so an event never lands in an optional operand)."""
     args = list(args)
-    while args and isinstance(args[-1], RecordEvent):
+    while args and isinstance(args[-1], WAITS):
         args.pop()
     return args
+
+
+def too_many(name: str, ops: list, most: int) -> None:
+    """An instruction given more operands than it takes: the first extra one is no wait event
+    (C++ ``WaitEvents&...`` binds Event objects only: the call does not compile)."""
+    if len(ops) > most:
+        bad = ops[most]
+        from ..core import CURRENT
+        stack = CURRENT.get()
+        raise PtoCheckError(f"{name}: argument {most + 1} ({bad!r}) is neither an operand nor a wait event "
+                            "(a RecordEvent an instruction returned, or a pto.Event[SrcOp, DstOp]())",
+                            rule=f"{name}(..., WaitEvents&... events)",
+                            target=stack[-1].target.name if stack else "")
+
+
+def _most(fn) -> int:
+    """How many positional operands ``fn`` takes."""
+    import inspect
+    kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    return sum(p.kind in kinds for p in inspect.signature(fn).parameters.values())
 
 
 def record(name: str) -> RecordEvent:
@@ -106,17 +174,22 @@ def instruction(name: str):
     """Give a PTO instruction its C++ event arguments: trailing wait events in
     (:func:`operands`), a new ``RecordEvent`` out."""
     def wrap(fn):
+        most = _most(fn)
+
         @functools.wraps(fn)
         def call(*args, **kw):
-            step = on_instances(fn, name=name)
-            step(*operands(args), **kw)
+            ops = operands(args)
+            too_many(name, ops, most)
+            on_instances(fn, name=name)(*ops, **kw)
             return record(name)
         return call
     return wrap
 
 
+WAITS = (Event, RecordEvent)
+
 globals().update({p.name: p for p in Pipe})
 globals().update({e.name: e for e in EventId})
 
-__all__ = ["Pipe", "EventId", "RecordEvent", "set_flag", "wait_flag", "pipe_barrier", "instruction",
+__all__ = ["Pipe", "EventId", "RecordEvent", "Op", "Event", "set_flag", "wait_flag", "pipe_barrier", "instruction",
            *(p.name for p in Pipe), *(e.name for e in EventId)]

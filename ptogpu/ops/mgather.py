@@ -9,8 +9,8 @@ from ..errors import PtoCheckError, PtoFault, check
 from ..semantics import mgather as sem
 from ..semantics import mgather_nz as sem_nz
 from ..tensor import GlobalTensor
-from ..tile import Tile
-from .events import RecordEvent, operands, record
+from ..tile import Tile, require_valid_getters
+from .events import RecordEvent, operands, record, too_many
 
 U32 = (1 << 32) - 1
 
@@ -181,8 +181,7 @@ class MGatherForm:
     def __call__(self, dst: Tile, table: GlobalTensor, idx, *rest) -> RecordEvent:
         """``MGATHER(dst, table, idx[, scratch][, events...])``; returns a RecordEvent."""
         rest = operands(rest)                                # C++ trailing wait events
-        if len(rest) > 1:
-            raise TypeError(f"MGATHER takes dst, table, idx[, scratch] and events, got {3 + len(rest)} operands")
+        too_many("MGATHER", [dst, table, idx, *rest], 4)
         on_instances(self._run, name="MGATHER")(dst, table, idx, rest[0] if rest else None)
         return record("MGATHER")
 
@@ -198,6 +197,9 @@ class MGatherForm:
         if not isinstance(idx, (Tile, GlobalTensor)):
             raise PtoCheckError(f"idx must be a Tile or GlobalTensor, got {type(idx).__name__}",
                                 rule="MGATHER", target=t)
+        # Every form's code calls dst.GetValidRow/Col; the index tile's valid dims only gate
+        # static checks (`ValidRow > 0`), so a static 0 there compiles (targets.ValidGetters)
+        require_valid_getters(core, "MGATHER", "mgather", dst=dst, idx=idx)
         if self.exec_ is not None and not rules.simt:
             raise PtoCheckError("GatherExec is defined only by the A5 header", rule="MGATHER<.., Exec>",
                                 target=t)

@@ -11,8 +11,8 @@ from ..enums import Coalesce, ScatterAtomicOp, ScatterConflict, ScatterOOB, Tile
 from ..errors import PtoCheckError, PtoError, PtoHazard, check
 from ..semantics import mscatter as sem
 from ..tensor import GlobalTensor
-from ..tile import Tile
-from .events import RecordEvent, operands, record
+from ..tile import Tile, require_valid_getters
+from .events import RecordEvent, operands, record, too_many
 from .mgather import a2a3_layout_checks, index_shape_checks, require_assigned
 
 _ATOMIC_ROW = {ScatterAtomicOp.Add: 0, ScatterAtomicOp.Max: 1, ScatterAtomicOp.Min: 2}
@@ -127,9 +127,7 @@ class MScatterForm:
 
     def __call__(self, table: GlobalTensor, src: Tile, idx: Tile, *events) -> RecordEvent:
         """``MSCATTER(table, src, idx[, events...])``; returns a RecordEvent."""
-        rest = operands(events)
-        if rest:
-            raise TypeError(f"MSCATTER takes table, src, idx and events, got {3 + len(rest)} operands")
+        too_many("MSCATTER", [table, src, idx, *operands(events)], 3)
         on_instances(self._run, name="MSCATTER")(table, src, idx)
         return record("MSCATTER")
 
@@ -174,6 +172,8 @@ class MScatterForm:
             if not isinstance(x, k):
                 raise PtoCheckError(f"{what} must be a {k.__name__}, got {type(x).__name__}",
                                     rule="MSCATTER operands", target=t)
+        # src.GetValidRow/Col on every target; idx's valid dims only gate static checks
+        require_valid_getters(core, "MSCATTER", "mscatter", src=src, idx=idx)
         p = list(self.params)
         if len(p) == 4 and not rules.conflict_form:
             raise PtoCheckError("MSCATTER<Mode, Atomic, Oob, Conflict> does not exist here (no "

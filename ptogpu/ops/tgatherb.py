@@ -9,7 +9,7 @@ from ..core import current_core
 from ..enums import TileType
 from ..errors import PtoCheckError, check, runtime_assert
 from ..semantics import tgatherb as sem
-from ..tile import Tile
+from ..tile import Tile, require_valid_getters
 from .events import instruction
 from .template import TemplateFunction
 
@@ -28,6 +28,8 @@ def _tgatherb(dst: Tile, src: Tile, offset: Tile) -> None:
             check(tile.Loc == TileType.Vec, f"TGATHERB: {name} is a Vec (UB) tile", t,
                   f"{name} is TileType.{tile.Loc.name}")
     check(rules.supported, "TGATHERB: target support", t, "TGATHERB is not implemented here")
+    # dst.GetValidRow/Col on every target; src's and offset's valid dims are never read
+    require_valid_getters(core, "TGATHERB", "tgatherb", dst=dst, src=src, offset=offset)
     if rules.row_major_dst:
         check(dst.isRowMajor, "TGATHERB: TileDataDst::isRowMajor", t, "dst is ColMajor")
     if rules.dtypes is not None:

@@ -9,11 +9,11 @@ from ..core import current_core
 from ..enums import TileType
 from ..errors import PtoCheckError, PtoHazard, check, runtime_assert, warn
 from ..semantics import tinterleave as sem
-from ..tile import Tile
+from ..tile import Tile, require_valid_getters
 from .events import instruction
 
 
-def _common(core, what: str, named: dict) -> None:
+def _common(core, what: str, key: str, named: dict) -> None:
     """The static checks of the target's header, then bounds. Both targets' signatures take
     the two destinations (and the two sources) as one template type, so they must be the same
     Tile type. The CPU simulator asserts only RowMajor (any Loc; src and dst element types may
@@ -31,6 +31,10 @@ def _common(core, what: str, named: dict) -> None:
         if a is not None and b is not None:
             check(type(a) is type(b), f"{what}: {group[0]} and {group[1]} are one Tile type "
                   "(template deduction)", t, f"{type(a).__name__} vs {type(b).__name__}")
+    # whose GetValidRow/Col the code calls: dst0's, the rest's inside the run-time asserts only
+    # (the one-src A5 form: src's; targets.ValidGetters)
+    require_valid_getters(core, what, key, **{n: named[n] for n in ("dst0", "dst1", "src", "src0", "src1")
+                                              if n in named})
     dst0 = named["dst0"]
     for name, tile in named.items():
         if rules.vec_only:
@@ -100,7 +104,7 @@ def _cpu_plain(dsts, srcs, VR: int, VC: int) -> bool:
 def TINTERLEAVE(dst1: Tile, dst0: Tile, src1: Tile, src0: Tile) -> None:
     """dst0 = first half, dst1 = second half of the stream src0[0], src1[0], src0[1], ..."""
     core = current_core()
-    _common(core, "TINTERLEAVE", dict(dst1=dst1, dst0=dst0, src1=src1, src0=src0))
+    _common(core, "TINTERLEAVE", "tinterleave", dict(dst1=dst1, dst0=dst0, src1=src1, src0=src0))
     VR, VC = dst0.valid_row, dst0.valid_col
     cpu = core.target.interleave.engine == "cpu_loop"     # the simulator checks dst0's width
     _asserts(core, "TINTERLEAVE", "dst0", (VR, VC), dict(dst1=dst1, src1=src1, src0=src0),
@@ -133,7 +137,7 @@ def TDEINTERLEAVE(dst1: Tile, dst0: Tile, src1: Tile, src0: Tile | None = None) 
     cpu = core.target.interleave.engine == "cpu_loop"
     if src0 is None:
         src = src1
-        _common(core, "TDEINTERLEAVE", dict(dst1=dst1, dst0=dst0, src=src))
+        _common(core, "TDEINTERLEAVE", "tdeinterleave_1src", dict(dst1=dst1, dst0=dst0, src=src))
         if cpu:     # the loop runs over dst0's valid shape; src must be twice as wide
             VR, VC = dst0.valid_row, dst0.valid_col
             _asserts(core, "TDEINTERLEAVE", "dst0", (VR, VC), dict(dst1=dst1), even=VC)
@@ -147,7 +151,7 @@ def TDEINTERLEAVE(dst1: Tile, dst0: Tile, src1: Tile, src0: Tile | None = None) 
         if run_interleave(core, "deint1", [dst0, dst1], [src], VR, n=VC): return  # noqa: E701
         sem.execute(core, [dst0, dst1], [src], VR, sem.deinterleave1_map(VC))
         return
-    _common(core, "TDEINTERLEAVE", dict(dst1=dst1, dst0=dst0, src1=src1, src0=src0))
+    _common(core, "TDEINTERLEAVE", "tdeinterleave", dict(dst1=dst1, dst0=dst0, src1=src1, src0=src0))
     VR, VC = dst0.valid_row, dst0.valid_col
     _asserts(core, "TDEINTERLEAVE", "dst0", (VR, VC), dict(dst1=dst1, src1=src1, src0=src0),
              even=VC if cpu else None)

@@ -65,20 +65,28 @@ def storage_overlaps(dst, idx, mode: Coalesce | None = None) -> bool:
     (a Row index tile read past its end, dst rows past the last) reaches the neighbours."""
     if getattr(idx, "space", None) != dst.space:
         return False
-    ilo, ihi = _span(idx, (dst.valid_row, 1) if mode == Coalesce.Row else None)
+    if mode == Coalesce.Row:
+        ilo, ihi = _span(idx, (dst.valid_row, 1), run=True)
+    elif mode == Coalesce.Elem:
+        # every target reads the index cells of dst's valid cells: the index tile's own valid
+        # dims are never read (a static 0 there compiles), only its layout
+        ilo, ihi = _span(idx, (dst.valid_row, dst.valid_col))
+    else:
+        ilo, ihi = _span(idx)
     dlo, dhi = _span(dst)
     return dlo < ihi and ilo < dhi
 
 
-def _span(tile, cells: tuple[int, int] | None = None) -> tuple[int, int]:
-    """Byte span of a tile's storage, widened to its valid cells (or ``cells`` read as a
-    row-major run, the Row index reads) where those reach past it."""
+def _span(tile, cells: tuple[int, int] | None = None, run: bool = False) -> tuple[int, int]:
+    """Byte span of a tile's storage, widened to its valid cells (or ``cells`` of it; ``run``:
+    read as a row-major run, the Row index reads) where those reach past it."""
     lo, hi = tile.addr, tile.addr + tile.nbytes
     vr, vc = cells if cells else (tile.valid_row, tile.valid_col)
-    if vr and vc and (cells or vr > tile.Rows or vc > tile.Cols):
+    if vr and vc and (run or vr > tile.Rows or vc > tile.Cols):
         # every layout's offset is a mixed-radix number rising with r and with c: the last
-        # valid cell lies furthest
-        far = vr * vc if cells else int(tile.offsets(vr - 1, vc - 1)) + 1
+        # valid cell lies furthest (under the full layout and the plain A5 one alike)
+        far = vr * vc if run else 1 + max(int(tile.offsets(vr - 1, vc - 1)),
+                                          int(tile.plain_offsets(vr - 1, vc - 1)))
         hi = max(hi, tile.addr + far * tile.Element.itemsize)
     return lo, hi
 
@@ -120,7 +128,7 @@ def _gather_cells(core, mode, oob, dst, table, idx, rows, cols) -> None:
             raw = read_indices(core, idx, iaddr, lambda i: f"idx of dst({r.flat[i]},{c.flat[i]})", ks)
             cap = prod(shape) & mask
             lanes = remap_lanes(raw, cap, oob, bits, clamp=False) if table.addr % T == 0 and \
-                table.addr + cap * T <= core.gm.size else None
+                0 <= table.addr and table.addr + cap * T <= core.gm.size else None
             if lanes is not None:       # every read lies in GM: no fault, no byte addresses
                 return _store(core, ks, dst, r, c, VR, VC, table, cap, *lanes)
             u = cast_index(raw, bits)
