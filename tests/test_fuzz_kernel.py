@@ -127,6 +127,8 @@ def test_worker_processes_give_the_same_report(monkeypatch):
     ("returns", "the kernel returned int; a kernel writes its outputs and returns nothing"),
     ("strays", f"the kernel wrote GM outside its buffers (by call 1 TSTORE at planted.py:{line('out + 8')})"),
     ("loops", "the kernel ran past the time limit (1 s for a chunk), at planted.py:"),
+    ("strays_early", f"outside its buffers (by call 1 TSTORE at planted.py:{line('the stray write')})"),
+    ("exits", f"instance 0: the kernel raised SystemExit: 3 (planted.py:{line('SystemExit(3)')})"),
 ])
 def test_a_kernel_that_misbehaves_is_one_line_and_exit_2(fn, msg):
     r = subprocess.run([sys.executable, "-m", "ptogpu", "fuzz", "--kernel", f"{PLANTED}:{fn}", "-n", "50",

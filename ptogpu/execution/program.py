@@ -28,7 +28,7 @@ from .. import dtypes
 from ..calls import PACKAGE, caller, restrict
 from ..core import FaultList
 from ..interop import cast_exact
-from ..memory import MAP_MIN
+from ..memory import GM_LIMIT, MAP_MIN
 from ..errors import HostMemoryError, KernelError, PtoCheckError, PtoError, PtoFault
 from ..targets import get_target
 
@@ -56,13 +56,39 @@ class Program:
         return (_rebuild, (self.ref, self.inputs, self.outputs, self.fixed, self.pair))
 
     def __post_init__(self) -> None:
+        """The buffers are checked here, before anything runs: a mistake in them is the
+        user's, named by its field in one line (ValueError), never an error inside a run."""
+        from .inputs import Indices, Values
+        who = f"kernel {self.ref or getattr(self.fn, '__name__', '?')}"
+        for field_, d in (("inputs", self.inputs), ("outputs", self.outputs), ("fixed", self.fixed)):
+            if not isinstance(d, dict) or not all(isinstance(k, str) and k.isidentifier() for k in d):
+                raise ValueError(f"{who}: {field_}: give a dict of buffer name -> spec")
         names = [*self.fixed, *self.inputs, *self.outputs]
         if len(set(names)) != len(names):
-            raise ValueError(f"kernel {self.ref}: a buffer name is used twice in fixed, inputs, outputs")
+            raise ValueError(f"{who}: a buffer name is used twice in fixed, inputs, outputs")
+        for name, g in self.inputs.items():
+            if not isinstance(g, (Indices, Values)):
+                raise ValueError(f"{who}: inputs[{name!r}] is a {type(g).__name__}: give a generator, "
+                                 "pto.fuzz.indices(shape, cap) or pto.fuzz.values(shape, dtype) (an array "
+                                 "every instance shares belongs in fixed)")
+        total = 0
         for name, spec in self.outputs.items():
-            if not (isinstance(spec, tuple) and len(spec) == 2 and int(spec[0]) > 0):
-                raise ValueError(f"kernel {self.ref}: output {name!r}: give (count, dtype), count > 0")
-            dtypes.as_dtype(spec[1])
+            count = spec[0] if isinstance(spec, tuple) and len(spec) == 2 else None
+            if isinstance(count, bool) or not isinstance(count, (int, np.integer)) or count <= 0:
+                raise ValueError(f"{who}: outputs[{name!r}] = {spec!r}: give (count, dtype), a whole count > 0")
+            total += int(count) * _dtype_of(who, f"outputs[{name!r}]", spec[1]).itemsize
+        for name, a in self.fixed.items():
+            try:
+                arr = np.asarray(a)
+            except Exception as e:                    # (an object NumPy cannot make an array of)
+                raise ValueError(f"{who}: fixed[{name!r}]: not an array ({type(e).__name__}: {e})") from None
+            if arr.dtype == object or arr.size == 0:
+                raise ValueError(f"{who}: fixed[{name!r}]: give a non-empty array of numbers")
+            _dtype_of(who, f"fixed[{name!r}]", arr.dtype)
+            total += arr.nbytes
+        if total > GM_LIMIT:
+            raise ValueError(f"{who}: its buffers hold {total} bytes: more than one core's GM ({GM_LIMIT} bytes)")
+        _check_params(who, self.fn, names)
 
     def out_layout(self) -> list[tuple[str, int, np.dtype]]:
         """(name, count, dtype) of each output, in order: the compared bytes."""
@@ -91,6 +117,33 @@ class Program:
                 "fixed": {n: {"shape": list(np.shape(a)), "dtype": dtypes.name_of(np.asarray(a).dtype),
                               "sha256": hashlib.sha256(np.ascontiguousarray(a).tobytes()).hexdigest()[:16]}
                           for n, a in self.fixed.items()}}
+
+
+def _dtype_of(who: str, what: str, dt) -> np.dtype:
+    try:
+        return dtypes.as_dtype(dt)
+    except (TypeError, ValueError, KeyError) as e:
+        raise ValueError(f"{who}: {what}: element type {dt!r}: {e}") from None
+
+
+def _check_params(who: str, fn: Callable, names: list[str]) -> None:
+    """The kernel takes exactly its buffers, by name (``fn(**ptrs)``)."""
+    import inspect
+    if not callable(fn):
+        raise ValueError(f"{who}: {fn!r} is not a function")
+    try:
+        sig = inspect.signature(fn)
+    except (TypeError, ValueError):
+        return                                      # (a builtin or C function: it will say)
+    try:
+        sig.bind(**{n: None for n in names})
+    except TypeError as e:
+        raise ValueError(f"{who}: its parameters ({', '.join(sig.parameters)}) do not take the buffers "
+                         f"fixed + inputs + outputs ({', '.join(names) or 'none'}): {e}") from None
+
+
+FUZZ_FIELDS = ("inputs", "outputs", "fixed", "pair")
+"""What a kernel file's ``FUZZ`` dict may hold."""
 
 
 def load(ref: str) -> Program:
@@ -129,7 +182,16 @@ def load(ref: str) -> Program:
     if not isinstance(fuzz, dict) or "outputs" not in fuzz:
         raise ValueError(f"kernel {ref!r}: the module defines no FUZZ = dict(inputs=..., outputs=..., "
                          "fixed=...) for it (docs/fuzz.md)")
-    return Program(fn, dict(fuzz.get("inputs", {})), dict(fuzz["outputs"]), dict(fuzz.get("fixed", {})), ref,
+    odd = [k for k in fuzz if k not in FUZZ_FIELDS]
+    if odd:
+        raise ValueError(f"kernel {ref!r}: FUZZ field {odd[0]!r} is not one of {', '.join(FUZZ_FIELDS)}")
+    parts = {k: fuzz.get(k, {}) for k in ("inputs", "outputs", "fixed")}
+    for k, v in parts.items():
+        if not isinstance(v, dict):
+            raise ValueError(f"kernel {ref!r}: FUZZ {k} is a {type(v).__name__}: give a dict of buffer name -> spec")
+    if not isinstance(fuzz.get("pair", ""), str):
+        raise ValueError(f"kernel {ref!r}: FUZZ pair: give two sides as a string, e.g. 'cpu:a5'")
+    return Program(fn, dict(parts["inputs"]), dict(parts["outputs"]), dict(parts["fixed"]), ref,
                    str(fuzz.get("pair", "cpu:a5")))
 
 

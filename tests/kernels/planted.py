@@ -58,7 +58,20 @@ def strays(table, ids, out):
     pto.TSTORE(Out(out + 8), t)                 # 32 bytes past `out`: the gap after it
 
 
+def strays_early(table, ids, out):
+    t = pto.Tile[V, pto.float32, 1, 8]()
+    pto.TASSIGN(t, 0x100)
+    t.set(np.ones((1, 8), np.float32))
+    pto.TSTORE(Out(out + 8), t)                 # the stray write: the first call
+    pto.TSTORE(Out(out), t)                     # a later call, inside its buffer
+
+
+def exits(table, ids, out):
+    raise SystemExit(3)
+
+
 _BUFS = dict(inputs={"ids": pto.fuzz.indices(8, cap=64, gen="uniform")},
              outputs={"out": (8, pto.float32)},
              fixed={"table": np.arange(64, dtype=np.float32)}, pair="cpu:a5")
-FUZZ = {name: _BUFS for name in ("planted", "raises", "raises_later", "returns", "loops", "strays")}
+FUZZ = {name: _BUFS for name in ("planted", "raises", "raises_later", "returns", "loops", "strays", "strays_early",
+                                 "exits")}
