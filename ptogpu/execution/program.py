@@ -11,6 +11,7 @@ the kernel was: an exception that is not ptogpu's, a returned value, the time li
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import importlib
 import importlib.util
@@ -52,8 +53,34 @@ class Program:
     family = "kernel"                 # (its campaigns' report: ptogpu.fuzz.user_kernel)
 
     def __reduce__(self):
-        # a kernel read from a file is read again where it is unpickled (a worker process)
+        # where it is unpickled (a worker process) a kernel from a file is its slice run again
+        # (never the file: a script's other statements run campaigns), one from an importable
+        # module is imported
+        if self.scripted():
+            return (_from_slice, (self.slice(), self.inputs, self.outputs, self.fixed, self.ref, self.pair))
         return (_rebuild, (self.ref, self.inputs, self.outputs, self.fixed, self.pair))
+
+    def scripted(self) -> bool:
+        """The kernel lives in a file run as a script or read by ``load``, not in a module
+        that can be imported: it travels, and stands in reproducers, as its slice."""
+        where = self.ref.rpartition(":")[0]
+        return where.endswith(".py") or where == "__main__" or not where
+
+    @functools.cached_property
+    def _slice(self):
+        from .source import kernel_source
+        try:
+            return kernel_source(self.fn)
+        except ValueError as e:
+            return e
+
+    def slice(self):
+        """The kernel's stand-alone source (``execution.source``); ValueError where its file
+        does not give one."""
+        got = self._slice
+        if isinstance(got, ValueError):
+            raise got
+        return got
 
     def __post_init__(self) -> None:
         """The buffers are checked here, before anything runs: a mistake in them is the
@@ -200,9 +227,12 @@ def load_fn(ref: str) -> Callable:
     where, _, name = ref.rpartition(":")
     if where.endswith(".py"):
         return load(ref).fn
-    import functools
     mod = importlib.import_module(where)
     return functools.reduce(getattr, name.split("."), mod)
+
+
+def _from_slice(src, inputs: dict, outputs: dict, fixed: dict, ref: str, pair: str) -> "Program":
+    return Program(src.load(), inputs, outputs, fixed, ref, pair)
 
 
 def _rebuild(ref: str, inputs: dict, outputs: dict, fixed: dict, pair: str) -> "Program":

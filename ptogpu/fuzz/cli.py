@@ -199,9 +199,11 @@ def format_report(title: str, rep: Report, verbose: bool = True, repro: dict | N
         if c["shrunk"]:
             s = c["shrunk"]
             what = s.get("what") or f"{s['rows']}x{s['cols']}, {s['nontrivial']} non-trivial index value(s)"
+            if s.get("no_reproducer"):
+                out.append(f"      no stand-alone reproducer ({what}): {s['no_reproducer']}")
             if c["class"] in repro:
                 out.append(f"      minimal reproducer ({what}): {repro[c['class']]}")
-            if verbose:
+            if verbose and c["reproducer"]:
                 out.append(f"      minimal reproducer ({what}):")
                 out += ["        " + ln for ln in c["reproducer"].rstrip().splitlines()]
     return "\n".join(out)

@@ -388,8 +388,14 @@ def campaign(prog: Program, a: Side | str, b: Side | str, n: int, *, seed: int =
 
 
 def _poolable(prog: Program) -> bool:
-    """A worker process can load the kernel (from its file or an importable module)."""
-    return bool(prog.ref) and not prog.ref.startswith("__main__:")
+    """A worker process can load the kernel (its slice of a file, or an importable module)."""
+    if not prog.scripted():
+        return True
+    try:
+        prog.slice()
+        return True
+    except ValueError:
+        return False
 
 
 def chunk_task(ctx: tuple, s: int, m: int) -> Chunk:
@@ -461,25 +467,52 @@ def shrink_class(rep: KernelReport, c: DivClass, budget: int = 200) -> None:
                     break
     c.shrunk = {"what": ", ".join(f"{k}: {int(np.count_nonzero(v))} non-zero of {v.size}" for k, v in data.items()),
                 "inputs": {k: v[0].tolist() for k, v in data.items()}}
-    c.reproducer = script(prog, a, b, {k: v[0] for k, v in data.items()})
+    try:
+        c.reproducer = script(prog, a, b, {k: v[0] for k, v in data.items()})
+    except ValueError as e:                 # (no stand-alone source: said, never a re-run)
+        c.shrunk["no_reproducer"] = str(e)
+
+
+def _quoted(text: str) -> str:
+    """``text`` as a Python literal, a readable triple-quoted raw string where it can be."""
+    if "\'\'\'" in text or text.endswith("\\") or "\r" in text:
+        return repr(text)
+    return "r\'\'\'" + text + "\'\'\'"
+
+
+def _embedded(a: np.ndarray) -> str:
+    """An expression that rebuilds array ``a`` bytes-exact (zlib and base64 of its bytes)."""
+    import base64
+    import zlib
+    from .. import dtypes
+    blob = base64.b64encode(zlib.compress(np.ascontiguousarray(a).tobytes(), 9)).decode()
+    return (f"np.frombuffer(zlib.decompress(base64.b64decode({blob!r})), pto.{dtypes.name_of(a.dtype)})"
+            f".reshape({a.shape!r})")
 
 
 def script(prog: Program, a: Side, b: Side, inputs: dict) -> str:
     """A stand-alone program (public API only) that calls the kernel on both targets with
-    these inputs and prints the differing output bytes and the first diverging call."""
+    these inputs and prints the differing output bytes and the first diverging call. A kernel
+    from a file travels as its slice (``execution.source``): the file is never run again."""
     import os
     from .. import dtypes
     where, _, name = prog.ref.rpartition(":")
-    if where.endswith(".py"):
-        load_fn = ["from ptogpu.execution.program import load",
-                   f"prog = load({os.path.abspath(where) + ':' + name!r})   # the kernel and its FUZZ buffers",
-                   "kernel = prog.fn"]
-        fixed = "prog.fixed"
+    if prog.scripted():                     # the kernel's slice of its file, not the file
+        src = prog.slice()
+        load_fn = ["# the kernel and what it uses, cut from its file: first line there -> those lines",
+                   "KERNEL = {"]
+        for at, text in src.blocks():
+            load_fn.append(f"    {at}: {_quoted(text)},")
+        load_fn += ["}", "lines = []",
+                    "for at, text in KERNEL.items():           # (laid at their lines: calls name them as there)",
+                    "    lines += [''] * (at - 1 - len(lines)) + text.splitlines()",
+                    "space = {}",
+                    f"exec(compile('\\n'.join(lines) + '\\n', {os.path.basename(src.path)!r}, 'exec'), space)",
+                    f"kernel = space[{src.name!r}]"]
     else:
         load_fn = [f"from {where} import {name.split('.')[0]} as kernel"]
-        fixed = "{" + ", ".join(f"{k!r}: np.frombuffer(bytes.fromhex({np.ascontiguousarray(v).tobytes().hex()!r}), "
-                                f"np.{np.asarray(v).dtype.name})" for k, v in prog.fixed.items()) + "}"
-    lines = ["import numpy as np", "import ptogpu as pto", "", *load_fn, "",
+    fixed = "{" + ", ".join(f"{k!r}: {_embedded(np.asarray(v))}" for k, v in prog.fixed.items()) + "}"
+    lines = ["import base64", "import zlib", "", "import numpy as np", "import ptogpu as pto", "", *load_fn, "",
              f"fixed = {fixed}",
              "inputs = {"]
     for k, v in inputs.items():
