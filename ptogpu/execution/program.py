@@ -19,6 +19,7 @@ import os
 import signal
 import sys
 import threading
+import time
 import traceback
 from dataclasses import dataclass, field
 from typing import Callable
@@ -287,9 +288,11 @@ def run_program(prog: Program, target: str, backend: str, data: dict[str, np.nda
     outside the buffers)."""
     n = len(next(iter(data.values()))) if data else 1
     todo, acc = np.arange(n), None
+    end = None if not limit else time.monotonic() + limit     # (the limit is the chunk's, every run)
     while True:
         part = data if todo.size == n else {k: v[todo] for k, v in data.items()}
-        run, parked = _run_padded(prog, target, backend, part, quirks, trace, first + int(todo[0]), limit,
+        left = None if end is None else max(end - time.monotonic(), 1e-3)
+        run, parked = _run_padded(prog, target, backend, part, quirks, trace, first + int(todo[0]), (left, limit),
                                   shown if todo.size == n else None, gaps)
         if acc is None and not parked.any():
             return run                          # one path: every instance ran to its end
@@ -318,8 +321,9 @@ def _merge(acc: ProgramRun | None, n: int, todo: np.ndarray, run: ProgramRun, pa
 
 
 def _run_padded(prog: Program, target: str, backend: str, data: dict, quirks, trace: bool, first: int,
-                limit, shown, gaps: bool) -> tuple[ProgramRun, np.ndarray]:
-    """One run of the kernel over ``data``'s instances; and which of them it parked."""
+                limit: tuple, shown, gaps: bool) -> tuple[ProgramRun, np.ndarray]:
+    """One run of the kernel over ``data``'s instances; and which of them it parked.
+    ``limit``: (seconds left for this run, the chunk's limit), or Nones."""
     n = len(next(iter(data.values()))) if data else 1
     if data and n < POOL_MIN and (trace or n > 1):
         # a few instances run as the first of a kept core of POOL_MIN (the rest repeat the
@@ -334,7 +338,7 @@ def _run_padded(prog: Program, target: str, backend: str, data: dict, quirks, tr
 
 
 def _run_once(prog: Program, target: str, backend: str, data: dict, quirks, trace: bool, first: int,
-              limit, shown: int, gaps: bool) -> tuple[ProgramRun, np.ndarray]:
+              limit: tuple, shown: int, gaps: bool) -> tuple[ProgramRun, np.ndarray]:
     n = len(next(iter(data.values()))) if data else 1
     key = (target, backend, n, tuple(sorted((quirks or {}).items())))
     entry = None if n < POOL_MIN else _pool_take(prog, key)
@@ -349,7 +353,7 @@ def _run_once(prog: Program, target: str, backend: str, data: dict, quirks, trac
         log = core.calls(watch=(lambda: _gaps_written(core, spans)) if gaps else None) if trace \
             else contextlib.nullcontext()
         faults = None
-        with log, _limit(limit, first, shown), core.program():
+        with log, _limit(*limit, first, shown), core.program():
             try:
                 got = prog.fn(**ptrs)
             except PtoFault as e:
@@ -492,9 +496,10 @@ def _inner(e: BaseException) -> str | None:
 
 
 @contextlib.contextmanager
-def _limit(seconds: float | None, first: int, n: int):
+def _limit(seconds: float | None, said: float | None, first: int, n: int):
     """Raise KernelError in the kernel after ``seconds`` (the main thread of a POSIX process
-    only: a signal interrupts Python code; elsewhere no limit is kept)."""
+    only: a signal interrupts Python code; elsewhere no limit is kept), saying the chunk's
+    limit ``said``."""
     if not seconds or threading.current_thread() is not threading.main_thread() \
             or not hasattr(signal, "setitimer"):
         yield
@@ -502,7 +507,7 @@ def _limit(seconds: float | None, first: int, n: int):
 
     def over(signum, frame):
         raise KernelError(f"instances {first} .. {first + n - 1}: the kernel ran past the time limit "
-                          f"({seconds:g} s for a chunk), at {caller(frame)}")
+                          f"({said:g} s for a chunk), at {caller(frame)}")
     old = signal.signal(signal.SIGALRM, over)
     signal.setitimer(signal.ITIMER_REAL, float(seconds))
     try:
