@@ -101,3 +101,19 @@ def test_host_steps_after_every_instance_has_stopped_are_no_error(backend):
         pto.MGATHER[pto.Coalesce.Elem](dt, table, it)          # runs on no instance
         assert t2.addr == 0x300
         assert core.read("ub", 0, 0x400).tobytes() == before.tobytes()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_run_batch_reports_host_memory_exhaustion_as_a_host_error(backend, monkeypatch):
+    from ptogpu.execution.batch import run_batch
+    from ptogpu.fuzz import FuzzConfig
+    real = memory._sparse_zeros
+
+    def scarce(nbytes):
+        if nbytes > 1 << 20:
+            raise MemoryError
+        return real(nbytes)
+    monkeypatch.setattr(memory, "_sparse_zeros", scarce)
+    cfg = FuzzConfig(target="a5", mode="elem", oob="clamp", rows=4, cols=8, table_size=64)
+    with pytest.raises(HostMemoryError):
+        run_batch(cfg, 4096, backend=backend, chunk=4096, path="cores")
