@@ -31,7 +31,9 @@ def test_restore_keeps_what_was_put_before_mark_on_every_batch_size(batch, backe
     assert not np.reshape(got_o, (-1, 64)).any()
 
 
-def test_host_memory_exhaustion_is_a_host_error_not_a_fault(monkeypatch):
+@pytest.fixture
+def scarce_memory(monkeypatch):
+    """Host memory that holds no row buffer over 1 MiB."""
     real = memory._sparse_zeros
 
     def scarce(nbytes):
@@ -39,6 +41,9 @@ def test_host_memory_exhaustion_is_a_host_error_not_a_fault(monkeypatch):
             raise MemoryError
         return real(nbytes)
     monkeypatch.setattr(memory, "_sparse_zeros", scarce)
+
+
+def test_host_memory_exhaustion_is_a_host_error_not_a_fault(scarce_memory):
     with pto.Core("a5", "numpy", batch=64) as core:
         core.gm_put(np.zeros(1 << 15, np.uint8))                 # one shared row: fine
         with pytest.raises(HostMemoryError, match="do not fit in host memory") as e:
@@ -104,16 +109,9 @@ def test_host_steps_after_every_instance_has_stopped_are_no_error(backend):
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-def test_run_batch_reports_host_memory_exhaustion_as_a_host_error(backend, monkeypatch):
+def test_run_batch_reports_host_memory_exhaustion_as_a_host_error(backend, scarce_memory):
     from ptogpu.execution.batch import run_batch
     from ptogpu.fuzz import FuzzConfig
-    real = memory._sparse_zeros
-
-    def scarce(nbytes):
-        if nbytes > 1 << 20:
-            raise MemoryError
-        return real(nbytes)
-    monkeypatch.setattr(memory, "_sparse_zeros", scarce)
     cfg = FuzzConfig(target="a5", mode="elem", oob="clamp", rows=4, cols=8, table_size=64)
     with pytest.raises(HostMemoryError):
         run_batch(cfg, 4096, backend=backend, chunk=4096, path="cores")
