@@ -34,12 +34,42 @@ MAX_WORKERS = 8
 MIN_VALUES = 1 << 25
 IN_WORKER = "PTOGPU_IN_WORKER"
 IDLE_TIMEOUT = 300          # seconds an idle local worker waits before it exits
+WATCH_S = 0.5               # how often a worker looks for its parent where it cannot wait on it
+LEAK_BYTES = 2 << 30
+"""Growth of a local worker's private memory after its first task from which loky's leak
+check replaces it (loky's default: 300 MB). A kernel campaign's worker keeps cores of N
+between chunks on purpose (``program._POOL``: up to ``POOL_INSTANCES`` instances, six cores
+of ``GM_BUDGET`` bytes of GM), and the cores of its classifications come after the first
+chunk: that alone can pass 300 MB, and each replaced worker makes its cores again. The
+environment's ``LOKY_MAX_MEMORY_LEAK_SIZE`` wins."""
+
+
+def in_worker() -> bool:
+    """This process, or this thread, is a worker of some pool: one of ours (``IN_WORKER``), a
+    daemonic process (a Dask nanny's worker, a ``multiprocessing`` pool's), or a Dask task.
+    It runs its tasks itself: it starts no process pool (a daemonic process may have no
+    children; a worker's CPUs are its cluster's to share out)."""
+    if os.environ.get(IN_WORKER) or os.environ.get("PTOGPU_FUZZ_IN_WORKER"):
+        return True
+    import multiprocessing
+    if multiprocessing.current_process().daemon:
+        return True
+    import sys
+    dist = sys.modules.get("distributed")          # (imported where a Dask worker runs)
+    if dist is not None:
+        try:
+            dist.get_worker()
+            return True
+        except Exception:                          # ValueError: not in a Dask task
+            pass
+    return False
 
 
 def workers(values: int) -> int:
-    """Local worker processes for a run of ``values`` index values (0: this process). Even one
-    CPU gets a worker for a big run: its heap is tuned for the chunk arrays (below)."""
-    if os.environ.get(IN_WORKER) or os.environ.get("PTOGPU_FUZZ_IN_WORKER"):
+    """Local worker processes for a run of ``values`` index values (0: this process; always
+    in a worker, :func:`in_worker`). Even one CPU gets a worker for a big run: its heap is
+    tuned for the chunk arrays (below)."""
+    if in_worker():
         return 0
     name = "PTOGPU_WORKERS" if os.environ.get("PTOGPU_WORKERS", "").strip() else "PTOGPU_FUZZ_WORKERS"
     env = os.environ.get(name, "").strip()
@@ -55,15 +85,92 @@ def workers(values: int) -> int:
 
 
 # -- the worker side ----------------------------------------------------------------------------
-def _init_worker() -> None:
+def _init_worker(parent: int | None = None) -> None:
     """Ctrl-C is the caller's to handle (the terminal sends it to the whole process group): a
-    worker finishes its task, the caller cancels what has not started."""
+    worker finishes its task, the caller cancels what has not started. The worker leaves with
+    process ``parent`` (default: its parent now), however that one ends (:func:`_leave_with`)."""
     import signal
+    _leave_with(os.getppid() if parent is None else parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     # the worker allocates and frees the same few chunk-sized arrays over and over: glibc
     # would hand each back to the kernel and fault its pages in again (~40% of a chunk)
     from ..backend.heap import keep_freed_heap
     keep_freed_heap(worker=True)
+    _private_leak_check()
+
+
+def _leave_with(parent: int) -> None:
+    """Exit as soon as process ``parent`` is gone. A caller killed with SIGKILL (the OOM
+    killer, ``kill -9``) runs no clean-up, and loky's workers would wait for tasks until their
+    idle timeout, holding their memory (loky's resource trackers, whose pipes the workers hold
+    too, then stay as well). A daemon thread waits on a pidfd of the parent (Linux 5.3+),
+    else looks every :data:`WATCH_S` whether the worker was handed to another parent. (Not
+    ``prctl(PR_SET_PDEATHSIG)``: it fires when the *thread* that started the worker ends,
+    and loky starts replacement workers from its manager thread.)"""
+    import threading
+    fd = None
+    try:
+        fd = os.pidfd_open(parent)
+    except (AttributeError, OSError):            # not Linux, an old kernel, or already gone
+        pass
+    if os.getppid() != parent:                   # gone before we looked (or the pid is not ours)
+        os._exit(1)
+
+    def watch() -> None:
+        if fd is not None:
+            try:
+                import select
+                p = select.poll()
+                p.register(fd, select.POLLIN)
+                while not p.poll():              # readable once the process has ended
+                    pass
+                os._exit(1)
+            except Exception:                    # (then as without a pidfd)
+                pass
+        import time
+        while os.getppid() == parent:
+            time.sleep(WATCH_S)
+        os._exit(1)
+    threading.Thread(target=watch, name="ptogpu-leave-with-parent", daemon=True).start()
+
+
+def _private_leak_check() -> None:
+    """loky replaces a worker whose resident memory grew by ``_MAX_MEMORY_LEAK_SIZE`` since
+    its first task (psutil's RSS), with a warning that it "usually indicates a memory leak".
+    RSS counts a page of a shared mapping once per mapping: a kernel's fixed table mapped
+    copy-on-write into each of N instances (``memory._mapped_rows``) counts N times as the
+    instances read it, though it is one table (embedding_bag: +15 MB a chunk, without end).
+    Here the check counts the worker's private memory (``RssAnon`` + ``RssFile``, Linux), and
+    allows :data:`LEAK_BYTES` of it (what a worker keeps on purpose)."""
+    try:
+        from loky import process_executor as pe
+    except ImportError:
+        return
+    if "LOKY_MAX_MEMORY_LEAK_SIZE" not in os.environ and isinstance(getattr(pe, "_MAX_MEMORY_LEAK_SIZE", None), int):
+        pe._MAX_MEMORY_LEAK_SIZE = max(pe._MAX_MEMORY_LEAK_SIZE, LEAK_BYTES)
+    measure = getattr(pe, "_get_memory_usage", None)
+    if measure is None or getattr(measure, "_ptogpu", False) or _private_bytes(os.getpid()) is None:
+        return
+
+    def private(pid, force_gc=False):
+        if force_gc:
+            import gc
+            gc.collect()
+        got = _private_bytes(pid)
+        return measure(pid) if got is None else got
+    private._ptogpu = True
+    pe._get_memory_usage = private
+
+
+def _private_bytes(pid: int) -> int | None:
+    """Resident bytes of process ``pid`` that are its own: anonymous and file pages, not
+    shared-memory ones (``/proc/PID/status``; None where there is none)."""
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            got = {ln.split(":")[0]: int(ln.split()[1]) for ln in f if ln.startswith(("RssAnon:", "RssFile:"))}
+    except (OSError, ValueError, IndexError):
+        return None
+    return 1024 * (got["RssAnon"] + got["RssFile"]) if len(got) == 2 else None
 
 
 _held: dict = {}             # token -> the shared object of one map, unpickled once per worker
@@ -72,6 +179,10 @@ _held: dict = {}             # token -> the shared object of one map, unpickled 
 def run_task(fn: Callable, args: tuple, token=None, blob: bytes | None = None):
     """One task where an executor runs it: ``fn(*args)``, or ``fn(shared, *args)``. Returns
     (result, warnings) so the caller re-issues the task's warnings under its own filters."""
+    first = token is None or token not in _held       # (a new map, or a task of its own)
+    mine = bool(os.environ.get(IN_WORKER))            # one of our local workers
+    if mine and first:
+        _tidy(unfreeze=True)
     if token is not None:
         if token not in _held:
             _held.clear()            # one map at a time: the previous object goes
@@ -81,7 +192,26 @@ def run_task(fn: Callable, args: tuple, token=None, blob: bytes | None = None):
         warnings.simplefilter("always")
         res = fn(*args)
     seen = dict.fromkeys((w.category, str(w.message)) for w in caught)
+    if mine:
+        _tidy(freeze=first and token is not None)
     return res, [(c, m) for c, m in seen if _picklable(c)]
+
+
+def _tidy(unfreeze: bool = False, freeze: bool = False) -> None:
+    """A local worker collects reference cycles after each task. A kernel's chunk leaves cycles
+    that hold its arrays (a caught fault's traceback holds the frames that made them), and
+    Python's collection of its oldest generation, paced by objects made, not bytes, came
+    rarely: an embedding_bag worker held up to 1.6 GB where 0.7 GB was live. A full collection looks at every
+    object (~40,000 once ptogpu is imported: ~10 ms, a tenth of a kernel's chunk), so what
+    the first task of a map leaves is frozen (``gc.freeze``: never looked at again; ~0.3 ms a
+    task) until the next map, or a task of its own, unfreezes it."""
+    import gc
+    if unfreeze:
+        gc.unfreeze()
+        return
+    gc.collect()
+    if freeze:
+        gc.freeze()
 
 
 def _picklable(obj) -> bool:
@@ -138,9 +268,10 @@ class SharedRows:
 
 # -- the caller side ----------------------------------------------------------------------------
 def local(n_workers: int) -> Executor | None:
-    """The local pool with ``n_workers`` processes (None for 0: run in this process). Reused
-    while its size stays the same; a broken one (a worker died) is replaced."""
-    if n_workers <= 0:
+    """The local pool with ``n_workers`` processes (None for 0, and in a worker: run in this
+    process). Reused while its size stays the same; a broken one (a worker died) is replaced.
+    Its workers leave with this process, however it ends (:func:`_leave_with`)."""
+    if n_workers <= 0 or in_worker():
         return None
     from loky import get_reusable_executor
     import ptogpu
@@ -148,7 +279,7 @@ def local(n_workers: int) -> Executor | None:
     root = os.path.dirname(os.path.dirname(os.path.abspath(ptogpu.__file__)))
     path = os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH", "")) if p)
     return get_reusable_executor(max_workers=n_workers, timeout=IDLE_TIMEOUT, initializer=_init_worker,
-                                 env={IN_WORKER: "1", "PYTHONPATH": path})
+                                 initargs=(os.getpid(),), env={IN_WORKER: "1", "PYTHONPATH": path})
 
 
 def _quiet_resource_tracker() -> None:
