@@ -394,7 +394,7 @@ class Core:
             self._stop(int(k), e)
 
     def _stop(self, k: int, e: PtoFault) -> None:
-        self.faults[k] = e
+        self.faults[k] = e.with_traceback(None)     # (its frames would hold the step's arrays)
         self.live[k] = False
 
     def trace(self):
