@@ -171,10 +171,9 @@ class Core:
             b.mark()
 
     def restore(self) -> bool:
-        """Make this core as it was at :meth:`mark` (see :meth:`Bank.restore`; bytes written
-        into an instance's own memory since are not kept, so a program writes its
-        per-instance inputs again), keeping allocations, pointers and mappings; no faults,
-        fresh registers. A campaign runs a program's chunks on one core this way, which
+        """Make this core as it was at :meth:`mark` (see :meth:`Bank.restore`: every byte
+        written since, in every instance, goes back to what it held then, on every batch
+        size), keeping allocations, pointers and mappings; no faults, fresh registers. A campaign runs a program's chunks on one core this way, which
         costs no new mappings. False where it cannot (make a new core)."""
         if self._executing:
             raise PtoError("core.restore() inside an instruction")

@@ -102,6 +102,9 @@ RANGE_MAX = 1 << 16
 """Widest range of writes a restore rewrites in every instance; wider (scattered writes into a
 big table, say) goes by the pages written (a whole range would copy, and unshare, the table
 in every instance)."""
+KEEP_MAX = 256 << 20
+"""Most bytes :meth:`Bank.mark` copies of the instances' own writes before it (past that,
+restore says it cannot: make a new core)."""
 MAP_MIN = 1 << 16
 """Bytes of a shared row from which :meth:`Bank.unshare` maps it into every instance
 (copy-on-write) instead of copying it."""
@@ -257,9 +260,8 @@ class Bank:
             raise HostMemoryError(f"{self.name.upper()}: {self.n} instances of {self.size} bytes "
                                   "do not fit in host memory (use fewer instances)")
         self._dirty = None
-        if hi:
+        if hi:                          # (the rows as made: not a write of their own)
             flat.reshape(self.n, cap)[:, :hi] = row[:hi]
-            self._wrote(0, hi)
         self.flat, self.stride, self.shared = flat, cap, False
         self._made, self._mapped = (row[:hi].copy() if hi else None), False
 
@@ -427,24 +429,21 @@ class Bank:
     def mark(self) -> None:
         """Remember this memory's state for :meth:`restore`: while shared, its row (all
         zero, or a copy); else its rows as they were made (zero, or the bytes they started
-        from: a mapped table is its mapping) -- bytes written into the rows since are not kept."""
+        from: a mapped table is its mapping) and a copy of the range the instances' own
+        writes since fell in (every instance's bytes there: an input put per instance before
+        the mark is part of what restore goes back to, on every batch size)."""
         if self.shared:
             row = self.flat[: self.size]
             self._mark = ("row", row.copy() if row.any() else None)
             self._dirty = None
-        else:                           # (what was written since the rows were made stays noted)
-            if self.n == 1 and self._dirty is not None:
-                self._made_now()
-            self._mark = ("rows", self.flat, self._made)
-
-    def _made_now(self) -> None:
-        """One instance: its bytes now are what its row is made of (a table put before the
-        mark is the instance's own and is kept; N instances' own bytes are not)."""
-        d = self._dirty
-        hi = self.size if d is ALL else min(d[1], self.size)
-        nz = np.flatnonzero(self.flat[:hi])
-        self._made = self.flat[: int(nz[-1]) + 1].copy() if nz.size else None
-        self._dirty, self._restorable = None, True
+            return
+        d, kept = self._dirty, None
+        if d is not None:
+            lo, hi = (0, self.size) if d is ALL else (d[0], min(d[1], self.size))
+            kept = False if (hi - lo) * self.n > KEEP_MAX else \
+                (lo, self.flat.reshape(self.n, self.stride)[:, lo:hi].copy())
+            self._dirty, self._restorable = None, kept is not False
+        self._mark = ("rows", self.flat, self._made, kept)
 
     def restore(self) -> bool:
         """Back to the state :meth:`mark` remembered, keeping allocations, rows and mappings:
@@ -461,9 +460,12 @@ class Bank:
                 return True
             if state[0] is not None or self._mapped:      # (its rows would all need the copy)
                 return False
+            if self._made is not None:                    # (made from a row written since the mark)
+                self._wrote(0, self._made.size)
             ok = self._rewrite_range(None) or self._rewrite_pages(None) or _drop_pages(self.flat)
         else:
-            if kind != "rows" or self.flat is not state[0] or self._made is not state[1] or not self._restorable:
+            if kind != "rows" or self.flat is not state[0] or self._made is not state[1] or not self._restorable \
+                    or state[2] is False:
                 return False
             first = self._image if self._mapped else self._made
             ok = self._rewrite_range(first) or self._rewrite_pages(first)
@@ -471,6 +473,9 @@ class Bank:
                 if self._made is not None:
                     self.flat.reshape(self.n, self.stride)[:, : self._made.size] = self._made
                 ok = True
+            if ok and state[2] is not None:             # the instances' own bytes at the mark
+                lo, kept = state[2]
+                self.flat.reshape(self.n, self.stride)[:, lo: lo + kept.shape[1]] = kept
         if ok:
             self._dirty = None
         return ok

@@ -115,3 +115,20 @@ def test_run_batch_reports_host_memory_exhaustion_as_a_host_error(backend, scarc
     cfg = FuzzConfig(target="a5", mode="elem", oob="clamp", rows=4, cols=8, table_size=64)
     with pytest.raises(HostMemoryError):
         run_batch(cfg, 4096, backend=backend, chunk=4096, path="cores")
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("batch", [1, 2, 5])
+def test_restore_keeps_per_instance_inputs_put_before_mark(batch, backend):
+    ids = np.arange(batch * 8, dtype=np.int32).reshape(batch, 8) * 3 + 1
+    with pto.Core("a5", backend, batch=batch) as core:
+        t = core.gm_put(np.arange(8, dtype=np.int32) + 100)
+        p = core.gm_put(ids if batch > 1 else ids[0], per_instance=batch > 1)
+        core.mark()
+        for _ in range(2):
+            core.write("gm", p.addr, np.zeros(32, np.uint8))
+            core.write("gm", t.addr, np.zeros(32, np.uint8))
+            assert core.restore()
+            got = np.reshape(core.read("gm", p.addr, 32), (batch, 32)).view(np.int32)
+            tab = np.reshape(core.read("gm", t.addr, 32), (batch, 32)).view(np.int32)
+            assert got.tolist() == ids.tolist() and (tab == np.arange(8) + 100).all()

@@ -112,17 +112,21 @@ def test_each_way_of_restoring_gives_the_same_bytes(monkeypatch, way):
 def test_rows_are_read_only_and_writes_note_their_range():
     with pto.Core("a5", "numpy", batch=4) as core:
         gm = core.banks["gm"]
-        p = core.gm_put(np.arange(16, dtype=np.int32).reshape(4, 4), per_instance=True)
-        core.mark()
+        ids = np.arange(16, dtype=np.int32).reshape(4, 4)
+        p = core.gm_put(ids, per_instance=True)
         assert gm._dirty == (p.addr, p.addr + 16)      # (written since the rows were made)
-        assert core.restore() and not gm.rows().any() and gm._dirty is None
+        core.mark()                                    # (kept: the instances' own bytes at the mark)
+        assert gm._dirty is None
+        assert core.restore() and gm._dirty is None
+        assert gm.rows()[:, p.addr: p.addr + 16].view(np.int32).tolist() == ids.tolist()
         with pytest.raises(ValueError):
             gm.rows()[:, 0] = 1
         gm.put(np.array([1, 2]), np.array([p.addr + 4, p.addr + 8]), np.array([[7, 7], [8, 8]], np.int32))
         assert gm._dirty == (p.addr + 4, p.addr + 12)
         core.gm.data                                   # a writable view of one instance
         assert gm._dirty is memory_ALL()
-        assert core.restore() and not gm.rows().any()
+        assert core.restore() and gm.rows()[:, p.addr: p.addr + 16].view(np.int32).tolist() == ids.tolist()
+        assert not gm.rows()[:, p.addr + 16:].any()
 
 
 def memory_ALL():
