@@ -176,6 +176,8 @@ class Bank:
         # bytes written into the rows since mark(): None (none), (lo, hi) (a range holding
         # every write, in any instance), or ALL (a writable view was handed out)
         self._dirty: tuple[int, int] | None = None
+        # bytes written into the rows since they were made, in any instance (what mark() keeps)
+        self._own: tuple[int, int] | None = None
 
     def _cap(self, size: int) -> int:
         """Bytes kept per instance. One instance of GM reserves the whole limit at once, as
@@ -209,13 +211,14 @@ class Bank:
 
     def _wrote(self, lo: int, hi: int) -> None:
         """Bytes [lo, hi) of some instances were written (what :meth:`restore` rewrites)."""
-        d = self._dirty
+        d, o = self._dirty, self._own
         self._dirty = (lo, hi) if d is None else (min(d[0], lo), max(d[1], hi))
+        self._own = (lo, hi) if o is None else (min(o[0], lo), max(o[1], hi))
 
     def writable(self) -> None:
         """A view that may write anywhere is being handed out (a launch, one instance's
         arena): :meth:`restore` can no longer tell what was written from the calls."""
-        self._dirty = ALL
+        self._dirty = self._own = ALL
 
     def launch_view(self, written: bool, span: tuple[int, int] | None = None) -> tuple[np.ndarray, int, int]:
         """``(flat, size, stride)`` for a kernel launch over the n instances: a shared bank
@@ -247,7 +250,7 @@ class Bank:
             if flat is not None:
                 self.flat, self.stride, self.shared = flat, cap, False
                 self._made, self._mapped, self._image = None, True, row[:hi].copy()
-                self._dirty = None
+                self._dirty = self._own = None
                 return
         # the row's room ahead (GM grows by 1 MiB) when N of them fit, else just its size
         for cap in dict.fromkeys((self.stride, max(-(-self.size // self.align) * self.align, 64))):
@@ -259,7 +262,7 @@ class Bank:
         else:
             raise HostMemoryError(f"{self.name.upper()}: {self.n} instances of {self.size} bytes "
                                   "do not fit in host memory (use fewer instances)")
-        self._dirty = None
+        self._dirty = self._own = None
         if hi:                          # (the rows as made: not a write of their own)
             flat.reshape(self.n, cap)[:, :hi] = row[:hi]
         self.flat, self.stride, self.shared = flat, cap, False
@@ -437,12 +440,12 @@ class Bank:
             self._mark = ("row", row.copy() if row.any() else None)
             self._dirty = None
             return
-        d, kept = self._dirty, None
+        d, kept = self._own, None
         if d is not None:
             lo, hi = (0, self.size) if d is ALL else (d[0], min(d[1], self.size))
             kept = False if (hi - lo) * self.n > KEEP_MAX else \
                 (lo, self.flat.reshape(self.n, self.stride)[:, lo:hi].copy())
-            self._dirty, self._restorable = None, kept is not False
+        self._dirty = None
         self._mark = ("rows", self.flat, self._made, kept)
 
     def restore(self) -> bool:
@@ -458,14 +461,21 @@ class Bank:
                     m = min(state[0].size, self.size)
                     self.flat[:m] = state[0][:m]
                 return True
-            if state[0] is not None or self._mapped:      # (its rows would all need the copy)
+            if self._mapped:                # (mapped rows: their image, not the marked row)
                 return False
-            if self._made is not None:                    # (made from a row written since the mark)
-                self._wrote(0, self._made.size)
-            ok = self._rewrite_range(None) or self._rewrite_pages(None) or _drop_pages(self.flat)
+            # instances written alone since the mark: every row goes back to the marked row
+            # (a copy in each), past what their unsharing copied too
+            first = state[0]
+            self._wrote(0, max(0 if first is None else first.size, 0 if self._made is None else self._made.size))
+            ok = self._rewrite_range(first) or self._rewrite_pages(first)
+            if not ok and _drop_pages(self.flat):
+                if first is not None:
+                    self.flat.reshape(self.n, self.stride)[:, : first.size] = first
+                ok = True
         else:
-            if kind != "rows" or self.flat is not state[0] or self._made is not state[1] or not self._restorable \
-                    or state[2] is False:
+            # (rows grown since are a copy of the same bytes, their writes noted: restorable,
+            # unless they were a mapping, whose copy is anonymous: ``_restorable``)
+            if kind != "rows" or self._made is not state[1] or not self._restorable or state[2] is False:
                 return False
             first = self._image if self._mapped else self._made
             ok = self._rewrite_range(first) or self._rewrite_pages(first)

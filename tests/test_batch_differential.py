@@ -118,3 +118,71 @@ def test_random_programs_on_a_core_of_n_equal_n_single_cores(target, backend):
             assert one.codes[0] == batched.codes[k], where
             assert str(one.faults[0]) == str(batched.faults[k]), where
     assert faulted and parted and {"branch", "loop", "scatter", "gather"} <= kinds_run
+
+
+# -- host programs: per-instance host writes, mark, restore -------------------------------------
+HOST_OPS = ["set_idx", "gather", "scatter", "store", "load", "mark", "restore", "write", "put", "load_idx"]
+
+
+def _host_program(ops, target: str, backend: str, batch: int, rows: np.ndarray):
+    """Run ``ops`` on a core of ``batch`` instances, instance k taking row ``rows[k]`` of every
+    per-instance operand; (every instance's GM and UB bytes, faults, restore answers)."""
+    said = []
+    with pto.Core(target, backend, batch=batch) as core:
+        tab = core.gm_put(np.arange(96, dtype=np.float32) * 0.5)
+        pin, out = core.gm_alloc(N, pto.int32), core.gm_alloc(N, pto.float32)
+        t = Tiles()
+        marked = False
+
+        def mine(x):                                     # the instances' rows, as that core takes them
+            return x[rows][:, None, :] if batch > 1 else x[rows[0]][None, :]
+        for kind, x, a in ops:
+            if kind == "set_idx":
+                t.idx.set(mine(x))
+            elif kind == "gather":
+                pto.MGATHER[pto.Coalesce.Elem, OOB[a]](t.dst, TAB(tab), t.idx)
+            elif kind == "scatter":
+                pto.MSCATTER[pto.Coalesce.Elem, pto.ScatterAtomicOp.None_, SOOB[a]](TAB(tab), t.src, t.idx)
+            elif kind == "store":
+                pto.TSTORE(F32(out), t.dst)
+            elif kind == "load":
+                pto.TLOAD(t.src, F32(out))
+            elif kind == "load_idx":
+                pto.TLOAD(t.idx, I32(pin))
+            elif kind == "mark":
+                core.mark()
+                marked = True
+            elif kind == "restore" and marked:
+                said.append(core.restore())
+            elif kind == "write":                       # the same bytes into every instance
+                core.write("gm", pin.addr, x[0].view(np.uint8))
+            elif kind == "put":                         # a fresh allocation, one row each
+                core.gm_put(x[rows] if batch > 1 else x[rows[0]], per_instance=batch > 1)
+        mem = [np.reshape(core.read("gm", 0, core.gm.size), (batch, -1)), np.reshape(core.read("ub", 0, 0xA00), (batch, -1))]
+        faults = list(core.faults) if batch > 1 else [None]
+    return mem, faults, said
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize("backend", ["numpy", "native"])
+@pytest.mark.parametrize("target", ["cpu", "a5"])
+def test_random_host_programs_with_mark_and_restore_equal_single_cores(target, backend):
+    compared = restores = 0
+    for seed in range(120):
+        rng = np.random.default_rng(seed)
+        ops = [(HOST_OPS[rng.integers(len(HOST_OPS))], rng.integers(-20, 110, size=(4, N)).astype(np.int32),
+                int(rng.integers(4))) for _ in range(rng.integers(3, 10))]
+        mem, faults, said = _host_program(ops, target, backend, 4, np.arange(4))
+        for k in range(4):
+            if faults[k] is not None:
+                continue                                # (its single core raised: nothing to compare)
+            try:
+                one, _, said1 = _host_program(ops, target, backend, 1, np.array([k]))
+            except pto.PtoFault:
+                continue                                # (a restore after its fault made it live again)
+            where = f"seed {seed}, instance {k}, {[o[0] for o in ops]}"
+            assert said1 == said, where
+            assert one[0][0].tobytes() == mem[0][k].tobytes() and one[1][0].tobytes() == mem[1][k].tobytes(), where
+            compared += 1
+            restores += len(said)
+    assert compared > 200 and restores > 50
