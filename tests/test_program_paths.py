@@ -99,3 +99,17 @@ def test_a_kernel_that_exits_is_a_kernel_error():
     for n in (1, 5):
         with pytest.raises(KernelError, match="SystemExit: 3"):
             run_program(prog, "a5", "numpy", draw(prog.inputs, 0, np.arange(n)))
+
+
+def test_a_kept_core_holds_no_frames_of_its_callers():
+    """A fault raised into the kernel is kept with the core's faults: without its traceback,
+    whose frames would hold the caller's arrays (a campaign's chunk outputs) while the core
+    waits in the pool."""
+    from ptogpu.execution import program as P
+    prog = load(f"{PATHS}:masked")
+    data = draw(prog.inputs, 0, np.arange(70))
+    data["start"][:] = 1 << 20                  # every instance faults: the fault ends the kernel
+    run = run_program(prog, "a5", "numpy", data)
+    assert (run.codes != 0).all()
+    cores = [e[1] for e in P._POOL.values() if e[0] is prog]
+    assert cores and all(f is None or f.__traceback__ is None for c in cores for f in c.faults)

@@ -357,6 +357,7 @@ def _run_once(prog: Program, target: str, backend: str, data: dict, quirks, trac
             try:
                 got = prog.fn(**ptrs)
             except PtoFault as e:
+                e.with_traceback(None)        # (kept with the faults: its frames would hold the caller's)
                 if core.batch == 1:           # (a single core raises its fault)
                     faults = FaultList([e])
                 elif e is not core._raised:   # a fault of the host code (a read outside memory):
