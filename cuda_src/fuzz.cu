@@ -4,7 +4,7 @@
 // output or table traffic beyond the shared table.
 //
 //   fuzz_campaign      (formula screening) one thread per tile (grid-stride over tiles): both
-//                      sides' references (fuzz_reference.cuh) compared; results by atomics.
+//                      sides' references (ref/mgather_ref.cuh) compared; results by atomics.
 //   pto_fuzz_native    (host) the same over a tile held in arrays, OpenMP over tiles.
 //   pto_fuzz_exec      (host, the default: executing) both sides' kernels run on every tile,
 //                      each checked against its own reference, then against each other.

@@ -8,7 +8,7 @@
 #define PTOGPU_FUZZ_ENGINE_CUH
 
 #include "counter_rng.cuh"
-#include "fuzz_reference.cuh"
+#include "ref/mgather_ref.cuh"
 #include "mgather_impl.cuh"
 
 
@@ -88,7 +88,7 @@ PTO_DEV void fz_note(u64 *res, u64 mask, u64 inst, bool shared = false) {
 // image, side A's kernel and side B's kernel (the very functions batches launch: the A5 SIMT
 // launches as lock-step warps, the scalar targets' loops) run on it into two destination
 // copies. Three verdicts per tile: each side's fault record, destination and index tile against
-// its reference (fuzz_reference.cuh), and every other byte of its UB and of GM unchanged (on
+// its reference (ref/mgather_ref.cuh), and every other byte of its UB and of GM unchanged (on
 // the host: compared after each block of tiles, the block rerun tile by tile when something
 // changed), then the two sides against each other; a difference is classified by fz_class. A lane-mapping error in a
 // kernel therefore shows up as that side disagreeing with its reference.

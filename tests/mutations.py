@@ -51,7 +51,7 @@ MUTATIONS = [
      "fault_note(rec, fault_key(PHASE_TABLE, r * VC + c), src, u);",
      "fault_note(rec, fault_key(PHASE_TABLE, r * VC + c), src, u + 1);"),
     # the MSCATTER reference rounds a half sum at the wrong binade (its exponent one off)
-    ("reference half exponent", "mscatter.cu",
+    ("reference half exponent", "ref/mscatter_ref.cuh",
      "const int e = (int)((x >> 23) & 0xFFu) - 127;",
      "const int e = (int)((x >> 23) & 0xFFu) - 126;"),
     # A5 TGATHERB: the partial last block one element short
@@ -84,7 +84,7 @@ MUTATIONS = [
      "*step = row_src(P, safe, 1) - *base;",
      "*step = (u64)P[MG_T];"),
     # the reference's Row form fills the A2/A3 tail with the row's last element, not its first
-    ("reference row tail", "fuzz_reference.cuh",
+    ("reference row tail", "ref/mgather_ref.cuh",
      "for (u64 c = VC; c < end; ++c) row[c] = row[0];",
      "for (u64 c = VC; c < end; ++c) row[c] = row[VC - 1];"),
     # A5 Elem's linear write pass drops a last warp-round of 8 lanes (a 5x40 float32 tile)
@@ -130,13 +130,13 @@ _TABLE = "tests/test_scatter_table_verdict.py::"
 VERDICT_MUTATIONS = [
     # the MSCATTER reference's Elem list numbers its threads from 0 again every 256 positions
     # (races between threads 256 apart in a one-round launch go unseen where the lists decide)
-    ("list thread ids per chunk", "mscatter.cu",
+    ("list thread ids per chunk", "ref/mscatter_ref.cuh",
      "u64 pt = (u64)(p0 + c0) | (u64)(th0 + c0 * step) << 32;",
      "u64 pt = (u64)(p0 + c0) | (u64)th0 << 32;",
      _TABLE + "test_whole_tables_and_write_lists_give_the_same_records"),
     # ... or gives every position of a chunk the same thread (the (pos, thread) word stepped by
     # pos alone)
-    ("list thread ids not stepped", "mscatter.cu",
+    ("list thread ids not stepped", "ref/mscatter_ref.cuh",
      "const u64 inc = 1ull | (u64)step << 32;",
      "const u64 inc = 1ull;",
      _TABLE + "test_whole_tables_and_write_lists_give_the_same_records"),

@@ -3,7 +3,7 @@ target, mode, OOB policy, index type and element size below, every index tile ov
 edge values (0, 1, around the capacity, negative, the 32-bit extremes) runs through
 
 * the public API on a core of N instances (the NumPy semantics, batch-first: the truth),
-* the formula reference of the executing and fused engines (``cuda_src/fuzz_reference.cuh``),
+* the formula reference of the executing and fused engines (``cuda_src/ref/mgather_ref.cuh``),
   which must give the same bytes and faults, and
 * the fused NumPy screening engine (``ptogpu.fuzz.fused_numpy``) on every pair of targets,
   which must find exactly the tiles where the two targets' semantics differ.

@@ -1,4 +1,4 @@
-"""The formula reference (cuda_src/fuzz_reference.cuh) is what every executing campaign checks a
+"""The formula reference (cuda_src/ref/mgather_ref.cuh) is what every executing campaign checks a
 kernel against, so it must be the target's rules: here it is compared, byte for byte and fault
 for fault, with the NumPy semantics on random configurations (every target, mode, OOB policy,
 element size, dynamic valid shapes, padded and non-power-of-two tables, fills) and index tiles,

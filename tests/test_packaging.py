@@ -46,7 +46,7 @@ def test_source_dir_order(monkeypatch, tmp_path):
 
 
 def _shipped_names() -> set[str]:
-    return {p.name for p in CUDA_SRC.iterdir() if p.is_file() and not p.name.startswith(".")}
+    return {p.relative_to(CUDA_SRC).as_posix() for p in CUDA_SRC.rglob("*") if p.is_file() and not p.name.startswith(".")}
 
 
 def _copy_project(dst: Path) -> Path:

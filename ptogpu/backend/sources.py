@@ -31,24 +31,24 @@ def kernel_files() -> list[Path]:
 
 
 def all_files() -> list[Path]:
-    """Every file a build depends on (``.cu``, ``.cuh``, ``.h``)."""
+    """Every file a build depends on (``.cu``, ``.cuh``, ``.h``; the references of ``ref/`` too)."""
     d = source_dir()
-    return sorted(p for p in d.iterdir() if p.suffix in (".cu", ".cuh", ".h"))
+    return sorted(p for p in d.rglob("*") if p.suffix in (".cu", ".cuh", ".h"))
 
 
 def expanded(path: Path, _seen: set | None = None) -> str:
     """The text of ``path`` with ``#include "local"`` lines replaced by the files' text (each
     file once), so NVRTC and CuPy's cache see one self-contained source."""
-    path = Path(path)
+    path = Path(path).resolve()
     seen = set() if _seen is None else _seen
-    seen.add(path.name)
+    seen.add(path)
 
     def sub(m: re.Match) -> str:
         name = m.group(1)
-        inc = path.parent / name
+        inc = (path.parent / name).resolve()
         if not inc.exists():
             return m.group(0)
-        if name in seen:
+        if inc in seen:
             return ""
         return f"// ---- begin {name}\n{expanded(inc, seen)}\n// ---- end {name}\n"
 
@@ -58,8 +58,9 @@ def expanded(path: Path, _seen: set | None = None) -> str:
 def digest(extra: str = "") -> str:
     """Hash of every source file's name and bytes, plus ``extra`` (compiler and flags)."""
     h = hashlib.sha256(extra.encode())
+    d = source_dir()
     for p in all_files():
-        h.update(p.name.encode() + b"\0" + p.read_bytes() + b"\0")
+        h.update(p.relative_to(d).as_posix().encode() + b"\0" + p.read_bytes() + b"\0")
     return h.hexdigest()[:20]
 
 

@@ -66,7 +66,7 @@ class GatherReport(Report):
                         executor=executor)
 
 
-REF_FORMULA = "formula reference (cuda_src/fuzz_reference.cuh: the target's rules, no kernel code)"
+REF_FORMULA = "formula reference (cuda_src/ref/mgather_ref.cuh: the target's rules, no kernel code)"
 REF_SELF_FORMULA = "none: this side ran the formula reference itself (no lanes or loops to check)"
 
 def runs_lanes(cfg: FuzzConfig) -> bool:

@@ -64,7 +64,7 @@ def covers(a: FuzzConfig, b: FuzzConfig, gen, sa, sb) -> bool:
 
 
 def side_words(c: FuzzConfig) -> list[int]:
-    """One side's rule words (SD_*, cuda_src/fuzz_reference.cuh) from its target table."""
+    """One side's rule words (SD_*, cuda_src/ref/mgather_ref.cuh) from its target table."""
     m = get_target(c.target).mgather
     cap, bits = caps(c)
     w = [0] * _E("SIDE_WORDS")

@@ -532,7 +532,7 @@ def _note(rep: ScatterReport, inst: np.ndarray, raw, code: np.ndarray, masks: np
             c.first.extend(int(i) for i in inst[hits])
 
 
-REF_KERNEL = "mscatter reference (cuda_src/mscatter.cu ms_ref: the side's rules and write order, no kernel code)"
+REF_KERNEL = "mscatter reference (cuda_src/ref/mscatter_ref.cuh ms_ref: the side's rules and write order, no kernel code)"
 
 
 def campaign(cfg: FuzzConfig, a: Side | str, b: Side | str, n: int, *, generator: str = "mixed",

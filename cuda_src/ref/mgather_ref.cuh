@@ -1,4 +1,4 @@
-// fuzz_reference.cuh — the reference every fuzz campaign checks an MGATHER-into-UB side against:
+// ref/mgather_ref.cuh — the reference every fuzz campaign checks an MGATHER-into-UB side against:
 // the target's rules (index cast, OOB remap, capacity, Row source address, A2/A3 tail fill, the
 // GM bound), computed element by element from the side's rule words, in the canonical instance
 // of ptogpu/execution/single.py (table at GM byte 0, destination of R x C padded elements).
@@ -15,7 +15,7 @@
 #ifndef PTOGPU_FUZZ_REFERENCE_CUH
 #define PTOGPU_FUZZ_REFERENCE_CUH
 
-#include "common.cuh"
+#include "../common.cuh"
 
 // Campaign parameter block (int64 words); the Python side reads these names from this file.
 enum {
