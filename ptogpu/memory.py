@@ -5,10 +5,6 @@ instruction computes can reach memory outside the arena: it becomes a :class:`Pt
 """
 from __future__ import annotations
 
-import ctypes
-import functools
-import os
-import sys
 from contextlib import contextmanager
 from dataclasses import dataclass
 
@@ -16,6 +12,7 @@ import numpy as np
 
 from . import dtypes
 from .errors import HostMemoryError, NotBatched, PtoFault
+from .pages import PAGE, drop_pages, mapped_rows, sparse_zeros, written_pages
 
 SPACES = ("gm", "ub", "l1")
 GM_LIMIT = 1 << 32
@@ -23,79 +20,6 @@ GM_LIMIT = 1 << 32
 MemoryError. Host pages are only touched where the emulator writes."""
 
 
-def _sparse_zeros(nbytes: int) -> np.ndarray:
-    """Zeroed bytes an instance touches sparsely (N instances' UB rows, 256 KiB apart, each
-    using a few KiB): the OS is asked for small pages, since with transparent huge pages the
-    first touch of each row zeroes 2 MiB (measured: 16384 rows, 12.7 s with, 0.04 s without)."""
-    buf = np.zeros(nbytes + PAGE, np.uint8)         # (rows start on a page: see Bank.restore)
-    buf = buf[-buf.ctypes.data % PAGE:][:nbytes]
-    if nbytes >= 1 << 22 and sys.platform.startswith("linux"):
-        try:
-            start = buf.ctypes.data & ~4095
-            _libc().madvise(ctypes.c_void_p(start), ctypes.c_size_t(buf.ctypes.data + nbytes - start),
-                            _MADV_NOHUGEPAGE)
-        except (OSError, AttributeError):
-            pass                        # only a matter of speed
-    return buf
-
-
-_MADV_NOHUGEPAGE = 15
-_MADV_DONTNEED = 4
-
-
-@functools.cache
-def _libc() -> ctypes.CDLL:
-    """The C library (madvise, mmap), loaded once; OSError where there is none to load."""
-    libc = ctypes.CDLL(None, use_errno=True)
-    libc.mmap.restype = ctypes.c_void_p
-    libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int,
-                          ctypes.c_long]
-    return libc
-
-
-def _written_pages(buf: np.ndarray) -> np.ndarray | None:
-    """Per whole page of ``buf`` (page-aligned, a whole number of pages): has this process
-    written it since it was mapped or dropped? From ``/proc/self/pagemap``: a page present
-    (or swapped) and not a page of a file is one the process made its own by writing (or
-    read from a zero page: rewritten to zero, harmless). None where the OS cannot say."""
-    if buf.ctypes.data % PAGE or buf.size % PAGE or not sys.platform.startswith("linux"):
-        return None
-    try:
-        fd = os.open("/proc/self/pagemap", os.O_RDONLY)
-        try:
-            raw = os.pread(fd, buf.size // PAGE * 8, buf.ctypes.data // PAGE * 8)
-        finally:
-            os.close(fd)
-    except OSError:
-        return None
-    pm = np.frombuffer(raw, np.uint64)
-    if pm.size != buf.size // PAGE:
-        return None
-    return ((pm >> np.uint64(62)) != 0) & ((pm >> np.uint64(61)) & np.uint64(1) == 0)
-
-
-def _drop_pages(buf: np.ndarray) -> bool:
-    """Give the pages of ``buf`` back to the OS (``MADV_DONTNEED``): anonymous memory reads
-    zero again and a private file mapping its file (the copies written since are dropped),
-    with no new mapping made. Bytes outside whole pages are zeroed by hand. False where the
-    OS cannot be asked (not Linux): nothing changed."""
-    if not sys.platform.startswith("linux") or not buf.size:
-        return False
-    start, end = buf.ctypes.data, buf.ctypes.data + buf.size
-    lo, hi = -(-start // PAGE) * PAGE, end // PAGE * PAGE
-    if hi <= lo:                                  # no whole page
-        buf[:] = 0
-        return True
-    try:
-        if _libc().madvise(ctypes.c_void_p(lo), ctypes.c_size_t(hi - lo), _MADV_DONTNEED) != 0:
-            return False
-    except (OSError, AttributeError):
-        return False
-    buf[: lo - start] = 0
-    buf[hi - start:] = 0
-    return True
-_MAP_FIXED = 0x10                 # (Linux; not in the mmap module)
-PAGE = 4096
 ALL = (0, 1 << 62)
 """Bank._dirty when anything may have been written."""
 RANGE_MAX = 1 << 16
@@ -108,38 +32,6 @@ restore says it cannot: make a new core)."""
 MAP_MIN = 1 << 16
 """Bytes of a shared row from which :meth:`Bank.unshare` maps it into every instance
 (copy-on-write) instead of copying it."""
-
-
-def _mapped_rows(image: np.ndarray, n: int, cap: int) -> np.ndarray | None:
-    """``n`` rows of ``cap`` bytes (a multiple of the page), each starting with ``image`` as
-    a private mapping of one copy of it: the instances share its physical pages until one
-    writes there, when that page becomes its own (copy-on-write), so N instances of a big
-    table cost one table, not N, and no copy. The rest of each row is zero pages. None where
-    the OS cannot map it so (not Linux, no memfd, too many mappings): the caller copies."""
-    if not sys.platform.startswith("linux") or not hasattr(os, "memfd_create") or cap % PAGE:
-        return None
-    import mmap
-    span = -(-image.size // PAGE) * PAGE
-    fd = -1
-    try:
-        libc = _libc()
-        fd = os.memfd_create("ptogpu-rows", os.MFD_CLOEXEC)
-        os.ftruncate(fd, span)
-        os.pwrite(fd, np.ascontiguousarray(image).tobytes(), 0)
-        region = mmap.mmap(-1, n * cap, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
-        base = ctypes.addressof(ctypes.c_char.from_buffer(region))
-        libc.madvise(ctypes.c_void_p(base), ctypes.c_size_t(n * cap), _MADV_NOHUGEPAGE)
-        for k in range(n):
-            got = libc.mmap(ctypes.c_void_p(base + k * cap), span, mmap.PROT_READ | mmap.PROT_WRITE,
-                            mmap.MAP_PRIVATE | _MAP_FIXED, fd, 0)
-            if got is None or got == ctypes.c_void_p(-1).value:
-                return None                 # (the region, and what was mapped into it, goes)
-        return np.frombuffer(region, np.uint8)
-    except (OSError, AttributeError, ValueError, TypeError):
-        return None
-    finally:
-        if fd >= 0:
-            os.close(fd)
 
 
 def as_bytes(data) -> np.ndarray:
@@ -191,7 +83,7 @@ class Bank:
 
     def _reserve(self) -> np.ndarray:
         try:
-            return _sparse_zeros(self.n * self.stride) if self.n > 1 and not self.shared \
+            return sparse_zeros(self.n * self.stride) if self.n > 1 and not self.shared \
                 else np.zeros(self.stride, np.uint8)
         except MemoryError:
             if not (self.growable and self.n == 1):
@@ -234,7 +126,7 @@ class Bank:
     def unshare(self, room: bool = True) -> None:
         """Give every instance its own copy of the shared row (before one is written alone).
         Only the row's bytes up to its last nonzero one are copied -- or, from
-        :data:`MAP_MIN` bytes on, mapped copy-on-write (:func:`_mapped_rows`); the rest stay
+        :data:`MAP_MIN` bytes on, mapped copy-on-write (:func:`pages.mapped_rows`); the rest stay
         untouched zero pages. ``room=False``: the memory will not grow (a program's buffers
         are all allocated), so a mapped row keeps no room ahead (less to look through when
         the core is restored)."""
@@ -246,7 +138,7 @@ class Bank:
         # a big row (a table) is mapped into every instance, copy-on-write: one copy for N
         if hi >= MAP_MIN:
             cap = -(-(self.stride if room else max(self.size, 64)) // PAGE) * PAGE
-            flat = _mapped_rows(row[:hi], self.n, cap)
+            flat = mapped_rows(row[:hi], self.n, cap)
             if flat is not None:
                 self.flat, self.stride, self.shared = flat, cap, False
                 self._made, self._mapped, self._image = None, True, row[:hi].copy()
@@ -255,7 +147,7 @@ class Bank:
         # the row's room ahead (GM grows by 1 MiB) when N of them fit, else just its size
         for cap in dict.fromkeys((self.stride, max(-(-self.size // self.align) * self.align, 64))):
             try:
-                flat = _sparse_zeros(self.n * cap)
+                flat = sparse_zeros(self.n * cap)
                 break
             except MemoryError:
                 continue
@@ -468,7 +360,7 @@ class Bank:
             first = state[0]
             self._wrote(0, max(0 if first is None else first.size, 0 if self._made is None else self._made.size))
             ok = self._rewrite_range(first) or self._rewrite_pages(first)
-            if not ok and _drop_pages(self.flat):
+            if not ok and drop_pages(self.flat):
                 if first is not None:
                     self.flat.reshape(self.n, self.stride)[:, : first.size] = first
                 ok = True
@@ -479,7 +371,7 @@ class Bank:
                 return False
             first = self._image if self._mapped else self._made
             ok = self._rewrite_range(first) or self._rewrite_pages(first)
-            if not ok and _drop_pages(self.flat):
+            if not ok and drop_pages(self.flat):
                 if self._made is not None:
                     self.flat.reshape(self.n, self.stride)[:, : self._made.size] = self._made
                 ok = True
@@ -508,13 +400,13 @@ class Bank:
         return True
 
     def _rewrite_pages(self, first: np.ndarray | None) -> bool:
-        """Restore by writing: the pages written since (``_written_pages``) get the bytes of
+        """Restore by writing: the pages written since (``pages.written_pages``) get the bytes of
         a row that starts with ``first`` (None: zeros) and is zero after, so the next chunk
         touches pages it already has (a page fault costs more than the copy on the VMs
         measured). False where the pages cannot be read."""
         if self.stride % PAGE:
             return False
-        dirty = _written_pages(self.flat)
+        dirty = written_pages(self.flat)
         if dirty is None:
             return False
         per = self.stride // PAGE
@@ -552,7 +444,7 @@ class Bank:
             k = 1 if self.shared else self.n
             for cap in dict.fromkeys((min(ahead, top), min(max(new_size, 2 * self.stride), top), new_size)):
                 try:
-                    flat = _sparse_zeros(k * cap) if k > 1 else np.zeros(cap, np.uint8)
+                    flat = sparse_zeros(k * cap) if k > 1 else np.zeros(cap, np.uint8)
                     break
                 except MemoryError:
                     continue

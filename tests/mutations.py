@@ -93,11 +93,11 @@ MUTATIONS = [
      "if (base + 8 < total) elem_round_fast<W, TS, OOB, false, true, true>(x, base, nullptr);"),
     # the whole-table verdict of a plain Elem tile leaves out the sides' comparison where their
     # rules differ (two expected tables, each side equal to its own)
-    ("table verdict sides compared", "mscatter.cu",
+    ("table verdict sides compared", "mscatter_fuzz.cuh",
      "(!same && __builtin_memcmp(ga, gb, E * T)))",
      "(false))"),
     # ... or sees no race on the source-centric side A (its writes counted, never compared)
-    ("table verdict race", "mscatter.cu",
+    ("table verdict race", "mscatter_fuzz.cuh",
      "*race_a = ka == FK_SOURCE && na != oa;",
      "*race_a = false;"),
     # MSCATTER Max keeps the new value on ties of integers (a wrong comparison)
@@ -141,28 +141,28 @@ VERDICT_MUTATIONS = [
      "const u64 inc = 1ull;",
      _TABLE + "test_whole_tables_and_write_lists_give_the_same_records"),
     # the whole-table verdict compares one table of a shared reference, not both
-    ("table verdict second table", "mscatter.cu",
+    ("table verdict second table", "mscatter_fuzz.cuh",
      "dv |= (V)(av[e] ^ v) | (TWO ? (V)(bv[e] ^ v) : (V)0);",
      "dv |= (V)(av[e] ^ v);",
      _TABLE + "test_clean_only_when_both_tables_are_the_rules_and_every_corrupt_byte_refuses"),
     # ... or, for an atomic tile, side A's table only
-    ("atomic table verdict side B", "mscatter.cu",
+    ("atomic table verdict side B", "mscatter_fuzz.cuh",
      "const bool eq = !__builtin_memcmp(ga, scratch, tb) && !__builtin_memcmp(gb, scratch, tb);",
      "const bool eq = !__builtin_memcmp(ga, scratch, tb);",
      _TABLE + "test_clean_only_when_both_tables_are_the_rules_and_every_corrupt_byte_refuses"),
     # the whole-table verdict lets a write to the first element past GM through (as unwritten)
-    ("table verdict end of GM", "mscatter.cu",
+    ("table verdict end of GM", "mscatter_fuzz.cuh",
      "bad |= keep & (U)(e >= EU);",
      "bad |= keep & (U)(e > EU);",
      _TABLE + "test_a_write_past_gm_is_not_its_to_decide"),
     # the sides' rule words: those that always count are not compared (one reference for
     # sides of other capacities) ...
-    ("rule words pass ignored", "mscatter.cu",
+    ("rule words pass ignored", "mscatter_fuzz.cuh",
      "    if (d) return false;\n    if (A[MS_MODE] != MSM_ELEM",
      "    (void)d;\n    if (A[MS_MODE] != MSM_ELEM",
      _TABLE + "test_sides_of_other_capacities_are_each_judged_by_their_own_rule"),
     # ... or the cast width is never compared
-    ("rule words cast width ignored", "mscatter.cu",
+    ("rule words cast width ignored", "mscatter_fuzz.cuh",
      "    return A[MS_BITS] == B[MS_BITS] || ms_bits_moot(A);",
      "    return true;",
      _TABLE + "test_sides_whose_rules_differ_are_each_checked_and_then_compared"),

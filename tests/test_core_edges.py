@@ -34,13 +34,13 @@ def test_restore_keeps_what_was_put_before_mark_on_every_batch_size(batch, backe
 @pytest.fixture
 def scarce_memory(monkeypatch):
     """Host memory that holds no row buffer over 1 MiB."""
-    real = memory._sparse_zeros
+    real = memory.sparse_zeros
 
     def scarce(nbytes):
         if nbytes > 1 << 20:
             raise MemoryError
         return real(nbytes)
-    monkeypatch.setattr(memory, "_sparse_zeros", scarce)
+    monkeypatch.setattr(memory, "sparse_zeros", scarce)
 
 
 def test_host_memory_exhaustion_is_a_host_error_not_a_fault(scarce_memory):

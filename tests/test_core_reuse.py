@@ -95,9 +95,9 @@ def test_each_way_of_restoring_gives_the_same_bytes(monkeypatch, way):
     if way != "range":
         monkeypatch.setattr(memory.Bank, "_rewrite_range", lambda self, first: False)
     if way in ("drop", "new"):
-        monkeypatch.setattr(memory, "_written_pages", lambda buf: None)
+        monkeypatch.setattr(memory, "written_pages", lambda buf: None)
     if way == "new":
-        monkeypatch.setattr(memory, "_drop_pages", lambda buf: False)
+        monkeypatch.setattr(memory, "drop_pages", lambda buf: False)
     prog = program()
     P._POOL.clear()
     cores = []
@@ -199,11 +199,11 @@ def test_a_fault_list_reads_as_the_list_of_its_faults():
 
 
 def test_dropping_pages_zeroes_bytes_outside_whole_pages():
-    from ptogpu import memory
+    from ptogpu import memory, pages
     raw = np.ones(5 * memory.PAGE, np.uint8)
     for a, b in [(100, 5000), (100, 3000), (0, 4096), (4000, 13000), (4096, 4096 * 3)]:
         raw[:] = 1
-        assert memory._drop_pages(raw[a:b])
+        assert pages.drop_pages(raw[a:b])
         assert not raw[a:b].any() and raw[:a].all() and raw[b:].all(), (a, b)
 
 

@@ -19,7 +19,7 @@ LAYERS = [
     ("base", ["ptogpu.errors", "ptogpu.enums", "ptogpu.dtypes", "ptogpu.targets", "ptogpu.interop",
               "ptogpu.trace", "ptogpu.progress"]),
     ("backend", ["ptogpu.backend"]),
-    ("memory", ["ptogpu.memory", "ptogpu.dma_regs", "ptogpu.core", "ptogpu.tensor", "ptogpu.tile",
+    ("memory", ["ptogpu.pages", "ptogpu.memory", "ptogpu.dma_regs", "ptogpu.core", "ptogpu.tensor", "ptogpu.tile",
                 "ptogpu.calls"]),
     ("semantics", ["ptogpu.semantics"]),
     ("lowering", ["ptogpu.lowering"]),

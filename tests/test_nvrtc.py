@@ -44,7 +44,7 @@ def test_kernel_source_compiles_with_runtime_options(name, arch):
     nvrtc = _nvrtc()
     ptx = _compile(nvrtc, name, arch)
     entries = set(re.findall(r"\.entry\s+(\w+)", ptx))
-    exported = set(re.findall(r"^PTO_EXPORT(?:_WARPS)?\((\w+)\)", (sources.source_dir() / name).read_text(), re.M))
+    exported = set(re.findall(r"^PTO_EXPORT(?:_WARPS)?\((\w+)\)", sources.expanded(sources.source_dir() / name), re.M))
     assert exported, f"{name} exports no kernel"
     assert exported == entries, f"host-shim exports {sorted(exported)} != PTX entries {sorted(entries)}"
 

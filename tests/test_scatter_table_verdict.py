@@ -1,4 +1,4 @@
-"""The whole-table verdict of the MSCATTER fuzz engine (``ms_table_clean``, cuda_src/mscatter.cu):
+"""The whole-table verdict of the MSCATTER fuzz engine (``ms_table_clean``, cuda_src/mscatter_fuzz.cuh):
 on an Elem tile of one round it may only ever say "clean" when each side's table is, byte for
 byte, the table the rule leaves (every slot its last writer's source value, or every write
 combined in order for an atomic; every other byte the image) and the two tables are equal; its

@@ -12,7 +12,7 @@ no library for this: it is one documented libc call (mallopt(3)).
 A local worker process (``worker=True``) also keeps every array of up to :data:`KEEP_BYTES` on
 the heap (glibc's own threshold moves between 128 KiB and 32 MiB) and trims the heap only past
 twice that. Nothing bigger: a bigger array is a core of N's reservation of zero pages
-(``memory._sparse_zeros``: N instances' UB rows, touched a few KiB each), which must be a
+(``pages.sparse_zeros``: N instances' UB rows, touched a few KiB each), which must be a
 mapping of its own -- taken from the heap, calloc zeroes, so touches, every page of it. With
 1 GiB there (before; 2-core VM), a kernel campaign's worker (examples/interleave_gathers.py)
 held 2.5-4.4 GB instead of 0.4 GB and ran its chunks 2.8x slower, and an MGATHER campaign's

@@ -382,7 +382,7 @@ def family_of(symbol: str) -> str:
     ``host*_<kernel>``, an ``extern "C"`` definition for the others; shim symbols anywhere."""
     base = re.sub(r"^host(?:1w|1|w|p)?_", "", symbol)
     for p in sources.kernel_files():
-        t = p.read_text()
+        t = sources.expanded(p)                     # (the translation unit: its headers too)
         if re.search(rf"^PTO_EXPORT\w*\(\s*{re.escape(base)}\s*\)", t, re.M) or \
                 re.search(rf'extern "C"[^;{{]*?\b{re.escape(symbol)}\s*\(', t):
             return p.stem
@@ -502,7 +502,7 @@ def lockstep_kernels() -> frozenset:
     sources: every build exports ``hostw_`` for them (host_shim.h)."""
     names = set()
     for p in sources.kernel_files():
-        names.update(re.findall(r"^PTO_EXPORT_WARPS\((\w+)\)", p.read_text(), re.M))
+        names.update(re.findall(r"^PTO_EXPORT_WARPS\((\w+)\)", sources.expanded(p), re.M))
     return frozenset(names)
 
 

@@ -91,8 +91,9 @@ def enum_values(filename: str) -> dict[str, int]:
 
 @lru_cache(maxsize=None)
 def kernel_file(kernel: str) -> str:
-    """The ``cuda_src`` file whose ``PTO_EXPORT(kernel)`` line defines ``kernel``."""
+    """The ``cuda_src`` file whose translation unit (its headers included) has the
+    ``PTO_EXPORT(kernel)`` line that defines ``kernel``."""
     for p in kernel_files():
-        if re.search(rf"^PTO_EXPORT(?:_WARPS)?\({kernel}\)", p.read_text(), re.M):
+        if re.search(rf"^PTO_EXPORT(?:_WARPS)?\({kernel}\)", expanded(p), re.M):
             return p.name
     raise KeyError(f"no cuda_src/*.cu exports kernel {kernel!r}")

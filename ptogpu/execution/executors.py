@@ -138,7 +138,7 @@ def _private_leak_check() -> None:
     """loky replaces a worker whose resident memory grew by ``_MAX_MEMORY_LEAK_SIZE`` since
     its first task (psutil's RSS), with a warning that it "usually indicates a memory leak".
     RSS counts a page of a shared mapping once per mapping: a kernel's fixed table mapped
-    copy-on-write into each of N instances (``memory._mapped_rows``) counts N times as the
+    copy-on-write into each of N instances (``pages.mapped_rows``) counts N times as the
     instances read it, though it is one table (embedding_bag: +15 MB a chunk, without end).
     Here the check counts the worker's private memory (``RssAnon`` + ``RssFile``, Linux), and
     allows :data:`LEAK_BYTES` of it (what a worker keeps on purpose)."""

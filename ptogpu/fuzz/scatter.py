@@ -8,7 +8,7 @@ the table starts as zeros. Both sides' tables are compared byte for byte.
 
 Engines (the report's ``engine`` and ``executed`` say which ran):
 
-* ``fused`` (reported as "executing native") — both sides on native: ``cuda_src/mscatter.cu``'s ``mscatter_fuzz`` generates
+* ``fused`` (reported as "executing native") — both sides on native: ``cuda_src/mscatter_fuzz.cuh``'s ``mscatter_fuzz`` (in mscatter.cu's build) generates
   each tile and runs both sides' kernels (the A5 launches as lock-step warps: ``lanes``; the
   scalar loops: ``loop``), and notes where two threads of an A5 source-centric launch store
   to one element (a **race**: another legal schedule can leave different bytes there);
