@@ -87,10 +87,15 @@ class Bank:
                 else np.zeros(self.stride, np.uint8)
         except MemoryError:
             if not (self.growable and self.n == 1):
-                raise HostMemoryError(f"{self.name.upper()}: {self.n} instances of {self.stride} bytes "
-                                      "do not fit in host memory (use fewer instances)") from None
+                raise self._no_room(self.stride) from None
             self.stride = max(-(-self.size // self.align) * self.align, 64)
             return np.zeros(self.stride, np.uint8)
+
+    def _no_room(self, nbytes: int) -> HostMemoryError:
+        """This machine cannot hold ``nbytes`` in each of the n instances (a host limit, never
+        the target's fault)."""
+        return HostMemoryError(f"{self.name.upper()}: {self.n} instances of {nbytes} bytes do not fit "
+                               "in host memory (use fewer instances)")
 
     def rows(self) -> np.ndarray:
         """Every instance's bytes, shape (n, size): a read-only view (write through
@@ -152,8 +157,7 @@ class Bank:
             except MemoryError:
                 continue
         else:
-            raise HostMemoryError(f"{self.name.upper()}: {self.n} instances of {self.size} bytes "
-                                  "do not fit in host memory (use fewer instances)")
+            raise self._no_room(self.size)
         self._dirty = self._own = None
         if hi:                          # (the rows as made: not a write of their own)
             flat.reshape(self.n, cap)[:, :hi] = row[:hi]
@@ -338,7 +342,7 @@ class Bank:
             kept = False if (hi - lo) * self.n > KEEP_MAX else \
                 (lo, self.flat.reshape(self.n, self.stride)[:, lo:hi].copy())
         self._dirty = None
-        self._mark = ("rows", self.flat, self._made, kept)
+        self._mark = ("rows", self._made, kept)
 
     def restore(self) -> bool:
         """Back to the state :meth:`mark` remembered, keeping allocations, rows and mappings:
@@ -359,28 +363,33 @@ class Bank:
             # (a copy in each), past what their unsharing copied too
             first = state[0]
             self._wrote(0, max(0 if first is None else first.size, 0 if self._made is None else self._made.size))
-            ok = self._rewrite_range(first) or self._rewrite_pages(first)
-            if not ok and drop_pages(self.flat):
-                if first is not None:
-                    self.flat.reshape(self.n, self.stride)[:, : first.size] = first
-                ok = True
+            ok = self._back_to(first, first)
         else:
             # (rows grown since are a copy of the same bytes, their writes noted: restorable,
             # unless they were a mapping, whose copy is anonymous: ``_restorable``)
-            if kind != "rows" or self._made is not state[1] or not self._restorable or state[2] is False:
+            if kind != "rows" or self._made is not state[0] or not self._restorable or state[1] is False:
                 return False
-            first = self._image if self._mapped else self._made
-            ok = self._rewrite_range(first) or self._rewrite_pages(first)
-            if not ok and drop_pages(self.flat):
-                if self._made is not None:
-                    self.flat.reshape(self.n, self.stride)[:, : self._made.size] = self._made
-                ok = True
-            if ok and state[2] is not None:             # the instances' own bytes at the mark
-                lo, kept = state[2]
+            # (dropped pages read as zero, or as the mapped image: the made bytes go back by hand)
+            ok = self._back_to(self._image if self._mapped else self._made, self._made)
+            if ok and state[1] is not None:             # the instances' own bytes at the mark
+                lo, kept = state[1]
                 self.flat.reshape(self.n, self.stride)[:, lo: lo + kept.shape[1]] = kept
         if ok:
             self._dirty = None
         return ok
+
+    def _back_to(self, first: np.ndarray | None, dropped: np.ndarray | None) -> bool:
+        """Every byte written since the mark gets the bytes of a row that starts with ``first``
+        (None: zeros) and is zero after: the range the writes fell in, else the pages written,
+        else every page dropped and ``dropped`` written over each row's start. False where
+        none of these can be done."""
+        if self._rewrite_range(first) or self._rewrite_pages(first):
+            return True
+        if not drop_pages(self.flat):
+            return False
+        if dropped is not None:
+            self.flat.reshape(self.n, self.stride)[:, : dropped.size] = dropped
+        return True
 
     def _rewrite_range(self, first: np.ndarray | None) -> bool:
         """Restore from the calls' own record: the range every write since the mark fell in
@@ -449,8 +458,7 @@ class Bank:
                 except MemoryError:
                     continue
             else:
-                raise HostMemoryError(f"{self.name.upper()}: {self.n} instances of {new_size} bytes do "
-                                      "not fit in host memory (use fewer instances)")
+                raise self._no_room(new_size)
             flat.reshape(k, cap)[:, : self.size] = self.flat.reshape(k, self.stride)[:, : self.size]
             if self._mapped and not self.shared:      # (the copy is anonymous: the image goes by hand)
                 self._restorable = False

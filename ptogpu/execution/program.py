@@ -286,7 +286,7 @@ def run_program(prog: Program, target: str, backend: str, data: dict[str, np.nda
     parked (their values differed from the path's) run it again, until none is left.
     ``trace``: log the calls (``gaps``: each call notes which instances then have bytes
     outside the buffers)."""
-    n = len(next(iter(data.values()))) if data else 1
+    n = _count(data)
     todo, acc = np.arange(n), None
     end = None if not limit else time.monotonic() + limit     # (the limit is the chunk's, every run)
     while True:
@@ -301,6 +301,11 @@ def run_program(prog: Program, target: str, backend: str, data: dict[str, np.nda
         if not todo.size:
             acc.codes = acc.faults.codes()
             return acc
+
+
+def _count(data: dict) -> int:
+    """How many instances per-instance inputs ``data`` hold (one, for a kernel without any)."""
+    return len(next(iter(data.values()))) if data else 1
 
 
 def _merge(acc: ProgramRun | None, n: int, todo: np.ndarray, run: ProgramRun, parked: np.ndarray) -> ProgramRun:
@@ -324,7 +329,7 @@ def _run_padded(prog: Program, target: str, backend: str, data: dict, quirks, tr
                 limit: tuple, shown, gaps: bool) -> tuple[ProgramRun, np.ndarray]:
     """One run of the kernel over ``data``'s instances; and which of them it parked.
     ``limit``: (seconds left for this run, the chunk's limit), or Nones."""
-    n = len(next(iter(data.values()))) if data else 1
+    n = _count(data)
     if data and n < POOL_MIN and (trace or n > 1):
         # a few instances run as the first of a kept core of POOL_MIN (the rest repeat the
         # last): a classification's many small runs make no core each, and a traced single
@@ -339,7 +344,7 @@ def _run_padded(prog: Program, target: str, backend: str, data: dict, quirks, tr
 
 def _run_once(prog: Program, target: str, backend: str, data: dict, quirks, trace: bool, first: int,
               limit: tuple, shown: int, gaps: bool) -> tuple[ProgramRun, np.ndarray]:
-    n = len(next(iter(data.values()))) if data else 1
+    n = _count(data)
     key = (target, backend, n, tuple(sorted((quirks or {}).items())))
     entry = None if n < POOL_MIN else _pool_take(prog, key)
     if entry is None:
