@@ -4,8 +4,8 @@ from __future__ import annotations
 from .core import Core, current_core
 from .dtypes import (bfloat16, float8_e4m3, float8_e5m2, float32, half, hifloat8,
                      hifloat8_to_float32, int8, int16, int32, int64, uint8, uint16, uint32, uint64)
-from .enums import (DYNAMIC, BLayout, Coalesce, GatherExec, GatherOOB, Layout, ScatterAtomicOp, ScatterConflict,
-                    ScatterOOB, SLayout, TileType)
+from .enums import (DYNAMIC, BLayout, CmpMode, Coalesce, GatherAxis, GatherExec, GatherOOB, Layout, MaskPattern,
+                    ScatterAtomicOp, ScatterAxis, ScatterConflict, ScatterOOB, SLayout, TileType)
 from .errors import (BackendUnavailable, PtoAssertWarning, PtoCheckError, PtoError, PtoFault, PtoHazard,
                      PtoPortabilityWarning)
 from .ops.datamove import TASSIGN, TLOAD, TSTORE
@@ -17,6 +17,8 @@ from .ops.mgather import MGATHER
 from .ops.mscatter import MSCATTER
 from .ops.tgatherb import TGATHERB
 from .ops.tinterleave import TDEINTERLEAVE, TINTERLEAVE
+from .isa.tgather.api import TGATHER
+from .isa.tscatter.api import TSCATTER
 from .targets import TARGETS
 from .tensor import GlobalTensor, Shape, Stride
 from .tile import Tile
@@ -34,7 +36,8 @@ __all__ = [
     "GatherExec", "DYNAMIC", "PtoError", "PtoCheckError", "PtoFault", "PtoHazard", "BackendUnavailable", "PtoAssertWarning", "PtoPortabilityWarning", "TARGETS",
     "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64", "half", "bfloat16",
     "float32", "float", "float8_e4m3", "float8_e5m2", "hifloat8", "hifloat8_to_float32",
-    "TGATHERB", "TINTERLEAVE", "TDEINTERLEAVE", "reg",
+    "TGATHERB", "TINTERLEAVE", "TDEINTERLEAVE", "TGATHER", "TSCATTER", "MaskPattern", "ScatterAxis",
+    "GatherAxis", "CmpMode", "reg",
     "asc", "Trace", "Burst", "RecordEvent", "Event", "Op", "Pipe", "EventId", "set_flag", "wait_flag", "pipe_barrier",
     *(f"PIPE_{p}" for p in ("S", "V", "M", "MTE1", "MTE2", "MTE3", "ALL", "MTE4", "MTE5", "V2", "FIX")),
     *(f"EVENT_ID{k}" for k in range(8)),

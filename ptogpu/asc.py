@@ -78,7 +78,7 @@ def _reg_value(core, instr: str, name: str, value, bits: int) -> int:
     if isinstance(value, np.generic) and not isinstance(value, np.integer):
         v = int(np.asarray(value).reshape(1).view(f"u{value.dtype.itemsize}")[0])
     else:
-        v = dma._field(core, instr, name, value, -(1 << (bits - 1)), (1 << bits) - 1)
+        v = dma.register_field(core, instr, name, value, -(1 << (bits - 1)), (1 << bits) - 1)
     return v & ((1 << bits) - 1)
 
 
@@ -120,8 +120,8 @@ def asc_set_gm2l1_pad(pad_val: int) -> None:
 def _loop_size(path: str, loop1: int, loop2: int) -> None:
     instr = f"asc_set_{path}_loop_size"
     core = _core_for(instr, path)
-    l1 = dma._field(core, instr, "loop1_size", loop1, 0, dma.M21)
-    l2 = dma._field(core, instr, "loop2_size", loop2, 0, dma.M21)
+    l1 = dma.register_field(core, instr, "loop1_size", loop1, 0, dma.M21)
+    l2 = dma.register_field(core, instr, "loop2_size", loop2, 0, dma.M21)
     core.regs.path("l1" if path == "gm2l1" else "ub").loop_size = (l2 << 21) | l1
 
 
@@ -129,8 +129,8 @@ def _loop_size(path: str, loop1: int, loop2: int) -> None:
 def _loop_stride(path: str, which: int, src_stride: int, dst_stride: int) -> None:
     instr = f"asc_set_{path}_loop{which}_stride"
     core = _core_for(instr, path)
-    s = dma._field(core, instr, "src_stride", src_stride, 0, dma.M40)
-    d = dma._field(core, instr, "dst_stride", dst_stride, 0, 1 << 21)
+    s = dma.register_field(core, instr, "src_stride", src_stride, 0, dma.M40)
+    d = dma.register_field(core, instr, "dst_stride", dst_stride, 0, 1 << 21)
     setattr(core.regs.path("l1" if path == "gm2l1" else "ub"), f"loop{which}_stride", (d << 40) | s)
 
 

@@ -16,8 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-WRITES = {"TINTERLEAVE": 2, "TDEINTERLEAVE": 2}
-"""Instructions whose leading operands it writes are more than the first."""
+from . import isa
 
 PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
 """ptogpu's own files: frames there are the emulator's, not the program's."""
@@ -62,7 +61,7 @@ class CallLog:
         self.calls: list[Call] = []
 
     def record(self, name: str, args: tuple) -> None:
-        n = WRITES.get(name, 1)
+        n = isa.writes(name)     # the leading operands it writes: its declaration's
         self.calls.append(Call(len(self.calls), name, caller(), [snapshot(self.core, a) for a in args[:n]],
                                self.core.live.copy(), space_of(args[0]) if args else "",
                                None if self.watch is None else self.watch()))

@@ -28,13 +28,13 @@ class FaultList(list):
 
     def __init__(self, items) -> None:
         super().__init__(items)
-        self._codes = np.array([0 if e is None else fault_code(str(e)) for e in items], np.int8)
+        self._codes = np.array([0 if e is None else fault_code(e) for e in items], np.int8)
         self._group: np.ndarray | None = None      # per instance: its deferred group, or -1
         self._pos = self._groups = None
 
     def __setitem__(self, k: int, e) -> None:
         list.__setitem__(self, k, e)
-        self._codes[k] = 0 if e is None else fault_code(str(e))
+        self._codes[k] = 0 if e is None else fault_code(e)
         if self._group is not None:
             self._group[k] = -1
 

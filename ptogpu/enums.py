@@ -86,3 +86,48 @@ class ScatterOOB(IntEnum):
 class ScatterConflict(IntEnum):
     Last = 0
     Default = 1
+
+
+class MaskPattern(IntEnum):
+    """``MaskPattern`` of TGATHER/TSCATTER's mask forms (type.hpp; bit strings read right to
+    left: P0101 selects elements 0, 2, 4, ...)."""
+    P0101 = 1
+    P1010 = 2
+    P0001 = 3
+    P0010 = 4
+    P0100 = 5
+    P1000 = 6
+    P1111 = 7
+
+    @property
+    def factor(self) -> int:
+        """GetTimesByMask: how many elements one selected element stands for (1, 2 or 4)."""
+        return 1 if self is MaskPattern.P1111 else 2 if self <= MaskPattern.P1010 else 4
+
+    @property
+    def position(self) -> int:
+        """The selected element of each group of ``factor`` (0 for P1111: all are)."""
+        return {1: 0, 2: 1, 3: 0, 4: 1, 5: 2, 6: 3, 7: 0}[int(self)]
+
+    def selects(self, i):
+        """MaskSelect(pattern, i) for an int or an int array."""
+        return (i % self.factor) == self.position if self is not MaskPattern.P1111 else (i == i)
+
+
+class GatherAxis(IntEnum):
+    GATHER_ROW = 0
+    GATHER_COL = 1
+
+
+class ScatterAxis(IntEnum):
+    SCATTER_ROW = 0
+    SCATTER_COL = 1
+
+
+class CmpMode(IntEnum):
+    EQ = 0
+    NE = 1
+    LT = 2
+    LE = 3
+    GT = 4
+    GE = 5

@@ -21,17 +21,42 @@ class PtoCheckError(PtoError):
     """What the C++ compiler would reject (a ``static_assert``); raised before memory changes."""
 
 
-class PtoFault(PtoError):
-    """What the hardware would trap at run time (misaligned address, out-of-arena access, ...)."""
-
-
-# Fault codes (0: none): the phase of a first fault, as the NumPy backend reports it -- an
-# index read, a table (GM) read, a destination write, or anything else. Batches and kernel
-# campaigns compare faults by these codes.
+# Fault codes (0: none): the phase of a first fault -- an index read, a table (GM) or source
+# read, a destination write, or anything else. Batches and kernel campaigns compare faults by
+# these codes.
 F_NONE, F_INDEX, F_TABLE, F_DST, F_OTHER = 0, 1, 2, 3, 4
 
 
-def fault_code(msg: str) -> int:
+class PtoFault(PtoError):
+    """What the hardware would trap at run time (misaligned address, out-of-arena access, ...).
+    ``code`` (``F_*``) is its phase, given where it is raised; a raise that gives none gets the
+    phase its message names (:func:`phase_of`, the older sites' convention)."""
+
+    def __init__(self, message: str, *, rule: str = "", target: str = "", code: int | None = None) -> None:
+        super().__init__(message, rule=rule, target=target)
+        self.code = phase_of(message) if code is None else int(code)
+
+
+class FaultText(str):
+    """A fault's message as the batch channels carry it (a str), with its ``code``."""
+    code: int = F_OTHER
+
+
+def fault_text(e: PtoFault) -> FaultText:
+    t = FaultText(str(e))
+    t.code = e.code
+    return t
+
+
+def fault_code(f) -> int:
+    """The code of a fault, of its :class:`FaultText`, or (a plain message: a fault that
+    crossed a process as text) the phase its message names."""
+    code = getattr(f, "code", None)
+    return int(code) if code is not None else phase_of(str(f))
+
+
+def phase_of(msg: str) -> int:
+    """The phase a fault message names (for raises that give no code)."""
     m = msg.lower()
     if "index read" in m or "offset read" in m:
         return F_INDEX

@@ -310,6 +310,23 @@ class Bank:
         flat = ks.astype(np.int64)[:, None] * self.stride + idx
         self.flat[flat] = v.view(np.uint8).reshape(v.shape[0], -1)
 
+    def put_each(self, ks: np.ndarray, addrs: np.ndarray, values: np.ndarray) -> None:
+        """Write ``values`` at per-instance ``addrs`` (checked by the caller): one row of
+        addresses and values per instance of ``ks``; equal addresses in a row carry equal
+        values (:func:`ptogpu.semantics.tile_moves.winners` makes them so): a scatter whose
+        indices differ per instance."""
+        a = np.asarray(addrs, np.int64).reshape(len(ks), -1)
+        if not a.size:
+            return
+        v = np.ascontiguousarray(values).reshape(len(ks), a.shape[1])
+        size = v.dtype.itemsize
+        if self.shared:
+            self.unshare()
+        self._wrote(int(a.min()), int(a.max()) + size)
+        stride = self.stride if self.n > 1 else 0
+        idx = ks.astype(np.int64)[:, None, None] * stride + a[..., None] + np.arange(size, dtype=np.int64)
+        self.flat[idx.reshape(-1)] = v.view(np.uint8).reshape(-1)
+
     def clear(self, upto: int | None = None) -> None:
         """Back to a fresh memory: zero bytes ``[0, upto)`` of every instance (the caller
         knows nothing past ``upto`` was written; default: all) and free every allocation.

@@ -156,6 +156,19 @@ class Target:
     has_reg_api: bool = False        # ptogpu.reg (__simd_vf__ register API, other-ops.md §C)
     dma: DmaRules = DmaRules()       # MTE2 DMA instructions (ptogpu.asc, semantics/dma.py)
     valid_getters: ValidGetters = ValidGetters()  # whose GetValidRow/Col each instruction calls
+    tables: Mapping[str, object] = field(default_factory=dict)
+    """A variant's replacements of the tables instruction packages own (``ptogpu.isa``)."""
+
+    def __getattr__(self, name: str):
+        """``target.tgather``: the rule table an instruction package owns for this target
+        (its declaration's ``tables``), or the variant's replacement of it."""
+        if name.startswith("_") or name == "tables":
+            raise AttributeError(name)
+        own = self.__dict__.get("tables", {})
+        if name in own:
+            return own[name]
+        from .isa import target_table
+        return target_table(name, self.name.split("~")[0])
 
 
 # What each quirk switches (on = the value the tables hold unless they say otherwise): `ptogpu
@@ -345,9 +358,15 @@ def variant(base: str, donor: str, fields: tuple[str, ...]) -> str:
             kw["quirks"] = MappingProxyType({**tb.quirks, **td.quirks})
             continue
         table, _, attr = path.partition(".")
-        cur = kw.get(table, getattr(tb, table))
+        owned = table not in tb.__dataclass_fields__          # a table an instruction package owns
+        cur = kw.get("tables", {}).get(table) if owned else kw.get(table)
+        cur = getattr(tb, table) if cur is None else cur
         if cur is None or getattr(td, table) is None:
             raise ValueError(f"{path}: {base} or {donor} has no {table} table")
-        kw[table] = replace(cur, **{attr: getattr(getattr(td, table), attr)})
+        new = replace(cur, **{attr: getattr(getattr(td, table), attr)})
+        if owned:
+            kw["tables"] = {**kw.get("tables", dict(tb.tables)), table: new}
+        else:
+            kw[table] = new
     _VARIANTS[name] = replace(tb, name=name, title=f"{tb.title} with {donor}'s {', '.join(fields)}", **kw)
     return name

@@ -662,7 +662,7 @@ class _FakeCupy:
 
             def get_function(self, name):
                 from ptogpu.backend import native_backend
-                host = native_backend._fn(name)
+                host = native_backend.host_fn(name)
 
                 def call(grid, block, args):
                     assert len(grid) == 1 and len(block) == 3
@@ -698,7 +698,7 @@ class _FakeCupy:
 def test_cupy_glue_with_stand_in_device(monkeypatch, family, mode):
     from ptogpu.backend import cupy_backend
     fake = _FakeCupy()
-    monkeypatch.setattr(cupy_backend, "_cupy", lambda: fake)
+    monkeypatch.setattr(cupy_backend, "cupy_module", lambda: fake)
     monkeypatch.setattr(cupy_backend, "_modules", {})
     monkeypatch.setattr(cupy_backend, "_fns", {})
     builder, types = FAMILIES[family]

@@ -575,7 +575,7 @@ def test_cupy_glue_for_every_kernel_file_with_stand_in_device(monkeypatch, k):
     from test_kernels_mgather import _FakeCupy
     from ptogpu.backend import cupy_backend
     fake = _FakeCupy()
-    monkeypatch.setattr(cupy_backend, "_cupy", lambda: fake)
+    monkeypatch.setattr(cupy_backend, "cupy_module", lambda: fake)
     monkeypatch.setattr(cupy_backend, "_modules", {})
     monkeypatch.setattr(cupy_backend, "_fns", {})
     target, build, tag = OPS_CASES[k % len(OPS_CASES)]

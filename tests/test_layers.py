@@ -16,7 +16,7 @@ ROOT = pathlib.Path(ptogpu.__file__).parent
 
 # Bottom to top. A module belongs to the first layer whose prefix names it (longest prefix).
 LAYERS = [
-    ("base", ["ptogpu.errors", "ptogpu.enums", "ptogpu.dtypes", "ptogpu.targets", "ptogpu.interop",
+    ("base", ["ptogpu.isa", "ptogpu.errors", "ptogpu.enums", "ptogpu.dtypes", "ptogpu.targets", "ptogpu.interop",
               "ptogpu.trace", "ptogpu.progress"]),
     ("backend", ["ptogpu.backend"]),
     ("memory", ["ptogpu.pages", "ptogpu.memory", "ptogpu.dma_regs", "ptogpu.core", "ptogpu.tensor", "ptogpu.tile",
@@ -71,7 +71,17 @@ def imports(path: pathlib.Path) -> set[str]:
     return out
 
 
+# An instruction package (ptogpu.isa.NAME) spans the layers: its declaration is data (base), and
+# each module of it sits in the layer of the role it is named for.
+ROLES = {"rules": "base", "semantics": "semantics", "kernels": "lowering", "api": "instruction API",
+         "config": "execution", "repro": "campaigns, maps and sweeps"}
+
+
 def layer_of(mod: str) -> int:
+    parts = mod.split(".")
+    if parts[:2] == ["ptogpu", "isa"] and len(parts) >= 4:
+        assert parts[3] in ROLES, f"{mod}: an instruction package's modules are named for their role ({', '.join(ROLES)})"
+        return [n for n, _ in LAYERS].index(ROLES[parts[3]])
     best, depth = None, -1
     for i, (_, prefixes) in enumerate(LAYERS):
         for p in prefixes:
@@ -84,6 +94,8 @@ def layer_of(mod: str) -> int:
 def unit(mod: str) -> str:
     """The package a module counts in for cycles: its subpackage, or itself at the top."""
     parts = mod.split(".")
+    if parts[:2] == ["ptogpu", "isa"]:
+        return mod                  # an instruction package's roles sit in several layers
     return ".".join(parts[:2])
 
 
@@ -157,3 +169,40 @@ def test_the_walk_sees_module_level_and_lazy_imports(tmp_path, source, bad):
     finally:
         p.unlink()
     assert bad in found and layer_of(bad) > layer_of("ptogpu.execution._layers_probe")
+
+
+def _private_uses(path: pathlib.Path) -> list[str]:
+    """``mod._name`` where ``mod`` is a module of another package this file imported
+    (``from . import native_backend as nb`` then ``nb._compiler_id``)."""
+    me = module_name(path)
+    pkg = me if path.name == "__init__.py" else me.rsplit(".", 1)[0]
+    tree = ast.parse(path.read_text())
+    aliases: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                up = pkg.split(".")[: len(pkg.split(".")) - (node.level - 1)]
+                base = ".".join(up + ([node.module] if node.module else []))
+            for a in node.names:
+                full = f"{base}.{a.name}"
+                if resolve(full) == full:
+                    aliases[a.asname or a.name] = full
+        elif isinstance(node, ast.Import):
+            for a in node.names:
+                if a.name.startswith("ptogpu") and a.asname:
+                    aliases[a.asname] = a.name
+    bad = []
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in aliases
+                and node.attr.startswith("_") and not node.attr.startswith("__")):
+            target = aliases[node.value.id]
+            if unit(target) != unit(me):
+                bad.append(f"{me}:{node.lineno} reads {target}.{node.attr}")
+    return bad
+
+
+def test_no_private_attribute_of_another_package_is_read():
+    """A package reads only the public names of another: its private attributes are its own."""
+    bad = [b for p in sorted(ROOT.rglob("*.py")) for b in _private_uses(p)]
+    assert not bad, "\n".join(bad)

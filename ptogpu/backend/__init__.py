@@ -12,8 +12,12 @@ from ..errors import BackendUnavailable
 
 BACKENDS = ("auto", "numpy", "cupy", "native")
 
-KERNEL_COVERAGE = ("MGATHER (UB and GM->L1, all targets), MSCATTER (all targets; A2/A3 NZ tables on NumPy), "
-                   "TGATHERB, TINTERLEAVE/TDEINTERLEAVE, Reg::Gather/GatherB, the DMA burst engine")
+
+
+def kernel_coverage() -> str:
+    """What the kernel backends run, in words: the registry's view (``ptogpu.isa``)."""
+    from ..isa import kernel_coverage as coverage
+    return coverage()
 
 
 def backend_available(name: str) -> tuple[bool, str]:

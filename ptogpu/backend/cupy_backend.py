@@ -40,7 +40,7 @@ _modules: dict[str, object] = {}
 _fns: dict[str, object] = {}
 
 
-def _cupy():
+def cupy_module():
     try:
         import cupy
     except Exception as e:  # ImportError, or a broken CUDA install raising at import
@@ -62,7 +62,7 @@ def _no_device(e: Exception) -> str:
 def available() -> tuple[bool, str]:
     """(usable, reason): cupy imports and a CUDA device answers."""
     try:
-        cupy = _cupy()
+        cupy = cupy_module()
         n = cupy.cuda.runtime.getDeviceCount()
     except CupyUnavailable as e:
         return False, str(e)
@@ -83,7 +83,7 @@ def module(filename: str = "mgather.cu"):
     with _lock:
         mod = _modules.get(filename)
         if mod is None:
-            cupy = _cupy()
+            cupy = cupy_module()
             code = sources.expanded(sources.source_dir() / filename)
             mod = cupy.RawModule(code=code, options=NVRTC_OPTIONS, backend="nvrtc")
             _modules[filename] = mod
@@ -113,7 +113,7 @@ def launch_raw(kernel: str, block: tuple[int, int, int], n_inst: int, arenas: di
     is copied); a NumPy array is copied in before the first pass and, for the spaces named in
     ``writes``, copied back after the last. Returns the fault records as a NumPy array (for
     device-resident callers: :func:`launch_device` keeps them on the device)."""
-    cupy = _cupy()
+    cupy = cupy_module()
     d_fault = launch_device(kernel, block, n_inst, arenas, params, prm_stride=prm_stride,
                             passes=passes, grid=grid, writes=writes)
     return cupy.asnumpy(d_fault)
@@ -122,7 +122,7 @@ def launch_raw(kernel: str, block: tuple[int, int, int], n_inst: int, arenas: di
 def launch_device(kernel, block, n_inst, arenas, params, *, prm_stride=0, passes=1, grid=None,
                   writes=("gm", "ub", "l1")):
     """:func:`launch_raw` returning the fault records as a cupy array (left on the device)."""
-    cupy = _cupy()
+    cupy = cupy_module()
     fn = _fn(kernel)
     words = sources.enum_values("mgather.cu")["FAULT_WORDS"]
     d_fault = cupy.full((max(n_inst, 0), words), np.uint64(0xFFFFFFFFFFFFFFFF), dtype=cupy.uint64)

@@ -16,7 +16,7 @@ def _native() -> dict:
     from . import native_backend as nb
     d = {"compiler": nb.compiler(), "cache_dir": str(nb.cache_dir()), "flags": " ".join(nb.base_flags())}
     if d["compiler"]:
-        d["compiler_version"] = nb._compiler_id(d["compiler"])
+        d["compiler_version"] = nb.compiler_id(d["compiler"])
     ok, why = nb.available()
     d["built"] = ok
     d["status"] = why
@@ -92,7 +92,20 @@ def collect() -> dict:
                   "what": "MGATHER Elem 16x16 float32 instances per launch",
                   "instances_per_launch": batch_size(REFERENCE_INSTANCE_BYTES, name)
                   if name != "numpy" else None}
+    d["instructions"] = instructions()
     return d
+
+
+def instructions() -> dict:
+    """Per registered instruction (``ptogpu.isa``): its calls, the kernel source each kernel
+    backend runs it with, and every role it declines with the reason."""
+    from .. import isa
+    out = {}
+    for i in isa.INSTRUCTIONS:
+        out[i.name] = {"calls": list(i.calls),
+                       "kernels": {b: (i.hooks[b] if i.fills(b) else None) for b in ("native", "cupy")},
+                       "declined": i.declined()}
+    return out
 
 
 def _gib(n) -> str:
@@ -123,6 +136,11 @@ def cmd_info(args) -> int:
     b = d["batch"]
     print(f"batch: {b['instances_per_launch']} {b['what']} on {b['backend']}"
           if b["instances_per_launch"] else "batch: none (no kernel backend)")
+    print("kernels: " + ", ".join(f"{'/'.join(x['calls'])} ({x['kernels']['native']})"
+                                  for x in d["instructions"].values() if x["kernels"]["native"]))
+    for name, x in d["instructions"].items():
+        for role, why in x["declined"].items():
+            print(f"  {'/'.join(x['calls'])} declines {role}: {why}")
     return 0
 
 

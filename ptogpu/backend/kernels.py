@@ -103,3 +103,36 @@ def use_kernels(core) -> bool:
     keep its memory, so then the NumPy batch rule runs (or, without one, instance by
     instance, each its own launch)."""
     return core.backend in KERNEL_BACKENDS and (not core.all_at_once or core.launchable())
+
+
+class ParamBlock:
+    """A kernel's int64 parameter block as a typed record: its fields are the ``PREFIX_*``
+    constants of the kernel file's enum (read from the source, ``sources.enum_values``), set
+    as attributes (``p.VR = 4``); a name the enum does not have is an AttributeError, so the
+    Python side cannot drift from the kernel's layout. ``words``: the block to launch."""
+
+    def __init__(self, filename: str, prefix: str, **fields: int) -> None:
+        vals = sources.enum_values(filename)
+        names = {k[len(prefix):]: v for k, v in vals.items() if k.startswith(prefix) and k != prefix + "WORDS"}
+        object.__setattr__(self, "_names", names)
+        object.__setattr__(self, "_where", f"{filename} {prefix}*")
+        object.__setattr__(self, "words", np.zeros(vals[prefix + "WORDS"], np.int64))
+        object.__setattr__(self, "_set", set())
+        for k, v in fields.items():
+            setattr(self, k, v)
+
+    def __setattr__(self, name: str, value) -> None:
+        if name not in self._names:
+            raise AttributeError(f"{self._where} has no field {name!r} (fields: {', '.join(self._names)})")
+        self.words[self._names[name]] = i64(value)
+        self._set.add(name)
+
+    def __getattr__(self, name: str) -> int:
+        names = object.__getattribute__(self, "_names")
+        if name not in names:
+            raise AttributeError(name)
+        return int(self.words[names[name]])
+
+    def unset(self) -> list[str]:
+        """Fields never set (a launch plan that forgets one is a bug: tests ask this)."""
+        return [k for k in self._names if k not in self._set]

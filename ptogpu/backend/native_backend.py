@@ -80,7 +80,7 @@ def base_flags() -> tuple[str, ...]:
     return tuple(opt if f == "-O3" else f for f in FLAGS)
 
 
-def _flag_sets() -> list[tuple[str, ...]]:
+def flag_sets() -> list[tuple[str, ...]]:
     """Builds to try, best first: native ISA with OpenMP, portable with OpenMP, portable alone."""
     flags = base_flags()
     no_omp = tuple(f for f in flags if f != "-fopenmp")
@@ -90,7 +90,7 @@ def _flag_sets() -> list[tuple[str, ...]]:
     return sets
 
 
-def _compiler_id(cxx: str) -> str:
+def compiler_id(cxx: str) -> str:
     try:
         out = subprocess.run([cxx, "--version"], capture_output=True, text=True, timeout=30)
         return out.stdout.splitlines()[0] if out.stdout else cxx
@@ -262,7 +262,7 @@ def _lib_path(cid: str, flags: tuple[str, ...], feats: str, family: str) -> Path
     return cache_dir() / f"ptogpu_native_{key}_{family}.so"
 
 
-def _build_locked(cxx: str, flags: tuple[str, ...], path: Path, src: Path, say: bool) -> str:
+def build_locked(cxx: str, flags: tuple[str, ...], path: Path, src: Path, say: bool) -> str:
     """Build ``src`` into ``path`` under its lock unless another process already has."""
     import time
     with _BuildLock(path.with_suffix(".lock")):
@@ -292,7 +292,7 @@ def _build_parallel(cxx: str, flags: tuple[str, ...], jobs: list[tuple[str, Path
            else f"{opt}, PTOGPU_NATIVE_OPT")
     _say(f"ptogpu: building native kernels (first use, {how}): {names} ...", end="")
     with ThreadPoolExecutor(width) as ex:
-        futs = {f: ex.submit(_build_locked, cxx, flags, path, src, False) for f, path, src in jobs}
+        futs = {f: ex.submit(build_locked, cxx, flags, path, src, False) for f, path, src in jobs}
         errs = {f: fu.result() for f, fu in futs.items()}
     bad = [f for f, e in errs.items() if e]
     _say(f" {'failed: ' + ', '.join(bad) if bad else 'done'} in {time.perf_counter() - t0:.1f} s")
@@ -324,11 +324,11 @@ def _background(families: list[str], flags: tuple[str, ...]) -> None:
     cxx = compiler()
     if cxx is None:
         return
-    cid, feats = _compiler_id(cxx), cpu_features()
+    cid, feats = compiler_id(cxx), cpu_features()
     files = {p.stem: p for p in sources.kernel_files()}
     for fam in families:
         if fam in files:
-            _build_locked(cxx, flags, _lib_path(cid, flags, feats, fam), files[fam], say=False)
+            build_locked(cxx, flags, _lib_path(cid, flags, feats, fam), files[fam], say=False)
 
 
 def prebuild(families: list[str] | None = None) -> dict:
@@ -340,12 +340,17 @@ def prebuild(families: list[str] | None = None) -> dict:
     if cxx is None:
         return {}
     files = {p.stem: p for p in sources.kernel_files()}
-    flags = _flags if _flags is not None else _flag_sets()[0]
+    flags = _flags if _flags is not None else flag_sets()[0]
     use = flags if _forced_opt() else _quick(flags)
-    cid, feats = _compiler_id(cxx), cpu_features()
+    cid, feats = compiler_id(cxx), cpu_features()
     jobs = [(f, _lib_path(cid, use, feats, f), files[f]) for f in (families or sorted(files))
             if f in files and not _lib_path(cid, use, feats, f).exists()]
     return _build_parallel(cxx, use, jobs) if jobs else {}
+
+
+def settled_flags() -> tuple[str, ...]:
+    """The flags the backend settled on (its -O3 tier, or PTOGPU_NATIVE_OPT)."""
+    return _flags or flag_sets()[0]
 
 
 def build_level(family: str) -> str:
@@ -358,6 +363,7 @@ _lock = threading.Lock()
 _libs: dict[str, ctypes.CDLL] = {}          # family (a .cu stem) -> its loaded library
 _paths: dict[str, Path] = {}
 _flags: tuple[str, ...] | None = None       # the flag set the first family settled on
+
 _fam_flags: dict[str, tuple[str, ...]] = {}  # family -> the flags of the library it loaded
 _spawned: set[str] = set()                   # families whose -O3 build this process started
 _error: str | None = None
@@ -424,10 +430,10 @@ def load(family: str | None = None):
         if cxx is None:
             _error = "no C++ compiler found (tried $CXX, g++, c++, clang++)"
             raise NativeUnavailable(_error)
-        cid = _compiler_id(cxx)
+        cid = compiler_id(cxx)
         problems = []
         feats = cpu_features()
-        for flags in ([_flags] if _flags is not None else _flag_sets()):
+        for flags in ([_flags] if _flags is not None else flag_sets()):
             path = _lib_path(cid, flags, feats, family)
             use = flags
             if not path.exists() and not _forced_opt():
@@ -449,7 +455,7 @@ def load(family: str | None = None):
                 _spawned.update(want)
                 _spawn_optimised(want, flags)
             elif not path.exists():
-                err = _build_locked(cxx, flags, path, files[family], say=True)
+                err = build_locked(cxx, flags, path, files[family], say=True)
                 if err:
                     problems.append(err)
                     continue
@@ -506,16 +512,16 @@ def lockstep_kernels() -> frozenset:
     return frozenset(names)
 
 
-_ARGTYPES = ([ctypes.c_uint] * 4 + [ctypes.c_void_p, ctypes.c_longlong, ctypes.c_longlong] * 3
+ARGTYPES = ([ctypes.c_uint] * 4 + [ctypes.c_void_p, ctypes.c_longlong, ctypes.c_longlong] * 3
              + [ctypes.c_void_p, ctypes.c_longlong, ctypes.c_void_p, ctypes.c_longlong, ctypes.c_int])
 _fns: dict[str, object] = {}
 
 
-def _fn(name: str, prefix: str = "host_"):
+def host_fn(name: str, prefix: str = "host_"):
     f = _fns.get(prefix + name)
     if f is None:
         f = getattr(load(), prefix + name)
-        f.argtypes = _ARGTYPES if prefix == "host_" else _ARGTYPES[:4] + [ctypes.c_int] + _ARGTYPES[4:]
+        f.argtypes = ARGTYPES if prefix == "host_" else ARGTYPES[:4] + [ctypes.c_int] + ARGTYPES[4:]
         f.restype = None
         _fns[prefix + name] = f
     return f
@@ -557,7 +563,7 @@ def launch_raw(kernel: str, block: tuple[int, int, int], n_inst: int, arenas: di
     if _lockstep is None:
         _lockstep = lockstep_kernels()
     prefix = "hostw_" if threads == "warps" and kernel in _lockstep else "hostp_"
-    fn = _fn(kernel, prefix)
+    fn = host_fn(kernel, prefix)
     words = sources.enum_values("mgather.cu")["FAULT_WORDS"]
     fault = np.full((n_inst, words), np.uint64(0xFFFFFFFFFFFFFFFF), np.uint64)
     if n_inst == 0:

@@ -232,13 +232,15 @@ def _cat(xs: list, empty):
 
 def run_chunk(cfg: FuzzConfig, inst: np.ndarray, generator: Generator, backend: str = "numpy",
               keep_outputs: bool = True, path: str = "auto", *, values: np.ndarray | None = None,
-              raw: np.ndarray | None = None, digest: bool = True, out: np.ndarray | None = None) -> BatchResult:
+              raw: np.ndarray | None = None, digest: bool = True, out: np.ndarray | None = None,
+              watch: bool | None = None) -> BatchResult:
     """Instances ``inst`` (consecutive numbers) of ``cfg``; ``path`` "auto" | "vector" (every
     instance at once on cores of N: one kernel launch, or one NumPy step along the instances;
     an error where a step would run instance by instance) | "loop" (each instance on a single
     core of its own: the reference). ``values``: the generator's values for ``inst`` when the
     caller has them already; ``raw``: the instances' index arrays (``indices``); ``out``: where
-    the outputs go (one row per instance; the batch's own array, so no chunk is copied twice)."""
+    the outputs go (one row per instance; the batch's own array, so no chunk is copied twice);
+    ``watch``: look for writes outside the program's footprint (default: on a kernel backend)."""
     backend = _backend(backend)
     inst = np.asarray(inst, np.int64)
     N = inst.size
@@ -278,7 +280,7 @@ def run_chunk(cfg: FuzzConfig, inst: np.ndarray, generator: Generator, backend: 
         for a in range(0, N, per):          # one core a piece: generated, run, digested in cache
             sl = slice(a, a + per)
             o, f, *w = run_instances(cfg, None, backend if kernel else "numpy", raw=rows(sl),
-                                     watch=kernel, info=info)
+                                     watch=kernel if watch is None else watch, info=info)
             c = _codes(f)
             if digest:
                 dig ^= batch_digest(inst[sl], o, c, backend)
@@ -302,7 +304,7 @@ def run_chunk(cfg: FuzzConfig, inst: np.ndarray, generator: Generator, backend: 
     return BatchResult(int(inst[0]) if N else 0, N,
                        (out if out is not None else _cat(outs, np.zeros((0, ob), np.uint8))) if keep_outputs else None,
                        c, _cat(elems, np.zeros(0, np.int64)), dig, used, int(np.count_nonzero(c)),
-                       backend, _cat(strays, None) if kernel and path != "loop" else None)
+                       backend, _cat(strays, None) if (kernel if watch is None else watch) and path != "loop" else None)
 
 
 def poolable(backend: str, gen: Generator) -> bool:

@@ -8,7 +8,7 @@ import threading
 import numpy as np
 
 from .. import dtypes
-from ..errors import F_DST, F_INDEX, F_NONE, F_OTHER, F_TABLE, PtoFault, fault_code  # noqa: F401
+from ..errors import F_DST, F_INDEX, F_NONE, F_OTHER, F_TABLE, PtoFault, fault_code, fault_text  # noqa: F401
 from .config import FuzzConfig
 
 
@@ -57,7 +57,7 @@ def run_single(cfg: FuzzConfig, values, backend: str = "numpy", *, cast: bool = 
             out = _run(pto, core, cfg, L, T, idx)
             return out, None
         except PtoFault as e:
-            return cfg.instruction.read_out(core, cfg, L), str(e)
+            return cfg.instruction.read_out(core, cfg, L), fault_text(e)
 
 
 BATCH_CORE = 4096
@@ -220,7 +220,7 @@ def run_instances(cfg: FuzzConfig, values: np.ndarray | None, backend: str = "nu
             faults += f
             elems.append(np.full(len(f), -1, np.int64))
         else:
-            faults += [None if e is None else str(e) for e in f]
+            faults += [None if e is None else fault_text(e) for e in f]
             elems.append(np.array([_element(cfg, e) for e in f], np.int64))
         if w:
             strays.append(w.stray() if w.saved else np.zeros(len(idx), bool))

@@ -151,7 +151,7 @@ class Campaign:
                                        dprm, z, dres, i64(n), np.int32(p)))
             return cp.asnumpy(dres)
         from ..backend import native_backend
-        f = native_backend._fn("fuzz_exec_campaign", "hostp_")
+        f = native_backend.host_fn("fuzz_exec_campaign", "hostp_")
         ub = np.zeros(span, np.uint8)
         l1 = np.zeros(64, np.uint8)
         f(n, 32, 32, 1, 4, self.gm.ctypes.data, int(self.gm.size), 0, ub.ctypes.data, ub_size, stride,

@@ -58,10 +58,11 @@ def hybrid(cfg: FuzzConfig, donor: FuzzConfig, fields) -> FuzzConfig:
     return cfg.with_(target=variant(cfg.target, donor.target, tuple(p for f in fields for p in f.copies)))
 
 
-def reference(cfg: FuzzConfig, inst: np.ndarray, gen, raw: np.ndarray):
-    """The NumPy semantics of ``cfg`` on these instances: (outputs, fault codes)."""
-    r = run_chunk(cfg, inst, gen, "numpy", raw=raw, digest=False)
-    return r.outputs, r.faults
+def reference(cfg: FuzzConfig, inst: np.ndarray, gen, raw: np.ndarray, strays: bool = False):
+    """The NumPy semantics of ``cfg`` on these instances: (outputs, fault codes), and with
+    ``strays`` which instances wrote outside the program's footprint."""
+    r = run_chunk(cfg, inst, gen, "numpy", raw=raw, digest=False, watch=strays)
+    return (r.outputs, r.faults, r.stray) if strays else (r.outputs, r.faults)
 
 
 def explain(ca: FuzzConfig, cb: FuzzConfig, inst: np.ndarray, gen, raw: np.ndarray,
@@ -119,9 +120,16 @@ def verdicts(ca: FuzzConfig, cb: FuzzConfig, sa, sb, inst, gen, raw, ra, rb, rel
         if side.backend == "numpy":
             refs.append((r.outputs, r.faults))
             continue
-        ref = reference(cfg, inst, gen, raw)
-        refs.append(ref)
         stray = getattr(r, "stray", None)
+        if stray is not None and cfg.instruction.writes_by_index:
+            # its writes land where the data says: a stray write is a bug where its
+            # reference does not make it too
+            ref_o, ref_f, ref_stray = reference(cfg, inst, gen, raw, strays=True)
+            ref = (ref_o, ref_f)
+            stray = stray != ref_stray
+        else:
+            ref = reference(cfg, inst, gen, raw)
+        refs.append(ref)
         bad = ~same(r.outputs, r.faults, ref[0], ref[1], strict=True)
         if stray is not None:
             bad |= stray

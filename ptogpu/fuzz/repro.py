@@ -11,16 +11,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import dtypes
+from .. import dtypes, isa
 from ..execution.config import LAYOUTS, FuzzConfig
 from ..execution.single import cast_indices, layout
 
 
-def _dt(name: str) -> str:
+def dtype_text(name: str) -> str:
     return f"pto.{dtypes.name_of(dtypes.as_dtype(name))}"
 
 
-def _array(var: str, arr: np.ndarray, dt: str, ind: str, view: str = "") -> list[str]:
+def array_lines(var: str, arr: np.ndarray, dt: str, ind: str, view: str = "") -> list[str]:
     """``var = <arr>`` as short as possible: the full list when small or dense, else zeros
     plus the non-trivial entries."""
     arr = np.asarray(arr)
@@ -39,31 +39,31 @@ def _array(var: str, arr: np.ndarray, dt: str, ind: str, view: str = "") -> list
     return out
 
 
-def _table_expr(cfg: FuzzConfig, n: int) -> str:
+def table_expr(cfg: FuzzConfig, n: int) -> str:
     """The fuzz table (1..97 repeating, ``config.table_values``) as a NumPy expression."""
     base = f"np.arange(1, {n + 1})" if n <= 97 else f"(np.arange({n}) % 97 + 1)"
     if dtypes.name_of(dtypes.as_dtype(cfg.dtype)) == "hifloat8":
         return f"{base}.astype(np.uint8)"             # hifloat8 is stored as its 8-bit code
-    return f"{base}.astype({_dt(cfg.dtype)})"
+    return f"{base}.astype({dtype_text(cfg.dtype)})"
 
 
-def _fill(cfg: FuzzConfig, space: str, addr: int, nbytes: int, ind: str) -> list[str]:
+def fill_lines(cfg: FuzzConfig, space: str, addr: int, nbytes: int, ind: str) -> list[str]:
     if not cfg.dst_fill:
         return []
     return [f"{ind}core.write({space!r}, {addr:#x}, bytes([{cfg.dst_fill:#04x}]) * {nbytes})"
             f"   # what the destination held before"]
 
 
-def _mgather_lines(cfg: FuzzConfig, L: dict, idx: np.ndarray, ln: list[str], i: str):
+def mgather_lines(cfg: FuzzConfig, L: dict, idx: np.ndarray, ln: list[str], i: str):
     """MGATHER's set-up lines (into UB, or GM->L1 with the Elem scratch), appended to
     ``ln``. Returns (call, outputs expression, shown expression)."""
-    T, VR, VC = _dt(cfg.dtype), cfg.rows, cfg.cols
-    gput = (f"core.gm_put({_table_expr(cfg, cfg.table_elems)}"
+    T, VR, VC = dtype_text(cfg.dtype), cfg.rows, cfg.cols
+    gput = (f"core.gm_put({table_expr(cfg, cfg.table_elems)}"
             + (f", {T})" if dtypes.name_of(dtypes.as_dtype(cfg.dtype)) == "hifloat8" else ")"))
     ln.append(f"{i}table = pto.GlobalTensor[{T}, pto.Shape{list(cfg.shape5)}, "
               f"pto.Stride{list(cfg.stride5)}, pto.Layout.ND]({gput})")
     cm = f"pto.Coalesce.{cfg.mode.capitalize()}, pto.GatherOOB.{cfg.oob.capitalize()}"
-    I = _dt(cfg.index_dtype)
+    I = dtype_text(cfg.index_dtype)
     if cfg.space == "ub":
         ir, ic, ivr, ivc = L["idx_shape"]
         R, C = L["dst_shape"]
@@ -85,8 +85,8 @@ def _mgather_lines(cfg: FuzzConfig, L: dict, idx: np.ndarray, ln: list[str], i: 
                f"{i}dst = pto.Tile[pto.TileType.Vec, {T}, {R}, {C}, pto.BLayout.{bl}, {sr}, {sc}{box}]({dv})",
                f"{i}pto.TASSIGN(idx, {L['idx_addr']:#x})",
                f"{i}pto.TASSIGN(dst, {L['dst_addr']:#x})"]
-        ln += _fill(cfg, "ub", L["dst_addr"], R * C * L["T"], i)
-        ln += _array("ii", idx.reshape(ivr, ivc), f"np.{idx.dtype.name}", i)
+        ln += fill_lines(cfg, "ub", L["dst_addr"], R * C * L["T"], i)
+        ln += array_lines("ii", idx.reshape(ivr, ivc), f"np.{idx.dtype.name}", i)
         ln.append(f"{i}idx.set(ii)")
         call = f"pto.MGATHER[{cm}](dst, table, idx)"
     else:
@@ -94,14 +94,14 @@ def _mgather_lines(cfg: FuzzConfig, L: dict, idx: np.ndarray, ln: list[str], i: 
         shp = f"pto.Shape[1, 1, 1, {VR}, {VC}]" if cfg.mode == "elem" else f"pto.Shape[1, 1, 1, 1, {n}]"
         std = (f"pto.Stride[{n}, {n}, {n}, {VC}, 1]" if cfg.mode == "elem"
                else f"pto.Stride[{n}, {n}, {n}, {n}, 1]")
-        ln += _array("ii", idx.reshape(VR, VC) if cfg.mode == "elem" else idx.reshape(1, n),
+        ln += array_lines("ii", idx.reshape(VR, VC) if cfg.mode == "elem" else idx.reshape(1, n),
                      f"np.{idx.dtype.name}", i)
         ln.append(f"{i}gidx = pto.GlobalTensor[{I}, {shp}, {std}, pto.Layout.ND](core.gm_put(ii))")
         R, C = L["dst_shape"]
         ln += [f"{i}dst = pto.Tile[pto.TileType.Mat, {T}, {R}, {C}, pto.BLayout.ColMajor, {VR}, {VC}, "
                f"pto.SLayout.RowMajor, 512]()",
                f"{i}pto.TASSIGN(dst, 0x0)"]
-        ln += _fill(cfg, "l1", 0, R * C * L["T"], i)
+        ln += fill_lines(cfg, "l1", 0, R * C * L["T"], i)
         if cfg.mode == "row":
             call = f"pto.MGATHER[{cm}](dst, table, gidx)"
         else:
@@ -117,33 +117,33 @@ def _mgather_lines(cfg: FuzzConfig, L: dict, idx: np.ndarray, ln: list[str], i: 
     return call, outs, shows
 
 
-def _tgatherb_lines(cfg: FuzzConfig, L: dict, idx: np.ndarray, ln: list[str], i: str):
+def tgatherb_lines(cfg: FuzzConfig, L: dict, idx: np.ndarray, ln: list[str], i: str):
     """TGATHERB's set-up lines. Returns (call, outputs expression, shown expression)."""
-    T, VR, VC = _dt(cfg.dtype), cfg.rows, cfg.cols
+    T, VR, VC = dtype_text(cfg.dtype), cfg.rows, cfg.cols
     (sr, sc), (orr, oc), (R, C) = L["src_shape"], L["off_shape"], L["dst_shape"]
     n = sr * sc
-    src_vals = (f"{_table_expr(cfg, n)}" if n <= cfg.table_elems else
-                f"np.resize({_table_expr(cfg, cfg.table_elems)}, {n})")
+    src_vals = (f"{table_expr(cfg, n)}" if n <= cfg.table_elems else
+                f"np.resize({table_expr(cfg, cfg.table_elems)}, {n})")
     ln += [f"{i}src = pto.Tile[pto.TileType.Vec, {T}, {sr}, {sc}]()",
            f"{i}off = pto.Tile[pto.TileType.Vec, pto.uint32, {orr}, {oc}]()",
            f"{i}dst = pto.Tile[pto.TileType.Vec, {T}, {R}, {C}, pto.BLayout.RowMajor, {VR}, {VC}]()",
            f"{i}pto.TASSIGN(src, {L['src_addr']:#x})",
            f"{i}pto.TASSIGN(off, {L['off_addr']:#x})",
            f"{i}pto.TASSIGN(dst, {L['dst_addr']:#x})"]
-    ln += _fill(cfg, "ub", L["dst_addr"], R * C * L["T"], i)
+    ln += fill_lines(cfg, "ub", L["dst_addr"], R * C * L["T"], i)
     ln.append(f"{i}src.set({src_vals}.reshape({sr}, {sc}))")
     ln.append(f"{i}# offsets: byte offsets of 32-byte blocks of src")
     from ..execution.instrs.tgatherb import offset_image
-    ln += _array("oo", offset_image(idx, L), "np.uint32", i)
+    ln += array_lines("oo", offset_image(idx, L), "np.uint32", i)
     ln.append(f"{i}off.set(oo)")
     call = "pto.TGATHERB(dst, src, off)"
     outs, shows = "dst.raw()", "dst.numpy()"
     return call, outs, shows
 
 
-def _tinterleave_lines(cfg: FuzzConfig, L: dict, idx: np.ndarray, ln: list[str], i: str):
+def tinterleave_lines(cfg: FuzzConfig, L: dict, idx: np.ndarray, ln: list[str], i: str):
     """TINTERLEAVE's set-up lines. Returns (call, outputs expression, shown expression)."""
-    T, VR, VC = _dt(cfg.dtype), cfg.rows, cfg.cols
+    T, VR, VC = dtype_text(cfg.dtype), cfg.rows, cfg.cols
     R, C = L["tile_shape"]
     st = idx.dtype
     bits = idx.view(np.dtype(f"u{st.itemsize}")) if st.kind not in "iu" else idx
@@ -155,21 +155,21 @@ def _tinterleave_lines(cfg: FuzzConfig, L: dict, idx: np.ndarray, ln: list[str],
     for name, a in zip(("src0", "src1", "dst0", "dst1"), L["addrs"]):
         ln.append(f"{i}pto.TASSIGN({name}, {a:#x})")
     nb = R * C * L["T"]
-    ln += _fill(cfg, "ub", L["addrs"][2], nb, i) + _fill(cfg, "ub", L["addrs"][3], nb, i)
+    ln += fill_lines(cfg, "ub", L["addrs"][2], nb, i) + fill_lines(cfg, "ub", L["addrs"][3], nb, i)
     half = bits.size // 2
-    ln += _array("s0", bits[:half].reshape(VR, VC), ut, i, view)
-    ln += _array("s1", bits[half:].reshape(VR, VC), ut, i, view)
+    ln += array_lines("s0", bits[:half].reshape(VR, VC), ut, i, view)
+    ln += array_lines("s1", bits[half:].reshape(VR, VC), ut, i, view)
     ln += [f"{i}src0.set(s0)", f"{i}src1.set(s1)"]
     call = "pto.TINTERLEAVE(dst1, dst0, src1, src0)"
     outs, shows = "np.concatenate([dst0.raw(), dst1.raw()])", "dst0.numpy(), dst1.numpy()"
     return call, outs, shows
 
 
-def _mscatter_lines(cfg: FuzzConfig, L: dict, idx: np.ndarray, ln: list[str], i: str):
+def mscatter_lines(cfg: FuzzConfig, L: dict, idx: np.ndarray, ln: list[str], i: str):
     """MSCATTER's set-up lines (``instrs.mscatter.setup``). Returns (call, outputs expression,
     shown expression)."""
     from ..execution.instrs.mscatter import MSCATTER, float_add
-    T, VR, VC = _dt(cfg.dtype), cfg.rows, cfg.cols
+    T, VR, VC = dtype_text(cfg.dtype), cfg.rows, cfg.cols
     (sr, sc), (ir, ic), (ivr, ivc) = L["src_shape"], L["idx_shape"], L["idx_valid"]
     n = MSCATTER.table_elems(cfg)
     src = f"np.arange(1, {VR * VC + 1}).reshape({VR}, {VC})"
@@ -178,12 +178,12 @@ def _mscatter_lines(cfg: FuzzConfig, L: dict, idx: np.ndarray, ln: list[str], i:
     ln += [f"{i}ptr = core.gm_alloc({n}, {T})   # the table: zeros",
            f"{i}table = pto.GlobalTensor[{T}, pto.Shape{list(cfg.shape5)}, pto.Stride{list(cfg.stride5)}](ptr)",
            f"{i}src = pto.Tile[pto.TileType.Vec, {T}, {sr}, {sc}, pto.BLayout.RowMajor, {VR}, {VC}]()",
-           f"{i}idx = pto.Tile[pto.TileType.Vec, {_dt(cfg.index_dtype)}, {ir}, {ic}, pto.BLayout.RowMajor, "
+           f"{i}idx = pto.Tile[pto.TileType.Vec, {dtype_text(cfg.index_dtype)}, {ir}, {ic}, pto.BLayout.RowMajor, "
            f"{ivr}, {ivc}]()",
            f"{i}pto.TASSIGN(src, {L['src_addr']:#x})",
            f"{i}pto.TASSIGN(idx, {L['idx_addr']:#x})",
            f"{i}src.set({src})   # distinct values: a survivor names its writer"]
-    ln += _array("ii", idx.reshape(ivr, ivc), f"np.{idx.dtype.name}", i)
+    ln += array_lines("ii", idx.reshape(ivr, ivc), f"np.{idx.dtype.name}", i)
     ln.append(f"{i}idx.set(ii)")
     args = [f"pto.Coalesce.{cfg.mode.capitalize()}",
             f"pto.ScatterAtomicOp.{'None_' if cfg.atomic == 'none' else cfg.atomic.capitalize()}",
@@ -194,9 +194,10 @@ def _mscatter_lines(cfg: FuzzConfig, L: dict, idx: np.ndarray, ln: list[str], i:
     return call, f"ptr.numpy({n})", f"'leaves ' + str({{k: v for k, v in enumerate(ptr.numpy({n}).tolist()) if v}})"
 
 
-# Each instruction's program as text (what ``execution.single`` runs), by registry name.
-LINES = {"mgather": _mgather_lines, "tgatherb": _tgatherb_lines, "tinterleave": _tinterleave_lines,
-         "mscatter": _mscatter_lines}
+def lines_of(instr: str):
+    """An instruction's program as text (what ``execution.single`` runs): its declaration's
+    ``repro`` hook (``ptogpu.isa``)."""
+    return isa.by_name(instr).hook("repro")
 
 
 def side_block(cfg: FuzzConfig, key: str, backend: str, values, before=None) -> list[str]:
@@ -207,7 +208,7 @@ def side_block(cfg: FuzzConfig, key: str, backend: str, values, before=None) -> 
     q = f", quirks={cfg.core_quirks!r}" if cfg.core_quirks else ""
     i = "    "
     ln = [f"with pto.Core({cfg.target!r}, {backend!r}{q}) as core:   # side {key}"]
-    call, outs, shows = LINES[cfg.instr](cfg, L, idx, ln, i)
+    call, outs, shows = lines_of(cfg.instr)(cfg, L, idx, ln, i)
     ln += before(call, i) if before else []
     ln += [f"{i}try:",
            f"{i}    {call}",

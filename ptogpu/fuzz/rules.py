@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .. import isa
 from ..targets import field_value
 
 
@@ -64,6 +65,19 @@ FIELDS = (
           "docs/mscatter.md: sequential last writer (cpu, A2/A3), A5 Conflict::Last's slot-centric scan "
           "(out-of-range Undefined dropped), A5 Default's source-centric launch (emulated schedule)", False,
           ("mscatter.simt", "mscatter.scalar_1x1", "mscatter.default_conflict")),
+    Field(1 << 18, "tgather.oob", "TGATHER out-of-src0 index rule",
+          "docs/tgather.md: the simulator's 0 vs the NPUs' raw UB read", False, ("tgather.offset_math",)),
+    Field(1 << 19, "tgather.offset_math", "TGATHER index-to-address rule",
+          "docs/tgather.md: logical (cpu), int32 byte offsets (A2/A3), unsigned lanes (A5)"),
+    Field(1 << 30, "tgather.addressing", "TGATHER element addressing", "docs/tgather.md: layout vs r*Cols + c"),
+    Field(1 << 31, "tgather.wide_cols", "TGATHER 8-byte column cap", "docs/tgather.md: A5 gathers <= 64 columns"),
+    Field(1 << 32, "tscatter.clear", "TSCATTER dst clear", "docs/tgather.md: the NPUs zero dst first"),
+    Field(1 << 33, "tscatter.index_cast", "TSCATTER index cast",
+          "docs/tgather.md: static_cast<unsigned> (cpu), signed (A2/A3), unsigned lanes (A5)"),
+    Field(1 << 34, "tscatter.lane_order", "TSCATTER collision order",
+          "docs/tgather.md: the later element (cpu, A2/A3), a vscatter's lowest lane (A5)"),
+    Field(1 << 35, "tscatter.addressing", "TSCATTER element addressing", "docs/tgather.md: layout vs r*Cols + c"),
+    Field(1 << 36, "tscatter.wide_cols", "TSCATTER 8-byte column cap", "docs/tgather.md: A5 scatters <= 64 columns"),
 )
 BY_PATH = {f.path: f for f in FIELDS}
 FIELD_BITS = sum(f.bit for f in FIELDS)
@@ -82,19 +96,11 @@ _FLAGS = {FAULT: "fault vs value", RACE: "race", REF_A: "side A disagrees with i
           REF_B: "side B disagrees with its reference", WINDOW: "a write outside the destination",
           UNEXPLAINED: "unexplained", BACKEND: "backend disagreement", EXECUTOR: "executor disagreement"}
 
-# The rule fields that can explain a difference, per instruction (and MGATHER space).
-CANDIDATES = {
-    ("mgather", "ub"): ("mgather.index_bits", "mgather.row_capacity", "mgather.row_source",
-                        "mgather.row_tail_fill", "mgather.tile_offsets"),
-    ("mgather", "l1"): ("mgather.index_bits", "mgather.checks", "dma.nd2nz_tail"),
-    ("tgatherb", "ub"): ("tgatherb.engine", "tgatherb.offset_read", "tgatherb.misaligned", "quirks"),
-    ("tinterleave", "ub"): ("interleave.odd_vc", "interleave.single_src_count", "interleave.engine", "quirks"),
-    ("mscatter", "ub"): ("mscatter.index_bits", "mscatter.row_capacity", "mscatter.row_dst", "conflict", "quirks"),
-}
-
-
 def candidates(instr: str, space: str = "ub") -> tuple[Field, ...]:
-    return tuple(BY_PATH[p] for p in CANDIDATES[(instr, space if instr == "mgather" else "ub")])
+    """The rule fields that can explain a difference of ``instr`` writing ``space`` (its first
+    space when it writes no other): its declaration's ``rule_fields`` (``ptogpu.isa``)."""
+    rf = isa.by_name(instr).rule_fields
+    return tuple(BY_PATH[p] for p in rf.get(space, next(iter(rf.values()), ())))
 
 
 def differing(instr: str, space: str, ta: str, tb: str) -> tuple[Field, ...]:

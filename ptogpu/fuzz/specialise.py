@@ -103,12 +103,12 @@ def source(camp, prm: np.ndarray) -> str | None:
 
 def _flags() -> tuple[str, ...]:
     """The flags the native backend settled on (its -O3 tier, or PTOGPU_NATIVE_OPT)."""
-    return native_backend._flags or native_backend._flag_sets()[0]
+    return native_backend.settled_flags()
 
 
 @lru_cache(maxsize=None)
 def _compiler_id(cxx: str) -> str:
-    return native_backend._compiler_id(cxx)            # (a `--version` run: once per process)
+    return native_backend.compiler_id(cxx)            # (a `--version` run: once per process)
 
 
 @lru_cache(maxsize=None)
@@ -145,7 +145,7 @@ def _build(text: str, cxx: str, flags: tuple[str, ...], path) -> None:
         tmp = src.with_suffix(f".{os.getpid()}.{threading.get_ident()}.tmp")
         tmp.write_text(text)
         os.replace(tmp, src)
-        err = native_backend._build_locked(cxx, flags, path, src, say=False)
+        err = native_backend.build_locked(cxx, flags, path, src, say=False)
     except OSError as e:                      # an unwritable cache, a full disk
         raise native_backend.NativeUnavailable(f"specialised build failed: {e}") from e
     if err:

@@ -25,6 +25,7 @@ from typing import Callable, ClassVar
 
 import numpy as np
 
+from .. import isa
 from ..errors import KernelError, PtoCheckError, PtoError
 from ..execution import executors
 from ..execution.inputs import draw
@@ -36,11 +37,6 @@ from .classes import FIRST, DivClass, Side, relation
 from .explain import rows_differ
 from .report import REF_NUMPY, REF_SELF_NUMPY, Report
 
-CALL_INSTRS = {"MGATHER": ("mgather", ("ub", "l1")), "MSCATTER": ("mscatter", ("ub",)),
-               "TGATHERB": ("tgatherb", ("ub",)), "TINTERLEAVE": ("tinterleave", ("ub",)),
-               "TDEINTERLEAVE": ("tinterleave", ("ub",))}
-"""The instruction whose rule fields can explain a call of each name; any other call (a data
-move, a register instruction) is tried against every field its two targets differ in."""
 
 ENGINE = "cores of N: the kernel once per chunk on each side"
 PARTED = ("cores of N: the kernel once per chunk on each side, and again for each group of instances "
@@ -188,9 +184,9 @@ def _call_agrees(pa: list, pb: list, c: int, n: int) -> np.ndarray:
 def candidates(call, ta: str, tb: str) -> tuple:
     """The rule fields that may explain a difference made by ``call``: its instruction's (for
     its destination's memory), or any field the two targets differ in."""
-    known = CALL_INSTRS.get(call.name)
-    if known:
-        return R.differing(known[0], call.space if call.space in known[1] else known[1][0], ta, tb)
+    known = isa.find(call.name)             # the instruction whose rule fields can explain it
+    if known is not None and known.rule_fields:
+        return R.differing(known.name, call.space, ta, tb)
     return tuple(f for f in R.FIELDS if f.path != "conflict" and field_value(ta, f.path) != field_value(tb, f.path))
 
 

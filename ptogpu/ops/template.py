@@ -60,3 +60,55 @@ class TemplateFunction:
         if not self.given:
             return self.name
         return f"{self.name}[{', '.join(_label(g) for g in self.given)}]"
+
+
+class Forms:
+    """An instruction with several call forms told apart by their operands and template
+    arguments, C++-style: ``NAME(ops...)``, ``NAME[T0, T1, E0, ...](ops...)`` where the ``Tk``
+    are the operands' Tile types (checked against operand k, as deduction would) and the
+    enum values fill the form's non-type template parameters by their enum class (a value
+    of a class the form does not take is a PtoCheckError). ``run(ops, enums)`` does the
+    work; it receives {enum class: value} for the values given."""
+
+    def __init__(self, name: str, run: Callable, enums: tuple[type, ...], most: int, doc: str = "",
+                 given: tuple = ()) -> None:
+        self.name, self.run, self.enums, self.most, self.given = name, run, enums, most, given
+        self.__doc__ = doc or run.__doc__
+
+    def __getitem__(self, args) -> "Forms":
+        if self.given:
+            raise TypeError(f"{self.name}: template arguments already given")
+        args = args if isinstance(args, tuple) else (args,)
+        return Forms(self.name, self.run, self.enums, self.most, self.__doc__, args)
+
+    def __call__(self, *args):
+        from .events import instruction
+        types = [g for g in self.given if isinstance(g, type)]
+        enums: dict = {}
+        for g in self.given:
+            if isinstance(g, type):
+                continue
+            cls = next((e for e in self.enums if isinstance(g, e)), None)
+            if cls is None or cls in enums:
+                raise PtoCheckError(f"template argument {_label(g)} is not a {'/'.join(e.__name__ for e in self.enums)} "
+                                    "the call takes (once each)", rule=f"{self.name} template", target=_target())
+            enums[cls] = g
+        for k, (want, op) in enumerate(zip(types, args)):
+            if not isinstance(op, want):
+                raise PtoCheckError(f"template argument {k} = {_label(want)} does not match operand {k} "
+                                    f"({type(op).__name__})", rule=f"{self.name} template deduction",
+                                    target=_target())
+
+        def step(*ops):
+            return self.run(ops, enums)
+        step.__signature__ = _positional(self.most)
+        return instruction(self.name)(step)(*args)
+
+    def __repr__(self) -> str:
+        return self.name if not self.given else f"{self.name}[{', '.join(_label(g) for g in self.given)}]"
+
+
+def _positional(n: int):
+    import inspect
+    P = inspect.Parameter
+    return inspect.Signature([P(f"op{k}", P.POSITIONAL_ONLY) for k in range(n)])

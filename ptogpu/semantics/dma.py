@@ -212,7 +212,7 @@ def strided(n_burst: int, src: int, dst: int, src_stride: int, dst_stride: int,
 # --------------------------------------------------------------------------------------------
 # The instructions' run-time rules
 # --------------------------------------------------------------------------------------------
-def _field(core, instr: str, name: str, value, lo: int, hi: int) -> int:
+def register_field(core, instr: str, name: str, value, lo: int, hi: int) -> int:
     """A register field: an integer in [lo, hi] or a PtoFault (illegal DMA field value)."""
     try:
         v = int(value)
@@ -227,8 +227,8 @@ def _field(core, instr: str, name: str, value, lo: int, hi: int) -> int:
 
 
 def _pads(core, instr, left, right, elem):
-    left = _field(core, instr, "left_padding_count", left, 0, 63)
-    right = _field(core, instr, "right_padding_count", right, 0, 63)
+    left = register_field(core, instr, "left_padding_count", left, 0, 63)
+    right = register_field(core, instr, "right_padding_count", right, 0, 63)
     for name, v in (("left_padding_count", left), ("right_padding_count", right)):
         if v * elem > 32:
             raise _fault(core, instr, "pad <= 32 bytes a side",
@@ -269,12 +269,12 @@ def copy_align_v2(core, instr: str, dst, src, n_burst, len_burst, left, right, c
     """Ascend 950 ``copy_gm_to_{cbuf,ubuf}_align_v2`` (§D.1-§D.3), driven by the path's
     loop and pad registers. ``dst``/``src`` are typed pointers, already type-checked."""
     elem = dst.dtype.itemsize
-    n = _field(core, instr, "n_burst", n_burst, 0, M21)
-    length = _field(core, instr, "len_burst", len_burst, 0, M21)
+    n = register_field(core, instr, "n_burst", n_burst, 0, M21)
+    length = register_field(core, instr, "len_burst", len_burst, 0, M21)
     left, right = _pads(core, instr, left, right, elem)
-    _field(core, instr, "l2_cache_ctl", cache_ctl, 0, 15)
-    ss = _field(core, instr, "burst_src_stride", src_stride, 0, M40)
-    ds = _field(core, instr, "burst_dst_stride", dst_stride, 0, M21)
+    register_field(core, instr, "l2_cache_ctl", cache_ctl, 0, 15)
+    ss = register_field(core, instr, "burst_src_stride", src_stride, 0, M40)
+    ds = register_field(core, instr, "burst_dst_stride", dst_stride, 0, M21)
     _len_multiple(core, instr, length, elem)
     if n > BURST_COUNT_WARN:
         warnings.warn(f"[{core.target.name}] {instr}: n_burst = {n} exceeds the documented "
@@ -313,12 +313,12 @@ def copy_align_gap(core, instr: str, dst, src, elem: int, sid, n_burst, len_burs
     """A2/A3 ``copy_gm_to_ubuf_align_b{8,16,32}`` (§D.4): gaps converted to head-to-head
     strides (§D.5); pads and filler take ``set_mov_pad_val`` when a pad count is non-zero,
     else each burst's first element."""
-    _field(core, instr, "sid", sid, 0, 15)
-    n = _field(core, instr, "nBurst", n_burst, 0, BURST_COUNT_WARN)
-    length = _field(core, instr, "lenBurst", len_burst, 0, M21)
+    register_field(core, instr, "sid", sid, 0, 15)
+    n = register_field(core, instr, "nBurst", n_burst, 0, BURST_COUNT_WARN)
+    length = register_field(core, instr, "lenBurst", len_burst, 0, M21)
     left, right = _pads(core, instr, left, right, elem)
-    sg = _field(core, instr, "srcGap", src_gap, 0, M40)
-    dg = _field(core, instr, "dstGap", dst_gap, 0, M21)
+    sg = register_field(core, instr, "srcGap", src_gap, 0, M40)
+    dg = register_field(core, instr, "dstGap", dst_gap, 0, M21)
     _len_multiple(core, instr, length, elem)
     if n == 0 or length == 0:
         return

@@ -61,7 +61,7 @@ def kernel_trace(case: SimtCase, backend: str = "native") -> Trace:
                                                      "l1": (empty, 0, 0)}, prm)
     elif backend == "cupy":
         from ..backend import cupy_backend
-        cupy = cupy_backend._cupy()
+        cupy = cupy_backend.cupy_module()
         fn = cupy_backend.module(FILE).get_function(kernel)
         d_gm = cupy.asarray(gm)
         d_empty = cupy.zeros(1, cupy.uint8)

@@ -69,7 +69,7 @@ def _run_traced(core, filename: str, kernel: str, params: np.ndarray, cap: int) 
     from ..backend import native_backend
     lib = library(filename)
     fn = getattr(lib, "host_" + kernel)
-    fn.argtypes = native_backend._ARGTYPES
+    fn.argtypes = native_backend.ARGTYPES
     fn.restype = None
     log = np.zeros((cap, REC), np.uint64)
     fault = np.full((1, 4), np.uint64(0xFFFFFFFFFFFFFFFF), np.uint64)

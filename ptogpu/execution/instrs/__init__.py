@@ -1,14 +1,11 @@
-"""The registry of fuzz-configuration instructions: one :class:`~.base.Instr` per
-instruction, each in its own module. Adding one is its module and one line here."""
+"""The registry of fuzz-configuration instructions: one :class:`~.base.Instr` per instruction,
+named by its declaration's ``fuzz`` hook (``ptogpu.isa``). This dict is a view of that registry."""
 from __future__ import annotations
 
+from ... import isa
 from .base import Instr, pad_to
-from .mgather import MGATHER
-from .mscatter import MSCATTER
-from .tgatherb import TGATHERB
-from .tinterleave import TINTERLEAVE
 
-REGISTRY: dict[str, Instr] = {i.name: i for i in (MGATHER, TGATHERB, TINTERLEAVE, MSCATTER)}
+REGISTRY: dict[str, Instr] = {i.name: i.hook("fuzz") for i in isa.fuzzed()}
 
 
 __all__ = ["Instr", "REGISTRY", "pad_to"]

@@ -27,6 +27,10 @@ class Instr:
     execs: tuple[str, ...] = ("auto", "simt", "scalar")
     atomics: tuple[str, ...] = ("none",)
     """The OOB policies, executors (``exec``) and atomic operations its configurations take."""
+    writes_by_index: bool = False
+    """Its writes land where the generated values say, so an out-of-range value may write
+    outside the footprint on the target too (TSCATTER): a campaign then calls a side's write
+    outside the footprint a bug only where the side's reference does not make it."""
     defaults: dict = {}
     """``FuzzConfig`` fields the command line sets for it unless told (``ptogpu fuzz``)."""
 

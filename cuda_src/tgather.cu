@@ -1,0 +1,166 @@
+// tgather.cu — TGATHER and TSCATTER, index forms (docs/tgather.md; ptogpu/isa/tgather,
+// ptogpu/isa/tscatter; the vendor's include/pto/{cpu,npu/a2a3,npu/a5}/TGather.hpp, TScatter.hpp).
+//
+//   kernel          mirrors                                                launch per instance
+//   tgather_index   dst[r,c] = src0_flat[idx[r,c]] over dst's valid region  dim3(1): elements in
+//   tscatter_index  dst_flat[idx[i,j]] = src[i,j] over idx's valid region   program order
+//
+// Row-major tiles without boxes only (the host sends others to NumPy), so every element offset
+// is r*Cols + c on every target. pass 0 checks every read and write (a fault: the host runs
+// NumPy, which raises it) and flags (rec[3] = 0) a read inside the bytes the call writes (the
+// host runs NumPy, which reads everything first); pass 1 writes.
+#include "common.cuh"
+
+// TGATHER index form. OFFSET_MATH: how an index value becomes a source address.
+enum {
+    GI_VR = 0, GI_COLS, GI_T, GI_ISZ, GI_ISIGNED, GI_MATH, GI_DST, GI_DST_COLS, GI_IDX, GI_IDX_COLS,
+    GI_SRC, GI_SRC_NUMEL, GI_SCRATCH, GI_WORDS
+};
+enum { GM_LOGICAL = 0, GM_BYTES32 = 1, GM_UNSIGNED = 2 };
+
+// The byte address index value `raw` (sign- or zero-extended) reads; *inside = false: the
+// simulator's out-of-tile index (the element is 0).
+PTO_DEV i64 gi_source(const i64 *P, u64 raw, bool *inside) {
+    const i64 T = P[GI_T];
+    *inside = true;
+    switch ((int)P[GI_MATH]) {
+    case GM_LOGICAL: {                 // cpu/TGather.hpp:72-111 (row-major: the flat offset)
+        const i64 v = (i64)raw;
+        if (v < 0 || v >= P[GI_SRC_NUMEL]) { *inside = false; return P[GI_SRC]; }
+        return P[GI_SRC] + v * T;
+    }
+    case GM_BYTES32:                   // a2a3: vmuls idx*sizeof(T) in int32, a u32 byte offset
+        return P[GI_SRC] + (i64)(((u64)raw * (u64)T) & 0xFFFFFFFFull);
+    default: {                         // a5: vgather2's unsigned lanes of the index's width
+        const int bits = 8 * (int)P[GI_ISZ];
+        const u64 u = bits >= 64 ? raw : (raw & ((1ull << bits) - 1));
+        return P[GI_SRC] + (i64)(u * (u64)T);
+    }
+    }
+}
+
+extern "C" __global__ void tgather_index(PTO_KERNEL_PARAMS) {
+    if (threadIdx.x | threadIdx.y | threadIdx.z) return;
+    PTO_FOR_EACH_INSTANCE(inst) {
+        const i64 *P = prm + inst * prm_stride;
+        u64 *rec = fault + inst * FAULT_WORDS;
+        PTO_MEM_OF(m, inst);
+        const Arena &U = m.a[SPACE_UB];
+        const i64 VR = P[GI_VR], C = P[GI_COLS], T = P[GI_T], I = P[GI_ISZ];
+        const int sgn = (int)P[GI_ISIGNED];
+        const i64 scratch = P[GI_SCRATCH];
+        if (pass == 0) {
+            // the bytes the call writes: dst's rows, and the scratch rows (a2a3, b16 data)
+            const i64 wlo = P[GI_DST], whi = P[GI_DST] + ((VR - 1) * P[GI_DST_COLS] + C) * T;
+            const i64 slo = scratch, shi = scratch + ((VR - 1) * P[GI_DST_COLS] + C) * 4;
+            for (i64 r = 0; r < VR; ++r)
+                for (i64 c = 0; c < C; ++c) {
+                    const u64 e = (u64)(r * C + c);
+                    const i64 ia = P[GI_IDX] + (r * P[GI_IDX_COLS] + c) * I;
+                    const i64 da = P[GI_DST] + (r * P[GI_DST_COLS] + c) * T;
+                    if (!arena_ok(U, (u64)ia, I)) { fault_note(rec, fault_key(PHASE_INDEX, e), (u64)ia, 0); continue; }
+                    if (!arena_ok(U, (u64)da, T)) fault_note(rec, fault_key(PHASE_DST, e), (u64)da, 0);
+                    if (scratch >= 0 && !arena_ok(U, (u64)(scratch + (r * P[GI_DST_COLS] + c) * 4), 4))
+                        fault_note(rec, fault_key(PHASE_DST, e), (u64)scratch, 0);
+                    bool inside;
+                    const u64 raw = load_index(U.p + ia, (int)I, sgn);
+                    const i64 sa = gi_source(P, raw, &inside);
+                    if (inside && !arena_ok(U, (u64)sa, T)) fault_note(rec, fault_key(PHASE_TABLE, e), (u64)sa, raw);
+                    const bool in_w = (ia < whi && wlo < ia + I) || (sa < whi && wlo < sa + T);
+                    const bool in_s = scratch >= 0 && ((ia < shi && slo < ia + I) || (sa < shi && slo < sa + T));
+                    if (in_w || in_s) rec[3] = 0;
+                }
+        } else if (rec[0] == FAULT_NONE && rec[3] != 0) {
+            for (i64 r = 0; r < VR; ++r)
+                for (i64 c = 0; c < C; ++c) {
+                    const i64 ia = P[GI_IDX] + (r * P[GI_IDX_COLS] + c) * I;
+                    const i64 da = P[GI_DST] + (r * P[GI_DST_COLS] + c) * T;
+                    bool inside;
+                    const u64 raw = load_index(U.p + ia, (int)I, sgn);
+                    const i64 sa = gi_source(P, raw, &inside);
+                    if (scratch >= 0) {
+                        const u32 off = (u32)(((u64)raw * (u64)T) & 0xFFFFFFFFull);
+                        copy_elem(U.p + scratch + (r * P[GI_DST_COLS] + c) * 4, (const u8 *)&off, 4);
+                    }
+                    if (inside) copy_elem(U.p + da, U.p + sa, (int)T);
+                    else zero_elem(U.p + da, (int)T);
+                }
+        }
+    }
+}
+
+// TSCATTER index form. CAST: how an index value becomes a dst element offset.
+enum {
+    SI_VR = 0, SI_COLS, SI_T, SI_ISZ, SI_ISIGNED, SI_CAST, SI_CLEAR, SI_LANES, SI_LOWEST, SI_DST, SI_DST_BYTES,
+    SI_SRC, SI_SRC_COLS, SI_IDX, SI_IDX_COLS, SI_WORDS
+};
+enum { SC_U32 = 0, SC_NATIVE = 1, SC_UNSIGNED = 2 };
+
+PTO_DEV i64 si_target(const i64 *P, u64 raw) {
+    switch ((int)P[SI_CAST]) {
+    case SC_U32: return P[SI_DST] + (i64)(raw & 0xFFFFFFFFull) * P[SI_T];        // static_cast<unsigned>
+    case SC_NATIVE: return P[SI_DST] + (i64)raw * P[SI_T];                       // a2a3: signed reach
+    default: {                                                                  // a5: unsigned lanes
+        const int bits = 8 * (int)P[SI_ISZ];
+        return P[SI_DST] + (i64)(raw & ((1ull << bits) - 1)) * P[SI_T];
+    }
+    }
+}
+
+// One element of the scatter: its addresses.
+PTO_DEV void si_elem(const i64 *P, const Arena &U, i64 r, i64 c, i64 *ia, i64 *sa, i64 *da, u64 *raw) {
+    const i64 I = P[SI_ISZ];
+    *ia = P[SI_IDX] + (r * P[SI_IDX_COLS] + c) * I;
+    *sa = P[SI_SRC] + (r * P[SI_SRC_COLS] + c) * P[SI_T];
+    *raw = arena_ok(U, (u64)*ia, I) ? load_index(U.p + *ia, (int)I, (int)P[SI_ISIGNED]) : 0;
+    *da = si_target(P, *raw);
+}
+
+extern "C" __global__ void tscatter_index(PTO_KERNEL_PARAMS) {
+    if (threadIdx.x | threadIdx.y | threadIdx.z) return;
+    PTO_FOR_EACH_INSTANCE(inst) {
+        const i64 *P = prm + inst * prm_stride;
+        u64 *rec = fault + inst * FAULT_WORDS;
+        PTO_MEM_OF(m, inst);
+        const Arena &U = m.a[SPACE_UB];
+        const i64 VR = P[SI_VR], C = P[SI_COLS], T = P[SI_T], I = P[SI_ISZ], B = P[SI_LANES];
+        if (pass == 0) {
+            i64 lo = P[SI_CLEAR] ? P[SI_DST] : (i64)(~0ull >> 1), hi = P[SI_CLEAR] ? P[SI_DST] + P[SI_DST_BYTES] : -lo;
+            for (int phase = 0; phase < 2; ++phase)       // writes first (their span), then the reads
+                for (i64 r = 0; r < VR; ++r)
+                    for (i64 c = 0; c < C; ++c) {
+                        const u64 e = (u64)(r * C + c);
+                        i64 ia, sa, da;
+                        u64 raw;
+                        si_elem(P, U, r, c, &ia, &sa, &da, &raw);
+                        if (phase == 0) {
+                            if (!arena_ok(U, (u64)ia, I)) { fault_note(rec, fault_key(PHASE_INDEX, e), (u64)ia, 0); continue; }
+                            if (!arena_ok(U, (u64)sa, T)) fault_note(rec, fault_key(PHASE_TABLE, e), (u64)sa, 0);
+                            if (!arena_ok(U, (u64)da, T)) fault_note(rec, fault_key(PHASE_DST, e), (u64)da, raw);
+                            if (da < lo) lo = da;
+                            if (da + T > hi) hi = da + T;
+                        } else if ((ia < hi && lo < ia + I) || (sa < hi && lo < sa + T)) {
+                            rec[3] = 0;
+                        }
+                    }
+        } else if (rec[0] == FAULT_NONE && rec[3] != 0) {
+            if (P[SI_CLEAR]) PTO_MEMSET0(U.p + P[SI_DST], P[SI_DST_BYTES]);
+            for (i64 r = 0; r < VR; ++r)
+                for (i64 j0 = 0; j0 < C; j0 += B) {        // one vscatter per chunk of B lanes
+                    const i64 n = C - j0 < B ? C - j0 : B;
+                    for (i64 k = 0; k < n; ++k) {
+                        // program order; or the chunk's lanes from its last, so its lowest lane
+                        // writes last and stays (SI_LOWEST)
+                        const i64 j = j0 + (P[SI_LOWEST] ? n - 1 - k : k);
+                        i64 ia, sa, da;
+                        u64 raw;
+                        si_elem(P, U, r, j, &ia, &sa, &da, &raw);
+                        copy_elem(U.p + da, U.p + sa, (int)T);
+                    }
+                }
+        }
+    }
+}
+
+PTO_EXPORT(tgather_index)
+PTO_EXPORT(tscatter_index)

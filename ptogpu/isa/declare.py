@@ -1,0 +1,71 @@
+"""The one declaration style of an instruction: what it is, and where each layer finds the code
+that owns each of its roles.
+
+An instruction is a package ``ptogpu.isa.NAME`` whose ``__init__`` holds one
+:class:`Instruction`. The declaration is data (names and ``"module:attribute"`` hooks), so the
+registry can be imported by every layer without importing any layer: a layer asks the
+registry for the hook of its role and imports it itself (``Instruction.hook``). A role an
+instruction does not fill is a :class:`Declined` with the reason, which ``ptogpu info --json``
+lists; a missing role is an error (``tests/test_isa_registry.py``)."""
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+
+@dataclass(frozen=True)
+class Declined:
+    """A role the instruction does not fill, and why (said where the role is asked for)."""
+    reason: str
+
+
+Hook = "str | Declined"
+
+
+@dataclass(frozen=True)
+class Form:
+    """One call form: its C++ spelling and what it does, for ``help()`` and the docs."""
+    signature: str
+    summary: str
+
+
+ROLES = ("api", "fuzz", "repro", "native", "cupy", "simt")
+"""The hooks every declaration names (a module path, ``module:attr``, or Declined):
+``api`` the public callables, ``fuzz`` its fuzz-configuration Instr, ``repro`` its reproducer
+lines, ``native``/``cupy`` its kernel source (a ``cuda_src`` file) or why it has none, ``simt``
+its SIMT map."""
+
+
+@dataclass(frozen=True)
+class Instruction:
+    """Everything a layer needs to know of one instruction, by role."""
+    name: str                                  # the registry name: ``ptogpu fuzz --instr NAME``
+    calls: tuple[str, ...]                     # the public names it declares (``pto.TGATHER``)
+    doc: str                                   # its page under docs/
+    spec: str                                  # the rules' source (vendor headers / spec sections)
+    forms: tuple[Form, ...] = ()
+    writes: int = 1                            # leading operands a call writes (PTO: dst first)
+    spaces: tuple[str, ...] = ("ub",)          # where its destinations live, the first the default
+    rule_fields: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """Per destination space: the target-table fields that may explain a cross-target divergence."""
+    tables: str | None = None                  # ``module:attr``: {target: table} the package owns
+    hooks: Mapping[str, Any] = field(default_factory=dict)   # role -> "module:attr" | Declined
+    coverage: str = ""                         # what its kernels cover, for ``ptogpu info``
+
+    def hook(self, role: str):
+        """The object a role names (imported now), or the Declined. KeyError: the declaration
+        does not name the role at all (a test refuses that)."""
+        h = self.hooks[role]
+        if isinstance(h, Declined):
+            return h
+        mod, _, attr = h.partition(":")
+        m = importlib.import_module(mod)
+        return getattr(m, attr) if attr else m
+
+    def fills(self, role: str) -> bool:
+        return not isinstance(self.hooks.get(role, Declined("")), Declined)
+
+    def declined(self) -> dict[str, str]:
+        """Role -> reason, for every role it does not fill."""
+        return {r: h.reason for r, h in self.hooks.items() if isinstance(h, Declined)}

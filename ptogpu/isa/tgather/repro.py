@@ -1,0 +1,27 @@
+"""TGATHER's reproducer lines (what ``config.TGATHER.program`` does, spelled with the public API)."""
+from __future__ import annotations
+
+import numpy as np
+
+from ...fuzz.repro import array_lines, dtype_text, fill_lines, table_expr
+
+
+def lines(cfg, L: dict, idx: np.ndarray, ln: list[str], i: str):
+    """Appends the set-up lines; returns (call, outputs expression, shown expression)."""
+    T, I, VR, VC = dtype_text(cfg.dtype), dtype_text(cfg.index_dtype), cfg.rows, cfg.cols
+    (sr, sc), (ir, ic), (R, C) = L["src_shape"], L["idx_shape"], L["dst_shape"]
+    ln += [f"{i}src = pto.Tile[pto.TileType.Vec, {T}, {sr}, {sc}]()",
+           f"{i}IdxT = pto.Tile[pto.TileType.Vec, {I}, {ir}, {ic}, pto.BLayout.RowMajor, {VR}, {VC}]",
+           f"{i}idx, tmp = IdxT(), IdxT()",
+           f"{i}dst = pto.Tile[pto.TileType.Vec, {T}, {R}, {C}, pto.BLayout.RowMajor, {VR}, {VC}]()",
+           f"{i}pto.TASSIGN(src, {L['src_addr']:#x})",
+           f"{i}pto.TASSIGN(idx, {L['idx_addr']:#x})",
+           f"{i}pto.TASSIGN(tmp, {L['tmp_addr']:#x})",
+           f"{i}pto.TASSIGN(dst, {L['dst_addr']:#x})"]
+    ln += fill_lines(cfg, "ub", L["dst_addr"], R * C * L["T"], i)
+    ln.append(f"{i}src.set(np.resize({table_expr(cfg, cfg.table_elems)}, {sr * sc}).reshape({sr}, {sc}))")
+    img = np.zeros((ir, ic), idx.dtype)
+    img[:VR, :VC] = idx.reshape(VR, VC)
+    ln += array_lines("ii", img, f"np.{idx.dtype.name}", i)
+    ln.append(f"{i}idx.set(ii)")
+    return "pto.TGATHER(dst, src, idx, tmp)", "dst.raw()", "dst.numpy()"

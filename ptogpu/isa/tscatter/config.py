@@ -1,0 +1,67 @@
+"""TSCATTER (index form) as a fuzz configuration: the generated values are the index tile (dst
+element offsets); src holds 1, 2, 3, ... (distinct: a survivor names its writer); dst is a
+1 x table_size tile, placed last in UB's used bytes, so an index past it writes free UB."""
+from __future__ import annotations
+
+import numpy as np
+
+from ... import dtypes
+from ...execution.instrs.base import Instr, pad_to, prefill
+
+
+class TScatterIndex(Instr):
+    name = "tscatter"
+    oobs = ("undefined",)
+    execs = ("auto",)
+    writes_by_index = True
+    defaults = {"rows": 4, "cols": 32, "table_size": 256, "dtype": "int32", "oob": "undefined"}
+
+    def validate(self, cfg) -> None:
+        super().validate(cfg)
+        if cfg.table_size < 1:
+            raise ValueError("TSCATTER needs a dst of at least one element (table_size >= 1)")
+
+    def n_idx(self, cfg) -> int:
+        return cfg.rows * cfg.cols
+
+    def cap(self, cfg) -> int:
+        return cfg.table_size
+
+    def label(self, cfg) -> str:
+        return f"TSCATTER {cfg.target} {cfg.dtype}/{cfg.index_dtype} {cfg.rows}x{cfg.cols} dst {cfg.table_size}"
+
+    def layout(self, cfg) -> dict:
+        T, I = cfg.esize, dtypes.as_dtype(cfg.index_dtype).itemsize
+        d = {"src_shape": (max(cfg.rows, 1), pad_to(cfg.cols, 32 // T)), "src_addr": 0}
+        d["idx_shape"] = (max(cfg.rows, 1), pad_to(cfg.cols, 32 // I))
+        d["idx_addr"] = pad_to(d["src_shape"][0] * d["src_shape"][1] * T, 32)
+        d["dst_shape"] = (1, pad_to(cfg.table_size, 32 // T))
+        d["dst_addr"] = pad_to(d["idx_addr"] + d["idx_shape"][0] * d["idx_shape"][1] * I, 256)
+        return d
+
+    def footprint(self, cfg, L: dict):
+        # every tile (A2/A3's negative indices reach below dst); an index past dst writes free
+        # UB, which the stray-write watch sees (the core is then not reused)
+        r, c = L["dst_shape"]
+        return {"ub": [(0, L["dst_addr"] + r * c * L["T"])]}
+
+    def program(self, pto, core, cfg, L, T, idx, each, before) -> None:
+        I = dtypes.as_dtype(cfg.index_dtype)
+        SrcT = pto.Tile[pto.TileType.Vec, T, *L["src_shape"], pto.BLayout.RowMajor, cfg.rows, cfg.cols]
+        IdxT = pto.Tile[pto.TileType.Vec, I, *L["idx_shape"], pto.BLayout.RowMajor, cfg.rows, cfg.cols]
+        DstT = pto.Tile[pto.TileType.Vec, T, *L["dst_shape"]]
+        src, ix, dst = SrcT(), IdxT(), DstT()
+        for t, a in ((src, "src_addr"), (ix, "idx_addr"), (dst, "dst_addr")):
+            pto.TASSIGN(t, L[a])
+        prefill(core, cfg, dst)
+        n = L["src_shape"][0] * L["src_shape"][1]
+        src.set((np.arange(n) % 97 + 1).astype(src.Element).reshape(L["src_shape"]))
+        shape = L["idx_shape"]
+        img = np.zeros((core.batch, *shape) if core.batch > 1 else shape, idx.dtype)
+        img[..., : cfg.rows, : cfg.cols] = each(idx, cfg.rows, cfg.cols)
+        ix.set(img)
+        before()
+        pto.TSCATTER(dst, src, ix)
+
+
+TSCATTER = TScatterIndex()

@@ -1,0 +1,94 @@
+"""The instruction registry (``ptogpu.isa``) is the one list the layers read: every instruction
+names a hook or a reasoned refusal for every role, each hook resolves to what its layer needs,
+and the name-keyed tables it replaced are gone."""
+from __future__ import annotations
+
+import inspect
+import pathlib
+
+import pytest
+
+import ptogpu
+from ptogpu import isa
+from ptogpu.backend import sources
+from ptogpu.execution.instrs import REGISTRY, Instr
+from ptogpu.fuzz import rules as R
+from ptogpu.targets import TARGETS, field_value
+
+ROOT = pathlib.Path(ptogpu.__file__).parent
+INSTRS = {i.name: i for i in isa.INSTRUCTIONS}
+
+
+@pytest.mark.parametrize("name", INSTRS)
+def test_every_role_is_filled_or_declined_with_a_reason(name):
+    i = INSTRS[name]
+    missing = [r for r in isa.ROLES if r not in i.hooks]
+    assert not missing, f"{name} names no hook for {missing}: give one, or Declined('why')"
+    for role, why in i.declined().items():
+        assert len(why) > 10, f"{name} declines {role} without saying why"
+
+
+@pytest.mark.parametrize("name", INSTRS)
+def test_every_hook_resolves_to_what_its_layer_needs(name):
+    i = INSTRS[name]
+    api = i.hook("api")
+    for call in i.calls:
+        assert callable(getattr(api, call)), f"{name}: api has no {call}"
+        assert getattr(ptogpu, call) is getattr(api, call), f"pto.{call} is not the package's"
+    if i.fills("fuzz"):
+        assert isinstance(i.hook("fuzz"), Instr) and REGISTRY[name] is i.hook("fuzz")
+        assert callable(i.hook("repro")), f"{name} is fuzzed but has no reproducer lines"
+        assert i.rule_fields, f"{name} is fuzzed but names no rule fields to explain its divergences"
+    for b in ("native", "cupy"):
+        if i.fills(b):
+            assert (sources.source_dir() / i.hooks[b]).is_file(), f"{name}: {b} kernel {i.hooks[b]} missing"
+    if i.fills("simt"):
+        assert callable(i.hook("simt"))
+    assert (ROOT.parent / i.doc).is_file() or not (ROOT.parent / "docs").is_dir(), f"{name}: no {i.doc}"
+
+
+def test_rule_fields_name_real_target_fields():
+    for i in isa.INSTRUCTIONS:
+        for space, fields in i.rule_fields.items():
+            for f in fields:
+                assert f in R.BY_PATH, f"{i.name}: {f} is no rule Field of fuzz/rules.py"
+                for t in TARGETS:
+                    field_value(t, f)          # the path reads on every target
+
+
+def test_calls_are_unique_and_views_agree():
+    calls = [c for i in isa.INSTRUCTIONS for c in i.calls]
+    assert len(calls) == len(set(calls))
+    assert set(REGISTRY) == {i.name for i in isa.fuzzed()}
+    assert isa.writes("TINTERLEAVE") == 2 and isa.writes("MGATHER") == 1 and isa.writes("Gather") == 1
+
+
+def test_the_replaced_name_keyed_tables_are_gone():
+    """calls.WRITES, fuzz/repro.LINES, fuzz/rules.CANDIDATES, fuzz/user_kernel.CALL_INSTRS and
+    backend.KERNEL_COVERAGE were the tables an instruction had to be added to; they are views now."""
+    from ptogpu import backend, calls
+    from ptogpu.fuzz import repro, user_kernel
+    for mod, name in ((calls, "WRITES"), (repro, "LINES"), (R, "CANDIDATES"), (user_kernel, "CALL_INSTRS"),
+                      (backend, "KERNEL_COVERAGE")):
+        assert not hasattr(mod, name), f"{mod.__name__}.{name} is back: make it a view of ptogpu.isa"
+
+
+def test_info_lists_kernels_and_refusals():
+    from ptogpu.backend.info import instructions
+    got = instructions()
+    assert set(got) == set(INSTRS)
+    assert got["tgatherb"]["declined"]["simt"].startswith("a vector")
+    assert got["mgather"]["kernels"]["native"] == "mgather.cu"
+
+
+def test_a_declaration_without_a_role_fails_the_check(monkeypatch):
+    """Planted: an instruction that forgets its repro hook."""
+    from dataclasses import replace
+    bad = replace(INSTRS["tgatherb"], hooks={k: v for k, v in INSTRS["tgatherb"].hooks.items() if k != "repro"})
+    with pytest.raises(AssertionError, match="repro"):
+        monkeypatch.setattr(isa, "INSTRUCTIONS", (bad,))
+        INSTRS["tgatherb"], saved = bad, INSTRS["tgatherb"]
+        try:
+            test_every_role_is_filled_or_declined_with_a_reason("tgatherb")
+        finally:
+            INSTRS["tgatherb"] = saved
