@@ -169,7 +169,7 @@ BATCHED_MODULES = {
     "test_mgather_ub", "test_mgather_oob", "test_mgather_alias", "test_mgather_store_order",
     "test_mgather_checks", "test_mgather_nz", "test_mgather_l1", "test_cpu_sim", "test_datamove",
     "test_reg", "test_asc", "test_dma", "test_mscatter", "test_tgatherb", "test_tinterleave",
-    "test_events", "test_tile", "test_tensor",
+    "test_events", "test_tile", "test_tensor", "test_tgather",
 }
 # (The kernel modules test_kernels_* compare native with numpy on one core; the batched
 # launches are compared with single cores, on every target, in tests/test_batch_core.py.)

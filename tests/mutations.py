@@ -9,6 +9,18 @@ Each entry: (name, file, the exact text, what it becomes[, the test that must fa
 from __future__ import annotations
 
 MUTATIONS = [
+    # TSCATTER on A5: a vscatter's lanes stored in program order (the last lane wins, not the lowest)
+    ("tscatter lowest lane forwards", "tgather.cu",
+     "const i64 j = j0 + (P[SI_LOWEST] ? n - 1 - k : k);",
+     "const i64 j = j0 + k;"),
+    # TSCATTER on A2/A3 and A5: the whole dst tile is not zeroed first
+    ("tscatter no clear", "tgather.cu",
+     "if (P[SI_CLEAR]) PTO_MEMSET0(U.p + P[SI_DST], P[SI_DST_BYTES]);",
+     "if (P[SI_CLEAR] && VR > 1000) PTO_MEMSET0(U.p + P[SI_DST], P[SI_DST_BYTES]);"),
+    # TGATHER on the CPU simulator: an index outside src0 reads src0[0] instead of giving 0
+    ("tgather outside reads", "tgather.cu",
+     "else zero_elem(U.p + da, (int)T);",
+     "else copy_elem(U.p + da, U.p + P[GI_SRC], (int)T);"),
     # A5 Elem geometry: the rounds of a warp step by one warp too many (elements skipped)
     ("elem round stride", "mgather_impl.cuh",
      "return k * 32ull * (u64)warps + (u64)warp * 32ull;",

@@ -57,10 +57,7 @@ class TGatherIndex(Instr):
             pto.TASSIGN(t, L[a])
         prefill(core, cfg, dst)
         src.set(np.resize(cfg.table, L["src_shape"]).astype(src.Element))
-        shape = L["idx_shape"]
-        img = np.zeros((core.batch, *shape) if core.batch > 1 else shape, idx.dtype)
-        img[..., : cfg.rows, : cfg.cols] = each(idx, cfg.rows, cfg.cols)
-        ix.set(img)
+        ix.set(each(idx, cfg.rows, cfg.cols))
         before()
         pto.TGATHER(dst, src, ix, tmp)
 

@@ -20,8 +20,6 @@ def lines(cfg, L: dict, idx: np.ndarray, ln: list[str], i: str):
            f"{i}pto.TASSIGN(dst, {L['dst_addr']:#x})"]
     ln += fill_lines(cfg, "ub", L["dst_addr"], R * C * L["T"], i)
     ln.append(f"{i}src.set(np.resize({table_expr(cfg, cfg.table_elems)}, {sr * sc}).reshape({sr}, {sc}))")
-    img = np.zeros((ir, ic), idx.dtype)
-    img[:VR, :VC] = idx.reshape(VR, VC)
-    ln += array_lines("ii", img, f"np.{idx.dtype.name}", i)
+    ln += array_lines("ii", idx.reshape(VR, VC), f"np.{idx.dtype.name}", i)
     ln.append(f"{i}idx.set(ii)")
     return "pto.TGATHER(dst, src, idx, tmp)", "dst.raw()", "dst.numpy()"

@@ -54,12 +54,8 @@ class TScatterIndex(Instr):
         for t, a in ((src, "src_addr"), (ix, "idx_addr"), (dst, "dst_addr")):
             pto.TASSIGN(t, L[a])
         prefill(core, cfg, dst)
-        n = L["src_shape"][0] * L["src_shape"][1]
-        src.set((np.arange(n) % 97 + 1).astype(src.Element).reshape(L["src_shape"]))
-        shape = L["idx_shape"]
-        img = np.zeros((core.batch, *shape) if core.batch > 1 else shape, idx.dtype)
-        img[..., : cfg.rows, : cfg.cols] = each(idx, cfg.rows, cfg.cols)
-        ix.set(img)
+        src.set((np.arange(cfg.rows * cfg.cols) % 97 + 1).astype(src.Element).reshape(cfg.rows, cfg.cols))
+        ix.set(each(idx, cfg.rows, cfg.cols))
         before()
         pto.TSCATTER(dst, src, ix)
 

@@ -17,10 +17,8 @@ def lines(cfg, L: dict, idx: np.ndarray, ln: list[str], i: str):
            f"{i}pto.TASSIGN(idx, {L['idx_addr']:#x})",
            f"{i}pto.TASSIGN(dst, {L['dst_addr']:#x})"]
     ln += fill_lines(cfg, "ub", L["dst_addr"], R * C * L["T"], i)
-    ln.append(f"{i}src.set((np.arange({sr * sc}) % 97 + 1).astype({T}).reshape({sr}, {sc}))"
+    ln.append(f"{i}src.set((np.arange({VR * VC}) % 97 + 1).astype({T}).reshape({VR}, {VC}))"
               "   # distinct values: a survivor names its writer")
-    img = np.zeros((ir, ic), idx.dtype)
-    img[:VR, :VC] = idx.reshape(VR, VC)
-    ln += array_lines("ii", img, f"np.{idx.dtype.name}", i)
+    ln += array_lines("ii", idx.reshape(VR, VC), f"np.{idx.dtype.name}", i)
     ln.append(f"{i}idx.set(ii)")
     return "pto.TSCATTER(dst, src, idx)", "dst.raw()", "dst.numpy()"
