@@ -18,6 +18,9 @@ def _label(x) -> str:
             return dtypes.name_of(x)
         except (KeyError, TypeError, ValueError):
             pass
+    from enum import Enum
+    if isinstance(x, Enum):
+        return f"{type(x).__name__}.{x.name}"
     return getattr(x, "__name__", str(x))
 
 
@@ -74,12 +77,14 @@ class Forms:
                  given: tuple = ()) -> None:
         self.name, self.run, self.enums, self.most, self.given = name, run, enums, most, given
         self.__doc__ = doc or run.__doc__
+        if type(self) is Forms:             # help(pto.NAME) shows the instruction's forms
+            self.__class__ = type(name, (Forms,), {"__doc__": self.__doc__, "__module__": run.__module__})
 
     def __getitem__(self, args) -> "Forms":
         if self.given:
             raise TypeError(f"{self.name}: template arguments already given")
         args = args if isinstance(args, tuple) else (args,)
-        return Forms(self.name, self.run, self.enums, self.most, self.__doc__, args)
+        return type(self)(self.name, self.run, self.enums, self.most, self.__doc__, args)
 
     def __call__(self, *args):
         from .events import instruction
