@@ -532,3 +532,19 @@ def test_the_index_forms_run_their_kernels_on_native(target, monkeypatch):
     pto.TSCATTER(dst, src, ix)
     assert ran == ["tgather_index"] * 2 + ["tscatter_index"] * 2
     done(core)
+
+
+def test_the_kernels_parameter_blocks_are_typed_and_complete():
+    """The launch plans fill every field of the kernel's enum, by name; a name the kernel does
+    not have is an error (the Python side cannot drift from the .cu)."""
+    from ptogpu.backend.kernels import ParamBlock
+    from ptogpu.isa.tgather.kernels import params as gparams
+    from ptogpu.isa.tscatter.kernels import params as sparams
+    with pytest.raises(AttributeError, match="no field 'VRR'"):
+        ParamBlock("tgather.cu", "GI_", VRR=1)
+    for target in TARGETS:
+        core = core_with(target, "numpy")
+        src, dst, ix, tmp = place(core, T("half", 2, 32), T("half", 2, 32), T("int32", 2, 32), T("int32", 2, 32))
+        assert gparams(core, dst, src, ix, tmp).unset() == []
+        assert sparams(core, dst, src, ix).unset() == []
+        done(core)

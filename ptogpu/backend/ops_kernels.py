@@ -13,7 +13,7 @@ import numpy as np
 
 from .. import dtypes
 from ..errors import warn
-from .kernels import ALIAS_FLAG_WORD, NONE, all_clean, enum, i64, launch_on, use_kernels
+from .kernels import ALIAS_FLAG_WORD, NONE, ParamBlock, all_clean, enum, i64, launch_on, use_kernels
 
 
 def _bound(core, *tiles) -> bool:
@@ -29,7 +29,6 @@ _FLOAT_OFFSETS = {"half": "OFFK_HALF", "bfloat16": "OFFK_BF16", "float32": "OFFK
 
 def tgatherb_params(core, dst, src, off) -> tuple[str, np.ndarray] | None:
     engine = core.target.tgatherb.engine
-    E = lambda n: enum("tgatherb.cu", n)    # noqa: E731
     kind = "OFFK_INT"
     if engine == "cpu" and dtypes.storage(off.Element).kind not in "iub":
         name = dtypes.name_of(off.Element)
@@ -38,24 +37,18 @@ def tgatherb_params(core, dst, src, off) -> tuple[str, np.ndarray] | None:
         kind = _FLOAT_OFFSETS.get(name)
         if kind is None:
             return None                     # a float type the kernel does not decode
-    p = np.zeros(E("TG_WORDS"), np.int64)
     size = dst.Element.itemsize
     rowwise = -(-dst.Cols // (256 // size)) > dst.Rows
-    vals = {
-        "TG_VR": dst.valid_row, "TG_VC": dst.valid_col, "TG_T": size, "TG_DST": dst.addr,
-        "TG_DST_COLS": dst.Cols, "TG_DST_RSTRIDE": dst.RowStride, "TG_SRC": src.addr,
-        "TG_SRC_BYTES": src.Rows * src.Cols * src.Element.itemsize, "TG_OFF": off.addr,
-        "TG_OFF_COLS": off.Cols, "TG_OFF_RSTRIDE": off.RowStride,
-        "TG_OFF_ESIZE": off.Element.itemsize,
-        "TG_OFF_SIGNED": int(dtypes.storage(off.Element).kind == "i"),
-        "TG_ROWWISE_B32": int(rowwise and core.quirks.get("a5_tgatherb_rowwise_b32_store", False)),
-        "TG_UNUSED_FAULT": int(core.quirks.get("a5_tgatherb_unused_block_fault", False)),
-        "TG_TAIL_STREAM": int(core.quirks.get("a2a3_tgatherb_tail_stream", True)),
-        "TG_OFF_KIND": E(kind),
-    }
-    for k, v in vals.items():
-        p[E(k)] = v
-    return _TG_KERNEL[engine], p
+    p = ParamBlock(
+        "tgatherb.cu", "TG_", VR=dst.valid_row, VC=dst.valid_col, T=size, DST=dst.addr, DST_COLS=dst.Cols,
+        DST_RSTRIDE=dst.RowStride, SRC=src.addr, SRC_BYTES=src.Rows * src.Cols * src.Element.itemsize,
+        OFF=off.addr, OFF_COLS=off.Cols, OFF_RSTRIDE=off.RowStride, OFF_ESIZE=off.Element.itemsize,
+        OFF_SIGNED=int(dtypes.storage(off.Element).kind == "i"),
+        ROWWISE_B32=int(rowwise and core.quirks.get("a5_tgatherb_rowwise_b32_store", False)),
+        UNUSED_FAULT=int(core.quirks.get("a5_tgatherb_unused_block_fault", False)),
+        TAIL_STREAM=int(core.quirks.get("a2a3_tgatherb_tail_stream", True)),
+        OFF_KIND=enum("tgatherb.cu", kind))
+    return _TG_KERNEL[engine], p.words
 
 
 NAMED_FAULTS = 0.25
@@ -95,18 +88,13 @@ def run_tgatherb(core, dst, src, off, one=None) -> bool:
 
 # ---- TINTERLEAVE / TDEINTERLEAVE ------------------------------------------------------------
 def interleave_params(mode: str, dsts, srcs, VR: int, n: int, h: int) -> np.ndarray:
-    E = lambda k: enum("interleave.cu", k)  # noqa: E731
-    p = np.zeros(E("IL_WORDS"), np.int64)
     s = list(srcs) + [srcs[0]] * (2 - len(srcs))
-    vals = {"IL_MODE": E({"interleave": "MODE_INTERLEAVE", "deint2": "MODE_DEINT2",
-                          "deint1": "MODE_DEINT1"}[mode]),
-            "IL_VR": VR, "IL_N": n, "IL_H": h, "IL_T": dsts[0].Element.itemsize,
-            "IL_D0": dsts[0].addr, "IL_D0C": dsts[0].Cols, "IL_D1": dsts[1].addr,
-            "IL_D1C": dsts[1].Cols, "IL_S0": s[0].addr, "IL_S0C": s[0].Cols,
-            "IL_S1": s[1].addr, "IL_S1C": s[1].Cols}
-    for k, v in vals.items():
-        p[E(k)] = v
-    return p
+    return ParamBlock("interleave.cu", "IL_",
+                      MODE=enum("interleave.cu", {"interleave": "MODE_INTERLEAVE", "deint2": "MODE_DEINT2",
+                                                  "deint1": "MODE_DEINT1"}[mode]),
+                      VR=VR, N=n, H=h, T=dsts[0].Element.itemsize, D0=dsts[0].addr, D0C=dsts[0].Cols,
+                      D1=dsts[1].addr, D1C=dsts[1].Cols, S0=s[0].addr, S0C=s[0].Cols, S1=s[1].addr,
+                      S1C=s[1].Cols).words
 
 
 def run_interleave(core, mode: str, dsts, srcs, VR: int, n: int = 0, h: int = 0) -> bool:

@@ -17,7 +17,8 @@ import numpy as np
 from ..targets import get_target
 from ..execution.config import FuzzConfig
 from ..execution.single import layout
-from ..semantics.indexing import prod
+from ..enums import GatherOOB
+from ..semantics.indexing import prod, remap
 
 def caps(cfg: FuzzConfig) -> tuple[int, int]:
     """(capacity, index bits) of an MGATHER-into-UB configuration, from its target table."""
@@ -95,20 +96,13 @@ class Campaign:
             np.copyto(safe, ZS32, where=w >= np.uint32(cap))
         return safe, can_fault
 
-    def _remap(self, S: _Side, u: np.ndarray):
-        """mgather.md §3 on uint64 values already masked to the side's bits: (safe, read)."""
-        mask = M32 if S.bits == 32 else np.uint64(2**64 - 1)
-        cap = np.uint64(S.cap)
-        if self.oob == "clamp":
-            last = np.uint64((S.cap - 1) & int(mask))
-            if S.bits == 64:
-                return np.where(u < last, u, last), None
-            return np.where(u >= cap, last, u), None
-        if self.oob == "wrap":
-            return (u % cap if S.cap else u), None
-        if self.oob == "zero":
-            return u, u < cap
-        return u, None
+    def _remapped(self, S: _Side, u: np.ndarray):
+        """The semantics' remap (``semantics.indexing.remap``, the one Python home of the
+        rule) on uint64 values already masked to the side's bits: (safe, read). Wrap into 0
+        elements divides by zero there (a fault every tile shows); here the values pass."""
+        if self.oob == "wrap" and not S.cap:
+            return u, None
+        return remap(u, S.cap, GatherOOB[self.oob.capitalize()], S.bits, rule="remap", target="")
 
     def _row_off(self, S: _Side, safe: np.ndarray, c: np.ndarray) -> np.ndarray:
         with np.errstate(over="ignore"):
@@ -121,7 +115,7 @@ class Campaign:
     def _eff64(self, S: _Side, raw: np.ndarray) -> np.ndarray:
         """Sources (M, VR*VC) as uint64 with ZS/FS, from the sign/zero-extended raw values."""
         u = raw & M32 if S.bits == 32 else raw
-        safe, rd = self._remap(S, u)
+        safe, rd = self._remapped(S, u)
         T, limb = np.uint64(self.T), np.uint64(self.nelem * self.T)
         with np.errstate(over="ignore"):
             if self.elem:

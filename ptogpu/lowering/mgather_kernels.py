@@ -29,6 +29,7 @@ from ..errors import F_DST, F_INDEX, F_TABLE, PtoFault
 from ..tensor import GlobalTensor
 from ..backend import sources
 from ..backend.kernels import launch_instances, launch_on, use_kernels
+from ..semantics.a5_launch import elem_launch_warps, row_launch_warps
 from ..semantics.indexing import prod
 from ..semantics.mgather import cells_alias, dst_addrs, storage_overlaps
 
@@ -51,18 +52,6 @@ def _i32(v: int) -> int:
     """``static_cast<int>``: the low 32 bits, two's complement."""
     v = int(v) & M32
     return v - (1 << 32) if v >> 31 else v
-
-
-# ---- A5 launch geometry (mgather.md §5.3-§5.4; the same formulas as common.cuh) -------------
-def row_launch_warps(vr: int, vc: int) -> int:
-    row_warps = 1 if vr == 0 else min(vr, 32)
-    free = 32 // row_warps
-    chunks = -(-vc // 32)
-    return row_warps * max(1, min(free, chunks))
-
-
-def elem_launch_warps(total: int) -> int:
-    return min(max(-(-(total & M32) // 32), 1), 32)
 
 
 @dataclass(frozen=True)

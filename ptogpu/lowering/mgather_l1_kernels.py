@@ -14,7 +14,7 @@ from ..enums import GatherOOB
 from ..tensor import GlobalTensor
 from ..trace import active
 from ..backend.kernels import M32, all_clean, enum, i64, launch_on, use_kernels
-from .mgather_kernels import elem_launch_warps
+from ..semantics.a5_launch import elem_launch_warps
 from ..semantics.indexing import prod
 
 FILE = "mgather_l1.cu"
