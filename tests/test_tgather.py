@@ -548,3 +548,20 @@ def test_the_kernels_parameter_blocks_are_typed_and_complete():
         assert gparams(core, dst, src, ix, tmp).unset() == []
         assert sparams(core, dst, src, ix).unset() == []
         done(core)
+
+
+def test_a_kernel_campaign_names_tscatter_as_the_first_diverging_call(capsys):
+    """examples/bucket_scatter.py (TLOAD, TSCATTER, TGATHER, TSTORE): A2/A3 and A5 part at the
+    TSCATTER, explained by its collision rule; the reproducer shows that call."""
+    import pathlib
+
+    from ptogpu.fuzz import kernel
+    ex = pathlib.Path(__file__).resolve().parents[1] / "examples" / "bucket_scatter.py"
+    rep = kernel(f"{ex}:bucket_scatter", n=200, backend="numpy")
+    assert {c.name: c.count for c in rep.classes.values()} == \
+        {"call 3 TSCATTER at bucket_scatter.py:33: TSCATTER collision order": 200}
+    c = next(iter(rep.classes.values()))
+    exec(compile(c.reproducer, "repro", "exec"), {})
+    assert f"first diverging call: {c.call}" in capsys.readouterr().out
+    same = kernel(f"{ex}:bucket_scatter", pair="a5@native:a5@numpy", n=200, shrink=False)
+    assert same.divergent == 0 and not same.classes
