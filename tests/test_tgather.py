@@ -565,3 +565,38 @@ def test_a_kernel_campaign_names_tscatter_as_the_first_diverging_call(capsys):
     assert f"first diverging call: {c.call}" in capsys.readouterr().out
     same = kernel(f"{ex}:bucket_scatter", pair="a5@native:a5@numpy", n=200, shrink=False)
     assert same.divergent == 0 and not same.classes
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_cpu_tgather_in_place_runs_the_simulators_loop(backend):
+    """dst is src0: the simulator's loop reads what it wrote a moment ago (program order)."""
+    core = core_with("cpu", backend)
+    t, ix, tmp = place(core, T("int32", 1, 16), T("int32", 1, 16), T("int32", 1, 16))
+    ix.set(np.array([[1, 0, 0, 5, 3, 2, 9, 6, 7, 8, 15, 14, 13, 12, 11, 40]], np.int32))
+    before = ub(core)
+    want = before.copy()
+    for c in range(16):                                   # the loop, one element at a time
+        v = int_at(want, ix.addr + 4 * c, 4, True)
+        want[t.addr + 4 * c: t.addr + 4 * c + 4] = want[t.addr + 4 * v: t.addr + 4 * v + 4] if 0 <= v < 16 else 0
+    pto.TGATHER(t, t, ix, tmp)
+    assert np.array_equal(ub(core), want)
+    done(core)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_cpu_tscatter_into_its_own_indices_runs_the_simulators_loop(backend):
+    """dst covers the index tile: an early write changes a later index."""
+    core = core_with("cpu", backend)
+    src, ix = place(core, T("int32", 1, 8), T("int32", 1, 8))
+    dst = T("int32", 1, 64)()
+    pto.TASSIGN(dst, ix.addr)                            # dst starts at the indices
+    ix.set(np.array([[3, 2, 9, 1, 0, 5, 6, 7]], np.int32))
+    src.set(np.array([[10, 20, 30, 40, 50, 60, 70, 80]], np.int32))
+    before = ub(core)
+    want = before.copy()
+    for j in range(8):
+        k = int_at(want, ix.addr + 4 * j, 4, True) & 0xFFFFFFFF
+        want[dst.addr + 4 * k: dst.addr + 4 * k + 4] = want[src.addr + 4 * j: src.addr + 4 * j + 4]
+    pto.TSCATTER(dst, src, ix)
+    assert np.array_equal(ub(core), want)
+    done(core)

@@ -69,3 +69,25 @@ def hazard(what: str, outs: dict, ins: dict) -> None:
         for sn, s in ins.items():
             if d is not None and s is not None and d.shares_bytes(s):
                 warn(f"{what}: {dn} overlaps {sn}; aliasing is undefined on hardware", PtoHazard)
+
+
+def in_program_order(core, steps) -> None:
+    """The simulator's loop one element at a time, on the instance in focus (a later read sees
+    an earlier write: what its code does when a destination shares bytes with a source).
+    ``steps`` yields, per element in program order, a function that reads what it needs from
+    ``core.ub`` now and returns (dst byte address, bytes) or None (nothing written). Every
+    address was checked first; on a core of N this runs instance by instance."""
+    from ..errors import NotBatched
+    if core.all_at_once:
+        raise NotBatched("an aliasing loop")
+    ub = core.ub
+    for step in steps:
+        got = step(ub)
+        if got is not None:
+            a, b = got
+            ub.data[a: a + len(b)] = b
+
+
+def overlaps(a, b) -> bool:
+    """Two tiles share a byte."""
+    return a is b or a.shares_bytes(b)

@@ -9,7 +9,7 @@ from ... import dtypes
 from ...enums import CmpMode, MaskPattern
 from ...errors import F_DST, F_TABLE
 from ...semantics.faults import Faults
-from ...semantics.tile_moves import elems, grid, outside_ub, winners
+from ...semantics.tile_moves import elems, grid, in_program_order, outside_ub, overlaps, winners
 
 
 def source_addrs(core, src0, raw: np.ndarray, T: int) -> tuple[np.ndarray, np.ndarray | None]:
@@ -50,6 +50,8 @@ def gather_index(core, dst, src0, idx, tmp) -> None:
     sa, inside = source_addrs(core, src0, raw, T)
     faults = Faults(core, ks)
     outside_ub(core, faults, sa, T, "TGATHER source read", cols, F_TABLE)
+    if R.offset_math == "logical" and faults.ok.all() and (overlaps(dst, src0) or overlaps(dst, idx)):
+        return _cpu_loop(core, dst, src0, idx, ia, da)
     ok = faults.ok
     if ok.any():
         kk = ks[ok]
@@ -61,6 +63,23 @@ def gather_index(core, dst, src0, idx, tmp) -> None:
             ub.put(kk, scratch, ((raw[ok].astype(np.int64) * T) & 0xFFFFFFFF).astype(np.uint32))
         ub.put(kk, da, vals)
     faults.done()
+
+
+def _cpu_loop(core, dst, src0, idx, ia, da) -> None:
+    """cpu/TGather.hpp:92-114 element by element: dst shares bytes with src0 or the indices,
+    so a later element reads what an earlier one wrote."""
+    T, isz = dst.Element.itemsize, idx.Element.itemsize
+    signed = dtypes.storage(idx.Element).kind == "i"
+
+    def step(k):
+        def run(ub):
+            v = int.from_bytes(ub.data[ia[k]: ia[k] + isz].tobytes(), "little", signed=signed)
+            if not 0 <= v < src0.Rows * src0.Cols:
+                return int(da[k]), np.zeros(T, np.uint8)
+            a = src0.addr + int(np.asarray(src0.offsets(np.array([v // src0.Cols]), np.array([v % src0.Cols])))[0]) * T
+            return int(da[k]), ub.data[a: a + T].copy()
+        return run
+    in_program_order(core, (step(k) for k in range(len(da))))
 
 
 def mask_map(core, dst, src, pattern: MaskPattern, axis: int) -> tuple[np.ndarray, np.ndarray]:

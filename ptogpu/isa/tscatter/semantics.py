@@ -12,7 +12,7 @@ from ...enums import MaskPattern
 from ...errors import F_DST
 from ...semantics.faults import Faults
 from ...semantics.mgather import convert
-from ...semantics.tile_moves import elems, grid, outside_ub, winners, zero_tile
+from ...semantics.tile_moves import elems, grid, in_program_order, outside_ub, winners, zero_tile
 
 
 def index_offsets(raw: np.ndarray, how: str) -> np.ndarray:
@@ -44,6 +44,8 @@ def scatter_index(core, dst, src, idx) -> None:
     raw = ub.take_same(ks, ia, dtypes.storage(idx.Element)).reshape(len(ks), -1)
     da = dst.addr + index_offsets(raw, R.index_cast) * T
     outside_ub(core, faults, da, T, "TSCATTER dst write", cols, F_DST)
+    if R.addressing == "layout" and faults.ok.all() and _aliasing(core, dst, src, idx, da, T):
+        return _cpu_loop(core, dst, src, idx, ia, sa, T)
     vals = ub.take_same(ks, sa, dtypes.storage(src.Element))
     vals = convert(core, vals, dst, src.DType) if src.DType != dst.DType else vals
     m = np.arange(i.size, dtype=np.int64)
@@ -63,6 +65,37 @@ def scatter_index(core, dst, src, idx) -> None:
         v = np.broadcast_to(vals, (len(ks), i.size))[ok]
         ub.put_each(kk, d, np.take_along_axis(v, w, axis=1))
     faults.done()
+
+
+def _aliasing(core, dst, src, idx, da, T) -> bool:
+    """Does a write (any instance's) land in src's or the indices' bytes?"""
+    for t in (src, idx):
+        lo, hi = t.addr, t.addr + t.Rows * t.Cols * t.Element.itemsize
+        if ((da < hi) & (da + T > lo)).any():
+            return True
+    return False
+
+
+def _cpu_loop(core, dst, src, idx, ia, sa, T) -> None:
+    """cpu/TScatter.hpp:37-43 element by element: a write lands in src or the indices, so a
+    later element reads what an earlier one wrote."""
+    isz = idx.Element.itemsize
+    signed = dtypes.storage(idx.Element).kind == "i"
+    S = src.Element.itemsize
+
+    def step(k):
+        def run(ub):
+            v = int.from_bytes(ub.data[ia[k]: ia[k] + isz].tobytes(), "little", signed=signed) & 0xFFFFFFFF
+            a = dst.addr + v * T
+            if not 0 <= a <= ub.size - T:
+                raise ub.outside(a, T, "TSCATTER dst write", core.target.name, f"element {k}")
+            val = ub.data[sa[k]: sa[k] + S].copy().view(dtypes.storage(src.Element))
+            if src.DType != dst.DType:
+                val = convert(core, val, dst, src.DType)
+            return a, np.ascontiguousarray(val).view(np.uint8)
+        return run
+    with core.ub.undo_on_error():
+        in_program_order(core, (step(k) for k in range(len(ia))))
 
 
 def mask_map(core, dst, src, pattern: MaskPattern, axis: int):
