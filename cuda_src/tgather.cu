@@ -4,6 +4,8 @@
 //   kernel          mirrors                                                launch per instance
 //   tgather_index   dst[r,c] = src0_flat[idx[r,c]] over dst's valid region  dim3(1): elements in
 //   tscatter_index  dst_flat[idx[i,j]] = src[i,j] over idx's valid region   program order
+//   tile_mask       the mask-pattern forms of both (each target's element map)
+//   tgather_cmp     TGATHER's compare form (A2/A3 and A5)
 //
 // Row-major tiles without boxes only (the host sends others to NumPy), so every element offset
 // is r*Cols + c on every target. pass 0 checks every read and write (a fault: the host runs
@@ -162,5 +164,130 @@ extern "C" __global__ void tscatter_index(PTO_KERNEL_PARAMS) {
     }
 }
 
+// ---- the mask-pattern forms ---------------------------------------------------------------
+// One map per (instruction, axis, target form); entry e -> (dst element, src element or -1: a
+// zero). MK_T is the element size moved (A2/A3's COL copy of 1-byte data moves 2*VC bytes: the
+// host sends T = 1 and twice the columns).
+enum {
+    MK_OP = 0, MK_F, MK_POS, MK_T, MK_SVR, MK_SVC, MK_SRC, MK_SCOLS, MK_DVR, MK_DVC, MK_DST, MK_DCOLS,
+    MK_DBYTES, MK_CLEAR, MK_OFF16, MK_WIDE, MK_WORDS
+};
+enum {
+    MO_GROW = 0,      // TGATHER ROW: the selected columns of every src row, one stream from dst's base
+    MO_GROW_B64,      // A5 8-byte ROW: rows Cols/F apart, floor(VC/F) (<= WIDE) each
+    MO_GCOL_SEL,      // the simulator's COL: the selected rows, in order
+    MO_GCOL_ALL,      // the NPUs' COL: src.VR rows, row i from src row F*i + pos
+    MO_SROW,          // the NPUs' TSCATTER ROW: src (i, j) to dst (i, F*j + pos)
+    MO_SCOL,          // the NPUs' TSCATTER COL: src row i to dst row F*i + pos
+    MO_SROW_CUR,      // the simulator's ROW: over dst's valid columns, src by one running cursor
+    MO_SCOL_SEL       // the simulator's COL: over dst's valid rows, the selected take src rows in order
+};
+
+PTO_DEV i64 mk_sel(i64 n, i64 F, i64 pos) { return F == 1 ? n : (n > pos ? (n - pos + F - 1) / F : 0); }
+
+PTO_DEV i64 mk_entries(const i64 *P) {
+    const i64 F = P[MK_F], pos = P[MK_POS];
+    switch ((int)P[MK_OP]) {
+    case MO_GROW: return P[MK_SVR] * mk_sel(P[MK_SVC], F, pos);
+    case MO_GROW_B64: {
+        const i64 c = P[MK_SVC] / F;
+        return P[MK_SVR] * (c < P[MK_WIDE] ? c : P[MK_WIDE]);
+    }
+    case MO_GCOL_SEL: return mk_sel(P[MK_SVR], F, pos) * P[MK_SVC];
+    case MO_SROW_CUR: return P[MK_SVR] * P[MK_DVC];
+    case MO_SCOL_SEL: return P[MK_DVR] * P[MK_DVC];
+    case MO_SROW: return P[MK_SVR] * (P[MK_SVC] < P[MK_WIDE] ? P[MK_SVC] : P[MK_WIDE]);
+    default: return P[MK_SVR] * P[MK_SVC];
+    }
+}
+
+PTO_DEV void mk_entry(const i64 *P, i64 e, i64 *d, i64 *s) {
+    const i64 F = P[MK_F], pos = P[MK_POS], SC = P[MK_SCOLS], DC = P[MK_DCOLS];
+    const bool all = F == 1;
+    switch ((int)P[MK_OP]) {
+    case MO_GROW: {
+        const i64 cnt = mk_sel(P[MK_SVC], F, pos), r = e / cnt, k = e % cnt;
+        *d = e; *s = r * SC + (all ? k : F * k + pos);
+        return;
+    }
+    case MO_GROW_B64: {
+        const i64 c = P[MK_SVC] / F, cnt = c < P[MK_WIDE] ? c : P[MK_WIDE], r = e / cnt, k = e % cnt;
+        *d = r * (DC / F) + k; *s = r * SC + F * k + pos;
+        return;
+    }
+    case MO_GCOL_SEL: {
+        const i64 j = e / P[MK_SVC], c = e % P[MK_SVC];
+        *d = j * DC + c; *s = (all ? j : F * j + pos) * SC + c;
+        return;
+    }
+    case MO_GCOL_ALL: {
+        const i64 i = e / P[MK_SVC], c = e % P[MK_SVC];
+        *d = i * DC + c; *s = (F * i + pos) * SC + c;
+        return;
+    }
+    case MO_SROW: {
+        const i64 w = P[MK_SVC] < P[MK_WIDE] ? P[MK_SVC] : P[MK_WIDE], i = e / w, j = e % w;
+        *d = i * DC + F * j + pos; *s = i * SC + j;
+        return;
+    }
+    case MO_SCOL: {
+        const i64 i = e / P[MK_SVC], j = e % P[MK_SVC];
+        i64 row = (F * i + pos) * DC;
+        if (P[MK_OFF16]) row &= 0xFFFF;                        // the offset is a uint16_t
+        *d = row + j; *s = i * SC + j;
+        return;
+    }
+    case MO_SROW_CUR: {
+        const i64 r = e / P[MK_DVC], c = e % P[MK_DVC];
+        *d = r * DC + c;
+        *s = (all || c % F == pos) ? r * mk_sel(P[MK_DVC], F, pos) + mk_sel(c, F, pos) : -1;  // the cursor, flat
+        return;
+    }
+    default: {                                                 // MO_SCOL_SEL
+        const i64 r = e / P[MK_DVC], c = e % P[MK_DVC];
+        *d = r * DC + c;
+        *s = (all || r % F == pos) ? mk_sel(r, F, pos) * SC + c : -1;
+        return;
+    }
+    }
+}
+
+extern "C" __global__ void tile_mask(PTO_KERNEL_PARAMS) {
+    if (threadIdx.x | threadIdx.y | threadIdx.z) return;
+    PTO_FOR_EACH_INSTANCE(inst) {
+        const i64 *P = prm + inst * prm_stride;
+        u64 *rec = fault + inst * FAULT_WORDS;
+        PTO_MEM_OF(m, inst);
+        const Arena &U = m.a[SPACE_UB];
+        const i64 M = mk_entries(P), T = P[MK_T];
+        if (pass == 0) {
+            i64 lo = P[MK_CLEAR] ? P[MK_DST] : (i64)(~0ull >> 1), hi = P[MK_CLEAR] ? P[MK_DST] + P[MK_DBYTES] : -lo;
+            for (int phase = 0; phase < 2; ++phase)
+                for (i64 e = 0; e < M; ++e) {
+                    i64 d, s;
+                    mk_entry(P, e, &d, &s);
+                    const i64 da = P[MK_DST] + d * T, sa = P[MK_SRC] + s * T;
+                    if (phase == 0) {
+                        if (s >= 0 && !arena_ok(U, (u64)sa, T)) fault_note(rec, fault_key(PHASE_TABLE, (u64)e), (u64)sa, 0);
+                        if (!arena_ok(U, (u64)da, T)) fault_note(rec, fault_key(PHASE_DST, (u64)e), (u64)da, 0);
+                        if (da < lo) lo = da;
+                        if (da + T > hi) hi = da + T;
+                    } else if (s >= 0 && sa < hi && lo < sa + T) {
+                        rec[3] = 0;                            // a read of written bytes: NumPy
+                    }
+                }
+        } else if (rec[0] == FAULT_NONE && rec[3] != 0) {
+            if (P[MK_CLEAR]) PTO_MEMSET0(U.p + P[MK_DST], P[MK_DBYTES]);
+            for (i64 e = 0; e < M; ++e) {
+                i64 d, s;
+                mk_entry(P, e, &d, &s);
+                if (s >= 0) copy_elem(U.p + P[MK_DST] + d * T, U.p + P[MK_SRC] + s * T, (int)T);
+                else zero_elem(U.p + P[MK_DST] + d * T, (int)T);
+            }
+        }
+    }
+}
+
 PTO_EXPORT(tgather_index)
 PTO_EXPORT(tscatter_index)
+PTO_EXPORT(tile_mask)

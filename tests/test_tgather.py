@@ -259,10 +259,11 @@ def test_tgather_mask_row(target, pat, backend):
     done(core)
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("target", TARGETS)
 @pytest.mark.parametrize("pat", [P.P1010, P.P0001, P.P1111])
-def test_tgather_mask_col(target, pat):
-    core = core_with(target, "numpy")
+def test_tgather_mask_col(target, pat, backend):
+    core = core_with(target, backend)
     f = F[pat][0]
     src, dst = place(core, T("half", 12, 32, 12, 16), T("half", 12 // f, 32, 12 // f, 16))
     before = ub(core)
@@ -271,8 +272,9 @@ def test_tgather_mask_col(target, pat):
     done(core)
 
 
-def test_tgather_mask_a5_b64_rows_step_by_cols_over_times():
-    core = core_with("a5", "numpy")
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_tgather_mask_a5_b64_rows_step_by_cols_over_times(backend):
+    core = core_with("a5", backend)
     src, dst = place(core, T("int64", 4, 24, 3, 15), T("int64", 4, 24, 3, 7))
     before = ub(core)
     pto.TGATHER[P.P1010](dst, src)
@@ -312,11 +314,12 @@ def scatter_mask_golden(target, mem, dst, src, pat, col):
     return out
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("target", TARGETS)
 @pytest.mark.parametrize("pat", [P.P0101, P.P0010, P.P1000])
 @pytest.mark.parametrize("col", [False, True])
-def test_tscatter_mask(target, pat, col):
-    core = core_with(target, "numpy")
+def test_tscatter_mask(target, pat, col, backend):
+    core = core_with(target, backend)
     f = F[pat][0]
     s = T("int32", 4, 16) if not col else T("int32", 3, 16)
     d = T("int32", 4, 16 * f) if not col else T("int32", 3 * f, 16)
@@ -327,10 +330,11 @@ def test_tscatter_mask(target, pat, col):
     done(core)
 
 
-def test_tscatter_mask_cpu_cursor_wraps_at_src_cols():
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_tscatter_mask_cpu_cursor_wraps_at_src_cols(backend):
     """The simulator reads src through one cursor that wraps at src's static Cols (not its valid
     width): with padding columns the NPUs' rows and the simulator's part ways."""
-    core = core_with("cpu", "numpy")
+    core = core_with("cpu", backend)
     src, dst = place(core, T("int32", 2, 16, 2, 8), T("int32", 2, 16))
     before = ub(core)
     pto.TSCATTER[P.P0101](dst, src)
@@ -339,8 +343,9 @@ def test_tscatter_mask_cpu_cursor_wraps_at_src_cols():
     done(core)
 
 
-def test_tscatter_mask_a2a3_col_copies_two_bytes_per_int8():
-    core = core_with("a2a3", "numpy")
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_tscatter_mask_a2a3_col_copies_two_bytes_per_int8(backend):
+    core = core_with("a2a3", backend)
     src, dst = place(core, T("int8", 2, 32, 2, 8), T("int8", 4, 32, 4, 8))
     before = ub(core)
     pto.TSCATTER[P.P0101, pto.ScatterAxis.SCATTER_COL](dst, src)
@@ -530,7 +535,11 @@ def test_the_index_forms_run_their_kernels_on_native(target, monkeypatch):
     ix.set(np.arange(64, dtype=np.int32).reshape(2, 32)[:, ::-1].copy())
     pto.TGATHER(dst, src, ix, tmp)
     pto.TSCATTER(dst, src, ix)
-    assert ran == ["tgather_index"] * 2 + ["tscatter_index"] * 2
+    wide = T("int32", 2, 64)()
+    pto.TASSIGN(wide, 0x8000)
+    pto.TGATHER[P.P0101](dst, wide)
+    pto.TSCATTER[P.P1010](wide, src)
+    assert ran == ["tgather_index"] * 2 + ["tscatter_index"] * 2 + ["tile_mask"] * 4
     done(core)
 
 

@@ -14,7 +14,7 @@ from ...ops.template import Forms
 from ...semantics.tile_moves import hazard
 from ...tile import Tile
 from . import semantics as sem
-from .kernels import run_index
+from .kernels import run_index, run_mask
 
 
 def _tiles(t: str, named: dict) -> None:
@@ -148,6 +148,8 @@ def _run(ops: tuple, enums: dict) -> None:
         x._bound()
     mask_asserts(core, dst, src, pattern, axis)
     hazard("TGATHER", {"dst": dst}, {"src": src})
+    if run_mask(core, dst, src, pattern, axis):
+        return
     sem.gather_mask(core, dst, src, pattern, axis)
 
 

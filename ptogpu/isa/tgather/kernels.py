@@ -37,3 +37,33 @@ def run_index(core, dst, src0, idx, tmp) -> bool:
         return False
     launch_on(core, "tgather_index", p, passes=2, writes=("ub",))
     return True
+
+
+def run_map(core, dst, src, op: str, *, F: int = 1, pos: int = 0, T: int | None = None, svr: int | None = None,
+            svc: int | None = None, clear: bool = False, off16: bool = False, wide: int | None = None) -> bool:
+    """A mask-pattern form as ``tile_mask`` (``op``: its ``MO_*`` map), a check pass then a
+    write pass; False where NumPy runs instead (module docstring)."""
+    if not use_kernels(core) or not plain(core, dst, src) or dst.Element.itemsize != src.Element.itemsize:
+        return False
+    T = dst.Element.itemsize if T is None else T
+    p = ParamBlock("tgather.cu", "MK_", OP=enum("tgather.cu", op), F=F, POS=pos, T=T,
+                   SVR=src.valid_row if svr is None else svr, SVC=src.valid_col if svc is None else svc,
+                   SRC=src.addr, SCOLS=src.Cols * src.Element.itemsize // T, DVR=dst.valid_row,
+                   DVC=dst.valid_col, DST=dst.addr, DCOLS=dst.Cols * dst.Element.itemsize // T,
+                   DBYTES=dst.Rows * dst.Cols * dst.Element.itemsize, CLEAR=int(clear), OFF16=int(off16),
+                   WIDE=(1 << 40) if wide is None else wide).words
+    if not all_clean(launch_on(core, "tile_mask", p, passes=1, writes=())):
+        return False
+    launch_on(core, "tile_mask", p, passes=2, writes=("ub",))
+    return True
+
+
+def run_mask(core, dst, src, pattern, axis: int) -> bool:
+    """TGATHER's mask form on the kernel backends."""
+    R = core.target.tgather
+    F, pos = pattern.factor, pattern.position
+    if axis == 0:
+        if dst.Element.itemsize == 8 and R.b64_row_stride:
+            return run_map(core, dst, src, "MO_GROW_B64", F=F, pos=pos, wide=R.wide_cols or 64)
+        return run_map(core, dst, src, "MO_GROW", F=F, pos=pos)
+    return run_map(core, dst, src, "MO_GCOL_SEL" if R.col_rows == "selected" else "MO_GCOL_ALL", F=F, pos=pos)

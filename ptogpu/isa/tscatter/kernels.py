@@ -6,7 +6,7 @@ a fault or a read inside the bytes the call writes."""
 from __future__ import annotations
 
 from ...backend.kernels import ParamBlock, all_clean, enum, launch_on, use_kernels
-from ..tgather.kernels import plain
+from ..tgather.kernels import plain, run_map
 
 CAST = {"u32": "SC_U32", "native": "SC_NATIVE", "unsigned": "SC_UNSIGNED"}
 
@@ -33,3 +33,24 @@ def run_index(core, dst, src, idx) -> bool:
         return False
     launch_on(core, "tscatter_index", p, passes=2, writes=("ub",))
     return True
+
+
+def run_mask(core, dst, src, pattern, axis: int) -> bool:
+    """TSCATTER's mask form (and P1111, TMOV: the rows copied as they are) on the kernel backends."""
+    R = core.target.tscatter
+    F, pos = pattern.factor, pattern.position
+    if dst.DType != src.DType:
+        return False                        # the simulator's value conversion: NumPy
+    if F == 1:
+        return run_map(core, dst, src, "MO_GCOL_SEL")
+    T = dst.Element.itemsize
+    wide = R.wide_cols if R.wide_cols is not None and T == 8 else None
+    if R.mask_cursor:
+        return run_map(core, dst, src, "MO_SROW_CUR" if axis == 0 else "MO_SCOL_SEL", F=F, pos=pos)
+    if axis == 0:
+        return run_map(core, dst, src, "MO_SROW", F=F, pos=pos, clear=R.clear, wide=wide)
+    off16 = R.col_offset_bits == 16
+    if R.col_unit_b16 and T == 1:           # VC int16 units: 2*VC bytes a row
+        return run_map(core, dst, src, "MO_SCOL", F=F, pos=pos, svc=2 * src.valid_col, clear=R.clear, off16=off16)
+    svc = src.valid_col if wide is None else min(src.valid_col, wide)
+    return run_map(core, dst, src, "MO_SCOL", F=F, pos=pos, svc=svc, clear=R.clear, off16=off16)
