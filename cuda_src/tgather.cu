@@ -288,6 +288,144 @@ extern "C" __global__ void tile_mask(PTO_KERNEL_PARAMS) {
     }
 }
 
+// ---- TGATHER's compare form ----------------------------------------------------------------
+// Per src row i < VR: the columns j < W where src[i, j] cmp k[i], their indices
+// offset + i*STRIDE + j left-packed into dst row i (DROW elements apart), their count into
+// cdst[i]; every dst write first, then the counts.
+enum {
+    CM_VR = 0, CM_W, CM_STRIDE, CM_T, CM_KIND, CM_GT, CM_A5, CM_SRC, CM_SCOLS, CM_K, CM_KSIZE, CM_KSIGNED, CM_DST,
+    CM_DROW, CM_CDST, CM_CSIZE, CM_OFFSET, CM_WORDS
+};
+enum { CK_F32 = 0, CK_F16, CK_I32, CK_U32, CK_I16, CK_U16, CK_I8, CK_U8 };
+
+PTO_DEV float cm_bits(u32 b) {
+    float f;
+    PTO_MEMCPY(&f, &b, 4);
+    return f;
+}
+
+PTO_DEV float cm_h2f(u32 h) {                            // every half is a float
+    const u32 e = (h >> 10) & 0x1Fu, m = h & 0x3FFu;
+    float v;
+    if (e == 0) v = (float)m * 5.9604644775390625e-08f;   // m * 2^-24
+    else if (e == 31) v = cm_bits(m ? 0x7FC00000u : 0x7F800000u);
+    else v = (float)(m | 0x400u) * cm_bits((e + 127u - 25u) << 23);
+    return (h >> 15) ? -v : v;
+}
+
+PTO_DEV float cm_half_of_int(i64 k) {                    // (half)k for |k| <= 32768: ties to even
+    const i64 a = k < 0 ? -k : k;
+    int bits = 0;
+    while ((a >> bits) > 0) ++bits;
+    i64 q = a;
+    if (bits > 11) {
+        const int sh = bits - 11;
+        const i64 rem = a & ((1ll << sh) - 1), h = 1ll << (sh - 1);
+        q = a >> sh;
+        if (rem > h || (rem == h && (q & 1))) ++q;
+        q <<= sh;
+    }
+    return (float)(k < 0 ? -q : q);
+}
+
+// One score against k: true when it matches.
+PTO_DEV bool cm_match(const i64 *P, const u8 *sp, const u8 *kp) {
+    const int kind = (int)P[CM_KIND];
+    bool gt = P[CM_GT] != 0;
+    const u64 kraw = load_index(kp, (int)P[CM_KSIZE], (int)P[CM_KSIGNED]);
+    const u64 bits = load_index(sp, (int)P[CM_T], 0);
+    if (!P[CM_A5]) {                                   // A2/A3: k converted to S, S's own compare
+        // (the host reads k as int32 for float data, int16 for half: vconv_s322f32 / s162f16)
+        if (kind == CK_F32) {
+            const float k = (float)(int)(u32)kraw, v = cm_bits((u32)bits);
+            return gt ? v > k : v == k;
+        }
+        if (kind == CK_F16) {
+            const float k = cm_half_of_int((i64)(short)(unsigned short)kraw), v = cm_h2f((u32)bits);
+            return gt ? v > k : v == k;
+        }
+        const int k = (int)(u32)kraw, v = (int)(u32)bits;
+        return gt ? v > k : v == k;
+    }
+    const u64 k32 = kraw & 0xFFFFFFFFull;
+    if (kind == CK_F32) {                              // the score rounded to an integer, as u32
+        const float x = cm_bits((u32)bits);
+        i64 r;
+        if (x != x) r = 0;
+        else if (x >= 2147483647.0f) r = 2147483647ll;
+        else if (x <= -2147483648.0f) r = -2147483648ll;
+        else {                                         // to nearest, ties to even (ROUND_R)
+            const double d = (double)x;
+            r = (i64)d;
+            const double f = d - (double)r;
+            if (f > 0.5 || (f == 0.5 && (r & 1))) ++r;
+            else if (f < -0.5 || (f == -0.5 && (r & 1))) --r;
+        }
+        const u64 v = (u64)r & 0xFFFFFFFFull;
+        return gt ? v > k32 : v == k32;
+    }
+    if (kind == CK_F16) {
+        const float k = (float)(short)(unsigned short)kraw, v = cm_h2f((u32)bits);
+        return gt ? v > k : v == k;
+    }
+    if (kind == CK_U16) gt = false;                    // a5:941-946: b16_eq
+    return gt ? bits > k32 : bits == k32;
+}
+
+extern "C" __global__ void tgather_cmp(PTO_KERNEL_PARAMS) {
+    if (threadIdx.x | threadIdx.y | threadIdx.z) return;
+    PTO_FOR_EACH_INSTANCE(inst) {
+        const i64 *P = prm + inst * prm_stride;
+        u64 *rec = fault + inst * FAULT_WORDS;
+        PTO_MEM_OF(m, inst);
+        const Arena &U = m.a[SPACE_UB];
+        const i64 VR = P[CM_VR], W = P[CM_W], T = P[CM_T], KS = P[CM_KSIZE], CS = P[CM_CSIZE];
+        if (pass == 0) {
+            i64 lo = (i64)(~0ull >> 1), hi = -lo;
+            for (int phase = 0; phase < 2; ++phase)
+                for (i64 i = 0; i < VR; ++i) {
+                    const i64 ka = P[CM_K] + i * KS, ca = P[CM_CDST] + i * CS;
+                    if (phase == 0) {
+                        if (!arena_ok(U, (u64)ka, KS)) { fault_note(rec, fault_key(PHASE_INDEX, (u64)i), (u64)ka, 0); continue; }
+                        if (!arena_ok(U, (u64)ca, CS)) fault_note(rec, fault_key(PHASE_DST, (u64)i), (u64)ca, 0);
+                        if (ca < lo) lo = ca;
+                        if (ca + CS > hi) hi = ca + CS;
+                    } else if (ka < hi && lo < ka + KS) {
+                        rec[3] = 0;
+                    }
+                    i64 n = 0;
+                    for (i64 j = 0; j < W; ++j) {
+                        const i64 sa = P[CM_SRC] + (i * P[CM_SCOLS] + j) * T;
+                        if (phase == 0) {
+                            if (!arena_ok(U, (u64)sa, T)) { fault_note(rec, fault_key(PHASE_TABLE, (u64)(i * W + j)), (u64)sa, 0); continue; }
+                            if (!arena_ok(U, (u64)ka, KS) || !cm_match(P, U.p + sa, U.p + ka)) continue;
+                            const i64 da = P[CM_DST] + (i * P[CM_DROW] + n++) * 4;
+                            if (!arena_ok(U, (u64)da, 4)) fault_note(rec, fault_key(PHASE_DST, (u64)(i * W + j)), (u64)da, 0);
+                            if (da < lo) lo = da;
+                            if (da + 4 > hi) hi = da + 4;
+                        } else if (sa < hi && lo < sa + T) {
+                            rec[3] = 0;
+                        }
+                    }
+                }
+        } else if (rec[0] == FAULT_NONE && rec[3] != 0) {
+            for (int phase = 0; phase < 2; ++phase)        // the indices, then the counts
+                for (i64 i = 0; i < VR; ++i) {
+                    const u8 *kp = U.p + P[CM_K] + i * KS;
+                    u64 n = 0;
+                    for (i64 j = 0; j < W; ++j) {
+                        if (!cm_match(P, U.p + P[CM_SRC] + (i * P[CM_SCOLS] + j) * T, kp)) continue;
+                        const u32 v = (u32)(P[CM_OFFSET] + i * P[CM_STRIDE] + j);
+                        if (phase == 0) copy_elem(U.p + P[CM_DST] + (i * P[CM_DROW] + (i64)n) * 4, (const u8 *)&v, 4);
+                        ++n;
+                    }
+                    if (phase == 1) copy_elem(U.p + P[CM_CDST] + i * CS, (const u8 *)&n, (int)CS);
+                }
+        }
+    }
+}
+
 PTO_EXPORT(tgather_index)
 PTO_EXPORT(tscatter_index)
 PTO_EXPORT(tile_mask)
+PTO_EXPORT(tgather_cmp)

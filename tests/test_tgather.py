@@ -402,8 +402,9 @@ def compare_golden(target, mem, dst, src, k, cdst, mode, offset):
     ("a2a3", "int32", "uint32", pto.CmpMode.EQ), ("a5", "float32", "uint32", pto.CmpMode.GT),
     ("a5", "int16", "uint16", pto.CmpMode.GT), ("a5", "uint16", "uint16", pto.CmpMode.GT),
     ("a5", "half", "uint16", pto.CmpMode.EQ), ("a5", "int8", "uint16", pto.CmpMode.GT)])
-def test_tgather_compare_form(target, src_t, k_t, mode):
-    core = core_with(target, "numpy")
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_tgather_compare_form(target, src_t, k_t, mode, backend):
+    core = core_with(target, backend)
     src, dst, k, cdst, tmp = place(core, T(src_t, 4, 64, 3, 40), T("int32", 4, 64), T(k_t, 16, 1, 3, 1, CM),
                                    T("int32", 8, 1, 3, 1, CM), T("uint8", 4, 256), gap=0x1000)
     rng = np.random.default_rng(5)
@@ -539,7 +540,13 @@ def test_the_index_forms_run_their_kernels_on_native(target, monkeypatch):
     pto.TASSIGN(wide, 0x8000)
     pto.TGATHER[P.P0101](dst, wide)
     pto.TSCATTER[P.P1010](wide, src)
-    assert ran == ["tgather_index"] * 2 + ["tscatter_index"] * 2 + ["tile_mask"] * 4
+    if target != "cpu":
+        k, cdst = T("uint32", 8, 1, 2, 1, CM)(), T("int32", 8, 1, 2, 1, CM)()
+        pto.TASSIGN(k, 0x9000)
+        pto.TASSIGN(cdst, 0x9100)
+        pto.TGATHER[pto.CmpMode.EQ](ix, dst, k, cdst, tmp, 0)
+    assert ran == ["tgather_index"] * 2 + ["tscatter_index"] * 2 + ["tile_mask"] * 4 + \
+        (["tgather_cmp"] * 2 if target != "cpu" else [])
     done(core)
 
 

@@ -17,4 +17,4 @@ TGATHER = Instruction(
     hooks={"api": "ptogpu.isa.tgather.api", "fuzz": "ptogpu.isa.tgather.config:TGATHER",
            "repro": "ptogpu.isa.tgather.repro:lines", "native": "tgather.cu", "cupy": "tgather.cu",
            "simt": Declined("a vector instruction (vgather / vgather2) on every target: no SIMT lanes")},
-    coverage="TGATHER (index form; mask and compare forms on NumPy)")
+    coverage="TGATHER (every form)")

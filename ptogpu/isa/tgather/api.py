@@ -14,7 +14,7 @@ from ...ops.template import Forms
 from ...semantics.tile_moves import hazard
 from ...tile import Tile
 from . import semantics as sem
-from .kernels import run_index, run_mask
+from .kernels import run_compare, run_index, run_mask
 
 
 def _tiles(t: str, named: dict) -> None:
@@ -120,6 +120,8 @@ def _run(ops: tuple, enums: dict) -> None:
         for x in (dst, src0, k, cdst):
             x._bound()
         hazard("TGATHER", {"dst": dst, "cdst": cdst}, {"src0": src0, "k_value": k})
+        if run_compare(core, dst, src0, k, cdst, mode, int(offset)):
+            return
         return sem.gather_compare(core, dst, src0, k, cdst, mode, int(offset))
     if len(ops) == 4:
         dst, src0, idx, tmp = ops

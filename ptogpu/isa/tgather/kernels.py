@@ -1,5 +1,6 @@
-"""TGATHER's launch plan on the kernel backends: the index form as ``tgather_index``
-(cuda_src/tgather.cu), one thread per instance, a check pass then a write pass. Returns False
+"""TGATHER's launch plans on the kernel backends (cuda_src/tgather.cu): the index form as
+``tgather_index``, the mask forms as ``tile_mask`` (TSCATTER's too), the compare form as
+``tgather_cmp``; one thread per instance, a check pass then a write pass. Returns False
 (NumPy runs) on the numpy backend, for tiles with boxes or column-major layouts, and whenever
 the check pass reports a fault or a read inside the bytes the call writes: the kernel wrote
 nothing, so NumPy raises the same fault, or reads every source first, as on numpy."""
@@ -67,3 +68,30 @@ def run_mask(core, dst, src, pattern, axis: int) -> bool:
             return run_map(core, dst, src, "MO_GROW_B64", F=F, pos=pos, wide=R.wide_cols or 64)
         return run_map(core, dst, src, "MO_GROW", F=F, pos=pos)
     return run_map(core, dst, src, "MO_GCOL_SEL" if R.col_rows == "selected" else "MO_GCOL_ALL", F=F, pos=pos)
+
+
+KINDS = {"float32": "CK_F32", "half": "CK_F16", "int32": "CK_I32", "uint32": "CK_U32", "int16": "CK_I16",
+         "uint16": "CK_U16", "int8": "CK_I8", "uint8": "CK_U8"}
+
+
+def run_compare(core, dst, src0, k, cdst, mode, offset: int) -> bool:
+    """The compare form as ``tgather_cmp``; False where NumPy runs instead."""
+    from .semantics import compare_width
+    if not use_kernels(core) or not plain(core, dst, src0) or src0.DType not in KINDS:
+        return False
+    if not all(getattr(t, "core", None) is core and t.addr is not None and t.space == "ub" for t in (k, cdst)):
+        return False
+    R = core.target.tgather
+    W, stride = compare_width(core, src0, src0.valid_col)
+    a2a3 = R.compare == "a2a3"
+    ksize = {"float32": 4, "half": 2}.get(src0.DType, k.Element.itemsize) if a2a3 else k.Element.itemsize
+    ksigned = (src0.DType in ("float32", "half") or k.Element.kind == "i") if a2a3 else False
+    p = ParamBlock("tgather.cu", "CM_", VR=src0.valid_row, W=W, STRIDE=stride, T=src0.Element.itemsize,
+                   KIND=enum("tgather.cu", KINDS[src0.DType]), GT=int(mode.name == "GT"), A5=int(not a2a3),
+                   SRC=src0.addr, SCOLS=src0.Cols, K=k.addr, KSIZE=ksize, KSIGNED=int(ksigned), DST=dst.addr,
+                   DROW=dst.RowStride if a2a3 else dst.Cols, CDST=cdst.addr, CSIZE=cdst.Element.itemsize,
+                   OFFSET=offset).words
+    if not all_clean(launch_on(core, "tgather_cmp", p, passes=1, writes=())):
+        return False
+    launch_on(core, "tgather_cmp", p, passes=2, writes=("ub",))
+    return True

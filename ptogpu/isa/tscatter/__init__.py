@@ -16,4 +16,4 @@ TSCATTER = Instruction(
     hooks={"api": "ptogpu.isa.tscatter.api", "fuzz": "ptogpu.isa.tscatter.config:TSCATTER",
            "repro": "ptogpu.isa.tscatter.repro:lines", "native": "tgather.cu", "cupy": "tgather.cu",
            "simt": Declined("a vector instruction (vscatter / a scalar loop) on every target: no SIMT lanes")},
-    coverage="TSCATTER (index form; mask forms on NumPy)")
+    coverage="TSCATTER (every form)")
