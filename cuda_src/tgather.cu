@@ -381,16 +381,16 @@ extern "C" __global__ void tgather_cmp(PTO_KERNEL_PARAMS) {
         const Arena &U = m.a[SPACE_UB];
         const i64 VR = P[CM_VR], W = P[CM_W], T = P[CM_T], KS = P[CM_KSIZE], CS = P[CM_CSIZE];
         if (pass == 0) {
-            i64 lo = (i64)(~0ull >> 1), hi = -lo;
+            // the bytes written: dst's rows [dlo, dhi) and the counts [clo, chi)
+            const i64 clo = P[CM_CDST], chi = P[CM_CDST] + VR * CS;
+            i64 dlo = (i64)(~0ull >> 1), dhi = -dlo;
             for (int phase = 0; phase < 2; ++phase)
                 for (i64 i = 0; i < VR; ++i) {
                     const i64 ka = P[CM_K] + i * KS, ca = P[CM_CDST] + i * CS;
                     if (phase == 0) {
                         if (!arena_ok(U, (u64)ka, KS)) { fault_note(rec, fault_key(PHASE_INDEX, (u64)i), (u64)ka, 0); continue; }
                         if (!arena_ok(U, (u64)ca, CS)) fault_note(rec, fault_key(PHASE_DST, (u64)i), (u64)ca, 0);
-                        if (ca < lo) lo = ca;
-                        if (ca + CS > hi) hi = ca + CS;
-                    } else if (ka < hi && lo < ka + KS) {
+                    } else if ((ka < dhi && dlo < ka + KS) || (ka < chi && clo < ka + KS)) {
                         rec[3] = 0;
                     }
                     i64 n = 0;
@@ -401,9 +401,9 @@ extern "C" __global__ void tgather_cmp(PTO_KERNEL_PARAMS) {
                             if (!arena_ok(U, (u64)ka, KS) || !cm_match(P, U.p + sa, U.p + ka)) continue;
                             const i64 da = P[CM_DST] + (i * P[CM_DROW] + n++) * 4;
                             if (!arena_ok(U, (u64)da, 4)) fault_note(rec, fault_key(PHASE_DST, (u64)(i * W + j)), (u64)da, 0);
-                            if (da < lo) lo = da;
-                            if (da + 4 > hi) hi = da + 4;
-                        } else if (sa < hi && lo < sa + T) {
+                            if (da < dlo) dlo = da;
+                            if (da + 4 > dhi) dhi = da + 4;
+                        } else if ((sa < dhi && dlo < sa + T) || (sa < chi && clo < sa + T)) {
                             rec[3] = 0;
                         }
                     }

@@ -17,6 +17,14 @@ MUTATIONS = [
     ("tscatter no clear", "tgather.cu",
      "if (P[SI_CLEAR]) PTO_MEMSET0(U.p + P[SI_DST], P[SI_DST_BYTES]);",
      "if (P[SI_CLEAR] && VR > 1000) PTO_MEMSET0(U.p + P[SI_DST], P[SI_DST_BYTES]);"),
+    # the NPUs' TSCATTER ROW mask form: the selected slot ignored (every element to slot 0)
+    ("tscatter mask slot", "tgather.cu",
+     "*d = i * DC + F * j + pos; *s = i * SC + j;",
+     "*d = i * DC + F * j; *s = i * SC + j;"),
+    # the simulator's TGATHER COL: the selected rows counted from row 0 (pos ignored)
+    ("tgather col rows from zero", "tgather.cu",
+     "*d = j * DC + c; *s = (all ? j : F * j + pos) * SC + c;",
+     "*d = j * DC + c; *s = (all ? j : F * j) * SC + c;"),
     # TGATHER on the CPU simulator: an index outside src0 reads src0[0] instead of giving 0
     ("tgather outside reads", "tgather.cu",
      "else zero_elem(U.p + da, (int)T);",
@@ -140,6 +148,12 @@ MUTATIONS = [
 
 _TABLE = "tests/test_scatter_table_verdict.py::"
 VERDICT_MUTATIONS = [
+    # TGATHER's compare form on A5: the float score truncated instead of rounded to nearest even
+    # (no campaign fuzzes the compare form: its test catches it)
+    ("tgather compare truncates", "tgather.cu",
+     "if (f > 0.5 || (f == 0.5 && (r & 1))) ++r;",
+     "if (f > 0.99) ++r;",
+     "tests/test_tgather.py::test_tgather_compare_form"),
     # the MSCATTER reference's Elem list numbers its threads from 0 again every 256 positions
     # (races between threads 256 apart in a one-round launch go unseen where the lists decide)
     ("list thread ids per chunk", "ref/mscatter_ref.cuh",

@@ -400,6 +400,7 @@ def compare_golden(target, mem, dst, src, k, cdst, mode, offset):
 @pytest.mark.parametrize("target, src_t, k_t, mode", [
     ("a2a3", "float32", "uint32", pto.CmpMode.GT), ("a2a3", "half", "uint16", pto.CmpMode.EQ),
     ("a2a3", "int32", "uint32", pto.CmpMode.EQ), ("a5", "float32", "uint32", pto.CmpMode.GT),
+    ("a5", "float32", "uint32", pto.CmpMode.EQ),
     ("a5", "int16", "uint16", pto.CmpMode.GT), ("a5", "uint16", "uint16", pto.CmpMode.GT),
     ("a5", "half", "uint16", pto.CmpMode.EQ), ("a5", "int8", "uint16", pto.CmpMode.GT)])
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -409,8 +410,9 @@ def test_tgather_compare_form(target, src_t, k_t, mode, backend):
                                    T("int32", 8, 1, 3, 1, CM), T("uint8", 4, 256), gap=0x1000)
     rng = np.random.default_rng(5)
     v = rng.integers(0, 100, (4, 64)).astype(np.float64)
+    v[:3, ::2] = np.array([[50], [30], [70]]) + rng.integers(-2, 3, (3, 32))    # around each row's k
     if "float" in src_t or src_t == "half":
-        v += rng.choice([0.0, 0.4, 0.5, -0.5], v.shape)          # rounding and ties (A5 rounds floats)
+        v += rng.choice([0.0, 0.4, 0.5, 0.6, -0.5, -0.6], v.shape)   # rounding and ties (A5 rounds floats)
     core.write("ub", src.addr, v.astype(src.Element).tobytes())  # padding columns too: A5 reads them
     core.write("ub", k.addr, np.array([50, 30, 70], k.Element).tobytes())
     before = ub(core)
@@ -612,6 +614,27 @@ def test_cpu_tscatter_into_its_own_indices_runs_the_simulators_loop(backend):
     want = before.copy()
     for j in range(8):
         k = int_at(want, ix.addr + 4 * j, 4, True) & 0xFFFFFFFF
+        want[dst.addr + 4 * k: dst.addr + 4 * k + 4] = want[src.addr + 4 * j: src.addr + 4 * j + 4]
+    pto.TSCATTER(dst, src, ix)
+    assert np.array_equal(ub(core), want)
+    done(core)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a2a3_tscatter_loop_reads_its_own_clear_and_writes(backend):
+    """A2/A3 zeroes dst, then runs a scalar loop: with dst over the indices, the loop reads the
+    zeros and its own earlier writes."""
+    core = core_with("a2a3", backend)
+    src, ix = place(core, T("int32", 1, 8), T("int32", 1, 8))
+    dst = T("int32", 1, 16)()
+    pto.TASSIGN(dst, ix.addr)
+    ix.set(np.array([[3, 2, 9, 1, 0, 5, 6, 7]], np.int32))
+    src.set(np.array([[10, 20, 30, 40, 50, 60, 70, 80]], np.int32))
+    before = ub(core)
+    want = before.copy()
+    want[dst.addr: dst.addr + 64] = 0
+    for j in range(8):
+        k = int_at(want, ix.addr + 4 * j, 4, True)
         want[dst.addr + 4 * k: dst.addr + 4 * k + 4] = want[src.addr + 4 * j: src.addr + 4 * j + 4]
     pto.TSCATTER(dst, src, ix)
     assert np.array_equal(ub(core), want)

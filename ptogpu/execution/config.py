@@ -75,6 +75,8 @@ destination's ValidCol at compile time.
     dst_fill: int = 0                 # byte the destination tile(s) hold before the instruction
     storage: tuple[int, int] | None = None   # (Rows, Cols) of a dynamic-valid tile (see below)
     atomic: str = "none"              # MSCATTER: the ScatterAtomicOp (none, add, max, min)
+    mask: str = ""                    # TGATHER/TSCATTER: "" the index form, else a MaskPattern
+                                      # ("P0101"; "P0101.col": the COL axis): the mask form
 
     def __post_init__(self) -> None:
         t = get_target(self.target)
@@ -192,7 +194,7 @@ def settings(cfg: FuzzConfig) -> dict:
             "table_size": cfg.table_size, "table_shape": list(cfg.shape5),
             "table_stride": list(cfg.stride5), "layout": cfg.layout, "dst_fill": cfg.dst_fill,
             "quirks": {k: bool(v) for k, v in cfg.quirks},
-            "storage": list(cfg.storage) if cfg.storage else None, "atomic": cfg.atomic}
+            "storage": list(cfg.storage) if cfg.storage else None, "atomic": cfg.atomic, "mask": cfg.mask}
 
 
 def config_from_settings(d: dict) -> FuzzConfig:
@@ -201,4 +203,5 @@ def config_from_settings(d: dict) -> FuzzConfig:
     kw["table_shape"], kw["table_stride"] = tuple(kw["table_shape"]), tuple(kw["table_stride"])
     kw["quirks"] = tuple(kw.get("quirks", {}).items())
     kw["storage"] = tuple(kw["storage"]) if kw.get("storage") else None
+    kw["mask"] = kw.get("mask", "")                   # (reports written before masks were fuzzed)
     return FuzzConfig(**kw)

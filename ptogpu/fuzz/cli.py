@@ -89,6 +89,9 @@ def add_parser(sub) -> argparse.ArgumentParser:
     f.add_argument("--shape", type=_shape, help="dst valid shape RxC (default 16x16)")
     f.add_argument("--dst-fill", type=_byte, default=None,
                    help="byte the destination holds before the instruction, e.g. 0xAB (default 0)")
+    f.add_argument("--mask", type=str, default=None, metavar="PATTERN[.col]",
+                   help="TGATHER/TSCATTER: fuzz the mask form (P0101 P1010 P0001 P0010 P0100 P1000 P1111; "
+                        ".col for the COL axis): the generated values are src's data")
     f.add_argument("--layout", type=str.lower, choices=("nd", "dn", "nz", "zz"),
                    help="MGATHER into UB: dst and Elem index tile layout (default nd)")
     f.add_argument("--table-size", type=_count, help="table (or TGATHERB src) elements (default 4096); "
@@ -248,7 +251,7 @@ _MERGE_IGNORES = {
     "--instr": ("instr", None), "--space": ("space", None), "--mode": ("mode", None), "--oob": ("oob", None),
     "--atomic": ("atomic", None), "--dtype": ("dtype", None), "--index-dtype": ("index_dtype", None),
     "--shape": ("shape", None), "--dst-fill": ("dst_fill", None), "--layout": ("layout", None),
-    "--table-size": ("table_size", None), "--table-shape": ("table_shape", None),
+    "--mask": ("mask", None), "--table-size": ("table_size", None), "--table-shape": ("table_shape", None),
     "--table-stride": ("table_stride", None), "--quirk": ("quirk", None), "--gen": ("gen", None),
     "--pair": ("pair", None), "-n": ("instances", None), "--seed": ("seed", 0), "--backend": ("backend", "auto"),
     "--chunk": ("chunk", None), "--workers": ("workers", None), "--suite": ("suite", None),
@@ -295,7 +298,7 @@ def main(args) -> int:
         raise ValueError("--shapes runs on the executing engine, not --engine formula")
     custom = args.shapes or any(getattr(args, k) is not None for k in
                  ("instr", "space", "mode", "oob", "dtype", "index_dtype", "shape", "table_size", "layout",
-                  "dst_fill", "atomic",
+                  "dst_fill", "atomic", "mask",
                   "table_shape", "table_stride", "pair", "gen", "quirk"))
     from .suite import Known
     runs = []
@@ -317,7 +320,7 @@ def main(args) -> int:
         instr = REGISTRY[args.instr or "mgather"]
         kw = dict(instr.defaults)
         kw.update({k: getattr(args, k) for k in ("instr", "space", "mode", "oob", "dtype", "index_dtype",
-                                                  "table_size", "layout", "dst_fill", "atomic")
+                                                  "table_size", "layout", "dst_fill", "atomic", "mask")
                    if getattr(args, k) is not None})
         if args.shape:
             kw["rows"], kw["cols"] = _tuple(args.shape)
@@ -367,7 +370,7 @@ def kernel_main(args, backend: str) -> int:
     from .user_kernel import KernelReport
     from ..execution.program import load
     given = [o for o in ("instr", "space", "mode", "oob", "atomic", "dtype", "index_dtype", "shape", "dst_fill",
-                         "layout", "table_size", "table_shape", "table_stride", "quirk", "gen", "suite")
+                         "layout", "mask", "table_size", "table_shape", "table_stride", "quirk", "gen", "suite")
              if getattr(args, o) is not None]
     if given or args.shapes or args.engine != "execute":
         raise ValueError(f"--kernel takes its buffers from the kernel's FUZZ dict: no "

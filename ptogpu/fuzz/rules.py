@@ -78,6 +78,18 @@ FIELDS = (
           "docs/tgather.md: the later element (cpu, A2/A3), a vscatter's lowest lane (A5)"),
     Field(1 << 35, "tscatter.addressing", "TSCATTER element addressing", "docs/tgather.md: layout vs r*Cols + c"),
     Field(1 << 36, "tscatter.wide_cols", "TSCATTER 8-byte column cap", "docs/tgather.md: A5 scatters <= 64 columns"),
+    Field(1 << 37, "tgather.col_rows", "TGATHER COL rows written",
+          "docs/tgather.md: the selected rows (cpu) vs src's valid rows (the NPUs' over-run)"),
+    Field(1 << 38, "tgather.b64_row_stride", "TGATHER 8-byte mask rows",
+          "docs/tgather.md: A5's 8-byte ROW rows Cols/times apart, floor(VC/times) each"),
+    Field(1 << 39, "tscatter.mask_cursor", "TSCATTER mask src cursor",
+          "docs/tgather.md: the simulator's one cursor over src wrapping at src's Cols, its zeros"),
+    Field(1 << 40, "tscatter.col_unit_b16", "TSCATTER COL int16 units",
+          "docs/tgather.md: A2/A3 copies 2*VC bytes a row for 1-byte data"),
+    Field(1 << 41, "tscatter.col_offset_bits", "TSCATTER COL uint16 offset",
+          "docs/tgather.md: the NPUs' COL dst offset is a uint16_t"),
+    Field(1 << 42, "tgather.loop", "TGATHER element loop", "docs/tgather.md: the simulator's loop under aliasing"),
+    Field(1 << 43, "tscatter.loop", "TSCATTER element loop", "docs/tgather.md: the simulator's loop under aliasing"),
 )
 BY_PATH = {f.path: f for f in FIELDS}
 FIELD_BITS = sum(f.bit for f in FIELDS)

@@ -153,6 +153,18 @@ def campaigns(backend: str = "native") -> list[Known]:
         Known("TSCATTER A2/A3 vs A5, 4x32 int32 into 64, dup: collision order",
               FuzzConfig(instr="tscatter", rows=4, cols=32, table_size=64, oob="undefined", dtype="int32"),
               "a2a3", "a5", "dup", 500),
+        Known("TGATHER[P1010.col] CPU sim vs A5, 6x16 float32, dst prefilled: COL rows written",
+              FuzzConfig(instr="tgather", mask="P1010.col", rows=6, cols=16, oob="undefined", dst_fill=0xAB),
+              "cpu", "a5", "mixed", 300),
+        Known("TGATHER[P0101] CPU sim vs A5, 3x15 int64: A5's 8-byte rows",
+              FuzzConfig(instr="tgather", mask="P0101", rows=3, cols=15, oob="undefined", dtype="int64"),
+              "cpu", "a5", "mixed", 300),
+        Known("TSCATTER[P0101.col] A2/A3 vs A5, 4x32 int8: A2/A3's 2*VC-byte rows",
+              FuzzConfig(instr="tscatter", mask="P0101.col", rows=4, cols=32, oob="undefined", dtype="int8"),
+              "a2a3", "a5", "mixed", 300),
+        Known("TSCATTER[P0100] CPU sim vs A2/A3, 4x5 int32, dst prefilled: clear and cursor",
+              FuzzConfig(instr="tscatter", mask="P0100", rows=4, cols=5, oob="undefined", dtype="int32",
+                         dst_fill=0xAB), "cpu", "a2a3", "mixed", 300),
         Known("TSCATTER CPU sim vs A2/A3, 4x32 int32 into 256, negative: index cast",
               FuzzConfig(instr="tscatter", rows=4, cols=32, table_size=256, oob="undefined", dtype="int32"),
               "cpu", "a2a3", "negative", 500),
@@ -174,6 +186,17 @@ def campaigns(backend: str = "native") -> list[Known]:
                                  index_dtype=it, dst_fill=0x5A)
                 out.append(Known(f"{instr.upper()} {t} {dt}/{it} 3x80, {gen}: kernel ({backend}) vs NumPy: must agree",
                                  cfg, f"{t}@numpy", f"{t}@{backend}", gen, 300, kernel=True))
+        # the mask forms' tile_mask maps against the NumPy semantics
+        for instr, mask, t, dt, shape in (("tgather", "P0101", "a5", "half", (5, 40)),
+                                          ("tgather", "P0001.col", "a2a3", "float32", (12, 24)),
+                                          ("tgather", "P0010.col", "cpu", "int16", (9, 32)),
+                                          ("tscatter", "P1010", "cpu", "int32", (4, 20)),
+                                          ("tscatter", "P0010.col", "a2a3", "int8", (3, 32)),
+                                          ("tscatter", "P1000", "a5", "int64", (2, 70))):
+            cfg = FuzzConfig(instr=instr, mask=mask, rows=shape[0], cols=shape[1], oob="undefined", dtype=dt,
+                             dst_fill=0x5A)
+            out.append(Known(f"{instr.upper()}[{mask}] {t} {dt} {shape[0]}x{shape[1]}: kernel ({backend}) vs NumPy: "
+                             "must agree", cfg, f"{t}@numpy", f"{t}@{backend}", "mixed", 300, kernel=True))
         # the DMA bursts each instance issues for the rows it reads (Zero skips the others):
         # the NumPy burst engine's batch rule against the kernels, into UB and into L1
         for space, cols in (("ub", 12), ("l1", 12)):
@@ -330,6 +353,14 @@ EXPECT: dict[str, dict[str, int]] = {
         {'TSCATTER dst clear': 300},
     'TSCATTER A2/A3 vs A5, 4x32 int32 into 64, dup: collision order':
         {'TSCATTER collision order': 500},
+    'TGATHER[P1010.col] CPU sim vs A5, 6x16 float32, dst prefilled: COL rows written':
+        {'TGATHER COL rows written': 300},
+    "TGATHER[P0101] CPU sim vs A5, 3x15 int64: A5's 8-byte rows":
+        {'TGATHER 8-byte mask rows': 300},
+    "TSCATTER[P0101.col] A2/A3 vs A5, 4x32 int8: A2/A3's 2*VC-byte rows":
+        {'TSCATTER COL int16 units': 300},
+    'TSCATTER[P0100] CPU sim vs A2/A3, 4x5 int32, dst prefilled: clear and cursor':
+        {'TSCATTER dst clear + TSCATTER mask src cursor': 300},
     'TSCATTER CPU sim vs A2/A3, 4x32 int32 into 256, negative: index cast':
         {'TSCATTER index cast (fault vs value)': 500},
     'TGATHER cpu int32/int32 3x80, oob: kernel vs NumPy: must agree':
@@ -347,6 +378,18 @@ EXPECT: dict[str, dict[str, int]] = {
     'TSCATTER a5 int8/uint16 3x80, dup: kernel vs NumPy: must agree':
         {},
     'TSCATTER a5 int64/uint32 3x80, dup: kernel vs NumPy: must agree':
+        {},
+    'TGATHER[P0101] a5 half 5x40: kernel vs NumPy: must agree':
+        {},
+    'TGATHER[P0001.col] a2a3 float32 12x24: kernel vs NumPy: must agree':
+        {},
+    'TGATHER[P0010.col] cpu int16 9x32: kernel vs NumPy: must agree':
+        {},
+    'TSCATTER[P1010] cpu int32 4x20: kernel vs NumPy: must agree':
+        {},
+    'TSCATTER[P0010.col] a2a3 int8 3x32: kernel vs NumPy: must agree':
+        {},
+    'TSCATTER[P1000] a5 int64 2x70: kernel vs NumPy: must agree':
         {},
     'A5 Elem: SIMT kernel vs scalar NumPy semantics: must agree':
         {},

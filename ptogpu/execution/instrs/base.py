@@ -27,6 +27,8 @@ class Instr:
     execs: tuple[str, ...] = ("auto", "simt", "scalar")
     atomics: tuple[str, ...] = ("none",)
     """The OOB policies, executors (``exec``) and atomic operations its configurations take."""
+    mask_forms: bool = False
+    """Its configurations take ``mask`` (a MaskPattern form instead of the index form)."""
     writes_by_index: bool = False
     """Its writes land where the generated values say, so an out-of-range value may write
     outside the footprint on the target too (TSCATTER): a campaign then calls a side's write
@@ -48,6 +50,8 @@ class Instr:
             raise ValueError("tile layouts other than nd apply to MGATHER into UB only")
         if cfg.storage is not None:
             raise ValueError("dynamic valid dims (storage) apply to MGATHER into UB only")
+        if cfg.mask and not self.mask_forms:
+            raise ValueError(f"{self.name.upper()} has no mask form (--mask: TGATHER and TSCATTER)")
 
     def table_elems(self, cfg) -> int:
         """Elements the table occupies in GM (its extent under the strides)."""

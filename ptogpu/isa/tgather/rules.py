@@ -22,6 +22,8 @@ class TGatherRules:
                                            # "bytes32": (int32 index * sizeof T) mod 2^32 bytes;
                                            # "unsigned": the index's bits unsigned, an element offset
     addressing: str                        # idx/dst elements: "layout" | "row_major"
+    loop: bool                             # the simulator's element loop: where dst shares bytes with
+                                           # a source, a later element reads an earlier one's write
     tmp_scratch: bool                      # 2-byte data: byte offsets written to tmp + r*dst.Cols (int32)
     tmp_asserts: bool                      # PTO_ASSERT idx valid shape == tmp's
     wide_cols: int | None                  # 8-byte data: columns a row gathers (one 64-lane vector)
@@ -41,20 +43,20 @@ class TGatherRules:
 TABLES = {
     # cpu/TGather.hpp:84-178
     "cpu": TGatherRules(data_sizes=None, index_sizes=(4,), b64_index_size=None, garbage_pairs=(),
-                        tmp_same_as_index=False, oob="zero", offset_math="logical", addressing="layout",
+                        tmp_same_as_index=False, oob="zero", offset_math="logical", addressing="layout", loop=True,
                         tmp_scratch=False, tmp_asserts=False, wide_cols=None,
                         mask_sizes=None, mask_types=None, mask_vec_rowmajor=True, row_dst_assert=True,
                         b64_row_stride=False, col_rows="selected", col_asserts="assert", b64_col=True, compare=None),
     # a2a3/TGather.hpp:17-155 (index, mask), 160-318 (compare)
     "a2a3": TGatherRules(data_sizes=(2, 4), index_sizes=(4,), b64_index_size=None, garbage_pairs=(),
-                         tmp_same_as_index=True, oob="raw", offset_math="bytes32", addressing="row_major",
+                         tmp_same_as_index=True, oob="raw", offset_math="bytes32", addressing="row_major", loop=False,
                          tmp_scratch=True, tmp_asserts=True, wide_cols=None,
                          mask_sizes=(2, 4), mask_types=None, mask_vec_rowmajor=True, row_dst_assert=True,
                          b64_row_stride=False, col_rows="src_valid", col_asserts="no_debug_build", b64_col=False,
                          compare="a2a3"),
     # a5/TGather.hpp:20-167 (index), 181-333 (mask), 341-971 (compare)
     "a5": TGatherRules(data_sizes=(1, 2, 4, 8), index_sizes=(2, 4), b64_index_size=4, garbage_pairs=((4, 2), (1, 4)),
-                       tmp_same_as_index=False, oob="raw", offset_math="unsigned", addressing="row_major",
+                       tmp_same_as_index=False, oob="raw", offset_math="unsigned", addressing="row_major", loop=False,
                        tmp_scratch=False, tmp_asserts=False, wide_cols=64,
                        mask_sizes=(1, 2, 4, 8), mask_types=_A5_MASK, mask_vec_rowmajor=True, row_dst_assert=False,
                        b64_row_stride=True, col_rows="src_valid", col_asserts="none", b64_col=False, compare="a5"),

@@ -50,7 +50,7 @@ def gather_index(core, dst, src0, idx, tmp) -> None:
     sa, inside = source_addrs(core, src0, raw, T)
     faults = Faults(core, ks)
     outside_ub(core, faults, sa, T, "TGATHER source read", cols, F_TABLE)
-    if R.offset_math == "logical" and faults.ok.all() and (overlaps(dst, src0) or overlaps(dst, idx)):
+    if R.loop and faults.ok.all() and (overlaps(dst, src0) or overlaps(dst, idx)):
         return _cpu_loop(core, dst, src0, idx, ia, da)
     ok = faults.ok
     if ok.any():

@@ -36,10 +36,10 @@ def check_index(core, dst, src, idx) -> None:
               f"dst {dst.DType}, src {src.DType}")
     if R.index_types is not None:
         check(idx.DType in R.index_types and
-              (dst.Element.itemsize, idx.Element.itemsize) in R.pairs,
+              (R.pairs is None or (dst.Element.itemsize, idx.Element.itemsize) in R.pairs),
               "TSCATTER: Invalid data type of idx.", t,
               f"{idx.DType} indexes with {dst.DType} data (pairs of sizes: "
-              f"{', '.join(f'{a}B data/{b}B index' for a, b in R.pairs)})")
+              f"{', '.join(f'{a}B data/{b}B index' for a, b in R.pairs or ())})")
     if R.vec_only:
         for name, tile in (("dst", dst), ("src", src), ("indexes", idx)):
             check(tile.Loc == TileType.Vec, "TSCATTER: TileType of src and dst tiles must be TileType::Vec.", t,
@@ -64,8 +64,9 @@ def check_mask(core, dst, src, pattern: MaskPattern, axis: ScatterAxis) -> None:
     if pattern == MaskPattern.P1111:
         check(dst.DType == src.DType, "TMOV: dst and src DType", t, f"dst {dst.DType}, src {src.DType}")
         return
-    check(dst.DType in R.data_types and src.Element.itemsize in R.mask_sizes, "TSCATTER: Invalid data type.", t,
-          f"{dst.DType} is not one of {', '.join(x for x in R.data_types)}")
+    check((R.data_types is None or dst.DType in R.data_types) and src.Element.itemsize in R.mask_sizes,
+          "TSCATTER: Invalid data type.", t, f"{dst.DType} ({src.Element.itemsize} bytes) is not one of "
+          f"{', '.join(R.data_types or ())} (sizes {R.mask_sizes})")
     check(dst.DType == src.DType, "TSCATTER: Data type of dst and src must be the same.", t,
           f"dst {dst.DType}, src {src.DType}")
     vec()

@@ -7,6 +7,7 @@ import numpy as np
 
 from ... import dtypes
 from ...execution.instrs.base import Instr, pad_to, prefill
+from ..tgather.config import data_cast, mask_of
 
 
 class TScatterIndex(Instr):
@@ -14,23 +15,62 @@ class TScatterIndex(Instr):
     oobs = ("undefined",)
     execs = ("auto",)
     writes_by_index = True
+    mask_forms = True
     defaults = {"rows": 4, "cols": 32, "table_size": 256, "dtype": "int32", "oob": "undefined"}
 
     def validate(self, cfg) -> None:
         super().validate(cfg)
         if cfg.table_size < 1:
             raise ValueError("TSCATTER needs a dst of at least one element (table_size >= 1)")
+        if cfg.mask:
+            mask_of(cfg)
 
     def n_idx(self, cfg) -> int:
         return cfg.rows * cfg.cols
 
     def cap(self, cfg) -> int:
-        return cfg.table_size
+        return (1 << 32) - 1 if cfg.mask else cfg.table_size
+
+    def cast(self, cfg, values: np.ndarray) -> np.ndarray:
+        return data_cast(cfg, values) if cfg.mask else super().cast(cfg, values)
 
     def label(self, cfg) -> str:
+        if cfg.mask:
+            return f"TSCATTER[{cfg.mask}] {cfg.target} {cfg.dtype} {cfg.rows}x{cfg.cols}"
         return f"TSCATTER {cfg.target} {cfg.dtype}/{cfg.index_dtype} {cfg.rows}x{cfg.cols} dst {cfg.table_size}"
 
+    def mask_layout(self, cfg) -> dict:
+        """src rows x cols; dst rows x cols*times (ROW) or rows*times x cols (COL), the shapes
+        each target's asserts ask; the output runs 256 bytes past dst (A2/A3's 2*VC-byte COL
+        rows of 1-byte data)."""
+        pattern, axis = mask_of(cfg)
+        T, F = cfg.esize, pattern.factor
+        src = (max(cfg.rows, 1), pad_to(cfg.cols, 32 // T))
+        valid = (cfg.rows, cfg.cols * F) if axis == 0 else (cfg.rows * F, cfg.cols)
+        dst = (max(valid[0], 1), pad_to(max(valid[1], 1), 32 // T))
+        return {"src_shape": src, "src_addr": 0, "dst_shape": dst, "dst_valid": valid,
+                "dst_addr": pad_to(src[0] * src[1] * T, 256), "span": dst[0] * dst[1] * T + 256}
+
+    def out_bytes(self, cfg, L: dict) -> int:
+        return L["span"] if cfg.mask else super().out_bytes(cfg, L)
+
+    def read_out(self, core, cfg, L: dict) -> np.ndarray:
+        if cfg.mask:
+            return core.read("ub", L["dst_addr"], L["span"])
+        return super().read_out(core, cfg, L)
+
+    def needs(self, cfg, L: dict) -> dict[str, int]:
+        return {"ub": L["dst_addr"] + L["span"]} if cfg.mask else super().needs(cfg, L)
+
+    def positions(self, cfg, L: dict):
+        if not cfg.mask:
+            return super().positions(cfg, L)
+        e = np.arange(L["span"] // L["T"])
+        return e // max(cfg.cols, 1), e % max(cfg.cols, 1), np.ones(e.size, bool)
+
     def layout(self, cfg) -> dict:
+        if cfg.mask:
+            return self.mask_layout(cfg)
         T, I = cfg.esize, dtypes.as_dtype(cfg.index_dtype).itemsize
         d = {"src_shape": (max(cfg.rows, 1), pad_to(cfg.cols, 32 // T)), "src_addr": 0}
         d["idx_shape"] = (max(cfg.rows, 1), pad_to(cfg.cols, 32 // I))
@@ -40,12 +80,27 @@ class TScatterIndex(Instr):
         return d
 
     def footprint(self, cfg, L: dict):
+        if cfg.mask:
+            return {"ub": [(L["dst_addr"], L["dst_addr"] + L["span"])]}
         # every tile (A2/A3's negative indices reach below dst); an index past dst writes free
         # UB, which the stray-write watch sees (the core is then not reused)
         r, c = L["dst_shape"]
         return {"ub": [(0, L["dst_addr"] + r * c * L["T"])]}
 
     def program(self, pto, core, cfg, L, T, idx, each, before) -> None:
+        if cfg.mask:
+            pattern, axis = mask_of(cfg)
+            SrcT = pto.Tile[pto.TileType.Vec, T, *L["src_shape"], pto.BLayout.RowMajor, cfg.rows, cfg.cols]
+            DstT = pto.Tile[pto.TileType.Vec, T, *L["dst_shape"], pto.BLayout.RowMajor, *L["dst_valid"]]
+            src, dst = SrcT(), DstT()
+            pto.TASSIGN(src, L["src_addr"])
+            pto.TASSIGN(dst, L["dst_addr"])
+            if cfg.dst_fill:
+                core.write("ub", L["dst_addr"], bytes([cfg.dst_fill]) * L["span"])
+            src.set(each(idx, cfg.rows, cfg.cols))
+            before()
+            pto.TSCATTER[pattern, pto.ScatterAxis(axis)](dst, src)
+            return
         I = dtypes.as_dtype(cfg.index_dtype)
         SrcT = pto.Tile[pto.TileType.Vec, T, *L["src_shape"], pto.BLayout.RowMajor, cfg.rows, cfg.cols]
         IdxT = pto.Tile[pto.TileType.Vec, I, *L["idx_shape"], pto.BLayout.RowMajor, cfg.rows, cfg.cols]

@@ -4,10 +4,13 @@ from __future__ import annotations
 import numpy as np
 
 from ...fuzz.repro import array_lines, dtype_text, fill_lines
+from ..tgather.repro import mask_lines
 
 
 def lines(cfg, L: dict, idx: np.ndarray, ln: list[str], i: str):
     """Appends the set-up lines; returns (call, outputs expression, shown expression)."""
+    if cfg.mask:
+        return mask_lines("TSCATTER", cfg, L, idx, ln, i)
     T, I, VR, VC = dtype_text(cfg.dtype), dtype_text(cfg.index_dtype), cfg.rows, cfg.cols
     (sr, sc), (ir, ic), (R, C) = L["src_shape"], L["idx_shape"], L["dst_shape"]
     ln += [f"{i}src = pto.Tile[pto.TileType.Vec, {T}, {sr}, {sc}, pto.BLayout.RowMajor, {VR}, {VC}]()",

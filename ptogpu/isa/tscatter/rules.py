@@ -19,6 +19,9 @@ class TScatterRules:
                                            # index bits as an unsigned lane offset
     addressing: str                        # src/idx elements: "layout" (GetTileElementOffset) |
                                            # "row_major" (i*Cols + j whatever the layout)
+    loop: bool                             # a scalar element loop (the simulator's; A2/A3's after its
+                                           # clear): where a write lands in src or the indices, a later
+                                           # element reads it
     clear: bool                            # the whole dst tile is zeroed first (index form, masks but P1111)
     lane_order: str                        # within one vscatter: "last" (program order) | "lowest_lane"
     wide_cols: int | None                  # 8-byte T: columns a row scatters (A5: one 64-lane mask)
@@ -32,19 +35,19 @@ class TScatterRules:
 TABLES = {
     # cpu/TScatter.hpp:22-45 (index), 47-118 (mask; static checks apply to P1111 too)
     "cpu": TScatterRules(data_types=None, index_types=None, pairs=None, same_dtype=False, vec_only=False,
-                         index_cast="u32", addressing="layout", clear=False, lane_order="last", wide_cols=None,
+                         index_cast="u32", addressing="layout", loop=True, clear=False, lane_order="last", wide_cols=None,
                          mask_sizes=(2, 4), mask_cursor=True, col_unit_b16=False, col_offset_bits=None,
                          mask_debug_compiles=True),
     # a2a3/TScatter.hpp:35-89 (index: vector_dup clear, scalar loop), 118-203 (mask)
     "a2a3": TScatterRules(data_types=_NPU10, index_types=("uint16", "uint32", "int16", "int32"),
                           pairs=((4, 4), (2, 2), (1, 2)), same_dtype=True, vec_only=True, index_cast="native",
-                          addressing="row_major", clear=True, lane_order="last", wide_cols=None,
+                          addressing="row_major", loop=True, clear=True, lane_order="last", wide_cols=None,
                           mask_sizes=(1, 2, 4), mask_cursor=False, col_unit_b16=True, col_offset_bits=16,
                           mask_debug_compiles=False),
     # a5/TScatter.hpp:41-115 (vscatter per row chunk; Int64Rearrange.hpp:93-160), 174-262 (mask)
     "a5": TScatterRules(data_types=_NPU10 + ("int64", "uint64"), index_types=("uint16", "uint32", "int16", "int32"),
                         pairs=((4, 4), (2, 2), (1, 2), (8, 4)), same_dtype=True, vec_only=True, index_cast="unsigned",
-                        addressing="row_major", clear=True, lane_order="lowest_lane", wide_cols=64,
+                        addressing="row_major", loop=False, clear=True, lane_order="lowest_lane", wide_cols=64,
                         mask_sizes=(1, 2, 4, 8), mask_cursor=False, col_unit_b16=False, col_offset_bits=16,
                         mask_debug_compiles=False),
 }

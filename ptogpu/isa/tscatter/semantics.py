@@ -44,8 +44,8 @@ def scatter_index(core, dst, src, idx) -> None:
     raw = ub.take_same(ks, ia, dtypes.storage(idx.Element)).reshape(len(ks), -1)
     da = dst.addr + index_offsets(raw, R.index_cast) * T
     outside_ub(core, faults, da, T, "TSCATTER dst write", cols, F_DST)
-    if R.addressing == "layout" and faults.ok.all() and _aliasing(core, dst, src, idx, da, T):
-        return _cpu_loop(core, dst, src, idx, ia, sa, T)
+    if R.loop and faults.ok.all() and _aliasing(core, dst, src, idx, da, T):
+        return _loop(core, dst, src, idx, ia, sa, T)
     vals = ub.take_same(ks, sa, dtypes.storage(src.Element))
     vals = convert(core, vals, dst, src.DType) if src.DType != dst.DType else vals
     m = np.arange(i.size, dtype=np.int64)
@@ -68,7 +68,9 @@ def scatter_index(core, dst, src, idx) -> None:
 
 
 def _aliasing(core, dst, src, idx, da, T) -> bool:
-    """Does a write (any instance's) land in src's or the indices' bytes?"""
+    """Does a write (any instance's; the clear's) land in src's or the indices' bytes?"""
+    if core.target.tscatter.clear and (dst.shares_bytes(src) or dst.shares_bytes(idx)):
+        return True
     for t in (src, idx):
         lo, hi = t.addr, t.addr + t.Rows * t.Cols * t.Element.itemsize
         if ((da < hi) & (da + T > lo)).any():
@@ -76,17 +78,18 @@ def _aliasing(core, dst, src, idx, da, T) -> bool:
     return False
 
 
-def _cpu_loop(core, dst, src, idx, ia, sa, T) -> None:
-    """cpu/TScatter.hpp:37-43 element by element: a write lands in src or the indices, so a
-    later element reads what an earlier one wrote."""
+def _loop(core, dst, src, idx, ia, sa, T) -> None:
+    """The scalar loop element by element (cpu/TScatter.hpp:37-43; a2a3:49-54 after its clear):
+    a write lands in src or the indices, so a later element reads what an earlier one wrote."""
+    R = core.target.tscatter
     isz = idx.Element.itemsize
-    signed = dtypes.storage(idx.Element).kind == "i"
+    st = dtypes.storage(idx.Element)
     S = src.Element.itemsize
 
     def step(k):
         def run(ub):
-            v = int.from_bytes(ub.data[ia[k]: ia[k] + isz].tobytes(), "little", signed=signed) & 0xFFFFFFFF
-            a = dst.addr + v * T
+            raw = ub.data[ia[k]: ia[k] + isz].copy().view(st)
+            a = dst.addr + int(index_offsets(raw, R.index_cast)[0]) * T
             if not 0 <= a <= ub.size - T:
                 raise ub.outside(a, T, "TSCATTER dst write", core.target.name, f"element {k}")
             val = ub.data[sa[k]: sa[k] + S].copy().view(dtypes.storage(src.Element))
@@ -95,6 +98,8 @@ def _cpu_loop(core, dst, src, idx, ia, sa, T) -> None:
             return a, np.ascontiguousarray(val).view(np.uint8)
         return run
     with core.ub.undo_on_error():
+        if R.clear:
+            core.ub.data[dst.addr: dst.addr + dst.Rows * dst.Cols * T] = 0
         in_program_order(core, (step(k) for k in range(len(ia))))
 
 
