@@ -202,6 +202,7 @@ def run_instances(cfg: FuzzConfig, values: np.ndarray | None, backend: str = "nu
     T = dtypes.as_dtype(cfg.dtype)
     outs, faults, elems, strays = [], [], [], []
     keep = cfg.instruction.footprint(cfg, L)
+    need = cfg.instruction.needs(cfg, L)
     per = core_size(cfg, backend)
     for a in range(0, N, per):
         idx = raw[a: a + per]
@@ -228,8 +229,9 @@ def run_instances(cfg: FuzzConfig, values: np.ndarray | None, backend: str = "nu
             for k, c in core.steps.items():
                 info[k] = info.get(k, 0) + c
         if not (w and strays[-1].any()):    # a stray write may lie past what clear zeroes
-            # (the NumPy semantics write only what the program asks: its footprint)
-            core.clear({s: window(core, keep, s, slack=bool(w)) for s in core.banks
+            # (the NumPy semantics write only what the program asks: its footprint; its inputs
+            # lie below what it needs)
+            core.clear({s: max(window(core, keep, s, slack=bool(w)), need.get(s, 0)) for s in core.banks
                         if not core.banks[s].shared})
             _give_back(key, core)
     if info is not None:
