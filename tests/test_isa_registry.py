@@ -94,3 +94,14 @@ def test_a_declaration_without_a_role_fails_the_check(monkeypatch):
             test_every_role_is_filled_or_declined_with_a_reason("tgatherb")
         finally:
             INSTRS["tgatherb"] = saved
+
+
+@pytest.mark.parametrize("module", [f"ptogpu.isa.{p}.{r}" for p in ("tgather", "tscatter")
+                                    for r in ("config", "api", "repro")])
+def test_each_role_module_imports_first(module):
+    """An instruction package's module imported before anything else of ptogpu loads (the
+    registry views build on first use, not while a hook's module is half-made)."""
+    import subprocess
+    import sys
+    r = subprocess.run([sys.executable, "-c", f"import {module}"], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr[-1500:]

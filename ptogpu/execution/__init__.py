@@ -6,16 +6,24 @@ It sits below the campaigns (``ptogpu.fuzz``) and the SIMT sweeps (``ptogpu.simt
 the instruction API and the backends: nothing here imports those upper layers."""
 from __future__ import annotations
 
-from .config import FuzzConfig
-from .rng import Generator
-from .single import run_single
 
 
 def __getattr__(name: str):
-    """The batch engines load on first use (they pull in the kernel planners)."""
+    """Everything loads on first use: the batch engines pull in the kernel planners, and the
+    configurations the instruction registry (whose packages' fuzz configurations import
+    ``execution.instrs.base``: the package must not import them back while they load)."""
     if name in ("run_batch", "iter_batches", "BatchResult"):
         from . import batch
         return getattr(batch, name)
+    if name == "FuzzConfig":
+        from .config import FuzzConfig
+        return FuzzConfig
+    if name == "Generator":
+        from .rng import Generator
+        return Generator
+    if name == "run_single":
+        from .single import run_single
+        return run_single
     raise AttributeError(name)
 
 

@@ -32,22 +32,17 @@ def data_cast(cfg, values: np.ndarray) -> np.ndarray:
     return np.asarray(values, np.int64).astype(np.uint64).astype(np.dtype(f"u{st.itemsize}")).view(st)
 
 
-class TGatherIndex(Instr):
-    name = "tgather"
-    oobs = ("undefined",)
-    execs = ("auto",)
+class MaskForms(Instr):
+    """What TGATHER's and TSCATTER's configurations share: the mask form (``cfg.mask``), whose
+    generated values are src's data and whose output is ``span`` bytes from dst's address."""
     mask_forms = True
-    defaults = {"rows": 4, "cols": 32, "table_size": 256, "oob": "undefined"}
 
     def validate(self, cfg) -> None:
         super().validate(cfg)
         if cfg.table_size < 1:
-            raise ValueError("TGATHER needs a src0 of at least one element (table_size >= 1)")
+            raise ValueError(f"{self.name.upper()} needs a table_size of at least one element")
         if cfg.mask:
             mask_of(cfg)
-
-    def formula_fields(self, cfg):
-        return None
 
     def n_idx(self, cfg) -> int:
         return cfg.rows * cfg.cols
@@ -57,6 +52,46 @@ class TGatherIndex(Instr):
 
     def cast(self, cfg, values: np.ndarray) -> np.ndarray:
         return data_cast(cfg, values) if cfg.mask else super().cast(cfg, values)
+
+    def out_bytes(self, cfg, L: dict) -> int:
+        return L["span"] if cfg.mask else super().out_bytes(cfg, L)
+
+    def read_out(self, core, cfg, L: dict) -> np.ndarray:
+        if cfg.mask:
+            return core.read("ub", L["dst_addr"], L["span"])
+        return super().read_out(core, cfg, L)
+
+    def positions(self, cfg, L: dict):
+        if not cfg.mask:
+            return super().positions(cfg, L)
+        e = np.arange(L["span"] // L["T"])
+        return e // max(cfg.cols, 1), e % max(cfg.cols, 1), np.ones(e.size, bool)
+
+    def mask_program(self, pto, core, cfg, L, T, idx, each, before, call) -> None:
+        """The mask form's instance: src's data, dst (prefilled over the whole span), then
+        ``call(pattern, axis, dst, src)``."""
+        pattern, axis = mask_of(cfg)
+        SrcT = pto.Tile[pto.TileType.Vec, T, *L["src_shape"], pto.BLayout.RowMajor, cfg.rows, cfg.cols]
+        DstT = pto.Tile[pto.TileType.Vec, T, *L["dst_shape"], pto.BLayout.RowMajor,
+                        *(L["dst_valid"] or L["dst_shape"])]
+        src, dst = SrcT(), DstT()
+        pto.TASSIGN(src, L["src_addr"])
+        pto.TASSIGN(dst, L["dst_addr"])
+        if cfg.dst_fill:
+            core.write("ub", L["dst_addr"], bytes([cfg.dst_fill]) * L["span"])
+        src.set(each(idx, cfg.rows, cfg.cols))
+        before()
+        call(pattern, axis, dst, src)
+
+
+class TGatherIndex(MaskForms):
+    name = "tgather"
+    oobs = ("undefined",)
+    execs = ("auto",)
+    defaults = {"rows": 4, "cols": 32, "table_size": 256, "oob": "undefined"}
+
+    def formula_fields(self, cfg):
+        return None
 
     def label(self, cfg) -> str:
         if cfg.mask:
@@ -78,20 +113,6 @@ class TGatherIndex(Instr):
         span = pad_to(max(dst[0] * dst[1], src[0] * max(src[1], dst[1])) * T, 32)
         return {"src_shape": src, "src_addr": 0, "dst_shape": dst, "dst_valid": valid,
                 "dst_addr": pad_to(4 * src[0] * src[1] * T, 256), "span": span}   # (the NPUs read F*VR rows)
-
-    def out_bytes(self, cfg, L: dict) -> int:
-        return L["span"] if cfg.mask else super().out_bytes(cfg, L)
-
-    def read_out(self, core, cfg, L: dict) -> np.ndarray:
-        if cfg.mask:
-            return core.read("ub", L["dst_addr"], L["span"])
-        return super().read_out(core, cfg, L)
-
-    def positions(self, cfg, L: dict):
-        if not cfg.mask:
-            return super().positions(cfg, L)
-        e = np.arange(L["span"] // L["T"])
-        return e // max(cfg.cols, 1), e % max(cfg.cols, 1), np.ones(e.size, bool)
 
     def layout(self, cfg) -> dict:
         if cfg.mask:
@@ -127,19 +148,8 @@ class TGatherIndex(Instr):
 
     def program(self, pto, core, cfg, L, T, idx, each, before) -> None:
         if cfg.mask:
-            pattern, axis = mask_of(cfg)
-            SrcT = pto.Tile[pto.TileType.Vec, T, *L["src_shape"], pto.BLayout.RowMajor, cfg.rows, cfg.cols]
-            DstT = pto.Tile[pto.TileType.Vec, T, *L["dst_shape"], pto.BLayout.RowMajor,
-                            *(L["dst_valid"] or L["dst_shape"])]
-            src, dst = SrcT(), DstT()
-            pto.TASSIGN(src, L["src_addr"])
-            pto.TASSIGN(dst, L["dst_addr"])
-            if cfg.dst_fill:
-                core.write("ub", L["dst_addr"], bytes([cfg.dst_fill]) * L["span"])
-            src.set(each(idx, cfg.rows, cfg.cols))
-            before()
-            pto.TGATHER[pattern, pto.GatherAxis(axis)](dst, src)
-            return
+            return self.mask_program(pto, core, cfg, L, T, idx, each, before,
+                                     lambda p, a, dst, src: pto.TGATHER[p, pto.GatherAxis(a)](dst, src))
         I = dtypes.as_dtype(cfg.index_dtype)
         SrcT = pto.Tile[pto.TileType.Vec, T, *L["src_shape"]]
         IdxT = pto.Tile[pto.TileType.Vec, I, *L["idx_shape"], pto.BLayout.RowMajor, cfg.rows, cfg.cols]

@@ -18,6 +18,15 @@ def plain(core, *tiles) -> bool:
                and t.SLayout == SLayout.NoneBox for t in tiles)
 
 
+def two_passes(core, kernel: str, words) -> bool:
+    """A check pass over every instance, then (where each is clean: no fault, no read of a
+    written byte) the write pass; False when NumPy must run instead (it wrote nothing)."""
+    if not all_clean(launch_on(core, kernel, words, passes=1, writes=())):
+        return False
+    launch_on(core, kernel, words, passes=2, writes=("ub",))
+    return True
+
+
 def params(core, dst, src0, idx, tmp) -> ParamBlock:
     R = core.target.tgather
     T = dst.Element.itemsize
@@ -33,11 +42,7 @@ def params(core, dst, src0, idx, tmp) -> ParamBlock:
 def run_index(core, dst, src0, idx, tmp) -> bool:
     if not use_kernels(core) or not plain(core, dst, src0, idx, tmp) or dst.valid_row * dst.valid_col == 0:
         return False
-    p = params(core, dst, src0, idx, tmp).words
-    if not all_clean(launch_on(core, "tgather_index", p, passes=1, writes=())):
-        return False
-    launch_on(core, "tgather_index", p, passes=2, writes=("ub",))
-    return True
+    return two_passes(core, "tgather_index", params(core, dst, src0, idx, tmp).words)
 
 
 def run_map(core, dst, src, op: str, *, F: int = 1, pos: int = 0, T: int | None = None, svr: int | None = None,
@@ -53,10 +58,7 @@ def run_map(core, dst, src, op: str, *, F: int = 1, pos: int = 0, T: int | None 
                    DVC=dst.valid_col, DST=dst.addr, DCOLS=dst.Cols * dst.Element.itemsize // T,
                    DBYTES=dst.Rows * dst.Cols * dst.Element.itemsize, CLEAR=int(clear), OFF16=int(off16),
                    WIDE=(1 << 40) if wide is None else wide).words
-    if not all_clean(launch_on(core, "tile_mask", p, passes=1, writes=())):
-        return False
-    launch_on(core, "tile_mask", p, passes=2, writes=("ub",))
-    return True
+    return two_passes(core, "tile_mask", p)
 
 
 def run_mask(core, dst, src, pattern, axis: int) -> bool:
@@ -91,7 +93,4 @@ def run_compare(core, dst, src0, k, cdst, mode, offset: int) -> bool:
                    SRC=src0.addr, SCOLS=src0.Cols, K=k.addr, KSIZE=ksize, KSIGNED=int(ksigned), DST=dst.addr,
                    DROW=dst.RowStride if a2a3 else dst.Cols, CDST=cdst.addr, CSIZE=cdst.Element.itemsize,
                    OFFSET=offset).words
-    if not all_clean(launch_on(core, "tgather_cmp", p, passes=1, writes=())):
-        return False
-    launch_on(core, "tgather_cmp", p, passes=2, writes=("ub",))
-    return True
+    return two_passes(core, "tgather_cmp", p)

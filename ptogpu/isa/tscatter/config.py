@@ -6,33 +6,16 @@ from __future__ import annotations
 import numpy as np
 
 from ... import dtypes
-from ...execution.instrs.base import Instr, pad_to, prefill
-from ..tgather.config import data_cast, mask_of
+from ...execution.instrs.base import pad_to, prefill
+from ..tgather.config import MaskForms, mask_of
 
 
-class TScatterIndex(Instr):
+class TScatterIndex(MaskForms):
     name = "tscatter"
     oobs = ("undefined",)
     execs = ("auto",)
     writes_by_index = True
-    mask_forms = True
     defaults = {"rows": 4, "cols": 32, "table_size": 256, "dtype": "int32", "oob": "undefined"}
-
-    def validate(self, cfg) -> None:
-        super().validate(cfg)
-        if cfg.table_size < 1:
-            raise ValueError("TSCATTER needs a dst of at least one element (table_size >= 1)")
-        if cfg.mask:
-            mask_of(cfg)
-
-    def n_idx(self, cfg) -> int:
-        return cfg.rows * cfg.cols
-
-    def cap(self, cfg) -> int:
-        return (1 << 32) - 1 if cfg.mask else cfg.table_size
-
-    def cast(self, cfg, values: np.ndarray) -> np.ndarray:
-        return data_cast(cfg, values) if cfg.mask else super().cast(cfg, values)
 
     def label(self, cfg) -> str:
         if cfg.mask:
@@ -51,22 +34,8 @@ class TScatterIndex(Instr):
         return {"src_shape": src, "src_addr": 0, "dst_shape": dst, "dst_valid": valid,
                 "dst_addr": pad_to(src[0] * src[1] * T, 256), "span": dst[0] * dst[1] * T + 256}
 
-    def out_bytes(self, cfg, L: dict) -> int:
-        return L["span"] if cfg.mask else super().out_bytes(cfg, L)
-
-    def read_out(self, core, cfg, L: dict) -> np.ndarray:
-        if cfg.mask:
-            return core.read("ub", L["dst_addr"], L["span"])
-        return super().read_out(core, cfg, L)
-
     def needs(self, cfg, L: dict) -> dict[str, int]:
         return {"ub": L["dst_addr"] + L["span"]} if cfg.mask else super().needs(cfg, L)
-
-    def positions(self, cfg, L: dict):
-        if not cfg.mask:
-            return super().positions(cfg, L)
-        e = np.arange(L["span"] // L["T"])
-        return e // max(cfg.cols, 1), e % max(cfg.cols, 1), np.ones(e.size, bool)
 
     def layout(self, cfg) -> dict:
         if cfg.mask:
@@ -89,18 +58,8 @@ class TScatterIndex(Instr):
 
     def program(self, pto, core, cfg, L, T, idx, each, before) -> None:
         if cfg.mask:
-            pattern, axis = mask_of(cfg)
-            SrcT = pto.Tile[pto.TileType.Vec, T, *L["src_shape"], pto.BLayout.RowMajor, cfg.rows, cfg.cols]
-            DstT = pto.Tile[pto.TileType.Vec, T, *L["dst_shape"], pto.BLayout.RowMajor, *L["dst_valid"]]
-            src, dst = SrcT(), DstT()
-            pto.TASSIGN(src, L["src_addr"])
-            pto.TASSIGN(dst, L["dst_addr"])
-            if cfg.dst_fill:
-                core.write("ub", L["dst_addr"], bytes([cfg.dst_fill]) * L["span"])
-            src.set(each(idx, cfg.rows, cfg.cols))
-            before()
-            pto.TSCATTER[pattern, pto.ScatterAxis(axis)](dst, src)
-            return
+            return self.mask_program(pto, core, cfg, L, T, idx, each, before,
+                                     lambda p, a, dst, src: pto.TSCATTER[p, pto.ScatterAxis(a)](dst, src))
         I = dtypes.as_dtype(cfg.index_dtype)
         SrcT = pto.Tile[pto.TileType.Vec, T, *L["src_shape"], pto.BLayout.RowMajor, cfg.rows, cfg.cols]
         IdxT = pto.Tile[pto.TileType.Vec, I, *L["idx_shape"], pto.BLayout.RowMajor, cfg.rows, cfg.cols]

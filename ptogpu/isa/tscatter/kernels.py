@@ -5,8 +5,8 @@ conversion (the simulator's dst and src types may differ), and whenever the chec
 a fault or a read inside the bytes the call writes."""
 from __future__ import annotations
 
-from ...backend.kernels import ParamBlock, all_clean, enum, launch_on, use_kernels
-from ..tgather.kernels import plain, run_map
+from ...backend.kernels import ParamBlock, enum, use_kernels
+from ..tgather.kernels import plain, run_map, two_passes
 
 CAST = {"u32": "SC_U32", "native": "SC_NATIVE", "unsigned": "SC_UNSIGNED"}
 
@@ -28,11 +28,7 @@ def params(core, dst, src, idx) -> ParamBlock:
 def run_index(core, dst, src, idx) -> bool:
     if not use_kernels(core) or not plain(core, dst, src, idx) or dst.DType != src.DType:
         return False
-    p = params(core, dst, src, idx).words
-    if not all_clean(launch_on(core, "tscatter_index", p, passes=1, writes=())):
-        return False
-    launch_on(core, "tscatter_index", p, passes=2, writes=("ub",))
-    return True
+    return two_passes(core, "tscatter_index", params(core, dst, src, idx).words)
 
 
 def run_mask(core, dst, src, pattern, axis: int) -> bool:
