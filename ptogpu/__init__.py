@@ -15,8 +15,8 @@ from .ops.events import (EVENT_ID0, EVENT_ID1, EVENT_ID2, EVENT_ID3, EVENT_ID4, 
                          RecordEvent, pipe_barrier, set_flag, wait_flag)
 from .ops.mgather import MGATHER
 from .ops.mscatter import MSCATTER
-from .ops.tgatherb import TGATHERB
-from .ops.tinterleave import TDEINTERLEAVE, TINTERLEAVE
+from .isa.tgatherb.api import TGATHERB
+from .isa.tinterleave.api import TDEINTERLEAVE, TINTERLEAVE
 from .isa.tgather.api import TGATHER
 from .isa.tscatter.api import TSCATTER
 from .targets import TARGETS

@@ -260,8 +260,8 @@ def test_tgatherb_and_tinterleave_run_all_instances_at_once(target, backend, nam
     one's fault where few fault (``named``: the share allowed), else the batch rule runs."""
     if pto.Core(target, "auto").backend == "numpy" and backend == "native":
         pytest.skip("no C++ compiler")
-    from ptogpu.backend import ops_kernels
-    monkeypatch.setattr(ops_kernels, "NAMED_FAULTS", named)
+    from ptogpu.isa.tgatherb import kernels as tgk
+    monkeypatch.setattr(tgk, "NAMED_FAULTS", named)
     asked = []
     real = pto.Core.fault_of
     monkeypatch.setattr(pto.Core, "fault_of", lambda self, k, step: asked.append(k) or real(self, k, step))

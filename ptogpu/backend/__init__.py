@@ -93,23 +93,6 @@ def run_dma_bursts(core, bursts, prologue=None) -> bool:
 
 
 
-def run_tgatherb(core, dst, src, offset, one=None) -> bool:
-    """Run a checked TGATHERB as its target engine's kernel; False: run NumPy. ``one()``
-    names the fault of an instance the kernel finds faulting (see ops_kernels)."""
-    if not kernel_ok(core, dst, src, offset):
-        return False
-    from .ops_kernels import run_tgatherb as run
-    return run(core, dst, src, offset, one)
-
-
-def run_interleave(core, mode, dsts, srcs, VR, n=0, h=0) -> bool:
-    """Run a checked TINTERLEAVE/TDEINTERLEAVE as the ``interleave`` kernel; False: NumPy."""
-    if not kernel_ok(core, *dsts, *srcs):
-        return False
-    from .ops_kernels import run_interleave as run
-    return run(core, mode, dsts, srcs, VR, n, h)
-
-
 def run_reg_gather(core, dst, base, idx, active, mode) -> bool:
     """Run a checked Reg::Gather as the ``reg_gather`` kernel; False: run NumPy."""
     if core.backend == "numpy":

@@ -117,54 +117,6 @@ def mgather_lines(cfg: FuzzConfig, L: dict, idx: np.ndarray, ln: list[str], i: s
     return call, outs, shows
 
 
-def tgatherb_lines(cfg: FuzzConfig, L: dict, idx: np.ndarray, ln: list[str], i: str):
-    """TGATHERB's set-up lines. Returns (call, outputs expression, shown expression)."""
-    T, VR, VC = dtype_text(cfg.dtype), cfg.rows, cfg.cols
-    (sr, sc), (orr, oc), (R, C) = L["src_shape"], L["off_shape"], L["dst_shape"]
-    n = sr * sc
-    src_vals = (f"{table_expr(cfg, n)}" if n <= cfg.table_elems else
-                f"np.resize({table_expr(cfg, cfg.table_elems)}, {n})")
-    ln += [f"{i}src = pto.Tile[pto.TileType.Vec, {T}, {sr}, {sc}]()",
-           f"{i}off = pto.Tile[pto.TileType.Vec, pto.uint32, {orr}, {oc}]()",
-           f"{i}dst = pto.Tile[pto.TileType.Vec, {T}, {R}, {C}, pto.BLayout.RowMajor, {VR}, {VC}]()",
-           f"{i}pto.TASSIGN(src, {L['src_addr']:#x})",
-           f"{i}pto.TASSIGN(off, {L['off_addr']:#x})",
-           f"{i}pto.TASSIGN(dst, {L['dst_addr']:#x})"]
-    ln += fill_lines(cfg, "ub", L["dst_addr"], R * C * L["T"], i)
-    ln.append(f"{i}src.set({src_vals}.reshape({sr}, {sc}))")
-    ln.append(f"{i}# offsets: byte offsets of 32-byte blocks of src")
-    from ..execution.instrs.tgatherb import offset_image
-    ln += array_lines("oo", offset_image(idx, L), "np.uint32", i)
-    ln.append(f"{i}off.set(oo)")
-    call = "pto.TGATHERB(dst, src, off)"
-    outs, shows = "dst.raw()", "dst.numpy()"
-    return call, outs, shows
-
-
-def tinterleave_lines(cfg: FuzzConfig, L: dict, idx: np.ndarray, ln: list[str], i: str):
-    """TINTERLEAVE's set-up lines. Returns (call, outputs expression, shown expression)."""
-    T, VR, VC = dtype_text(cfg.dtype), cfg.rows, cfg.cols
-    R, C = L["tile_shape"]
-    st = idx.dtype
-    bits = idx.view(np.dtype(f"u{st.itemsize}")) if st.kind not in "iu" else idx
-    view = "" if st.kind in "iu" else f".view({T})"
-    ut = f"np.{bits.dtype.name}"
-    tt = f"pto.Tile[pto.TileType.Vec, {T}, {R}, {C}, pto.BLayout.RowMajor, {VR}, {VC}]"
-    ln += [f"{i}TT = {tt}",
-           f"{i}src0, src1, dst0, dst1 = TT(), TT(), TT(), TT()"]
-    for name, a in zip(("src0", "src1", "dst0", "dst1"), L["addrs"]):
-        ln.append(f"{i}pto.TASSIGN({name}, {a:#x})")
-    nb = R * C * L["T"]
-    ln += fill_lines(cfg, "ub", L["addrs"][2], nb, i) + fill_lines(cfg, "ub", L["addrs"][3], nb, i)
-    half = bits.size // 2
-    ln += array_lines("s0", bits[:half].reshape(VR, VC), ut, i, view)
-    ln += array_lines("s1", bits[half:].reshape(VR, VC), ut, i, view)
-    ln += [f"{i}src0.set(s0)", f"{i}src1.set(s1)"]
-    call = "pto.TINTERLEAVE(dst1, dst0, src1, src0)"
-    outs, shows = "np.concatenate([dst0.raw(), dst1.raw()])", "dst0.numpy(), dst1.numpy()"
-    return call, outs, shows
-
-
 def mscatter_lines(cfg: FuzzConfig, L: dict, idx: np.ndarray, ln: list[str], i: str):
     """MSCATTER's set-up lines (``instrs.mscatter.setup``). Returns (call, outputs expression,
     shown expression)."""

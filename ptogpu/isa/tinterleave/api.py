@@ -4,13 +4,13 @@ Outputs first, high half first, as in C++. The iteration domain is dst0's valid 
 """
 from __future__ import annotations
 
-from ..backend import run_interleave
-from ..core import current_core
-from ..enums import TileType
-from ..errors import PtoCheckError, PtoHazard, check, runtime_assert, warn
-from ..semantics import tinterleave as sem
-from ..tile import Tile, require_valid_getters
-from .events import instruction
+from ...core import current_core
+from ...enums import TileType
+from ...errors import PtoCheckError, PtoHazard, check, runtime_assert, warn
+from . import semantics as sem
+from ...tile import Tile, require_valid_getters
+from ...ops.events import instruction
+from .kernels import run_interleave
 
 
 def _common(core, what: str, key: str, named: dict) -> None:
@@ -48,11 +48,11 @@ def _common(core, what: str, key: str, named: dict) -> None:
         check(dst0.DType in rules.dtypes, f"{what}: DType", t,
               f"{dst0.DType} is not one of {', '.join(rules.dtypes)}")
     if not rules.same_dtype:                 # the simulator converts by value, where it can
-        from ..semantics.sim_types import check_conversion
+        from ...semantics.sim_types import check_conversion
         for name, tile in named.items():
             if name.startswith("src"):
                 check_conversion(tile.DType, dst0.DType, what, t)
-    from ..semantics.mgather import guard_region      # dynamic valid dims past the arena
+    from ...semantics.mgather import guard_region      # dynamic valid dims past the arena
     for tile in named.values():
         tile._bound()
         guard_region(core, core.arena(tile.space), tile.valid_row * tile.valid_col, tile.Element.itemsize, what)
@@ -91,7 +91,7 @@ def _cpu_plain(dsts, srcs, VR: int, VC: int) -> bool:
     byte is stored twice, so the two destinations' written spans (a dynamic valid width wider
     than Cols runs into the next rows, and past the tile) must not meet."""
     tiles = list(dsts) + list(srcs)
-    from ..enums import SLayout
+    from ...enums import SLayout
     span = lambda d: (d.addr, d.addr + ((VR - 1) * d.Cols + VC) * d.Element.itemsize)
     (a0, e0), (a1, e1) = span(dsts[0]), span(dsts[1])
     return (all(x.SLayout == SLayout.NoneBox and x.DType == tiles[0].DType and x.space == "ub"

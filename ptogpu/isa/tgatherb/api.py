@@ -4,14 +4,14 @@ Each uint32 offset moves one 32-byte block, counted in bytes from the src tile's
 """
 from __future__ import annotations
 
-from ..backend import run_tgatherb
-from ..core import current_core
-from ..enums import TileType
-from ..errors import PtoCheckError, check, runtime_assert
-from ..semantics import tgatherb as sem
-from ..tile import Tile, require_valid_getters
-from .events import instruction
-from .template import TemplateFunction
+from ...core import current_core
+from ...enums import TileType
+from ...errors import PtoCheckError, check, runtime_assert
+from . import semantics as sem
+from ...tile import Tile, require_valid_getters
+from ...ops.events import instruction
+from ...ops.template import TemplateFunction
+from .kernels import run_tgatherb
 
 
 def _tgatherb(dst: Tile, src: Tile, offset: Tile) -> None:
@@ -41,7 +41,7 @@ def _tgatherb(dst: Tile, src: Tile, offset: Tile) -> None:
               f"sizeof({dst.DType}) = {dst.Element.itemsize}")
     for tile in (dst, src, offset):
         tile._bound()                       # unassigned tile -> PtoFault
-    from ..semantics.mgather import guard_region     # dynamic valid dims past the arena
+    from ...semantics.mgather import guard_region     # dynamic valid dims past the arena
     guard_region(core, core.arena(dst.space), dst.valid_row * dst.valid_col, dst.Element.itemsize, "TGATHERB")
     if rules.width_assert:      # TileDType is a pointer in the simulator: validCol % 4 == 0
         runtime_assert(core, dst.valid_col % 4 == 0,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ... import dtypes
-from .base import Instr, pad_to, prefill
+from ...execution.instrs.base import Instr, pad_to, prefill
 
 
 class TInterleave(Instr):

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import NotBatched, PtoFault, asserts_live, warn
-from .faults import Faults
+from ...errors import NotBatched, PtoFault, asserts_live, warn
+from ...semantics.faults import Faults
 
 NAME = "TGATHERB"
 BLK = 32
@@ -108,7 +108,7 @@ def offsets_value(core, off, flat: np.ndarray) -> np.ndarray:
     arena.check_many(addrs, size, f"{NAME} offset read", core.target.name,
                      lambda i: f"offset entry {int(flat.reshape(-1)[i])}")
     raw = core.banks[off.space].take_same(core.step_instances(), addrs, off.Element)
-    from .sim_types import bf16_is_half
+    from ...semantics.sim_types import bf16_is_half
     if off.DType == "bfloat16" and bf16_is_half(core):
         raw = raw.view(np.float16)
     if raw.dtype.kind in "iub":

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .base import Instr, pad_to, prefill
+from ...execution.instrs.base import Instr, pad_to, prefill
 
 
 def offset_image(idx: np.ndarray, L: dict) -> np.ndarray:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..errors import NotBatched, asserts_live
+from ...errors import NotBatched, asserts_live
 
 VL = 256
 
@@ -123,7 +123,7 @@ def cpu_execute(core, dsts, srcs, VR: int, stmts) -> None:
     with a source the statements run one by one, so a later read sees an earlier write, as in
     the simulator; otherwise in one vectorised pass with the same result. Every address is
     checked first: nothing is written on a fault."""
-    from .mgather import convert
+    from ...semantics.mgather import convert
     dn, dc, sn, sc = stmts
     if VR == 0 or dn.size == 0:
         return
