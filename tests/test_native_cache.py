@@ -7,6 +7,7 @@ import threading
 import time
 
 from ptogpu.backend import native_backend as nb
+from ptogpu.backend import native_build as nbuild
 
 
 def _touch(p, age_s=0.0):
@@ -23,24 +24,24 @@ def test_prune_keeps_other_builds_and_drops_leftovers(tmp_path):
     fresh_tmp = tmp_path / "tmpx1.so.tmp"                  # a build in progress elsewhere
     _touch(fresh_tmp)
     stale_tmp = tmp_path / "tmpx2.so.tmp"                  # a killed build's leftover
-    _touch(stale_tmp, nb.STALE_S + 60)
+    _touch(stale_tmp, nbuild.STALE_S + 60)
     stale_dir = tmp_path / "tmp_objs"
     stale_dir.mkdir()
-    os.utime(stale_dir, (time.time() - nb.STALE_S - 60,) * 2)
-    nb._prune(keep)
+    os.utime(stale_dir, (time.time() - nbuild.STALE_S - 60,) * 2)
+    nbuild.prune(keep)
     assert keep.exists() and other.exists() and fresh_tmp.exists()
     assert not stale_tmp.exists() and not stale_dir.exists()
 
 
 def test_prune_keeps_at_most_the_recent_builds(tmp_path):
     libs = []
-    for k in range(nb.KEEP_BUILDS + 3):
+    for k in range(nbuild.KEEP_BUILDS + 3):
         p = tmp_path / f"ptogpu_native_{k:04d}.so"
         _touch(p, 1000 - k)                                # higher k: more recent
         libs.append(p)
-    nb._prune(libs[0])                                     # the oldest is the one in use
+    nbuild.prune(libs[0])                                     # the oldest is the one in use
     left = sorted(p.name for p in tmp_path.glob("ptogpu_native_*.so"))
-    assert libs[0].name in left and len(left) == nb.KEEP_BUILDS
+    assert libs[0].name in left and len(left) == nbuild.KEEP_BUILDS
 
 
 def test_builders_take_turns(tmp_path):
@@ -48,7 +49,7 @@ def test_builders_take_turns(tmp_path):
     order = []
 
     def builder(name, hold):
-        with nb._BuildLock(lock):
+        with nbuild.BuildLock(lock):
             order.append(f"{name}+")
             time.sleep(hold)
             order.append(f"{name}-")
@@ -105,7 +106,7 @@ def test_a_compile_that_times_out_is_killed_with_its_children(monkeypatch):
     monkeypatch.setenv("PTOGPU_COMPILE_TIMEOUT", "0.5")
     marker = "31.4159"
     t0 = time.monotonic()
-    err = nb._run_all([["sh", "-c", f"sleep {marker} & sleep {marker}; wait"], ["true"]])
+    err = nbuild.run_all([["sh", "-c", f"sleep {marker} & sleep {marker}; wait"], ["true"]])
     assert "timed out after 0.5 s" in err and time.monotonic() - t0 < 10
 
     def alive() -> list[str]:
@@ -126,8 +127,8 @@ def test_a_compile_that_times_out_is_killed_with_its_children(monkeypatch):
     while alive() and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not alive()
-    assert nb._run_all([["true"], ["true"]]) == ""
-    assert "exit" in nb._run_all([["sh", "-c", "echo exit >&2; exit 3"]])
+    assert nbuild.run_all([["true"], ["true"]]) == ""
+    assert "exit" in nbuild.run_all([["sh", "-c", "echo exit >&2; exit 3"]])
 
 
 def test_first_use_builds_quick_then_optimised_in_the_background(tmp_path):

@@ -1,6 +1,7 @@
-"""Backend "native": the kernels of ``cuda_src/`` compiled for the CPU through the host shim.
+"""Backend "native": the kernels of ``cuda_src/`` compiled for the CPU through the host shim:
+loading the libraries ``native_build`` builds, and launching their kernels.
 
-Build: ``<c++> -O3 -march=native -mprefer-vector-width=512 -fopenmp -shared -fPIC -std=c++17 -include
+Build (``native_build``): ``<c++> -O3 -march=native -mprefer-vector-width=512 -fopenmp -shared -fPIC -std=c++17 -include
 cuda_src/host_shim.h -I cuda_src -x c++ cuda_src/*.cu`` into ``$XDG_CACHE_HOME/ptogpu`` (or
 ``~/.cache/ptogpu``, or ``$PTOGPU_CACHE_DIR``), named by a hash of every source file, the
 compiler's version, the flags and this CPU's feature flags (a build for one CPU is never
@@ -22,9 +23,6 @@ from __future__ import annotations
 import ctypes
 import os
 import re
-import shutil
-import subprocess
-import tempfile
 import threading
 from functools import lru_cache
 from pathlib import Path
@@ -32,303 +30,12 @@ from pathlib import Path
 import numpy as np
 
 from . import sources
-
-FLAGS = ("-O3", "-fopenmp", "-shared", "-fPIC", "-std=c++17")
-NATIVE_ARCH = ("-march=native", "-mprefer-vector-width=512")
-
+from .native_build import (FLAGS, NATIVE_ARCH, PREBUILD, QUICK_OPT, base_flags, build_locked,  # noqa: F401
+                           build_parallel, cache_dir, compiler, compiler_id, cpu_features, flag_sets,
+                           forced_opt, lib_path, prune, quick, announce, spawn_optimised)
 
 class NativeUnavailable(RuntimeError):
     """The native backend cannot be built or loaded here (the message says why)."""
-
-
-def cache_dir() -> Path:
-    env = os.environ.get("PTOGPU_CACHE_DIR")
-    if env:
-        return Path(env)
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "ptogpu"
-
-
-def compiler() -> str | None:
-    for name in (os.environ.get("CXX"), "g++", "c++", "clang++"):
-        if name and shutil.which(name):
-            return shutil.which(name)
-    return None
-
-
-def cpu_features() -> str:
-    """This CPU's feature flags (``/proc/cpuinfo``), part of the build's cache key: a
-    ``-march=native`` build must not be loaded on a CPU that lacks its instructions."""
-    import platform
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith(("flags", "Features")):
-                    return platform.machine() + ":" + " ".join(sorted(line.split(":", 1)[1].split()))
-    except OSError:
-        pass
-    return platform.machine() + ":" + platform.processor()
-
-
-def base_flags() -> tuple[str, ...]:
-    """FLAGS with ``$PTOGPU_NATIVE_OPT`` (``-O0``..``-O3``) in place of ``-O3``: a quicker
-    build where speed does not matter (the mutation check builds a kernel tree per planted
-    bug). Part of the cache key, like every flag."""
-    opt = os.environ.get("PTOGPU_NATIVE_OPT", "-O3")
-    if opt not in ("-O0", "-O1", "-O2", "-O3"):
-        raise NativeUnavailable(f"PTOGPU_NATIVE_OPT={opt!r}: one of -O0, -O1, -O2, -O3")
-    return tuple(opt if f == "-O3" else f for f in FLAGS)
-
-
-def flag_sets() -> list[tuple[str, ...]]:
-    """Builds to try, best first: native ISA with OpenMP, portable with OpenMP, portable alone."""
-    flags = base_flags()
-    no_omp = tuple(f for f in flags if f != "-fopenmp")
-    sets = [flags, no_omp]
-    if os.environ.get("PTOGPU_NATIVE_MARCH", "1") != "0":
-        sets.insert(0, flags + NATIVE_ARCH)
-    return sets
-
-
-def compiler_id(cxx: str) -> str:
-    try:
-        out = subprocess.run([cxx, "--version"], capture_output=True, text=True, timeout=30)
-        return out.stdout.splitlines()[0] if out.stdout else cxx
-    except (OSError, subprocess.SubprocessError):
-        return cxx
-
-
-def _build(cxx: str, flags: tuple[str, ...], out: Path, files: list[Path] | None = None) -> str:
-    """Compile ``files`` (default: every ``.cu``) into ``out``; returns "" on success, else the
-    compiler's complaint. Each file is compiled to an object file in its own process (in
-    parallel, one per CPU), then linked."""
-    src = sources.source_dir()
-    out.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(suffix=".so.tmp", dir=out.parent)
-    os.close(fd)
-    cflags = [f for f in flags if f != "-shared"]
-    with tempfile.TemporaryDirectory(dir=out.parent) as objdir:
-        jobs, objs = [], []
-        for p in files or sources.kernel_files():
-            obj = os.path.join(objdir, p.stem + ".o")
-            objs.append(obj)
-            jobs.append([cxx, *cflags, "-c", "-include", str(src / "host_shim.h"), "-I", str(src),
-                         "-x", "c++", str(p), "-o", obj])
-        link = [cxx, *flags, *objs, "-o", tmp]
-        width = max(1, os.cpu_count() or 1)
-        try:
-            for k in range(0, len(jobs), width):
-                bad = _run_all(jobs[k:k + width])
-                if bad:
-                    os.unlink(tmp)
-                    return bad
-            bad = _run_all([link])
-        except (OSError, subprocess.SubprocessError) as e:
-            os.unlink(tmp)
-            return f"{cxx}: {e}"
-        if bad:
-            os.unlink(tmp)
-            return bad
-    os.replace(tmp, out)
-    return ""
-
-
-def _timeout() -> float:
-    """Seconds one compiler process may take (PTOGPU_COMPILE_TIMEOUT, default 600)."""
-    try:
-        return float(os.environ.get("PTOGPU_COMPILE_TIMEOUT", "") or 600)
-    except ValueError:
-        return 600.0
-
-
-def _run_all(cmds: list[list[str]]) -> str:
-    """Run ``cmds`` side by side, each in its own process group; "" when all succeed, else the
-    first failure's command and complaint. A failure, a timeout or an interrupt kills every
-    group (the driver and its cc1plus/as/ld children), so no compiler outlives the build."""
-    import signal
-    import time
-    procs = [(c, subprocess.Popen(c, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                  start_new_session=True)) for c in cmds]
-    try:
-        end = time.monotonic() + _timeout()
-        for c, pr in procs:
-            try:
-                _, err = pr.communicate(timeout=max(0.0, end - time.monotonic()))
-            except subprocess.TimeoutExpired:
-                return f"{' '.join(c)}\ntimed out after {_timeout():g} s (PTOGPU_COMPILE_TIMEOUT); killed"
-            if pr.returncode != 0:
-                return f"{' '.join(c)}\n{err[-4000:]}"
-        return ""
-    finally:
-        for _, pr in procs:
-            if pr.poll() is None:
-                try:
-                    os.killpg(pr.pid, signal.SIGKILL)
-                except (ProcessLookupError, PermissionError):
-                    pass
-                pr.wait()
-
-
-# Builds kept in the cache, per kernel family: other checkouts (or older sources) sharing the
-# cache keep theirs, so two trees do not rebuild each other; beyond this many, the least
-# recently used go.
-KEEP_BUILDS = 8
-# A temporary build file or object folder untouched this long is a killed build's leftover.
-STALE_S = 3600
-
-
-def _prune(keep: Path) -> None:
-    """Drop the least recently used builds beyond KEEP_BUILDS and killed builds' leftovers (a
-    process that still maps a library keeps its copy)."""
-    import time
-    try:
-        os.utime(keep)                                  # "recently used"
-    except OSError:
-        pass
-    d = keep.parent
-    fam = lambda p: p.stem[len("ptogpu_native_"):].partition("_")[2]   # noqa: E731  (key_family)
-    libs = sorted((p for p in d.glob("ptogpu_native_*.so") if fam(p) == fam(keep)),
-                  key=lambda p: p.stat().st_mtime, reverse=True)
-    old = [p for p in libs[KEEP_BUILDS:] if p != keep]
-    now = time.time()
-    for p in list(d.glob("*.so.tmp")) + [q for q in d.glob("tmp*") if q.is_dir()]:
-        try:
-            if now - p.stat().st_mtime > STALE_S:
-                old.append(p)
-        except OSError:
-            pass
-    for p in old:
-        try:
-            shutil.rmtree(p) if p.is_dir() else p.unlink()
-            if p.suffix == ".so":
-                p.with_suffix(".lock").unlink(missing_ok=True)
-        except OSError:
-            pass
-
-
-class _BuildLock:
-    """An exclusive file lock per build key: concurrent processes wait for one compiler run
-    instead of each compiling the same library."""
-
-    def __init__(self, path: Path):
-        self.path, self.fd = path, None
-
-    def __enter__(self):
-        try:
-            import fcntl
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
-            fcntl.flock(self.fd, fcntl.LOCK_EX)
-        except (ImportError, OSError):                  # no flock here: build unlocked
-            self.fd = None
-        return self
-
-    def __exit__(self, *exc):
-        if self.fd is not None:
-            os.close(self.fd)                           # releases the lock
-
-
-def _say(msg: str, end: str = "\n") -> None:
-    """Build progress, on stderr whatever it is (a first run must not look hung in a pipe or a
-    log): one line per foreground build."""
-    import sys
-    try:
-        sys.stderr.write(msg + end)
-        sys.stderr.flush()
-    except (OSError, ValueError, AttributeError):   # a closed or missing stderr
-        pass
-
-
-# The first use of a family builds it twice: a quick -O0 build in the foreground (seconds), then
-# the -O3 build in a detached background process (half a minute for mgather.cu or fuzz.cu);
-# later processes load the -O3 one from the cache. PTOGPU_NATIVE_OPT names one level and builds
-# only that, in the foreground (the benchmarks set -O3, so they never time a quick build).
-QUICK_OPT = "-O0"                    # mgather.cu: 2 s, against 29.5 s at -O3 and 7.5 s at -O1
-# Families the quick tier builds together (in parallel, one compiler per CPU) when the first of
-# them is asked for: what `ptogpu demo` and the single-instruction API reach first.
-PREBUILD = ("mgather", "mscatter", "dma")
-
-
-def _forced_opt() -> bool:
-    return bool(os.environ.get("PTOGPU_NATIVE_OPT"))
-
-
-def _quick(flags: tuple[str, ...]) -> tuple[str, ...]:
-    return tuple(QUICK_OPT if f == "-O3" else f for f in flags)
-
-
-def _lib_path(cid: str, flags: tuple[str, ...], feats: str, family: str) -> Path:
-    key = sources.digest(f"{cid}\0{' '.join(flags)}\0{feats if NATIVE_ARCH[0] in flags else ''}")
-    return cache_dir() / f"ptogpu_native_{key}_{family}.so"
-
-
-def build_locked(cxx: str, flags: tuple[str, ...], path: Path, src: Path, say: bool) -> str:
-    """Build ``src`` into ``path`` under its lock unless another process already has."""
-    import time
-    with _BuildLock(path.with_suffix(".lock")):
-        if path.exists():
-            return ""
-        t0 = time.perf_counter()
-        opt = next((f for f in flags if f.startswith("-O")), "")
-        isa = " ".join(f for f in flags if f.startswith("-m")) or "portable"
-        if say:
-            _say(f"ptogpu: building native kernels (first use): {src.name}, {opt} {isa} ...", end="")
-        err = _build(cxx, flags, path, [src])
-        if say:
-            _say(f" {'failed' if err else 'done'} in {time.perf_counter() - t0:.1f} s")
-        return err
-
-
-def _build_parallel(cxx: str, flags: tuple[str, ...], jobs: list[tuple[str, Path, Path]]) -> dict:
-    """Build several families at once (one compiler process each, up to one per CPU):
-    family -> error ("" on success). The first in ``jobs`` is the one asked for."""
-    import time
-    from concurrent.futures import ThreadPoolExecutor
-    width = max(1, min(len(jobs), os.cpu_count() or 1))
-    names = ", ".join(src.name for _, _, src in jobs)
-    t0 = time.perf_counter()
-    opt = next((f for f in flags if f.startswith("-O")), "")
-    how = (f"quick {opt} build; the -O3 build follows in the background" if not _forced_opt()
-           else f"{opt}, PTOGPU_NATIVE_OPT")
-    _say(f"ptogpu: building native kernels (first use, {how}): {names} ...", end="")
-    with ThreadPoolExecutor(width) as ex:
-        futs = {f: ex.submit(build_locked, cxx, flags, path, src, False) for f, path, src in jobs}
-        errs = {f: fu.result() for f, fu in futs.items()}
-    bad = [f for f, e in errs.items() if e]
-    _say(f" {'failed: ' + ', '.join(bad) if bad else 'done'} in {time.perf_counter() - t0:.1f} s")
-    return errs
-
-
-def _spawn_optimised(families: list[str], flags: tuple[str, ...]) -> None:
-    """Build the -O3 libraries of ``families`` in a detached, niced process (no output): this
-    process goes on with its quick builds; the next one loads the optimised ones."""
-    import sys
-    if os.environ.get("PTOGPU_NATIVE_BACKGROUND", "1") == "0" or not families:
-        return
-    code = ("import sys; from ptogpu.backend.native_backend import _background; "
-            "_background(sys.argv[1].split(','), tuple(sys.argv[2:]))")
-    try:
-        subprocess.Popen([sys.executable, "-c", code, ",".join(families), *flags],
-                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                         start_new_session=True, close_fds=True)
-    except OSError:
-        pass
-
-
-def _background(families: list[str], flags: tuple[str, ...]) -> None:
-    """The detached optimised build (see :func:`_spawn_optimised`)."""
-    try:
-        os.nice(10)
-    except OSError:
-        pass
-    cxx = compiler()
-    if cxx is None:
-        return
-    cid, feats = compiler_id(cxx), cpu_features()
-    files = {p.stem: p for p in sources.kernel_files()}
-    for fam in families:
-        if fam in files:
-            build_locked(cxx, flags, _lib_path(cid, flags, feats, fam), files[fam], say=False)
 
 
 def prebuild(families: list[str] | None = None) -> dict:
@@ -341,11 +48,11 @@ def prebuild(families: list[str] | None = None) -> dict:
         return {}
     files = {p.stem: p for p in sources.kernel_files()}
     flags = _flags if _flags is not None else flag_sets()[0]
-    use = flags if _forced_opt() else _quick(flags)
+    use = flags if forced_opt() else quick(flags)
     cid, feats = compiler_id(cxx), cpu_features()
-    jobs = [(f, _lib_path(cid, use, feats, f), files[f]) for f in (families or sorted(files))
-            if f in files and not _lib_path(cid, use, feats, f).exists()]
-    return _build_parallel(cxx, use, jobs) if jobs else {}
+    jobs = [(f, lib_path(cid, use, feats, f), files[f]) for f in (families or sorted(files))
+            if f in files and not lib_path(cid, use, feats, f).exists()]
+    return build_parallel(cxx, use, jobs) if jobs else {}
 
 
 def settled_flags() -> tuple[str, ...]:
@@ -434,16 +141,16 @@ def load(family: str | None = None):
         problems = []
         feats = cpu_features()
         for flags in ([_flags] if _flags is not None else flag_sets()):
-            path = _lib_path(cid, flags, feats, family)
+            path = lib_path(cid, flags, feats, family)
             use = flags
-            if not path.exists() and not _forced_opt():
+            if not path.exists() and not forced_opt():
                 # the quick tier now (with the other PREBUILD families, in parallel), -O3 later
-                use = _quick(flags)
-                path = _lib_path(cid, use, feats, family)
+                use = quick(flags)
+                path = lib_path(cid, use, feats, family)
                 if not path.exists():
                     todo = [family] + [f for f in PREBUILD if f != family and f in files and
-                                       not _lib_path(cid, use, feats, f).exists()]
-                    errs = _build_parallel(cxx, use, [(f, _lib_path(cid, use, feats, f), files[f])
+                                       not lib_path(cid, use, feats, f).exists()]
+                    errs = build_parallel(cxx, use, [(f, lib_path(cid, use, feats, f), files[f])
                                                       for f in todo])
                     if errs.get(family):
                         problems.append(errs[family])
@@ -453,7 +160,7 @@ def load(family: str | None = None):
                     want = [family]
                 want = [f for f in want if f not in _spawned]
                 _spawned.update(want)
-                _spawn_optimised(want, flags)
+                spawn_optimised(want, flags)
             elif not path.exists():
                 err = build_locked(cxx, flags, path, files[family], say=True)
                 if err:
@@ -473,7 +180,7 @@ def load(family: str | None = None):
                 continue
             _libs[family], _paths[family], _flags = lib, path, flags
             _fam_flags[family] = use
-            _prune(path)
+            prune(path)
             return lib
         _error = f"building the native kernels ({family}.cu) failed:\n" + "\n".join(problems)
         raise NativeUnavailable(_error)
@@ -492,7 +199,7 @@ def available() -> tuple[bool, str]:
     except NativeUnavailable as e:
         return False, str(e)
     levels = ", ".join(f"{f} {build_level(f)}" for f in loaded_families())
-    quick = any(build_level(f) != "-O3" for f in loaded_families()) and not _forced_opt()
+    quick = any(build_level(f) != "-O3" for f in loaded_families()) and not forced_opt()
     return True, (f"native: {library_path().name} (families built on first use; loaded: {levels}"
                   + ("; quick builds until the -O3 ones finish in the background" if quick else "") + "), "
                   f"{lib.pto_host_shim_threads()} OpenMP thread(s), vector ISA {vector_isa()}")
