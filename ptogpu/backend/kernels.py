@@ -133,6 +133,15 @@ class ParamBlock:
             raise AttributeError(name)
         return int(self.words[names[name]])
 
+    def block(self, name: str, words) -> None:
+        """A nested block (a tile descriptor, say) written from field ``name`` on."""
+        if name not in self._names:
+            raise AttributeError(f"{self._where} has no field {name!r}")
+        w = np.asarray(words, np.int64)
+        at = self._names[name]
+        self.words[at: at + w.size] = w
+        self._set.add(name)
+
     def unset(self) -> list[str]:
         """Fields never set (a launch plan that forgets one is a bug: tests ask this)."""
         return [k for k in self._names if k not in self._set]

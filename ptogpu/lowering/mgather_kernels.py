@@ -28,7 +28,7 @@ from ..enums import BLayout, Coalesce, GatherOOB, Layout, SLayout
 from ..errors import F_DST, F_INDEX, F_TABLE, PtoFault
 from ..tensor import GlobalTensor
 from ..backend import sources
-from ..backend.kernels import launch_instances, launch_on, use_kernels
+from ..backend.kernels import ParamBlock, launch_instances, launch_on, use_kernels
 from ..semantics.a5_launch import elem_launch_warps, row_launch_warps
 from ..semantics.indexing import prod
 from ..semantics.mgather import cells_alias, dst_addrs, storage_overlaps
@@ -38,8 +38,12 @@ M64 = (1 << 64) - 1
 NAME = "MGATHER"
 
 
+FILE = "mgather.cu"
+
+
 def _E(name: str) -> int:
-    return sources.enum_values("mgather.cu")[name]
+    """An enum constant of the MGATHER kernels (a value, not a parameter field)."""
+    return sources.enum_values(FILE)[name]
 
 
 def _i64(v: int) -> int:
@@ -71,28 +75,26 @@ _KIND_FULL = {  # (BLayout, SLayout) -> tile kind, the CPU simulator's full offs
 _SPACE = {"gm": "SPACE_GM", "ub": "SPACE_UB", "l1": "SPACE_L1"}
 
 
-def tile_desc(tile, offsets: str, force_kind: str | None = None) -> list[int]:
-    d = [0] * _E("TD_WORDS")
+def tile_desc(tile, offsets: str, force_kind: str | None = None) -> np.ndarray:
+    """A tile's (or a GlobalTensor's rows') descriptor: common.cuh's ``TD_*`` block."""
+    d = ParamBlock(FILE, "TD_")
     if isinstance(tile, GlobalTensor):
-        d[_E("TD_SPACE")] = _E("SPACE_GM")
-        d[_E("TD_KIND")] = _E("TK_GMROWS")
-        d[_E("TD_RSTRIDE")] = _i64(tile.GetStride(3))
-        d[_E("TD_ROWS")] = d[_E("TD_COLS")] = d[_E("TD_IR")] = d[_E("TD_IC")] = 1
+        d.SPACE, d.KIND, d.RSTRIDE = _E("SPACE_GM"), _E("TK_GMROWS"), tile.GetStride(3)
+        d.ROWS = d.COLS = d.IR = d.IC = 1
     else:
-        d[_E("TD_SPACE")] = _E(_SPACE[tile.space])
+        d.SPACE = _E(_SPACE[tile.space])
         if force_kind:
             kind = force_kind
         elif offsets == "full":
             kind = _KIND_FULL[(tile.BLayout, tile.SLayout)]
         else:
             kind = "TK_ROW" if tile.isRowMajor else "TK_COL"
-        d[_E("TD_KIND")] = _E(kind)
-        d[_E("TD_ROWS")], d[_E("TD_COLS")] = tile.Rows, tile.Cols
-        d[_E("TD_IR")], d[_E("TD_IC")] = tile.InnerRows, tile.InnerCols
-    d[_E("TD_ADDR")] = _i64(tile.addr)
-    d[_E("TD_ESIZE")] = tile.Element.itemsize
-    d[_E("TD_SIGNED")] = int(dtypes.storage(tile.Element).kind == "i")
-    return d
+        d.KIND = _E(kind)
+        d.ROWS, d.COLS, d.IR, d.IC = tile.Rows, tile.Cols, tile.InnerRows, tile.InnerCols
+    d.ADDR = tile.addr
+    d.ESIZE = tile.Element.itemsize
+    d.SIGNED = int(dtypes.storage(tile.Element).kind == "i")
+    return d.words
 
 
 def _ordered(core, mode, dst, idx) -> bool:
@@ -134,20 +136,17 @@ def plan_mgather(core, mode: Coalesce, oob: GatherOOB, dst, table, idx) -> Plan 
     if dma and (dst.addr % 32 or getattr(core, "_tracers", None)):
         return None            # DMA paths: unaligned bursts, or a trace that must see them
 
-    p = [0] * _E("MG_WORDS")
-    p[_E("MG_VR")], p[_E("MG_VC")], p[_E("MG_OOB")], p[_E("MG_T")] = VR, VC, int(oob), T
-    p[_E("MG_TBASE")] = _i64(table.addr)
+    p = ParamBlock(FILE, "MG_", VR=VR, VC=VC, OOB=int(oob), T=T, TBASE=table.addr,
+                   MODE=_E("MODE_ROW") if mode == Coalesce.Row else _E("MODE_ELEM"), DST_NBYTES=dst.nbytes)
     for k in range(5):
-        p[_E(f"MG_S{k}")] = _i64(S[k])
-        p[_E(f"MG_ST{k}")] = _i64(St[k])
-    p[_E("MG_MODE")] = _E("MODE_ROW") if mode == Coalesce.Row else _E("MODE_ELEM")
-    p[_E("MG_DST_NBYTES")] = dst.nbytes
+        setattr(p, f"S{k}", S[k])
+        setattr(p, f"ST{k}", St[k])
 
     if nz:
         c0 = 32 // T
-        p[_E("MG_BITS")] = 32
-        p[_E("MG_DST"): _E("MG_DST") + _E("TD_WORDS")] = tile_desc(dst, "full")
-        p[_E("MG_IDX"): _E("MG_IDX") + _E("TD_WORDS")] = tile_desc(idx, "full", "TK_ROW")
+        p.BITS = 32
+        p.block("DST", tile_desc(dst, "full"))
+        p.block("IDX", tile_desc(idx, "full", "TK_ROW"))
         if mode == Coalesce.Row:
             nblk = max(S[0], 0) * (S[1] & 0xFFFF)
             if VR * nblk * c0 * T > arena.size:
@@ -155,8 +154,8 @@ def plan_mgather(core, mode: Coalesce, oob: GatherOOB, dst, table, idx) -> Plan 
             cap = (S[2] * 16) & M32
             if oob == GatherOOB.Wrap and cap == 0:
                 return None
-            p[_E("MG_CAP")] = cap
-            return Plan("mgather_a2a3_row_nz", params=np.array(p, np.int64), path="row_nz")
+            p.CAP = cap
+            return Plan("mgather_a2a3_row_nz", params=p.words, path="row_nz")
         if VR == 0 or VC == 0:
             return Plan(None)
         n_lc = (S[0] * S[1] * c0) & M32
@@ -165,8 +164,8 @@ def plan_mgather(core, mode: Coalesce, oob: GatherOOB, dst, table, idx) -> Plan 
         cap = ((S[2] * 16) * n_lc) & M32
         if oob == GatherOOB.Wrap and cap == 0:
             return None
-        p[_E("MG_CAP")] = cap
-        return Plan("mgather_a2a3_elem_nz", params=np.array(p, np.int64), path="elem_nz")
+        p.CAP = cap
+        return Plan("mgather_a2a3_elem_nz", params=p.words, path="elem_nz")
 
     if VR == 0 or VC == 0:
         return Plan(None)
@@ -180,13 +179,13 @@ def plan_mgather(core, mode: Coalesce, oob: GatherOOB, dst, table, idx) -> Plan 
         cap = (S[3] if rules.row_capacity == "shape3" else prod(S[:4])) & mask
     if oob == GatherOOB.Wrap and cap == 0:
         return None
-    p[_E("MG_BITS")], p[_E("MG_CAP")] = bits, _i64(cap)
-    p[_E("MG_ROWSRC")] = _E({"strides": "ROWSRC_STRIDES", "stride3": "ROWSRC_STRIDE3",
-                             "valid_cols": "ROWSRC_VALID_COLS"}[rules.row_source])
-    p[_E("MG_TAIL")] = int(mode == Coalesce.Row and rules.row_tail_fill)
-    p[_E("MG_DST"): _E("MG_DST") + _E("TD_WORDS")] = tile_desc(dst, rules.tile_offsets)
-    p[_E("MG_IDX"): _E("MG_IDX") + _E("TD_WORDS")] = tile_desc(idx, rules.tile_offsets)
-    prm = np.array(p, np.int64)
+    p.BITS, p.CAP = bits, cap
+    p.ROWSRC = _E({"strides": "ROWSRC_STRIDES", "stride3": "ROWSRC_STRIDE3",
+                   "valid_cols": "ROWSRC_VALID_COLS"}[rules.row_source])
+    p.TAIL = int(mode == Coalesce.Row and rules.row_tail_fill)
+    p.block("DST", tile_desc(dst, rules.tile_offsets))
+    p.block("IDX", tile_desc(idx, rules.tile_offsets))
+    prm = p.words
     if rules.simt:
         if mode == Coalesce.Row:
             return Plan("mgather_a5_row", (32, row_launch_warps(VR, VC), 1), 2, prm)

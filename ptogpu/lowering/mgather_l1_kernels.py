@@ -13,37 +13,26 @@ import numpy as np
 from ..enums import GatherOOB
 from ..tensor import GlobalTensor
 from ..trace import active
-from ..backend.kernels import M32, all_clean, enum, i64, launch_on, use_kernels
+from ..backend.kernels import M32, ParamBlock, all_clean, launch_on, use_kernels
 from ..semantics.a5_launch import elem_launch_warps
 from ..semantics.indexing import prod
 
 FILE = "mgather_l1.cu"
 
 
-def _E(name):
-    return enum(FILE, name)
-
-
-def params(core, oob, dst, table, idx, scratch=None) -> np.ndarray:
+def params(core, oob, dst, table, idx, scratch=None, cap: int = 0) -> np.ndarray:
+    """The ``L1_*`` block (its ``BF_*`` DMA format nested at ``L1_FMT``)."""
     size = dst.Element.itemsize
-    p = np.zeros(_E("L1_WORDS"), np.int64)
-    vals = {
-        "L1_VR": dst.valid_row, "L1_VC": dst.valid_col, "L1_T": size, "L1_C0": dst.C0,
-        "L1_ROWS": dst.Rows, "L1_COLS": dst.Cols, "L1_OOB": int(oob),
-        "L1_TBASE": i64(table.addr), "L1_TSTRIDE3": i64(table.GetStride(3)),
-        "L1_IDX": i64(idx.addr), "L1_IDX_RSTRIDE": i64(idx.GetStride(3)),
-        "L1_IDX_ESIZE": idx.Element.itemsize, "L1_IDX_SIGNED": int(idx.DType == "int32"),
-        "L1_SCRATCH": i64(scratch.addr) if scratch is not None else 0,
-        "L1_DST": dst.addr, "L1_DST_NBYTES": dst.nbytes,
-    }
-    for k, v in vals.items():
-        p[_E(k)] = v
-    f = _E("L1_FMT")
+    p = ParamBlock(FILE, "L1_", VR=dst.valid_row, VC=dst.valid_col, T=size, C0=dst.C0, ROWS=dst.Rows,
+                   COLS=dst.Cols, OOB=int(oob), TBASE=table.addr, TSTRIDE3=table.GetStride(3), IDX=idx.addr,
+                   IDX_RSTRIDE=idx.GetStride(3), IDX_ESIZE=idx.Element.itemsize,
+                   IDX_SIGNED=int(idx.DType == "int32"), SCRATCH=scratch.addr if scratch is not None else 0,
+                   DST=dst.addr, DST_NBYTES=dst.nbytes, CAP=cap)
     tail = core.target.dma.nd2nz_tail
-    pad = 0 if tail is None else int(tail) & ((1 << (8 * size)) - 1)
-    p[f + _E("BF_ELEM")], p[f + _E("BF_PADMODE")] = size, 1
-    p[f + _E("BF_FILL")], p[f + _E("BF_PAD")] = int(tail is not None), i64(pad)
-    return p
+    fmt = ParamBlock(FILE, "BF_", ELEM=size, PADMODE=1, FILL=int(tail is not None),
+                     PAD=0 if tail is None else int(tail) & ((1 << (8 * size)) - 1))
+    p.block("FMT", fmt.words)
+    return p.words
 
 
 def plan(core, oob, dst, table, idx, scratch=None, simt=False):
@@ -63,8 +52,7 @@ def plan(core, oob, dst, table, idx, scratch=None, simt=False):
         cap = prod(table.GetShape(k) for k in range(5)) & M32
     if GatherOOB(oob) == GatherOOB.Wrap and cap == 0:
         return None
-    p = params(core, oob, dst, table, idx, scratch)
-    p[_E("L1_CAP")] = cap
+    p = params(core, oob, dst, table, idx, scratch, cap)
     if scratch is None:
         return "mgather_l1_row", (1, 1, 1), p
     if simt:

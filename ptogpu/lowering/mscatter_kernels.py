@@ -16,7 +16,7 @@ from .. import dtypes
 from ..enums import Coalesce, ScatterAtomicOp, ScatterOOB
 from ..semantics import mscatter as sem
 from ..backend import sources
-from ..backend.kernels import i64, launch_instances, launch_on
+from ..backend.kernels import ParamBlock, launch_instances, launch_on
 from .mgather_kernels import bound_to_core, tile_desc
 
 _DT = {"int8": "DT_I8", "uint8": "DT_U8", "int16": "DT_I16", "uint16": "DT_U16", "int32": "DT_I32",
@@ -31,8 +31,12 @@ KERNEL = {"cpu": "mscatter_seq", "a2a3_nd": "mscatter_seq", "a5_scalar": "mscatt
           "a5_default": "mscatter_a5_source", "a5_last": "mscatter_a5_last"}
 
 
+FILE = "mscatter.cu"
+
+
 def _E(name: str) -> int:
-    return sources.enum_values("mscatter.cu")[name]
+    """An enum constant of the MSCATTER kernels (a value, not a parameter field)."""
+    return sources.enum_values(FILE)[name]
 
 
 def params(core, call: sem.Call, table, src, idx) -> np.ndarray | None:
@@ -57,28 +61,22 @@ def params(core, call: sem.Call, table, src, idx) -> np.ndarray | None:
     if core.backend == "cupy" and call.path == "a5_default" and (
             call.atomic == ScatterAtomicOp.None_ or name not in ("int32", "uint32")):
         return None                       # the bytes depend on the schedule: the host's one
-    p = [0] * _E("MS_WORDS")
-    p[_E("MS_VR")], p[_E("MS_VC")] = VR, VC
-    p[_E("MS_MODE")] = _E("MSM_ROW") if call.mode == Coalesce.Row else _E("MSM_ELEM")
-    p[_E("MS_ATOMIC")], p[_E("MS_OOB")] = int(call.atomic), int(call.oob)
-    p[_E("MS_BITS")], p[_E("MS_CAP")] = rules.index_bits, i64(cap)
-    p[_E("MS_T")] = table.Element.itemsize
-    p[_E("MS_DT")] = _E(_DT.get(name, "DT_RAW"))
-    p[_E("MS_TBASE")] = i64(table.addr)
-    p[_E("MS_ST3")], p[_E("MS_ST4")] = i64(table.GetStride(3)), i64(table.GetStride(4))
-    p[_E("MS_ROWDST")] = _E({"strides": "RD_STRIDES", "stride3": "RD_STRIDE3",
-                             "valid_cols": "RD_VALID_COLS"}[rules.row_dst])
-    p[_E("MS_LASTSCAN")] = _E("SCAN_OWNER" if LAST_SCAN == "owner" and core.backend == "native" else "SCAN_REVERSE")
-    how = rules.tile_offsets
-    p[_E("MS_SRC"): _E("MS_SRC") + _E("TD_WORDS")] = tile_desc(src, how)
-    p[_E("MS_IDX"): _E("MS_IDX") + _E("TD_WORDS")] = tile_desc(idx, how)
-    return np.array(p, np.int64)
+    p = ParamBlock(FILE, "MS_", VR=VR, VC=VC, MODE=_E("MSM_ROW") if call.mode == Coalesce.Row else _E("MSM_ELEM"),
+                   ATOMIC=int(call.atomic), OOB=int(call.oob), BITS=rules.index_bits, CAP=cap,
+                   T=table.Element.itemsize, DT=_E(_DT.get(name, "DT_RAW")), TBASE=table.addr,
+                   ST3=table.GetStride(3), ST4=table.GetStride(4),
+                   ROWDST=_E({"strides": "RD_STRIDES", "stride3": "RD_STRIDE3",
+                              "valid_cols": "RD_VALID_COLS"}[rules.row_dst]),
+                   LASTSCAN=_E("SCAN_OWNER" if LAST_SCAN == "owner" and core.backend == "native" else "SCAN_REVERSE"))
+    p.block("SRC", tile_desc(src, rules.tile_offsets))
+    p.block("IDX", tile_desc(idx, rules.tile_offsets))
+    return p.words
 
 
 def block(call: sem.Call, prm: np.ndarray) -> tuple[int, int, int]:
     """The launch's ``dim3`` (the A5 geometry; the scalar loops run one thread)."""
     from ..semantics import a5_launch
-    VR, VC = int(prm[_E("MS_VR")]), int(prm[_E("MS_VC")])
+    VR, VC = int(prm[_E("MS_VR")]), int(prm[_E("MS_VC")])      # (read back from the block)
     if call.path == "a5_default":
         w = a5_launch.launch_warps(call.mode.name.lower(), VR, VC)
         return (32, int(w), 1)
