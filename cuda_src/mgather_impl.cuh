@@ -6,6 +6,7 @@
 #define PTOGPU_MGATHER_IMPL_CUH
 
 #include "common.cuh"
+#include "rules_fast.cuh"
 
 // Parameter block of one instance (int64 words). The Python side reads these names from this
 // file, so the order here is the only definition.
@@ -174,23 +175,6 @@ PTO_DEV RowWarp row_warp_of(u32 w, u32 VR, u32 VC) {
     return row_warp_at(w % rw, w / rw, rw, wpr);
 }
 
-// Flat position i -> (i / d, i % d) for i, d < 2^32 without a vector-hostile integer
-// division: a double reciprocal is within one of the quotient (|error| < 2^-20), then fixed.
-PTO_DEV void divmod_u32(u64 i, u64 d, double inv, u64 *q, u64 *r) {
-    u64 qq = (u64)((double)i * inv);
-    const i64 rem = (i64)i - (i64)(qq * d);
-    qq = rem < 0 ? qq - 1 : (rem >= (i64)d ? qq + 1 : qq);
-    *q = qq;
-    *r = i - qq * d;
-}
-
-// u % cap for u, cap < 2^32, cap != 0, by the same reciprocal trick (GatherOOB::Wrap).
-PTO_DEV u64 mod_u32(u64 u, u64 cap, double inv) {
-    u64 q, r;
-    divmod_u32(u, cap, inv, &q, &r);
-    return r;
-}
-
 // What every lane of one instance shares: arena bases, limits and the shape facts that pick
 // the vector form. `fast`: ND index and destination tiles (RowMajor or ColMajor) whose valid
 // regions lie inside their arenas, 4-byte indices cast to 32 bits, a table base inside GM and
@@ -275,16 +259,6 @@ PTO_DEV bool lanes_any(const int *f) {
     int a = 0;
     PTO_LANE_LOOP_OR(l, W, a) a |= f[l];
     return a != 0;
-}
-
-// Remap a 32-bit index (mgather.md §3) for the vector form; `rd` false: write 0.
-template <int OOB>
-PTO_DEV u32 lane_remap(u32 u, u32 cap, u32 last, bool pow2, double inv_cap, bool *rd) {
-    *rd = true;
-    if (OOB == OOB_CLAMP) return u >= cap ? last : u;
-    if (OOB == OOB_WRAP) return pow2 ? (u & last) : (u32)mod_u32(u, cap, inv_cap);
-    if (OOB == OOB_ZERO) *rd = u < cap;
-    return u;
 }
 
 // Lane position ii of a non-linear Elem instance: its index word and destination element

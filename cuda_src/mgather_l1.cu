@@ -15,6 +15,7 @@
 // scratch and to L1 (the scratch->L1 burst copies exactly that image).
 #include "common.cuh"
 #include "burst.cuh"
+#include "rules.cuh"
 
 enum {
     L1_VR = 0, L1_VC, L1_T, L1_C0, L1_ROWS, L1_COLS, L1_OOB, L1_CAP, L1_TBASE, L1_TSTRIDE3,

@@ -20,6 +20,7 @@
 #include "common.cuh"
 
 #include "mscatter_params.cuh"
+#include "rules_fast.cuh"
 
 // ---- scalar float conversions (no headers: NVRTC has none) ---------------------------------
 PTO_DEV u32 f2u(float f) { u32 u; PTO_MEMCPY(&u, &f, 4); return u; }
@@ -135,33 +136,6 @@ PTO_DEV void st_elem(u8 *p, int T, u64 v) {
 }
 
 // ---- one write ---------------------------------------------------------------------------------
-// The ScatterOOB rule on `bits`-wide unsigned values; `last`: the slot-centric kernels (a slot
-// is written only below cap). Wrap with cap 0 never reaches a kernel (the host refuses it).
-PTO_DEV u64 ms_remap(u64 u, u64 cap, int oob, int bits, bool *w) {
-    const u64 mask = bits == 32 ? 0xFFFFFFFFull : ~0ull;
-    *w = true;
-    switch (oob) {
-    case SOOB_SKIP: *w = u < cap; return u;
-    case SOOB_CLAMP:
-        if (bits == 64) return u < cap - 1 ? u : cap - 1;
-        return u >= cap ? ((cap - 1) & mask) : u;
-    case SOOB_WRAP: return cap ? u % cap : u;
-    default: return u;
-    }
-}
-
-// ms_remap with the policy and the cast width as template arguments, for the vector loops
-// (U: the lane type; u32 lanes for 32-bit casts vectorise twice as wide). Wrap needs cap > 0.
-template <int OOB, int BITS, class U>
-PTO_DEV U remap_t(U u, U cap, int *w) {
-    *w = 1;
-    if (OOB == SOOB_SKIP) *w = u < cap;
-    if (OOB == SOOB_CLAMP)
-        return BITS == 64 ? (u < cap - 1 ? u : cap - 1) : (u >= cap ? (U)((cap - 1) & 0xFFFFFFFFull) : u);
-    if (OOB == SOOB_WRAP) return u % cap;
-    return u;
-}
-
 // Index of source (r, c) (Row: flat element r of the index storage).
 PTO_DEV bool ms_index(const i64 *P, const Mem &m, i64 r, i64 c, u64 *u) {
     const i64 *itd = P + MS_IDX;

@@ -12,6 +12,7 @@
 // step in lock-step execution, `seq` the position in the thread's own program order.
 // ptogpu/simt/kernel_trace.py launches these and compares with ptogpu/semantics/launch_map.py.
 #include "common.cuh"
+#include "rules.cuh"
 
 // Parameter block (int64 words); ptogpu/simt/kernel_trace.py reads the names from this file.
 enum {

@@ -38,7 +38,7 @@ MUTATIONS = [
      "g.col_step = wpr * 32u;",
      "g.col_step = wpr * 32u + 32u;"),
     # Clamp lets index == cap through (the vector form the A5 lanes run)
-    ("clamp bound", "mgather_impl.cuh",
+    ("clamp bound", "rules_fast.cuh",
      "if (OOB == OOB_CLAMP) return u >= cap ? last : u;",
      "if (OOB == OOB_CLAMP) return u > cap ? last : u;"),
     # the inactive lanes of a partial warp store too
@@ -46,7 +46,7 @@ MUTATIONS = [
      "if (on) st_at<TS>(db, dof, SEL ? select_nb(rd, v, 0) : (rd ? v : 0));",
      "st_at<TS>(db, dof, SEL ? select_nb(rd, v, 0) : (rd ? v : 0));"),
     # the A5 Wrap remap sign-extends the 32-bit index before the modulo
-    ("wrap sign extension", "mgather_impl.cuh",
+    ("wrap sign extension", "rules_fast.cuh",
      "if (OOB == OOB_WRAP) return pow2 ? (u & last) : (u32)mod_u32(u, cap, inv_cap);",
      "if (OOB == OOB_WRAP) return pow2 ? (u & last) : (u32)((u64)(i64)(int)u % (u64)cap);"),
     # Conflict::Last's reverse scan runs forwards (the first writer wins)

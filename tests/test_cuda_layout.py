@@ -44,3 +44,16 @@ def test_every_source_is_hashed_and_expanded_by_its_path():
     assert text.count("struct MsWrite {") == 1 and text.count("enum { FK_SEQ = 0") == 1
     assert text.count("void mscatter_fuzz(") == 1             # (the engine, mscatter_fuzz.cuh)
     assert "FK_LAST" in sources.enum_values("mscatter.cu") and "SD_BITS" in sources.enum_values("fuzz.cu")
+
+
+def test_the_kernels_rules_are_in_rules_cuh_and_the_references_cannot_see_them():
+    """rules.cuh holds the kernels' target rules (index cast, remaps, A5 launch geometry),
+    rules_fast.cuh their vector forms; common.cuh (all a reference may include) defines none."""
+    rule = re.compile(r"^\s*(?:template\s*<[^>]*>\s*)?PTO_DEV\s[^;{(]*\b(cast_index|remap|ms_remap|row_launch_warps|"
+                      r"elem_launch_warps|lane_remap|remap_t)\s*\(", re.M)
+    assert not rule.search((SRC / "common.cuh").read_text())
+    assert {"cast_index", "remap", "ms_remap", "row_launch_warps", "elem_launch_warps"} <= \
+        set(rule.findall((SRC / "rules.cuh").read_text()))
+    assert {"lane_remap", "remap_t"} <= set(re.findall(r"PTO_DEV\s[^;{(]*\b(lane_remap|remap_t)\s*\(",
+                                                        (SRC / "rules_fast.cuh").read_text()))
+    assert "rules.cuh" not in ALLOWED and "rules_fast.cuh" not in ALLOWED
