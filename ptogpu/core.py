@@ -11,7 +11,7 @@ import numpy as np
 from . import dtypes
 from .backend import resolve_backend
 from .interop import as_numpy, cast_exact
-from .errors import KernelError, NotBatched, PtoError, PtoFault, fault_code
+from .errors import F_DST, F_OTHER, KernelError, NotBatched, PtoError, PtoFault, fault_code
 from .memory import SPACES, AllInstances, Arena, Bank, Ptr, as_bytes
 from .dma_regs import DmaRegs
 from .targets import Target, get_target
@@ -40,7 +40,7 @@ class FaultList(list):
 
     def defer(self, ks: np.ndarray, make: Callable[[int], PtoFault], codes) -> None:
         """Instances ``ks`` fault: instance ``ks[i]`` with ``make(i)``, whose fault code
-        (``errors.fault_code`` of its message) is ``codes`` (one, or one each)."""
+        (the ``code`` its fault carries) is ``codes`` (one, or one each)."""
         if self._group is None:
             self._group, self._pos, self._groups = np.full(len(self), -1, np.int32), np.zeros(len(self), np.int64), []
         for k in ks.tolist():                   # (a later fault of the step wins, as in __setitem__)
@@ -383,7 +383,7 @@ class Core:
     def fault_group(self, ks: np.ndarray, make: Callable[[int], PtoFault], codes) -> None:
         """A batch rule's faults of instances ``ks`` (they wrote nothing), built only when
         read: instance ``ks[i]``'s is ``make(i)``, of fault code ``codes`` (one, or one each;
-        ``errors.fault_code`` of its message)."""
+        the code its fault carries)."""
         self._pending.append((np.asarray(ks, np.int64), make, codes))
 
     def stop_all(self, e: PtoFault) -> None:
@@ -455,7 +455,7 @@ class Core:
         a = self.arena(space)
         if not self.reads_all:
             return a.read(int(byte_addr), int(nbytes))
-        a.check(int(byte_addr), int(nbytes), "read")
+        a.check(int(byte_addr), int(nbytes), "read", code=F_OTHER)
         return self.answer(self.banks[space].rows()[:, int(byte_addr): int(byte_addr) + int(nbytes)].copy())
 
     def write(self, space: str, byte_addr: int, data) -> None:
@@ -463,7 +463,7 @@ class Core:
         if not self.reads_all:
             return self.arena(space).write(int(byte_addr), data)
         b = as_bytes(data)
-        self.arena(space).check(int(byte_addr), b.size, "write")
+        self.arena(space).check(int(byte_addr), b.size, "write", code=F_DST)
         self.host_write(space, int(byte_addr), b.reshape(1, -1))
 
 

@@ -1,7 +1,6 @@
 """Error types. Every message names the rule broken and the target it was broken on."""
 from __future__ import annotations
 
-import re
 import warnings
 
 
@@ -29,12 +28,13 @@ F_NONE, F_INDEX, F_TABLE, F_DST, F_OTHER = 0, 1, 2, 3, 4
 
 class PtoFault(PtoError):
     """What the hardware would trap at run time (misaligned address, out-of-arena access, ...).
-    ``code`` (``F_*``) is its phase, given where it is raised; a raise that gives none gets the
-    phase its message names (:func:`phase_of`, the older sites' convention)."""
+    ``code`` (``F_*``) is its phase, given where it is raised (an index read, a table or source
+    read, a destination write, anything else), carried unchanged to the campaign that compares
+    it; nothing reads a phase out of a message."""
 
-    def __init__(self, message: str, *, rule: str = "", target: str = "", code: int | None = None) -> None:
+    def __init__(self, message: str, *, rule: str = "", target: str = "", code: int = F_OTHER) -> None:
         super().__init__(message, rule=rule, target=target)
-        self.code = phase_of(message) if code is None else int(code)
+        self.code = int(code)
 
 
 class FaultText(str):
@@ -49,22 +49,8 @@ def fault_text(e: PtoFault) -> FaultText:
 
 
 def fault_code(f) -> int:
-    """The code of a fault, of its :class:`FaultText`, or (a plain message: a fault that
-    crossed a process as text) the phase its message names."""
-    code = getattr(f, "code", None)
-    return int(code) if code is not None else phase_of(str(f))
-
-
-def phase_of(msg: str) -> int:
-    """The phase a fault message names (for raises that give no code)."""
-    m = msg.lower()
-    if "index read" in m or "offset read" in m:
-        return F_INDEX
-    if "table read" in m or "burst read" in m or re.search(r"reads gm", m) or "source" in m:
-        return F_TABLE
-    if "write" in m or "writes" in m:
-        return F_DST
-    return F_OTHER
+    """The code of a fault or of its :class:`FaultText` (what the batch channels carry)."""
+    return int(f.code)
 
 
 class HostMemoryError(MemoryError):

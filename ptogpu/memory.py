@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import dtypes
-from .errors import HostMemoryError, NotBatched, PtoFault
+from .errors import F_DST, F_OTHER, HostMemoryError, NotBatched, PtoFault
 from .pages import PAGE, drop_pages, mapped_rows, sparse_zeros, written_pages
 
 SPACES = ("gm", "ub", "l1")
@@ -455,7 +455,7 @@ class Bank:
         if end > self.size:
             if not self.growable or end > self.limit:
                 raise PtoFault(f"{self.name.upper()} exhausted: need {end} bytes, have {self.size}",
-                               rule="arena capacity")
+                               rule="arena capacity", code=F_OTHER)
             self._grow(end)
         self.top = end
         return addr
@@ -493,12 +493,13 @@ def _row_bytes(first: np.ndarray | None, lo: int, hi: int) -> np.ndarray:
     return out
 
 
-def outside_fault(space: str, size: int, addr: int, nbytes: int, what: str, target: str, who: str) -> PtoFault:
+def outside_fault(space: str, size: int, addr: int, nbytes: int, what: str, target: str, who: str,
+                  code: int = F_OTHER) -> PtoFault:
     """The fault of an access by ``who`` at ``addr`` (+nbytes) outside ``[0, size)`` of memory
     ``space`` (:meth:`Arena.outside`, for a fault built after the arena may have grown)."""
     return PtoFault(f"{what}: {who} accesses {space.upper()} byte address "
                     f"{addr:#x} (+{nbytes}), outside [0, {size:#x})",
-                    rule="access outside arena", target=target)
+                    rule="access outside arena", target=target, code=code)
 
 
 class Arena:
@@ -536,11 +537,13 @@ class Arena:
         """Reserve ``nbytes`` zeroed bytes, aligned to ``align``; returns the byte address."""
         return self.bank.alloc(nbytes)
 
-    def check(self, addr: int, nbytes: int, what: str, target: str = "") -> None:
+    def check(self, addr: int, nbytes: int, what: str, target: str = "", code: int = F_OTHER) -> None:
+        """PtoFault (of fault ``code``, the access's phase) unless bytes [addr, addr+nbytes) lie
+        inside the arena."""
         if addr < 0 or nbytes < 0 or addr + nbytes > self.size:
             raise PtoFault(f"{what}: bytes [{addr:#x}, {addr + nbytes:#x}) lie outside "
                            f"{self.name.upper()} [0, {self.size:#x})",
-                           rule="access outside arena", target=target)
+                           rule="access outside arena", target=target, code=code)
 
     @contextmanager
     def undo_on_error(self):
@@ -555,21 +558,22 @@ class Arena:
             raise
 
     def read(self, addr: int, nbytes: int) -> np.ndarray:
-        self.check(addr, nbytes, "read")
+        self.check(addr, nbytes, "read", code=F_OTHER)
         return self.data[addr: addr + nbytes].copy()
 
     def write(self, addr: int, data) -> None:
         """Write raw bytes: a NumPy array's own bytes, or ``bytes`` / a list of byte values."""
         b = as_bytes(data)
-        self.check(addr, b.size, "write")
+        self.check(addr, b.size, "write", code=F_DST)
         self.data[addr: addr + b.size] = b
 
     # -- vectorised typed access ---------------------------------------------------------
     def check_many(self, addrs: np.ndarray, nbytes: int, what: str, target: str = "",
-                   describe=None) -> None:
+                   describe=None, code: int = F_OTHER) -> None:
         """Fault on the first address (in the given order) whose ``nbytes`` leave the arena.
 
-        ``addrs`` are int64 (already wrapped); ``describe(i)`` names element ``i``.
+        ``addrs`` are int64 (already wrapped); ``describe(i)`` names element ``i``; ``code`` is
+        the access's phase (``errors.F_*``), which the fault carries.
         """
         if addrs.size == 0:
             return
@@ -577,12 +581,12 @@ class Arena:
         if bad.any():
             i = int(np.flatnonzero(bad.reshape(-1))[0])
             raise self.outside(int(addrs.reshape(-1)[i]), nbytes, what, target,
-                               describe(i) if describe else f"element {i}")
+                               describe(i) if describe else f"element {i}", code)
 
-    def outside(self, addr: int, nbytes: int, what: str, target: str, who: str) -> PtoFault:
+    def outside(self, addr: int, nbytes: int, what: str, target: str, who: str, code: int = F_OTHER) -> PtoFault:
         """The fault of an access by ``who`` at ``addr`` (+nbytes) outside this arena (what
         :meth:`check_many` raises; a batch rule builds one per faulting instance)."""
-        return outside_fault(self.name, self.size, addr, nbytes, what, target, who)
+        return outside_fault(self.name, self.size, addr, nbytes, what, target, who, code)
 
     def gather(self, addrs: np.ndarray, dtype) -> np.ndarray:
         """Elements of ``dtype`` at byte addresses ``addrs`` (checked by the caller)."""

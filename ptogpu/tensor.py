@@ -7,7 +7,7 @@ import numpy as np
 
 from . import dtypes
 from .enums import DYNAMIC, Layout
-from .errors import PtoCheckError, PtoFault
+from .errors import F_OTHER, PtoCheckError, PtoFault
 from .memory import Ptr
 
 M64 = (1 << 64) - 1
@@ -178,7 +178,7 @@ class GlobalTensor(metaclass=_GTMeta):
         for k in divs:
             if S[k] <= 0:
                 raise PtoFault(f"{lay.name} addressing divides by Shape[{k}] = {S[k]}",
-                               rule="GlobalTensor layout addressing", target=_target())
+                               rule="GlobalTensor layout addressing", target=_target(), code=F_OTHER)
         # divisors beyond any index behave like infinity: clamp so NumPy stays in int64
         cap = lambda v: np.int64(min(int(v), 1 << 62))  # noqa: E731
         if lay == Layout.ND:
@@ -220,15 +220,15 @@ class GlobalTensor(metaclass=_GTMeta):
         S = self.shape.values
         if any(v < 0 for v in S):
             raise PtoFault(f"GlobalTensor.numpy: shape {S} has a negative dim",
-                           rule="GlobalTensor shape", target=_target())
+                           rule="GlobalTensor shape", target=_target(), code=F_OTHER)
         n, size = self.numel(), self.Element.itemsize
         if n * size > self.core.gm.size:
             raise PtoFault(f"GlobalTensor.numpy: {n} elements cannot fit in GM ({self.core.gm.size} bytes)",
-                           rule="access outside arena", target=_target())
+                           rule="access outside arena", target=_target(), code=F_OTHER)
         idx = np.indices(S, dtype=np.int64).reshape(5, -1) if n else np.zeros((5, 0), np.int64)
         off = self._linear(idx, idx.shape[1])
         addrs = (np.uint64(self.addr & M64) + off * np.uint64(size)).view(np.int64)
-        self.core.gm.check_many(addrs, size, "GlobalTensor.numpy", _target())
+        self.core.gm.check_many(addrs, size, "GlobalTensor.numpy", _target(), code=F_OTHER)
         if self.core.reads_all:         # a core of N instances: (N, *Shape), or one in a program
             return self.core.answer(self.core.banks["gm"].gather_all(addrs, self.Element)
                                     .reshape(self.core.batch, *S))

@@ -12,7 +12,7 @@ import numpy as np
 
 from . import dtypes
 from .enums import DYNAMIC, BLayout, SLayout, TileType
-from .errors import PtoCheckError, PtoError, PtoFault, check
+from .errors import F_OTHER, PtoCheckError, PtoError, PtoFault, check
 from .interop import as_numpy, cast_exact
 from .interop import dlpack as _dlpack
 
@@ -274,7 +274,7 @@ class Tile(metaclass=TileMeta):
     def _bound(self):
         if self.addr is None:
             raise PtoFault(f"{type(self).__name__} has no address: TASSIGN it first",
-                           rule="unassigned tile")
+                           rule="unassigned tile", code=F_OTHER)
         return self.core.arena(self.space)
 
     def _grid(self):
@@ -282,7 +282,7 @@ class Tile(metaclass=TileMeta):
         if arena is not None and self._vr * self._vc * self.Element.itemsize > arena.size:
             raise PtoFault(f"valid region {self._vr}x{self._vc} of {type(self).__name__} cannot "
                            f"fit in {arena.name.upper()} ({arena.size} bytes)",
-                           rule="access outside arena", target=self.core.target.name)
+                           rule="access outside arena", target=self.core.target.name, code=F_OTHER)
         z = np.zeros((self._vr, self._vc), np.int64)      # (cheaper than meshgrid)
         if z.size == 0:                            # empty: no arange of the other dim (2^40 x 0)
             return z, z
@@ -298,7 +298,7 @@ class Tile(metaclass=TileMeta):
         N instances, (N, valid_row, valid_col)."""
         arena = self._bound()
         addrs = self.element_addrs()
-        arena.check_many(addrs, self.Element.itemsize, "Tile.numpy")
+        arena.check_many(addrs, self.Element.itemsize, "Tile.numpy", code=F_OTHER)
         if self.core.reads_all:         # a core of N: (N, valid_row, valid_col), or one in a program
             return self.core.answer(self.core.banks[self.space].gather_all(addrs, self.Element))
         return arena.gather(addrs, self.Element)
@@ -317,7 +317,7 @@ class Tile(metaclass=TileMeta):
         st = dtypes.storage(self.Element)
         a = cast_exact(a, self.Element, f"{type(self).__name__}.set")
         addrs = self.element_addrs()
-        arena.check_many(addrs, st.itemsize, "Tile.set")
+        arena.check_many(addrs, st.itemsize, "Tile.set", code=F_OTHER)
         if self.core.reads_all:         # every live instance, or (N, vr, vc): a region each
             return self.core.banks[self.space].scatter_all(addrs, a.view(st), self.core.live)
         arena.scatter(addrs, a)

@@ -132,3 +132,29 @@ def test_restore_keeps_per_instance_inputs_put_before_mark(batch, backend):
             got = np.reshape(core.read("gm", p.addr, 32), (batch, 32)).view(np.int32)
             tab = np.reshape(core.read("gm", t.addr, 32), (batch, 32)).view(np.int32)
             assert got.tolist() == ids.tolist() and (tab == np.arange(8) + 100).all()
+
+
+def test_a_fault_carries_the_code_its_raise_gives_not_one_read_from_its_message():
+    """The fault protocol: a PtoFault's code is the one its raise site passes (the access's
+    phase); a message that reads like another phase does not change it, and the batch channels
+    carry it unchanged (FaultText)."""
+    import pickle
+
+    from ptogpu.errors import F_DST, F_INDEX, F_OTHER, PtoFault, fault_code, fault_text
+    e = PtoFault("index read at 0x10 (a write)", code=F_DST)
+    assert fault_code(e) == F_DST and fault_code(fault_text(e)) == F_DST
+    assert fault_code(pickle.loads(pickle.dumps(fault_text(e)))) == F_DST
+    assert PtoFault("table read").code == F_OTHER                      # no phase from words
+    with pto.Core("a5", "numpy") as core:
+        ix = pto.Tile[pto.TileType.Vec, pto.int32, 1, 8]()
+        pto.TASSIGN(ix, 0)
+        ix.set(np.full((1, 8), 1 << 28, np.int32))
+        src, dst = pto.Tile[pto.TileType.Vec, pto.float32, 1, 8](), pto.Tile[pto.TileType.Vec, pto.float32, 1, 8]()
+        pto.TASSIGN(src, 0x100)
+        pto.TASSIGN(dst, 0x200)
+        with pytest.raises(pto.PtoFault) as got:
+            pto.TGATHER(dst, src, ix, ix)
+        assert got.value.code == pto.errors.F_TABLE
+        with pytest.raises(pto.PtoFault) as got:
+            pto.TSCATTER(dst, src, ix)
+        assert got.value.code == F_DST and F_INDEX != F_DST

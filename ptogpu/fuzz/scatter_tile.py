@@ -9,6 +9,7 @@ from .. import dtypes
 from ..execution.config import FuzzConfig
 from ..execution.instrs.mscatter import MSCATTER, form
 from ..execution.rng import KINDS, generate, instance_keys, mix64
+from ..errors import fault_text
 from .classes import Side
 
 
@@ -123,7 +124,7 @@ class World:
                 self.form(self.table, self.src, self.idx)
                 err = None
             except pto.PtoFault as e:
-                err = str(e)
+                err = fault_text(e)
         return c.gm.data[self.base:self.base + self.nbytes].tobytes(), err
 
 

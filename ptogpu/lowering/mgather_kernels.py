@@ -210,7 +210,7 @@ def _fault(core, plan: Plan, rec: np.ndarray, mode, oob, dst, idx, sizes: dict |
     T = dst.Element.itemsize
     if phase == _E("PHASE_INDEX"):
         arena = core.gm if isinstance(idx, GlobalTensor) else core.arena(idx.space)
-        nbytes, what = idx.Element.itemsize, f"{NAME} index read"
+        nbytes, what, code = idx.Element.itemsize, f"{NAME} index read", F_INDEX
         if plan.path == "elem_nz":
             who = f"idx({r},{c})"
         elif plan.path == "gather" and mode == Coalesce.Elem:
@@ -218,21 +218,21 @@ def _fault(core, plan: Plan, rec: np.ndarray, mode, oob, dst, idx, sizes: dict |
         else:
             who = f"row index {lin}"
     elif phase == _E("PHASE_TABLE"):
-        arena, nbytes = core.gm, T
+        arena, nbytes, code = core.gm, T, F_TABLE
         if plan.path == "row_nz":
             what, who = f"{NAME} NZ row burst read", f"element {lin}"
         else:
             nz = " NZ" if plan.path == "elem_nz" else ""
             what, who = f"{NAME}{nz} ({oob.name}) table read", f"dst({r},{c}) with index {u:#x}"
     else:
-        arena, nbytes = core.arena(dst.space), T
+        arena, nbytes, code = core.arena(dst.space), T, F_DST
         what = f"{NAME} NZ row burst write" if plan.path == "row_nz" else f"{NAME} dst write"
         who = f"element {lin}"
     a = _i64(addr)
     size = arena.size if sizes is None else sizes[arena.name]
     return PtoFault(f"{what}: {who} accesses {arena.name.upper()} byte address {a:#x} "
                     f"(+{nbytes}), outside [0, {size:#x})",
-                    rule="access outside arena", target=core.target.name)
+                    rule="access outside arena", target=core.target.name, code=code)
 
 
 _PHASE_CODES = {"PHASE_INDEX": F_INDEX, "PHASE_TABLE": F_TABLE}

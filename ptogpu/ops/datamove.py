@@ -7,7 +7,7 @@ import numpy as np
 
 from ..core import current_core, on_instances
 from ..enums import TileType
-from ..errors import PtoCheckError, PtoFault, PtoPortabilityWarning, warn
+from ..errors import F_DST, F_OTHER, PtoCheckError, PtoFault, PtoPortabilityWarning, warn
 from ..memory import Ptr
 from ..tensor import GlobalTensor
 from ..tile import Tile, require_valid_getters
@@ -45,11 +45,11 @@ def TASSIGN(obj, addr) -> None:
     limit = core.ub_usable if space == "ub" else core.l1.size
     if addr < 0 or addr + obj.nbytes > limit:
         raise PtoFault(f"tile of {obj.nbytes} bytes at {addr:#x} does not fit in "
-                       f"{space.upper()} [0, {limit:#x})", rule="TASSIGN bounds", target=t)
+                       f"{space.upper()} [0, {limit:#x})", rule="TASSIGN bounds", target=t, code=F_OTHER)
     if addr % 32:
         if core.target.tassign_misaligned != "warn":
             raise PtoFault(f"tile address {addr:#x} is not 32-byte aligned",
-                           rule="TASSIGN alignment", target=t)
+                           rule="TASSIGN alignment", target=t, code=F_OTHER)
         warn(f"[{t}] TASSIGN at {addr:#x}: the simulator checks bounds only "
              "(NPUMemoryModel); on a2a3 and a5 an address that is not 32-byte aligned is a "
              "PtoFault (TASSIGN alignment)", PtoPortabilityWarning)
@@ -88,7 +88,7 @@ def _tile_gt_addrs(core, tile: Tile, gt: GlobalTensor, what: str):
                             f"Vec tile, not {tile.BLayout.name}/{tile.SLayout.name}",
                             rule=f"{what}: layouts ND2ND / DN2DN / NZ2NZ", target=t)
     if tile.addr is None:
-        raise PtoFault("tile has no address: TASSIGN it first", rule=what, target=t)
+        raise PtoFault("tile has no address: TASSIGN it first", rule=what, target=t, code=F_OTHER)
     size = tile.Element.itemsize
     # the valid region's (r, c): a region that cannot fit in the tile's arena faults before any
     # array of its size is built; an empty one builds none (a 0 x 2^31 region reads nothing)
@@ -107,8 +107,8 @@ def TLOAD(tile: Tile, gt: GlobalTensor) -> None:
     require_valid_getters(core, "TLOAD", "tload", tile=tile)
     g, a = _tile_gt_addrs(core, tile, gt, "TLOAD")
     arena = core.arena(tile.space)
-    core.gm.check_many(g, tile.Element.itemsize, "TLOAD read", core.target.name)
-    arena.check_many(a, tile.Element.itemsize, "TLOAD write", core.target.name)
+    core.gm.check_many(g, tile.Element.itemsize, "TLOAD read", core.target.name, code=F_OTHER)
+    arena.check_many(a, tile.Element.itemsize, "TLOAD write", core.target.name, code=F_DST)
     if core.all_at_once:            # batch rule: the same addresses in every live instance
         bank = core.banks[tile.space]
         vals = core.banks["gm"].gather_all(g, tile.Element)
@@ -146,8 +146,8 @@ def TSTORE(gt: GlobalTensor, tile: Tile) -> None:
     require_valid_getters(core, "TSTORE", "tstore", tile=tile)
     g, a = _tile_gt_addrs(core, tile, gt, "TSTORE")
     arena = core.arena(tile.space)
-    arena.check_many(a, tile.Element.itemsize, "TSTORE read", core.target.name)
-    core.gm.check_many(g, tile.Element.itemsize, "TSTORE write", core.target.name)
+    arena.check_many(a, tile.Element.itemsize, "TSTORE read", core.target.name, code=F_OTHER)
+    core.gm.check_many(g, tile.Element.itemsize, "TSTORE write", core.target.name, code=F_DST)
     if core.all_at_once:            # batch rule: the same addresses in every live instance
         vals = core.banks[tile.space].gather_all(a, tile.Element)
         return core.banks["gm"].scatter_all(g, vals, core.live)

@@ -5,7 +5,7 @@ from .. import dtypes
 from ..lowering import run_mgather_ub
 from ..core import current_core, on_instances
 from ..enums import DYNAMIC, Coalesce, GatherExec, GatherOOB, Layout, TileType
-from ..errors import PtoCheckError, PtoFault, check
+from ..errors import F_OTHER, PtoCheckError, PtoFault, check
 from ..semantics import mgather as sem
 from ..semantics import mgather_nz as sem_nz
 from ..tensor import GlobalTensor
@@ -127,7 +127,7 @@ def require_assigned(t: str, *operands, name: str = "MGATHER") -> None:
     for what, x in operands:
         if isinstance(x, Tile) and x.addr is None:
             raise PtoFault(f"{what} tile {type(x).__name__} has no address: TASSIGN it first",
-                           rule=f"{name} operand", target=t)
+                           rule=f"{name} operand", target=t, code=F_OTHER)
 
 
 class MGatherForm:

@@ -15,7 +15,7 @@ import numpy as np
 
 from ..lowering import run_mgather_l1
 from ..enums import Coalesce, GatherExec, Layout, TileType
-from ..errors import PtoCheckError, PtoFault, check
+from ..errors import F_OTHER, PtoCheckError, PtoFault, check
 from ..semantics import mgather_l1 as sem
 from ..tensor import GlobalTensor
 from ..tile import Tile
@@ -55,7 +55,7 @@ def check_gm2l1(core, mode: Coalesce, dst: Tile, table: GlobalTensor, idx, scrat
 def _assigned(t: str, dst: Tile) -> None:
     if dst.addr is None:
         raise PtoFault(f"dst tile {type(dst).__name__} has no address: TASSIGN it first",
-                       rule="MGATHER operand", target=t)
+                       rule="MGATHER operand", target=t, code=F_OTHER)
 
 
 def _guard(core, dst, idx=None) -> None:

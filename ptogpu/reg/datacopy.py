@@ -11,7 +11,7 @@ import numpy as np
 from .. import dtypes
 from ..backend import run_reg_gather, run_reg_gatherb
 from ..core import on_instances
-from ..errors import PtoCheckError, PtoFault, check, warn
+from ..errors import F_DST, F_OTHER, PtoCheckError, PtoFault, check, warn
 from ..memory import Ptr
 from ..ops.template import TemplateFunction
 from .registers import M32, VL, MaskReg, RegTensor, RegTraitNumOne, require_reg_api
@@ -55,7 +55,7 @@ def _mask(m, core, what: str) -> MaskReg:
 def _aligned(core, addr: int, what: str, arg: str) -> None:
     if addr % 32:
         raise PtoFault(f"{arg} {addr:#x} is not 32-byte aligned", rule=f"{what}: 32-byte alignment",
-                       target=core.target.name)
+                       target=core.target.name, code=F_OTHER)
 
 
 def _same_size(core, what, reg, p) -> None:
@@ -73,7 +73,7 @@ def LoadAlign(dst: RegTensor, src: Ptr) -> None:
     _same_size(core, "LoadAlign", dst, src)
     _aligned(core, src.addr, "LoadAlign", "src")
     n = VL * dst.trait.num
-    core.ub.check(src.addr, n, "LoadAlign read", core.target.name)
+    core.ub.check(src.addr, n, "LoadAlign read", core.target.name, code=F_OTHER)
     b = core.ub.data[src.addr: src.addr + n]
     if dst.trait.num == 1:
         dst._b[0] = b
@@ -98,7 +98,7 @@ def StoreAlign(dst: Ptr, src: RegTensor, mask: MaskReg | None = None) -> None:
     e = np.flatnonzero(act)
     addrs = dst.addr + e * size
     core.ub.check_many(addrs, size, "StoreAlign write", core.target.name,
-                       lambda i: f"element {int(e[i])}")
+                       lambda i: f"element {int(e[i])}", code=F_DST)
     vals = src.numpy().view(np.uint8).reshape(-1, size)[e]
     core.ub.data[(addrs[:, None] + np.arange(size)).reshape(-1)] = vals.reshape(-1)
 
@@ -146,7 +146,7 @@ def _gather(dst: RegTensor, base: Ptr, index: RegTensor, mask: MaskReg) -> None:
         hi = base.addr + ((2 * idx[e] + 1) & M32) * 4
         for a, w in ((lo, "low"), (hi, "high")):
             core.ub.check_many(a, 4, f"Gather {w} word read", t,
-                               lambda i: f"lane {int(e[i])} (index {int(idx[e[i]])})")
+                               lambda i: f"lane {int(e[i])} (index {int(idx[e[i]])})", code=F_OTHER)
         v = np.zeros(n, np.uint64)
         v[e] = (core.ub.gather(hi, np.uint32).astype(np.uint64) << np.uint64(32)) | \
             core.ub.gather(lo, np.uint32).astype(np.uint64)
@@ -155,7 +155,7 @@ def _gather(dst: RegTensor, base: Ptr, index: RegTensor, mask: MaskReg) -> None:
     ssize = base.dtype.itemsize
     addrs = base.addr + idx[e] * ssize
     core.ub.check_many(addrs, ssize, "Gather read", t,
-                       lambda i: f"lane {int(e[i])} (index {int(idx[e[i]])})")
+                       lambda i: f"lane {int(e[i])} (index {int(idx[e[i]])})", code=F_OTHER)
     st = dtypes.storage(dst.dtype)
     out = np.zeros(n, st)
     if ssize == dst.dtype.itemsize:
@@ -193,7 +193,7 @@ def _gatherb(dst: RegTensor, base: Ptr, index: RegTensor, mask: MaskReg) -> None
     kk = np.flatnonzero(on)
     addrs = base.addr + off[kk]
     core.ub.check_many(addrs, 32, "GatherB block read", t,
-                       lambda i: f"block {int(kk[i])} (index {int(off[kk[i]]):#x})")
+                       lambda i: f"block {int(kk[i])} (index {int(off[kk[i]]):#x})", code=F_OTHER)
     out = np.zeros((8, 32), np.uint8)
     if kk.size:
         out[kk] = core.ub.data[addrs[:, None] + np.arange(32)]

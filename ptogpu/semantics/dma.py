@@ -20,7 +20,7 @@ import numpy as np
 
 from ..backend import run_dma_bursts
 from ..dma_regs import M21, M40, PathRegs  # noqa: F401 - the registers these bursts read
-from ..errors import NotBatched, PtoError, PtoFault
+from ..errors import F_DST, F_OTHER, NotBatched, PtoError, PtoFault
 from ..trace import Record, active
 from .faults import Faults
 
@@ -56,8 +56,8 @@ class Bursts:
     live: np.ndarray | None = None
 
 
-def _fault(core, instr: str, rule: str, msg: str) -> PtoFault:
-    return PtoFault(msg, rule=f"{instr}: {rule}", target=core.target.name)
+def _fault(core, instr: str, rule: str, msg: str, code: int = F_OTHER) -> PtoFault:
+    return PtoFault(msg, rule=f"{instr}: {rule}", target=core.target.name, code=code)
 
 
 def execute(core, b: Bursts, prologue=None, ks: np.ndarray | None = None) -> None:
@@ -218,7 +218,7 @@ def register_field(core, instr: str, name: str, value, lo: int, hi: int) -> int:
         v = int(value)
     except (TypeError, ValueError):
         raise PtoFault(f"{name} = {value!r} is not an integer", rule=f"{instr}: field {name}",
-                       target=core.target.name) from None
+                       target=core.target.name, code=F_OTHER) from None
     if isinstance(value, float) and v != value:
         raise _fault(core, instr, f"field {name}", f"{name} = {value!r} is not an integer")
     if not lo <= v <= hi:
@@ -261,7 +261,7 @@ def _bounds(core, instr, dst, src, length, pads, levels) -> None:
                      f"bursts read {src.space.upper()} up to {hi_s:#x}, outside [0, {sa.size:#x})")
     if dst.addr < 0 or hi_d > da.size:
         raise _fault(core, instr, f"{dst.space.upper()} bound",
-                     f"bursts write {dst.space.upper()} up to {hi_d:#x}, outside [0, {da.size:#x})")
+                     f"bursts write {dst.space.upper()} up to {hi_d:#x}, outside [0, {da.size:#x})", F_DST)
 
 
 def copy_align_v2(core, instr: str, dst, src, n_burst, len_burst, left, right, constant_pad,

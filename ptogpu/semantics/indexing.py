@@ -7,7 +7,7 @@ import numpy as np
 
 from .. import dtypes
 from ..enums import GatherOOB
-from ..errors import PtoFault
+from ..errors import F_OTHER, PtoFault
 
 M32 = (1 << 32) - 1
 M64 = (1 << 64) - 1
@@ -44,7 +44,7 @@ def remap(u: np.ndarray, cap: int, oob: GatherOOB, bits: int, *, rule: str, targ
         return (np.minimum(u, last) if cap else np.full(u.shape, last)), None
     if oob == GatherOOB.Wrap:
         if cap == 0:
-            raise PtoFault("Wrap with capacity 0 divides by zero (u % 0)", rule=rule, target=target)
+            raise PtoFault("Wrap with capacity 0 divides by zero (u % 0)", rule=rule, target=target, code=F_OTHER)
         return (u & np.uint64(cap - 1) if not cap & (cap - 1) else u % capu), None
     if oob == GatherOOB.Zero:
         return u, u < capu

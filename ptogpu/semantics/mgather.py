@@ -9,7 +9,7 @@ import numpy as np
 
 from .. import dtypes
 from ..enums import Coalesce, GatherOOB
-from ..errors import F_TABLE, NotBatched, PtoFault
+from ..errors import F_DST, F_INDEX, F_OTHER, F_TABLE, NotBatched, PtoFault
 from ..memory import outside_fault
 from ..tensor import GlobalTensor
 from . import a5_launch
@@ -25,7 +25,7 @@ def guard_region(core, arena, nelem: int, itemsize: int, what: str = NAME) -> No
     if nelem * itemsize > arena.size:
         raise PtoFault(f"{what}: {nelem} elements ({nelem * itemsize} bytes) cannot fit in "
                        f"{arena.name.upper()} ({arena.size} bytes)", rule="access outside arena",
-                       target=core.target.name)
+                       target=core.target.name, code=F_OTHER)
 
 
 def read_indices(core, idx, addrs: np.ndarray, what, ks: np.ndarray | None = None) -> np.ndarray:
@@ -34,7 +34,7 @@ def read_indices(core, idx, addrs: np.ndarray, what, ks: np.ndarray | None = Non
     space = "gm" if isinstance(idx, GlobalTensor) else idx.space
     arena = core.arena(space)
     a = addrs.astype(np.int64)
-    arena.check_many(a, idx.Element.itemsize, f"{NAME} index read", core.target.name, what)
+    arena.check_many(a, idx.Element.itemsize, f"{NAME} index read", core.target.name, what, code=F_INDEX)
     if ks is None:
         return arena.gather(a, idx.Element)
     return core.banks[space].take_same(ks, a, idx.Element)
@@ -182,7 +182,7 @@ def _table_fault(gm_size: int, addr: int, T: int, oob, t: str, r, c, index: int)
     """The fault of dst cell (r, c)'s table read at byte ``addr`` outside GM (of ``gm_size``
     bytes when it happened: a batch builds it when read)."""
     return at(outside_fault("gm", gm_size, addr, T, f"{NAME} ({oob.name}) table read", t,
-                            f"dst({r},{c}) with index {index:#x}"), r, c)
+                            f"dst({r},{c}) with index {index:#x}", code=F_TABLE), r, c)
 
 
 def _row_runs(core, ks, faults, oob, dst, table, u, safe, read, rows, cols, r, c) -> bool:
@@ -254,7 +254,7 @@ def _put(core, ks, dst, mode, r, c, VR, VC, vals) -> None:
     target's store order where cells share storage."""
     daddr = dst_addrs(core, dst, r, c)
     if len(ks):
-        core.arena(dst.space).check_many(daddr, dst.Element.itemsize, f"{NAME} dst write", core.target.name)
+        core.arena(dst.space).check_many(daddr, dst.Element.itemsize, f"{NAME} dst write", core.target.name, code=F_DST)
     if core.target.mgather.simt and cells_alias(dst):
         o = a5_launch.store_order(mode.name.lower(), VR, VC, r, c)
         daddr, vals = daddr.reshape(-1)[o], vals.reshape(len(ks), -1)[:, o]
@@ -304,7 +304,7 @@ def _row_dma(core, ks, dst, src, daddr, vals, rd) -> None:
         if core.all_at_once:
             raise NotBatched(NAME)              # rows overwrite each other in loop order
         rows, src, vals = rows[0], src[0], vals[0]
-        arena.check_many(daddr[~rows], size, f"{NAME} dst write", t)
+        arena.check_many(daddr[~rows], size, f"{NAME} dst write", t, code=F_DST)
         with arena.undo_on_error():             # the loop's order: row after row
             for k in range(len(rows)):
                 if rows[k]:
@@ -319,7 +319,7 @@ def _row_dma(core, ks, dst, src, daddr, vals, rd) -> None:
         def fault(j, p):
             mine = np.flatnonzero(np.broadcast_to(~rows[j][:, None], daddr.shape))
             i = int(np.searchsorted(mine, np.ravel_multi_index(p, daddr.shape)))
-            return arena.outside(int(daddr[p]), size, f"{NAME} dst write", t, f"element {i}")
+            return arena.outside(int(daddr[p]), size, f"{NAME} dst write", t, f"element {i}", code=F_DST)
         faults.first_of(~rows[:, :, None] & outside, fault)
     faults.done()
     ok = faults.ok

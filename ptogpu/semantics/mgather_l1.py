@@ -14,7 +14,7 @@ import numpy as np
 
 from .. import dtypes
 from ..enums import GatherOOB
-from ..errors import NotBatched, PtoFault, PtoHazard
+from ..errors import F_DST, F_INDEX, F_TABLE, NotBatched, PtoFault, PtoHazard
 from .dma import Bursts, execute
 from .faults import Faults, at
 from .indexing import M32, cast_index, prod, remap, u64, wrap_addr
@@ -101,16 +101,16 @@ def elem(core, oob: GatherOOB, dst, table, idx, scratch, simt: bool) -> None:
     faults = Faults(core, ks)
     faults.first_of(rd & ((src < 0) | (src > core.gm.size - size)), lambda j, p: at(core.gm.outside(
         int(src[j][p]), size, f"{NAME} ({oob.name}) table read", t,
-        f"dst({r[p[0]]},{c[p[0]]}) with index {int(u[j][p]):#x}"), r[p[0]], c[p[0]]))
+        f"dst({r[p[0]]},{c[p[0]]}) with index {int(u[j][p]):#x}", code=F_TABLE), r[p[0]], c[p[0]]))
     # faults of the call, not of an instance's data
-    calls = [lambda: core.gm.check(scratch.addr, N * size, f"{NAME} scratch write ({N} elements)", t)]
+    calls = [lambda: core.gm.check(scratch.addr, N * size, f"{NAME} scratch write ({N} elements)", t, code=F_DST)]
     past = off >= N
     if past.any():
         beyond = np.flatnonzero(past)
         calls.append(lambda: core.gm.check_many(
             scratch.addr + off[past] * size, size,
             f"{NAME} scratch write past its {N} elements (valid region wider than the tile)", t,
-            lambda i: f"dst({r[beyond[i]]},{c[beyond[i]]})"))
+            lambda i: f"dst({r[beyond[i]]},{c[beyond[i]]})", code=F_DST))
     for check in calls:
         try:
             check()
@@ -157,7 +157,7 @@ def _elem_scalar_aliased(core, oob, dst, table, idx, scratch, r, off, iaddr, cap
     zero = np.zeros(1, st)
     for k in range(r.size):
         a = int(iaddr[k])
-        core.gm.check(a, idx.Element.itemsize, f"{NAME} index read", core.target.name)
+        core.gm.check(a, idx.Element.itemsize, f"{NAME} index read", core.target.name, code=F_INDEX)
         raw = core.gm.gather(np.array([a]), idx.Element)
         bits = core.target.mgather.index_bits
         u = cast_index(raw, bits)
@@ -166,6 +166,6 @@ def _elem_scalar_aliased(core, oob, dst, table, idx, scratch, r, off, iaddr, cap
         if ok is None or bool(ok[0]):
             with np.errstate(over="ignore"):
                 sa = int(wrap_addr(u64(table.addr) + s * np.uint64(size))[0])
-            core.gm.check(sa, size, f"{NAME} table read", core.target.name)
+            core.gm.check(sa, size, f"{NAME} table read", core.target.name, code=F_TABLE)
             v = core.gm.gather(np.array([sa]), table.Element)
         core.gm.write(scratch.addr + int(off[k]) * size, v)

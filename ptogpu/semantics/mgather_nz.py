@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..enums import Coalesce, GatherOOB
-from ..errors import PtoFault
+from ..errors import F_DST, F_OTHER, F_TABLE, PtoFault
 from .indexing import M32, cast_index, remap, u64, wrap_addr
 from .mgather import NAME, guard_region, read_indices, storage_overlaps
 
@@ -50,8 +50,8 @@ def row_nz(core, oob: GatherOOB, dst, table, idx, sel=None, prezero: bool = True
         src = wrap_addr(u64(table.addr) + src_el * np.uint64(T))
         dst_el = ((i * u64(S[1]) + j) * u64(R * C0) + rows[:, None].astype(np.uint64) * u64(C0) + k)
         daddr = wrap_addr(u64(dst.addr) + dst_el * np.uint64(T))
-    core.gm.check_many(src, T, f"{NAME} NZ row burst read", t)
-    ub.check_many(daddr, T, f"{NAME} NZ row burst write", t)
+    core.gm.check_many(src, T, f"{NAME} NZ row burst read", t, code=F_TABLE)
+    ub.check_many(daddr, T, f"{NAME} NZ row burst write", t, code=F_DST)
     if oob == GatherOOB.Zero and prezero:                # whole tile pre-zeroed by the scalar unit
         ub.data[dst.addr: dst.addr + dst.nbytes] = 0
     # One multi-burst DMA per (row, batch): nBurst = gShape1 bursts of 32 bytes (§6.4).
@@ -87,10 +87,10 @@ def elem_nz(core, oob: GatherOOB, dst, table, idx, cells=None) -> None:
     g1 = S[1] & M32
     if s.size and n_lc == 0:
         raise PtoFault("NZ table with zero logical columns (gShape0*gShape1*C0 = 0) divides by "
-                       "zero", rule="MGatherNZGmOffset", target=t)
+                       "zero", rule="MGatherNZGmOffset", target=t, code=F_OTHER)
     if s.size and S[0] != 1 and g1 == 0:
         raise PtoFault("gShape1 = 0 with gShape0 != 1 divides by zero", rule="MGatherNZGmOffset",
-                       target=t)
+                       target=t, code=F_OTHER)
     with np.errstate(over="ignore"):
         n = np.uint64(max(n_lc, 1))
         lr, lc = s // n, s % n
@@ -106,11 +106,11 @@ def elem_nz(core, oob: GatherOOB, dst, table, idx, cells=None) -> None:
         src = wrap_addr(u64(table.addr) + off * np.uint64(T))
     pos = np.flatnonzero(rd)
     core.gm.check_many(src, T, f"{NAME} NZ ({oob.name}) table read", t,
-                       lambda i: f"dst({r[pos[i]]},{c[pos[i]]}) with index {int(u[pos[i]]):#x}")
+                       lambda i: f"dst({r[pos[i]]},{c[pos[i]]}) with index {int(u[pos[i]]):#x}", code=F_TABLE)
     vals = np.zeros(r.shape, table.Element)
     vals[rd] = core.gm.gather(src, table.Element)
     daddr = dst.addr + ((c // C0) * R * C0 + r * C0 + c % C0) * T
-    ub.check_many(daddr, T, f"{NAME} dst write", t)
+    ub.check_many(daddr, T, f"{NAME} dst write", t, code=F_DST)
     ub.scatter(daddr, vals)
 
 

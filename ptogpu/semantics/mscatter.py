@@ -21,7 +21,7 @@ import numpy as np
 
 from .. import dtypes
 from ..enums import Coalesce, Layout, ScatterAtomicOp, ScatterConflict, ScatterOOB
-from ..errors import PtoFault
+from ..errors import F_DST, F_INDEX, F_OTHER, F_TABLE, PtoFault
 from . import a5_launch
 from .indexing import M32, M64, cast_index, prod, u64, wrap_addr
 from .mgather_nz import nz_gm_dims
@@ -114,7 +114,7 @@ def remap(u: np.ndarray, cap: int, oob: ScatterOOB, bits: int, t: str, last: boo
             if last:
                 return u, np.zeros(u.shape, bool)
             raise PtoFault("ScatterOOB::Wrap with capacity 0 divides by zero (idx % 0)",
-                           rule="MSCATTER Wrap", target=t)
+                           rule="MSCATTER Wrap", target=t, code=F_OTHER)
         slot, ok = u % capu, np.ones(u.shape, bool)
     elif oob == ScatterOOB.Skip:
         slot, ok = u, u < capu
@@ -129,10 +129,10 @@ def _offsets(tile, r, c, how: str):
     return tile.offsets(r, c) if how == "full" else tile.plain_offsets(r, c)
 
 
-def _read(core, tile, addrs, what: str, describe) -> np.ndarray:
+def _read(core, tile, addrs, what: str, describe, code: int) -> np.ndarray:
     arena = core.arena(tile.space)
     a = np.asarray(addrs, np.int64)
-    arena.check_many(a, tile.Element.itemsize, what, core.target.name, describe)
+    arena.check_many(a, tile.Element.itemsize, what, core.target.name, describe, code=code)
     return arena.gather(a, tile.Element)
 
 
@@ -142,7 +142,7 @@ def _src_vals(core, src, table, r, c, how: str, keep: list | None = None) -> np.
     size = src.Element.itemsize
     a = src.addr + _offsets(src, r, c, how) * size
     v = _read(core, src, a.reshape(-1), f"{NAME} src read",
-              lambda i: f"src({r.reshape(-1)[i]},{c.reshape(-1)[i]})")
+              lambda i: f"src({r.reshape(-1)[i]},{c.reshape(-1)[i]})", F_OTHER)
     if dtypes.name_of(src.Element) != dtypes.name_of(table.Element):
         from .mgather import convert
         if keep is not None:
@@ -173,7 +173,7 @@ def writes(core, call: Call, table, src, idx) -> Writes:
         if call.mode == Coalesce.Row:
             rows = np.arange(VR, dtype=np.int64)
             raw = _read(core, idx, idx.addr + rows * isz, f"{NAME} index read",
-                        lambda i: f"row index {i}")
+                        lambda i: f"row index {i}", F_INDEX)
             u = cast_index(raw, bits)
             slot, ok = remap(u, cap, call.oob, bits, t, last)
             if call.path == "a2a3_nz":
@@ -204,7 +204,7 @@ def writes(core, call: Call, table, src, idx) -> Writes:
                 o = np.lexsort((c, r, b))
                 r, c = r[o], c[o]
             ia = idx.addr + _offsets(idx, r, c, "plain" if call.path == "a2a3_nz" else how) * isz
-            raw = _read(core, idx, ia, f"{NAME} index read", lambda i: f"idx({r[i]},{c[i]})")
+            raw = _read(core, idx, ia, f"{NAME} index read", lambda i: f"idx({r[i]},{c[i]})", F_INDEX)
             u = cast_index(raw, bits)
             slot, ok = remap(u, cap, call.oob, bits, t, last)
             keep = []
@@ -280,7 +280,7 @@ def _row_nz(core, table, src, rows: np.ndarray, slot: np.ndarray) -> Writes:
               + (ss // np.uint64(16)) * St[2] + (ss % np.uint64(16)) * St[3] + kk.astype(np.uint64))
         addr = wrap_addr(u64(table.addr) + el * np.uint64(T))
     ub = src.addr + (bb * R * c0 + rr * c0 + kk) * T
-    v = _read(core, src, ub, f"{NAME} NZ row burst read", lambda q: f"element {q}")
+    v = _read(core, src, ub, f"{NAME} NZ row burst read", lambda q: f"element {q}", F_TABLE)
     order = np.arange(rr.size, dtype=np.int64)
     return Writes(addr, v.view(dtypes.storage(table.Element)), order, rr, bb * c0 + kk)
 
@@ -291,9 +291,9 @@ def check_writes(core, W: Writes, T: int, call: Call) -> None:
     o = np.argsort(W.order, kind="stable")
     if W.reads is not None:
         core.gm.check_many(W.reads[o], T, f"{NAME}<Row, {call.atomic.cname}> operand read base[u]",
-                           core.target.name, lambda i: f"src({W.r[o[i]]},{W.c[o[i]]})")
+                           core.target.name, lambda i: f"src({W.r[o[i]]},{W.c[o[i]]})", code=F_OTHER)
     core.gm.check_many(W.addr[o], T, f"{NAME} ({call.oob.name}) table write", core.target.name,
-                       lambda i: f"src({W.r[o[i]]},{W.c[o[i]]})")
+                       lambda i: f"src({W.r[o[i]]},{W.c[o[i]]})", code=F_DST)
 
 
 # ---- arithmetic of the atomics ----------------------------------------------------------------

@@ -57,7 +57,7 @@ def outside_ub(core, faults: Faults, addrs: np.ndarray, size: int, what: str, co
     bad = (addrs < 0) | (addrs > end - size)
     t = core.target.name
     faults.first_of(bad, lambda j, pos: at(outside_fault("ub", end, int(addrs[j].reshape(-1)[pos[0]]), size, what, t,
-                                                         f"element {pos[0]}"), *divmod(int(pos[0]), max(cols, 1))),
+                                                         f"element {pos[0]}", code), *divmod(int(pos[0]), max(cols, 1))),
                     code=code)
 
 

@@ -7,7 +7,7 @@ import numpy as np
 
 from ... import dtypes
 from ...enums import CmpMode, MaskPattern
-from ...errors import F_DST, F_TABLE
+from ...errors import F_DST, F_INDEX, F_TABLE
 from ...semantics.faults import Faults
 from ...semantics.tile_moves import elems, grid, in_program_order, outside_ub, overlaps, winners
 
@@ -40,12 +40,12 @@ def gather_index(core, dst, src0, idx, tmp) -> None:
     ub = core.banks["ub"]
     ia = idx.addr + elems(idx, r, c, R.addressing) * isz
     da = dst.addr + elems(dst, r, c, R.addressing) * T
-    core.ub.check_many(ia, isz, "TGATHER index read", t)
-    core.ub.check_many(da, T, "TGATHER dst write", t)
+    core.ub.check_many(ia, isz, "TGATHER index read", t, code=F_INDEX)
+    core.ub.check_many(da, T, "TGATHER dst write", t, code=F_DST)
     scratch = None
     if R.tmp_scratch and T == 2:                 # a2a3:73-89: the byte offsets go to tmp (int32, dst's Cols)
         scratch = tmp.addr + (r * dst.Cols + c) * 4
-        core.ub.check_many(scratch, 4, "TGATHER tmp write", t)
+        core.ub.check_many(scratch, 4, "TGATHER tmp write", t, code=F_DST)
     raw = ub.take_same(ks, ia, dtypes.storage(idx.Element)).reshape(len(ks), -1)
     sa, inside = source_addrs(core, src0, raw, T)
     faults = Faults(core, ks)
@@ -111,8 +111,8 @@ def gather_mask(core, dst, src, pattern: MaskPattern, axis: int) -> None:
     T = dst.Element.itemsize
     do, so = mask_map(core, dst, src, pattern, axis)
     sa, da = src.addr + so * T, dst.addr + do * T
-    core.ub.check_many(sa, T, "TGATHER source read", t)
-    core.ub.check_many(da, T, "TGATHER dst write", t)
+    core.ub.check_many(sa, T, "TGATHER source read", t, code=F_TABLE)
+    core.ub.check_many(da, T, "TGATHER dst write", t, code=F_DST)
     ks = core.step_instances()
     ub = core.banks["ub"]
     vals = ub.take_same(ks, sa, np.dtype(f"u{T}")).reshape(len(ks), -1)
@@ -181,7 +181,7 @@ def gather_compare(core, dst, src0, k, cdst, mode: CmpMode, offset: int) -> None
     rows = np.arange(VR, dtype=np.int64)
     r, j = grid(VR, W)
     sa = src0.addr + (r * src0.Cols + j) * S
-    core.ub.check_many(sa, S, "TGATHER source read", t)
+    core.ub.check_many(sa, S, "TGATHER source read", t, code=F_TABLE)
     ks = core.step_instances()
     ub = core.banks["ub"]
     sv = ub.take_same(ks, sa, dtypes.storage(src0.Element)).reshape(len(ks), VR, W)
@@ -192,7 +192,7 @@ def gather_compare(core, dst, src0, k, cdst, mode: CmpMode, offset: int) -> None
     slot = np.cumsum(hit, axis=2) - 1                             # left-packed positions
     da = dst.addr + (rows[:, None] * rstride + slot) * D          # (n, VR, W)
     ca = cdst.addr + rows * C
-    core.ub.check_many(ca, C, "TGATHER cdst write", t)
+    core.ub.check_many(ca, C, "TGATHER cdst write", t, code=F_DST)
     faults = Faults(core, ks)
     wa = np.where(hit, da, dst.addr)
     outside_ub(core, faults, wa.reshape(len(ks), -1), D, "TGATHER dst write", W, F_DST)

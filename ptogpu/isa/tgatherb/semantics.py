@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...errors import NotBatched, PtoFault, asserts_live, warn
+from ...errors import F_DST, F_INDEX, F_TABLE, NotBatched, PtoFault, asserts_live, warn
 from ...semantics.faults import Faults
 
 NAME = "TGATHERB"
@@ -51,12 +51,12 @@ def run_blocks(core, plan: Plan) -> None:
     faults = Faults(core, ks)
     # each instance's first bad block, in issue order
     faults.first_of(~zero & ((src < 0) | (src > sa.size - BLK)), lambda j, q: sa.outside(
-        int(src[j, q[0]]), BLK, f"{NAME} source block read", t, describe(j, q[0])))
+        int(src[j, q[0]]), BLK, f"{NAME} source block read", t, describe(j, q[0]), code=F_TABLE))
     d = plan.dst
     faults.first_of((nb > 0) & ((d < 0) | (d + nb > ub.size)), lambda j, b: PtoFault(
         f"{NAME} dst write: {describe(j, b[0])} writes {ub.name.upper()} bytes "
         f"[{int(d[b[0]]):#x}, {int(d[b[0]] + nb[j, b[0]]):#x}), outside [0, {ub.size:#x})",
-        rule="access outside arena", target=t))
+        rule="access outside arena", target=t, code=F_DST))
     faults.done()
     ok = faults.ok
     if not ok.any() or not (nb[ok] > 0).any():
@@ -95,7 +95,7 @@ def offsets_bits(core, off, flat: np.ndarray) -> np.ndarray:
     per instance of the step."""
     addrs = off.addr + flat.astype(np.int64) * 4
     core.ub.check_many(addrs, 4, f"{NAME} offset read", core.target.name,
-                       lambda i: f"offset entry {int(flat.reshape(-1)[i])}")
+                       lambda i: f"offset entry {int(flat.reshape(-1)[i])}", code=F_INDEX)
     return core.banks["ub"].take_same(core.step_instances(), addrs, np.uint32).astype(np.int64)
 
 
@@ -106,7 +106,7 @@ def offsets_value(core, off, flat: np.ndarray) -> np.ndarray:
     addrs = off.addr + flat.astype(np.int64) * size
     arena = core.arena(off.space)
     arena.check_many(addrs, size, f"{NAME} offset read", core.target.name,
-                     lambda i: f"offset entry {int(flat.reshape(-1)[i])}")
+                     lambda i: f"offset entry {int(flat.reshape(-1)[i])}", code=F_INDEX)
     raw = core.banks[off.space].take_same(core.step_instances(), addrs, off.Element)
     from ...semantics.sim_types import bf16_is_half
     if off.DType == "bfloat16" and bf16_is_half(core):
@@ -171,8 +171,8 @@ def cpu_in_order(core, dst, src, off) -> None:
                 continue
             s0, d0 = src.addr + o, int(plan.dst[q])
             sa.check_many(np.array([s0]), BLK, f"{NAME} source block read", t,
-                          lambda i: plan.who[0](0, q))
-            da.check_many(np.array([d0]), BLK, f"{NAME} dst write", t)
+                          lambda i: plan.who[0](0, q), code=F_TABLE)
+            da.check_many(np.array([d0]), BLK, f"{NAME} dst write", t, code=F_DST)
             for b in range(BLK):
                 da.data[d0 + b] = sa.data[s0 + b]
 

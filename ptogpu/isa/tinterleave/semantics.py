@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...errors import NotBatched, asserts_live
+from ...errors import F_DST, F_TABLE, NotBatched, asserts_live
 
 VL = 256
 
@@ -67,8 +67,8 @@ def execute(core, dsts, srcs, VR: int, cmap) -> None:
     da = (d_base + (r * d_cols + dc) * size).reshape(-1)
     sa = (s_base + (r * s_cols + sc) * size).reshape(-1)
     ub, t = core.ub, core.target.name
-    ub.check_many(sa, size, "interleave source read", t)
-    ub.check_many(da, size, "interleave dst write", t)
+    ub.check_many(sa, size, "interleave source read", t, code=F_TABLE)
+    ub.check_many(da, size, "interleave dst write", t, code=F_DST)
     copy_last_wins(core, "ub", sa, da, size)
 
 
@@ -142,8 +142,8 @@ def cpu_execute(core, dsts, srcs, VR: int, stmts) -> None:
     D, S = dsts[0], srcs[0]
     darena, sarena = core.arena(D.space), core.arena(S.space)
     ssize, dsize = S.Element.itemsize, D.Element.itemsize
-    sarena.check_many(saddr, ssize, "interleave source read", t)
-    darena.check_many(daddr, dsize, "interleave dst write", t)
+    sarena.check_many(saddr, ssize, "interleave source read", t, code=F_TABLE)
+    darena.check_many(daddr, dsize, "interleave dst write", t, code=F_DST)
     if not any(d.shares_bytes(s) for d in dsts for s in srcs):
         ks = core.step_instances()
         vals = convert(core, core.banks[S.space].take_same(ks, saddr, S.Element), D, S.DType)

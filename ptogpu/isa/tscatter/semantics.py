@@ -9,7 +9,7 @@ import numpy as np
 
 from ... import dtypes
 from ...enums import MaskPattern
-from ...errors import F_DST
+from ...errors import F_DST, F_INDEX, F_TABLE
 from ...semantics.faults import Faults
 from ...semantics.mgather import convert
 from ...semantics.tile_moves import elems, grid, in_program_order, outside_ub, winners, zero_tile
@@ -39,8 +39,8 @@ def scatter_index(core, dst, src, idx) -> None:
     ia = idx.addr + elems(idx, i, j, R.addressing) * idx.Element.itemsize
     faults = Faults(core, ks)
     t = core.target.name
-    core.ub.check_many(ia, idx.Element.itemsize, "TSCATTER index read", t)
-    core.ub.check_many(sa, src.Element.itemsize, "TSCATTER source read", t)
+    core.ub.check_many(ia, idx.Element.itemsize, "TSCATTER index read", t, code=F_INDEX)
+    core.ub.check_many(sa, src.Element.itemsize, "TSCATTER source read", t, code=F_TABLE)
     raw = ub.take_same(ks, ia, dtypes.storage(idx.Element)).reshape(len(ks), -1)
     da = dst.addr + index_offsets(raw, R.index_cast) * T
     outside_ub(core, faults, da, T, "TSCATTER dst write", cols, F_DST)
@@ -91,7 +91,7 @@ def _loop(core, dst, src, idx, ia, sa, T) -> None:
             raw = ub.data[ia[k]: ia[k] + isz].copy().view(st)
             a = dst.addr + int(index_offsets(raw, R.index_cast)[0]) * T
             if not 0 <= a <= ub.size - T:
-                raise ub.outside(a, T, "TSCATTER dst write", core.target.name, f"element {k}")
+                raise ub.outside(a, T, "TSCATTER dst write", core.target.name, f"element {k}", code=F_DST)
             val = ub.data[sa[k]: sa[k] + S].copy().view(dtypes.storage(src.Element))
             if src.DType != dst.DType:
                 val = convert(core, val, dst, src.DType)
@@ -150,9 +150,9 @@ def scatter_mask(core, dst, src, pattern: MaskPattern, axis: int) -> None:
     else:
         do, so, zo = mask_map(core, dst, src, pattern, axis)
     sa, da, za = src.addr + so * src.Element.itemsize, dst.addr + do * T, dst.addr + zo * T
-    core.ub.check_many(sa, src.Element.itemsize, "TSCATTER source read", t)
-    core.ub.check_many(da, T, "TSCATTER dst write", t)
-    core.ub.check_many(za, T, "TSCATTER dst write", t)
+    core.ub.check_many(sa, src.Element.itemsize, "TSCATTER source read", t, code=F_TABLE)
+    core.ub.check_many(da, T, "TSCATTER dst write", t, code=F_DST)
+    core.ub.check_many(za, T, "TSCATTER dst write", t, code=F_DST)
     vals = ub.take_same(ks, sa, dtypes.storage(src.Element))
     vals = convert(core, vals, dst, src.DType) if src.DType != dst.DType else vals
     if R.clear:
@@ -174,8 +174,8 @@ def tmov(core, dst, src) -> None:
     t = core.target.name
     sa = src.addr + np.asarray(src.offsets(r, c), np.int64) * src.Element.itemsize
     da = dst.addr + np.asarray(dst.offsets(r, c), np.int64) * dst.Element.itemsize
-    core.ub.check_many(sa, src.Element.itemsize, "TMOV source read", t)
-    core.ub.check_many(da, dst.Element.itemsize, "TMOV dst write", t)
+    core.ub.check_many(sa, src.Element.itemsize, "TMOV source read", t, code=F_TABLE)
+    core.ub.check_many(da, dst.Element.itemsize, "TMOV dst write", t, code=F_DST)
     vals = ub.take_same(ks, sa, dtypes.storage(src.Element))
     vals = convert(core, vals, dst, src.DType) if src.DType != dst.DType else vals
     if da.size:
