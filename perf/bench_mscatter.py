@@ -34,7 +34,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import ptogpu as pto  # noqa: E402
 from ptogpu.backend import native_backend  # noqa: E402
-from ptogpu.lowering import mscatter_kernels  # noqa: E402
+from ptogpu.isa.mscatter import kernels as mscatter_kernels  # noqa: E402
 from ptogpu.backend.launch import launch_batch  # noqa: E402
 from bench_mgather import machine  # noqa: E402
 

@@ -14,7 +14,7 @@ from .ops.events import (EVENT_ID0, EVENT_ID1, EVENT_ID2, EVENT_ID3, EVENT_ID4, 
                          PIPE_MTE4, PIPE_MTE5, PIPE_S, PIPE_V, PIPE_V2, Event, EventId, Op, Pipe,
                          RecordEvent, pipe_barrier, set_flag, wait_flag)
 from .ops.mgather import MGATHER
-from .ops.mscatter import MSCATTER
+from .isa.mscatter.api import MSCATTER
 from .isa.tgatherb.api import TGATHERB
 from .isa.tinterleave.api import TDEINTERLEAVE, TINTERLEAVE
 from .isa.tgather.api import TGATHER

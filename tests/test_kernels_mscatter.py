@@ -10,8 +10,8 @@ import pytest
 
 import ptogpu as pto
 from ptogpu.backend import native_backend
-from ptogpu.lowering import mscatter_kernels
-from ptogpu.semantics import mscatter as sem
+from ptogpu.isa.mscatter import kernels as mscatter_kernels
+from ptogpu.isa.mscatter import semantics as sem
 
 V, RM, CM = pto.TileType.Vec, pto.BLayout.RowMajor, pto.BLayout.ColMajor
 DTYPES = {"cpu": [np.float32, np.int32, np.float16, np.int8, ml_dtypes.bfloat16, np.uint16],

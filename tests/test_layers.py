@@ -80,8 +80,9 @@ ROLES = {"rules": "base", "semantics": "semantics", "kernels": "lowering", "api"
 def layer_of(mod: str) -> int:
     parts = mod.split(".")
     if parts[:2] == ["ptogpu", "isa"] and len(parts) >= 4:
-        assert parts[3] in ROLES, f"{mod}: an instruction package's modules are named for their role ({', '.join(ROLES)})"
-        return [n for n, _ in LAYERS].index(ROLES[parts[3]])
+        role = parts[3].split("_")[0]          # (semantics_outcomes: a second semantics module)
+        assert role in ROLES, f"{mod}: an instruction package's modules are named for their role ({', '.join(ROLES)})"
+        return [n for n, _ in LAYERS].index(ROLES[role])
     best, depth = None, -1
     for i, (_, prefixes) in enumerate(LAYERS):
         for p in prefixes:

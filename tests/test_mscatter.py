@@ -690,6 +690,6 @@ def test_a5_float_add_with_many_writers_and_a_nan_sum_is_admitted(backend):
         out, got = _outcomes_and_call(w, pto.MSCATTER[Elem, Add], vals, np.zeros((1, 16), np.int32))
         assert not out.exact[0] and np.isnan(w.table()[0])
         assert out.admits(w.core) and bytes_of(out.emulated) == got.tobytes()
-    from ptogpu.semantics.scatter_outcomes import _unique_bits
+    from ptogpu.isa.mscatter.semantics_outcomes import _unique_bits
     two = np.array([0x7FC00001, 0x7FC00002], np.uint32).view(np.float32)
     assert _unique_bits(two).view(np.uint32).tolist() == [0x7FC00001, 0x7FC00002]

@@ -35,7 +35,7 @@ from typing import ClassVar
 import numpy as np
 
 from ..execution.config import FuzzConfig
-from ..execution.instrs.mscatter import MSCATTER
+from ..isa.mscatter.config import MSCATTER
 from .classes import FIRST, DivClass, Side, relation
 from .report import REF_NUMPY, REF_SELF_NUMPY, Report
 from .scatter_tile import (GENERATORS, SCANS, ScatterConfig, World, batches, indices, on_side, rule_key,  # noqa: F401
@@ -49,7 +49,7 @@ def _E(name: str) -> int:
 
 def _side_block(cfg: FuzzConfig, side: Side, scan: str):
     """(parameter block, kernel kind, executed, world) of one side on native, or None."""
-    from ..lowering import mscatter_kernels as mk
+    from ..isa.mscatter import kernels as mk
     scan = side.scan or scan
     w = World(cfg, side, "native")
     old = mk.LAST_SCAN
@@ -192,7 +192,7 @@ def run_fused(plan, start: int, n: int) -> np.ndarray:
 def _call(cfg: FuzzConfig, side: Side) -> tuple[str, int]:
     """(path, capacity) the side's target takes for this configuration: read from its target
     table through the checks and dispatch of the call itself (a NumPy world, one per pair)."""
-    from ..semantics import mscatter as sem
+    from ..isa.mscatter import semantics as sem
     w = World(cfg, side, "numpy")
     with w.core:
         call = w.form._prepare(w.core, w.table, w.src, w.idx)
@@ -470,7 +470,7 @@ def _races(w: World, raw: np.ndarray) -> bool:
     """Two threads store to one element of the table: an element with more than one store
     that can survive (and, as in the fused kernel, none when the call faults)."""
     from ..errors import PtoError
-    from ..semantics import mscatter as sem
+    from ..isa.mscatter import semantics as sem
     w.set_indices(raw)
     with w.core:
         call = w.form._prepare(w.core, w.table, w.src, w.idx)

@@ -7,7 +7,7 @@ import numpy as np
 
 from .. import dtypes
 from ..execution.config import FuzzConfig
-from ..execution.instrs.mscatter import MSCATTER, form
+from ..isa.mscatter.config import MSCATTER, form
 from ..execution.rng import KINDS, generate, instance_keys, mix64
 from ..errors import fault_text
 from .classes import Side
@@ -27,7 +27,7 @@ def ScatterConfig(mode: str = "elem", atomic: str = "none", oob: str = "skip", d
                   index_dtype: str = "int32", rows: int = 16, cols: int = 16, slots: int = 64,
                   batches: int = 1) -> FuzzConfig:
     """One MSCATTER configuration (everything but the index tile): the registry's
-    ``FuzzConfig(instr="mscatter")`` (``execution/instrs/mscatter.py``), in the family's own
+    ``FuzzConfig(instr="mscatter")`` (``isa/mscatter/config.py``), in the family's own
     words. ``slots``: table rows (Row) or elements (Elem); the table is ``Shape(1, 1, batches,
     slots, cols)`` (Row) or ``(1, 1, 1, 1, slots)`` (Elem), dense. ``batches`` > 1 (Row) makes
     the capacities differ: ``Shape[3]`` on cpu and A5, ``Shape[0..3]`` on A2/A3. A campaign's
@@ -90,7 +90,7 @@ hardware runs (Θ(slots x N) index reads). ``a5.last.reverse`` vs ``a5.last.owne
 
 # ---- one tile through the public API -----------------------------------------------------------
 class World:
-    """One side's canonical instance (``instrs.mscatter``: table at GM 0, zeros; source tile at
+    """One side's canonical instance (``isa/mscatter/config.py``: table at GM 0, zeros; source tile at
     UB 0; index tile after it) on a single core, reused tile after tile."""
 
     def __init__(self, cfg: FuzzConfig, side: Side, backend: str | None = None):

@@ -17,13 +17,6 @@ def run_mgather_ub(core, mode, oob, dst, table, idx) -> bool:
     from .mgather_kernels import run_mgather_ub as run
     return run(core, mode, oob, dst, table, idx)
 
-def run_mscatter(core, call, table, src, idx) -> bool:
-    """Run a checked MSCATTER as a kernel when ``core.backend`` has one; False: run NumPy."""
-    if not _kernel_ok(core, src, idx):
-        return False
-    from .mscatter_kernels import run
-    return run(core, call, table, src, idx)
-
 def run_mgather_l1(core, oob, dst, table, idx, scratch=None, simt=False) -> bool:
     """Run a checked GM->L1 MGATHER (Row: scratch None) as a kernel; False: run NumPy."""
     if not _kernel_ok(core, dst):

@@ -1,7 +1,7 @@
 """A5 MSCATTER launches as maps: which lane writes which slot, and where collisions race.
 
-Built from the semantics' own write list (``semantics/mscatter.writes``) and outcome sets
-(``semantics/scatter_outcomes``), so the map is what the emulation executes:
+Built from the semantics' own write list (``isa/mscatter/semantics.writes``) and outcome sets
+(``isa/mscatter/semantics_outcomes``), so the map is what the emulation executes:
 
 * ``Conflict::Default`` (and atomics): the source-centric launch ``dim3{32, W}``; each source
   element's thread (warp, lane) and round; per table element its writers, the ones that can
@@ -85,7 +85,7 @@ def scatter_map(mode: str, rows: int, cols: int, indices: np.ndarray | None, *, 
     identity)."""
     import ptogpu as pto
     from ..semantics import a5_launch
-    from ..semantics import mscatter as sem
+    from ..isa.mscatter import semantics as sem
     n = rows if mode == "row" else rows * cols
     if indices is None:
         indices = np.arange(n)

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import dtypes
-from ..enums import Coalesce, ScatterAtomicOp, ScatterOOB
-from ..semantics import mscatter as sem
-from ..backend import sources
-from ..backend.kernels import ParamBlock, launch_instances, launch_on
-from .mgather_kernels import bound_to_core, tile_desc
+from ... import dtypes
+from ...enums import Coalesce, ScatterAtomicOp, ScatterOOB
+from . import semantics as sem
+from ...backend import kernel_ok, sources
+from ...backend.kernels import ParamBlock, launch_instances, launch_on
+from ...lowering.mgather_kernels import bound_to_core, tile_desc
 
 _DT = {"int8": "DT_I8", "uint8": "DT_U8", "int16": "DT_I16", "uint16": "DT_U16", "int32": "DT_I32",
        "uint32": "DT_U32", "int64": "DT_I64", "uint64": "DT_U64", "half": "DT_F16",
@@ -75,7 +75,7 @@ def params(core, call: sem.Call, table, src, idx) -> np.ndarray | None:
 
 def block(call: sem.Call, prm: np.ndarray) -> tuple[int, int, int]:
     """The launch's ``dim3`` (the A5 geometry; the scalar loops run one thread)."""
-    from ..semantics import a5_launch
+    from ...semantics import a5_launch
     VR, VC = int(prm[_E("MS_VR")]), int(prm[_E("MS_VC")])      # (read back from the block)
     if call.path == "a5_default":
         w = a5_launch.launch_warps(call.mode.name.lower(), VR, VC)
@@ -83,6 +83,13 @@ def block(call: sem.Call, prm: np.ndarray) -> tuple[int, int, int]:
     if call.path == "a5_last":            # clamp(ceil(cap / 32), 1, 32): the Elem formula over slots
         return (32, int(a5_launch.elem_launch_warps(int(prm[_E("MS_CAP")]))), 1)
     return (1, 1, 1)
+
+
+def run_mscatter(core, call, table, src, idx) -> bool:
+    """Run a checked MSCATTER as a kernel when ``core.backend`` has one; False: run NumPy."""
+    if not kernel_ok(core, src, idx):
+        return False
+    return run(core, call, table, src, idx)
 
 
 def run(core, call: sem.Call, table, src, idx) -> bool:

@@ -19,12 +19,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import dtypes
-from ..enums import Coalesce, Layout, ScatterAtomicOp, ScatterConflict, ScatterOOB
-from ..errors import F_DST, F_INDEX, F_OTHER, F_TABLE, PtoFault
-from . import a5_launch
-from .indexing import M32, M64, cast_index, prod, u64, wrap_addr
-from .mgather_nz import nz_gm_dims
+from ... import dtypes
+from ...enums import Coalesce, Layout, ScatterAtomicOp, ScatterConflict, ScatterOOB
+from ...errors import F_DST, F_INDEX, F_OTHER, F_TABLE, PtoFault
+from ...semantics import a5_launch
+from ...semantics.indexing import M32, M64, cast_index, prod, u64, wrap_addr
+from ...semantics.mgather_nz import nz_gm_dims
 
 NAME = "MSCATTER"
 
@@ -144,7 +144,7 @@ def _src_vals(core, src, table, r, c, how: str, keep: list | None = None) -> np.
     v = _read(core, src, a.reshape(-1), f"{NAME} src read",
               lambda i: f"src({r.reshape(-1)[i]},{c.reshape(-1)[i]})", F_OTHER)
     if dtypes.name_of(src.Element) != dtypes.name_of(table.Element):
-        from .mgather import convert
+        from ...semantics.mgather import convert
         if keep is not None:
             keep.append(v)
         v = convert(core, v, table, src.DType)
@@ -160,7 +160,7 @@ def writes(core, call: Call, table, src, idx) -> Writes:
     empty = np.zeros(0, np.int64)
     if VR == 0 or VC == 0:
         return Writes(empty, np.zeros(0, st), empty, empty, empty)
-    from .mgather import guard_region
+    from ...semantics.mgather import guard_region
     guard_region(core, core.arena(src.space), VR * VC, src.Element.itemsize, NAME)
     cap = capacity(core, call, table)
     bits = rules.index_bits
@@ -300,7 +300,7 @@ def check_writes(core, W: Writes, T: int, call: Call) -> None:
 def arith_dtype(core, table) -> np.dtype:
     """The type the table's elements are added / compared in: the element type, except the
     simulator's bfloat16 when it is _Float16 (quirk ``cpu_bfloat16_is_half``)."""
-    from .sim_types import bf16_is_half
+    from ...semantics.sim_types import bf16_is_half
     name = dtypes.name_of(table.Element)
     if name == "bfloat16" and bf16_is_half(core):
         return np.dtype(np.float16)

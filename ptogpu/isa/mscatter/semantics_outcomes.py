@@ -20,9 +20,9 @@ from dataclasses import dataclass
 import ml_dtypes
 import numpy as np
 
-from .. import dtypes
-from ..enums import ScatterAtomicOp
-from .mscatter import Call, Writes, arith_dtype, combine, fold, last_per, stepwise, survivors
+from ... import dtypes
+from ...enums import ScatterAtomicOp
+from .semantics import Call, Writes, arith_dtype, combine, fold, last_per, stepwise, survivors
 
 ENUM_MAX = 10
 """Most writers of one element whose atomic orders are walked exactly (2^ENUM_MAX subsets)."""

@@ -10,7 +10,7 @@ import numpy as np
 
 from ... import dtypes
 from ...targets import get_target
-from .base import Instr, pad_to
+from ...execution.instrs.base import Instr, pad_to
 
 MAX_SLOTS = 1 << 20
 

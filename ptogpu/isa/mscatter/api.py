@@ -4,16 +4,16 @@ The argument order is the C++ one, destination first: ``MSCATTER(table, src, idx
 """
 from __future__ import annotations
 
-from .. import dtypes
-from ..lowering import run_mscatter
-from ..core import current_core, on_instances
-from ..enums import Coalesce, ScatterAtomicOp, ScatterConflict, ScatterOOB, TileType
-from ..errors import PtoCheckError, PtoError, PtoHazard, check
-from ..semantics import mscatter as sem
-from ..tensor import GlobalTensor
-from ..tile import Tile, require_valid_getters
-from .events import RecordEvent, operands, record, too_many
-from .mgather import a2a3_layout_checks, index_shape_checks, require_assigned
+from ... import dtypes
+from .kernels import run_mscatter
+from ...core import current_core, on_instances
+from ...enums import Coalesce, ScatterAtomicOp, ScatterConflict, ScatterOOB, TileType
+from ...errors import PtoCheckError, PtoError, PtoHazard, check
+from . import semantics as sem
+from ...tensor import GlobalTensor
+from ...tile import Tile, require_valid_getters
+from ...ops.events import RecordEvent, operands, record, too_many
+from ...ops.mgather import a2a3_layout_checks, index_shape_checks, require_assigned
 
 _ATOMIC_ROW = {ScatterAtomicOp.Add: 0, ScatterAtomicOp.Max: 1, ScatterAtomicOp.Min: 2}
 
@@ -58,7 +58,7 @@ def check_a2a3(core, call, table, src, idx):
 
 def check_cpu(core, call, table, src, idx):
     t = core.target.name
-    from ..semantics.sim_types import SIM_TYPES, check_conversion
+    from ...semantics.sim_types import SIM_TYPES, check_conversion
     check(dtypes.is_integral(idx.Element), "MSCATTER: indexes must be an integral type", t,
           f"index element {idx.DType}")
     check(src.Element.itemsize == table.Element.itemsize, "MSCATTER: element sizes must match", t,
@@ -160,7 +160,7 @@ class MScatterForm:
 
     def _outcomes(self, core, call, table, src, idx):
         """(the call's writes, their outcome sets); faults as the call raises them."""
-        from ..semantics.scatter_outcomes import outcomes
+        from .semantics_outcomes import outcomes
         W = sem.writes(core, call, table, src, idx)
         sem.check_writes(core, W, table.Element.itemsize, call)
         return W, outcomes(core, call, table, W)
