@@ -41,7 +41,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import ptogpu as pto  # noqa: E402
 from ptogpu.backend import backend_available  # noqa: E402
-from ptogpu.lowering import mgather_kernels  # noqa: E402
+from ptogpu.isa.mgather import kernels as mgather_kernels  # noqa: E402
 from ptogpu.backend.launch import batch_size, launch_batch  # noqa: E402
 
 

@@ -8,12 +8,12 @@ from .enums import (DYNAMIC, BLayout, CmpMode, Coalesce, GatherAxis, GatherExec,
                     ScatterAtomicOp, ScatterAxis, ScatterConflict, ScatterOOB, SLayout, TileType)
 from .errors import (BackendUnavailable, PtoAssertWarning, PtoCheckError, PtoError, PtoFault, PtoHazard,
                      PtoPortabilityWarning)
-from .ops.datamove import TASSIGN, TLOAD, TSTORE
+from .isa.datamove.api import TASSIGN, TLOAD, TSTORE
 from .ops.events import (EVENT_ID0, EVENT_ID1, EVENT_ID2, EVENT_ID3, EVENT_ID4, EVENT_ID5, EVENT_ID6,
                          EVENT_ID7, PIPE_ALL, PIPE_FIX, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3,
                          PIPE_MTE4, PIPE_MTE5, PIPE_S, PIPE_V, PIPE_V2, Event, EventId, Op, Pipe,
                          RecordEvent, pipe_barrier, set_flag, wait_flag)
-from .ops.mgather import MGATHER
+from .isa.mgather.api import MGATHER
 from .isa.mscatter.api import MSCATTER
 from .isa.tgatherb.api import TGATHERB
 from .isa.tinterleave.api import TDEINTERLEAVE, TINTERLEAVE

@@ -214,9 +214,9 @@ def test_dropping_pages_zeroes_bytes_outside_whole_pages():
                                            ("RowMajor", (1, 1))])
 def test_an_mgather_launch_writes_only_the_span_it_declares(target, mode, layout, valid):
     """A kept core restores what an MGATHER launch wrote from the byte range the launch
-    declares (lowering.mgather_kernels._dst_span): every UB byte outside it is left as it was
+    declares (isa.mgather.kernels._dst_span): every UB byte outside it is left as it was
     (here 0xCD), on every target's kernel, layout and valid shape tried."""
-    from ptogpu.lowering import mgather_kernels as mk
+    from ptogpu.isa.mgather import kernels as mk
     BL = getattr(pto.BLayout, layout)
     coal = getattr(pto.Coalesce, mode)
     with pto.Core(target, "native", batch=3) as core:

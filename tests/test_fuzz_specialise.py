@@ -100,7 +100,7 @@ def _camp(cfg, a="a5", b="a5", gen=None):
 def test_a_planted_kernel_mistake_is_caught_by_the_specialised_build(monkeypatch):
     """Side B's block reads the table one element further on, built into the specialised
     engine: side B fails its own reference on every tile, as in the generic engine."""
-    from ptogpu.lowering.mgather_kernels import _E as M
+    from ptogpu.isa.mgather.kernels import _E as M
     _quick_flags(monkeypatch)
     monkeypatch.setenv("PTOGPU_FUZZ_SPECIALISE", "1")
     cfg = FuzzConfig(oob="clamp", table_size=300)
@@ -117,7 +117,7 @@ def test_a_planted_kernel_mistake_is_caught_by_the_specialised_build(monkeypatch
 def test_a_build_refuses_blocks_it_was_not_built_for(monkeypatch, capsys):
     """Blocks changed after the build: the build runs nothing, the generic engine runs the
     chunk (and every later one), said once."""
-    from ptogpu.lowering.mgather_kernels import _E as M
+    from ptogpu.isa.mgather.kernels import _E as M
     _quick_flags(monkeypatch)
     monkeypatch.setenv("PTOGPU_FUZZ_SPECIALISE", "1")
     cfg = FuzzConfig(oob="clamp", table_size=300)

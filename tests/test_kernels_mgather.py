@@ -16,7 +16,7 @@ import pytest
 
 import ptogpu as pto
 from ptogpu.backend import backend_available
-from ptogpu.lowering import mgather_kernels
+from ptogpu.isa.mgather import kernels as mgather_kernels
 
 V, M = pto.TileType.Vec, pto.TileType.Mat
 RM, CM = pto.BLayout.RowMajor, pto.BLayout.ColMajor

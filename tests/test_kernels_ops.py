@@ -394,7 +394,7 @@ def test_a5_batch_lockstep_warps_match_every_thread_and_numpy(mode, oob, dtype):
     of each warp in SIMD steps) give the same UB bytes and fault records as running every
     thread of the dim3(32, warps) block on its own, and both equal NumPy tile by tile."""
     from ptogpu.backend import launch
-    from ptogpu.lowering import mgather_kernels
+    from ptogpu.isa.mgather import kernels as mgather_kernels
     rng = np.random.default_rng(zlib.crc32(f"{mode}/{oob}/{dtype}".encode()))
     N, VR, VC = 40, 7, 19
     size = np.dtype(pto.dtypes.storage(getattr(pto, dtype))).itemsize
@@ -470,7 +470,7 @@ def test_adversarial_batches_give_fault_records_not_crashes():
     """All indices 2^32-1 and huge table strides/bases, Undefined OOB: every instance faults
     with a record (no crash, nothing written)."""
     from ptogpu.backend import launch
-    from ptogpu.lowering import mgather_kernels
+    from ptogpu.isa.mgather import kernels as mgather_kernels
     N, UB = 64, 4096
     for mode in (pto.Coalesce.Elem, pto.Coalesce.Row):
         with pto.Core("a5", "native") as c:
@@ -536,7 +536,7 @@ def test_cupy_device_resident_batch_matches_native(mode):
         pytest.skip(f"cupy backend unavailable: {why}")
     import cupy
     from ptogpu.backend import launch
-    from ptogpu.lowering import mgather_kernels
+    from ptogpu.isa.mgather import kernels as mgather_kernels
     N, UB = 3000, 2048
     rng = np.random.default_rng(9)
     with pto.Core("a5", "numpy") as c:
@@ -592,7 +592,7 @@ def test_batch_table_shape_larger_than_gm_faults_in_both_thread_modes(oob):
     fault (per instance, nothing written), the others gather -- in both host thread modes,
     through the vectorised Clamp fast path too."""
     from ptogpu.backend import launch
-    from ptogpu.lowering import mgather_kernels
+    from ptogpu.isa.mgather import kernels as mgather_kernels
     N, UB = 32, 4096
     with pto.Core("a5", "native") as c:
         ptr = c.gm_put(np.arange(64, dtype=np.float32))

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import ptogpu as pto
-from ptogpu.ops.mgather_l1 import read_nd, read_nz
+from ptogpu.isa.mgather.api_l1 import read_nd, read_nz
 from ptogpu.targets import A5
 from conftest import ELEM, M, NPU, OOB, ROW, SENT, TARGETS, gt, new_core, sentinel, tile
 

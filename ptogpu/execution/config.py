@@ -15,9 +15,10 @@ import numpy as np
 from .. import dtypes
 from ..targets import get_target
 from .instrs import REGISTRY, Instr, pad_to
-from .instrs.mgather import LAYOUTS
+from .instrs.base import LAYOUTS
 
 INSTRS = tuple(REGISTRY)
+
 OOBS = tuple(dict.fromkeys(o for i in REGISTRY.values() for o in i.oobs))
 MODES = ("row", "elem")
 EXECS = tuple(dict.fromkeys(e for i in REGISTRY.values() for e in i.execs))

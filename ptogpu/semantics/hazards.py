@@ -31,7 +31,7 @@ from .launch_map import LaunchMap, launch_map
 from ..enums import Coalesce, GatherOOB
 from ..errors import PtoHazard
 from .indexing import M32, remap
-from .mgather import guard_region, storage_overlaps
+from .cells import guard_region, storage_overlaps
 
 LOAD, STORE = 0, 1
 EMULATED = "lockstep"

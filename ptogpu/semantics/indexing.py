@@ -89,3 +89,16 @@ def u64(v: int) -> np.uint64:
 
 def storage_of(tile_or_gt) -> np.dtype:
     return dtypes.storage(tile_or_gt.Element)
+
+
+def _i32(v: int) -> int:
+    """``static_cast<int>``: the low 32 bits, two's complement."""
+    v = int(v) & M32
+    return v - (1 << 32) if v >> 31 else v
+
+
+def nz_gm_dims(table):
+    """§6.2: the NZ paths (MGATHER's and MSCATTER's) read gShape0..2 and gStride0..4 as ``int``
+    (32-bit); offsets are then 64-bit pointer arithmetic (wrapping, like the address adder)."""
+    return ([_i32(table.GetShape(k)) for k in range(5)],
+            [_i32(table.GetStride(k)) for k in range(5)])

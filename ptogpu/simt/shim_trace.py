@@ -112,7 +112,7 @@ def trace_mgather(core, mode, oob, dst, table, idx):
     launched with ``dim3(32, 32)`` (the kernel's own geometry picks the working warps).
     Returns (launch map, per-slot {warp, lane, seq} of its store, stores per slot, stray
     stores outside the destination)."""
-    from ..lowering.mgather_kernels import plan_mgather
+    from ..isa.mgather.kernels import plan_mgather
     plan = plan_mgather(core, mode, oob, dst, table, idx)
     if plan is None or plan.kernel is None:
         raise ShimTraceUnavailable("the kernel backend does not run this call")
@@ -125,7 +125,7 @@ def trace_mgather(core, mode, oob, dst, table, idx):
 def trace_mgather_l1(core, oob, dst, table, idx, scratch):
     """The same for ``MGATHER[Elem, oob, GatherExec::Simt](dst, table, idx, scratch)``: the
     stores into the GM scratch (one per padded NZ slot) of ``mgather_l1_elem_simt``."""
-    from ..lowering.mgather_l1_kernels import plan
+    from ..isa.mgather.kernels_l1 import plan
     from ..enums import Coalesce
     pl = plan(core, oob, dst, table, idx, scratch, simt=True)
     if pl is None:

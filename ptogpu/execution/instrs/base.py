@@ -12,6 +12,12 @@ import numpy as np
 from ... import dtypes
 
 
+LAYOUTS = {"nd": ("RowMajor", "NoneBox"), "dn": ("ColMajor", "NoneBox"),
+           "nz": ("ColMajor", "RowMajor"), "zz": ("RowMajor", "RowMajor")}
+"""``FuzzConfig.layout``: tile layouts of MGATHER-into-UB destination and Elem index tiles,
+as (BLayout, SLayout) names."""
+
+
 def pad_to(n: int, m: int) -> int:
     return max(m, -(-n // m) * m)
 

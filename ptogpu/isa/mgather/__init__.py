@@ -1,5 +1,7 @@
-"""MGATHER: GM -> UB/L1 gather by an index tile (mgather.md). Its code still lives in the
-layer modules its hooks name; they move into this package as they are next touched."""
+"""MGATHER: GM -> UB/L1 gather by an index tile (docs/mgather.md). Its modules are named for
+their roles: ``api`` (and ``api_l1``: GM->L1), ``semantics`` (``semantics_l1``, ``semantics_nz``:
+A2/A3's NZ tables), ``kernels`` (``kernels_l1``), ``config``, ``repro``; its per-target rules are
+``targets.MGatherRules`` (``target.mgather``); its campaign engines are ``ptogpu.fuzz``'s."""
 from ..declare import Form, Instruction
 
 MGATHER = Instruction(
@@ -10,7 +12,7 @@ MGATHER = Instruction(
     rule_fields={"ub": ("mgather.index_bits", "mgather.row_capacity", "mgather.row_source",
                         "mgather.row_tail_fill", "mgather.tile_offsets"),
                  "l1": ("mgather.index_bits", "mgather.checks", "dma.nd2nz_tail")},
-    hooks={"api": "ptogpu.ops.mgather", "fuzz": "ptogpu.execution.instrs.mgather:MGATHER",
-           "repro": "ptogpu.fuzz.repro:mgather_lines", "native": "mgather.cu", "cupy": "mgather.cu",
+    hooks={"api": "ptogpu.isa.mgather.api", "fuzz": "ptogpu.isa.mgather.config:MGATHER",
+           "repro": "ptogpu.isa.mgather.repro:lines", "native": "mgather.cu", "cupy": "mgather.cu",
            "simt": "ptogpu.simt.trace:numpy_trace"},
     coverage="MGATHER (UB and GM->L1, all targets)")

@@ -13,7 +13,7 @@ from . import semantics as sem
 from ...tensor import GlobalTensor
 from ...tile import Tile, require_valid_getters
 from ...ops.events import RecordEvent, operands, record, too_many
-from ...ops.mgather import a2a3_layout_checks, index_shape_checks, require_assigned
+from ...ops.checks import a2a3_layout_checks, index_shape_checks, require_assigned
 
 _ATOMIC_ROW = {ScatterAtomicOp.Add: 0, ScatterAtomicOp.Max: 1, ScatterAtomicOp.Min: 2}
 

@@ -17,7 +17,7 @@ from ...enums import Coalesce, ScatterAtomicOp, ScatterOOB
 from . import semantics as sem
 from ...backend import kernel_ok, sources
 from ...backend.kernels import ParamBlock, launch_instances, launch_on
-from ...lowering.mgather_kernels import bound_to_core, tile_desc
+from ...lowering.tiles import bound_to_core, tile_desc
 
 _DT = {"int8": "DT_I8", "uint8": "DT_U8", "int16": "DT_I16", "uint16": "DT_U16", "int32": "DT_I32",
        "uint32": "DT_U32", "int64": "DT_I64", "uint64": "DT_U64", "half": "DT_F16",

@@ -24,7 +24,7 @@ from ...enums import Coalesce, Layout, ScatterAtomicOp, ScatterConflict, Scatter
 from ...errors import F_DST, F_INDEX, F_OTHER, F_TABLE, PtoFault
 from ...semantics import a5_launch
 from ...semantics.indexing import M32, M64, cast_index, prod, u64, wrap_addr
-from ...semantics.mgather_nz import nz_gm_dims
+from ...semantics.indexing import nz_gm_dims
 
 NAME = "MSCATTER"
 
@@ -144,7 +144,7 @@ def _src_vals(core, src, table, r, c, how: str, keep: list | None = None) -> np.
     v = _read(core, src, a.reshape(-1), f"{NAME} src read",
               lambda i: f"src({r.reshape(-1)[i]},{c.reshape(-1)[i]})", F_OTHER)
     if dtypes.name_of(src.Element) != dtypes.name_of(table.Element):
-        from ...semantics.mgather import convert
+        from ...semantics.cells import convert
         if keep is not None:
             keep.append(v)
         v = convert(core, v, table, src.DType)
@@ -160,7 +160,7 @@ def writes(core, call: Call, table, src, idx) -> Writes:
     empty = np.zeros(0, np.int64)
     if VR == 0 or VC == 0:
         return Writes(empty, np.zeros(0, st), empty, empty, empty)
-    from ...semantics.mgather import guard_region
+    from ...semantics.cells import guard_region
     guard_region(core, core.arena(src.space), VR * VC, src.Element.itemsize, NAME)
     cap = capacity(core, call, table)
     bits = rules.index_bits

@@ -41,7 +41,7 @@ def _tgatherb(dst: Tile, src: Tile, offset: Tile) -> None:
               f"sizeof({dst.DType}) = {dst.Element.itemsize}")
     for tile in (dst, src, offset):
         tile._bound()                       # unassigned tile -> PtoFault
-    from ...semantics.mgather import guard_region     # dynamic valid dims past the arena
+    from ...semantics.cells import guard_region  # dynamic valid dims past the arena
     guard_region(core, core.arena(dst.space), dst.valid_row * dst.valid_col, dst.Element.itemsize, "TGATHERB")
     if rules.width_assert:      # TileDType is a pointer in the simulator: validCol % 4 == 0
         runtime_assert(core, dst.valid_col % 4 == 0,

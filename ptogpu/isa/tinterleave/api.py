@@ -52,7 +52,7 @@ def _common(core, what: str, key: str, named: dict) -> None:
         for name, tile in named.items():
             if name.startswith("src"):
                 check_conversion(tile.DType, dst0.DType, what, t)
-    from ...semantics.mgather import guard_region      # dynamic valid dims past the arena
+    from ...semantics.cells import guard_region  # dynamic valid dims past the arena
     for tile in named.values():
         tile._bound()
         guard_region(core, core.arena(tile.space), tile.valid_row * tile.valid_col, tile.Element.itemsize, what)

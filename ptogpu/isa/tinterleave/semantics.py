@@ -123,7 +123,7 @@ def cpu_execute(core, dsts, srcs, VR: int, stmts) -> None:
     with a source the statements run one by one, so a later read sees an earlier write, as in
     the simulator; otherwise in one vectorised pass with the same result. Every address is
     checked first: nothing is written on a fault."""
-    from ...semantics.mgather import convert
+    from ...semantics.cells import convert
     dn, dc, sn, sc = stmts
     if VR == 0 or dn.size == 0:
         return

@@ -11,7 +11,7 @@ from ... import dtypes
 from ...enums import MaskPattern
 from ...errors import F_DST, F_INDEX, F_TABLE
 from ...semantics.faults import Faults
-from ...semantics.mgather import convert
+from ...semantics.cells import convert
 from ...semantics.tile_moves import elems, grid, in_program_order, outside_ub, winners, zero_tile
 
 

@@ -5,13 +5,13 @@ import operator
 
 import numpy as np
 
-from ..core import current_core, on_instances
-from ..enums import TileType
-from ..errors import F_DST, F_OTHER, PtoCheckError, PtoFault, PtoPortabilityWarning, warn
-from ..memory import Ptr
-from ..tensor import GlobalTensor
-from ..tile import Tile, require_valid_getters
-from .events import instruction
+from ...core import current_core, on_instances
+from ...enums import TileType
+from ...errors import F_DST, F_OTHER, PtoCheckError, PtoFault, PtoPortabilityWarning, warn
+from ...memory import Ptr
+from ...tensor import GlobalTensor
+from ...tile import Tile, require_valid_getters
+from ...ops.events import instruction
 
 
 @on_instances(uniform=True)

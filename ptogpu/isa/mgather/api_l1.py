@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..lowering import run_mgather_l1
-from ..enums import Coalesce, GatherExec, Layout, TileType
-from ..errors import F_OTHER, PtoCheckError, PtoFault, check
-from ..semantics import mgather_l1 as sem
-from ..tensor import GlobalTensor
-from ..tile import Tile
+from .kernels_l1 import run_mgather_l1
+from ...enums import Coalesce, GatherExec, Layout, TileType
+from ...errors import F_OTHER, PtoCheckError, PtoFault, check
+from . import semantics_l1 as sem
+from ...tensor import GlobalTensor
+from ...tile import Tile
 
 RULE = "MGatherCheckGm2L1"
 
@@ -62,7 +62,7 @@ def _guard(core, dst, idx=None) -> None:
     """Dynamic valid dims past the destination's arena fault before any backend loops; with
     ``idx`` (Row), so do more row indices than GM holds: Row reads one index per valid row,
     at consecutive addresses, even when ValidCol is 0."""
-    from ..semantics.mgather import guard_region
+    from ...semantics.cells import guard_region
     guard_region(core, core.arena(dst.space), dst.valid_row * dst.valid_col, dst.Element.itemsize)
     if idx is not None:
         guard_region(core, core.gm, dst.valid_row, idx.Element.itemsize, what=f"{sem.NAME} row indices")

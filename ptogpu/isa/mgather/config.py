@@ -6,11 +6,8 @@ import numpy as np
 
 from ... import dtypes
 from ...targets import get_target
-from .base import Instr, pad_to, prefill
+from ...execution.instrs.base import LAYOUTS, Instr, pad_to, prefill
 
-# Tile layouts of MGATHER-into-UB destination and Elem index tiles: (BLayout, SLayout) names.
-LAYOUTS = {"nd": ("RowMajor", "NoneBox"), "dn": ("ColMajor", "NoneBox"),
-           "nz": ("ColMajor", "RowMajor"), "zz": ("RowMajor", "RowMajor")}
 
 
 def tile_classes(cfg, L: dict):
@@ -45,6 +42,7 @@ def make_tiles(cfg, L: dict):
 
 
 class MGather(Instr):
+    make_tiles = staticmethod(make_tiles)
     name = "mgather"
 
     def lo32_cast(self, cfg) -> bool:

@@ -1,6 +1,6 @@
 """MGATHER GM->L1 on the kernel backends (cuda_src/mgather_l1.cu).
 
-:func:`run` is the hook ``ops/mgather_l1.py`` calls before the NumPy semantics. False (NumPy
+:func:`run` is the hook ``api_l1.py`` calls before the NumPy semantics. False (NumPy
 runs) on the numpy backend, while ``core.trace()`` records bursts, for ``Wrap`` with capacity
 0, for operands not bound to this core or a destination not 32-byte aligned, and whenever the
 kernel's check pass finds a fault or (Elem) an index/table read inside the scratch: the kernel
@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..enums import GatherOOB
-from ..tensor import GlobalTensor
-from ..trace import active
-from ..backend.kernels import M32, ParamBlock, all_clean, launch_on, use_kernels
-from ..semantics.a5_launch import elem_launch_warps
-from ..semantics.indexing import prod
+from ...enums import GatherOOB
+from ...tensor import GlobalTensor
+from ...trace import active
+from ...backend import kernel_ok
+from ...backend.kernels import M32, ParamBlock, all_clean, launch_on, use_kernels
+from ...semantics.a5_launch import elem_launch_warps
+from ...semantics.indexing import prod
 
 FILE = "mgather_l1.cu"
 
@@ -71,3 +72,10 @@ def run(core, oob, dst, table, idx, scratch=None, simt=False) -> bool:
         return False
     launch_on(core, kernel, p, block=block, passes=2, writes=("gm", "l1"))
     return True
+
+
+def run_mgather_l1(core, oob, dst, table, idx, scratch=None, simt=False) -> bool:
+    """Run a checked GM->L1 MGATHER (Row: scratch None) as a kernel; False: run NumPy."""
+    if not kernel_ok(core, dst):
+        return False
+    return run(core, oob, dst, table, idx, scratch, simt)

@@ -3,23 +3,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..enums import Coalesce, GatherOOB
-from ..errors import F_DST, F_OTHER, F_TABLE, PtoFault
-from .indexing import M32, cast_index, remap, u64, wrap_addr
-from .mgather import NAME, guard_region, read_indices, storage_overlaps
-
-
-def _i32(v: int) -> int:
-    """``static_cast<int>``: the low 32 bits, two's complement."""
-    v = int(v) & M32
-    return v - (1 << 32) if v >> 31 else v
-
-
-def nz_gm_dims(table):
-    """§6.2: the NZ paths (MGATHER's and MSCATTER's) read gShape0..2 and gStride0..4 as ``int``
-    (32-bit); offsets are then 64-bit pointer arithmetic (wrapping, like the address adder)."""
-    return ([_i32(table.GetShape(k)) for k in range(5)],
-            [_i32(table.GetStride(k)) for k in range(5)])
+from ...enums import Coalesce, GatherOOB
+from ...errors import F_DST, F_OTHER, F_TABLE, PtoFault
+from ...semantics.indexing import M32, cast_index, nz_gm_dims, remap, u64, wrap_addr
+from .semantics import NAME, read_indices
+from ...semantics.cells import guard_region, storage_overlaps
 
 
 def row_nz(core, oob: GatherOOB, dst, table, idx, sel=None, prezero: bool = True) -> None:
@@ -55,7 +43,7 @@ def row_nz(core, oob: GatherOOB, dst, table, idx, sel=None, prezero: bool = True
     if oob == GatherOOB.Zero and prezero:                # whole tile pre-zeroed by the scalar unit
         ub.data[dst.addr: dst.addr + dst.nbytes] = 0
     # One multi-burst DMA per (row, batch): nBurst = gShape1 bursts of 32 bytes (§6.4).
-    from .dma import Bursts, execute
+    from ...semantics.dma import Bursts, execute
     shp = (len(rows), nblk, C0)
     execute(core, Bursts(NAME, "gm", dst.space, src.reshape(shp)[..., 0], daddr.reshape(shp)[..., 0],
                          C0 * T, T))

@@ -12,13 +12,13 @@ import warnings
 
 import numpy as np
 
-from .. import dtypes
-from ..enums import GatherOOB
-from ..errors import F_DST, F_INDEX, F_TABLE, NotBatched, PtoFault, PtoHazard
-from .dma import Bursts, execute
-from .faults import Faults, at
-from .indexing import M32, cast_index, prod, remap, u64, wrap_addr
-from .mgather import NAME, read_indices
+from ... import dtypes
+from ...enums import GatherOOB
+from ...errors import F_DST, F_INDEX, F_TABLE, NotBatched, PtoFault, PtoHazard
+from ...semantics.dma import Bursts, execute
+from ...semantics.faults import Faults, at
+from ...semantics.indexing import M32, cast_index, prod, remap, u64, wrap_addr
+from .semantics import NAME, read_indices
 
 
 def nz_offsets(r, c, rows: int, c0: int):

@@ -1,6 +1,6 @@
 """MGATHER on the kernel backends: lower a checked call to a kernel launch (cuda_src/mgather.cu).
 
-:func:`run_mgather_ub` is the one entry point ``ops/mgather.py`` calls, at the two places
+:func:`run_mgather_ub` is the one entry point ``api.py`` calls, at the two places
 where it would hand a checked call to the NumPy semantics (the CPU simulator's generic routine,
 and the A2/A3 / A5 UB paths). It returns ``False`` (the caller then runs NumPy) when the core's
 backend is ``numpy`` or when the call is outside what the kernels cover:
@@ -23,15 +23,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import dtypes
-from ..enums import BLayout, Coalesce, GatherOOB, Layout, SLayout
-from ..errors import F_DST, F_INDEX, F_TABLE, PtoFault
-from ..tensor import GlobalTensor
-from ..backend import sources
-from ..backend.kernels import ParamBlock, launch_instances, launch_on, use_kernels
-from ..semantics.a5_launch import elem_launch_warps, row_launch_warps
-from ..semantics.indexing import prod
-from ..semantics.mgather import cells_alias, dst_addrs, storage_overlaps
+from ... import dtypes
+from ...enums import BLayout, Coalesce, GatherOOB, Layout, SLayout
+from ...errors import F_DST, F_INDEX, F_TABLE, PtoFault
+from ...tensor import GlobalTensor
+from ...backend import kernel_ok, sources
+from ...backend.kernels import ParamBlock, launch_instances, launch_on, use_kernels
+from ...semantics.a5_launch import elem_launch_warps, row_launch_warps
+from ...lowering.tiles import bound_to_core, tile_desc
+from ...semantics.indexing import prod
+from ...semantics.cells import cells_alias, storage_overlaps
+from .semantics import dst_addrs
 
 M32 = (1 << 32) - 1
 M64 = (1 << 64) - 1
@@ -67,36 +69,6 @@ class Plan:
     path: str = "gather"               # "gather" | "row_nz" | "elem_nz": fault message shapes
 
 
-_KIND_FULL = {  # (BLayout, SLayout) -> tile kind, the CPU simulator's full offset rule
-    (BLayout.RowMajor, SLayout.NoneBox): "TK_ROW", (BLayout.ColMajor, SLayout.NoneBox): "TK_COL",
-    (BLayout.ColMajor, SLayout.RowMajor): "TK_NZ", (BLayout.RowMajor, SLayout.ColMajor): "TK_ZN",
-    (BLayout.RowMajor, SLayout.RowMajor): "TK_ZZ", (BLayout.ColMajor, SLayout.ColMajor): "TK_NN",
-}
-_SPACE = {"gm": "SPACE_GM", "ub": "SPACE_UB", "l1": "SPACE_L1"}
-
-
-def tile_desc(tile, offsets: str, force_kind: str | None = None) -> np.ndarray:
-    """A tile's (or a GlobalTensor's rows') descriptor: common.cuh's ``TD_*`` block."""
-    d = ParamBlock(FILE, "TD_")
-    if isinstance(tile, GlobalTensor):
-        d.SPACE, d.KIND, d.RSTRIDE = _E("SPACE_GM"), _E("TK_GMROWS"), tile.GetStride(3)
-        d.ROWS = d.COLS = d.IR = d.IC = 1
-    else:
-        d.SPACE = _E(_SPACE[tile.space])
-        if force_kind:
-            kind = force_kind
-        elif offsets == "full":
-            kind = _KIND_FULL[(tile.BLayout, tile.SLayout)]
-        else:
-            kind = "TK_ROW" if tile.isRowMajor else "TK_COL"
-        d.KIND = _E(kind)
-        d.ROWS, d.COLS, d.IR, d.IC = tile.Rows, tile.Cols, tile.InnerRows, tile.InnerCols
-    d.ADDR = tile.addr
-    d.ESIZE = tile.Element.itemsize
-    d.SIGNED = int(dtypes.storage(tile.Element).kind == "i")
-    return d.words
-
-
 def _ordered(core, mode, dst, idx) -> bool:
     """The bytes depend on the order of loads and stores: index reads that may see the
     destination's stores, or valid cells sharing storage on a GPU (whose warps run
@@ -104,15 +76,6 @@ def _ordered(core, mode, dst, idx) -> bool:
     if storage_overlaps(dst, idx, mode):
         return True
     return core.backend == "cupy" and cells_alias(dst)
-
-
-def bound_to_core(core, x) -> bool:
-    if isinstance(x, GlobalTensor):
-        return x.core is core
-    try:
-        return x.core is core and x.addr is not None and x.space in _SPACE
-    except Exception:          # a Loc with no emulated buffer: NumPy raises the error
-        return False
 
 
 def plan_mgather(core, mode: Coalesce, oob: GatherOOB, dst, table, idx) -> Plan | None:
@@ -273,7 +236,7 @@ def _dst_span(core, plan: Plan, dst):
     return (dst.space, int(a.min()), int(a.max()) + dst.Element.itemsize + (32 if burst else 0))
 
 
-def run_mgather_ub(core, mode: Coalesce, oob: GatherOOB, dst, table, idx) -> bool:
+def run_plan(core, mode: Coalesce, oob: GatherOOB, dst, table, idx) -> bool:
     """Run a checked MGATHER (Vec destination, or any destination of the CPU simulator's
     generic routine) as a kernel on ``core.backend``. Returns False when NumPy must run it."""
     if not use_kernels(core):
@@ -293,3 +256,10 @@ def run_mgather_ub(core, mode: Coalesce, oob: GatherOOB, dst, table, idx) -> boo
     if int(fault[0, 0]) != M64:
         raise _fault(core, plan, fault[0], Coalesce(mode), GatherOOB(oob), dst, idx)
     return True
+
+
+def run_mgather_ub(core, mode, oob, dst, table, idx) -> bool:
+    """Run a checked MGATHER as a kernel when ``core.backend`` has one; False: run NumPy."""
+    if not kernel_ok(core, dst, idx):
+        return False
+    return run_plan(core, mode, oob, dst, table, idx)
