@@ -79,12 +79,12 @@ def test_a_kernel_that_writes_outside_its_destination_is_marked_per_tile(where):
     """The kernel's destination moved 4 KiB further into UB, into GM, or onto the index tile:
     every tile that writes (the clean ones: a faulting tile writes nothing) is marked."""
     from ptogpu.backend import sources
-    from ptogpu.isa.mgather.kernels import _E as M
+    from ptogpu.isa.mgather.kernels import K as M
     td = sources.enum_values("common.cuh")
     cfg = FuzzConfig(oob="undefined", table_size=4096, target="a5", rows=4, cols=8)
     side = engine._world(cfg)[0]
     saved = side.params.copy()
-    d = M("MG_DST")
+    d = M.MG_DST
     try:
         if where == "gm":
             side.params[d + td["TD_SPACE"]], side.params[d + td["TD_ADDR"]] = 0, 0

@@ -96,15 +96,15 @@ def _planted(cfg, change, n=200, shapes=False):
 
 
 def _E(name):
-    return X._E(name)
+    return X.K[name]
 
 
 def test_a_kernel_that_reads_other_bytes_disagrees_with_its_reference():
     """Side B's kernel reads the table one element further on: side B fails its own reference
     on every tile (verdict 2), whatever side A shows."""
-    from ptogpu.isa.mgather.kernels import _E as M
+    from ptogpu.isa.mgather.kernels import K as M
     cfg = FuzzConfig(oob="clamp", table_size=300)
-    rep = _planted(cfg, lambda p: p.__setitem__(M("MG_TBASE"), p[M("MG_TBASE")] + cfg.esize))
+    rep = _planted(cfg, lambda p: p.__setitem__(M.MG_TBASE, p[M.MG_TBASE] + cfg.esize))
     assert rep.divergent == 200 and rep.bugs == 200 and list(rep.classes) == [R.REF_B]
     assert rep.ref_bad_b == 200 and rep.ref_bad_a == 0
 
@@ -113,8 +113,8 @@ def test_a_kernel_that_reads_other_bytes_disagrees_with_its_reference():
 def test_a_kernel_that_writes_outside_its_destination_is_caught(where):
     """Side B's kernel stores its destination 4 KiB further into UB, or into GM: the bytes it
     should have written are missing and bytes outside every window changed (WINDOW)."""
-    from ptogpu.isa.mgather.kernels import _E as M
-    d = M("MG_DST")
+    from ptogpu.isa.mgather.kernels import K as M
+    d = M.MG_DST
 
     def move(p):
         if where == "gm":
@@ -135,8 +135,8 @@ def _E_td(name):
 def test_a_kernel_that_writes_its_index_tile_is_caught():
     """The destination moved onto the index tile: per tile, the index words no longer hold the
     tile's indices."""
-    from ptogpu.isa.mgather.kernels import _E as M
-    rep = _planted(FuzzConfig(oob="wrap", table_size=4096), lambda p: p.__setitem__(M("MG_DST") + _E_td("TD_ADDR"), 0))
+    from ptogpu.isa.mgather.kernels import K as M
+    rep = _planted(FuzzConfig(oob="wrap", table_size=4096), lambda p: p.__setitem__(M.MG_DST + _E_td("TD_ADDR"), 0))
     assert rep.bugs == 200 and set(rep.classes) == {R.REF_B | R.WINDOW}
 
 

@@ -200,7 +200,7 @@ def test_masks_looked_up_by_code_are_the_masks_computed_tile_by_tile(rel):
     bits = {"faults_a": "FZ_FAULT_A", "faults_b": "FZ_FAULT_B", "races_a": "FZ_RACE_A", "races_b": "FZ_RACE_B",
             "ref_bad_a": "FZ_REFBAD_A", "ref_bad_b": "FZ_REFBAD_B"}
     for k, bit in bits.items():
-        assert getattr(fast, k) == getattr(slow, k) == int(((got_code & S._E(bit)) != 0).sum())
+        assert getattr(fast, k) == getattr(slow, k) == int(((got_code & S.K[bit]) != 0).sum())
     big = rec.copy()
     big[0, 0] = np.uint64(2**64 - 2)              # (a refused block's word: every bit)
     np.testing.assert_array_equal(S.fused_masks(big, rel)[1], S.class_masks(big[:, 0], big[:, 2], rel))

@@ -100,12 +100,12 @@ def _camp(cfg, a="a5", b="a5", gen=None):
 def test_a_planted_kernel_mistake_is_caught_by_the_specialised_build(monkeypatch):
     """Side B's block reads the table one element further on, built into the specialised
     engine: side B fails its own reference on every tile, as in the generic engine."""
-    from ptogpu.isa.mgather.kernels import _E as M
+    from ptogpu.isa.mgather.kernels import K as M
     _quick_flags(monkeypatch)
     monkeypatch.setenv("PTOGPU_FUZZ_SPECIALISE", "1")
     cfg = FuzzConfig(oob="clamp", table_size=300)
     camp = _camp(cfg)
-    camp.sb.params[M("MG_TBASE")] += cfg.esize
+    camp.sb.params[M.MG_TBASE] += cfg.esize
     camp.plan(200)
     assert camp.spec.get() is not None
     rep = C.GatherReport(C.Side.parse("a5@native"), C.Side.parse("a5@native"), cfg, 200, "uniform", 1)
@@ -117,7 +117,7 @@ def test_a_planted_kernel_mistake_is_caught_by_the_specialised_build(monkeypatch
 def test_a_build_refuses_blocks_it_was_not_built_for(monkeypatch, capsys):
     """Blocks changed after the build: the build runs nothing, the generic engine runs the
     chunk (and every later one), said once."""
-    from ptogpu.isa.mgather.kernels import _E as M
+    from ptogpu.isa.mgather.kernels import K as M
     _quick_flags(monkeypatch)
     monkeypatch.setenv("PTOGPU_FUZZ_SPECIALISE", "1")
     cfg = FuzzConfig(oob="clamp", table_size=300)
@@ -125,7 +125,7 @@ def test_a_build_refuses_blocks_it_was_not_built_for(monkeypatch, capsys):
     camp.plan(200)
     fn = camp.spec.get()
     assert fn is not None
-    assert camp.run_chunk(0, 200)[:, X._E("FZ_DIVERGENT")].sum() == 0
+    assert camp.run_chunk(0, 200)[:, X.K.FZ_DIVERGENT].sum() == 0
     assert camp.tiles["specialised"] == 200
     # each block, and the GM size, is checked: the build refuses and leaves `res` alone
     prm = fused.params(camp.a, camp.b, 1, camp.gen.counter_kind, 0, 0)
@@ -134,22 +134,22 @@ def test_a_build_refuses_blocks_it_was_not_built_for(monkeypatch, capsys):
                     pb=camp.sb.params.copy())
         gm_size = camp.gm.size - (name == "gm")
         if name != "gm":
-            args[name][-1 if name != "prm" else X._E("FZ_GEN")] += 1
+            args[name][-1 if name != "prm" else X.K.FZ_GEN] += 1
         res = fused.empty_results(2)
         before = res.copy()
         got = fn(*(args[k].ctypes.data for k in ("prm", "ex", "ipos", "pa", "pb")), camp.gm.ctypes.data, gm_size,
                  camp.ub[0].ctypes.data, camp.ub[1].ctypes.data, 10, res.ctypes.data, 2)
         assert got == 1 and np.array_equal(res, before), name
     # the seed and first instance are the call's own
-    prm[X._E("FZ_SEED")], prm[X._E("FZ_INST0")] = 12345, 77
+    prm[X.K.FZ_SEED], prm[X.K.FZ_INST0] = 12345, 77
     assert fn(prm.ctypes.data, camp.ex.ctypes.data, camp.ipos.ctypes.data, camp.sa.params.ctypes.data,
               camp.sb.params.ctypes.data, camp.gm.ctypes.data, camp.gm.size, camp.ub[0].ctypes.data,
               camp.ub[1].ctypes.data, 10, fused.empty_results(2).ctypes.data, 2) == 0
-    camp.sb.params[M("MG_TBASE")] += cfg.esize                   # a kernel mistake planted now
+    camp.sb.params[M.MG_TBASE] += cfg.esize                   # a kernel mistake planted now
     capsys.readouterr()
     for s in (200, 400):
         res = camp.run_chunk(s, 200)
-        assert res[:, X._E("FZ_REFBAD_B")].sum() == 200         # the generic engine ran the new blocks
+        assert res[:, X.K.FZ_REFBAD_B].sum() == 200         # the generic engine ran the new blocks
     assert camp.tiles == {"specialised": 200, "generic": 400}
     err = capsys.readouterr().err
     assert err.count("refused this campaign's blocks") <= 1     # said once per process

@@ -75,12 +75,12 @@ CASES = [
 @pytest.mark.parametrize("cfg,a,b", CASES, ids=[f"{c.dtype}-{a}-{b}" for c, a, b in CASES])
 def test_clean_only_when_both_tables_are_the_rules_and_every_corrupt_byte_refuses(cfg, a, b):
     p, gm, ub, _ = S.fused_plan(cfg, S.side(a, "native"), S.side(b, "native"), "mixed", 1)
-    mw = S._E("MS_WORDS")
-    src_at = int(p[S._E("MS_SRC") + S._E("TD_ADDR")])
-    T = int(p[S._E("MS_T")])
-    n, cap, tb = int(p[S._E("FZ_NIDX")]), int(p[S._E("MS_CAP")]), int(p[S._E("FZ_TBYTES")])
-    assert p[mw + S._E("MS_T")] == T and tb == cap * T
-    VC, SC = int(p[S._E("MS_VC")]), int(p[S._E("MS_SRC") + S._E("TD_COLS")])
+    mw = S.K.MS_WORDS
+    src_at = int(p[S.K.MS_SRC + S.K.TD_ADDR])
+    T = int(p[S.K.MS_T])
+    n, cap, tb = int(p[S.K.FZ_NIDX]), int(p[S.K.MS_CAP]), int(p[S.K.FZ_TBYTES])
+    assert p[mw + S.K.MS_T] == T and tb == cap * T
+    VC, SC = int(p[S.K.MS_VC]), int(p[S.K.MS_SRC + S.K.TD_COLS])
     rng = np.random.default_rng(7)
     ub = ub.copy()
     if cfg.atomic != "none" and cfg.dtype == "float32":         # whole numbers: no NaN, exact sums
@@ -89,8 +89,8 @@ def test_clean_only_when_both_tables_are_the_rules_and_every_corrupt_byte_refuse
         ub[src_at:src_at + n // VC * SC * T] = rng.integers(0, 256, n // VC * SC * T, dtype=np.uint8)
     at = np.arange(n) // VC * SC + np.arange(n) % VC          # position -> element of the (padded) source tile
     src = ub[src_at:].view(np.uint8)[(at[:, None] * T + np.arange(T)).ravel()]
-    kinds = (p[S._E("FZ_KIND_A")], p[S._E("FZ_KIND_B")])
-    source = [k == S._E("FK_SOURCE") for k in kinds]
+    kinds = (p[S.K.FZ_KIND_A], p[S.K.FZ_KIND_B])
+    source = [k == S.K.FK_SOURCE for k in kinds]
     seen_race = set()
     for trial in range(12):
         hi = cap + 8 if trial % 3 else cap // 4                    # few slots: races; past cap: skips
@@ -113,9 +113,9 @@ def test_clean_only_when_both_tables_are_the_rules_and_every_corrupt_byte_refuse
 def test_a_write_past_gm_is_not_its_to_decide():
     cfg = S.ScatterConfig(oob="undefined", rows=4, cols=8, slots=64)
     p, gm, ub, _ = S.fused_plan(cfg, S.side("cpu", "native"), S.side("a5.default", "native"), "mixed", 1)
-    tb = int(p[S._E("FZ_TBYTES")])
+    tb = int(p[S.K.FZ_TBYTES])
     words = np.zeros(32, np.uint32)
-    src_at = int(p[S._E("MS_SRC") + S._E("TD_ADDR")])
+    src_at = int(p[S.K.MS_SRC + S.K.TD_ADDR])
     t = gm[:tb].copy()
     t[0:4] = ub[src_at + 31 * 4:src_at + 32 * 4]             # slot 0: its last writer, position 31
     # (tables as the rule leaves them but for position 5's write, which would leave GM: the
@@ -132,12 +132,12 @@ def test_a_write_past_gm_is_not_its_to_decide():
 def test_sizes_the_engine_refuses_are_refused():
     p, gm, ub, _ = S.fused_plan(S.ScatterConfig(), S.side("a5.default", "native"), S.side("cpu", "native"), "mixed", 1)
     words = np.zeros(256, np.uint32)
-    tb = int(p[S._E("FZ_TBYTES")])
+    tb = int(p[S.K.FZ_TBYTES])
     t = gm[:tb].copy()
     assert _verdict(p, words[:10], gm, ub, t, t.copy())[0] == -1          # fewer words than positions
     assert _verdict(p, words, gm[:8], ub, t, t.copy())[0] == -1           # an image smaller than the table
     q = p.copy()
-    q[S._E("FZ_TBYTES")] = 1 << 40
+    q[S.K.FZ_TBYTES] = 1 << 40
     assert _verdict(q, words, gm, ub, t, t.copy())[0] == -1
 
 
@@ -155,7 +155,7 @@ def test_a_block_the_host_never_builds_is_refused_tile_by_tile(word, value):
     want = _records(plan, 50, 0)
     p, gm, ub, _ = plan
     q = p.copy()
-    q[S._E(word)] = value
+    q[S.K[word]] = value
     rec = launch_batch("mscatter_fuzz", 50, {"gm": (gm, gm.size, 0), "ub": (ub, ub.size, 0)}, q, backend="native")
     _flush(gm, ub, rec)
     assert (rec[:, 0] == np.uint64(2**64 - 2)).all()
@@ -168,8 +168,8 @@ def test_sides_whose_rules_differ_are_each_checked_and_then_compared():
     own rule's: each side is right, and the tiles differ -- not clean (the lists classify it)."""
     cfg = S.ScatterConfig(oob="wrap", rows=4, cols=8, slots=7)
     p, gm, ub, _ = S.fused_plan(cfg, S.side("cpu", "native"), S.side("a5.last", "native"), "mixed", 1)
-    assert (p[S._E("MS_BITS")], p[S._E("MS_WORDS") + S._E("MS_BITS")]) == (64, 32)
-    tb, src_at = int(p[S._E("FZ_TBYTES")]), int(p[S._E("MS_SRC") + S._E("TD_ADDR")])
+    assert (p[S.K.MS_BITS], p[S.K.MS_WORDS + S.K.MS_BITS]) == (64, 32)
+    tb, src_at = int(p[S.K.FZ_TBYTES]), int(p[S.K.MS_SRC + S.K.TD_ADDR])
     ub = ub.copy()
     ub[src_at:src_at + 32 * 4] = np.arange(1, 129, dtype=np.uint8)
     el = lambda pos: ub[src_at + 4 * pos:src_at + 4 * pos + 4]        # noqa: E731
@@ -199,8 +199,8 @@ def _records(plan, n, paranoid):
     from ptogpu.backend.launch import launch_batch
     p, gm, ub, _ = plan
     q = p.copy()
-    q[S._E("FZ_PARANOID")] = paranoid
-    q[S._E("FZ_IMAGE")] = -(2 * p[S._E("FZ_IMAGE")] + paranoid + 1)      # (fresh image copies: an id of its own)
+    q[S.K.FZ_PARANOID] = paranoid
+    q[S.K.FZ_IMAGE] = -(2 * p[S.K.FZ_IMAGE] + paranoid + 1)      # (fresh image copies: an id of its own)
     arenas = {"gm": (gm, gm.size, 0), "ub": (ub, ub.size, 0)}
     rec = launch_batch("mscatter_fuzz", n, arenas, q, backend="native")
     _flush(gm, ub, rec)
@@ -223,7 +223,7 @@ def test_whole_tables_and_write_lists_give_the_same_records(cfg, a, b, gen):
     plan = S.fused_plan(cfg, S.side(a, "native"), S.side(b, "native"), gen, 3)
     fast, lists = _records(plan, 400, 0), _records(plan, 400, 1)
     np.testing.assert_array_equal(fast, lists)
-    races = S._E("FZ_RACE_A") | S._E("FZ_RACE_B")
+    races = S.K.FZ_RACE_A | S.K.FZ_RACE_B
     if gen == "cycle":
         assert (fast[:, 0] & races).all()
 
@@ -241,11 +241,11 @@ def test_an_image_id_reused_with_other_sizes_takes_fresh_images():
     for plan in (small, big):
         p, gm, ub, _ = plan
         q = p.copy()
-        q[S._E("FZ_IMAGE")] = -1
+        q[S.K.FZ_IMAGE] = -1
         rec = launch_batch("mscatter_fuzz", 300, {"gm": (gm, gm.size, 0), "ub": (ub, ub.size, 0)}, q,
                            backend="native")
         _flush(gm, ub, rec)                                     # (every thread's copies against the images)
-    assert not (rec[:, 0] & np.uint64(S._E("FZ_SUSPECT"))).any()   # its copies were this block's images
+    assert not (rec[:, 0] & np.uint64(S.K.FZ_SUSPECT)).any()   # its copies were this block's images
     np.testing.assert_array_equal(rec[:, :3], want)
 
 
@@ -277,9 +277,9 @@ def test_sides_of_other_capacities_are_each_judged_by_their_own_rule():
     cfg = S.ScatterConfig(rows=16, cols=16, slots=64)
     plan = S.fused_plan(cfg, S.side("a5.default", "native"), S.side("cpu", "native"), "mixed", 3)
     p = plan[0].copy()
-    p[S._E("MS_WORDS") + S._E("MS_CAP")] = 48
+    p[S.K.MS_WORDS + S.K.MS_CAP] = 48
     plan = (p,) + tuple(plan[1:])
     fast, lists = _records(plan, 400, 0), _records(plan, 400, 1)
     np.testing.assert_array_equal(fast, lists)
-    assert not (fast[:, 0] & np.uint64(S._E("FZ_REFBAD_A") | S._E("FZ_REFBAD_B"))).any()
-    assert (fast[:, 0] & np.uint64(S._E("FZ_DIFF"))).any()
+    assert not (fast[:, 0] & np.uint64(S.K.FZ_REFBAD_A | S.K.FZ_REFBAD_B)).any()
+    assert (fast[:, 0] & np.uint64(S.K.FZ_DIFF)).any()

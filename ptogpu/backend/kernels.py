@@ -145,3 +145,26 @@ class ParamBlock:
     def unset(self) -> list[str]:
         """Fields never set (a launch plan that forgets one is a bug: tests ask this)."""
         return [k for k in self._names if k not in self._set]
+
+
+class Consts:
+    """A kernel file's enum constants as attributes, read from its source (``K = Consts("fuzz.cu")``,
+    ``K.FZ_DIFF``; ``K[name]`` for a name built at run time); a name the file does not define
+    is an AttributeError, so the Python side cannot drift from the kernels."""
+
+    def __init__(self, filename: str) -> None:
+        self._file = filename
+
+    def __getattr__(self, name: str) -> int:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        vals = sources.enum_values(self._file)
+        if name not in vals:
+            raise AttributeError(f"{self._file} defines no {name}")
+        return vals[name]
+
+    def __getitem__(self, name: str) -> int:
+        return self.__getattr__(name)
+
+    def __repr__(self) -> str:
+        return f"Consts({self._file!r})"

@@ -16,16 +16,18 @@ from math import prod
 
 import numpy as np
 
+from ..backend.kernels import Consts
 from ..backend import sources
 from .config import FuzzConfig
 from .kernels import batch_world, idx_tile
 from .single import F_DST, F_INDEX, F_OTHER, F_TABLE, layout
 
+K = Consts("fuzz.cu")
+"""The kernels' enum constants (``K.NAME``), read from their source."""
+
 _fn = None
 
 
-def _E(name: str) -> int:
-    return sources.enum_values("fuzz.cu")[name]
 
 
 def _MG(name: str) -> int:
@@ -77,19 +79,19 @@ def index_positions(cfg: FuzzConfig, L: dict) -> np.ndarray:
 def exec_block(cfg: FuzzConfig, sides: list[Side], shapes: bool = False) -> np.ndarray:
     """The engine's exec block (EX_*) for side A (and B)."""
     L = sides[0].L
-    x = [0] * _E("EX_WORDS")
-    x[_E("EX_N_IDX")], x[_E("EX_IDX_ADDR")] = cfg.n_idx, L["idx_addr"]
-    x[_E("EX_DST_ADDR")], x[_E("EX_DST_NBYTES")] = L["dst_addr"], sides[0].dst.nbytes
-    x[_E("EX_DST_COLS")] = L["dst_shape"][1]
-    x[_E("EX_DST_FILL")] = int(cfg.dst_fill) & 0xFF
+    x = [0] * K.EX_WORDS
+    x[K.EX_N_IDX], x[K.EX_IDX_ADDR] = cfg.n_idx, L["idx_addr"]
+    x[K.EX_DST_ADDR], x[K.EX_DST_NBYTES] = L["dst_addr"], sides[0].dst.nbytes
+    x[K.EX_DST_COLS] = L["dst_shape"][1]
+    x[K.EX_DST_FILL] = int(cfg.dst_fill) & 0xFF
     for k, s in zip("AB", sides):
         by = s.block[1]
         if shapes and s.block[0] == 32:
             by = 32      # per-thread SIMT launches: a block for any shape (extra warps return)
-        x[_E(f"EX_BX_{k}")], x[_E(f"EX_BY_{k}")] = s.block[0], by
-        x[_E(f"EX_PASSES_{k}")], x[_E(f"EX_UB_{k}")] = s.passes, s.core.ub.size
-    x[_E("EX_SHAPES")], x[_E("EX_PWORDS")] = int(shapes), _MG("MG_WORDS")
-    x[_E("EX_VR_WORD")], x[_E("EX_VC_WORD")] = _MG("MG_VR"), _MG("MG_VC")
+        x[K[f"EX_BX_{k}"]], x[K[f"EX_BY_{k}"]] = s.block[0], by
+        x[K[f"EX_PASSES_{k}"]], x[K[f"EX_UB_{k}"]] = s.passes, s.core.ub.size
+    x[K.EX_SHAPES], x[K.EX_PWORDS] = int(shapes), _MG("MG_WORDS")
+    x[K.EX_VR_WORD], x[K.EX_VC_WORD] = _MG("MG_VR"), _MG("MG_VC")
     return np.array(x, np.int64)
 
 
@@ -134,7 +136,7 @@ def run_tiles(cfg: FuzzConfig, gen, start: int, n: int, keep_outputs: bool = Tru
     _, lib_, _ = lib()
     f = lib_.pto_batch_exec
     f.restype = None
-    dn = int(ex[_E("EX_DST_NBYTES")])
+    dn = int(ex[K.EX_DST_NBYTES])
     if not keep_outputs:
         out = None
     elif out is None or not out.flags.c_contiguous or out.shape != (n, dn):

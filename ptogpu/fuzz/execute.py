@@ -15,14 +15,16 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..backend.kernels import Consts
 from ..backend import sources
 from ..execution.config import FuzzConfig
 from ..execution import engine
 from ..execution.single import layout
 from .classes import instance_configs
 
-def _E(name: str) -> int:
-    return sources.enum_values("fuzz.cu")[name]
+K = Consts("fuzz.cu")
+"""The kernels' enum constants (``K.NAME``), read from their source."""
+
 
 
 def _MG(name: str) -> int:
@@ -125,8 +127,8 @@ class Campaign:
         from . import fused
         ext = -(-(self.L["dst_addr"] + self.sa.dst.nbytes) // 64) * 64
         x = self.ex.copy()
-        x[_E("EX_KIND_A")], x[_E("EX_KIND_B")] = self.kernel_kinds()
-        x[_E("EX_WIN_B")], x[_E("EX_REC")] = ext, 2 * ext
+        x[K.EX_KIND_A], x[K.EX_KIND_B] = self.kernel_kinds()
+        x[K.EX_WIN_B], x[K.EX_REC] = ext, 2 * ext
         head = fused.params(self.a, self.b, self.gen.seed, self.gen.counter_kind, 0, self.rel)
         prm = np.concatenate([head, x, self.sa.params, self.sb.params, self.ipos]).astype(np.int64)
         return prm, 2 * ext + 64, max(int(self.ub[0].size), int(self.ub[1].size))
@@ -137,7 +139,7 @@ class Campaign:
         (what the tests run: slower than :meth:`run_chunk`, same counts)."""
         from . import fused
         prm, stride, ub_size = self.kernel_params()
-        prm[_E("FZ_INST0")] = start
+        prm[K.FZ_INST0] = start
         res = fused.empty_results(1)
         span = (n - 1) * stride + ub_size
         z, i64 = np.int64(0), np.int64

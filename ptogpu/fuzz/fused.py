@@ -14,6 +14,7 @@ import ctypes
 
 import numpy as np
 
+from ..backend.kernels import Consts
 from ..backend import sources
 from ..enums import GatherOOB
 from ..targets import get_target
@@ -23,12 +24,13 @@ from . import fused_numpy
 from .classes import FIRST, DivClass, example_of, note_sparse
 from .fused_numpy import caps
 
+K = Consts("fuzz.cu")
+"""The kernels' enum constants (``K.NAME``), read from their source."""
+
 EMPTY = np.uint64(0xFFFFFFFFFFFFFFFF)
 ROWSRC = {"strides": "RS_STRIDES", "stride3": "RS_STRIDE3", "valid_cols": "RS_VALID_COLS"}
 
 
-def _E(name: str) -> int:
-    return sources.enum_values("fuzz.cu")[name]
 
 
 def _i64(v: int) -> int:
@@ -67,15 +69,15 @@ def side_words(c: FuzzConfig) -> list[int]:
     """One side's rule words (SD_*, cuda_src/ref/mgather_ref.cuh) from its target table."""
     m = get_target(c.target).mgather
     cap, bits = caps(c)
-    w = [0] * _E("SIDE_WORDS")
-    w[_E("SD_BITS")], w[_E("SD_CAP")] = bits, _i64(cap)
-    w[_E("SD_ROWSRC")] = _E(ROWSRC[m.row_source])
-    w[_E("SD_TAIL")] = int(c.mode == "row" and m.row_tail_fill)
+    w = [0] * K.SIDE_WORDS
+    w[K.SD_BITS], w[K.SD_CAP] = bits, _i64(cap)
+    w[K.SD_ROWSRC] = K[ROWSRC[m.row_source]]
+    w[K.SD_TAIL] = int(c.mode == "row" and m.row_tail_fill)
     # a row that is one DMA burst reads its VC elements contiguously (a burst has no column
     # stride: the semantics' _row_dma), whatever the row source rule says of Stride[4]
     tail = c.mode == "row" and m.row_tail_fill
-    w[_E("SD_S3")], w[_E("SD_S4")] = _i64(c.stride5[3]), 1 if tail else _i64(c.stride5[4])
-    w[_E("SD_SIMT")] = int(m.simt and c.exec != "scalar")
+    w[K.SD_S3], w[K.SD_S4] = _i64(c.stride5[3]), 1 if tail else _i64(c.stride5[4])
+    w[K.SD_SIMT] = int(m.simt and c.exec != "scalar")
     return w
 
 
@@ -88,37 +90,37 @@ def explanation_block(a: FuzzConfig, b: FuzzConfig) -> np.ndarray:
     from .explain import hybrid
     cand = [f for f in R.differing("mgather", "ub", a.target, b.target) if f.path != "mgather.tile_offsets"]
     tiers = [[(f,) for f in cand if not f.coarse], [(f,) for f in cand if f.coarse], list(combinations(cand, 2))]
-    x = [0] * _E("XP_HEAD")
-    x[_E("XP_UNEXPLAINED")], x[_E("XP_FAULT")] = R.UNEXPLAINED, R.FAULT
-    x[_E("XP_REF_A")], x[_E("XP_REF_B")], x[_E("XP_WINDOW")] = R.REF_A, R.REF_B, R.WINDOW
+    x = [0] * K.XP_HEAD
+    x[K.XP_UNEXPLAINED], x[K.XP_FAULT] = R.UNEXPLAINED, R.FAULT
+    x[K.XP_REF_A], x[K.XP_REF_B], x[K.XP_WINDOW] = R.REF_A, R.REF_B, R.WINDOW
     n = 0
     for t, tier in enumerate(tiers):
         for fs in tier:
             for d, mine, other in ((0, b, a), (1, a, b)):
                 x += [t, d, sum(f.bit for f in fs)] + side_words(hybrid(mine, other, fs))
                 n += 1
-    if n > _E("XP_MAX"):
+    if n > K.XP_MAX:
         raise LookupError(f"{n} alternative side blocks: more than XP_MAX")
-    x[_E("XP_N")] = n
-    x += [0] * (_E("XP_WORDS") - len(x))
+    x[K.XP_N] = n
+    x += [0] * (K.XP_WORDS - len(x))
     return np.array(x, np.int64)
 
 
 def params(a: FuzzConfig, b: FuzzConfig, seed: int, kind: int, inst0: int, rel: int) -> np.ndarray:
     """[campaign block | explanation block] of the engines of cuda_src/fuzz.cu."""
     L = layout(a)
-    p = [0] * _E("FZ_WORDS")
-    p[_E("FZ_SEED")], p[_E("FZ_INST0")] = _i64(seed), int(inst0)
-    p[_E("FZ_GEN")], p[_E("FZ_GCAP")] = kind, a.cap & 0xFFFFFFFF
-    p[_E("FZ_MODE")] = _E("MODE_ELEM_") if a.mode == "elem" else _E("MODE_ROW_")
-    p[_E("FZ_OOB")] = int(getattr(GatherOOB, a.oob.capitalize()))
-    p[_E("FZ_T")], p[_E("FZ_VR")], p[_E("FZ_VC")] = a.esize, a.rows, a.cols
-    p[_E("FZ_R")], p[_E("FZ_C")] = L["dst_shape"]
-    p[_E("FZ_SIGNED")] = int(a.index_dtype == "int32")
-    p[_E("FZ_GMSIZE")] = L["gm_size"]
-    p[_E("FZ_REL")], p[_E("FZ_FILL")] = rel, int(a.dst_fill) & 0xFF
-    for base, c in ((_E("FZ_A"), a), (_E("FZ_B"), b)):
-        p[base: base + _E("SIDE_WORDS")] = side_words(c)
+    p = [0] * K.FZ_WORDS
+    p[K.FZ_SEED], p[K.FZ_INST0] = _i64(seed), int(inst0)
+    p[K.FZ_GEN], p[K.FZ_GCAP] = kind, a.cap & 0xFFFFFFFF
+    p[K.FZ_MODE] = K.MODE_ELEM_ if a.mode == "elem" else K.MODE_ROW_
+    p[K.FZ_OOB] = int(getattr(GatherOOB, a.oob.capitalize()))
+    p[K.FZ_T], p[K.FZ_VR], p[K.FZ_VC] = a.esize, a.rows, a.cols
+    p[K.FZ_R], p[K.FZ_C] = L["dst_shape"]
+    p[K.FZ_SIGNED] = int(a.index_dtype == "int32")
+    p[K.FZ_GMSIZE] = L["gm_size"]
+    p[K.FZ_REL], p[K.FZ_FILL] = rel, int(a.dst_fill) & 0xFF
+    for base, c in ((K.FZ_A, a), (K.FZ_B, b)):
+        p[base: base + K.SIDE_WORDS] = side_words(c)
     return np.concatenate([np.array(p, np.int64), explanation_block(a, b)])
 
 
@@ -174,7 +176,7 @@ def check_generator(gen, n_elem: int, cap: int, start: int, shapes: tuple | None
 
 
 def empty_results(n: int) -> np.ndarray:
-    W, H, S = _E("FZ_RESULT_WORDS"), _E("FZ_HEAD"), _E("FZ_SLOT")
+    W, H, S = K.FZ_RESULT_WORDS, K.FZ_HEAD, K.FZ_SLOT
     res = np.zeros((n, W), np.uint64)
     res[:, H::S] = EMPTY
     return res
@@ -203,19 +205,19 @@ def run_cupy_chunk(prm: np.ndarray, gm: np.ndarray, n: int) -> np.ndarray:
 
 def merge(rep, res: np.ndarray, gen) -> None:
     """Fold per-thread result records into the report's classes."""
-    H, S, NF = _E("FZ_HEAD"), _E("FZ_SLOT"), _E("FZ_FIRST")
+    H, S, NF = K.FZ_HEAD, K.FZ_SLOT, K.FZ_FIRST
     for rec in res:
-        rep.faults_a += int(rec[_E("FZ_FAULTS_A")])
-        rep.faults_b += int(rec[_E("FZ_FAULTS_B")])
-        rep.ref_bad_a += int(rec[_E("FZ_REFBAD_A")])
-        rep.ref_bad_b += int(rec[_E("FZ_REFBAD_B")])
-        rep.divergent += int(rec[_E("FZ_DIVERGENT")])
-        over = int(rec[_E("FZ_OVERFLOW")])
+        rep.faults_a += int(rec[K.FZ_FAULTS_A])
+        rep.faults_b += int(rec[K.FZ_FAULTS_B])
+        rep.ref_bad_a += int(rec[K.FZ_REFBAD_A])
+        rep.ref_bad_b += int(rec[K.FZ_REFBAD_B])
+        rep.divergent += int(rec[K.FZ_DIVERGENT])
+        over = int(rec[K.FZ_OVERFLOW])
         if over:                          # never seen: counted as unexplained, to be safe
             from . import rules as R
             c = rep.classes.setdefault(R.UNEXPLAINED, DivClass(R.UNEXPLAINED))
             c.count += over
-        for s in range(_E("FZ_MAXC")):
+        for s in range(K.FZ_MAXC):
             sl = rec[H + s * S: H + (s + 1) * S]
             if sl[0] == EMPTY:
                 break

@@ -34,6 +34,7 @@ from typing import ClassVar
 
 import numpy as np
 
+from ..backend.kernels import Consts
 from ..execution.config import FuzzConfig
 from ..isa.mscatter.config import MSCATTER
 from .classes import FIRST, DivClass, Side, relation
@@ -41,10 +42,10 @@ from .report import REF_NUMPY, REF_SELF_NUMPY, Report
 from .scatter_tile import (GENERATORS, SCANS, ScatterConfig, World, batches, indices, on_side, rule_key,  # noqa: F401
                            settings_of, side, slots)
 
+K = Consts("mscatter.cu")
+"""The kernels' enum constants (``K.NAME``), read from their source."""
+
 # ---- the fused native engine ------------------------------------------------------------------
-def _E(name: str) -> int:
-    from ..backend import sources
-    return sources.enum_values("mscatter.cu")[name]
 
 
 def _side_block(cfg: FuzzConfig, side: Side, scan: str):
@@ -65,7 +66,7 @@ def _side_block(cfg: FuzzConfig, side: Side, scan: str):
     kind = {"mscatter_seq": "FK_SEQ", "mscatter_a5_source": "FK_SOURCE", "mscatter_a5_last": "FK_LAST"}[mk.KERNEL[call.path]]
     executed = "loop" if kind == "FK_SEQ" else ("lanes" if kind == "FK_SOURCE" or scan == "reverse"
                                                  else "lanes (scan results from an owner table)")
-    return prm, _E(kind), executed, w
+    return prm, K[kind], executed, w
 
 
 # ---- rule fields: which differ, and the hybrid sides that test them ------------------------------
@@ -124,36 +125,36 @@ def fused_plan(cfg: FuzzConfig, a: Side, b: Side, gen: str, seed: int, scan: str
         return None
     w = sa[3]
     ubytes = w.idx_addr + w.idx.nbytes
-    if w.nbytes > _E("FZ_MAX_GM") or ubytes > _E("FZ_MAX_UB"):
+    if w.nbytes > K.FZ_MAX_GM or ubytes > K.FZ_MAX_UB:
         return None
-    p = np.zeros(_E("FZ_WORDS"), np.int64)
-    mw = _E("MS_WORDS")
+    p = np.zeros(K.FZ_WORDS, np.int64)
+    mw = K.MS_WORDS
     p[:mw], p[mw:2 * mw] = sa[0], sb[0]
-    p[_E("FZ_SEED")] = np.uint64(seed & (2**64 - 1)).view(np.int64)
-    p[_E("FZ_GEN")], p[_E("FZ_NIDX")], p[_E("FZ_GCAP")] = GENERATORS[gen], cfg.n_idx, slots(cfg)
-    p[_E("FZ_TBYTES")], p[_E("FZ_UBYTES")], p[_E("FZ_IDX_ADDR")] = w.nbytes, ubytes, w.idx_addr
-    p[_E("FZ_KIND_A")], p[_E("FZ_KIND_B")] = sa[1], sb[1]
+    p[K.FZ_SEED] = np.uint64(seed & (2**64 - 1)).view(np.int64)
+    p[K.FZ_GEN], p[K.FZ_NIDX], p[K.FZ_GCAP] = GENERATORS[gen], cfg.n_idx, slots(cfg)
+    p[K.FZ_TBYTES], p[K.FZ_UBYTES], p[K.FZ_IDX_ADDR] = w.nbytes, ubytes, w.idx_addr
+    p[K.FZ_KIND_A], p[K.FZ_KIND_B] = sa[1], sb[1]
     global _IMAGES
     _IMAGES += 1
-    p[_E("FZ_IMAGE")] = (os.getpid() << 20) + _IMAGES        # new images: the kernel recopies
+    p[K.FZ_IMAGE] = (os.getpid() << 20) + _IMAGES        # new images: the kernel recopies
     # the explanation block: every alternative's block (the engine's reference reads them;
     # an alternative the kernels do not cover leaves the campaign to the API engine)
     alts = alternatives(cfg, a, b, "native") if not relation(a, b, rule_key) else []
-    if len(alts) > _E("MX_MAX"):
+    if len(alts) > K.MX_MAX:
         return None
-    mx = np.zeros(_E("MX_WORDS"), np.int64)
-    mx[_E("MX_N")], mx[_E("MX_UNEXPLAINED")] = len(alts), R.UNEXPLAINED
+    mx = np.zeros(K.MX_WORDS, np.int64)
+    mx[K.MX_N], mx[K.MX_UNEXPLAINED] = len(alts), R.UNEXPLAINED
     for k, (tier, d, bits, side) in enumerate(alts):
         blk = _side_block(cfg, side, scan) if side_ok(cfg, side) else None
-        o = _E("MX_HEAD") + k * _E("MA_WORDS")
-        mx[o + _E("MA_TIER")], mx[o + _E("MA_DIR")], mx[o + _E("MA_MASK")] = tier, d, bits
+        o = K.MX_HEAD + k * K.MA_WORDS
+        mx[o + K.MA_TIER], mx[o + K.MA_DIR], mx[o + K.MA_MASK] = tier, d, bits
         if blk is None:
             if side_ok(cfg, side):                          # a block the kernels do not cover
                 return None
-            mx[o + _E("MA_KIND")] = -1                      # the checks reject it: never agrees
+            mx[o + K.MA_KIND] = -1                      # the checks reject it: never agrees
             continue
-        mx[o + _E("MA_KIND")] = blk[1]
-        mx[o + _E("MA_P"): o + _E("MA_P") + mw] = blk[0]
+        mx[o + K.MA_KIND] = blk[1]
+        mx[o + K.MA_P: o + K.MA_P + mw] = blk[0]
     ub = w.core.ub.data[:ubytes].copy()
     gm = np.zeros(max(w.nbytes, 64), np.uint8)
     return np.concatenate([p, mx]), gm, ub, (sa[2], sb[2])
@@ -171,18 +172,18 @@ def run_fused(plan, start: int, n: int) -> np.ndarray:
     import ctypes
     p, gm, ub, _ = plan
     q = p.copy()
-    q[_E("FZ_INST0")] = start
+    q[K.FZ_INST0] = start
     arenas = {"gm": (gm, gm.size, 0), "ub": (ub, ub.size, 0)}
     rec = launch_batch("mscatter_fuzz", n, arenas, q, backend="native")
     flush = native_backend.load("mscatter").pto_mscatter_fuzz_flush
     flush.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_longlong]
     flush.restype = None
     flush(gm.ctypes.data, ub.ctypes.data, rec.ctypes.data, rec.shape[0])
-    sus = np.flatnonzero(rec[:, 0] & np.uint64(_E("FZ_SUSPECT")))
+    sus = np.flatnonzero(rec[:, 0] & np.uint64(K.FZ_SUSPECT))
     if sus.size:
-        q[_E("FZ_PARANOID")] = 1
+        q[K.FZ_PARANOID] = 1
         for k in sus:
-            q[_E("FZ_INST0")] = start + int(k)
+            q[K.FZ_INST0] = start + int(k)
             rec[k] = launch_batch("mscatter_fuzz", 1, arenas, q, backend="native")[0]
     return rec[:, :3]
 
@@ -211,7 +212,7 @@ def class_masks(code: np.ndarray, explained: np.ndarray, rel: int) -> np.ndarray
     the sides agree: another legal schedule may leave other bytes)."""
     from . import rules as R
     code = np.asarray(code, np.int64)
-    E = {k: _E(k) for k in ("FZ_DIFF", "FZ_FAULT_A", "FZ_FAULT_B", "FZ_RACE_A", "FZ_RACE_B", "FZ_REFBAD_A",
+    E = {k: K[k] for k in ("FZ_DIFF", "FZ_FAULT_A", "FZ_FAULT_B", "FZ_RACE_A", "FZ_RACE_B", "FZ_REFBAD_A",
                              "FZ_REFBAD_B", "FZ_STRAY_A", "FZ_STRAY_B")}
     on = lambda k: (code & E[k]) != 0  # noqa: E731
     fa, fb = on("FZ_FAULT_A"), on("FZ_FAULT_B")
@@ -268,19 +269,19 @@ def api_masks(cfg: FuzzConfig, a: Side, b: Side, raw: np.ndarray) -> tuple[np.nd
     ra = _run(cfg, a, raw, "numpy") if a.backend != "numpy" else (ta, ea)
     rb = _run(cfg, b, raw, "numpy") if b.backend != "numpy" else (tb, eb)
     rel = relation(a, b, rule_key)
-    code = np.where(rows_differ(ta, tb) & (ea == 0) & (eb == 0), _E("FZ_DIFF"), 0)
-    code |= np.where(ea != 0, _E("FZ_FAULT_A"), 0) | np.where(eb != 0, _E("FZ_FAULT_B"), 0)
+    code = np.where(rows_differ(ta, tb) & (ea == 0) & (eb == 0), K.FZ_DIFF, 0)
+    code |= np.where(ea != 0, K.FZ_FAULT_A, 0) | np.where(eb != 0, K.FZ_FAULT_B, 0)
     for bit, (t, e), (rt, re_) in (("FZ_REFBAD_A", (ta, ea), ra), ("FZ_REFBAD_B", (tb, eb), rb)):
-        code |= np.where(rows_differ(t, rt) | ((e == 0) != (re_ == 0)), _E(bit), 0)
+        code |= np.where(rows_differ(t, rt) | ((e == 0) != (re_ == 0)), K[bit], 0)
     for bit, s, e in (("FZ_RACE_A", a, ea), ("FZ_RACE_B", b, eb)):
         if _source_centric(cfg, s):
             w = World(cfg, s, "numpy")
             for k in np.flatnonzero(e == 0):
                 if _races(w, raw[k]):
-                    code[k] |= _E(bit)
+                    code[k] |= K[bit]
     code = code.astype(np.int64)
     expl = np.zeros(len(raw), np.int64)
-    todo = np.flatnonzero(((code & _E("FZ_DIFF")) != 0) | ((ea != 0) != (eb != 0)))
+    todo = np.flatnonzero(((code & K.FZ_DIFF) != 0) | ((ea != 0) != (eb != 0)))
     if todo.size and not rel:
         from . import rules as R
         tier, got = -1, np.zeros(todo.size, np.int64)
@@ -372,12 +373,12 @@ def _note(rep: ScatterReport, inst: np.ndarray, raw, code: np.ndarray, masks: np
     else:
         nz = np.flatnonzero(bins)
         count = lambda bit: int(bins[nz[(nz & bit) != 0]].sum())  # noqa: E731
-    rep.faults_a += count(_E("FZ_FAULT_A"))
-    rep.faults_b += count(_E("FZ_FAULT_B"))
-    rep.races_a += count(_E("FZ_RACE_A"))
-    rep.races_b += count(_E("FZ_RACE_B"))
-    rep.ref_bad_a += count(_E("FZ_REFBAD_A"))
-    rep.ref_bad_b += count(_E("FZ_REFBAD_B"))
+    rep.faults_a += count(K.FZ_FAULT_A)
+    rep.faults_b += count(K.FZ_FAULT_B)
+    rep.races_a += count(K.FZ_RACE_A)
+    rep.races_b += count(K.FZ_RACE_B)
+    rep.ref_bad_a += count(K.FZ_REFBAD_A)
+    rep.ref_bad_b += count(K.FZ_REFBAD_B)
     rep.divergent += int(np.count_nonzero(masks & ~R.RACE))
     sel = np.flatnonzero(masks)
     if not sel.size:

@@ -28,7 +28,11 @@ from functools import lru_cache
 
 import numpy as np
 
+from ..backend.kernels import Consts
 from ..backend import native_backend, sources
+
+K = Consts("fuzz.cu")
+"""The kernels' enum constants (``K.NAME``), read from their source."""
 
 _lock = threading.Lock()
 _fns: dict[str, object] = {}          # library path -> its loaded pto_fuzz_spec
@@ -56,8 +60,6 @@ def mode() -> str:
 MIN_TILES = 60_000_000
 
 
-def _E(name: str) -> int:
-    return sources.enum_values("fuzz.cu")[name]
 
 
 def say(reason: str) -> None:
@@ -88,8 +90,8 @@ def source(camp, prm: np.ndarray) -> str | None:
         kinds = camp.kernel_kinds()
     except LookupError:
         return None
-    p = np.array(prm[: _E("FZ_WORDS")], np.int64)
-    p[_E("FZ_SEED")] = p[_E("FZ_INST0")] = 0        # read from the call
+    p = np.array(prm[: K.FZ_WORDS], np.int64)
+    p[K.FZ_SEED] = p[K.FZ_INST0] = 0        # read from the call
     return "\n".join([
         f"// ptogpu executing engine specialised for {camp.base_a.label} vs {camp.base_b.label}",
         f"// ({camp.sa.kernel} vs {camp.sb.kernel}); written by ptogpu/fuzz/specialise.py",

@@ -6,16 +6,15 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes
-from ..backend import sources
-from ..backend.kernels import ParamBlock
+from ..backend.kernels import Consts, ParamBlock
 from ..enums import BLayout, SLayout
 from ..tensor import GlobalTensor
 
 FILE = "mgather.cu"        # (any kernel file: the TD_* block and its constants are common.cuh's)
+K = Consts(FILE)
+"""The kernels' enum constants (``K.NAME``), read from their source."""
 
 
-def _E(name: str) -> int:
-    return sources.enum_values(FILE)[name]
 
 
 KIND_FULL = {  # (BLayout, SLayout) -> tile kind, the CPU simulator's full offset rule
@@ -30,17 +29,17 @@ def tile_desc(tile, offsets: str, force_kind: str | None = None) -> np.ndarray:
     """A tile's (or a GlobalTensor's rows') descriptor: common.cuh's ``TD_*`` block."""
     d = ParamBlock(FILE, "TD_")
     if isinstance(tile, GlobalTensor):
-        d.SPACE, d.KIND, d.RSTRIDE = _E("SPACE_GM"), _E("TK_GMROWS"), tile.GetStride(3)
+        d.SPACE, d.KIND, d.RSTRIDE = K.SPACE_GM, K.TK_GMROWS, tile.GetStride(3)
         d.ROWS = d.COLS = d.IR = d.IC = 1
     else:
-        d.SPACE = _E(SPACES[tile.space])
+        d.SPACE = K[SPACES[tile.space]]
         if force_kind:
             kind = force_kind
         elif offsets == "full":
             kind = KIND_FULL[(tile.BLayout, tile.SLayout)]
         else:
             kind = "TK_ROW" if tile.isRowMajor else "TK_COL"
-        d.KIND = _E(kind)
+        d.KIND = K[kind]
         d.ROWS, d.COLS, d.IR, d.IC = tile.Rows, tile.Cols, tile.InnerRows, tile.InnerCols
     d.ADDR = tile.addr
     d.ESIZE = tile.Element.itemsize

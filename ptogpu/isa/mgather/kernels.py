@@ -27,8 +27,8 @@ from ... import dtypes
 from ...enums import BLayout, Coalesce, GatherOOB, Layout, SLayout
 from ...errors import F_DST, F_INDEX, F_TABLE, PtoFault
 from ...tensor import GlobalTensor
-from ...backend import kernel_ok, sources
-from ...backend.kernels import ParamBlock, launch_instances, launch_on, use_kernels
+from ...backend import kernel_ok
+from ...backend.kernels import Consts, ParamBlock, launch_instances, launch_on, use_kernels
 from ...semantics.a5_launch import elem_launch_warps, row_launch_warps
 from ...lowering.tiles import bound_to_core, tile_desc
 from ...semantics.indexing import prod
@@ -41,11 +41,10 @@ NAME = "MGATHER"
 
 
 FILE = "mgather.cu"
+K = Consts(FILE)
+"""The kernels' enum constants (``K.NAME``), read from their source."""
 
 
-def _E(name: str) -> int:
-    """An enum constant of the MGATHER kernels (a value, not a parameter field)."""
-    return sources.enum_values(FILE)[name]
 
 
 def _i64(v: int) -> int:
@@ -100,7 +99,7 @@ def plan_mgather(core, mode: Coalesce, oob: GatherOOB, dst, table, idx) -> Plan 
         return None            # DMA paths: unaligned bursts, or a trace that must see them
 
     p = ParamBlock(FILE, "MG_", VR=VR, VC=VC, OOB=int(oob), T=T, TBASE=table.addr,
-                   MODE=_E("MODE_ROW") if mode == Coalesce.Row else _E("MODE_ELEM"), DST_NBYTES=dst.nbytes)
+                   MODE=K.MODE_ROW if mode == Coalesce.Row else K.MODE_ELEM, DST_NBYTES=dst.nbytes)
     for k in range(5):
         setattr(p, f"S{k}", S[k])
         setattr(p, f"ST{k}", St[k])
@@ -143,8 +142,8 @@ def plan_mgather(core, mode: Coalesce, oob: GatherOOB, dst, table, idx) -> Plan 
     if oob == GatherOOB.Wrap and cap == 0:
         return None
     p.BITS, p.CAP = bits, cap
-    p.ROWSRC = _E({"strides": "ROWSRC_STRIDES", "stride3": "ROWSRC_STRIDE3",
-                   "valid_cols": "ROWSRC_VALID_COLS"}[rules.row_source])
+    p.ROWSRC = K[{"strides": "ROWSRC_STRIDES", "stride3": "ROWSRC_STRIDE3",
+                   "valid_cols": "ROWSRC_VALID_COLS"}[rules.row_source]]
     p.TAIL = int(mode == Coalesce.Row and rules.row_tail_fill)
     p.block("DST", tile_desc(dst, rules.tile_offsets))
     p.block("IDX", tile_desc(idx, rules.tile_offsets))
@@ -171,7 +170,7 @@ def _fault(core, plan: Plan, rec: np.ndarray, mode, oob, dst, idx, sizes: dict |
     VC = max(dst.valid_col, 1) if vc is None else vc
     r, c = divmod(lin, VC)
     T = dst.Element.itemsize
-    if phase == _E("PHASE_INDEX"):
+    if phase == K.PHASE_INDEX:
         arena = core.gm if isinstance(idx, GlobalTensor) else core.arena(idx.space)
         nbytes, what, code = idx.Element.itemsize, f"{NAME} index read", F_INDEX
         if plan.path == "elem_nz":
@@ -180,7 +179,7 @@ def _fault(core, plan: Plan, rec: np.ndarray, mode, oob, dst, idx, sizes: dict |
             who = f"idx of dst({r},{c})"
         else:
             who = f"row index {lin}"
-    elif phase == _E("PHASE_TABLE"):
+    elif phase == K.PHASE_TABLE:
         arena, nbytes, code = core.gm, T, F_TABLE
         if plan.path == "row_nz":
             what, who = f"{NAME} NZ row burst read", f"element {lin}"
@@ -211,7 +210,7 @@ def _fault_group(core, plan: Plan, recs: np.ndarray, mode, oob, dst, idx) -> Non
     phase = (rec[:, 0] >> np.uint64(56)).astype(np.int64)
     codes = np.full(len(ks), F_DST, np.int8)
     for name, code in _PHASE_CODES.items():
-        codes[phase == _E(name)] = code
+        codes[phase == K[name]] = code
     sizes, vc = {s: b.size for s, b in core.banks.items()}, max(dst.valid_col, 1)
     core.fault_group(ks, lambda i: _fault(core, plan, rec[i], mode, oob, dst, idx, sizes, vc), codes)
 

@@ -15,8 +15,8 @@ import numpy as np
 from ... import dtypes
 from ...enums import Coalesce, ScatterAtomicOp, ScatterOOB
 from . import semantics as sem
-from ...backend import kernel_ok, sources
-from ...backend.kernels import ParamBlock, launch_instances, launch_on
+from ...backend import kernel_ok
+from ...backend.kernels import Consts, ParamBlock, launch_instances, launch_on
 from ...lowering.tiles import bound_to_core, tile_desc
 
 _DT = {"int8": "DT_I8", "uint8": "DT_U8", "int16": "DT_I16", "uint16": "DT_U16", "int32": "DT_I32",
@@ -32,11 +32,10 @@ KERNEL = {"cpu": "mscatter_seq", "a2a3_nd": "mscatter_seq", "a5_scalar": "mscatt
 
 
 FILE = "mscatter.cu"
+K = Consts(FILE)
+"""The kernels' enum constants (``K.NAME``), read from their source."""
 
 
-def _E(name: str) -> int:
-    """An enum constant of the MSCATTER kernels (a value, not a parameter field)."""
-    return sources.enum_values(FILE)[name]
 
 
 def params(core, call: sem.Call, table, src, idx) -> np.ndarray | None:
@@ -61,13 +60,13 @@ def params(core, call: sem.Call, table, src, idx) -> np.ndarray | None:
     if core.backend == "cupy" and call.path == "a5_default" and (
             call.atomic == ScatterAtomicOp.None_ or name not in ("int32", "uint32")):
         return None                       # the bytes depend on the schedule: the host's one
-    p = ParamBlock(FILE, "MS_", VR=VR, VC=VC, MODE=_E("MSM_ROW") if call.mode == Coalesce.Row else _E("MSM_ELEM"),
+    p = ParamBlock(FILE, "MS_", VR=VR, VC=VC, MODE=K.MSM_ROW if call.mode == Coalesce.Row else K.MSM_ELEM,
                    ATOMIC=int(call.atomic), OOB=int(call.oob), BITS=rules.index_bits, CAP=cap,
-                   T=table.Element.itemsize, DT=_E(_DT.get(name, "DT_RAW")), TBASE=table.addr,
+                   T=table.Element.itemsize, DT=K[_DT.get(name, "DT_RAW")], TBASE=table.addr,
                    ST3=table.GetStride(3), ST4=table.GetStride(4),
-                   ROWDST=_E({"strides": "RD_STRIDES", "stride3": "RD_STRIDE3",
-                              "valid_cols": "RD_VALID_COLS"}[rules.row_dst]),
-                   LASTSCAN=_E("SCAN_OWNER" if LAST_SCAN == "owner" and core.backend == "native" else "SCAN_REVERSE"))
+                   ROWDST=K[{"strides": "RD_STRIDES", "stride3": "RD_STRIDE3",
+                              "valid_cols": "RD_VALID_COLS"}[rules.row_dst]],
+                   LASTSCAN=K["SCAN_OWNER" if LAST_SCAN == "owner" and core.backend == "native" else "SCAN_REVERSE"])
     p.block("SRC", tile_desc(src, rules.tile_offsets))
     p.block("IDX", tile_desc(idx, rules.tile_offsets))
     return p.words
@@ -76,12 +75,12 @@ def params(core, call: sem.Call, table, src, idx) -> np.ndarray | None:
 def block(call: sem.Call, prm: np.ndarray) -> tuple[int, int, int]:
     """The launch's ``dim3`` (the A5 geometry; the scalar loops run one thread)."""
     from ...semantics import a5_launch
-    VR, VC = int(prm[_E("MS_VR")]), int(prm[_E("MS_VC")])      # (read back from the block)
+    VR, VC = int(prm[K.MS_VR]), int(prm[K.MS_VC])      # (read back from the block)
     if call.path == "a5_default":
         w = a5_launch.launch_warps(call.mode.name.lower(), VR, VC)
         return (32, int(w), 1)
     if call.path == "a5_last":            # clamp(ceil(cap / 32), 1, 32): the Elem formula over slots
-        return (32, int(a5_launch.elem_launch_warps(int(prm[_E("MS_CAP")]))), 1)
+        return (32, int(a5_launch.elem_launch_warps(int(prm[K.MS_CAP]))), 1)
     return (1, 1, 1)
 
 
