@@ -105,3 +105,14 @@ def test_each_role_module_imports_first(module):
     import sys
     r = subprocess.run([sys.executable, "-c", f"import {module}"], capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr[-1500:]
+
+
+def test_declared_rules_get_distinct_bits_clear_of_the_verdict_bits():
+    """A package's rules become fuzz/rules.py Fields with bits of their own, none on a flag."""
+    bits = [f.bit for f in R.FIELDS]
+    assert len(bits) == len(set(bits))
+    flags = R.FAULT | R.RACE | R.REF_A | R.REF_B | R.WINDOW | R.UNEXPLAINED | R.BACKEND | R.EXECUTOR
+    assert not any(b & flags for b in bits)
+    declared = {r.path for i in isa.INSTRUCTIONS for r in i.rules}
+    assert declared and declared <= set(R.BY_PATH)
+    assert R.BY_PATH["tgather.oob"].copies == ("tgather.oob", "tgather.offset_math")

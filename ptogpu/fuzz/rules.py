@@ -65,32 +65,23 @@ FIELDS = (
           "docs/mscatter.md: sequential last writer (cpu, A2/A3), A5 Conflict::Last's slot-centric scan "
           "(out-of-range Undefined dropped), A5 Default's source-centric launch (emulated schedule)", False,
           ("mscatter.simt", "mscatter.scalar_1x1", "mscatter.default_conflict")),
-    Field(1 << 18, "tgather.oob", "TGATHER out-of-src0 index rule",
-          "docs/tgather.md: the simulator's 0 vs the NPUs' raw UB read", False, ("tgather.offset_math",)),
-    Field(1 << 19, "tgather.offset_math", "TGATHER index-to-address rule",
-          "docs/tgather.md: logical (cpu), int32 byte offsets (A2/A3), unsigned lanes (A5)"),
-    Field(1 << 30, "tgather.addressing", "TGATHER element addressing", "docs/tgather.md: layout vs r*Cols + c"),
-    Field(1 << 31, "tgather.wide_cols", "TGATHER 8-byte column cap", "docs/tgather.md: A5 gathers <= 64 columns"),
-    Field(1 << 32, "tscatter.clear", "TSCATTER dst clear", "docs/tgather.md: the NPUs zero dst first"),
-    Field(1 << 33, "tscatter.index_cast", "TSCATTER index cast",
-          "docs/tgather.md: static_cast<unsigned> (cpu), signed (A2/A3), unsigned lanes (A5)"),
-    Field(1 << 34, "tscatter.lane_order", "TSCATTER collision order",
-          "docs/tgather.md: the later element (cpu, A2/A3), a vscatter's lowest lane (A5)"),
-    Field(1 << 35, "tscatter.addressing", "TSCATTER element addressing", "docs/tgather.md: layout vs r*Cols + c"),
-    Field(1 << 36, "tscatter.wide_cols", "TSCATTER 8-byte column cap", "docs/tgather.md: A5 scatters <= 64 columns"),
-    Field(1 << 37, "tgather.col_rows", "TGATHER COL rows written",
-          "docs/tgather.md: the selected rows (cpu) vs src's valid rows (the NPUs' over-run)"),
-    Field(1 << 38, "tgather.b64_row_stride", "TGATHER 8-byte mask rows",
-          "docs/tgather.md: A5's 8-byte ROW rows Cols/times apart, floor(VC/times) each"),
-    Field(1 << 39, "tscatter.mask_cursor", "TSCATTER mask src cursor",
-          "docs/tgather.md: the simulator's one cursor over src wrapping at src's Cols, its zeros"),
-    Field(1 << 40, "tscatter.col_unit_b16", "TSCATTER COL int16 units",
-          "docs/tgather.md: A2/A3 copies 2*VC bytes a row for 1-byte data"),
-    Field(1 << 41, "tscatter.col_offset_bits", "TSCATTER COL uint16 offset",
-          "docs/tgather.md: the NPUs' COL dst offset is a uint16_t"),
-    Field(1 << 42, "tgather.loop", "TGATHER element loop", "docs/tgather.md: the simulator's loop under aliasing"),
-    Field(1 << 43, "tscatter.loop", "TSCATTER element loop", "docs/tgather.md: the simulator's loop under aliasing"),
 )
+
+
+def _declared(taken: int) -> tuple[Field, ...]:
+    """The rule fields instruction packages declare (``Instruction.rules``), each given the next
+    free bit above the verdict bits: an instruction's rules live in its package."""
+    out, bit = [], 30
+    for i in isa.INSTRUCTIONS:
+        for r in i.rules:
+            while taken & (1 << bit):
+                bit += 1
+            out.append(Field(1 << bit, r.path, r.name, r.doc, r.coarse, r.with_))
+            bit += 1
+    return tuple(out)
+
+
+FIELDS = FIELDS + _declared(sum(f.bit for f in FIELDS) | (1023 << 20))
 BY_PATH = {f.path: f for f in FIELDS}
 FIELD_BITS = sum(f.bit for f in FIELDS)
 

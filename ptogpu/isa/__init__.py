@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from .declare import ROLES, Declined, Form, Instruction
+from .declare import ROLES, Declined, Form, Instruction, Rule
 from .datamove import DATAMOVE
 from .mgather import MGATHER
 from .mscatter import MSCATTER
@@ -74,5 +74,5 @@ def target_table(table: str, target: str):
     raise AttributeError(table)
 
 
-__all__ = ["ROLES", "Declined", "Form", "Instruction", "INSTRUCTIONS", "by_name", "find", "fuzzed", "writes",
+__all__ = ["ROLES", "Declined", "Form", "Instruction", "Rule", "INSTRUCTIONS", "by_name", "find", "fuzzed", "writes",
            "kernel_coverage", "declined", "target_table"]

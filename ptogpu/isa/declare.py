@@ -30,6 +30,19 @@ class Form:
     summary: str
 
 
+@dataclass(frozen=True)
+class Rule:
+    """A rule field an instruction's package declares: the target-table field (``table.field``)
+    whose swap between two targets may explain a divergence, its class name, where it is
+    written down; ``coarse``: a whole routine, tried only when no narrow field explains;
+    ``with_``: fields swapped with it (what the rule reads beside its own field)."""
+    path: str
+    name: str
+    doc: str
+    coarse: bool = False
+    with_: tuple[str, ...] = ()
+
+
 ROLES = ("api", "fuzz", "repro", "native", "cupy", "simt")
 """The hooks every declaration names (a module path, ``module:attr``, or Declined):
 ``api`` the public callables, ``fuzz`` its fuzz-configuration Instr, ``repro`` its reproducer
@@ -49,9 +62,14 @@ class Instruction:
     spaces: tuple[str, ...] = ("ub",)          # where its destinations live, the first the default
     rule_fields: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     """Per destination space: the target-table fields that may explain a cross-target divergence."""
+    rules: tuple[Rule, ...] = ()                # the rule fields this package defines (fuzz/rules.py has the rest)
     tables: str | None = None                  # ``module:attr``: {target: table} the package owns
     hooks: Mapping[str, Any] = field(default_factory=dict)   # role -> "module:attr" | Declined
     coverage: str = ""                         # what its kernels cover, for ``ptogpu info``
+
+    def __post_init__(self) -> None:
+        if not self.rule_fields and self.rules:      # the rules it declares, for its first space
+            object.__setattr__(self, "rule_fields", {self.spaces[0]: tuple(r.path for r in self.rules)})
 
     def hook(self, role: str):
         """The object a role names (imported now), or the Declined. KeyError: the declaration

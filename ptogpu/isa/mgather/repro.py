@@ -62,7 +62,7 @@ def lines(cfg, L: dict, idx: np.ndarray, ln: list[str], i: str):
             RC = R * C
             ln.append(f"{i}scratch = pto.GlobalTensor[{T}, pto.Shape[1, 1, 1, 1, {RC}], "
                       f"pto.Stride[{RC}, {RC}, {RC}, {RC}, 1], pto.Layout.ND](core.gm_alloc({RC}, {T}))")
-            from ..targets import get_target
+            from ...targets import get_target
             simt = get_target(cfg.target).mgather.simt
             ex = (", pto.GatherExec.Simt" if cfg.exec == "simt" else
                   ", pto.GatherExec.Scalar" if cfg.exec == "scalar" and simt else "")
