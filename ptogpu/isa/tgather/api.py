@@ -33,7 +33,9 @@ def check_index(core, dst, src0, idx, tmp) -> None:
               t, f"sizeof({dst.DType}) = {T}")
     check(isz in R.index_sizes, "TGATHER expect b32" if R.index_sizes == (4,) else "TGATHER expect b16/b32 indices",
           t, f"sizeof({idx.DType}) = {isz}")
-    check(idx.Element.kind in "iu", "TGATHER: integral indices", t, f"indices hold {idx.DType}")
+    check(idx.Element.kind in "iu", "TGATHER: integral indices (ptogpu's own rule)", t,
+          f"indices hold {idx.DType}: a float index tile of the right size compiles (the simulator converts "
+          "its value, the NPUs read its bits); ptogpu does not emulate that and refuses it")
     if R.b64_index_size and T == 8:
         check(isz == R.b64_index_size, "TGATHER expects b32 indices for b64 data", t, f"{idx.DType} indices")
     check(dst.DType == src0.DType, "TGATHER expect same datatype for src and dst", t,
