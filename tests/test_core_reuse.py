@@ -8,7 +8,6 @@ import numpy as np
 import pytest
 
 import ptogpu as pto
-from ptogpu.errors import fault_code
 from ptogpu.execution import program as P
 from ptogpu.execution.program import Program, run_program
 from ptogpu.fuzz import indices
@@ -138,8 +137,8 @@ def memory_ALL():
 @pytest.mark.parametrize("mode", ["Row", "Elem"])
 def test_deferred_faults_have_their_messages_codes_and_the_single_cores_message(backend, mode):
     """Table reads out of GM on a core of N: each faulting instance's fault is built when
-    read; its code is fault_code of its message, and the message is what a single core of
-    that instance raises -- also when read after GM has grown."""
+    read; its code is the fault's own, and the message is what a single core of that
+    instance raises -- also when read after GM has grown."""
     n = 48
     rng = np.random.default_rng(7)
     ids = rng.integers(-3, 400, (n, 8)).astype(np.int32)
@@ -165,7 +164,7 @@ def test_deferred_faults_have_their_messages_codes_and_the_single_cores_message(
         faults = list(core.faults)
     assert codes.any() and not codes.all()
     for k in range(n):
-        assert codes[k] == (0 if faults[k] is None else fault_code(str(faults[k]))), k
+        assert codes[k] == (0 if faults[k] is None else faults[k].code), k
         with pto.Core("a5", backend) as one:
             try:
                 run(one, ids[k])
@@ -180,7 +179,7 @@ def test_a_fault_list_reads_as_the_list_of_its_faults():
     iteration, equality, membership, count, pickling), once; a later fault of a step wins."""
     import pickle
     from ptogpu.core import FaultList
-    from ptogpu.errors import F_TABLE, PtoFault
+    from ptogpu.errors import F_DST, F_TABLE, PtoFault
     built = []
 
     def make(i):
@@ -194,8 +193,8 @@ def test_a_fault_list_reads_as_the_list_of_its_faults():
     assert [str(e) for e in f[1:]] == ["MGATHER table read: number 0", "None", "MGATHER table read: number 1"]
     g = pickle.loads(pickle.dumps(f))
     assert [str(e) for e in g] == [str(e) for e in f] and list(g.codes()) == list(f.codes())
-    f[3] = PtoFault("dst write: later")
-    assert str(f[3]) == "dst write: later" and f.codes()[3] == fault_code("dst write: later")
+    f[3] = PtoFault("dst write: later", code=F_DST)
+    assert str(f[3]) == "dst write: later" and f.codes()[3] == F_DST
 
 
 def test_dropping_pages_zeroes_bytes_outside_whole_pages():
