@@ -57,7 +57,8 @@ class FaultList(list):
         e = list.__getitem__(self, k)
         if e is None and self._group is not None and self._group[k] >= 0:
             e = self._groups[self._group[k]](int(self._pos[k]))
-            e.code = int(self._codes[k])        # the phase the batch rule gave it, as its own
+            if e is not None:
+                e.code = int(self._codes[k])    # the phase the batch rule gave it, as its own
             list.__setitem__(self, k, e)
         return e
 
