@@ -45,7 +45,9 @@ class TScatterIndex(MaskForms):
         d["idx_shape"] = (max(cfg.rows, 1), pad_to(cfg.cols, 32 // I))
         d["idx_addr"] = pad_to(d["src_shape"][0] * d["src_shape"][1] * T, 32)
         d["dst_shape"] = (1, pad_to(cfg.table_size, 32 // T))
-        d["dst_addr"] = pad_to(d["idx_addr"] + d["idx_shape"][0] * d["idx_shape"][1] * I, 256)
+        # dst after a gap of its own size: A2/A3's small negative indices land there, not in the
+        # index or source tiles (which would make the scalar loop's order matter: its own tests)
+        d["dst_addr"] = pad_to(d["idx_addr"] + d["idx_shape"][0] * d["idx_shape"][1] * I + cfg.table_size * T, 256)
         return d
 
     def footprint(self, cfg, L: dict):
