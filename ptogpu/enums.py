@@ -109,6 +109,10 @@ class MaskPattern(IntEnum):
         """The selected element of each group of ``factor`` (0 for P1111: all are)."""
         return {1: 0, 2: 1, 3: 0, 4: 1, 5: 2, 6: 3, 7: 0}[int(self)]
 
+    def count(self, n: int) -> int:
+        """CountSelected(pattern, n): how many of elements 0 .. n-1 the pattern selects."""
+        return n if self is MaskPattern.P1111 else max(0, (n - self.position + self.factor - 1) // self.factor)
+
     def selects(self, i):
         """MaskSelect(pattern, i) for an int or an int array."""
         return (i % self.factor) == self.position if self is not MaskPattern.P1111 else (i == i)

@@ -21,6 +21,31 @@ def elems(tile, r: np.ndarray, c: np.ndarray, addressing: str) -> np.ndarray:
     return np.asarray(tile.offsets(r, c), np.int64) if addressing == "layout" else r * tile.Cols + c
 
 
+def row_cols(wide_cols: int | None, size: int, vc: int) -> int:
+    """Columns a row moves: all ``vc``, or (8-byte elements where the target caps them: A5's one
+    64-lane vector per row) at most ``wide_cols``."""
+    return vc if wide_cols is None or size != 8 else min(vc, wide_cols)
+
+
+def vscatter_lanes(size: int, index_size: int) -> int:
+    """Lanes of one A5 vscatter: 256 bytes of u16 or u32 index lanes; 64 for 8-byte data."""
+    return 64 if size == 8 else 256 // max(index_size, 2)
+
+
+def copy_last_wins(core, space: str, sa: np.ndarray, da: np.ndarray, size: int) -> None:
+    """Elements of ``size`` bytes from ``sa`` to ``da`` (checked), every source read before
+    any store, the last of equal destinations winning; batch-first: in every instance the
+    step acts on, the same addresses in each."""
+    dt = np.dtype(f"u{size}")
+    if size not in (1, 2, 4, 8) or (sa % size).any() or (da % size).any():
+        j = np.arange(size, dtype=np.int64)          # unaligned: byte by byte
+        sa, da, dt = (sa[:, None] + j).reshape(-1), (da[:, None] + j).reshape(-1), np.dtype(np.uint8)
+    u, first = np.unique(da[::-1], return_index=True)
+    ks = core.step_instances()
+    bank = core.banks[space]
+    bank.put(ks, u, bank.take_same(ks, sa[::-1][first], dt))
+
+
 def zero_tile(core, ks: np.ndarray, tile) -> None:
     """The whole tile, padding included, zeroed in instances ``ks`` (the NPUs' vector_dup)."""
     n = tile.Rows * tile.Cols * tile.Element.itemsize

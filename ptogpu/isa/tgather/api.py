@@ -5,7 +5,6 @@ checks (``PtoCheckError``) and run-time asserts; then the kernel backends' launc
 semantics."""
 from __future__ import annotations
 
-import numpy as np
 
 from ...core import current_core
 from ...enums import CmpMode, GatherAxis, MaskPattern, TileType
@@ -82,7 +81,7 @@ def mask_asserts(core, dst, src, pattern: MaskPattern, axis: GatherAxis) -> None
                            f"dst valid cols {dst.valid_col}, Cols {dst.Cols} (the stream needs continuous dst)")
         return
     if R.col_asserts == "assert":
-        n = int(pattern.selects(np.arange(src.valid_row)).sum())
+        n = pattern.count(src.valid_row)
         runtime_assert(core, dst.valid_row == n and dst.valid_row == dst.Rows,
                        f"TGATHER: {kind}(dst.GetValidRow() == CountSelected == Rows)",
                        f"dst valid rows {dst.valid_row}, Rows {dst.Rows}, {n} rows selected")

@@ -21,11 +21,6 @@ def mask_of(cfg) -> tuple[MaskPattern, int]:
     return MaskPattern[name], int(axis == "col")
 
 
-def selected(pattern: MaskPattern, n: int) -> int:
-    """CountSelected(pattern, n)."""
-    return int(pattern.selects(np.arange(n)).sum())
-
-
 def data_cast(cfg, values: np.ndarray) -> np.ndarray:
     """Generator values as the data type's bits (any value: NaN payloads, negative zero, ...)."""
     st = dtypes.storage(dtypes.as_dtype(cfg.dtype))
@@ -106,9 +101,9 @@ class TGatherIndex(MaskForms):
         T = cfg.esize
         src = (max(cfg.rows, 1), pad_to(cfg.cols, 32 // T))
         if axis == 0:
-            dst, valid = (1, pad_to(max(cfg.rows * selected(pattern, cfg.cols), 1), 32 // T)), None
+            dst, valid = (1, pad_to(max(cfg.rows * pattern.count(cfg.cols), 1), 32 // T)), None
         else:
-            n = max(selected(pattern, cfg.rows), 1)
+            n = max(pattern.count(cfg.rows), 1)
             dst, valid = (n, src[1]), (n, cfg.cols)
         span = pad_to(max(dst[0] * dst[1], src[0] * max(src[1], dst[1])) * T, 32)
         return {"src_shape": src, "src_addr": 0, "dst_shape": dst, "dst_valid": valid,

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ...backend.kernels import ParamBlock, all_clean, enum, launch_on, use_kernels
 from ...enums import SLayout
+from ...semantics.tile_moves import row_cols
 
 MATH = {"logical": "GM_LOGICAL", "bytes32": "GM_BYTES32", "unsigned": "GM_UNSIGNED"}
 
@@ -32,7 +33,7 @@ def params(core, dst, src0, idx, tmp) -> ParamBlock:
     T = dst.Element.itemsize
     VC = dst.valid_col
     return ParamBlock("tgather.cu", "GI_", VR=dst.valid_row,
-                      COLS=VC if R.wide_cols is None or T != 8 else min(VC, R.wide_cols), T=T,
+                      COLS=row_cols(R.wide_cols, T, VC), T=T,
                       ISZ=idx.Element.itemsize, ISIGNED=int(idx.Element.kind == "i"),
                       MATH=enum("tgather.cu", MATH[R.offset_math]), DST=dst.addr, DST_COLS=dst.Cols,
                       IDX=idx.addr, IDX_COLS=idx.Cols, SRC=src0.addr, SRC_NUMEL=src0.Rows * src0.Cols,

@@ -9,7 +9,8 @@ from ... import dtypes
 from ...enums import CmpMode, MaskPattern
 from ...errors import F_DST, F_INDEX, F_TABLE
 from ...semantics.faults import Faults
-from ...semantics.tile_moves import elems, grid, in_program_order, outside_ub, overlaps, winners
+from ...semantics.tile_moves import (copy_last_wins, elems, grid, in_program_order, outside_ub, overlaps,
+                                      row_cols, winners)
 
 
 def source_addrs(core, src0, raw: np.ndarray, T: int) -> tuple[np.ndarray, np.ndarray | None]:
@@ -34,7 +35,7 @@ def gather_index(core, dst, src0, idx, tmp) -> None:
     t = core.target.name
     T, isz = dst.Element.itemsize, idx.Element.itemsize
     VR, VC = dst.valid_row, dst.valid_col
-    cols = VC if R.wide_cols is None or T != 8 else min(VC, R.wide_cols)
+    cols = row_cols(R.wide_cols, T, VC)
     r, c = grid(VR, cols)
     ks = core.step_instances()
     ub = core.banks["ub"]
@@ -113,12 +114,7 @@ def gather_mask(core, dst, src, pattern: MaskPattern, axis: int) -> None:
     sa, da = src.addr + so * T, dst.addr + do * T
     core.ub.check_many(sa, T, "TGATHER source read", t, code=F_TABLE)
     core.ub.check_many(da, T, "TGATHER dst write", t, code=F_DST)
-    ks = core.step_instances()
-    ub = core.banks["ub"]
-    vals = ub.take_same(ks, sa, np.dtype(f"u{T}")).reshape(len(ks), -1)
-    if da.size:
-        u, first = np.unique(da[::-1], return_index=True)     # the last store to an element stays
-        ub.put(ks, u, vals[:, da.size - 1 - first])
+    copy_last_wins(core, "ub", sa, da, T)                  # (a bit copy: one element size)
 
 
 def _round_s32(x: np.ndarray) -> np.ndarray:

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from ...core import current_core
 from ...enums import TileType
-from ...errors import PtoCheckError, PtoHazard, check, runtime_assert, warn
+from ...errors import PtoCheckError, check, runtime_assert
 from . import semantics as sem
 from ...tile import Tile, require_valid_getters
 from ...ops.events import instruction
+from ...semantics.tile_moves import hazard
 from .kernels import run_interleave
 
 
@@ -57,20 +58,11 @@ def _common(core, what: str, key: str, named: dict) -> None:
         tile._bound()
         guard_region(core, core.arena(tile.space), tile.valid_row * tile.valid_col, tile.Element.itemsize, what)
     if rules.engine != "cpu_loop":
-        _hazard(what, named)
-
-
-def _hazard(what: str, named: dict) -> None:
-    """Dst overlapping a src on A5: later register chunks would read overwritten data
-    (undefined). We read the sources as they were before the instruction, and warn. (The
-    CPU simulator's loop order is emulated instead.)"""
-    tiles = list(named.items())
-    outs = [(n, x) for n, x in tiles if n.startswith("dst")]
-    ins = [(n, x) for n, x in tiles if n.startswith("src")]
-    for dn, d in outs:
-        for sn, s in ins:
-            if d.shares_bytes(s):
-                warn(f"{what}: {dn} overlaps {sn}; aliasing is undefined on hardware", PtoHazard)
+        # dst over a src on A5: later register chunks would read overwritten data (undefined);
+        # the sources are read as they were before the instruction (the simulator's loop
+        # order is emulated instead)
+        hazard(what, {n: x for n, x in named.items() if n.startswith("dst")},
+               {n: x for n, x in named.items() if n.startswith("src")})
 
 
 def _asserts(core, what: str, ref_name: str, shape, named: dict, even: int | None) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...errors import F_DST, F_TABLE, NotBatched, asserts_live
+from ...semantics.tile_moves import copy_last_wins
 
 VL = 256
 
@@ -70,20 +71,6 @@ def execute(core, dsts, srcs, VR: int, cmap) -> None:
     ub.check_many(sa, size, "interleave source read", t, code=F_TABLE)
     ub.check_many(da, size, "interleave dst write", t, code=F_DST)
     copy_last_wins(core, "ub", sa, da, size)
-
-
-def copy_last_wins(core, space: str, sa: np.ndarray, da: np.ndarray, size: int) -> None:
-    """Elements of ``size`` bytes from ``sa`` to ``da`` (checked), every source read before
-    any store, the last of equal destinations winning; batch-first: in every instance the
-    step acts on, the same addresses in each."""
-    dt = np.dtype(f"u{size}")
-    if size not in (1, 2, 4, 8) or (sa % size).any() or (da % size).any():
-        j = np.arange(size, dtype=np.int64)          # unaligned: byte by byte
-        sa, da, dt = (sa[:, None] + j).reshape(-1), (da[:, None] + j).reshape(-1), np.dtype(np.uint8)
-    u, first = np.unique(da[::-1], return_index=True)
-    ks = core.step_instances()
-    bank = core.banks[space]
-    bank.put(ks, u, bank.take_same(ks, sa[::-1][first], dt))
 
 
 def odd_width_traps(core, VC: int) -> bool:

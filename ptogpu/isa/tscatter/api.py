@@ -4,8 +4,6 @@ target's static checks (``PtoCheckError``) and run-time asserts, then the kernel
 launch or the NumPy semantics."""
 from __future__ import annotations
 
-import numpy as np
-
 from ...core import current_core
 from ...enums import MaskPattern, ScatterAxis, TileType
 from ...errors import PtoCheckError, asserts_live, check, runtime_assert
@@ -83,9 +81,8 @@ def mask_asserts(core, dst, src, pattern: MaskPattern, axis: ScatterAxis) -> Non
     if pattern == MaskPattern.P1111:
         want = (src.valid_row, src.valid_col)
     elif core.target.tscatter.mask_cursor:
-        n = lambda v: int(pattern.selects(np.arange(v)).sum())   # noqa: E731
-        ok = (src.valid_col == n(dst.valid_col) and src.valid_row == dst.valid_row) if axis == 0 else \
-            (src.valid_row == n(dst.valid_row) and src.valid_col == dst.valid_col)
+        ok = (src.valid_col == pattern.count(dst.valid_col) and src.valid_row == dst.valid_row) if axis == 0 else \
+            (src.valid_row == pattern.count(dst.valid_row) and src.valid_col == dst.valid_col)
         runtime_assert(core, ok, f"TSCATTER: {kind}(src valid shape == CountSelected(dst's))",
                        f"src {src.valid_row}x{src.valid_col}, dst {dst.valid_row}x{dst.valid_col}, {pattern.name}")
         return

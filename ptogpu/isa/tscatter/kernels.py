@@ -6,6 +6,7 @@ a fault or a read inside the bytes the call writes."""
 from __future__ import annotations
 
 from ...backend.kernels import ParamBlock, enum, use_kernels
+from ...semantics.tile_moves import row_cols, vscatter_lanes
 from ..tgather.kernels import plain, run_map, two_passes
 
 CAST = {"u32": "SC_U32", "native": "SC_NATIVE", "unsigned": "SC_UNSIGNED"}
@@ -15,9 +16,9 @@ def params(core, dst, src, idx) -> ParamBlock:
     R = core.target.tscatter
     T = dst.Element.itemsize
     VC = idx.valid_col
-    cols = VC if R.wide_cols is None or T != 8 else min(VC, R.wide_cols)
+    cols = row_cols(R.wide_cols, T, VC)
     lowest = R.lane_order == "lowest_lane"
-    lanes = (256 // max(idx.Element.itemsize, 2) if T != 8 else 64) if lowest else max(cols, 1)
+    lanes = vscatter_lanes(T, idx.Element.itemsize) if lowest else max(cols, 1)
     return ParamBlock("tgather.cu", "SI_", VR=idx.valid_row, COLS=cols, T=T, ISZ=idx.Element.itemsize,
                       ISIGNED=int(idx.Element.kind == "i"), CAST=enum("tgather.cu", CAST[R.index_cast]),
                       CLEAR=int(R.clear), LANES=lanes, LOWEST=int(lowest), DST=dst.addr,

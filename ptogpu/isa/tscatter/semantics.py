@@ -12,7 +12,8 @@ from ...enums import MaskPattern
 from ...errors import F_DST, F_INDEX, F_TABLE
 from ...semantics.faults import Faults
 from ...semantics.cells import convert
-from ...semantics.tile_moves import elems, grid, in_program_order, outside_ub, winners, zero_tile
+from ...semantics.tile_moves import (elems, grid, in_program_order, outside_ub, row_cols, vscatter_lanes, winners,
+                                      zero_tile)
 
 
 def index_offsets(raw: np.ndarray, how: str) -> np.ndarray:
@@ -31,7 +32,7 @@ def scatter_index(core, dst, src, idx) -> None:
     R = core.target.tscatter
     VR, VC = idx.valid_row, idx.valid_col
     T = dst.Element.itemsize
-    cols = VC if R.wide_cols is None or T != 8 else min(VC, R.wide_cols)
+    cols = row_cols(R.wide_cols, T, VC)
     i, j = grid(VR, cols)
     ks = core.step_instances()
     ub = core.banks["ub"]
@@ -50,7 +51,7 @@ def scatter_index(core, dst, src, idx) -> None:
     vals = convert(core, vals, dst, src.DType) if src.DType != dst.DType else vals
     m = np.arange(i.size, dtype=np.int64)
     if R.lane_order == "lowest_lane":           # one vscatter per row chunk: its lowest lane wins
-        B = 256 // max(idx.Element.itemsize, 2) if T != 8 else 64
+        B = vscatter_lanes(T, idx.Element.itemsize)
         chunk = i * (-(-max(cols, 1) // B)) + j // B
         pri = chunk * B + (B - 1 - j % B)
     else:
@@ -124,7 +125,7 @@ def mask_map(core, dst, src, pattern: MaskPattern, axis: int):
         do = np.asarray(dst.offsets(r, c), np.int64)
         so = np.asarray(src.offsets(srow[r[sel]], c[sel]), np.int64)
         return do[sel], so, do[~sel]
-    VC = src.valid_col if R.wide_cols is None or T != 8 else min(src.valid_col, R.wide_cols)
+    VC = row_cols(R.wide_cols, T, src.valid_col)
     i, j = grid(src.valid_row, VC)
     if axis == 0:                                    # a2a3/TScatter.hpp:143-150, a5:174-219
         return i * dst.RowStride + F * j + pos, i * src.Cols + j, np.zeros(0, np.int64)
