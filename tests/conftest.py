@@ -68,6 +68,18 @@ def new_core(target: str, **kw) -> pto.Core:
     return core
 
 
+@pytest.fixture
+def fresh_stack():
+    """No enclosing ``with core:`` and target warnings (aliasing hazards and the like) quiet:
+    for files whose tests build their own cores and check no warning themselves."""
+    from ptogpu.core import CURRENT
+    token = CURRENT.set([])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        yield
+    CURRENT.reset(token)
+
+
 @pytest.fixture(params=TARGETS)
 def core(request):
     c = new_core(request.param)

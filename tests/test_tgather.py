@@ -8,8 +8,6 @@ runs on cores of 3 as well (tests/conftest.py BATCHED_MODULES).
 """
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 import pytest
 
@@ -24,14 +22,7 @@ F = {P.P0101: (2, 0), P.P1010: (2, 1), P.P0001: (4, 0), P.P0010: (4, 1), P.P0100
      P.P1111: (1, 0)}
 
 
-@pytest.fixture(autouse=True)
-def _quiet():
-    from ptogpu.core import CURRENT
-    token = CURRENT.set([])
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UserWarning)
-        yield
-    CURRENT.reset(token)
+pytestmark = pytest.mark.usefixtures("fresh_stack")
 
 
 def T(dt, rows, cols, vr=None, vc=None, layout=RM):

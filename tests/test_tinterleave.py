@@ -18,14 +18,7 @@ NPU9 = ["int8", "uint8", "int16", "uint16", "int32", "uint32", "half", "bfloat16
 ADDR = (0x0000, 0x4000, 0x8000, 0xC000, 0x10000, 0x14000)
 
 
-@pytest.fixture(autouse=True)
-def _fresh_stack():
-    from ptogpu.core import CURRENT
-    token = CURRENT.set([])
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UserWarning)
-        yield
-    CURRENT.reset(token)
+pytestmark = pytest.mark.usefixtures("fresh_stack")
 
 
 def T(dt, rows, cols, vr=None, vc=None, layout=RM):
