@@ -182,3 +182,56 @@ def test_a_kernel_campaign_in_shards_on_a_dask_cluster_is_the_local_run():
     assert len(b["workers"]) == 3
     assert [(c["class"], c["count"], c["first"]) for c in a["classes"]] == \
         [(c["class"], c["count"], c["first"]) for c in b["classes"]]
+
+
+HELPER = '''import ptogpu as pto
+from ptogpu.core import current_core
+N = 8
+Idx = pto.GlobalTensor[pto.int32, pto.Shape[1, 1, 1, 1, N], pto.Stride[N, N, N, N, 1]]
+
+
+def shift():
+    return 1 if current_core().target.mgather.simt else 0      # a planted divergence
+'''
+KERNEL = '''import numpy as np
+import ptogpu as pto
+import ptogpu.fuzz
+from kernel_helpers import N, Idx
+
+Tab = pto.GlobalTensor[pto.float32, pto.Shape[1, 1, 1, 1, 64], pto.Stride[64, 64, 64, 64, 1]]
+Out = pto.GlobalTensor[pto.float32, pto.Shape[1, 1, 1, 1, N], pto.Stride[N, N, N, N, 1]]
+
+
+def uses_helper(table, ids, out):
+    from kernel_helpers import shift           # imported when the kernel runs, too
+    it, b = pto.Tile[pto.TileType.Vec, pto.int32, 1, N](), pto.Tile[pto.TileType.Vec, pto.float32, 1, N]()
+    pto.TASSIGN(it, 0)
+    pto.TASSIGN(b, 0x100)
+    pto.TLOAD(it, Idx(ids))
+    pto.MGATHER[pto.Coalesce.Elem, pto.GatherOOB.Clamp](b, Tab(table + shift()), it)
+    pto.TSTORE(Out(out), b)
+
+
+FUZZ = dict(inputs={"ids": pto.fuzz.indices(N, cap=64)}, outputs={"out": (N, pto.float32)},
+            fixed={"table": np.arange(64, dtype=np.float32)}, pair="cpu:a5")
+'''
+
+
+def test_a_kernel_file_imports_helpers_beside_it_in_campaigns_and_reproducers(tmp_path):
+    """A real kernel file imports its own helpers: its folder is importable for the kernel
+    (at load and at run time), for worker processes, and for the reproducers it writes."""
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "kernel_helpers.py").write_text(HELPER)
+    (src / "probe.py").write_text(KERNEL)
+    repro = tmp_path / "repro"
+    r = subprocess.run([sys.executable, "-m", "ptogpu", "fuzz", "--kernel", f"{src}/probe.py:uses_helper", "-n", "60",
+                        "--backend", "numpy", "--quiet", "--repro-dir", str(repro), "--json"],
+                       capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert r.returncode == 1, r.stderr                  # the planted divergence, found
+    (c,) = json.loads(r.stdout)["campaigns"][0]["classes"]
+    assert c["call"] == "call 2 MGATHER at probe.py:16" and c["count"] == 60
+    (path,) = list(repro.iterdir())
+    out = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, timeout=120, cwd="/")
+    assert out.returncode == 0, out.stderr
+    assert "first diverging call: call 2 MGATHER at probe.py:16" in out.stdout

@@ -414,3 +414,27 @@ def test_cpu_deinterleave_16_bit_sources_into_bfloat16(backend, sdt, is_half, re
     want1 = np.concatenate([conv(src[0][:, 1::2]), conv(src[1][:, 1::2])], axis=1)
     assert want0.shape == (2, 2 * h)
     assert got[0].tobytes() == want0.tobytes() and got[1].tobytes() == want1.tobytes()
+
+
+@pytest.mark.parametrize("target", ["cpu", "a5"])
+def test_template_arguments_spelled_out(target):
+    """``TINTERLEAVE<TileDataDst, TileDataSrc>`` and ``TDEINTERLEAVE<...>`` (pto_instr.hpp:2572-2596)
+    with the arguments written out: the same bytes as deduced; a type that is not the operands'
+    does not compile (each parameter types two operands: dst1 and dst0, src1 and src0)."""
+    ty, other = T("int16", 2, 32), T("int16", 2, 64)
+    core, (s0, s1, d0, d1) = setup(target, [ty] * 4)
+    pto.TINTERLEAVE(d1, d0, s1, s0)
+    deduced = ub(core)
+    core.__exit__(None, None, None)
+    core, (s0, s1, d0, d1) = setup(target, [ty] * 4)
+    pto.TINTERLEAVE[ty, ty](d1, d0, s1, s0)
+    assert ub(core).tobytes() == deduced.tobytes()
+    pto.TDEINTERLEAVE[ty, ty](s1, s0, d1, d0)
+    wide = other()
+    pto.TASSIGN(wide, ADDR[4])
+    pto.TDEINTERLEAVE[ty, other](s1, s0, wide)
+    for call, args in ((pto.TINTERLEAVE[ty, other], (d1, d0, s1, s0)),
+                       (pto.TINTERLEAVE[other], (d1, d0, s1, s0)),
+                       (pto.TDEINTERLEAVE[ty, other], (d1, d0, s1, s0))):
+        with pytest.raises(pto.PtoCheckError, match="template deduction"):
+            call(*args)

@@ -187,6 +187,8 @@ def load(ref: str) -> Program:
         mod_name = "ptogpu_kernel_" + hashlib.sha1(path.encode()).hexdigest()[:12]
         mod = sys.modules.get(mod_name)
         if mod is None:
+            from .source import importable
+            importable(path)
             spec = importlib.util.spec_from_file_location(mod_name, path)
             mod = importlib.util.module_from_spec(spec)
             sys.modules[mod_name] = mod

@@ -91,16 +91,17 @@ class KernelSource:
         the import path while it runs, for helpers beside it)."""
         mod = types.ModuleType(f"ptogpu_kernel_slice_{self.name}")
         mod.__file__ = self.path
-        where = os.path.dirname(self.path)
-        sys.path.insert(0, where)
-        try:
-            exec(compile(self.aligned, self.path, "exec"), mod.__dict__)
-        finally:
-            try:
-                sys.path.remove(where)
-            except ValueError:
-                pass
+        importable(self.path)
+        exec(compile(self.aligned, self.path, "exec"), mod.__dict__)
         return mod.__dict__[self.name]
+
+
+def importable(path: str) -> None:
+    """Put a kernel file's folder on the import path, as ``python FILE.py`` would, and keep it
+    there: the kernel's helpers beside it import when the file loads and when the kernel runs."""
+    where = os.path.dirname(os.path.abspath(path))
+    if where not in sys.path:
+        sys.path.insert(0, where)
 
 
 def kernel_source(fn: Callable) -> KernelSource:

@@ -495,20 +495,22 @@ def script(prog: Program, a: Side, b: Side, inputs: dict) -> str:
     where, _, name = prog.ref.rpartition(":")
     if prog.scripted():                     # the kernel's slice of its file, not the file
         src = prog.slice()
-        load_fn = ["# the kernel and what it uses, cut from its file: first line there -> those lines",
+        load_fn = [f"FILE = {src.path!r}",
+                   "# the kernel and what it uses, cut from its file: first line there -> those lines",
                    "KERNEL = {"]
         for at, text in src.blocks():
             load_fn.append(f"    {at}: {_quoted(text)},")
         load_fn += ["}", "lines = []",
                     "for at, text in KERNEL.items():           # (laid at their lines: calls name them as there)",
                     "    lines += [''] * (at - 1 - len(lines)) + text.splitlines()",
+                    "sys.path.insert(0, os.path.dirname(os.path.abspath(FILE)))   # its helpers beside it",
                     "space = {}",
                     f"exec(compile('\\n'.join(lines) + '\\n', {os.path.basename(src.path)!r}, 'exec'), space)",
                     f"kernel = space[{src.name!r}]"]
     else:
         load_fn = [f"from {where} import {name.split('.')[0]} as kernel"]
     fixed = "{" + ", ".join(f"{k!r}: {_embedded(np.asarray(v))}" for k, v in prog.fixed.items()) + "}"
-    lines = ["import base64", "import zlib", "", "import numpy as np", "import ptogpu as pto", "", *load_fn, "",
+    lines = ["import base64", "import os", "import sys", "import zlib", "", "import numpy as np", "import ptogpu as pto", "", *load_fn, "",
              f"fixed = {fixed}",
              "inputs = {"]
     for k, v in inputs.items():

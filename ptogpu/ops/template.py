@@ -34,10 +34,12 @@ def _target() -> str | None:
 
 class TemplateFunction:
     """``fn`` callable as is, or subscripted with up to ``len(params)`` template arguments;
-    ``params`` names each one and says how operand ``k`` must match it."""
+    ``params`` names each one and says how operand ``k`` (or each operand of a tuple ``k``:
+    ``TINTERLEAVE``'s ``TileDataDst`` types dst1 and dst0) must match it."""
 
     def __init__(self, fn: Callable, name: str,
-                 params: list[tuple[str, int, Callable[[object, object], bool]]], given: tuple = ()):
+                 params: list[tuple[str, "int | tuple[int, ...]", Callable[[object, object], bool]]],
+                 given: tuple = ()):
         self.fn, self.name, self.params, self.given = fn, name, params, given
         self.__doc__, self.__wrapped__ = fn.__doc__, fn
 
@@ -52,11 +54,12 @@ class TemplateFunction:
         return TemplateFunction(self.fn, self.name, self.params, args)
 
     def __call__(self, *args, **kw):
-        for (pname, k, agrees), want in zip(self.params, self.given):
-            if k < len(args) and not agrees(args[k], want):
-                raise PtoCheckError(f"template argument {pname} = {_label(want)} does not match "
-                                    f"operand {k} ({type(args[k]).__name__})",
-                                    rule=f"{self.name} template deduction", target=_target())
+        for (pname, ks, agrees), want in zip(self.params, self.given):
+            for k in (ks if isinstance(ks, tuple) else (ks,)):
+                if k < len(args) and not agrees(args[k], want):
+                    raise PtoCheckError(f"template argument {pname} = {_label(want)} does not match "
+                                        f"operand {k} ({type(args[k]).__name__})",
+                                        rule=f"{self.name} template deduction", target=_target())
         return self.fn(*args, **kw)
 
     def __repr__(self) -> str:

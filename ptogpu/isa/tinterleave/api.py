@@ -10,6 +10,7 @@ from ...errors import PtoCheckError, check, runtime_assert
 from . import semantics as sem
 from ...tile import Tile, require_valid_getters
 from ...ops.events import instruction
+from ...ops.template import TemplateFunction
 from ...semantics.tile_moves import hazard
 from .kernels import run_interleave
 
@@ -93,7 +94,7 @@ def _cpu_plain(dsts, srcs, VR: int, VC: int) -> bool:
 
 
 @instruction("TINTERLEAVE")
-def TINTERLEAVE(dst1: Tile, dst0: Tile, src1: Tile, src0: Tile) -> None:
+def _tinterleave(dst1: Tile, dst0: Tile, src1: Tile, src0: Tile) -> None:
     """dst0 = first half, dst1 = second half of the stream src0[0], src1[0], src0[1], ..."""
     core = current_core()
     _common(core, "TINTERLEAVE", "tinterleave", dict(dst1=dst1, dst0=dst0, src1=src1, src0=src0))
@@ -122,7 +123,7 @@ def _first_odd(VC: int, others) -> int:
 
 
 @instruction("TDEINTERLEAVE")
-def TDEINTERLEAVE(dst1: Tile, dst0: Tile, src1: Tile, src0: Tile | None = None) -> None:
+def _tdeinterleave(dst1: Tile, dst0: Tile, src1: Tile, src0: Tile | None = None) -> None:
     """Inverse of TINTERLEAVE; ``TDEINTERLEAVE(dst1, dst0, src)`` splits one source into its
     even (dst0) and odd (dst1) elements."""
     core = current_core()
@@ -155,3 +156,15 @@ def TDEINTERLEAVE(dst1: Tile, dst0: Tile, src1: Tile, src0: Tile | None = None) 
         return sem.cpu_execute(core, [dst0, dst1], [src0, src1], VR, sem.cpu_statements("deint2", VR, VC))
     if run_interleave(core, "deint2", [dst0, dst1], [src0, src1], VR, h=VC >> 1): return  # noqa: E701
     sem.execute(core, [dst0, dst1], [src0, src1], VR, sem.deinterleave2_map(core, VC, size))
+
+
+def _is(x, T) -> bool:
+    return isinstance(x, T)
+
+
+TINTERLEAVE = TemplateFunction(_tinterleave, "TINTERLEAVE", [("TileDataDst", (0, 1), _is), ("TileDataSrc", (2, 3), _is)])
+"""``TINTERLEAVE(dst1, dst0, src1, src0)`` or ``TINTERLEAVE[DstT, SrcT](...)`` (pto_instr.hpp:2572-2579)."""
+TDEINTERLEAVE = TemplateFunction(_tdeinterleave, "TDEINTERLEAVE",
+                                 [("TileDataDst", (0, 1), _is), ("TileDataSrc", (2, 3), _is)])
+"""``TDEINTERLEAVE(dst1, dst0, src1, src0)``, ``TDEINTERLEAVE(dst1, dst0, src)``, or either with
+``[DstT, SrcT]`` spelled out (pto_instr.hpp:2581-2596)."""
