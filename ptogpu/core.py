@@ -153,6 +153,8 @@ class Core:
         self.live = np.ones(n, bool)    # instances that have not stopped (faulted, or parked)
         self.parked = np.zeros(n, bool)  # instances a program's read took off its path (:meth:`program`)
         self.regs = DmaRegs()           # MTE2 loop/pad registers; persist across instructions
+        from .placement import Placer
+        self.placer = Placer(self)      # tiles never TASSIGNed (ptogpu.placement)
 
     def clear(self, upto: Mapping[str, int] | None = None) -> None:
         """Make this core as it was when built (memories zero, GM empty, no faults, fresh

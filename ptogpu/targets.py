@@ -152,6 +152,7 @@ class Target:
     resizable_memories: bool = False  # Core(ub_bytes=, l1_bytes=): the CPU simulator only
     assert_quirk: str = "pto_debug_asserts"   # the quirk that makes run-time asserts live
     assert_macro: str = "PTO_ASSERT"          # how the code spells them (the simulator: assert)
+    auto_fill: str = "keep"          # a tile placed automatically holds: "zero" (the simulator's fresh buffer) | "keep" (what the space held)
     tassign_misaligned: str = "fault"  # "fault": NPU PtoFault | "warn": the CPU simulator's bounds-only check
     has_reg_api: bool = False        # ptogpu.reg (__simd_vf__ register API, other-ops.md §C)
     dma: DmaRules = DmaRules()       # MTE2 DMA instructions (ptogpu.asc, semantics/dma.py)
@@ -218,7 +219,7 @@ CPU = Target(
     name="cpu",
     title="PTO CPU simulator",
     ub_bytes=512 * KiB, ub_usable=512 * KiB, l1_bytes=512 * KiB, resizable_memories=True,
-    assert_quirk="cpu_asserts", assert_macro="assert", tassign_misaligned="warn",
+    assert_quirk="cpu_asserts", assert_macro="assert", tassign_misaligned="warn", auto_fill="zero",
     element_types=_INTEGRAL + ("half", "bfloat16", "float32", "hifloat8", "float8_e4m3", "float8_e5m2"),
     mgather=MGatherRules(
         checks="cpu", dtypes=None, index_dtypes=_INTEGRAL, default_mode=Coalesce.Elem,

@@ -178,6 +178,9 @@ class Tile(metaclass=TileMeta):
                 raise ValidDimError(f"valid dims must be >= 0, got {v}", rule="Tile valid dims")
         self.core = None
         self.addr: int | None = None
+        self._auto = None               # (placer, space, key) while placed automatically
+        from .placement import site
+        self._site = site()            # where the kernel made it (automatic placement's errors)
 
     # -- valid region ------------------------------------------------------------------------
     @property
@@ -272,6 +275,14 @@ class Tile(metaclass=TileMeta):
                 and other.addr < self.addr + self.nbytes)
 
     def _bound(self):
+        if self.addr is None and self.Loc in (TileType.Vec, TileType.Mat):
+            from .core import current_core
+            try:
+                core = current_core()
+            except Exception:
+                core = None
+            if core is not None:
+                core.placer.place(self)
         if self.addr is None:
             raise PtoFault(f"{type(self).__name__} has no address: TASSIGN it first",
                            rule="unassigned tile", code=F_OTHER)

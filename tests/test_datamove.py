@@ -195,11 +195,13 @@ def test_vec_layouts_must_pair(core, layout, tile_kw):
     assert (ub_snapshot(core), _gm(core)) == before
 
 
-def test_unassigned_tile_faults(core):
-    g = gt(core, np.zeros(32, np.float32), F32, (1, 1, 1, 4, 8), (32, 32, 32, 8, 1))
+def test_an_unassigned_tile_is_placed_automatically(core):
+    """No TASSIGN: the tile gets its UB bytes from the core (ptogpu.placement) and loads."""
+    g = gt(core, np.arange(32, dtype=np.float32), F32, (1, 1, 1, 4, 8), (32, 32, 32, 8, 1))
     t = pto.Tile[pto.TileType.Vec, F32, 4, 8]()
-    with pytest.raises(pto.PtoFault):
-        pto.TLOAD(t, g)
+    pto.TLOAD(t, g)
+    assert t.addr is not None and t.addr % 32 == 0
+    assert t.numpy().reshape(-1).tolist() == list(range(32))
 
 
 def test_tload_past_gm_faults_and_writes_nothing(core):

@@ -519,13 +519,15 @@ def test_mat_tile_rejected_on_the_npus():
             pto.TGATHERB(d, s, o)
 
 
-def test_unassigned_tile_faults():
-    with pto.Core("cpu", "numpy"):
+def test_an_unassigned_source_is_placed_automatically_and_zero_on_the_simulator():
+    with pto.Core("cpu", "numpy") as core:
+        core.write("ub", 0, np.full(core.ub.size, 0xAB, np.uint8))
         d, s, o = T("float32", 1, 8)(), T("float32", 1, 8)(), T("uint32", 1, 8)()
         pto.TASSIGN(d, 0)
         pto.TASSIGN(o, 64)
-        with pytest.raises(pto.PtoFault):
-            pto.TGATHERB(d, s, o)
+        o.set(np.zeros((1, 8), np.uint32))
+        pto.TGATHERB(d, s, o)
+        assert s.addr is not None and d.numpy().tobytes() == bytes(32)    # the simulator's fresh buffer
 
 
 def test_quirks_are_declared_in_target_table():

@@ -14,7 +14,8 @@ import itertools
 from dataclasses import dataclass
 from enum import IntEnum
 
-from ..core import on_instances
+from ..core import current_core, on_instances
+from ..enums import TileType
 from ..errors import PtoCheckError
 
 
@@ -170,6 +171,14 @@ def record(name: str) -> RecordEvent:
     return RecordEvent(name, next(_seq))
 
 
+def place(ops) -> None:
+    """Tiles an instruction takes that were never TASSIGNed get their automatic placement now,
+    before the instruction runs (``ptogpu.placement``)."""
+    for x in ops:
+        if getattr(x, "_auto", 0) is None and x.addr is None and x.Loc in (TileType.Vec, TileType.Mat):
+            current_core().placer.place(x)
+
+
 def instruction(name: str):
     """Give a PTO instruction its C++ event arguments: trailing wait events in
     (:func:`operands`), a new ``RecordEvent`` out."""
@@ -180,6 +189,7 @@ def instruction(name: str):
         def call(*args, **kw):
             ops = operands(args)
             too_many(name, ops, most)
+            place(ops)
             on_instances(fn, name=name)(*ops, **kw)
             return record(name)
         return call

@@ -53,6 +53,8 @@ def TASSIGN(obj, addr) -> None:
         warn(f"[{t}] TASSIGN at {addr:#x}: the simulator checks bounds only "
              "(NPUMemoryModel); on a2a3 and a5 an address that is not 32-byte aligned is a "
              "PtoFault (TASSIGN alignment)", PtoPortabilityWarning)
+    core.placer.release(obj)
+    core.placer.check_manual(obj, space, addr, obj.nbytes)
     obj.core = core
     obj.addr = addr
 
