@@ -135,3 +135,20 @@ class CmpMode(IntEnum):
     LE = 3
     GT = 4
     GE = 5
+
+
+class DivAlgorithm(IntEnum):
+    """TDIV / TDIVS precision (type.hpp:385): A5's HIGH_PRECISION emulates IEEE division."""
+    DEFAULT = 0
+    HIGH_PRECISION = 1
+
+
+class RoundMode(IntEnum):
+    """TCVT rounding (type.hpp:251-259)."""
+    CAST_NONE = 0
+    CAST_RINT = 1
+    CAST_ROUND = 2
+    CAST_FLOOR = 3
+    CAST_CEIL = 4
+    CAST_TRUNC = 5
+    CAST_ODD = 6

@@ -9,6 +9,7 @@ from functools import lru_cache
 
 from .declare import ROLES, Declined, Form, Instruction, Rule
 from .datamove import DATAMOVE
+from .elementwise import ELEMENTWISE
 from .mgather import MGATHER
 from .mscatter import MSCATTER
 from .tgather import TGATHER
@@ -16,7 +17,8 @@ from .tgatherb import TGATHERB
 from .tinterleave import TINTERLEAVE
 from .tscatter import TSCATTER
 
-INSTRUCTIONS: tuple[Instruction, ...] = (MGATHER, TGATHERB, TINTERLEAVE, MSCATTER, TGATHER, TSCATTER, DATAMOVE)
+INSTRUCTIONS: tuple[Instruction, ...] = (MGATHER, TGATHERB, TINTERLEAVE, MSCATTER, TGATHER, TSCATTER, DATAMOVE,
+                                         *ELEMENTWISE)
 
 
 def by_name(name: str) -> Instruction:
@@ -56,7 +58,7 @@ def writes(call: str) -> int:
 
 def kernel_coverage() -> str:
     """What the kernel backends run, in words (``ptogpu info``, backend docs)."""
-    return ", ".join(i.coverage for i in INSTRUCTIONS if i.fills("native"))
+    return ", ".join(i.coverage for i in INSTRUCTIONS if i.fills("native") and i.coverage)
 
 
 def declined() -> dict[str, dict[str, str]]:
@@ -67,7 +69,7 @@ def declined() -> dict[str, dict[str, str]]:
 def target_table(table: str, target: str):
     """The per-target rule table a package owns (``tgather``), for ``Target.<table>``."""
     for i in INSTRUCTIONS:
-        if i.tables and i.name == table:
+        if i.tables and (i.table or i.name) == table:
             mod, _, attr = i.tables.partition(":")
             import importlib
             return getattr(importlib.import_module(mod), attr)[target]

@@ -64,6 +64,7 @@ class Instruction:
     """Per destination space: the target-table fields that may explain a cross-target divergence."""
     rules: tuple[Rule, ...] = ()                # the rule fields this package defines (fuzz/rules.py has the rest)
     tables: str | None = None                  # ``module:attr``: {target: table} the package owns
+    table: str = ""                            # its name as ``target.<table>`` (default: ``name``)
     hooks: Mapping[str, Any] = field(default_factory=dict)   # role -> "module:attr" | Declined
     coverage: str = ""                         # what its kernels cover, for ``ptogpu info``
 

@@ -1,0 +1,35 @@
+"""The element-wise family: tile-tile TADD TSUB TMUL TDIV TMAX TMIN TAND TOR TXOR TSHL TSHR, unary
+TNOT TNEG TABS, tile-scalar TADDS TSUBS TMULS TDIVS TMAXS TMINS TANDS TORS TXORS TSHLS TSHRS and the
+generators TEXPANDS and TCI (docs/elementwise.md; the vendor's include/pto/cpu/ElementOp.h and
+include/pto/npu/{a2a3,a5}/T*.hpp). One package, one declaration per call: they share their
+modules -- ``rules`` (the per-target table, ``target.elementwise``), ``semantics_values`` (what each call
+computes, per target model), ``semantics`` (where it reads and writes), ``api`` (the calls and
+their checks)."""
+from ..declare import Declined, Form, Instruction
+
+_FORMS = {
+    **{c: "(dst, src0, src1)" for c in ("TADD", "TSUB", "TMUL", "TDIV", "TMAX", "TMIN", "TAND", "TOR", "TSHL", "TSHR")},
+    "TXOR": "(dst, src0, src1, tmp)",
+    **{c: "(dst, src)" for c in ("TNOT", "TNEG", "TABS")},
+    **{c: "(dst, src, scalar)" for c in ("TADDS", "TSUBS", "TMULS", "TDIVS", "TMAXS", "TMINS", "TANDS", "TORS",
+                                        "TSHLS", "TSHRS")},
+    "TXORS": "(dst, src, scalar, tmp)", "TEXPANDS": "(dst, scalar)",
+    "TCI": "[TileData, T, descending](dst, start) / [TileData, Tmp, T, descending](dst, start, tmp)",
+}
+
+
+def _declare(call: str) -> Instruction:
+    return Instruction(
+        name=call.lower(), calls=(call,), doc="docs/elementwise.md", spec=f"include/pto/*/{call.title()}.hpp",
+        forms=(Form(f"{call}{_FORMS[call]}", "element by element over dst's valid region"),),
+        tables="ptogpu.isa.elementwise.rules:TABLES", table="elementwise",
+        hooks={"api": "ptogpu.isa.elementwise.api",
+               "fuzz": Declined("no fuzz configuration yet: the element-wise calls are fuzzed inside kernels"),
+               "repro": Declined("no fuzz configuration yet, so no reproducer lines of its own"),
+               "native": Declined("NumPy semantics only so far: no kernel (native and cupy run the NumPy semantics)"),
+               "cupy": Declined("NumPy semantics only so far: no kernel (native and cupy run the NumPy semantics)"),
+               "simt": Declined("a vector instruction on every target: no SIMT lanes")},
+        coverage="")
+
+
+ELEMENTWISE: tuple[Instruction, ...] = tuple(_declare(c) for c in _FORMS)
