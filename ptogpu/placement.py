@@ -5,8 +5,8 @@ The vendor headers place nothing themselves: on the NPUs the compiler plans tile
 lifetime (PTOAS's planner: 32-byte aligned in UB and L1, a compile error when it overflows),
 and the CPU simulator gives each such tile a zero-filled buffer of its own on first use
 (``pto_tile.hpp:1544-1573``). ptogpu places a tile when an instruction first takes it (or its
-bytes are first read or written), first fit from the top of the space downwards (manual
-``TASSIGN`` addresses usually sit at the bottom), 32-byte aligned, and frees its bytes when
+bytes are first read or written), first fit from the bottom of the space up (as a planner
+allocating from offset 0 would), 32-byte aligned, and frees its bytes when
 the Python tile dies (its lifetime). Each target's table says what a fresh tile holds
 (``Target.auto_fill``): zeros on the simulator, whatever the space held on the NPUs. No room:
 a ``PtoCheckError`` naming the tile, the bytes it asked for and the tiles that hold the space,
@@ -50,15 +50,13 @@ class Placer:
         space = tile.space
         size = -(-max(tile.nbytes, 1) // ALIGN) * ALIGN
         taken = sorted(self.live[space].values())
-        hi = self.limit(space) // ALIGN * ALIGN
-        lo = None
-        for a, b, _ in reversed(taken):             # first fit, from the top down
-            if b <= hi - size:
-                lo = hi - size
+        lo, end = 0, self.limit(space) // ALIGN * ALIGN
+        for a, b, _ in taken:                       # first fit, from the bottom up
+            if a - lo >= size:
                 break
-            hi = min(hi, a // ALIGN * ALIGN)
-        if lo is None and hi - size >= 0:
-            lo = hi - size
+            lo = max(lo, b)
+        if lo + size > end:
+            lo = None
         label = f"{type(tile).__name__} made at {getattr(tile, '_site', '?')}"
         if lo is None:
             held = sum(b - a for a, b, _ in taken)

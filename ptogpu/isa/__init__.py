@@ -9,6 +9,7 @@ from functools import lru_cache
 
 from .declare import ROLES, Declined, Form, Instruction, Rule
 from .datamove import DATAMOVE
+from .compare import COMPARE
 from .elementwise import ELEMENTWISE
 from .mgather import MGATHER
 from .mscatter import MSCATTER
@@ -18,7 +19,7 @@ from .tinterleave import TINTERLEAVE
 from .tscatter import TSCATTER
 
 INSTRUCTIONS: tuple[Instruction, ...] = (MGATHER, TGATHERB, TINTERLEAVE, MSCATTER, TGATHER, TSCATTER, DATAMOVE,
-                                         *ELEMENTWISE)
+                                         *ELEMENTWISE, *COMPARE)
 
 
 def by_name(name: str) -> Instruction:

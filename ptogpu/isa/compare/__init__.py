@@ -1,0 +1,27 @@
+"""TCMP, TCMPS, TSEL, TSELS: compare into packed bit masks and select by them (docs/compare.md; the
+vendor's include/pto/{cpu,npu/a2a3,npu/a5}/TCmp*, TSel*). Modules: ``rules`` (the per-target table,
+``target.compare``), ``semantics`` (NumPy), ``api`` (the calls and their checks)."""
+from ..declare import Declined, Form, Instruction
+
+_FORMS = {
+    "TCMP": ("TCMP(dst, src0, src1, cmpMode)", "bit c of mask row r = src0[r, c] cmp src1[r, c]"),
+    "TCMPS": ("TCMPS(dst, src0, scalar | src1, cmpMode)", "bit c of mask row r = src0[r, c] cmp the scalar"),
+    "TSEL": ("TSEL(dst, mask, src0, src1, tmp)", "dst = mask bit ? src0 : src1"),
+    "TSELS": ("TSELS(dst, mask, src, tmp, scalar)", "dst = mask bit ? src : scalar"),
+}
+
+
+def _declare(call: str) -> Instruction:
+    sig, what = _FORMS[call]
+    return Instruction(
+        name=call.lower(), calls=(call,), doc="docs/compare.md", spec=f"include/pto/*/{call.title()}.hpp",
+        forms=(Form(sig, what),), tables="ptogpu.isa.compare.rules:TABLES", table="compare",
+        hooks={"api": "ptogpu.isa.compare.api",
+               "fuzz": Declined("no fuzz configuration yet: compare and select are fuzzed inside kernels"),
+               "repro": Declined("no fuzz configuration yet, so no reproducer lines of its own"),
+               "native": Declined("NumPy semantics only so far: no kernel (native and cupy run the NumPy semantics)"),
+               "cupy": Declined("NumPy semantics only so far: no kernel (native and cupy run the NumPy semantics)"),
+               "simt": Declined("a vector instruction on every target: no SIMT lanes")})
+
+
+COMPARE: tuple[Instruction, ...] = tuple(_declare(c) for c in _FORMS)
