@@ -5,7 +5,7 @@ from .core import Core, current_core
 from .dtypes import (bfloat16, float8_e4m3, float8_e5m2, float32, half, hifloat8,
                      hifloat8_to_float32, int8, int16, int32, int64, uint8, uint16, uint32, uint64)
 from .enums import (DYNAMIC, BLayout, CmpMode, Coalesce, DivAlgorithm, GatherAxis, GatherExec, GatherOOB, Layout,
-                    MaskPattern, RoundMode, ScatterAtomicOp, ScatterAxis, ScatterConflict, ScatterOOB, SLayout,
+                    MaskPattern, RoundMode, SaturationMode, ScatterAtomicOp, ScatterAxis, ScatterConflict, ScatterOOB, SLayout,
                     TileType)
 from .errors import (BackendUnavailable, PtoAssertWarning, PtoCheckError, PtoError, PtoFault, PtoHazard,
                      PtoPortabilityWarning)
@@ -21,6 +21,8 @@ from .isa.tinterleave.api import TDEINTERLEAVE, TINTERLEAVE
 from .isa.tgather.api import TGATHER
 from .isa.tscatter.api import TSCATTER
 from .isa.compare.api import TCMP, TCMPS, TSEL, TSELS
+from .isa.tcvt.api import TCVT
+from .isa.tmov.api import TMOV
 from .isa.elementwise.api import (TABS, TADD, TADDS, TAND, TANDS, TCI, TDIV, TDIVS, TEXPANDS, TMAX, TMAXS,
                                   TMIN, TMINS, TMUL, TMULS, TNEG, TNOT, TOR, TORS, TSHL, TSHLS, TSHR, TSHRS,
                                   TSUB, TSUBS, TXOR, TXORS)
@@ -42,10 +44,10 @@ __all__ = [
     "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64", "half", "bfloat16",
     "float32", "float", "float8_e4m3", "float8_e5m2", "hifloat8", "hifloat8_to_float32",
     "TGATHERB", "TINTERLEAVE", "TDEINTERLEAVE", "TGATHER", "TSCATTER", "MaskPattern", "ScatterAxis",
-    "GatherAxis", "CmpMode", "DivAlgorithm", "RoundMode",
+    "GatherAxis", "CmpMode", "DivAlgorithm", "RoundMode", "SaturationMode",
     "TABS", "TADD", "TADDS", "TAND", "TANDS", "TCI", "TDIV", "TDIVS", "TEXPANDS", "TMAX", "TMAXS", "TMIN", "TMINS",
     "TMUL", "TMULS", "TNEG", "TNOT", "TOR", "TORS", "TSHL", "TSHLS", "TSHR", "TSHRS", "TSUB", "TSUBS", "TXOR",
-    "TXORS", "TCMP", "TCMPS", "TSEL", "TSELS", "reg",
+    "TXORS", "TCMP", "TCMPS", "TSEL", "TSELS", "TCVT", "TMOV", "reg",
     "asc", "Trace", "Burst", "RecordEvent", "Event", "Op", "Pipe", "EventId", "set_flag", "wait_flag", "pipe_barrier",
     *(f"PIPE_{p}" for p in ("S", "V", "M", "MTE1", "MTE2", "MTE3", "ALL", "MTE4", "MTE5", "V2", "FIX")),
     *(f"EVENT_ID{k}" for k in range(8)),

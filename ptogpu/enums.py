@@ -152,3 +152,9 @@ class RoundMode(IntEnum):
     CAST_CEIL = 4
     CAST_TRUNC = 5
     CAST_ODD = 6
+
+
+class SaturationMode(IntEnum):
+    """TCVT saturation (type.hpp:327-333): ON clamps to the destination's range."""
+    ON = 0
+    OFF = 1

@@ -11,6 +11,8 @@ from .declare import ROLES, Declined, Form, Instruction, Rule
 from .datamove import DATAMOVE
 from .compare import COMPARE
 from .elementwise import ELEMENTWISE
+from .tcvt import TCVT
+from .tmov import TMOV
 from .mgather import MGATHER
 from .mscatter import MSCATTER
 from .tgather import TGATHER
@@ -19,7 +21,7 @@ from .tinterleave import TINTERLEAVE
 from .tscatter import TSCATTER
 
 INSTRUCTIONS: tuple[Instruction, ...] = (MGATHER, TGATHERB, TINTERLEAVE, MSCATTER, TGATHER, TSCATTER, DATAMOVE,
-                                         *ELEMENTWISE, *COMPARE)
+                                         *ELEMENTWISE, *COMPARE, TCVT, TMOV)
 
 
 def by_name(name: str) -> Instruction:

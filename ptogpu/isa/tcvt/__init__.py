@@ -1,0 +1,15 @@
+"""TCVT: element type conversion with a round mode and saturation (docs/tcvt.md; the vendor's
+include/pto/{cpu,npu/a2a3,npu/a5}/TCvt.hpp). Modules: ``rules`` (the per-target table and pair
+lists, ``target.tcvt``), ``semantics`` (the conversions), ``api`` (the call and its checks)."""
+from ..declare import Declined, Form, Instruction
+
+TCVT = Instruction(
+    name="tcvt", calls=("TCVT",), doc="docs/tcvt.md", spec="include/pto/*/TCvt.hpp",
+    forms=(Form("TCVT(dst, src, RoundMode[, SaturationMode])", "dst = src converted, rounded, saturated"),),
+    tables="ptogpu.isa.tcvt.rules:TABLES",
+    hooks={"api": "ptogpu.isa.tcvt.api",
+           "fuzz": Declined("no fuzz configuration yet: TCVT is fuzzed inside kernels"),
+           "repro": Declined("no fuzz configuration yet, so no reproducer lines of its own"),
+           "native": Declined("NumPy semantics only so far: no kernel (native and cupy run the NumPy semantics)"),
+           "cupy": Declined("NumPy semantics only so far: no kernel (native and cupy run the NumPy semantics)"),
+           "simt": Declined("a vector instruction on every target: no SIMT lanes")})

@@ -1,0 +1,79 @@
+"""``TCVT(dst, src, RoundMode[, SaturationMode])`` with every target's checks and pair table, then
+the NumPy semantics (docs/tcvt.md)."""
+from __future__ import annotations
+
+from ...core import current_core
+from ...enums import RoundMode, SaturationMode, TileType
+from ...errors import PtoCheckError, PtoPortabilityWarning, check, warn
+from ...ops.events import instruction
+from ...semantics.tile_moves import hazard
+from ...tile import Tile
+from . import semantics as S
+
+LETTER = {RoundMode.CAST_RINT: "R", RoundMode.CAST_ROUND: "A", RoundMode.CAST_FLOOR: "F", RoundMode.CAST_CEIL: "C",
+          RoundMode.CAST_TRUNC: "Z", RoundMode.CAST_ODD: "O", RoundMode.CAST_NONE: "N"}
+CPU_TYPES = ("int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64", "half", "bfloat16", "float32")
+
+
+def letter_for(core, S_: str, D: str, mode: RoundMode) -> str | None:
+    """The rounding the target runs for ``mode`` on this pair; None: the pair is not in its code."""
+    R = core.target.tcvt
+    want = LETTER[mode]
+    if R.pairs is None:
+        return want
+    got = R.pairs.get((S_, D))
+    if got is None:
+        return None
+    modes, none = got
+    if R.odd_only is not None and want == "O" and (S_, D) not in R.odd_only:
+        want = "N"
+    if want != "N" and want in modes:
+        return want
+    if none is not None:
+        return none
+    float_to_int = S.is_float(S_) and not S.is_float(D)
+    return R.none_float_to_int if float_to_int else R.none_other
+
+
+@instruction("TCVT")
+def TCVT(dst: Tile, src: Tile, mode: RoundMode, sat: SaturationMode | None = None) -> None:
+    """Convert src's elements to dst's type: ``TCVT(dst, src, pto.RoundMode.X)`` (the target's
+    default saturation) or ``TCVT(dst, src, mode, pto.SaturationMode.ON | OFF)``."""
+    core = current_core()
+    R, t = core.target.tcvt, core.target.name
+    for name, x in (("dst", dst), ("src", src)):
+        if not isinstance(x, Tile):
+            raise PtoCheckError(f"{name} must be a Tile, got {type(x).__name__}", rule="TCVT operands", target=t)
+    if isinstance(mode, Tile):
+        raise PtoCheckError("TCVT(dst, src, tmp, mode): the tmp forms are not emulated (the simulator does not "
+                            "build them; A5 ignores tmp; A2/A3's drive PyTorch-style wrap paths)",
+                            rule="TCVT forms", target=t)
+    if not isinstance(mode, RoundMode):
+        raise PtoCheckError(f"TCVT's mode is a pto.RoundMode, got {type(mode).__name__}", rule="TCVT operands", target=t)
+    if sat is not None and not isinstance(sat, SaturationMode):
+        raise PtoCheckError(f"TCVT's satMode is a pto.SaturationMode, got {type(sat).__name__}",
+                            rule="TCVT operands", target=t)
+    Sd, Dd = src.DType, dst.DType
+    for name, x in (("dst", dst), ("src", src)):
+        check(x.DType in CPU_TYPES, "TCVT: element types ptogpu converts", t,
+              f"{name} holds {x.DType}: the 8-bit float conversions are not emulated yet")
+        if R.pairs is not None:
+            check(x.Loc == TileType.Vec, "TCVT: TileType::Vec", t, f"{name} is TileType.{x.Loc.name}")
+    letter = letter_for(core, Sd, Dd, mode)
+    for x in (dst, src):
+        x._bound()
+    if letter is None:
+        if R.unsupported == "error":
+            raise PtoCheckError(f"{t}/TCvt.hpp has no castData for {Sd} -> {Dd} (a compile error)",
+                                rule="TCVT pair", target=t)
+        warn(f"[{t}] TCVT {Sd} -> {Dd}: {t}/TCvt.hpp's GenCastCall has no branch for the pair: it compiles and "
+             "writes nothing", PtoPortabilityWarning)
+        return
+    if sat is None:
+        on = R.sat_default_on and (Sd, Dd) not in R.narrowing
+    else:
+        on = sat == SaturationMode.ON
+        if R.explicit_off_only_narrowing and (Sd, Dd) not in R.narrowing:
+            on = True                                   # a2a3/TCvt.hpp:1236-1269
+    hazard("TCVT", {"dst": dst}, {"src": src})
+    S.run(core, dst, src, letter, on)

@@ -1,0 +1,14 @@
+"""TMOV between Vec and Mat tiles (docs/tmov.md; the vendor's include/pto/{cpu,npu/a2a3,npu/a5}/TMov.hpp).
+Modules: ``rules`` (the per-target table, ``target.tmov``), ``semantics`` (NumPy), ``api``."""
+from ..declare import Declined, Form, Instruction
+
+TMOV = Instruction(
+    name="tmov", calls=("TMOV",), doc="docs/tmov.md", spec="include/pto/*/TMov.hpp",
+    forms=(Form("TMOV(dst, src)", "Vec <-> Vec, Vec <-> Mat: src's valid region into dst"),),
+    tables="ptogpu.isa.tmov.rules:TABLES",
+    hooks={"api": "ptogpu.isa.tmov.api",
+           "fuzz": Declined("no fuzz configuration yet: TMOV is fuzzed inside kernels"),
+           "repro": Declined("no fuzz configuration yet, so no reproducer lines of its own"),
+           "native": Declined("NumPy semantics only so far: no kernel (native and cupy run the NumPy semantics)"),
+           "cupy": Declined("NumPy semantics only so far: no kernel (native and cupy run the NumPy semantics)"),
+           "simt": Declined("a data move on every target: no SIMT lanes")})
