@@ -135,6 +135,10 @@ class Core:
         self._calls = None              # a CallLog while ``with core.calls():`` is active
         self.all_at_once = False        # a batch rule is running every live instance
         self._program = False           # single-core code runs over every instance (:meth:`program`)
+        self.resume = False             # parked instances keep their memory and resume (:meth:`program`)
+        self._log: list | None = None   # this run's events (resume): None per instruction, each read's answer
+        self._replay: tuple | None = None   # (log, stop): events before stop are replayed from log
+        self._ev = 0                    # the next event's number
         self._raised: PtoFault | None = None    # the fault that ended the program, raised into it
         self._focus(0)
         # tiles may use all of UB on a resized simulator; else the target's usable part
@@ -152,6 +156,7 @@ class Core:
         self.faults: FaultList = FaultList([None] * n)
         self.live = np.ones(n, bool)    # instances that have not stopped (faulted, or parked)
         self.parked = np.zeros(n, bool)  # instances a program's read took off its path (:meth:`program`)
+        self.park_at = np.full(n, -1, np.int64)   # (resume) the event at which each was parked
         self.regs = DmaRegs()           # MTE2 loop/pad registers; persist across instructions
         from .placement import Placer
         self.placer = Placer(self)      # tiles never TASSIGNed (ptogpu.placement)
@@ -208,6 +213,8 @@ class Core:
     def launchable(self) -> bool:
         """A launch over every block may write every instance: none has stopped on a fault
         (a parked instance runs again from the start: its memory no longer counts)."""
+        if self.resume:                 # parked instances keep their memory: they resume
+            return bool(self.live.all())
         return bool((self.live | self.parked).all())
 
     @property
@@ -248,10 +255,27 @@ class Core:
         same: a fault is raised, and going on after it is an error."""
         self._program, self._raised = True, None
         self.parked[:] = False
+        self._ev = 0
+        if self.resume:
+            self._log = [] if self._replay is None else list(self._replay[0][:self._replay[1]])
         try:
             yield
         finally:
             self._program = False
+
+    def replaying(self) -> bool:
+        """(resume) The program is replaying the events before the one its instances were
+        parked at: instructions are skipped (their effects are in these instances' memory) and
+        reads answer what they answered then."""
+        return self._replay is not None and self._ev < self._replay[1]
+
+    def _event(self):
+        """(resume) The next event: (its number, the replayed answer or None to run it)."""
+        i = self._ev
+        self._ev += 1
+        if self._replay is not None and i < self._replay[1]:
+            return i, self._replay[0][i]
+        return i, None
 
     def _went_on(self) -> None:
         """Program code called on after the fault that ended it was raised into it."""
@@ -270,21 +294,57 @@ class Core:
         if not self._program:
             return rows
         self._went_on()
+        if self._log is not None:
+            i, old = self._event()
+            if old is not None:
+                return old.copy()
         on = np.flatnonzero(self.live)
         if not on.size:                 # (nothing runs: any value will do)
-            return rows[0]
-        if on.size > 1:
-            width = rows[0].nbytes
-            b = np.ascontiguousarray(rows[on]).view(np.uint8).reshape(on.size, width)
-            off = on[(b != b[0]).any(axis=1)]
-            self.live[off] = False
-            self.parked[off] = True
-        return rows[int(on[0])]
+            got = rows[0]
+        else:
+            if on.size > 1:
+                width = rows[0].nbytes
+                b = np.ascontiguousarray(rows[on]).view(np.uint8).reshape(on.size, width)
+                off = on[(b != b[0]).any(axis=1)]
+                self._park(off)
+            got = rows[int(on[0])]
+        if self._log is not None:
+            self._log.append(np.array(got, copy=True))
+        return got
+
+    def _park(self, off: np.ndarray) -> None:
+        self.live[off] = False
+        self.parked[off] = True
+        if self._log is not None:
+            self.park_at[off] = self._ev - 1
+
+    def decide(self, flags: np.ndarray) -> bool:
+        """A branch the program takes on a value it read (``bool()`` of an
+        :class:`~ptogpu.instance_values.InstanceValues`): every instance's outcome (leading axis
+        N); the first live instance's is the path's, and every live instance whose outcome
+        differs is parked (it runs again, taking its own branch)."""
+        flags = np.asarray(flags, bool).reshape(-1)
+        if not self._program or self.batch == 1:
+            return bool(flags[0]) if flags.size == 1 else bool(flags[self._k])
+        self._went_on()
+        if self._log is not None:
+            i, old = self._event()
+            if old is not None:
+                return bool(old)
+        on = np.flatnonzero(self.live)
+        first = bool(flags[on[0]]) if on.size else bool(flags[0])
+        if on.size:
+            self._park(on[flags[on] != first])
+        if self._log is not None:
+            self._log.append(first)
+        return first
 
     def host_write(self, space: str, addr: int, rows: np.ndarray) -> None:
         """Bytes the host writes (``gm_put``, ``core.write``): ``rows`` (1, m) for every
         instance or (N, m), one each, at ``addr`` (checked by the caller) of every live
         instance: a stopped one keeps the memory it stopped with, as its single core would."""
+        if self.replaying():            # (these instances' memory already holds it)
+            return
         bank = self.banks[space]
         if self.live.all():
             return bank.write_rows(addr, rows)
@@ -304,6 +364,17 @@ class Core:
             return step()
         if self._program:
             self._went_on()
+            if self._log is not None:
+                i, _ = self._event()
+                if self._replay is not None and i < self._replay[1]:
+                    if uniform:             # (binds Python objects: runs again, touching no instance memory)
+                        self._executing = True
+                        try:
+                            step()
+                        finally:
+                            self._executing = False
+                    return
+                self._log.append(None)
         if self.batch == 1:
             try:
                 return step()

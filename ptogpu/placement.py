@@ -71,7 +71,7 @@ class Placer:
         self.live[space][key] = (lo, lo + size, label)
         tile.core, tile.addr, tile._auto = self.core, lo, (self, space, key)
         weakref.finalize(tile, self.free, space, key)
-        if self.core.target.auto_fill == "zero":
+        if self.core.target.auto_fill == "zero" and not self.core.replaying():
             self.core.write(space, lo, bytes(tile.nbytes))
 
     def free(self, space: str, key: int) -> None:

@@ -377,6 +377,15 @@ class Tile(metaclass=TileMeta):
     def __dlpack_device__(self) -> tuple[int, int]:
         return (1, 0)                                   # kDLCPU: the arenas live in host memory
 
+    def data(self) -> "TileData":
+        """The tile's storage as C++'s ``tile.data()`` gives it: ``t.data()[i]`` reads storage
+        element i (``r * Cols + c`` for a row-major tile). On a core of N running a program
+        (``core.program()``) the element is every instance's value
+        (:class:`~ptogpu.instance_values.InstanceValues`): a branch on it parks only the
+        instances whose outcome differs."""
+        self._bound()
+        return TileData(self)
+
     def raw(self) -> np.ndarray:
         """The whole padded storage (Rows*Cols elements, storage order), bytes-exact."""
         self._bound()
@@ -385,3 +394,32 @@ class Tile(metaclass=TileMeta):
     def __repr__(self) -> str:
         where = "unassigned" if self.addr is None else f"{self.space}@{self.addr:#x}"
         return f"<{type(self).__name__} valid={self._vr}x{self._vc} {where}>"
+
+
+class TileData:
+    """``tile.data()``: element i of the tile's storage per ``[i]``."""
+    __slots__ = ("tile",)
+
+    def __init__(self, tile: Tile) -> None:
+        self.tile = tile
+
+    def __len__(self) -> int:
+        return self.tile.Rows * self.tile.Cols
+
+    def __getitem__(self, i):
+        t = self.tile
+        i = int(i)
+        if not 0 <= i < len(self):
+            raise PtoFault(f"{type(t).__name__}.data()[{i}] is outside its {len(self)} elements",
+                           rule="Tile.data() bounds", code=F_OTHER)
+        size = t.Element.itemsize
+        st = dtypes.storage(t.Element)
+        core = t.core
+        addr = t.addr + i * size
+        if core.batch > 1 and not core._executing:
+            rows = core.banks[t.space].gather_all(np.array([addr], np.int64), t.Element).reshape(-1)
+            if core._program:
+                from .instance_values import InstanceValues
+                return InstanceValues(core, rows.view(st))
+            return rows.view(st)
+        return core.arena(t.space).gather(np.array([addr], np.int64), t.Element).view(st)[0]

@@ -20,7 +20,7 @@ LAYERS = [
               "ptogpu.trace", "ptogpu.progress"]),
     ("backend", ["ptogpu.backend"]),
     ("memory", ["ptogpu.pages", "ptogpu.memory", "ptogpu.dma_regs", "ptogpu.core", "ptogpu.tensor", "ptogpu.tile",
-                "ptogpu.calls", "ptogpu.placement"]),
+                "ptogpu.calls", "ptogpu.placement", "ptogpu.instance_values"]),
     ("semantics", ["ptogpu.semantics"]),
     ("lowering", ["ptogpu.lowering"]),
     ("instruction API", ["ptogpu", "ptogpu.ops", "ptogpu.reg", "ptogpu.asc"]),

@@ -102,6 +102,44 @@ class Values:
         return f"values({list(self.shape)}, {self.dtype}, {self.gen})"
 
 
+@dataclass(frozen=True, eq=False)
+class Picks:
+    """Arrays of ``shape`` in ``dtype`` whose elements are, each with probability ``rate``, a
+    member of ``pool`` (a hash table's keys: lookups that hit), else any bit pattern of the type
+    (that mostly miss)."""
+    shape: tuple[int, ...]
+    pool: np.ndarray
+    dtype: str = "int32"
+    rate: float = 0.5
+
+    def __post_init__(self) -> None:
+        if not 0.0 <= float(self.rate) <= 1.0:
+            raise ValueError(f"picks: rate {self.rate}: a probability, 0 .. 1")
+        if np.asarray(self.pool).size == 0:
+            raise ValueError("picks: an empty pool")
+        dtypes.as_dtype(self.dtype)
+
+    def draw(self, seed: int, inst: np.ndarray) -> np.ndarray:
+        inst = np.asarray(inst, np.int64)
+        dt = dtypes.as_dtype(self.dtype)
+        st = dtypes.storage(dt)
+        n = int(np.prod(self.shape))
+        h = hashes(seed, inst, 2 * n).reshape(len(inst), 2, n)
+        pool = np.asarray(self.pool).astype(dt).view(st).reshape(-1)
+        take = (h[:, 0] >> np.uint64(11)).astype(np.float64) / float(1 << 53) < float(self.rate)
+        pick = pool[((h[:, 0] & np.uint64(0xFFFFFFFF)) % np.uint64(pool.size)).astype(np.int64)]
+        raw = h[:, 1].astype(np.dtype(f"u{st.itemsize}")).view(st)
+        return np.where(take, pick, raw).reshape(len(inst), *self.shape)
+
+    def describe(self) -> str:
+        return f"picks({list(self.shape)}, pool of {np.asarray(self.pool).size}, {self.dtype}, rate={self.rate})"
+
+
+def picks(shape, pool, dtype="int32", rate: float = 0.5) -> Picks:
+    """Per-instance arrays drawn from ``pool`` with probability ``rate``, else any bit pattern."""
+    return Picks(_shape(shape), np.asarray(pool), dtypes.name_of(dtypes.as_dtype(dtype)), float(rate))
+
+
 def indices(shape, cap, dtype="int32", gen: str = "mixed") -> Indices:
     """Per-instance index arrays (see the module doc). ``shape``: an int or a tuple."""
     return Indices(_shape(shape), tuple(cap) if isinstance(cap, (tuple, list)) else int(cap),

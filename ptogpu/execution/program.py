@@ -86,7 +86,7 @@ class Program:
     def __post_init__(self) -> None:
         """The buffers are checked here, before anything runs: a mistake in them is the
         user's, named by its field in one line (ValueError), never an error inside a run."""
-        from .inputs import Indices, Values
+        from .inputs import Indices, Picks, Values
         who = f"kernel {self.ref or getattr(self.fn, '__name__', '?')}"
         for field_, d in (("inputs", self.inputs), ("outputs", self.outputs), ("fixed", self.fixed)):
             if not isinstance(d, dict) or not all(isinstance(k, str) and k.isidentifier() for k in d):
@@ -95,9 +95,9 @@ class Program:
         if len(set(names)) != len(names):
             raise ValueError(f"{who}: a buffer name is used twice in fixed, inputs, outputs")
         for name, g in self.inputs.items():
-            if not isinstance(g, (Indices, Values)):
+            if not isinstance(g, (Indices, Picks, Values)):
                 raise ValueError(f"{who}: inputs[{name!r}] is a {type(g).__name__}: give a generator, "
-                                 "pto.fuzz.indices(shape, cap) or pto.fuzz.values(shape, dtype) (an array "
+                                 "pto.fuzz.indices(shape, cap), pto.fuzz.values(shape, dtype) or pto.fuzz.picks(shape, pool) (an array "
                                  "every instance shares belongs in fixed)")
         total = 0
         for name, spec in self.outputs.items():
@@ -339,7 +339,7 @@ def _run_padded(prog: Program, target: str, backend: str, data: dict, quirks, tr
         pad = {k: np.concatenate([v, np.repeat(v[-1:], POOL_MIN - n, axis=0)]) for k, v in data.items()}
         run, parked = _run_once(prog, target, backend, pad, quirks, trace, first, limit, shown or n, gaps)
         paths = None if run.paths is None else restrict(run.paths, np.arange(n))
-        return (ProgramRun(run.outputs[:n], run.faults[:n], run.codes[:n], paths, run.stray[:n]),
+        return (ProgramRun(run.outputs[:n], run.faults[:n], run.codes[:n], paths, run.stray[:n], run.runs),
                 parked[:n])
     return _run_once(prog, target, backend, data, quirks, trace, first, limit, shown or n, gaps)
 
@@ -357,44 +357,27 @@ def _run_once(prog: Program, target: str, backend: str, data: dict, quirks, trac
             g = prog.inputs[name]
             rows = np.ascontiguousarray(cast_exact(a.reshape(n, -1), dtypes.as_dtype(g.dtype), "gm_put"))
             core.banks["gm"].write_rows(ptrs[name].addr, rows.view(np.uint8).reshape(n, -1))
-        log = core.calls(watch=(lambda: _gaps_written(core, spans)) if gaps else None) if trace \
-            else contextlib.nullcontext()
-        faults = None
-        with log, _limit(*limit, first, shown), core.program():
-            try:
-                got = prog.fn(**ptrs)
-            except PtoFault as e:
-                e.with_traceback(None)        # (kept with the faults: its frames would hold the caller's)
-                if core.batch == 1:           # (a single core raises its fault)
-                    faults = FaultList([e])
-                elif e is not core._raised:   # a fault of the host code (a read outside memory):
-                    core.stop_all(e)          # every instance on the path stops there
-                core._raised = got = None
-            except PtoCheckError:
-                raise
-            except KernelError as e:
-                if not getattr(e, "unplaced", False):
-                    raise
-                raise KernelError(f"instance {first}: {e} ({where_raised(e, prog.ref)})") from None
-            except PtoError as e:
-                raise KernelError(f"instance {first}: {e} ({where_raised(e, prog.ref)})") from None
-            except HostMemoryError:
-                raise                         # (this machine's limit: the caller's to report)
-            except (Exception, SystemExit) as e:
-                inner = _inner(e)
-                if inner:                     # raised inside ptogpu: ours, not the kernel's
-                    raise KernelError(f"instance {first} on {target}: ptogpu raised {type(e).__name__}: {e} at "
-                                      f"{inner}, called from {where_raised(e, prog.ref)} (an emulator bug: "
-                                      "please report it)") from None
-                raise KernelError(f"instance {first}: the kernel raised {type(e).__name__}: {e} "
-                                  f"({where_raised(e, prog.ref)})") from None
-        if core._raised is not None:          # it caught the fault that ended it, and returned
-            raise KernelError(f"instance {first}: the kernel caught the PtoFault that ended it "
-                              f"({core._raised}) and returned: a hardware trap ends a kernel, so a kernel "
-                              "does not catch PtoFault")
-        if got is not None:
-            raise KernelError(f"instance {first}: the kernel returned {type(got).__name__}; a kernel "
-                              "writes its outputs and returns nothing")
+        resume = not trace and n > 1
+        core.resume = resume
+        todo = [(None, None)]                 # (replay, instances): the first run, then each parked group
+        runs = 0
+        try:
+            while todo:
+                replay, group = todo.pop()
+                if group is not None:         # a parked group resumes: it alone runs, replaying its prefix
+                    core.live[:] = False
+                    core.live[group] = True
+                core._replay = replay
+                log, faults = _run_path(prog, core, ptrs, trace, gaps, spans, first, limit, shown, target)
+                runs += 1
+                if resume and core.parked.any():
+                    at = core.park_at[core.parked]
+                    ks = np.flatnonzero(core.parked)
+                    for e in np.unique(at):
+                        todo.append(((core._log, int(e)), ks[at == e]))
+                    core.parked[:] = False
+        finally:
+            core.resume, core._replay, core._log = False, None, None
         if faults is None:
             faults = core.faults if n > 1 else FaultList([None])
         parked = core.parked.copy() if n > 1 else np.zeros(1, bool)
@@ -408,7 +391,52 @@ def _run_once(prog: Program, target: str, backend: str, data: dict, quirks, trac
     if trace:
         on = np.flatnonzero(~parked)
         paths = [(on, log.calls if on.size == n else [c.rows(on) for c in log.calls])]
-    return ProgramRun(out.reshape(n, -1), faults, faults.codes(), paths, stray), parked
+    return ProgramRun(out.reshape(n, -1), faults, faults.codes(), paths, stray, runs), parked
+
+
+def _run_path(prog: Program, core, ptrs: dict, trace: bool, gaps: bool, spans, first: int, limit: tuple,
+              shown: int, target: str):
+    """One run of the kernel on ``core`` under ``Core.program`` (its live instances); its call
+    log (``trace``) and, on a single core, the fault it raised."""
+    log = core.calls(watch=(lambda: _gaps_written(core, spans)) if gaps else None) if trace \
+        else contextlib.nullcontext()
+    faults = None
+    with log, _limit(*limit, first, shown), core.program():
+        try:
+            got = prog.fn(**ptrs)
+        except PtoFault as e:
+            e.with_traceback(None)        # (kept with the faults: its frames would hold the caller's)
+            if core.batch == 1:           # (a single core raises its fault)
+                faults = FaultList([e])
+            elif e is not core._raised:   # a fault of the host code (a read outside memory):
+                core.stop_all(e)          # every instance on the path stops there
+            core._raised = got = None
+        except PtoCheckError:
+            raise
+        except KernelError as e:
+            if not getattr(e, "unplaced", False):
+                raise
+            raise KernelError(f"instance {first}: {e} ({where_raised(e, prog.ref)})") from None
+        except PtoError as e:
+            raise KernelError(f"instance {first}: {e} ({where_raised(e, prog.ref)})") from None
+        except HostMemoryError:
+            raise                         # (this machine's limit: the caller's to report)
+        except (Exception, SystemExit) as e:
+            inner = _inner(e)
+            if inner:                     # raised inside ptogpu: ours, not the kernel's
+                raise KernelError(f"instance {first} on {target}: ptogpu raised {type(e).__name__}: {e} at "
+                                  f"{inner}, called from {where_raised(e, prog.ref)} (an emulator bug: "
+                                  "please report it)") from None
+            raise KernelError(f"instance {first}: the kernel raised {type(e).__name__}: {e} "
+                              f"({where_raised(e, prog.ref)})") from None
+    if core._raised is not None:          # it caught the fault that ended it, and returned
+        raise KernelError(f"instance {first}: the kernel caught the PtoFault that ended it "
+                          f"({core._raised}) and returned: a hardware trap ends a kernel, so a kernel "
+                          "does not catch PtoFault")
+    if got is not None:
+        raise KernelError(f"instance {first}: the kernel returned {type(got).__name__}; a kernel "
+                          "writes its outputs and returns nothing")
+    return log, faults
 
 
 def _setup(prog: Program, target: str, backend: str, n: int, quirks: dict | None):

@@ -6,7 +6,7 @@ See docs/fuzz.md."""
 from __future__ import annotations
 
 from ..execution.config import FuzzConfig
-from ..execution.inputs import indices, values
+from ..execution.inputs import indices, picks, values
 from ..execution.rng import Generator
 from ..execution.single import run_single
 from .repro import snippet
@@ -32,4 +32,4 @@ def __getattr__(name: str):
 
 
 __all__ = ["FuzzConfig", "Generator", "run_single", "snippet", "campaign", "Side", "Report",
-           "run_batch", "iter_batches", "kernel", "indices", "values"]
+           "run_batch", "iter_batches", "kernel", "indices", "picks", "values"]

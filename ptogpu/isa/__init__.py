@@ -69,8 +69,10 @@ def declined() -> dict[str, dict[str, str]]:
     return {i.name: i.declined() for i in INSTRUCTIONS if i.declined()}
 
 
+@lru_cache(maxsize=None)
 def target_table(table: str, target: str):
-    """The per-target rule table a package owns (``tgather``), for ``Target.<table>``."""
+    """The per-target rule table a package owns (``tgather``), for ``Target.<table>`` (looked up
+    once per table and target: every instruction call reads its table)."""
     for i in INSTRUCTIONS:
         if i.tables and (i.table or i.name) == table:
             mod, _, attr = i.tables.partition(":")

@@ -86,12 +86,17 @@ def outside_ub(core, faults: Faults, addrs: np.ndarray, size: int, what: str, co
                     code=code)
 
 
-def hazard(what: str, outs: dict, ins: dict) -> None:
+def hazard(what: str, outs: dict, ins: dict, in_place_ok: bool = False) -> None:
     """Destinations that share bytes with sources: the vector code reads sources as they were
-    before the instruction only if it reads them first (which we do); warn."""
+    before the instruction only if it reads them first (which we do); warn. ``in_place_ok``: a
+    source that is the destination itself (same bytes, same tile type) is an element-wise
+    instruction's in-place form, which every target runs element by element: no warning."""
     from ..errors import PtoHazard, warn
     for dn, d in outs.items():
         for sn, s in ins.items():
+            if in_place_ok and d is not None and s is not None and type(d) is type(s) and d.space == s.space \
+                    and d.addr == s.addr:
+                continue
             if d is not None and s is not None and d.shares_bytes(s):
                 warn(f"{what}: {dn} overlaps {sn}; aliasing is undefined on hardware", PtoHazard)
 

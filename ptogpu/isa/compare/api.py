@@ -72,7 +72,7 @@ def TCMP(dst: Tile, src0: Tile, src1: Tile, mode: CmpMode) -> None:
                            f"src0 {src0.valid_row}x{src0.valid_col}, src1 {src1.valid_row}x{src1.valid_col}")
             runtime_assert(core, src0.valid_row == dst.valid_row, f"TCMP: {macro}(src0 and dst valid rows)",
                            f"src0 {src0.valid_row}, dst {dst.valid_row}")
-    hazard("TCMP", {"dst": dst}, {"src0": src0, "src1": src1})
+    hazard("TCMP", {"dst": dst}, {"src0": src0, "src1": src1}, in_place_ok=True)
     if R.packing == "words":
         return S.cpu_words(core, dst, src0, src1, mode)
     S.npu_rows(core, dst, src0, src1, mode)
@@ -104,7 +104,7 @@ def TCMPS(dst: Tile, src0: Tile, src1, mode: CmpMode) -> None:
                        f"TCMPS: {core.target.assert_macro}(Number of rows of src and dst must be the same.)",
                        f"src {src0.valid_row}, dst {dst.valid_row}")
     sb = None if tile_form else scalar_bits(core, "TCMPS", T, src1)
-    hazard("TCMPS", {"dst": dst}, {"src0": src0, **({"src1": src1} if tile_form else {})})
+    hazard("TCMPS", {"dst": dst}, {"src0": src0, **({"src1": src1} if tile_form else {})}, in_place_ok=True)
     if R.cmps_layout == "reflow":
         return S.cpu_cmps(core, dst, src0, src1 if tile_form else None, mode, sb)
     if tile_form:
@@ -134,7 +134,7 @@ def TSEL(dst: Tile, mask: Tile, src0: Tile, src1: Tile, tmp: Tile) -> None:
     if R.row_major:
         check(dst.isRowMajor, "Fix: TSEL only support RowMajor layout type.", t, "dst is ColMajor")
     _bound(dst, mask, src0, src1, tmp)
-    hazard("TSEL", {"dst": dst}, {"mask": mask, "src0": src0, "src1": src1})
+    hazard("TSEL", {"dst": dst}, {"mask": mask, "src0": src0, "src1": src1}, in_place_ok=True)
     if R.sel_tmp and dst.valid_row:              # a2a3/TSel.hpp:24-62: the mask row's UB address, for set_cmpmask
         n = 4 if size == 2 else 2
         last = mask.addr + (dst.valid_row - 1) * mask.Cols * mask.Element.itemsize
@@ -164,7 +164,7 @@ def TSELS(dst: Tile, mask: Tile, src: Tile, tmp: Tile, scalar) -> None:
                    f"TSELS: {macro}(src and dst valid shapes are the same)",
                    f"src {src.valid_row}x{src.valid_col}, dst {dst.valid_row}x{dst.valid_col}")
     sb = scalar_bits(core, "TSELS", dst.DType, scalar)
-    hazard("TSELS", {"dst": dst}, {"mask": mask, "src": src})
+    hazard("TSELS", {"dst": dst}, {"mask": mask, "src": src}, in_place_ok=True)
     if R.sels_tmp:                               # a2a3/TSels.hpp:19-48: the scalar goes to tmp[0]
         S.write(core, tmp, np.array([tmp.addr], np.int64), sb.reshape(1), size, "TSELS tmp write")
     S.select(core, "TSELS", dst, mask, src, None, sb, "words" if t == "cpu" else

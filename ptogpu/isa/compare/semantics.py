@@ -105,8 +105,8 @@ def npu_rows(core, dst, src0, other, mode: CmpMode, *, scalar=None, elementwise=
         yb = read(core, other, row_addrs(other, r, c), size, "TCMP src1 read")
     else:
         yb = np.broadcast_to(np.asarray(scalar).reshape(-1, 1) if np.ndim(scalar) else scalar, xb.shape)
-    bits = compare(m, numbers(xb, T, half_bits), numbers(np.asarray(yb), T, half_bits)).reshape(xb.shape[0], VR, lanes)
-    out = np.stack([pack(bits[:, i, :], nbytes) for i in range(VR)], axis=1)      # (n, VR, nbytes)
+    bits = compare(m, numbers(xb, T, half_bits), numbers(np.asarray(yb), T, half_bits))
+    out = pack(bits.reshape(-1, lanes), nbytes).reshape(xb.shape[0], VR, nbytes)    # (n, VR, nbytes)
     rr, bb = grid(VR, nbytes)
     write(core, dst, dst.addr + rr * drow + bb, out.reshape(out.shape[0], -1), 1, "TCMP dst write")
     _ne_not(core, dst, VR, mode)

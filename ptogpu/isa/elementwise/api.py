@@ -147,7 +147,7 @@ def _binary(call: str, ops: tuple, enums: dict) -> None:
     check_tiles(core, call, named)
     dst, s0, s1 = ops[:3]
     valid_shapes(core, call, {k: named[k] for k in ("dst", "src0", "src1")})
-    hazard(call, {"dst": dst}, {"src0": s0, "src1": s1})
+    hazard(call, {"dst": dst}, {"src0": s0, "src1": s1}, in_place_ok=True)
     T = dst.DType
     fn = binary_fn(core, call, T)
     R = core.target.elementwise

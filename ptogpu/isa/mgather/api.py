@@ -10,7 +10,7 @@ from . import semantics as sem
 from . import semantics_nz as sem_nz
 from ...tensor import GlobalTensor
 from ...tile import Tile, require_valid_getters
-from ...ops.events import RecordEvent, operands, record, too_many
+from ...ops.events import RecordEvent, operands, place, record, too_many
 from ...ops.checks import a2a3_layout_checks, gate, index_shape_checks, require_assigned
 
 
@@ -117,6 +117,7 @@ class MGatherForm:
         """``MGATHER(dst, table, idx[, scratch][, events...])``; returns a RecordEvent."""
         rest = operands(rest)                                # C++ trailing wait events
         too_many("MGATHER", [dst, table, idx, *rest], 4)
+        place([dst, idx])                                   # automatic placement
         on_instances(self._run, name="MGATHER")(dst, table, idx, rest[0] if rest else None)
         return record("MGATHER")
 

@@ -12,7 +12,7 @@ from ...errors import PtoCheckError, PtoError, PtoHazard, check
 from . import semantics as sem
 from ...tensor import GlobalTensor
 from ...tile import Tile, require_valid_getters
-from ...ops.events import RecordEvent, operands, record, too_many
+from ...ops.events import RecordEvent, operands, place, record, too_many
 from ...ops.checks import a2a3_layout_checks, index_shape_checks, require_assigned
 
 _ATOMIC_ROW = {ScatterAtomicOp.Add: 0, ScatterAtomicOp.Max: 1, ScatterAtomicOp.Min: 2}
@@ -128,6 +128,7 @@ class MScatterForm:
     def __call__(self, table: GlobalTensor, src: Tile, idx: Tile, *events) -> RecordEvent:
         """``MSCATTER(table, src, idx[, events...])``; returns a RecordEvent."""
         too_many("MSCATTER", [table, src, idx, *operands(events)], 3)
+        place([src, idx])                                   # automatic placement
         on_instances(self._run, name="MSCATTER")(table, src, idx)
         return record("MSCATTER")
 

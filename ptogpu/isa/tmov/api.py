@@ -36,7 +36,7 @@ def TMOV(dst: Tile, src: Tile) -> None:
               f"src {src.DType}, dst {dst.DType}")
     for x in (dst, src):
         x._bound()
-    hazard("TMOV", {"dst": dst}, {"src": src})
+    hazard("TMOV", {"dst": dst}, {"src": src}, in_place_ok=True)
     if R.engine == "elements":
         runtime_assert(core, (src.valid_row, src.valid_col) == (dst.valid_row, dst.valid_col),
                        "TMOV: assert(src and dst valid shapes are the same)",
