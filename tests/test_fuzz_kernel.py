@@ -235,3 +235,48 @@ def test_a_kernel_file_imports_helpers_beside_it_in_campaigns_and_reproducers(tm
     out = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, timeout=120, cwd="/")
     assert out.returncode == 0, out.stderr
     assert "first diverging call: call 2 MGATHER at probe.py:16" in out.stdout
+
+
+# -- real kernels: the vendor's hash probe, a CSR gather ------------------------------------------
+def _hash_probe():
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("hash_probe_example", os.path.join(EXAMPLES, "hash_probe.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_the_hash_probe_equals_the_vendors_golden_and_its_instances_leave_at_their_own_probe():
+    """Three instances on one core of 3: one whose every query sits in its home slot (every lane
+    is done at probe 0: it leaves the loop at once), one of misses in empty home slots (also
+    at probe 0) mixed with hits, one of random queries (all 64 probes); each ends with the
+    vendor's golden (its gen_data.py's scalar lookup), the core of 3 as three single cores."""
+    H = _hash_probe()
+    home = np.array([k for k in H.KEYS if H.TABLE_KEYS[int(H.hash_u32(np.array([k]))[0]) & (H.CAP - 1)] == k],
+                    np.int32)
+    rng = np.random.default_rng(3)
+    q = np.stack([rng.choice(home, 256), np.where(rng.random(256) < 0.5, rng.choice(home, 256), 0),
+                  rng.integers(-2 ** 31, 2 ** 31, 256)]).astype(np.int32)
+    prog = load(f"{EXAMPLES}/hash_probe.py:hash_find_portable")
+    for target in ("cpu", "a5"):
+        run = run_program(prog, target, "numpy", {"queries": q})
+        assert run.runs > 1                                   # the instances took their own exits
+        for k in range(3):
+            want = H.lookup(q[k], H.TABLE_KEYS, H.TABLE_VALS)
+            assert run.outputs[k].view(np.int32).tolist() == want.tolist(), (target, k)
+            one = run_program(prog, target, "numpy", {"queries": q[k:k + 1]})
+            assert one.outputs[0].tobytes() == run.outputs[k].tobytes()
+
+
+def test_the_real_kernels_fuzzed():
+    """The portable hash probe agrees across cpu and a5; the vendor's own compiles on no NPU
+    (A5: no castData for TCVT int32 -> uint32; A2/A3: TMULS has no uint32), which the campaign
+    says instead of comparing; the CSR gather's out-of-x columns diverge by TGATHER's rule."""
+    port = kernel(f"{EXAMPLES}/hash_probe.py:hash_find_portable", n=40, backend="numpy", pair="cpu:a5")
+    assert port.divergent == 0 and port.n == 40 and not port.check_error
+    for pair, why in (("cpu:a5", "no castData for int32 -> uint32"), ("cpu:a2a3", "TMULS: Invalid data type")):
+        vendor = kernel(f"{EXAMPLES}/hash_probe.py:hash_find", n=10, backend="numpy", pair=pair)
+        assert why in vendor.check_error
+    csr = kernel(f"{EXAMPLES}/csr_gather.py:csr_gather", n=200, backend="numpy", shrink=False)
+    assert _classes(csr) == {"call 4 TGATHER at csr_gather.py:97: TGATHER out-of-src0 index rule + TGATHER "
+                             "index-to-address rule (fault vs value)": 200}

@@ -5,7 +5,31 @@ include/pto/npu/{a2a3,a5}/T*.hpp). One package, one declaration per call: they s
 modules -- ``rules`` (the per-target table, ``target.elementwise``), ``semantics_values`` (what each call
 computes, per target model), ``semantics`` (where it reads and writes), ``api`` (the calls and
 their checks)."""
-from ..declare import Declined, Form, Instruction
+from ..declare import Declined, Form, Instruction, Rule
+
+E = "elementwise."
+RULES = (
+    Rule(E + "ftz", "denormal flush", "docs/elementwise.md: the NPUs flush float denormals to zero"),
+    Rule(E + "minmax", "max/min NaN and tie rule", "docs/elementwise.md: std::max/min vs vmax vs the ISA pseudo-code",
+         with_=(E + "minmax_scalar",)),
+    Rule(E + "shift", "shift count rule", "docs/elementwise.md: C's promoted shift vs the vector shift's width",
+         with_=(E + "shift_scalar",)),
+    Rule(E + "neg", "sign rule", "docs/elementwise.md: -x and x < 0 ? -x : x vs vmuls(x, -1) and vabs",
+         with_=(E + "abs",)),
+    Rule(E + "subs_float", "A2/A3 scalar-form code",
+         "docs/elementwise.md: TSUBS through float, in-place TDIVS and TANDS/TORS/TXORS",
+         with_=(E + "divs_inplace", E + "bitwise_s_inplace")),
+    Rule(E + "pad_byte", "A2/A3 writes past the valid region",
+         "docs/elementwise.md: the u16 view's pad byte, TXOR's tmp, flat TEXPANDS",
+         with_=(E + "xor_tmp", E + "expands_flat", E + "expands_b8_extra")),
+)
+_FIELDS = {
+    "ftz": ("TADD", "TSUB", "TMUL", "TDIV", "TMAX", "TMIN", "TNEG", "TADDS", "TSUBS", "TMULS", "TDIVS", "TMAXS",
+            "TMINS"),
+    "minmax": ("TMAX", "TMIN", "TMAXS", "TMINS"), "shift": ("TSHL", "TSHR", "TSHLS", "TSHRS"),
+    "neg": ("TNEG", "TABS"), "subs_float": ("TSUBS", "TDIVS", "TANDS", "TORS", "TXORS"),
+    "pad_byte": ("TAND", "TOR", "TXOR", "TNOT", "TEXPANDS", "TXORS"),
+}
 
 _FORMS = {
     **{c: "(dst, src0, src1)" for c in ("TADD", "TSUB", "TMUL", "TDIV", "TMAX", "TMIN", "TAND", "TOR", "TSHL", "TSHR")},
@@ -23,6 +47,8 @@ def _declare(call: str) -> Instruction:
         name=call.lower(), calls=(call,), doc="docs/elementwise.md", spec=f"include/pto/*/{call.title()}.hpp",
         forms=(Form(f"{call}{_FORMS[call]}", "element by element over dst's valid region"),),
         tables="ptogpu.isa.elementwise.rules:TABLES", table="elementwise",
+        rules=RULES if call == "TADD" else (),
+        rule_fields={"ub": tuple(E + f for f, calls in _FIELDS.items() if call in calls) or (E + "ftz",)},
         hooks={"api": "ptogpu.isa.elementwise.api",
                "fuzz": Declined("no fuzz configuration yet: the element-wise calls are fuzzed inside kernels"),
                "repro": Declined("no fuzz configuration yet, so no reproducer lines of its own"),

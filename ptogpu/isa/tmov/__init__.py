@@ -1,11 +1,13 @@
 """TMOV between Vec and Mat tiles (docs/tmov.md; the vendor's include/pto/{cpu,npu/a2a3,npu/a5}/TMov.hpp).
 Modules: ``rules`` (the per-target table, ``target.tmov``), ``semantics`` (NumPy), ``api``."""
-from ..declare import Declined, Form, Instruction
+from ..declare import Declined, Form, Instruction, Rule
 
 TMOV = Instruction(
     name="tmov", calls=("TMOV",), doc="docs/tmov.md", spec="include/pto/*/TMov.hpp",
     forms=(Form("TMOV(dst, src)", "Vec <-> Vec, Vec <-> Mat: src's valid region into dst"),),
     tables="ptogpu.isa.tmov.rules:TABLES",
+    rules=(Rule("tmov.engine", "TMOV engine", "docs/tmov.md: element copy with conversion vs UB bursts vs registers",
+                coarse=True, with_=("tmov.pairs", "tmov.mat_to_vec", "tmov.same_shape", "tmov.same_size")),),
     hooks={"api": "ptogpu.isa.tmov.api",
            "fuzz": Declined("no fuzz configuration yet: TMOV is fuzzed inside kernels"),
            "repro": Declined("no fuzz configuration yet, so no reproducer lines of its own"),
