@@ -21,6 +21,7 @@ from .isa.tinterleave.api import TDEINTERLEAVE, TINTERLEAVE
 from .isa.tgather.api import TGATHER
 from .isa.tscatter.api import TSCATTER
 from .isa.compare.api import TCMP, TCMPS, TSEL, TSELS
+from .isa.sort.api import TMRGSORT, TSORT32, MrgSortExecutedNumList
 from .isa.tcvt.api import TCVT
 from .isa.tmov.api import TMOV
 from .isa.elementwise.api import (TABS, TADD, TADDS, TAND, TANDS, TCI, TDIV, TDIVS, TEXPANDS, TMAX, TMAXS,
@@ -47,7 +48,7 @@ __all__ = [
     "GatherAxis", "CmpMode", "DivAlgorithm", "RoundMode", "SaturationMode",
     "TABS", "TADD", "TADDS", "TAND", "TANDS", "TCI", "TDIV", "TDIVS", "TEXPANDS", "TMAX", "TMAXS", "TMIN", "TMINS",
     "TMUL", "TMULS", "TNEG", "TNOT", "TOR", "TORS", "TSHL", "TSHLS", "TSHR", "TSHRS", "TSUB", "TSUBS", "TXOR",
-    "TXORS", "TCMP", "TCMPS", "TSEL", "TSELS", "TCVT", "TMOV", "reg",
+    "TXORS", "TCMP", "TCMPS", "TSEL", "TSELS", "TCVT", "TMOV", "TSORT32", "TMRGSORT", "MrgSortExecutedNumList", "reg",
     "asc", "Trace", "Burst", "RecordEvent", "Event", "Op", "Pipe", "EventId", "set_flag", "wait_flag", "pipe_barrier",
     *(f"PIPE_{p}" for p in ("S", "V", "M", "MTE1", "MTE2", "MTE3", "ALL", "MTE4", "MTE5", "V2", "FIX")),
     *(f"EVENT_ID{k}" for k in range(8)),

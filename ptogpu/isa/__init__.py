@@ -11,6 +11,7 @@ from .declare import ROLES, Declined, Form, Instruction, Rule
 from .datamove import DATAMOVE
 from .compare import COMPARE
 from .elementwise import ELEMENTWISE
+from .sort import SORT
 from .tcvt import TCVT
 from .tmov import TMOV
 from .mgather import MGATHER
@@ -21,7 +22,7 @@ from .tinterleave import TINTERLEAVE
 from .tscatter import TSCATTER
 
 INSTRUCTIONS: tuple[Instruction, ...] = (MGATHER, TGATHERB, TINTERLEAVE, MSCATTER, TGATHER, TSCATTER, DATAMOVE,
-                                         *ELEMENTWISE, *COMPARE, TCVT, TMOV)
+                                         *ELEMENTWISE, *COMPARE, TCVT, TMOV, *SORT)
 
 
 def by_name(name: str) -> Instruction:

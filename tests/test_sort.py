@@ -1,0 +1,141 @@
+"""TSORT32 and TMRGSORT per target (docs/sort.md): records against goldens sorted here from the
+rules (descending, ties by position or by index value, the tail block's treatment, where each
+target merges)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import ptogpu as pto
+
+V, RM = pto.TileType.Vec, pto.BLayout.RowMajor
+NAN = 0x7FC00000
+pytestmark = pytest.mark.usefixtures("fresh_stack")
+
+
+def tile(dt, rows, cols, addr, vr=None, vc=None):
+    t = pto.Tile[V, getattr(pto, dt), rows, cols, RM, rows if vr is None else vr, cols if vc is None else vc]()
+    pto.TASSIGN(t, addr)
+    return t
+
+
+def f32(x) -> int:
+    return int(np.float32(x).view(np.uint32))
+
+
+def sorted_block(vals, idx, ties):
+    """(value bits, index) pairs, descending; ties by position (stable) or by index value."""
+    pairs = list(zip(vals, idx, range(len(vals))))
+    pairs.sort(key=lambda p: (-p[0], p[1] if ties == "idx" else p[2]))
+    return [(f32(v), i) for v, i, _ in pairs]
+
+
+VALS = [3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9, 3, 2, 3, 8, 4, 6, 2, 6, 4, 3, 3, 8, 3, 2, 7, 9, 5,
+        0, 2, 8, 8, 4, 1, 9, 7]
+IDX = list(range(100, 140))[::-1]           # index values that run against the positions
+
+
+@pytest.mark.parametrize("target", ["a2a3", "a5"])
+def test_npu_tsort32_drops_or_pads_the_tail(target):
+    with pto.Core(target, "numpy") as core:
+        src, idx = tile("float32", 1, 64, 0x0, vc=40), tile("uint32", 1, 64, 0x100)
+        dst, tmp = tile("float32", 1, 128, 0x400), tile("float32", 1, 128, 0x800)
+        core.write("ub", 0x400, np.full(512, 0xEE, np.uint8))
+        src.set(np.array([VALS], np.float32))
+        idx.set(np.array([IDX + [7] * 24], np.uint32))
+        pto.TSORT32(dst, src, idx)                                 # 3 operands: 40 // 32 = 1 block
+        got = core.read("ub", 0x400, 512).view(np.uint32).reshape(-1, 2)
+        assert [tuple(p) for p in got[:32]] == sorted_block(VALS[:32], IDX[:32], "position")
+        assert (got[32:] == 0xEEEEEEEE).all()
+        pto.TSORT32(dst, src, idx, tmp)                            # with tmp: the tail padded with NaN
+        got = core.read("ub", 0x400, 512).view(np.uint32).reshape(-1, 2)
+    tail = sorted_block(VALS[32:], IDX[32:], "position")
+    assert [tuple(p) for p in got[32:40]] == tail
+    assert [tuple(p) for p in got[40:64]] == [(NAN, 7)] * 24       # the pads keep idx memory's values
+
+
+def test_cpu_tsort32_writes_the_partial_block_and_breaks_ties_by_index():
+    with pto.Core("cpu", "numpy") as core:
+        src, idx = tile("float32", 1, 64, 0x0, vc=40), tile("uint32", 1, 64, 0x100, vc=40)
+        dst = tile("float32", 1, 128, 0x400)
+        core.write("ub", 0x400, np.full(512, 0xEE, np.uint8))
+        src.set(np.array([VALS], np.float32))
+        idx.set(np.array([IDX], np.uint32))
+        pto.TSORT32(dst, src, idx)
+        got = core.read("ub", 0x400, 512).view(np.uint32).reshape(-1, 2)
+    assert [tuple(p) for p in got[:32]] == sorted_block(VALS[:32], IDX[:32], "idx")
+    assert [tuple(p) for p in got[32:40]] == sorted_block(VALS[32:], IDX[32:], "idx")
+    assert (got[40:] == 0xEEEEEEEE).all()
+
+
+def test_cpu_tsort32_needs_idx_shaped_like_src_and_its_half_blocks_overlap():
+    with pto.Core("cpu", "numpy") as core:
+        src, idx = tile("half", 1, 64, 0x0), tile("uint32", 1, 64, 0x100, vc=32)
+        dst = tile("half", 1, 256, 0x400)
+        core.write("ub", 0x400, np.full(512, 0xEE, np.uint8))
+        src.set(np.arange(64, dtype=np.float16).reshape(1, 64))
+        pto.TSORT32(dst, src, idx)
+        assert (core.read("ub", 0x400, 512) == 0xEE).all()        # idx valid 1x32 != src's 1x64: nothing
+        idx2 = tile("uint32", 1, 64, 0x200)
+        idx2.set(np.arange(64, dtype=np.uint32).reshape(1, 64))
+        pto.TSORT32(dst, src, idx2)
+        rec = core.read("ub", 0x400, 512).view(np.uint16).reshape(-1, 4)
+    # block 0 at record 0, block 1 at half 64 = record 16: the second block overwrites block 0's last 16
+    assert [int(np.uint16(r[0]).view(np.float16)) for r in rec[:16]] == list(range(31, 15, -1))
+    assert [int(np.uint16(r[0]).view(np.float16)) for r in rec[16:48]] == list(range(63, 31, -1))
+    assert [int(r[2]) for r in rec[16:48]] == list(range(63, 31, -1)) and (rec[16:48, 1] == 0).all()
+
+
+def _lists(core, a, b, av, bv):
+    a.set(np.array([[x for v in av for x in (v, 0.0)]], np.float32))
+    b.set(np.array([[x for v in bv for x in (v, 0.0)]], np.float32))
+
+
+@pytest.mark.parametrize("target", ["cpu", "a2a3", "a5"])
+@pytest.mark.parametrize("exhausted", [False, True])
+def test_tmrgsort_two_lists(target, exhausted):
+    av, bv = [9, 7, 5, 3, 1, 1, 0, 0], [8, 7, 6, 1]
+    with pto.Core(target, "numpy") as core:
+        a, b = tile("float32", 1, 16, 0x0), tile("float32", 1, 16, 0x100, vc=8)
+        dst, tmp = tile("float32", 1, 32, 0x200, vc=12), tile("float32", 1, 64, 0x400)
+        core.write("ub", 0x200, np.full(128, 0xEE, np.uint8))
+        core.write("ub", 0x400, np.full(256, 0xDD, np.uint8))
+        _lists(core, a, b, av, bv)
+        ex = pto.MrgSortExecutedNumList()
+        (pto.TMRGSORT[True] if exhausted else pto.TMRGSORT)(dst, ex, tmp, a, b)
+        core_bytes = core.read("ub", 0x200, 128)
+        got = core_bytes.view(np.float32)[::2]
+        counts = (ex.mrgSortList0, ex.mrgSortList1)
+    # ties go to the lower list: 9a 8b 7a 7b 6b 5a 3a 1a 1a 1b 0a 0a; b empties at the 10th record
+    merged = [9, 8, 7, 7, 6, 5, 3, 1, 1, 1, 0, 0]
+    assert got[:6].tolist() == merged[:6]
+    past = core_bytes[0x30: 0x40]                               # records 6, 7: past dst's valid 12 elements
+    if target == "cpu":                                         # into dst, at most dst's 6 records:
+        assert counts == (3, 3)                                 # counted always, the cap reached first
+        assert (past == 0xEE).all()
+    else:
+        assert past.view(np.float32)[::2].tolist() == [3, 1]   # 64 bytes of tmp: 2 more records                                                       # everything into tmp, counted if exhausted
+        assert counts == ((6, 4) if exhausted else (0, 0))
+
+
+def test_tmrgsort_single_list_merges_groups_of_four_blocks():
+    rng = np.random.default_rng(1)
+    blocks = [sorted(rng.integers(0, 50, 8).tolist(), reverse=True) for _ in range(4)]
+    for target in ("cpu", "a5"):
+        with pto.Core(target, "numpy"):
+            src, dst = tile("float32", 1, 64, 0x0), tile("float32", 1, 64, 0x200)
+            src.set(np.array([[x for blk in blocks for v in blk for x in (v, 0.0)]], np.float32))
+            pto.TMRGSORT(dst, src, 16)                          # blockLen: 16 elements = 8 records
+            got = dst.numpy()[0, ::2].tolist()
+        assert got == sorted((v for blk in blocks for v in blk), reverse=True)
+
+
+@pytest.mark.parametrize("target, dt, ok", [("cpu", "int32", True), ("a5", "int32", False), ("a2a3", "half", True)])
+def test_tsort32_types(target, dt, ok):
+    with pto.Core(target, "numpy"):
+        src, idx, dst = tile(dt, 1, 32, 0x0), tile("uint32", 1, 32, 0x100), tile(dt, 1, 128, 0x200)
+        if ok:
+            pto.TSORT32(dst, src, idx)
+        else:
+            with pytest.raises(pto.PtoCheckError, match="Invalid data type|must be"):
+                pto.TSORT32(dst, src, idx)
