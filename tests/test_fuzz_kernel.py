@@ -280,3 +280,26 @@ def test_the_real_kernels_fuzzed():
     csr = kernel(f"{EXAMPLES}/csr_gather.py:csr_gather", n=200, backend="numpy", shrink=False)
     assert _classes(csr) == {"call 4 TGATHER at csr_gather.py:97: TGATHER out-of-src0 index rule + TGATHER "
                              "index-to-address rule (fault vs value)": 200}
+
+
+def test_the_topk_kernel_equals_the_vendors_golden_on_both_npus_and_is_fuzzed():
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("topk_example", os.path.join(EXAMPLES, "topk.py"))
+    K = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(K)
+    rng = np.random.default_rng(5)
+    src = np.zeros((K.VALID_ROW, K.COLS), np.float32)
+    for i in range(K.VALID_ROW):                  # the vendor's gen_data.py: uniform(i, i + valid_col)
+        src[i, :K.VALID_COL] = rng.uniform(i, i + K.VALID_COL, K.VALID_COL).astype(np.float32)
+    gv, gi = K.golden(src)
+    prog = load(f"{EXAMPLES}/topk.py:topk")
+    for target in ("a2a3", "a5"):
+        run = run_program(prog, target, "numpy", {"src": src.reshape(1, -1)})
+        out = run.outputs[0]
+        n = K.VALID_ROW * K.TOPK * 4
+        assert out[:n].view(np.float32).reshape(K.VALID_ROW, -1).tolist() == gv.tolist(), target
+        assert out[n:].view(np.uint32).reshape(K.VALID_ROW, -1).tolist() == gi.tolist(), target
+    rep = kernel(f"{EXAMPLES}/topk.py:topk", n=30, backend="numpy")     # small values: many ties
+    assert rep.divergent == 0 and rep.n == 30 and not rep.check_error
+    cpu = kernel(f"{EXAMPLES}/topk.py:topk", n=5, backend="numpy", pair="cpu:a5")
+    assert "Src stride must be consistent with the idx stride" in cpu.check_error   # A2/A3-only code

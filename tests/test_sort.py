@@ -139,3 +139,23 @@ def test_tsort32_types(target, dt, ok):
         else:
             with pytest.raises(pto.PtoCheckError, match="Invalid data type|must be"):
                 pto.TSORT32(dst, src, idx)
+
+
+def test_cpu_tmrgsort_into_its_own_list_reads_what_it_wrote():
+    """The simulator writes each record before reading the next heads: a dst that is list 0
+    (the vendor's top-k merges a row into itself) overwrites list 0's unread records; the NPUs
+    merge through tmp."""
+    got = {}
+    for target in ("cpu", "a5"):
+        with pto.Core(target, "numpy"):
+            a = tile("float32", 1, 16, 0x0, vc=6)
+            b = tile("float32", 1, 16, 0x100, vc=4)
+            dst = tile("float32", 1, 16, 0x0, vc=10)                 # over a
+            tmp = tile("float32", 1, 32, 0x400)
+            a.set(np.array([[5, 0, 3, 0, 1, 0]], np.float32))
+            b.set(np.array([[4, 0, 2, 0]], np.float32))
+            pto.TMRGSORT(dst, pto.MrgSortExecutedNumList(), tmp, a, b)
+            got[target] = dst.numpy()[0, ::2].tolist()
+    # cpu: 5 (a0); 4 (b0) over a1; a's head 1 now reads 4 -> 4 over a2; a's head 2 reads 4 -> 4; then b1 = 2
+    assert got["cpu"] == [5, 4, 4, 4, 2]
+    assert got["a5"] == [5, 4, 3, 2, 1]

@@ -173,20 +173,18 @@ def tmrgsort(core, dst, counts, tmp, srcs: list, exhausted: bool) -> None:
     T, size = dst.DType, dst.Element.itemsize
     E = 8 // size
     ns = [s.valid_col // E for s in srcs]
+    cap = dst.valid_col // E
+    if R.merge_into == "dst":
+        return _merge_in_memory(core, dst, counts, srcs, ns, cap, T, exhausted)
     lists = [_pairs(core, s, n, "TMRGSORT src read") for s, n in zip(srcs, ns)]
     ks = core.step_instances()
-    cap = dst.valid_col // E
     results, heads = [], []
     for j in range(len(ks)):
         got, h = merge([lst[j] for lst in lists], T, exhausted, cap if R.merge_into == "dst" else None)
         results.append(got)
         heads.append(h + [0] * (4 - len(h)))
     if R.merge_into == "dst":
-        for j, k in enumerate(ks):                   # (each instance its own count of records)
-            if len(results[j]):
-                a = dst.addr + np.arange(len(results[j]) * 8, dtype=np.int64)
-                core.arena(dst.space).check_many(a, 1, "TMRGSORT dst write", core.target.name, code=F_DST)
-                core.banks[dst.space].put(np.array([k]), a, results[j].reshape(1, -1))
+        return _merge_in_memory(core, dst, counts, srcs, ns, cap, T, exhausted)
     else:
         total = sum(ns)
         ta = tmp.addr + np.arange(total * 8, dtype=np.int64)
@@ -200,6 +198,60 @@ def tmrgsort(core, dst, counts, tmp, srcs: list, exhausted: bool) -> None:
         write(core, dst, dst.addr + off, data, 1, "TMRGSORT dst write")
     if counts is not None and (exhausted or R.counts_always):
         counts._set(ks, np.array(heads, np.int64) & 0xFFFF)
+
+
+def _merge_in_memory(core, dst, counts, srcs, ns, cap: int, T: str, exhausted: bool) -> None:
+    """cpu/TMrgSort.hpp:115-174 record by record in each instance's memory: a record is written
+    to dst before the next heads are read, so a dst that shares bytes with a list (the vendor's
+    top-k merges a row into itself) reads what the merge wrote."""
+    ks = core.step_instances()
+    size = dtypes.as_dtype(T).itemsize
+    lo = min([dst.addr] + [s.addr for s in srcs])
+    hi = max([dst.addr + cap * 8] + [s.addr + n * 8 for s, n in zip(srcs, ns)])
+    if hi <= lo:
+        return
+    span = np.arange(lo, hi, dtype=np.int64)
+    for s, n in zip(srcs, ns):
+        core.arena(s.space).check_many(s.addr + np.arange(n * 8, dtype=np.int64), 1, "TMRGSORT src read",
+                                       core.target.name, code=F_OTHER)
+    core.arena(dst.space).check_many(dst.addr + np.arange(cap * 8, dtype=np.int64), 1, "TMRGSORT dst write",
+                                     core.target.name, code=F_DST)
+    mems = core.banks[dst.space].take_same(ks, span, np.dtype("u1")).reshape(len(ks), -1)
+    heads_all, outs = [], []
+    dt = dtypes.as_dtype(T)
+    for j in range(len(ks)):
+        mem = mems[j].copy()
+        heads, out = [0] * len(srcs), 0
+
+        def value(k):
+            a = srcs[k].addr - lo + 8 * heads[k]
+            return float(mem[a:a + size].view(dt)[0])
+        while out < cap:
+            pick, pv = None, None
+            for k in range(len(srcs)):
+                if heads[k] < ns[k]:
+                    v = value(k)
+                    if pick is None or v > pv:
+                        pick, pv = k, v
+            if pick is None:
+                break
+            a = srcs[pick].addr - lo + 8 * heads[pick]
+            rec = mem[a:a + 8].copy()
+            d = dst.addr - lo + 8 * out
+            mem[d:d + 8] = rec
+            out += 1
+            heads[pick] += 1
+            if exhausted and any(heads[k] == ns[k] for k in range(len(srcs))):
+                break
+        heads_all.append(heads + [0] * (4 - len(heads)))
+        outs.append((out, mem))
+    for j, (out, mem) in enumerate(outs):
+        if out:
+            d = dst.addr - lo
+            core.banks[dst.space].put(np.array([ks[j]]), dst.addr + np.arange(out * 8, dtype=np.int64),
+                                      mem[d:d + out * 8].reshape(1, -1))
+    if counts is not None:
+        counts._set(ks, np.array(heads_all, np.int64) & 0xFFFF)
 
 
 def tmrgsort_single(core, dst, src, block_len: int) -> None:
