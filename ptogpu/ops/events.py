@@ -166,6 +166,24 @@ def _most(fn) -> int:
     return sum(p.kind in kinds for p in inspect.signature(fn).parameters.values())
 
 
+def _least(fn) -> int:
+    """How many operands ``fn``'s code requires (its parameters without defaults; 0 for a
+    ``*ops`` step)."""
+    f = getattr(fn, "__func__", fn)
+    code = getattr(f, "__code__", None)
+    if code is None:
+        return 0
+    n = code.co_argcount - len(getattr(f, "__defaults__", None) or ())
+    return max(0, n - (1 if hasattr(fn, "__self__") else 0))
+
+
+def too_few(name: str, ops, least: int) -> None:
+    """Fewer operands than every overload takes does not compile: PtoCheckError, not TypeError."""
+    if len(ops) < least:
+        raise PtoCheckError(f"{name} takes at least {least} operands, got {len(ops)}: no overload matches",
+                            rule=f"{name} operands")
+
+
 def record(name: str) -> RecordEvent:
     """The event an instruction returns, numbered in issue order."""
     return RecordEvent(name, next(_seq))
@@ -183,12 +201,13 @@ def instruction(name: str):
     """Give a PTO instruction its C++ event arguments: trailing wait events in
     (:func:`operands`), a new ``RecordEvent`` out."""
     def wrap(fn):
-        most = _most(fn)
+        most, least = _most(fn), _least(fn)
 
         @functools.wraps(fn)
         def call(*args, **kw):
             ops = operands(args)
             too_many(name, ops, most)
+            too_few(name, ops, least)
             place(ops)
             on_instances(fn, name=name)(*ops, **kw)
             return record(name)
