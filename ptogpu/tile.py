@@ -386,6 +386,44 @@ class Tile(metaclass=TileMeta):
         self._bound()
         return TileData(self)
 
+    def GetValue(self, offset: int):
+        """``Tile::GetValue(offset)`` (pto_tile.hpp:1451): storage element ``offset`` of a Vec
+        tile, read by the scalar unit (as ``data()[offset]``)."""
+        self._vec_only("GetValue")
+        return self.data()[offset]
+
+    def SetValue(self, offset: int, value) -> None:
+        """``Tile::SetValue(offset, val)`` (pto_tile.hpp:1444): the scalar unit stores ``value``
+        (converted to the element type as C++ converts it; on a core of N running a program, an
+        ``InstanceValues`` gives each instance its own) at storage element ``offset``."""
+        self._vec_only("SetValue")
+        from .core import on_instances
+        on_instances(self._set_value, name="SetValue")(int(offset), value)
+
+    def _vec_only(self, what: str) -> None:
+        if self.Loc != TileType.Vec:
+            raise PtoCheckError(f"{type(self).__name__}.{what}: Location of tile must be Location::Vec.",
+                                rule=f"Tile::{what}")
+
+    def _set_value(self, offset: int, value) -> None:
+        from .instance_values import InstanceValues
+        arena = self._bound()
+        if not 0 <= offset < self.Rows * self.Cols:
+            raise PtoFault(f"{type(self).__name__}.SetValue({offset}) is outside its {self.Rows * self.Cols} "
+                           "elements", rule="Tile::SetValue bounds", code=F_OTHER)
+        core = self.core
+        ks = core.step_instances()
+        st = dtypes.storage(self.Element)
+        if isinstance(value, InstanceValues):
+            v = np.asarray(value.values)[ks]
+        else:
+            v = np.full(len(ks), value)
+        with np.errstate(all="ignore"):
+            bits = v.astype(self.Element).view(st) if v.dtype != self.Element else v.view(st)
+        addr = np.array([self.addr + offset * self.Element.itemsize], np.int64)
+        arena.check_many(addr, self.Element.itemsize, "Tile::SetValue", code=F_OTHER)
+        core.banks[self.space].put(ks, addr, bits.reshape(len(ks), 1))
+
     def raw(self) -> np.ndarray:
         """The whole padded storage (Rows*Cols elements, storage order), bytes-exact."""
         self._bound()
@@ -397,11 +435,24 @@ class Tile(metaclass=TileMeta):
 
 
 class TileData:
-    """``tile.data()``: element i of the tile's storage per ``[i]``."""
+    """``tile.data()``: element i of the tile's storage per ``[i]``; as an integer
+    (``int(t.data())``, ``operator.index``: what ``(uint64_t)tile.data()`` gives a kernel) the
+    tile's byte address, and ``t.data() + n`` the pointer to element n (a ``Ptr``: ``TASSIGN``
+    takes either)."""
     __slots__ = ("tile",)
 
     def __init__(self, tile: Tile) -> None:
         self.tile = tile
+
+    def __index__(self) -> int:
+        return int(self.tile.addr)
+
+    __int__ = __index__
+
+    def __add__(self, n):
+        from .memory import Ptr
+        t = self.tile
+        return Ptr(t.core, t.space, int(t.addr) + int(n) * t.Element.itemsize, t.Element)
 
     def __len__(self) -> int:
         return self.tile.Rows * self.tile.Cols

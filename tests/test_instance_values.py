@@ -68,3 +68,33 @@ def test_on_one_core_data_reads_are_plain_numbers():
         assert t.data()[3] == 3 and len(t.data()) == 8
         with pytest.raises(pto.PtoFault, match="outside"):
             t.data()[8]
+
+
+def test_data_as_an_address_and_get_set_value_as_the_scalar_unit_does():
+    """``(uint64_t)t.data()`` is the tile's address, ``t.data() + n`` a pointer to element n
+    (TASSIGN takes both, as the vendor's top-k rebinds row tiles); GetValue/SetValue read and
+    store one element, each instance its own on a core of N running a program."""
+    with pto.Core("a5", "numpy"):
+        a = pto.Tile[V, pto.float32, 1, 16]()
+        pto.TASSIGN(a, 0x100)
+        b, c = pto.Tile[V, pto.float32, 1, 8](), pto.Tile[V, pto.float32, 1, 8]()
+        pto.TASSIGN(b, a.data() + 8)
+        pto.TASSIGN(c, a.data())
+        assert (b.addr, c.addr, int(a.data())) == (0x120, 0x100, 0x100)
+        a.SetValue(3, 2.5)
+        assert a.GetValue(3) == 2.5 and a.numpy()[0, 3] == 2.5
+        m = pto.Tile[pto.TileType.Mat, pto.float32, 16, 8, pto.BLayout.ColMajor, 16, 8, pto.SLayout.RowMajor]()
+        with pytest.raises(pto.PtoCheckError, match="Location of tile must be Location::Vec"):
+            m.GetValue(0)
+
+    def k(x, y):
+        t = pto.Tile[V, pto.int32, 1, 8]()
+        pto.TLOAD(t, G(x))
+        t.SetValue(7, t.GetValue(0) * 3)          # per instance, no parking
+        pto.TSTORE(G(y), t)
+    prog = Program(k, {"x": pto.fuzz.values(8, pto.int32, gen="small")}, {"y": (8, pto.int32)}, {}, "k3", "cpu:a5")
+    x = np.arange(40, dtype=np.int32).reshape(5, 8)
+    run = run_program(prog, "cpu", "numpy", {"x": x})
+    want = x.copy()
+    want[:, 7] = x[:, 0] * 3
+    assert run.outputs.view(np.int32).tolist() == want.tolist() and run.runs == 1
