@@ -23,6 +23,7 @@ RULES = (
          "docs/elementwise.md: the u16 view's pad byte, TXOR's tmp, flat TEXPANDS",
          with_=(E + "xor_tmp", E + "expands_flat", E + "expands_b8_extra")),
 )
+_FILLS = ("TEXPANDS", "TCI")
 _FIELDS = {
     "ftz": ("TADD", "TSUB", "TMUL", "TDIV", "TMAX", "TMIN", "TNEG", "TADDS", "TSUBS", "TMULS", "TDIVS", "TMAXS",
             "TMINS"),
@@ -52,10 +53,10 @@ def _declare(call: str) -> Instruction:
         hooks={"api": "ptogpu.isa.elementwise.api",
                "fuzz": Declined("no fuzz configuration yet: the element-wise calls are fuzzed inside kernels"),
                "repro": Declined("no fuzz configuration yet, so no reproducer lines of its own"),
-               "native": Declined("NumPy semantics only so far: no kernel (native and cupy run the NumPy semantics)"),
-               "cupy": Declined("NumPy semantics only so far: no kernel (native and cupy run the NumPy semantics)"),
+               **({"native": "elementwise.cu", "cupy": "elementwise.cu"} if call not in _FILLS else
+                  {r: Declined("a fill: the NumPy semantics on every backend") for r in ("native", "cupy")}),
                "simt": Declined("a vector instruction on every target: no SIMT lanes")},
-        coverage="")
+        coverage="" if call in _FILLS else f"{call} (integers, float32)")
 
 
 ELEMENTWISE: tuple[Instruction, ...] = tuple(_declare(c) for c in _FORMS)

@@ -15,6 +15,7 @@ from ...ops.events import instruction
 from ...ops.template import Forms
 from ...semantics.tile_moves import grid, hazard
 from ...tile import Tile
+from . import kernels as K
 from . import semantics as S
 from . import semantics_values as V
 from .rules import ARITH
@@ -156,6 +157,8 @@ def _binary(call: str, ops: tuple, enums: dict) -> None:
         tmp = ops[3]
         tr, tc = grid(tmp.valid_row, tmp.valid_col)
         extra = (tmp, tr, tc, [s0, s1], lambda a, b: V.bitwise("or", a, b))
+    if extra is None and K.run(core, BINARY[call], False, dst, [s0, s1], *_region(core, dst)):
+        return                                          # native/cupy kernel
     S.apply(core, call, dst, [s0, s1], fn, extra=extra)
 
 
@@ -168,7 +171,10 @@ def _unary(call: str, ops: tuple, enums: dict) -> None:
     check_tiles(core, call, {"dst": dst, "src": src})
     valid_shapes(core, call, {"dst": dst, "src": src})
     fn = unary_fn(core, call, dst.DType)
-    S.apply(core, call, dst, [src], fn, extra=S.pad_byte(core, call, dst, [src], fn))
+    extra = S.pad_byte(core, call, dst, [src], fn)
+    if extra is None and K.run(core, UNARY[call], False, dst, [src], *_region(core, dst)):
+        return                                          # native/cupy kernel
+    S.apply(core, call, dst, [src], fn, extra=extra)
 
 
 def _scalar(call: str, ops: tuple, enums: dict) -> None:
@@ -191,6 +197,7 @@ def _scalar(call: str, ops: tuple, enums: dict) -> None:
     op = SCALAR[call]
     same = dst.space == src.space and dst.addr == src.addr
     fn = binary_fn(core, call, T)
+    plain = True                                        # the element's operation only: a kernel may run it
     if op == "div" and not V.is_float(T) and int(sb.view(dtypes.as_dtype(T))) == 0 and R.int_divs == "scalar_unit" \
             and not (dst.Element.itemsize == 8 and R.b64_cols is not None):
         raise PtoCheckError(f"{call}: integer division by zero on the scalar unit ({t}/TDivS.hpp's loop): the result "
@@ -200,19 +207,31 @@ def _scalar(call: str, ops: tuple, enums: dict) -> None:
         v = -np.float32(sb.view(dtypes.as_dtype(T)).astype(np.float32))
         nb = V.fbits(v, T) if V.is_float(T) else V.wrap(np.trunc(np.float64(v)).astype(np.int64), T)
         add = binary_fn(core, "TADDS", T)
-        fn, sb = add, nb
+        fn, sb, plain = add, nb, False
     if op == "div" and V.is_float(T) and R.divs_inplace and same:     # a2a3/TDivS.hpp:107-114
         inv = V.fbits(np.float32(1) / np.float32(sb.view(dtypes.as_dtype(T)).astype(np.float32)), T)
-        fn, sb = (lambda a, b: V.arith("mul", a, b, T, R.ftz)), inv
+        fn, sb, plain = (lambda a, b: V.arith("mul", a, b, T, R.ftz)), inv, False
     if op in ("and", "or", "xor") and R.bitwise_s_inplace and same:   # a2a3/TBitwiseSOp.hpp:98-137
         fn = {"and": lambda a, b: np.broadcast_to(b, a.shape), "or": lambda a, b: np.broadcast_to(b, a.shape),
               "xor": lambda a, b: a & ~b}[op]
+        plain = False
     extra = None
     if call == "TXORS" and R.xor_tmp:                   # TORS(tmp, src, s) first
         tmp = ops[3]
         tr, tc = grid(tmp.valid_row, tmp.valid_col)
         extra = (tmp, tr, tc, [src], lambda a, b=sb: V.bitwise("or", a, b))
+    if plain and extra is None and K.run(core, op, True, dst, [src], *_region(core, dst), scalar_bits=sb):
+        return                                          # native/cupy kernel
     S.apply(core, call, dst, [src], lambda a: fn(a, sb), extra=extra)
+
+
+def _region(core, dst) -> tuple[int, int]:
+    """(rows, columns) a call computes: dst's valid region (A5's 8-byte integer lanes: 64 columns)."""
+    R = core.target.elementwise
+    VC = dst.valid_col
+    if R.b64_cols is not None and dst.Element.itemsize == 8 and dst.Element.kind in "iu":
+        VC = min(VC, R.b64_cols)
+    return dst.valid_row, VC
 
 
 def _rdivs(core, ops) -> None:

@@ -5,8 +5,11 @@ Every function takes and returns the element type's raw bits (its storage dtype,
 shape) so NaN payloads, signed zeros and wrap-around pass exactly. Floats are computed in
 float32 and rounded once to the element type (RNE), which is the correctly rounded result for
 one ``+ - * /`` of half, bfloat16 and float (the simulator's ``_Float16`` / ``std::bfloat16_t``
-arithmetic); a NaN operand gives itself, quieted, the first one first (x86 SSE, and the model
-ptogpu runs for the NPUs' vector units, whose NaN payloads the vendor code does not define)."""
+arithmetic). NaN results follow x86's rules, written out (so every engine gives them, whatever
+its hardware): a NaN operand gives itself, quieted, the first one first; an invalid operation
+(inf - inf, 0 * inf, 0 / 0) gives the default NaN, 0xFFC00000 in float (the model ptogpu runs
+for the NPUs' vector units too, whose NaN payloads the vendor code does not define)."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -14,6 +17,19 @@ import numpy as np
 from ... import dtypes
 
 FLOATS = ("half", "bfloat16", "float32")
+
+QUIET = 0x00400000
+DEFAULT_NAN = np.uint32(0xFFC00000)
+
+
+def nan_rule(x: np.ndarray, y: np.ndarray | None, r: np.ndarray) -> np.ndarray:
+    """float32 result ``r`` of ``x op y`` with x86's NaN rules made explicit."""
+    rb = r.astype(np.float32).view(np.uint32)
+    rb = np.where(np.isnan(r), DEFAULT_NAN, rb)
+    if y is not None:
+        rb = np.where(np.isnan(y), y.view(np.uint32) | np.uint32(QUIET), rb)
+    rb = np.where(np.isnan(x), x.view(np.uint32) | np.uint32(QUIET), rb)
+    return rb.view(np.float32)
 
 
 def is_float(T: str) -> bool:
@@ -74,9 +90,10 @@ def arith(op: str, a: np.ndarray, b: np.ndarray, T: str, ftz: bool) -> np.ndarra
     modulo 2^width (8/16-bit promoted to int, as C++ does; the NPUs' vector ALUs modelled the same)."""
     if is_float(T):
         x, y = f32(a, T, ftz), f32(b, T, ftz)
+        x, y = np.broadcast_arrays(x, y)
         with np.errstate(all="ignore"):
             r = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "div": np.divide}[op](x, y)
-        return fbits(r, T, ftz)
+        return fbits(nan_rule(x, y, r), T, ftz)
     x, y = ints(a, T), ints(b, T)
     if T == "uint64" or T == "int64":
         x, y = x.astype(np.dtype(T)), y.astype(np.dtype(T))
@@ -197,7 +214,7 @@ def neg(a: np.ndarray, T: str, model: str, ftz: bool) -> np.ndarray:
         return a ^ _sign(T)
     x = f32(a, T, ftz)
     with np.errstate(all="ignore"):
-        return fbits(x * np.float32(-1), T, ftz)
+        return fbits(nan_rule(x, None, x * np.float32(-1)), T, ftz)
 
 
 def absolute(a: np.ndarray, T: str, model: str) -> np.ndarray:
