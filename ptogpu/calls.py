@@ -19,6 +19,8 @@ import numpy as np
 from . import isa
 
 PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
+KERNEL_FILES = (os.path.join("fuzz", "suite_kernels.py"),)
+"""Kernels the package ships (the known suite's): their calls are the program's own."""
 """ptogpu's own files: frames there are the emulator's, not the program's."""
 
 
@@ -78,7 +80,8 @@ def caller(frame=None) -> str:
     """``file:line`` of the innermost frame outside the ptogpu package (the program's call),
     from ``frame`` outwards (default: the caller's caller)."""
     f = sys._getframe(2) if frame is None else frame
-    while f is not None and os.path.abspath(f.f_code.co_filename).startswith(PACKAGE):
+    while f is not None and os.path.abspath(f.f_code.co_filename).startswith(PACKAGE) \
+            and not f.f_code.co_filename.endswith(KERNEL_FILES):
         f = f.f_back
     if f is None:
         return "?"

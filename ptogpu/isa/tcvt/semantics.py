@@ -26,7 +26,8 @@ def values(bits: np.ndarray, T: str) -> np.ndarray:
     """Bits as exact values: float64 for floats, int64 (uint64 kept) for integers."""
     v = bits.astype(u(T)).view(dtypes.as_dtype(T))
     if is_float(T):
-        return v.astype(np.float64)
+        with np.errstate(invalid="ignore"):          # (NaN payloads cast as they are)
+            return v.astype(np.float64)
     return v if T == "uint64" else v.astype(np.int64)
 
 
