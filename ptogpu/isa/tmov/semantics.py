@@ -62,10 +62,29 @@ def vregs(core, dst, src) -> None:
         sa = src.addr + (r * src.Cols + c) * T
         da = dst.addr + ((c // C0) * V * C0 + r * C0 + c % C0) * T
         return _move(core, src, dst, sa, da, T, T)
+    if dst.isRowMajor and dst.SLayout.name == "ColMajor" and src.isRowMajor and src.SLayout.name == "NoneBox":
+        return nd_to_zn(core, dst, src)
     VR, VC = min(src.valid_row, dst.valid_row), min(src.valid_col, dst.valid_col)
     rs_s, rs_d = (src.Cols if src.isRowMajor else 1), (dst.Cols if dst.isRowMajor else 1)
     r, c = grid(VR, VC)
     _move(core, src, dst, src.addr + (r * rs_s + c) * T, dst.addr + (r * rs_d + c) * T, T, T)
+
+
+def nd_to_zn(core, dst, src) -> None:
+    """a5/TMov.hpp:575-639 (TMovNdTo2Zn): whole fractals only (kF = VR // C0 row blocks, nF =
+    VC // 16 column blocks of dst's valid shape), src rows VC apart whatever its Cols:
+    D[((kf * nF + nf) * 16 + j) * C0 + i] = S[(kf * C0 + i) * VC + nf * 16 + j]."""
+    T = dst.Element.itemsize
+    C0 = 32 // T
+    VR, VC = dst.valid_row, dst.valid_col
+    kF, nF = VR // C0, VC // 16
+    if kF * nF == 0:
+        return
+    kf, nf, j, i = (x.reshape(-1) for x in np.meshgrid(np.arange(kF), np.arange(nF), np.arange(16), np.arange(C0),
+                                                         indexing="ij"))
+    da = dst.addr + (((kf * nF + nf) * 16 + j) * C0 + i) * T
+    sa = src.addr + ((kf * C0 + i) * VC + nf * 16 + j) * T
+    _move(core, src, dst, sa.astype(np.int64), da.astype(np.int64), T, T)
 
 
 def vec_to_mat_flat(core, dst, src) -> None:
