@@ -991,15 +991,9 @@ A2_NONSAT = [("a2a3", f"nonsattorch_{p}_{_shape_name(sh)}", s, d, *(sh if len(sh
                                  ("fp16_int8", "half", "int8", (2, 32, 2, 16)),
                                  ("fp16_int16", "half", "int16", (4, 128, 4, 65)),
                                  ("fp32_int16", "float", "int16", (4, 128, 4, 65)))]
-NONSAT_XFAIL = {(c[0], c[1]): ("ptogpu does not emulate TCVT's tmp forms (PtoCheckError 'the tmp forms are not "
-                               "emulated'); the vendor's A2/A3 runs them (a2a3/TCvt.hpp:1271-1295 -> the tmp "
-                               "GenCastCall 900-960 -> the PyTorch-style NonSatTorch paths GenCastCall"
-                               "{Fp32ToInt16,Fp16ToInt16,Fp16ToInt8}_NonSatTorch at 232, 382, 483)",
-                               pto.PtoCheckError)
-                for c in A2_NONSAT}
 
 
-@pytest.mark.parametrize("case", params(A2_NONSAT, NONSAT_XFAIL))
+@pytest.mark.parametrize("case", params(A2_NONSAT))
 def test_tcvt_a2a3_nonsattorch(case):
     target, name, s, d, R, C, VR, VC = case
     r = rng(target, "tcvt", name)
@@ -1134,13 +1128,9 @@ def test_tmov_a5_nd2nz(case):
 
 A5_ND2ZN = [("a5", f"case_{nm}_{r}x{c}", t, r, c) for nm, t in (("hif8", "hif8"), ("half", "half"), ("b32", "int32"))
             for r, c in ((32, 32), (32, 64), (64, 64), (128, 128))]
-ND2ZN_XFAIL = {(c[0], c[1]): (
-    "ptogpu's A5 TMOV takes ND -> ZN for the generic row-copy (docs/tmov.md: 'other pairs RowStride only'); "
-    "the vendor's a5/TMov.hpp:783-786 dispatches it to TMovNdTo2Zn (616-639; GenerateNd2ZnGather 575-614: "
-    "D[kf][nf][j][i] = S[kf*K0 + i][nf*16 + j]), a fractal relayout", AssertionError) for c in A5_ND2ZN}
 
 
-@pytest.mark.parametrize("case", params(A5_ND2ZN, ND2ZN_XFAIL))
+@pytest.mark.parametrize("case", params(A5_ND2ZN))
 def test_tmov_a5_nd2zn(case):
     target, name, t, R, C = case
     n = isz(t)

@@ -36,18 +36,24 @@ def letter_for(core, S_: str, D: str, mode: RoundMode) -> str | None:
 
 
 @instruction("TCVT")
-def TCVT(dst: Tile, src: Tile, mode: RoundMode, sat: SaturationMode | None = None) -> None:
+def TCVT(dst: Tile, src: Tile, mode, sat=None, sat2=None) -> None:
     """Convert src's elements to dst's type: ``TCVT(dst, src, pto.RoundMode.X)`` (the target's
-    default saturation) or ``TCVT(dst, src, mode, pto.SaturationMode.ON | OFF)``."""
+    default saturation), ``TCVT(dst, src, mode, pto.SaturationMode.ON | OFF)``, or either with a
+    tmp tile after src (``TCVT(dst, src, tmp, mode[, satMode])``)."""
     core = current_core()
     R, t = core.target.tcvt, core.target.name
     for name, x in (("dst", dst), ("src", src)):
         if not isinstance(x, Tile):
             raise PtoCheckError(f"{name} must be a Tile, got {type(x).__name__}", rule="TCVT operands", target=t)
-    if isinstance(mode, Tile):
-        raise PtoCheckError("TCVT(dst, src, tmp, mode): the tmp forms are not emulated (the simulator does not "
-                            "build them; A5 ignores tmp; A2/A3's drive PyTorch-style wrap paths)",
-                            rule="TCVT forms", target=t)
+    tmp = None
+    if isinstance(mode, Tile):                  # the tmp forms (pto_instr.hpp:1360-1375)
+        tmp, mode, sat = mode, sat, sat2
+        if R.tmp_form == "none":
+            raise PtoCheckError("TCVT(dst, src, tmp, ...) is declared but has no body on the simulator (the build "
+                                "fails: function body not available)", rule="TCVT forms", target=t)
+        tmp._bound()
+    elif sat2 is not None:
+        raise PtoCheckError("TCVT takes (dst, src[, tmp], mode[, satMode])", rule="TCVT forms", target=t)
     if not isinstance(mode, RoundMode):
         raise PtoCheckError(f"TCVT's mode is a pto.RoundMode, got {type(mode).__name__}", rule="TCVT operands", target=t)
     if sat is not None and not isinstance(sat, SaturationMode):
@@ -73,7 +79,9 @@ def TCVT(dst: Tile, src: Tile, mode: RoundMode, sat: SaturationMode | None = Non
         on = R.sat_default_on and (Sd, Dd) not in R.narrowing
     else:
         on = sat == SaturationMode.ON
-        if R.explicit_off_only_narrowing and (Sd, Dd) not in R.narrowing:
-            on = True                                   # a2a3/TCvt.hpp:1236-1269
+        if R.explicit_off_only_narrowing and (Sd, Dd) not in R.narrowing and not (tmp is not None and
+                                                                                  R.tmp_form == "torch"):
+            on = True                                   # a2a3/TCvt.hpp:1236-1269 (the tmp form honours it)
+    torch = tmp is not None and R.tmp_form == "torch" and not on and (Sd, Dd) in R.torch_pairs
     hazard("TCVT", {"dst": dst}, {"src": src})
-    S.run(core, dst, src, letter, on)
+    S.run(core, dst, src, letter, on, torch)

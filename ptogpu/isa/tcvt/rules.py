@@ -28,6 +28,10 @@ class TcvtRules:
     cpu_casts: bool                             # the simulator: the mode applies to float->int only;
                                                 # out of range without saturation as x86's cvtt* give it
     f32_to_f32_rounds: bool                     # f32->f32 rounds to an integral value (vconv / vtrc)
+    tmp_form: str                               # TCVT(dst, src, tmp, ...): "none" (does not build) |
+                                                # "ignored" (tmp unused) | "torch" (saturation honoured for
+                                                # every pair; OFF: the NonSatTorch paths of ``torch_pairs``)
+    torch_pairs: tuple[tuple[str, str], ...] = ()   # OFF: the low bits of the saturated int32
 
 
 _A2A3 = {
@@ -55,13 +59,14 @@ TABLES = {
     # cpu/TCvt.hpp:56-234
     "cpu": TcvtRules(region="src", pairs=None, unsupported="error", sat_default_on=False, narrowing=(),
                      explicit_off_only_narrowing=False, odd_only=None, none_float_to_int="Z", none_other="R",
-                     cpu_casts=True, f32_to_f32_rounds=False),
+                     cpu_casts=True, f32_to_f32_rounds=False, tmp_form="none"),
     # a2a3/TCvt.hpp:752-1323
     "a2a3": TcvtRules(region="dst", pairs=_A2A3, unsupported="noop", sat_default_on=True, narrowing=_NARROWING,
                       explicit_off_only_narrowing=True, odd_only=None, none_float_to_int="Z", none_other="R",
-                      cpu_casts=False, f32_to_f32_rounds=True),
+                      cpu_casts=False, f32_to_f32_rounds=True, tmp_form="torch",
+                      torch_pairs=((F32, I16), (F16, I16), (F16, I8))),
     # a5/TCvt.hpp:1157-3086
     "a5": TcvtRules(region="dst", pairs=_A5, unsupported="error", sat_default_on=True, narrowing=_NARROWING,
                     explicit_off_only_narrowing=False, odd_only=((F32, F16),), none_float_to_int="Z", none_other="R",
-                    cpu_casts=False, f32_to_f32_rounds=True),
+                    cpu_casts=False, f32_to_f32_rounds=True, tmp_form="ignored"),
 }

@@ -126,10 +126,22 @@ def wrap(v: np.ndarray, D: str) -> np.ndarray:
         return np.asarray(v).astype(np.int64 if np.asarray(v).dtype.kind != "u" else np.uint64).astype(u(D))
 
 
-def convert(core, S: str, D: str, bits: np.ndarray, letter: str, sat: bool) -> np.ndarray:
-    """src bits of type S converted to D's bits by the target's rules."""
+def torch_cast(x: np.ndarray, D: str, letter: str) -> np.ndarray:
+    """A2/A3's NonSatTorch paths (a2a3/TCvt.hpp:229-565): rounded to int32 with saturation (NaN
+    to 0, modelled), then the low bits kept (as PyTorch's GPU casts give)."""
+    r = to_integral(x, letter)
+    with np.errstate(invalid="ignore"):
+        r = np.where(np.isnan(r), 0, np.clip(r, -2.0 ** 31, 2.0 ** 31 - 1)).astype(np.int64)
+    return wrap(r, D)
+
+
+def convert(core, S: str, D: str, bits: np.ndarray, letter: str, sat: bool, torch: bool = False) -> np.ndarray:
+    """src bits of type S converted to D's bits by the target's rules (``torch``: A2/A3's tmp
+    form without saturation on its NonSatTorch pairs)."""
     R = core.target.tcvt
     x = values(bits, S)
+    if torch:
+        return torch_cast(x, D, letter)
     if R.cpu_casts:
         return _cpu(S, D, x, letter, sat)
     if is_float(S) and is_float(D):
@@ -172,7 +184,7 @@ def _cpu(S: str, D: str, x: np.ndarray, letter: str, sat: bool) -> np.ndarray:
     return wrap(x, D)
 
 
-def run(core, dst, src, letter: str, sat: bool) -> None:
+def run(core, dst, src, letter: str, sat: bool, torch: bool = False) -> None:
     """dst[r, c] = convert(src[r, c]) over the target's region (src's or dst's valid region)."""
     R = core.target.tcvt
     t = core.target.name
@@ -188,5 +200,5 @@ def run(core, dst, src, letter: str, sat: bool) -> None:
     core.arena(dst.space).check_many(da, dst.Element.itemsize, "TCVT dst write", t, code=F_DST)
     ks = core.step_instances()
     bits = core.banks[src.space].take_same(ks, sa, u(src.DType)).reshape(len(ks), -1)
-    out = convert(core, src.DType, dst.DType, bits, letter, sat)
+    out = convert(core, src.DType, dst.DType, bits, letter, sat, torch)
     core.banks[dst.space].put(ks, da, np.ascontiguousarray(out.reshape(len(ks), -1)))
