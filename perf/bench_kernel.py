@@ -1,10 +1,13 @@
-"""Kernel campaigns: instances per second of the embedding-bag example (ids 1x16 int32, MGATHER
-Row from a 1000x64 float32 table, TSTORE), cpu vs a5, one JSON line per measurement, in one
-process: ``ptogpu.fuzz.kernel`` on each backend (both sides, a kernel side's NumPy reference,
-the verdicts), and the simple alternative: a Python loop that runs the kernel once per
-instance on a single core of each side and compares the output bytes.
+"""Kernel campaigns: instances per second of example kernels across their FUZZ pair, one JSON
+line per measurement, in one process: ``ptogpu.fuzz.kernel`` on each backend (both sides, a
+kernel side's NumPy reference, the verdicts), and the simple alternative: a Python loop that
+runs the kernel once per instance on a single core of each side and compares the output bytes.
+By default the embedding bag (ids 1x16 int32, MGATHER Row from a 1000x64 float32 table, TSTORE)
+and the hash probe (16x16 queries, a 512-slot table, up to 64 probes with an early exit: the
+portable kernel, cpu vs a5).
 
-Usage: python perf/bench_kernel.py [--n 65536] [--loop-n 500] [--backends native,numpy]
+Usage: python perf/bench_kernel.py [--kernel examples/F.py:FN ...] [--n 65536] [--loop-n 500]
+                                   [--backends native,numpy]
 """
 from __future__ import annotations
 
@@ -26,8 +29,9 @@ from ptogpu.execution.program import load  # noqa: E402
 from ptogpu.fuzz.user_kernel import kernel  # noqa: E402
 from bench_fuzz import available, machine  # noqa: E402
 
-REF = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "examples", "embedding_bag.py") + \
-    ":embedding_bag"
+EXAMPLES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "examples")
+REFS = [os.path.join(EXAMPLES, "embedding_bag.py") + ":embedding_bag",
+        os.path.join(EXAMPLES, "hash_probe.py") + ":hash_find_portable"]
 
 
 def emit(rec: dict) -> None:
@@ -40,14 +44,15 @@ def loop(prog, backend: str, n: int) -> float:
     t0 = time.perf_counter()
     for k in range(n):
         outs = []
-        for target in ("cpu", "a5"):
+        for target in prog.pair.split(":"):
             with pto.Core(target, backend) as core:
                 ptrs = {name: core.gm_put(np.asarray(a).reshape(-1)) for name, a in prog.fixed.items()}
                 ptrs.update({name: core.gm_put(v[k]) for name, v in data.items()})
                 ptrs.update({name: core.gm_alloc(c, d) for name, (c, d) in prog.outputs.items()})
                 try:
                     prog.fn(**ptrs)
-                    outs.append((ptrs["out"].numpy(prog.outputs["out"][0]).tobytes(), None))
+                    outs.append((b"".join(ptrs[name].numpy(c).tobytes() for name, (c, _) in prog.outputs.items()),
+                                 None))
                 except pto.PtoFault as e:
                     outs.append((b"", str(e)))
         _ = outs[0] != outs[1]
@@ -59,9 +64,15 @@ def main() -> int:
     ap.add_argument("--n", type=int, default=65536)
     ap.add_argument("--loop-n", type=int, default=500)
     ap.add_argument("--backends", default="native,numpy")
+    ap.add_argument("--kernel", action="append", help="FILE.py:FN (repeatable; default: the two above)")
     args = ap.parse_args()
     mach = machine()
-    prog = load(REF)
+    for ref in args.kernel or REFS:
+        bench(load(ref), ref, args, mach)
+    return 0
+
+
+def bench(prog, ref: str, args, mach) -> None:
     for be in args.backends.split(","):
         if be != "numpy" and not available(be):
             emit({"bench": "kernel_campaign", "backend": be, "skipped": "not available"})
@@ -71,13 +82,13 @@ def main() -> int:
         rep = kernel(prog, n=args.n, backend=be, shrink=False)
         dt = time.perf_counter() - t0
         lt = loop(prog, be, args.loop_n)
-        emit({"bench": "kernel_campaign", "kernel": "examples/embedding_bag.py", "pair": "cpu:a5",
+        emit({"bench": "kernel_campaign", "kernel": os.path.relpath(ref.rpartition(":")[0]) + ":" +
+              ref.rpartition(":")[2], "pair": prog.pair,
               "backend": be, "n": args.n, "seconds": round(dt, 3), "instances_per_s": round(args.n / dt),
               "executed": rep.executed, "references": {k: v.split(" (")[0] for k, v in rep.references.items()},
               "divergent": rep.divergent, "classes": len(rep.classes),
               "loop_n": args.loop_n, "loop_instances_per_s": round(args.loop_n / lt),
               "ratio": round((args.n / dt) / (args.loop_n / lt), 2), "machine": mach})
-    return 0
 
 
 if __name__ == "__main__":

@@ -32,7 +32,7 @@ def _declare(call: str) -> Instruction:
         forms=(Form(sig, what),), tables="ptogpu.isa.compare.rules:TABLES", table="compare",
         rules=RULES if call == "TCMP" else (), rule_fields={"ub": tuple(C + f for f in _FIELDS[call])},
         hooks={"api": "ptogpu.isa.compare.api",
-               "fuzz": Declined("no fuzz configuration yet: compare and select are fuzzed inside kernels"),
+               "fuzz": Declined("no fuzz configuration yet: compare and select are fuzzed inside kernels: ptogpu/fuzz/suite_kernels.py, ptogpu fuzz --kernel"),
                "repro": Declined("no fuzz configuration yet, so no reproducer lines of its own"),
                "native": Declined("NumPy semantics only so far: no kernel (native and cupy run the NumPy semantics)"),
                "cupy": Declined("NumPy semantics only so far: no kernel (native and cupy run the NumPy semantics)"),

@@ -51,7 +51,7 @@ def _declare(call: str) -> Instruction:
         rules=RULES if call == "TADD" else (),
         rule_fields={"ub": tuple(E + f for f, calls in _FIELDS.items() if call in calls) or (E + "ftz",)},
         hooks={"api": "ptogpu.isa.elementwise.api",
-               "fuzz": Declined("no fuzz configuration yet: the element-wise calls are fuzzed inside kernels"),
+               "fuzz": Declined("no fuzz configuration yet: the element-wise calls are fuzzed inside kernels: ptogpu/fuzz/suite_kernels.py, ptogpu fuzz --kernel"),
                "repro": Declined("no fuzz configuration yet, so no reproducer lines of its own"),
                **({"native": "elementwise.cu", "cupy": "elementwise.cu"} if call not in _FILLS else
                   {r: Declined("a fill: the NumPy semantics on every backend") for r in ("native", "cupy")}),

@@ -112,8 +112,8 @@ def binary_fn(core, call: str, T: str):
             return lambda a, b: V.int_div(a, b, T)
         if dtypes.as_dtype(T).itemsize == 8 and R.b64_cols is not None:
             return lambda a, b: V.int_div(a, b, T, zero_gives=0)            # A5's 8-byte long division
-        if s_form:                                                           # the NPUs' scalar-unit loop
-            return lambda a, b: V.int_div(a, b, T)
+        if s_form:              # the NPUs' scalar-unit loop: a zero scalar is refused; MIN / -1 wraps (modelled)
+            return lambda a, b: V.int_div(a, b, T, zero_gives=0)
         # a5/TDiv.hpp:35: vdiv on integer lanes; the vendor's test expects the truncated quotient
         return lambda a, b: V.int_div(a, b, T, zero_gives=0)
     if op in ("max", "min"):

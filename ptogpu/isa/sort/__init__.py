@@ -3,7 +3,7 @@ TMrgSort.hpp). Modules: ``rules`` (the per-target table, ``target.sort``), ``sem
 ``api`` (the calls, MrgSortExecutedNumList, the checks)."""
 from ..declare import Declined, Form, Instruction, Rule
 
-_HOOKS = {"fuzz": Declined("no fuzz configuration yet: the sorts are fuzzed inside kernels"),
+_HOOKS = {"fuzz": Declined("no fuzz configuration yet: the sorts are fuzzed inside kernels: ptogpu/fuzz/suite_kernels.py, ptogpu fuzz --kernel"),
           "repro": Declined("no fuzz configuration yet, so no reproducer lines of its own"),
           "native": Declined("NumPy semantics only so far: no kernel (native and cupy run the NumPy semantics)"),
           "cupy": Declined("NumPy semantics only so far: no kernel (native and cupy run the NumPy semantics)"),

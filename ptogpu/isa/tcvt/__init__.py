@@ -15,7 +15,7 @@ TCVT = Instruction(
                 with_=("tcvt.sat_default_on", "tcvt.narrowing", "tcvt.explicit_off_only_narrowing", "tcvt.odd_only",
                        "tcvt.none_float_to_int", "tcvt.none_other", "tcvt.f32_to_f32_rounds"))),
     hooks={"api": "ptogpu.isa.tcvt.api",
-           "fuzz": Declined("no fuzz configuration yet: TCVT is fuzzed inside kernels"),
+           "fuzz": Declined("no fuzz configuration yet: TCVT is fuzzed inside kernels: ptogpu/fuzz/suite_kernels.py, ptogpu fuzz --kernel"),
            "repro": Declined("no fuzz configuration yet, so no reproducer lines of its own"),
            "native": Declined("NumPy semantics only so far: no kernel (native and cupy run the NumPy semantics)"),
            "cupy": Declined("NumPy semantics only so far: no kernel (native and cupy run the NumPy semantics)"),

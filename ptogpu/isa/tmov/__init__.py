@@ -9,7 +9,7 @@ TMOV = Instruction(
     rules=(Rule("tmov.engine", "TMOV engine", "docs/tmov.md: element copy with conversion vs UB bursts vs registers",
                 coarse=True, with_=("tmov.pairs", "tmov.mat_to_vec", "tmov.same_shape", "tmov.same_size")),),
     hooks={"api": "ptogpu.isa.tmov.api",
-           "fuzz": Declined("no fuzz configuration yet: TMOV is fuzzed inside kernels"),
+           "fuzz": Declined("no fuzz configuration yet: TMOV is fuzzed inside kernels: ptogpu/fuzz/suite_kernels.py, ptogpu fuzz --kernel"),
            "repro": Declined("no fuzz configuration yet, so no reproducer lines of its own"),
            "native": Declined("NumPy semantics only so far: no kernel (native and cupy run the NumPy semantics)"),
            "cupy": Declined("NumPy semantics only so far: no kernel (native and cupy run the NumPy semantics)"),
