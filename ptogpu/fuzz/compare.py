@@ -39,6 +39,8 @@ class GatherReport(Report):
 
     @staticmethod
     def default_pairs(config: FuzzConfig) -> list[tuple[str, str, str]]:
+        if "simt" not in config.instruction.execs:      # (a vector instruction on every target)
+            return [("cpu vs a5", "cpu", "a5"), ("cpu vs a2a3", "cpu", "a2a3")]
         return [("a5.simt vs a2a3", "a5.simt", "a2a3")]
 
     @staticmethod

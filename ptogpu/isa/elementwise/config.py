@@ -1,0 +1,85 @@
+"""The element-wise tile-tile and unary calls as fuzz configurations (``ptogpu fuzz --instr
+tadd`` ...): the generated values are the sources' data -- every bit pattern of the element
+type (NaN payloads, signed zeros, denormals, the integer edges) -- src0 first, then src1; the
+output is dst's storage. A campaign across two targets shows each call's divergences, each
+explained by a rule field of the element-wise table (or a static check that rejects a side)."""
+from __future__ import annotations
+
+import numpy as np
+
+from ...execution.instrs.base import Instr, pad_to
+from ..tgather.config import data_cast
+from .api import BINARY, UNARY
+
+
+class ElementwiseInstr(Instr):
+    """One call; ``arity`` 2 (tile-tile; TXOR with its tmp) or 1 (unary)."""
+    oobs = ("undefined",)
+    execs = ("auto",)
+
+    def __init__(self, call: str) -> None:
+        self.call = call
+        self.name = call.lower()
+        self.arity = 1 if call in UNARY else 2
+        self.defaults = {"rows": 4, "cols": 32, "oob": "undefined", "dtype": "int32" if call in (
+            "TAND", "TOR", "TXOR", "TSHL", "TSHR", "TNOT") else "float32"}
+
+    def validate(self, cfg) -> None:
+        super().validate(cfg)
+        if cfg.rows < 1 or cfg.cols < 1:
+            raise ValueError(f"{self.call} campaigns need a valid shape of at least 1x1")
+
+    def n_idx(self, cfg) -> int:
+        return self.arity * cfg.rows * cfg.cols
+
+    def cap(self, cfg) -> int:
+        return (1 << 32) - 1
+
+    def cast(self, cfg, values: np.ndarray) -> np.ndarray:
+        return data_cast(cfg, values)
+
+    def label(self, cfg) -> str:
+        return f"{self.call} {cfg.target} {cfg.dtype} {cfg.rows}x{cfg.cols}"
+
+    def layout(self, cfg) -> dict:
+        T = cfg.esize
+        shape = (cfg.rows, pad_to(cfg.cols, 32 // T))
+        size = pad_to(shape[0] * shape[1] * T, 32)
+        return {"dst_shape": shape, "src_shape": shape, "src0_addr": 0, "src1_addr": size, "tmp_addr": 2 * size,
+                "dst_addr": 3 * size}
+
+    def footprint(self, cfg, L: dict):
+        """dst, and tmp (A2/A3's TXOR writes src0 | src1 there)."""
+        r, c = L["dst_shape"]
+        n = r * c * L["T"]
+        return {"ub": [(L["dst_addr"], L["dst_addr"] + n), (L["tmp_addr"], L["tmp_addr"] + n)]}
+
+    def program(self, pto, core, cfg, L, T, vals, each, before) -> None:
+        n = cfg.rows * cfg.cols
+        Tile = pto.Tile[pto.TileType.Vec, T, *L["dst_shape"], pto.BLayout.RowMajor, cfg.rows, cfg.cols]
+        s0, s1, tmp, dst = Tile(), Tile(), Tile(), Tile()
+        for t, a in ((s0, "src0_addr"), (s1, "src1_addr"), (tmp, "tmp_addr"), (dst, "dst_addr")):
+            pto.TASSIGN(t, L[a])
+        if cfg.dst_fill:
+            core.write("ub", L["dst_addr"], bytes([cfg.dst_fill]) * (L["dst_shape"][0] * L["dst_shape"][1] * L["T"]))
+        s0.set(each(vals[..., :n], cfg.rows, cfg.cols))
+        if self.arity == 2:
+            s1.set(each(vals[..., n:], cfg.rows, cfg.cols))
+        before()
+        fn = getattr(pto, self.call)
+        if self.arity == 1:
+            fn(dst, s0)
+        elif self.call == "TXOR":
+            fn(dst, s0, s1, tmp)
+        else:
+            fn(dst, s0, s1)
+
+    def candidates(self, cfg, vals: np.ndarray, r: int, c: int):
+        """Row r alone (of each source), then rows 0..r."""
+        n = cfg.rows * cfg.cols
+        parts = [vals[k * n:(k + 1) * n].reshape(cfg.rows, cfg.cols) for k in range(self.arity)]
+        yield dict(rows=1), np.concatenate([p[r:r + 1].reshape(-1) for p in parts])
+        yield dict(rows=r + 1), np.concatenate([p[:r + 1].reshape(-1) for p in parts])
+
+
+globals().update({c: ElementwiseInstr(c) for c in (*BINARY, *UNARY)})
