@@ -37,8 +37,12 @@ def site() -> str:
 class Placer:
     """One core's automatic placements: per space, the live ranges ``key -> (lo, hi, label)``."""
 
+    @property
+    def core(self):
+        return self._core()
+
     def __init__(self, core) -> None:
-        self.core = core
+        self._core = weakref.ref(core)      # (no cycle: a core is freed when its last user drops it)
         self.live: dict[str, dict[int, tuple[int, int, str]]] = {"ub": {}, "l1": {}}
         self._next = 0
 

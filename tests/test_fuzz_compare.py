@@ -15,7 +15,8 @@ from ptogpu.fuzz import rules as R
 from ptogpu.fuzz import suite
 from test_batch import random_configs
 
-KNOWN = [k for k in suite.campaigns("numpy") if not k.needs_kernels and not k.title.startswith("MSCATTER")]
+KNOWN = [k for k in suite.campaigns("numpy") if not k.needs_kernels and not k.title.startswith("MSCATTER")
+         and isinstance(k.config, FuzzConfig)]     # (the tile-op kernel campaigns: test_fuzz_cli's suite runs)
 
 
 def bit(path: str) -> int:

@@ -502,15 +502,12 @@ def test_cpu_four_argument_form_honours_row_mode():
         assert (core.read("gm", scratch.addr, 1024) == 0).all()
 
 
-def test_unassigned_mat_dst_is_a_fault(npu_core):
+def test_an_unassigned_mat_dst_is_placed_in_l1_automatically(npu_core):
     table = gt(npu_core, ETAB, F32, (1, 1, 1, 1, 64), (64, 64, 64, 64, 1))
     idx = gt(npu_core, np.zeros(4, np.int32), pto.int32, (1, 1, 1, 1, 4), (4, 4, 4, 4, 1))
-    scratch = gt(npu_core, np.zeros(256, np.float32), F32, (1, 1, 1, 1, 256), (256,) * 4 + (1,))
     dst = pto.Tile[M, F32, 16, 16, CM, 1, 4, SRM, 512]()
-    with pytest.raises(pto.PtoFault):
-        pto.MGATHER[ROW, OOB.Clamp](dst, table, idx)
-    with pytest.raises(pto.PtoFault):
-        pto.MGATHER[ELEM, OOB.Clamp](dst, table, idx, scratch)
+    pto.MGATHER[ROW, OOB.Clamp](dst, table, idx)
+    assert dst.space == "l1" and dst.addr is not None and dst.addr % 32 == 0
 
 
 def test_plain_four_argument_call_is_elem_undefined():
