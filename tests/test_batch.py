@@ -341,7 +341,8 @@ def test_every_registered_instruction_is_served_by_each_layer():
     assert all(callable(lines_of(n)) for n in REGISTRY)
     for name in REGISTRY:
         oob = {"oob": REGISTRY[name].defaults["oob"]} if "oob" in REGISTRY[name].defaults else {}
-        cfg = FuzzConfig(instr=name, target="a5", dtype="float32", rows=2, cols=8, table_size=256, **oob)
+        dt = REGISTRY[name].defaults.get("dtype", "float32")          # (the bitwise calls: integers)
+        cfg = FuzzConfig(instr=name, target="a5", dtype=dt, rows=2, cols=8, table_size=256, **oob)
         assert cfg.instruction is REGISTRY[name] and cfg.label.split()[0].lower().startswith(name[:5])
         res = run_batch(cfg, 5, seed=1, backend="numpy")
         vals = Generator("mixed", 1)(np.arange(5), cfg.n_idx, cfg.cap)
