@@ -43,6 +43,19 @@ class Rule:
     with_: tuple[str, ...] = ()
 
 
+def numpy_only() -> dict:
+    """The kernel roles of an instruction that runs its NumPy semantics on every backend."""
+    why = Declined("NumPy semantics only so far: no kernel (native and cupy run the NumPy semantics)")
+    return {"native": why, "cupy": why}
+
+
+def fuzzed_in_kernels(what: str) -> dict:
+    """The fuzz roles of an instruction with no fuzz configuration of its own."""
+    return {"fuzz": Declined(f"no fuzz configuration yet: {what} fuzzed inside kernels: ptogpu/fuzz/suite_kernels.py, "
+                             "ptogpu fuzz --kernel"),
+            "repro": Declined("no fuzz configuration yet, so no reproducer lines of its own")}
+
+
 ROLES = ("api", "fuzz", "repro", "native", "cupy", "simt")
 """The hooks every declaration names (a module path, ``module:attr``, or Declined):
 ``api`` the public callables, ``fuzz`` its fuzz-configuration Instr, ``repro`` its reproducer

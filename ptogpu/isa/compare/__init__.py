@@ -1,7 +1,7 @@
 """TCMP, TCMPS, TSEL, TSELS: compare into packed bit masks and select by them (docs/compare.md; the
 vendor's include/pto/{cpu,npu/a2a3,npu/a5}/TCmp*, TSel*). Modules: ``rules`` (the per-target table,
 ``target.compare``), ``semantics`` (NumPy), ``api`` (the calls and their checks)."""
-from ..declare import Declined, Form, Instruction, Rule
+from ..declare import Declined, Form, Instruction, Rule, fuzzed_in_kernels, numpy_only
 
 C = "compare."
 RULES = (
@@ -31,11 +31,7 @@ def _declare(call: str) -> Instruction:
         name=call.lower(), calls=(call,), doc="docs/compare.md", spec=f"include/pto/*/{call.title()}.hpp",
         forms=(Form(sig, what),), tables="ptogpu.isa.compare.rules:TABLES", table="compare",
         rules=RULES if call == "TCMP" else (), rule_fields={"ub": tuple(C + f for f in _FIELDS[call])},
-        hooks={"api": "ptogpu.isa.compare.api",
-               "fuzz": Declined("no fuzz configuration yet: compare and select are fuzzed inside kernels: ptogpu/fuzz/suite_kernels.py, ptogpu fuzz --kernel"),
-               "repro": Declined("no fuzz configuration yet, so no reproducer lines of its own"),
-               "native": Declined("NumPy semantics only so far: no kernel (native and cupy run the NumPy semantics)"),
-               "cupy": Declined("NumPy semantics only so far: no kernel (native and cupy run the NumPy semantics)"),
+        hooks={"api": "ptogpu.isa.compare.api", **fuzzed_in_kernels("compare and select are"), **numpy_only(),
                "simt": Declined("a vector instruction on every target: no SIMT lanes")})
 
 

@@ -1,12 +1,9 @@
 """TSORT32 and TMRGSORT (docs/sort.md; the vendor's include/pto/{cpu,npu/a2a3,npu/a5}/TSort32.hpp,
 TMrgSort.hpp). Modules: ``rules`` (the per-target table, ``target.sort``), ``semantics`` (NumPy),
 ``api`` (the calls, MrgSortExecutedNumList, the checks)."""
-from ..declare import Declined, Form, Instruction, Rule
+from ..declare import Declined, Form, Instruction, Rule, fuzzed_in_kernels, numpy_only
 
-_HOOKS = {"fuzz": Declined("no fuzz configuration yet: the sorts are fuzzed inside kernels: ptogpu/fuzz/suite_kernels.py, ptogpu fuzz --kernel"),
-          "repro": Declined("no fuzz configuration yet, so no reproducer lines of its own"),
-          "native": Declined("NumPy semantics only so far: no kernel (native and cupy run the NumPy semantics)"),
-          "cupy": Declined("NumPy semantics only so far: no kernel (native and cupy run the NumPy semantics)"),
+_HOOKS = {**fuzzed_in_kernels("the sorts are"), **numpy_only(),
           "simt": Declined("a vector (SFU) instruction on every target: no SIMT lanes")}
 RULES = (Rule("sort.tail", "TSORT32 tail block", "docs/sort.md: the simulator's partial block vs the NPUs' "
               "dropped or NaN-padded one", with_=("sort.rows_from", "sort.idx_broadcast", "sort.idx_same_shape")),
