@@ -120,19 +120,21 @@ PTO_DEV u64 ew_shift(int op, int model, u64 a, u64 b, int k) {
 
 PTO_DEV u64 ew_apply(const i64 *P, u64 a, u64 b) {
     const int op = (int)P[EW_OP], k = (int)P[EW_KIND], ftz = (int)P[EW_FTZ];
-    const int w = 8 * ew_size(k);
+    switch (op) {                                                  // the same on every kind
+    case OP_MAX: case OP_MIN: {
+        u64 fa, fb;
+        return ew_take_b(op, (int)P[EW_MINMAX], a, b, k, ftz, &fa, &fb) ? fb : fa;
+    }
+    case OP_AND: return a & b;
+    case OP_OR: return a | b;
+    case OP_XOR: return a ^ b;
+    case OP_NOT: return ~a;
+    default: break;
+    }
     if (k == K_F32) {
         const u32 sign = 0x80000000u, xa = (u32)a;
         switch (op) {
         case OP_ADD: case OP_SUB: case OP_MUL: case OP_DIV: return ew_farith(op, xa, (u32)b, ftz);
-        case OP_MAX: case OP_MIN: {
-            u64 fa, fb;
-            return ew_take_b(op, (int)P[EW_MINMAX], a, b, k, ftz, &fa, &fb) ? fb : fa;
-        }
-        case OP_AND: return a & b;
-        case OP_OR: return a | b;
-        case OP_XOR: return a ^ b;
-        case OP_NOT: return ~a;
         case OP_NEG:
             if (P[EW_NEG] == SG_C) return xa ^ sign;
             return ew_farith(OP_MUL, xa, 0xBF800000u, ftz);          // vmuls(x, -1)
@@ -141,21 +143,12 @@ PTO_DEV u64 ew_apply(const i64 *P, u64 a, u64 b) {
             return (ew_f(xa) < 0.0f) ? (xa ^ sign) : xa;
         }
     }
-    (void)w;
     const i64 x = ew_int(a, k), y = ew_int(b, k);
     switch (op) {
     case OP_ADD: return (u64)x + (u64)y;
     case OP_SUB: return (u64)x - (u64)y;
     case OP_MUL: return (u64)x * (u64)y;
-    case OP_MAX: case OP_MIN: {
-        u64 fa, fb;
-        return ew_take_b(op, (int)P[EW_MINMAX], a, b, k, ftz, &fa, &fb) ? fb : fa;
-    }
-    case OP_AND: return a & b;
-    case OP_OR: return a | b;
-    case OP_XOR: return a ^ b;
     case OP_SHL: case OP_SHR: return ew_shift(op, (int)P[EW_SHIFT], a, b, k);
-    case OP_NOT: return ~a;
     case OP_NEG: return 0ull - (u64)x;
     default: return (x < 0) ? 0ull - (u64)x : (u64)x;           // OP_ABS (MIN stays MIN)
     }
