@@ -340,7 +340,7 @@ def test_every_registered_instruction_is_served_by_each_layer():
     assert set(INSTRS) == set(REGISTRY) == {i.name for i in isa.fuzzed()}
     assert all(callable(lines_of(n)) for n in REGISTRY)
     for name in REGISTRY:
-        oob = {"oob": REGISTRY[name].defaults["oob"]} if "oob" in REGISTRY[name].defaults else {}
+        oob = {k: REGISTRY[name].defaults[k] for k in ("oob", "op") if k in REGISTRY[name].defaults}
         dt = REGISTRY[name].defaults.get("dtype", "float32")          # (the bitwise calls: integers)
         cfg = FuzzConfig(instr=name, target="a5", dtype=dt, rows=2, cols=8, table_size=256, **oob)
         assert cfg.instruction is REGISTRY[name] and cfg.label.split()[0].lower().startswith(name[:5])

@@ -78,13 +78,16 @@ destination's ValidCol at compile time.
     atomic: str = "none"              # MSCATTER: the ScatterAtomicOp (none, add, max, min)
     mask: str = ""                    # TGATHER/TSCATTER: "" the index form, else a MaskPattern
                                       # ("P0101"; "P0101.col": the COL axis): the mask form
+    op: str = ""                      # an instruction's operation variant (Instr.ops: TCMP's cmpMode, TCVT's
+                                      # destination type and RoundMode, ...); "" where it has none
 
     def __post_init__(self) -> None:
         t = get_target(self.target)
         if self.instr not in INSTRS:
             raise ValueError(f"instr must be one of {INSTRS}")
         ins = REGISTRY[self.instr]
-        for name, ok in (("oob", ins.oobs), ("mode", MODES), ("exec", ins.execs), ("atomic", ins.atomics)):
+        for name, ok in (("oob", ins.oobs), ("mode", MODES), ("exec", ins.execs), ("atomic", ins.atomics),
+                         ("op", ins.ops)):
             if getattr(self, name) not in ok:
                 raise ValueError(f"{self.instr.upper()} takes {name} {', '.join(ok)}, not "
                                  f"{getattr(self, name)!r}")
@@ -195,7 +198,8 @@ def settings(cfg: FuzzConfig) -> dict:
             "table_size": cfg.table_size, "table_shape": list(cfg.shape5),
             "table_stride": list(cfg.stride5), "layout": cfg.layout, "dst_fill": cfg.dst_fill,
             "quirks": {k: bool(v) for k, v in cfg.quirks},
-            "storage": list(cfg.storage) if cfg.storage else None, "atomic": cfg.atomic, "mask": cfg.mask}
+            "storage": list(cfg.storage) if cfg.storage else None, "atomic": cfg.atomic, "mask": cfg.mask,
+            "op": cfg.op}
 
 
 def config_from_settings(d: dict) -> FuzzConfig:
@@ -205,4 +209,5 @@ def config_from_settings(d: dict) -> FuzzConfig:
     kw["quirks"] = tuple(kw.get("quirks", {}).items())
     kw["storage"] = tuple(kw["storage"]) if kw.get("storage") else None
     kw["mask"] = kw.get("mask", "")                   # (reports written before masks were fuzzed)
+    kw["op"] = kw.get("op", "")                       # (... and before operation variants were)
     return FuzzConfig(**kw)

@@ -85,6 +85,9 @@ def add_parser(sub) -> argparse.ArgumentParser:
                    help="GatherOOB (default wrap); MSCATTER: ScatterOOB undefined|skip|clamp|wrap (default skip)")
     f.add_argument("--atomic", type=str.lower, choices=("none", "add", "max", "min"),
                    help="MSCATTER: ScatterAtomicOp (default none)")
+    f.add_argument("--op", type=str.lower, default=None, metavar="VARIANT",
+                   help="the instruction's operation variant: TCMP/TCMPS cmpMode (eq ne lt gt ge le), TCVT "
+                        "DST[.ROUND[.SAT]] (ptogpu fuzz --instr NAME --op ? lists them)")
     f.add_argument("--dtype", type=str.lower, help="element type (default float32)")
     f.add_argument("--index-dtype", type=str.lower, help="index element type (default int32)")
     f.add_argument("--shape", type=_shape, help="dst valid shape RxC (default 16x16)")
@@ -174,7 +177,7 @@ _MERGE_IGNORES = {
     "--instr": ("instr", None), "--space": ("space", None), "--mode": ("mode", None), "--oob": ("oob", None),
     "--atomic": ("atomic", None), "--dtype": ("dtype", None), "--index-dtype": ("index_dtype", None),
     "--shape": ("shape", None), "--dst-fill": ("dst_fill", None), "--layout": ("layout", None),
-    "--mask": ("mask", None), "--table-size": ("table_size", None), "--table-shape": ("table_shape", None),
+    "--mask": ("mask", None), "--op": ("op", None), "--table-size": ("table_size", None), "--table-shape": ("table_shape", None),
     "--table-stride": ("table_stride", None), "--quirk": ("quirk", None), "--gen": ("gen", None),
     "--pair": ("pair", None), "-n": ("instances", None), "--seed": ("seed", 0), "--backend": ("backend", "auto"),
     "--chunk": ("chunk", None), "--workers": ("workers", None), "--suite": ("suite", None),
@@ -221,7 +224,7 @@ def main(args) -> int:
         raise ValueError("--shapes runs on the executing engine, not --engine formula")
     custom = args.shapes or any(getattr(args, k) is not None for k in
                  ("instr", "space", "mode", "oob", "dtype", "index_dtype", "shape", "table_size", "layout",
-                  "dst_fill", "atomic", "mask",
+                  "dst_fill", "atomic", "mask", "op",
                   "table_shape", "table_stride", "pair", "gen", "quirk"))
     from .suite import Known
     runs = []
@@ -243,7 +246,7 @@ def main(args) -> int:
         instr = REGISTRY[args.instr or "mgather"]
         kw = dict(instr.defaults)
         kw.update({k: getattr(args, k) for k in ("instr", "space", "mode", "oob", "dtype", "index_dtype",
-                                                  "table_size", "layout", "dst_fill", "atomic", "mask")
+                                                  "table_size", "layout", "dst_fill", "atomic", "mask", "op")
                    if getattr(args, k) is not None})
         if args.shape:
             kw["rows"], kw["cols"] = _tuple(args.shape)
@@ -293,7 +296,7 @@ def kernel_main(args, backend: str) -> int:
     from .user_kernel import KernelReport
     from ..execution.program import load
     given = [o for o in ("instr", "space", "mode", "oob", "atomic", "dtype", "index_dtype", "shape", "dst_fill",
-                         "layout", "mask", "table_size", "table_shape", "table_stride", "quirk", "gen", "suite")
+                         "layout", "mask", "op", "table_size", "table_shape", "table_stride", "quirk", "gen", "suite")
              if getattr(args, o) is not None]
     if given or args.shapes or args.engine != "execute":
         raise ValueError(f"--kernel takes its buffers from the kernel's FUZZ dict: no "

@@ -33,6 +33,8 @@ class Instr:
     execs: tuple[str, ...] = ("auto", "simt", "scalar")
     atomics: tuple[str, ...] = ("none",)
     """The OOB policies, executors (``exec``) and atomic operations its configurations take."""
+    ops: tuple[str, ...] = ("",)
+    """Its operation variants (``FuzzConfig.op``, ``ptogpu fuzz --op``): "" where it has none."""
     mask_forms: bool = False
     """Its configurations take ``mask`` (a MaskPattern form instead of the index form)."""
     writes_by_index: bool = False

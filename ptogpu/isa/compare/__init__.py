@@ -31,7 +31,10 @@ def _declare(call: str) -> Instruction:
         name=call.lower(), calls=(call,), doc="docs/compare.md", spec=f"include/pto/*/{call.title()}.hpp",
         forms=(Form(sig, what),), tables="ptogpu.isa.compare.rules:TABLES", table="compare",
         rules=RULES if call == "TCMP" else (), rule_fields={"ub": tuple(C + f for f in _FIELDS[call])},
-        hooks={"api": "ptogpu.isa.compare.api", **fuzzed_in_kernels("compare and select are"), **numpy_only(),
+        hooks={"api": "ptogpu.isa.compare.api",
+               **({"fuzz": f"ptogpu.isa.compare.config:{call}", "repro": "ptogpu.isa.compare.repro:lines"}
+                  if call in ("TCMP", "TCMPS", "TSEL") else
+                  fuzzed_in_kernels("a scalar operand (one value per core of N): TSELS is")), **numpy_only(),
                "simt": Declined("a vector instruction on every target: no SIMT lanes")})
 
 
