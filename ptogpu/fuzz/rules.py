@@ -148,9 +148,9 @@ def _value(target: str, f: Field, side=None) -> str:
     if f.path == "conflict":
         return str(side) if side is not None else "?"
     v = field_value(target, f.path)
-    if isinstance(v, dict):
-        on = sorted(k for k, x in v.items() if x)
-        return "{" + ", ".join(on) + "}"
+    if isinstance(v, dict):             # quirk switches by name, or a table such as TCVT's pair list
+        on = sorted("->".join(k) if isinstance(k, tuple) else str(k) for k, x in v.items() if x)
+        return "{" + ", ".join(on) + "}" if len(on) <= 8 else f"{{{len(on)} entries}}"
     return str(v)
 
 

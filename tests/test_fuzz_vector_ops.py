@@ -1,5 +1,6 @@
-"""TCMP, TCMPS (tile form) and TSEL as single-instruction campaigns (``ptogpu fuzz --instr tcmp --op
-lt`` ...): the generated values are the operands' bits (and TSEL's mask bytes); every cross-target
+"""TCMP, TCMPS (tile form), TSEL and TCVT as single-instruction campaigns (``ptogpu fuzz --instr tcmp
+--op lt``, ``--instr tcvt --op int32.rint`` ...): the generated values are the operands' bits (and
+TSEL's mask bytes); every cross-target
 divergence is explained by a rule field of the compare table, the expected rule shows up where the
 targets' rules differ, a static check that rejects a side is reported as such, and each class's
 reproducer runs."""
@@ -20,6 +21,10 @@ CASES = [  # (call, op, dtype, pair, a rule the campaign must show or None)
     ("tcmps", "gt", "float32", "a5:a2a3", None),
     ("tsel", "", "float32", "cpu:a5", "mask walk"),
     ("tsel", "", "int16", "cpu:a2a3", "mask walk"),
+    ("tcvt", "int32.rint", "float32", "cpu:a5", "TCVT rounding and saturation"),
+    ("tcvt", "int8.trunc.off", "float32", "cpu:a2a3", "TCVT pair list"),      # a2a3: compiles, writes nothing
+    ("tcvt", "half.floor", "float32", "a5:a2a3", None),
+    ("tcvt", "int16.round.on", "half", "cpu:a5", None),
 ]
 
 
@@ -68,5 +73,28 @@ def test_an_op_is_required_and_checked():
 def test_a_class_reproducer_runs():
     rep = C.campaign(FuzzConfig(instr="tsel", rows=2, cols=16, oob="undefined"), "cpu@numpy", "a2a3@numpy", 60,
                      seed=0)
+    (c, *_) = rep.classes.values()
+    exec(compile(c.reproducer, "repro", "exec"), {})
+
+
+def test_the_conversion_is_what_the_rule_says():
+    # A5 float32 -> int32 CAST_RINT: round half to even (values in range, so no saturation rule)
+    from ptogpu.execution.single import run_single
+    cfg = FuzzConfig(instr="tcvt", op="int32.rint", target="a5", rows=1, cols=8, oob="undefined")
+    x = np.array([0.5, 1.5, 2.5, -0.5, -1.5, 3.7, -3.7, 1e6 + 0.5], np.float32)
+    out, fault = run_single(cfg, x.view(np.uint32).astype(np.int64))
+    assert fault is None
+    assert out[:32].view(np.int32).tolist() == [0, 2, 2, 0, -2, 4, -4, 1000000]
+
+
+def test_tcvt_refuses_a_pair_a5_does_not_convert():
+    rep = C.campaign(FuzzConfig(instr="tcvt", op="half.odd", dtype="int32", rows=2, cols=16, oob="undefined"),
+                     "cpu@numpy", "a5@numpy", 50, shrink=False)
+    assert rep.check_error and "int32 -> half" in rep.check_error
+
+
+def test_tcvt_reproducer_runs():
+    rep = C.campaign(FuzzConfig(instr="tcvt", op="int32.floor", rows=1, cols=16, oob="undefined"), "cpu@numpy",
+                     "a2a3@numpy", 60, seed=0)
     (c, *_) = rep.classes.values()
     exec(compile(c.reproducer, "repro", "exec"), {})

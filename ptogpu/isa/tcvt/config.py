@@ -1,0 +1,94 @@
+"""TCVT as a fuzz configuration (``ptogpu fuzz --instr tcvt --dtype float32 --op int32.rint``):
+``dtype`` is the source type, ``op`` the destination type, the RoundMode and optionally the
+SaturationMode (``half.floor.off``); the generated values are the source's bits -- every bit
+pattern (NaN payloads, infinities, denormals, values past the destination's range) -- and the
+output is the destination tile's storage. A campaign across two targets shows the conversion's
+divergences, each explained by a rule field of the TCVT table (or a static check that rejects a
+side: a pair a target's code does not convert)."""
+from __future__ import annotations
+
+import numpy as np
+
+from ... import dtypes
+from ...enums import RoundMode, SaturationMode
+from ...execution.instrs.base import Instr, pad_to
+from ..tgather.config import data_cast
+from .api import CPU_TYPES
+
+ROUNDS = ("none", "rint", "round", "floor", "ceil", "trunc", "odd")
+SATS = ("", "on", "off")
+OPS = tuple(f"{d}.{r}" + (f".{s}" if s else "") for d in CPU_TYPES for r in ROUNDS for s in SATS)
+
+
+def parse(op: str) -> tuple[str, RoundMode, SaturationMode | None]:
+    """``DST.ROUND[.SAT]`` as (destination type, RoundMode, SaturationMode or None)."""
+    d, r, *s = op.split(".")
+    return d, RoundMode[f"CAST_{r.upper()}"], SaturationMode[s[0].upper()] if s else None
+
+
+class TcvtInstr(Instr):
+    oobs = ("undefined",)
+    execs = ("auto",)
+    ops = OPS
+    name = "tcvt"
+    defaults = {"rows": 4, "cols": 32, "oob": "undefined", "dtype": "float32", "op": "int32.rint"}
+
+    def validate(self, cfg) -> None:
+        super().validate(cfg)
+        if cfg.rows < 1 or cfg.cols < 1:
+            raise ValueError("TCVT campaigns need a valid shape of at least 1x1")
+
+    def n_idx(self, cfg) -> int:
+        return cfg.rows * cfg.cols
+
+    def cap(self, cfg) -> int:
+        return (1 << 32) - 1
+
+    def cast(self, cfg, values: np.ndarray) -> np.ndarray:
+        return data_cast(cfg, values)
+
+    def label(self, cfg) -> str:
+        d, r, s = parse(cfg.op)
+        sat = f" sat {s.name}" if s is not None else ""
+        return f"TCVT {cfg.dtype}->{d} {r.name}{sat} {cfg.target} {cfg.rows}x{cfg.cols}"
+
+    def layout(self, cfg) -> dict:
+        Ts, Td = cfg.esize, dtypes.as_dtype(parse(cfg.op)[0]).itemsize
+        src, dst = (cfg.rows, pad_to(cfg.cols, 32 // Ts)), (cfg.rows, pad_to(cfg.cols, 32 // Td))
+        size = pad_to(src[0] * src[1] * Ts, 32)
+        return {"src_shape": src, "dst_shape": dst, "Td": Td, "src_addr": 0, "dst_addr": size,
+                "out_bytes": dst[0] * dst[1] * Td}
+
+    def needs(self, cfg, L: dict) -> dict[str, int]:
+        return {"ub": L["dst_addr"] + L["out_bytes"]}
+
+    def footprint(self, cfg, L: dict):
+        return {"ub": [(L["dst_addr"], L["dst_addr"] + L["out_bytes"])]}
+
+    def out_bytes(self, cfg, L: dict) -> int:
+        return L["out_bytes"]
+
+    def read_out(self, core, cfg, L: dict) -> np.ndarray:
+        return core.read("ub", L["dst_addr"], L["out_bytes"])
+
+    def program(self, pto, core, cfg, L, T, vals, each, before) -> None:
+        d, mode, sat = parse(cfg.op)
+        V, RM = pto.TileType.Vec, pto.BLayout.RowMajor
+        src = pto.Tile[V, T, *L["src_shape"], RM, cfg.rows, cfg.cols]()
+        dst = pto.Tile[V, dtypes.as_dtype(d), *L["dst_shape"], RM, cfg.rows, cfg.cols]()
+        pto.TASSIGN(src, L["src_addr"])
+        pto.TASSIGN(dst, L["dst_addr"])
+        if cfg.dst_fill:
+            core.write("ub", L["dst_addr"], bytes([cfg.dst_fill]) * L["out_bytes"])
+        src.set(each(vals, cfg.rows, cfg.cols))
+        before()
+        pto.TCVT(dst, src, mode, *(() if sat is None else (sat,)))
+
+    def positions(self, cfg, L: dict):
+        """Output element k (of the source's size) as the dst element its first byte is in."""
+        e = np.arange(L["out_bytes"] // L["T"]) * L["T"] // L["Td"]
+        r, c = e // L["dst_shape"][1], e % L["dst_shape"][1]
+        return r, c, (r < cfg.rows) & (c < cfg.cols)
+
+
+TCVT = TcvtInstr()
