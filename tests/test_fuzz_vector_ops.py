@@ -25,6 +25,8 @@ CASES = [  # (call, op, dtype, pair, a rule the campaign must show or None)
     ("tcvt", "int8.trunc.off", "float32", "cpu:a2a3", "TCVT pair list"),      # a2a3: compiles, writes nothing
     ("tcvt", "half.floor", "float32", "a5:a2a3", None),
     ("tcvt", "int16.round.on", "half", "cpu:a5", None),
+    ("tsort32", "", "float32", "cpu:a5", "TSORT32 tail block"),
+    ("tsort32", "", "half", "a5:a2a3", None),
 ]
 
 
@@ -98,3 +100,24 @@ def test_tcvt_reproducer_runs():
                      "a2a3@numpy", 60, seed=0)
     (c, *_) = rep.classes.values()
     exec(compile(c.reproducer, "repro", "exec"), {})
+
+
+def test_tsort32_records_are_what_the_rule_says():
+    # A5, one full block of distinct values: sorted descending, (value, idx) records of 8 bytes
+    from ptogpu.execution.single import run_single
+    cfg = FuzzConfig(instr="tsort32", target="a5", rows=1, cols=32, oob="undefined")
+    x = (np.arange(32, dtype=np.float32) * 1.5 - 7)[::-1].copy()
+    np.random.default_rng(1).shuffle(x)
+    ix = np.arange(100, 132, dtype=np.uint32)
+    out, fault = run_single(cfg, np.concatenate([x.view(np.uint32), ix]).astype(np.int64))
+    assert fault is None
+    order = np.argsort(-x, kind="stable")
+    rec = out[:256].view(np.uint32).reshape(32, 2)
+    assert rec[:, 0].tobytes() == x[order].tobytes() and rec[:, 1].tolist() == ix[order].tolist()
+
+
+def test_tsort32_reproducer_runs():
+    rep = C.campaign(FuzzConfig(instr="tsort32", rows=1, cols=40, oob="undefined"), "cpu@numpy", "a5@numpy", 20,
+                     seed=0)
+    for c in rep.classes.values():
+        exec(compile(c.reproducer, "repro", "exec"), {})

@@ -3,7 +3,7 @@ TMrgSort.hpp). Modules: ``rules`` (the per-target table, ``target.sort``), ``sem
 ``api`` (the calls, MrgSortExecutedNumList, the checks)."""
 from ..declare import Declined, Form, Instruction, Rule, fuzzed_in_kernels, numpy_only
 
-_HOOKS = {**fuzzed_in_kernels("the sorts are"), **numpy_only(),
+_HOOKS = {**fuzzed_in_kernels("TMRGSORT takes sorted lists: it is"), **numpy_only(),
           "simt": Declined("a vector (SFU) instruction on every target: no SIMT lanes")}
 RULES = (Rule("sort.tail", "TSORT32 tail block", "docs/sort.md: the simulator's partial block vs the NPUs' "
               "dropped or NaN-padded one", with_=("sort.rows_from", "sort.idx_broadcast", "sort.idx_same_shape")),
@@ -17,7 +17,8 @@ TSORT32 = Instruction(
     forms=(Form("TSORT32(dst, src, idx[, tmp])", "blocks of 32 sorted descending into (value, index) records"),),
     tables="ptogpu.isa.sort.rules:TABLES", table="sort", rules=RULES,
     rule_fields={"ub": ("sort.tail", "sort.ties")},
-    hooks={"api": "ptogpu.isa.sort.api", **_HOOKS})
+    hooks={"api": "ptogpu.isa.sort.api", **_HOOKS, "fuzz": "ptogpu.isa.sort.config:TSORT32",
+           "repro": "ptogpu.isa.sort.repro:lines"})
 TMRGSORT = Instruction(
     name="tmrgsort", calls=("TMRGSORT",), doc="docs/sort.md", spec="include/pto/*/TMrgSort.hpp",
     forms=(Form("TMRGSORT(dst, executed, tmp, src0, src1[, src2[, src3]])", "2 to 4 sorted lists merged"),

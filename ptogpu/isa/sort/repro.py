@@ -1,0 +1,25 @@
+"""TSORT32's reproducer lines (what ``config.Tsort32Instr.program`` does, spelled with the public API)."""
+from __future__ import annotations
+
+import numpy as np
+
+from ... import dtypes
+from ...fuzz.repro import array_lines, dtype_text, fill_lines
+
+
+def lines(cfg, L: dict, vals: np.ndarray, ln: list[str], i: str):
+    """Appends the set-up lines; returns (call, outputs expression, shown expression)."""
+    T, (R, C), n = dtype_text(cfg.dtype), L["src_shape"], cfg.rows * cfg.cols
+    ln += [f"{i}src = pto.Tile[pto.TileType.Vec, {T}, {R}, {C}, pto.BLayout.RowMajor, {cfg.rows}, {cfg.cols}]()",
+           f"{i}idx = pto.Tile[pto.TileType.Vec, pto.uint32, {R}, {C}, pto.BLayout.RowMajor, {cfg.rows}, {cfg.cols}]()",
+           f"{i}dst = pto.Tile[pto.TileType.Vec, {T}, {L['dst_shape'][0]}, {L['dst_shape'][1]}]()"]
+    for name, key in (("src", "src_addr"), ("idx", "idx_addr"), ("dst", "dst_addr")):
+        ln.append(f"{i}pto.TASSIGN({name}, {L[key]:#x})")
+    ln += fill_lines(cfg, "ub", L["dst_addr"], L["dst_shape"][0] * L["dst_shape"][1] * L["T"], i)
+    st = np.dtype(f"u{dtypes.storage(dtypes.as_dtype(cfg.dtype)).itemsize}")
+    v = np.asarray(vals).view(np.uint64)
+    ln += array_lines("v", v[:n].astype(st).reshape(cfg.rows, cfg.cols), f"np.{st.name}", i, f".view({T})")
+    ln += [f"{i}src.set(v)"]
+    ln += array_lines("ix", v[n:].astype(np.uint32).reshape(cfg.rows, cfg.cols), "np.uint32", i)
+    ln += [f"{i}idx.set(ix)"]
+    return "pto.TSORT32(dst, src, idx)", "dst.raw()", "dst.raw()"
