@@ -27,13 +27,18 @@ CASES = [  # (call, op, dtype, pair, a rule the campaign must show or None)
     ("tcvt", "int16.round.on", "half", "cpu:a5", None),
     ("tsort32", "", "float32", "cpu:a5", "TSORT32 tail block"),
     ("tsort32", "", "half", "a5:a2a3", None),
+    ("tmov", "", "int8", "cpu:a2a3", "TMOV engine"),
+    ("tmov", "half", "float32", "cpu:a5", "TMOV engine"),       # the simulator converts the value
+    ("tmov", "", "int16", "a5:a2a3", None),
 ]
 
 
 @pytest.mark.parametrize("call,op,dtype,pair,want", CASES)
 def test_every_divergence_is_explained(call, op, dtype, pair, want):
     a, b = pair.split(":")
-    rep = C.campaign(FuzzConfig(instr=call, op=op, rows=2, cols=20, oob="undefined", dtype=dtype), f"{a}@numpy",
+    fill = 0xAB if call == "tmov" else 0
+    rep = C.campaign(FuzzConfig(instr=call, op=op, rows=2, cols=20, oob="undefined", dtype=dtype, dst_fill=fill),
+                     f"{a}@numpy",
                      f"{b}@numpy", 300, seed=3, shrink=False)
     assert rep.check_error is None
     assert all(R.explained(c.mask) for c in rep.classes.values()), (call, pair, rep.classes)
@@ -121,3 +126,15 @@ def test_tsort32_reproducer_runs():
                      seed=0)
     for c in rep.classes.values():
         exec(compile(c.reproducer, "repro", "exec"), {})
+
+
+def test_tmov_copies_the_valid_region_on_a5():
+    # A5's predicated register copy: the valid 2x5 region moved, the rest of dst kept (0xAB)
+    from ptogpu.execution.single import run_single
+    cfg = FuzzConfig(instr="tmov", target="a5", rows=2, cols=5, dtype="int16", oob="undefined", dst_fill=0xAB)
+    vals = np.arange(1, 11)
+    out, fault = run_single(cfg, vals)
+    assert fault is None
+    want = np.full((2, 16), 0xABAB, np.uint16)
+    want[:, :5] = vals.reshape(2, 5)
+    assert out.tobytes() == want.tobytes()

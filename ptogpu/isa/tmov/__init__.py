@@ -1,6 +1,6 @@
 """TMOV between Vec and Mat tiles (docs/tmov.md; the vendor's include/pto/{cpu,npu/a2a3,npu/a5}/TMov.hpp).
 Modules: ``rules`` (the per-target table, ``target.tmov``), ``semantics`` (NumPy), ``api``."""
-from ..declare import Declined, Form, Instruction, Rule, fuzzed_in_kernels, numpy_only
+from ..declare import Declined, Form, Instruction, Rule, numpy_only
 
 TMOV = Instruction(
     name="tmov", calls=("TMOV",), doc="docs/tmov.md", spec="include/pto/*/TMov.hpp",
@@ -8,5 +8,6 @@ TMOV = Instruction(
     tables="ptogpu.isa.tmov.rules:TABLES",
     rules=(Rule("tmov.engine", "TMOV engine", "docs/tmov.md: element copy with conversion vs UB bursts vs registers",
                 coarse=True, with_=("tmov.pairs", "tmov.mat_to_vec", "tmov.same_shape", "tmov.same_size")),),
-    hooks={"api": "ptogpu.isa.tmov.api", **fuzzed_in_kernels("TMOV is"), **numpy_only(),
+    hooks={"api": "ptogpu.isa.tmov.api", "fuzz": "ptogpu.isa.tmov.config:TMOV",
+           "repro": "ptogpu.isa.tmov.repro:lines", **numpy_only(),
            "simt": Declined("a data move on every target: no SIMT lanes")})
