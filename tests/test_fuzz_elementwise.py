@@ -10,12 +10,16 @@ from ptogpu.fuzz import FuzzConfig
 from ptogpu.fuzz import compare as C
 from ptogpu.fuzz import rules as R
 
-CALLS = ["tadd", "tsub", "tmul", "tdiv", "tmax", "tmin", "tand", "tor", "txor", "tshl", "tshr", "tnot", "tneg", "tabs"]
+CALLS = ["tadd", "tsub", "tmul", "tdiv", "tmax", "tmin", "tand", "tor", "txor", "tshl", "tshr", "tnot", "tneg", "tabs",
+         "tadds", "tsubs", "tmuls", "tdivs", "tmaxs", "tmins", "tands", "tors", "txors", "tshls", "tshrs"]
 EXPECT = {  # (call, dtype, pair) -> a rule the campaign must show
     ("tmax", "float32", "cpu:a5"): "max/min NaN and tie rule",
     ("tadd", "float32", "cpu:a2a3"): "denormal flush",
     ("tshl", "int32", "cpu:a5"): "shift count rule",
     ("tneg", "float32", "cpu:a5"): "sign rule",
+    ("tshls", "int32", "cpu:a2a3"): "scalar shift count rule",
+    ("tmins", "float32", "cpu:a5"): "scalar max/min NaN and tie rule",
+    ("tsubs", "float32", "cpu:a2a3"): "A2/A3 scalar-form code",
 }
 
 
@@ -33,7 +37,7 @@ def test_every_divergence_is_explained(call):
             assert any(want in c.name for c in rep.classes.values()), (call, pair, [c.name for c in rep.classes.values()])
 
 
-@pytest.mark.parametrize("call", ["tmax", "tshr", "txor", "tneg"])
+@pytest.mark.parametrize("call", ["tmax", "tshr", "txor", "tneg", "tmuls", "tshrs"])
 def test_the_kernel_backend_agrees_with_numpy(call):
     from ptogpu.backend import native_backend
     if not native_backend.available()[0]:
@@ -50,4 +54,27 @@ def test_a_class_reproducer_runs():
     rep = C.campaign(FuzzConfig(instr="tmax", rows=2, cols=32, oob="undefined"), "cpu@numpy", "a5@numpy", 100,
                      seed=0)
     (c, *_) = rep.classes.values()
+    exec(compile(c.reproducer, "repro", "exec"), {})
+
+
+def test_a_scalar_form_campaign_draws_a_scalar_per_instance():
+    # the scalar is the last generated value of each instance: instance k's bytes are TADDS with
+    # its own scalar (a golden computed here, integer wrap)
+    import numpy as np
+    from ptogpu.execution.batch import run_batch
+    from ptogpu.execution.rng import Generator
+    cfg = FuzzConfig(instr="tadds", target="a5", rows=2, cols=8, oob="undefined", dtype="int32")
+    res = run_batch(cfg, 6, seed=4, backend="numpy")
+    vals = Generator("mixed", 4)(np.arange(6), cfg.n_idx, cfg.cap).astype(np.uint64).astype(np.uint32).view(np.int32)
+    for k in range(6):
+        want = vals[k, :16] + vals[k, 16]                      # int32 wraps (numpy int32 arithmetic)
+        assert res.outputs[k].view(np.int32).reshape(2, 8).reshape(-1).tolist() == want.tolist()
+    assert len({int(v) for v in vals[:, 16]}) > 1              # (the instances' scalars differ)
+
+
+def test_a_scalar_form_reproducer_runs():
+    rep = C.campaign(FuzzConfig(instr="tshls", rows=1, cols=32, oob="undefined", dtype="int32"), "cpu@numpy",
+                     "a2a3@numpy", 60, seed=0)
+    (c, *_) = rep.classes.values()
+    assert "GetValue" in c.reproducer
     exec(compile(c.reproducer, "repro", "exec"), {})

@@ -98,3 +98,57 @@ def test_data_as_an_address_and_get_set_value_as_the_scalar_unit_does():
     want = x.copy()
     want[:, 7] = x[:, 0] * 3
     assert run.outputs.view(np.int32).tolist() == want.tolist() and run.runs == 1
+
+
+@pytest.mark.parametrize("target", ["cpu", "a2a3", "a5"])
+def test_a_scalar_read_from_data_serves_every_instance_in_one_run(target):
+    # C++: T s = t.GetValue(2); TADDS(t, t, s); TSUBS(u, t, s); TMAXS(u, u, s): each instance its own s
+    def k(x, y):
+        t = pto.Tile[V, pto.int32, 1, 8]()
+        pto.TLOAD(t, G(x))
+        s = t.GetValue(2)
+        pto.TADDS(t, t, s)
+        pto.TSUBS(t, t, s)
+        pto.TMAXS(t, t, s)
+        pto.TSTORE(G(y), t)
+    prog = Program(k, {"x": pto.fuzz.values(8, pto.int32, gen="small")}, {"y": (8, pto.int32)}, {}, "k3", "cpu:a5")
+    x = (np.arange(48, dtype=np.int32).reshape(6, 8) * 7919) % 23 - 11
+    run = run_program(prog, target, "numpy", {"x": x})
+    assert run.outputs.view(np.int32).tolist() == np.maximum(x, x[:, 2:3]).tolist()
+    assert run.runs == 1                        # no instance parked by its scalar's value
+
+
+def test_a_float_scalar_passes_its_bits_as_they_are():
+    # a signalling NaN read with GetValue reaches TEXPANDS unconverted (C++ passes the float as it
+    # is; a trip through double would quiet it to 0x7FC00001)
+    with pto.Core("cpu", "numpy"):
+        t = pto.Tile[V, pto.float32, 1, 8]()
+        d = pto.Tile[V, pto.float32, 1, 8]()
+        pto.TASSIGN(t, 0)
+        pto.TASSIGN(d, 64)
+        t.set(np.array([[0x7F800001, 0, 0, 0, 0, 0, 0, 0]], np.uint32).view(np.float32))
+        pto.TEXPANDS(d, t.GetValue(0))
+        assert d.raw().view(np.uint32).tolist() == [0x7F800001] * 8
+
+
+@pytest.mark.parametrize("target", ["cpu", "a2a3", "a5"])
+def test_compare_and_select_take_a_scalar_per_instance(target):
+    # TCMPS(m, t, s, GT) then TSELS(d, m, t, tmp, s): d = t > s ? t : s, each instance its own s
+    H = pto.GlobalTensor[pto.float32, pto.Shape[1, 1, 1, 1, 32], pto.Stride[32, 32, 32, 32, 1]]
+
+    def k(x, y):
+        t = pto.Tile[V, pto.float32, 1, 32]()
+        d = pto.Tile[V, pto.float32, 1, 32]()
+        m = pto.Tile[V, pto.uint8, 1, 32, pto.BLayout.RowMajor, 1, 4]()
+        tmp = pto.Tile[V, pto.uint8, 1, 32]()
+        pto.TLOAD(t, H(x))
+        s = t.GetValue(5)
+        pto.TCMPS(m, t, s, pto.CmpMode.GT)
+        pto.TSELS(d, m, t, tmp, s)
+        pto.TSTORE(H(y), d)
+    prog = Program(k, {"x": pto.fuzz.values(32, pto.float32, gen="small")}, {"y": (32, pto.float32)}, {}, "k4",
+                   "cpu:a5")
+    x = ((np.arange(4 * 32).reshape(4, 32) * 37) % 29 - 14).astype(np.float32)
+    run = run_program(prog, target, "numpy", {"x": x})
+    assert run.outputs.view(np.float32).tolist() == np.maximum(x, x[:, 5:6]).tolist()
+    assert run.runs == 1

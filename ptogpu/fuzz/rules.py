@@ -68,20 +68,30 @@ FIELDS = (
 )
 
 
+MASK_BITS = 63
+"""Class masks are int64 (arrays of them, JSON): bits 0..62. A rule field takes a bit that no
+built-in field and no verdict bit below takes."""
+
+
 def _declared(taken: int) -> tuple[Field, ...]:
-    """The rule fields instruction packages declare (``Instruction.rules``), each given the next
-    free bit above the verdict bits: an instruction's rules live in its package."""
-    out, bit = [], 30
+    """The rule fields instruction packages declare (``Instruction.rules``), each given the
+    lowest free bit: an instruction's rules live in its package. ImportError when they outgrow
+    the int64 class mask (the verdict bits need one home per rule: per-instruction bit spaces
+    are the way on from there)."""
+    out, bit = [], 0
     for i in isa.INSTRUCTIONS:
         for r in i.rules:
             while taken & (1 << bit):
                 bit += 1
+            if bit >= MASK_BITS:
+                raise ImportError(f"rule field {r.path}: the int64 class mask has no free bit left")
             out.append(Field(1 << bit, r.path, r.name, r.doc, r.coarse, r.with_))
             bit += 1
     return tuple(out)
 
 
-FIELDS = FIELDS + _declared(sum(f.bit for f in FIELDS) | (1023 << 20))
+_VERDICT_BITS = (1 << 20) | (1 << 21) | (0x3F << 24)     # FAULT, RACE, REF_A .. EXECUTOR (below)
+FIELDS = FIELDS + _declared(sum(f.bit for f in FIELDS) | _VERDICT_BITS)
 BY_PATH = {f.path: f for f in FIELDS}
 FIELD_BITS = sum(f.bit for f in FIELDS)
 

@@ -446,7 +446,7 @@ EXPECT: dict[str, dict[str, int]] = {
         {'call 3 TMAX at suite_kernels.py:46: denormal flush': 52,
          'call 3 TMAX at suite_kernels.py:46: denormal flush + max/min NaN and tie rule': 119,
          'call 3 TMAX at suite_kernels.py:46: max/min NaN and tie rule': 69,
-         'call 4 TMINS at suite_kernels.py:47: max/min NaN and tie rule': 27},
+         'call 4 TMINS at suite_kernels.py:47: scalar max/min NaN and tie rule': 27},
     'Tile ops: int32 arithmetic, bitwise, shifts by any count, cpu vs a5':
         {'call 9 TSHR at suite_kernels.py:62: shift count rule': 300},
     'Tile ops: int32 TSUBS by 2^24 + 1, cpu vs a2a3':

@@ -166,6 +166,6 @@ def TSELS(dst: Tile, mask: Tile, src: Tile, tmp: Tile, scalar) -> None:
     sb = scalar_bits(core, "TSELS", dst.DType, scalar)
     hazard("TSELS", {"dst": dst}, {"mask": mask, "src": src}, in_place_ok=True)
     if R.sels_tmp:                               # a2a3/TSels.hpp:19-48: the scalar goes to tmp[0]
-        S.write(core, tmp, np.array([tmp.addr], np.int64), sb.reshape(1), size, "TSELS tmp write")
+        S.write(core, tmp, np.array([tmp.addr], np.int64), sb.reshape(-1, 1), size, "TSELS tmp write")
     S.select(core, "TSELS", dst, mask, src, None, sb, "words" if t == "cpu" else
              ("rows" if R.sel_walk == "rows_elems" else R.sel_walk))

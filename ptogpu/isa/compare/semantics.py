@@ -167,7 +167,7 @@ def cpu_cmps(core, dst, src0, other, mode: CmpMode, scalar) -> None:
     if other is not None:
         y = numbers(read(core, other, layout_addrs(other, r, c), other.Element.itemsize, "TCMPS src1 read"), T)
     else:
-        y = numbers(np.asarray(scalar).reshape(1, 1), T)
+        y = numbers(np.asarray(scalar).reshape(-1, 1), T)          # one scalar, or one per instance
     got = compare(mode, x, y, tolerant=core.target.compare.cmps_eq_tolerance)
     n = got.shape[0]
     golden = np.zeros((n, H, W), bool)

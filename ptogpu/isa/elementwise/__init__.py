@@ -10,10 +10,12 @@ from ..declare import Declined, Form, Instruction, Rule
 E = "elementwise."
 RULES = (
     Rule(E + "ftz", "denormal flush", "docs/elementwise.md: the NPUs flush float denormals to zero"),
-    Rule(E + "minmax", "max/min NaN and tie rule", "docs/elementwise.md: std::max/min vs vmax vs the ISA pseudo-code",
-         with_=(E + "minmax_scalar",)),
-    Rule(E + "shift", "shift count rule", "docs/elementwise.md: C's promoted shift vs the vector shift's width",
-         with_=(E + "shift_scalar",)),
+    Rule(E + "minmax", "max/min NaN and tie rule", "docs/elementwise.md: std::max/min vs vmax vs the ISA pseudo-code"),
+    Rule(E + "minmax_scalar", "scalar max/min NaN and tie rule",
+         "docs/elementwise.md: TMAXS/TMINS: std::max/min vs the ISA pseudo-code"),
+    Rule(E + "shift", "shift count rule", "docs/elementwise.md: C's promoted shift vs the vector shift's width"),
+    Rule(E + "shift_scalar", "scalar shift count rule",
+         "docs/elementwise.md: TSHLS/TSHRS: C's promoted shift vs the vector shift's width"),
     Rule(E + "neg", "sign rule", "docs/elementwise.md: -x and x < 0 ? -x : x vs vmuls(x, -1) and vabs",
          with_=(E + "abs",)),
     Rule(E + "subs_float", "A2/A3 scalar-form code",
@@ -25,11 +27,12 @@ RULES = (
 )
 _FILLS = ("TEXPANDS", "TCI")
 _CONFIGURED = ("TADD", "TSUB", "TMUL", "TDIV", "TMAX", "TMIN", "TAND", "TOR", "TXOR", "TSHL", "TSHR", "TNOT", "TNEG",
-               "TABS")
+               "TABS", "TADDS", "TSUBS", "TMULS", "TDIVS", "TMAXS", "TMINS", "TANDS", "TORS", "TXORS", "TSHLS", "TSHRS")
 _FIELDS = {
     "ftz": ("TADD", "TSUB", "TMUL", "TDIV", "TMAX", "TMIN", "TNEG", "TADDS", "TSUBS", "TMULS", "TDIVS", "TMAXS",
             "TMINS"),
-    "minmax": ("TMAX", "TMIN", "TMAXS", "TMINS"), "shift": ("TSHL", "TSHR", "TSHLS", "TSHRS"),
+    "minmax": ("TMAX", "TMIN"), "minmax_scalar": ("TMAXS", "TMINS"), "shift": ("TSHL", "TSHR"),
+    "shift_scalar": ("TSHLS", "TSHRS"),
     "neg": ("TNEG", "TABS"), "subs_float": ("TSUBS", "TDIVS", "TANDS", "TORS", "TXORS"),
     "pad_byte": ("TAND", "TOR", "TXOR", "TNOT", "TEXPANDS", "TXORS"),
 }
@@ -55,7 +58,7 @@ def _declare(call: str) -> Instruction:
         hooks={"api": "ptogpu.isa.elementwise.api",
                **({"fuzz": f"ptogpu.isa.elementwise.config:{call}", "repro": "ptogpu.isa.elementwise.repro:lines"}
                   if call in _CONFIGURED else
-                  {"fuzz": Declined("a scalar form or a generator: fuzzed inside kernels (ptogpu/fuzz/suite_kernels.py, "
+                  {"fuzz": Declined("a generator: fuzzed inside kernels (ptogpu/fuzz/suite_kernels.py, "
                                     "ptogpu fuzz --kernel)"),
                    "repro": Declined("no fuzz configuration of its own, so no reproducer lines")}),
                **({"native": "elementwise.cu", "cupy": "elementwise.cu"} if call not in _FILLS else

@@ -85,7 +85,20 @@ def valid_shapes(core, call: str, named: dict) -> None:
 
 
 def scalar(core, call: str, T: str, s) -> np.ndarray:
-    """The call's scalar argument as T's bits (converted as C++ converts the argument)."""
+    """The call's scalar argument as T's bits (converted as C++ converts the argument). An
+    :class:`~ptogpu.instance_values.InstanceValues` (what ``tile.data()[i]`` / ``GetValue`` read
+    on a core of N running a program) gives every instance its own: the bits of the step's
+    instances, shape (instances, 1), so one run serves them all (no instance parked by value)."""
+    from ...instance_values import InstanceValues
+    if isinstance(s, InstanceValues):
+        v = np.asarray(s.values)[core.step_instances()]
+        if v.dtype == dtypes.as_dtype(T):                # the tile's own type: its bits as they are
+            return v.view(V.U(T)).reshape(-1, 1)
+        return np.array([_one_scalar(core, call, T, x) for x in v.tolist()], V.U(T)).reshape(-1, 1)
+    return _one_scalar(core, call, T, s)
+
+
+def _one_scalar(core, call: str, T: str, s) -> np.ndarray:
     t = core.target.name
     if isinstance(s, (bool, np.bool_)) or not isinstance(s, (int, float, np.integer, np.floating)):
         raise PtoCheckError(f"{call}'s scalar is a {T}: give a number, got {type(s).__name__}",
@@ -197,7 +210,7 @@ def _scalar(call: str, ops: tuple, enums: dict) -> None:
     same = dst.space == src.space and dst.addr == src.addr
     fn = binary_fn(core, call, T)
     plain = True                                        # the element's operation only: a kernel may run it
-    if op == "div" and not V.is_float(T) and int(sb.view(dtypes.as_dtype(T))) == 0 and R.int_divs == "scalar_unit" \
+    if op == "div" and not V.is_float(T) and (sb.view(dtypes.as_dtype(T)) == 0).any() and R.int_divs == "scalar_unit" \
             and not (dst.Element.itemsize == 8 and R.b64_cols is not None):
         raise PtoCheckError(f"{call}: integer division by zero on the scalar unit ({t}/TDivS.hpp's loop): the result "
                             "is not defined by the code, so ptogpu refuses the call", rule="TDIVS integer zero",

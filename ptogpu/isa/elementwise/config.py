@@ -1,7 +1,8 @@
-"""The element-wise tile-tile and unary calls as fuzz configurations (``ptogpu fuzz --instr
-tadd`` ...): the generated values are the sources' data -- every bit pattern of the element
-type (NaN payloads, signed zeros, denormals, the integer edges) -- src0 first, then src1; the
-output is dst's storage. A campaign across two targets shows each call's divergences, each
+"""The element-wise tile-tile, unary and tile-scalar calls as fuzz configurations (``ptogpu fuzz
+--instr tadd``, ``tadds`` ...): the generated values are the sources' data -- every bit pattern of
+the element type (NaN payloads, signed zeros, denormals, the integer edges) -- src0 first, then
+src1, or src then the scalar's bits (a value per instance: on a core of N the scalar is an
+``InstanceValues``, as ``tile.data()[i]`` reads it); the output is dst's storage. A campaign across two targets shows each call's divergences, each
 explained by a rule field of the element-wise table (or a static check that rejects a side)."""
 from __future__ import annotations
 
@@ -9,20 +10,23 @@ import numpy as np
 
 from ...execution.instrs.base import Instr, pad_to
 from ..tgather.config import data_cast
-from .api import BINARY, UNARY
+from ...instance_values import InstanceValues
+from .api import BINARY, SCALAR, UNARY
 
 
 class ElementwiseInstr(Instr):
-    """One call; ``arity`` 2 (tile-tile; TXOR with its tmp) or 1 (unary)."""
+    """One call; ``arity`` 2 (tile-tile; TXOR with its tmp) or 1 (unary, and the scalar forms,
+    whose scalar is one more generated value)."""
     oobs = ("undefined",)
     execs = ("auto",)
 
     def __init__(self, call: str) -> None:
         self.call = call
         self.name = call.lower()
-        self.arity = 1 if call in UNARY else 2
+        self.arity = 2 if call in BINARY else 1
+        self.scalar = call in SCALAR
         self.defaults = {"rows": 4, "cols": 32, "oob": "undefined", "dtype": "int32" if call in (
-            "TAND", "TOR", "TXOR", "TSHL", "TSHR", "TNOT") else "float32"}
+            "TAND", "TOR", "TXOR", "TSHL", "TSHR", "TNOT", "TANDS", "TORS", "TXORS", "TSHLS", "TSHRS") else "float32"}
 
     def validate(self, cfg) -> None:
         super().validate(cfg)
@@ -30,7 +34,7 @@ class ElementwiseInstr(Instr):
             raise ValueError(f"{self.call} campaigns need a valid shape of at least 1x1")
 
     def n_idx(self, cfg) -> int:
-        return self.arity * cfg.rows * cfg.cols
+        return self.arity * cfg.rows * cfg.cols + self.scalar
 
     def cap(self, cfg) -> int:
         return (1 << 32) - 1
@@ -65,9 +69,14 @@ class ElementwiseInstr(Instr):
         s0.set(each(vals[..., :n], cfg.rows, cfg.cols))
         if self.arity == 2:
             s1.set(each(vals[..., n:], cfg.rows, cfg.cols))
+        if self.scalar:                 # C++: T s = src1.GetValue(0), a value per instance
+            s = vals[..., n]
+            s = InstanceValues(core, s) if np.ndim(s) else s[()]
         before()
         fn = getattr(pto, self.call)
-        if self.arity == 1:
+        if self.scalar:
+            fn(dst, s0, s, tmp) if self.call == "TXORS" else fn(dst, s0, s)
+        elif self.arity == 1:
             fn(dst, s0)
         elif self.call == "TXOR":
             fn(dst, s0, s1, tmp)
@@ -75,11 +84,12 @@ class ElementwiseInstr(Instr):
             fn(dst, s0, s1)
 
     def candidates(self, cfg, vals: np.ndarray, r: int, c: int):
-        """Row r alone (of each source), then rows 0..r."""
+        """Row r alone (of each source; the scalar kept), then rows 0..r."""
         n = cfg.rows * cfg.cols
         parts = [vals[k * n:(k + 1) * n].reshape(cfg.rows, cfg.cols) for k in range(self.arity)]
-        yield dict(rows=1), np.concatenate([p[r:r + 1].reshape(-1) for p in parts])
-        yield dict(rows=r + 1), np.concatenate([p[:r + 1].reshape(-1) for p in parts])
+        s = list(vals[n * self.arity:])
+        yield dict(rows=1), np.concatenate([p[r:r + 1].reshape(-1) for p in parts] + [s])
+        yield dict(rows=r + 1), np.concatenate([p[:r + 1].reshape(-1) for p in parts] + [s])
 
 
-globals().update({c: ElementwiseInstr(c) for c in (*BINARY, *UNARY)})
+globals().update({c: ElementwiseInstr(c) for c in (*BINARY, *UNARY, *SCALAR)})

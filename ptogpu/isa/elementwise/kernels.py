@@ -6,6 +6,8 @@ integer division -- run NumPy too, as do tiles of another core, outside UB, misa
 or (on the simulator) column-major. Returns False where NumPy must run (it wrote nothing)."""
 from __future__ import annotations
 
+import numpy as np
+
 from ...backend import kernel_ok
 from ...backend.kernels import ParamBlock, all_clean, enum, launch_on, use_kernels
 from ...enums import SLayout
@@ -30,6 +32,8 @@ def run(core, op: str, scalar_form: bool, dst, srcs: list, VR: int, VC: int, sca
     R = core.target.elementwise
     T = dst.DType
     if T not in KINDS or op not in OPS or (op == "div" and T != "float32"):
+        return False
+    if scalar_bits is not None and np.size(scalar_bits) != 1:      # one scalar a launch: per instance, NumPy
         return False
     if not use_kernels(core) or not kernel_ok(core, dst, *srcs) or not _plain(core, [dst, *srcs]):
         return False

@@ -24,5 +24,9 @@ def lines(cfg, L: dict, vals: np.ndarray, ln: list[str], i: str):
         ln += array_lines(f"v{k}", vals[k * n:(k + 1) * n].view(st).reshape(cfg.rows, cfg.cols), f"np.{st.name}", i,
                           f".view({T})")
         ln.append(f"{i}s{k}.set(v{k})")
+    if instr.scalar:
+        sb = vals[n:n + 1].view(st)[0]
+        ln.append(f"{i}s = np.{st.name}({int(sb)}).view({T})   # T s = src1.GetValue(0): the scalar's bits")
+        return f"pto.{call}(dst, s0, s{', tmp' if call == 'TXORS' else ''})", "dst.raw()", "dst.numpy()"
     args = "dst, s0" if instr.arity == 1 else ("dst, s0, s1, tmp" if call == "TXOR" else "dst, s0, s1")
     return f"pto.{call}({args})", "dst.raw()", "dst.numpy()"

@@ -240,6 +240,8 @@ def scalar_bits(s, T: str) -> np.ndarray:
     2^width, floats rounded (RNE) to a float T or truncated toward zero for an integer T (the
     caller refuses a float out of its range); as a 0-d array of T's bits."""
     dt = dtypes.as_dtype(T)
+    if isinstance(s, np.generic) and s.dtype == dt:
+        return np.asarray(s).view(U(T))              # T's own value: passed as it is (an sNaN stays one)
     if isinstance(s, (np.generic, np.ndarray)):
         s = np.asarray(s).item()
     if is_float(T):
