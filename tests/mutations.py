@@ -10,17 +10,25 @@ from __future__ import annotations
 
 MUTATIONS = [
     # the element-wise kernel: vmax lets a NaN in src1 lose (A2/A3 and A5 TMAX)
-    ("elementwise vmax nan", "elementwise.cu",
+    ("elementwise vmax nan", "elementwise_ops.cuh",
      "            if (ew_nan(yb)) return true;",
      "            if (ew_nan(yb)) return false;"),
     # the element-wise kernel: the NPUs' float results not flushed (denormals kept)
-    ("elementwise ftz result", "elementwise.cu",
+    ("elementwise ftz result", "elementwise_ops.cuh",
      "    if (ew_nan(rb)) return 0xFFC00000u;\n    return ew_flush(rb, ftz);",
      "    if (ew_nan(rb)) return 0xFFC00000u;\n    return rb;"),
     # the element-wise kernel: the simulator's promoted shift masks the count to 4 bits
-    ("elementwise shift count", "elementwise.cu",
+    ("elementwise shift count", "elementwise_ops.cuh",
      "        n = ew_int(b, k) & 31;",
      "        n = ew_int(b, k) & 15;"),
+    # the element-wise campaign engine compares an alternative block with the wrong side
+    ("elementwise engine alternative side", "elementwise_fuzz.cu",
+     "if (std::memcmp(oh.data(), X[1] ? ob.data() : oa.data(), n * 4) == 0) {",
+     "if (std::memcmp(oh.data(), X[1] ? oa.data() : ob.data(), n * 4) == 0) {"),
+    # ... or leaves a scalar form's scalar out (src1 read as the scalar's neighbour)
+    ("elementwise engine scalar", "elementwise_fuzz.cu",
+     "else if (F[EWF_SCALAR]) { std::fill(ys.begin(), ys.end(), x[n]); y = ys.data(); }",
+     "else if (F[EWF_SCALAR]) { std::fill(ys.begin(), ys.end(), x[n - 1]); y = ys.data(); }"),
     # TSCATTER on A5: a vscatter's lanes stored in program order (the last lane wins, not the lowest)
     ("tscatter lowest lane forwards", "tgather.cu",
      "const i64 j = j0 + (P[SI_LOWEST] ? n - 1 - k : k);",

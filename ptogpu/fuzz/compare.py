@@ -160,6 +160,8 @@ def campaign(base: FuzzConfig, a: Side | str, b: Side | str, n: int, *, generato
                          "both sides @native or both @cupy, MGATHER into UB, nd layout, "
                          "int32/uint32 indices, a counter generator, not the formula screening")
     use_fused = bool(fused) and F.covers(ca, cb, gen, a, b)
+    own = ca.instruction.engine() if fused is None and not shapes else None      # an instruction's own engine
+    own = own if own is not None and own.covers(ca, cb, gen, a, b) else None
     rep.shapes = shapes
     if n:
         # The array paths and the fused kernel run no static checks: let the public API judge
@@ -179,6 +181,9 @@ def campaign(base: FuzzConfig, a: Side | str, b: Side | str, n: int, *, generato
               share=SHARE_SIDES)
         rep.executed = {"a": "formula", "b": "formula"}
         rep.references = {"a": REF_SELF_FORMULA, "b": REF_SELF_FORMULA}
+    elif own is not None:
+        own.run(ca, cb, gen, a, b, n, start, rep, chunk=chunk, progress=progress)
+        rep.executed = {"a": executed(ca, a, "kernel"), "b": executed(cb, b, "kernel")}
     elif camp is not None:
         X.run(camp, a.backend, n, start, rep, chunk=chunk, progress=progress)
         rep.executed = {"a": executed(ca, a, "kernel"), "b": executed(cb, b, "kernel")}

@@ -222,6 +222,12 @@ def campaigns(backend: str = "native") -> list[Known]:
         out.append(Known(f"A5 Row Wrap, the capacity's last row ends one element past GM: SIMT kernel ({backend}, "
                          "warp lanes) vs NumPy: must agree", cfg, "a5@numpy", f"a5@{backend}", "mixed", 500,
                          kernel=True))
+    # single element-wise calls on every bit pattern (the element-wise campaign engine on native,
+    # the batch path elsewhere): the NaN and tie rules of max/min, a scalar form's shift count
+    out.append(Known("TMAX float32 16x16, CPU sim vs A5: max/min NaN and tie rule, denormal flush",
+                     FuzzConfig(instr="tmax", oob="undefined"), "cpu", "a5", "mixed", 3000))
+    out.append(Known("TSHRS int16 8x16, CPU sim vs A2/A3: scalar shift count rule",
+                     FuzzConfig(instr="tshrs", rows=8, dtype="int16", oob="undefined"), "cpu", "a2a3", "mixed", 3000))
     # the instructions around the gathers, in the suite's kernels (ptogpu.fuzz.suite_kernels): each
     # group's divergences across two targets, explained by its rules; on a kernel backend, the
     # element-wise kernel against the NumPy semantics
@@ -442,6 +448,9 @@ EXPECT: dict[str, dict[str, int]] = {
          'call 4 TMAX at suite_kernels.py:34: denormal flush': 94,
          'call 5 TDIV at suite_kernels.py:35: denormal flush': 146,
          'call 7 TMUL at suite_kernels.py:37: denormal flush': 2},
+    'TMAX float32 16x16, CPU sim vs A5: max/min NaN and tie rule, denormal flush':
+        {'denormal flush + max/min NaN and tie rule': 1388, 'max/min NaN and tie rule': 1612},
+    'TSHRS int16 8x16, CPU sim vs A2/A3: scalar shift count rule': {'scalar shift count rule': 1182},
     'Tile ops: float32 TMAX, TMINS with NaN and signed zeros, cpu vs a5':
         {'call 3 TMAX at suite_kernels.py:46: denormal flush': 52,
          'call 3 TMAX at suite_kernels.py:46: denormal flush + max/min NaN and tie rule': 119,

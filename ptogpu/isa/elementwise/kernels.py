@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ... import dtypes
 from ...backend import kernel_ok
 from ...backend.kernels import ParamBlock, all_clean, enum, launch_on, use_kernels
 from ...enums import SLayout
@@ -19,6 +20,27 @@ OPS = {"add": "OP_ADD", "sub": "OP_SUB", "mul": "OP_MUL", "div": "OP_DIV", "max"
        "neg": "OP_NEG", "abs": "OP_ABS"}
 MINMAX = {"std": "MM_STD", "vmax": "MM_VMAX", "pseudo": "MM_PSEUDO"}
 F = "elementwise.cu"
+
+
+def model_words(R, op: str, T: str, scalar_form: bool) -> dict[str, int]:
+    """The EW_* words of the operation and the target's models (``R``: its element-wise table):
+    what ew_apply reads, for the kernel and for the campaign engine (engine.py)."""
+    return dict(OP=enum(F, OPS[op]), KIND=enum(F, KINDS[T]), FTZ=int(R.ftz),
+                MINMAX=enum(F, MINMAX[R.minmax_scalar if scalar_form else R.minmax]),
+                SHIFT=enum(F, "SH_C" if (R.shift_scalar if scalar_form else R.shift) == "c" else "SH_VECTOR"),
+                NEG=enum(F, "SG_C" if R.neg == "c" else "SG_NPU"), ABS=enum(F, "SG_C" if R.abs == "c" else "SG_NPU"))
+
+
+def plain_call(R, call: str, T: str, VC: int) -> bool:
+    """Does the call compute the element's operation only (what ew_apply does) on a target with
+    table ``R``, for separate dst and source tiles? Not A2/A3's extra writes (the pad byte of
+    1-byte bitwise ops at an odd width, TXOR's and TXORS's tmp) nor its float TSUBS (api.py
+    takes those paths; the campaign engine checks its classes against the batch path's)."""
+    if call in R.pad_byte and dtypes.as_dtype(T).itemsize == 1 and VC % 2:
+        return False
+    if call in ("TXOR", "TXORS") and R.xor_tmp:
+        return False
+    return not (call == "TSUBS" and R.subs_float)
 
 
 def _plain(core, tiles) -> bool:
@@ -44,12 +66,9 @@ def run(core, op: str, scalar_form: bool, dst, srcs: list, VR: int, VC: int, sca
         return t.Cols if t.isRowMajor else 1
     s1 = srcs[1] if len(srcs) > 1 else None
     scalar = 0 if scalar_bits is None else int(scalar_bits.astype("u8"))
-    p = ParamBlock(F, "EW_", OP=enum(F, OPS[op]), KIND=enum(F, KINDS[T]), VR=VR, VC=VC, DST=dst.addr, DRS=rs(dst),
-                   S0=srcs[0].addr, S0RS=rs(srcs[0]), S1=-1 if s1 is None else s1.addr,
-                   S1RS=0 if s1 is None else rs(s1), SCALAR=scalar, FTZ=int(R.ftz),
-                   MINMAX=enum(F, MINMAX[R.minmax_scalar if scalar_form else R.minmax]),
-                   SHIFT=enum(F, "SH_C" if (R.shift_scalar if scalar_form else R.shift) == "c" else "SH_VECTOR"),
-                   NEG=enum(F, "SG_C" if R.neg == "c" else "SG_NPU"), ABS=enum(F, "SG_C" if R.abs == "c" else "SG_NPU"))
+    p = ParamBlock(F, "EW_", VR=VR, VC=VC, DST=dst.addr, DRS=rs(dst), S0=srcs[0].addr, S0RS=rs(srcs[0]),
+                   S1=-1 if s1 is None else s1.addr, S1RS=0 if s1 is None else rs(s1), SCALAR=scalar,
+                   **model_words(R, op, T, scalar_form))
     if not all_clean(launch_on(core, "tile_elementwise", p.words, passes=1, writes=())):
         return False
     launch_on(core, "tile_elementwise", p.words, passes=2, writes=("ub",))
