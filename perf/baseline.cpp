@@ -22,6 +22,12 @@
 //                 order) into two tables, memcmp them, zero them again; the stores branchy
 //                 (`if (idx < slots)`) or branch-free (a skipped element stores into a spare slot);
 //                 `add`: Add (tab[idx] += src) instead of stores
+//   ew_add_loop   OpenMP over tiles: for each 16x16 float32 TADD tile, generate src0 and src1 (the
+//                 engine's own word loops), add them as the simulator does (x + y) and as the NPUs
+//                 do (denormal inputs and result flushed to zero), memcmp, count the tiles that
+//                 differ: a user's loop of one element-wise call across two targets. (It counts more
+//                 tiles than the engine: where both operands are NaNs, C++ leaves which payload
+//                 x + y keeps to the compiler, and GCC swaps the operands of one loop.)
 //   store_bw      bytes per second of memset over `bytes` with `threads` OpenMP threads (the
 //                 store roof the JSON reports)
 //   copy_bw       bytes per second of memcpy of `bytes` with `threads` threads (the copy roof)
@@ -142,6 +148,38 @@ static long long fuzz_t(const float *table, u32 tsize, u32 cap_a_, u32 cap_b_, u
         for (int e = 0; e < nidx; ++e) a[e] = table[idx[e] % cap_a];
         for (int e = 0; e < nidx; ++e) b[e] = table[idx[e] % cap_b];
         diverge += std::memcmp(a.data(), b.data(), nidx * sizeof(float)) != 0;
+    }
+    return diverge;
+}
+
+static inline float ftz_f(float x) {
+    u32 b;
+    std::memcpy(&b, &x, 4);
+    if ((b & 0x7F800000u) == 0) b &= 0x80000000u;
+    std::memcpy(&x, &b, 4);
+    return x;
+}
+
+extern "C" long long ew_add_loop(u64 seed, long long n, int threads) {
+    constexpr int N = 256;
+    long long diverge = 0;
+    const u64 s = mix64(seed);
+#pragma omp parallel num_threads(threads) reduction(+ : diverge)
+    {
+        u32 w[2 * N + 16];
+        float x[N], y[N], a[N], b[N];
+#pragma omp for schedule(static)
+        for (long long t = 0; t < n; ++t) {
+            const u64 key = mix64(s + (u64)t * 0x9E3779B97F4A7C15ull);
+            u32 dup[4];
+            for (u64 j = 0; j < 4; ++j) dup[j] = (u32)(((mix64(key + j + 1) & 0xFFFFFFFFull) * 0xFFFFFFFFull) >> 32);
+            rng_words32(GEN_MIXED, (u32)key, (u32)(key >> 32), dup, 0xFFFFFFFFu, 2 * N, w);
+            std::memcpy(x, w, sizeof x);                  // (the words as floats: no aliasing)
+            std::memcpy(y, w + N, sizeof y);
+            for (int e = 0; e < N; ++e) a[e] = x[e] + y[e];
+            for (int e = 0; e < N; ++e) b[e] = ftz_f(ftz_f(x[e]) + ftz_f(y[e]));
+            diverge += std::memcmp(a, b, sizeof a) != 0;
+        }
     }
     return diverge;
 }
