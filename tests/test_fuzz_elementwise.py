@@ -78,3 +78,27 @@ def test_a_scalar_form_reproducer_runs():
     (c, *_) = rep.classes.values()
     assert "GetValue" in c.reproducer
     exec(compile(c.reproducer, "repro", "exec"), {})
+
+
+def test_the_fills_are_fuzzed_as_single_instructions():
+    # TEXPANDS int8 at an odd width: A2/A3 fills one byte more a row (its rule); TCI agrees
+    rep = C.campaign(FuzzConfig(instr="texpands", rows=4, cols=5, oob="undefined", dtype="int8", dst_fill=0xAB),
+                     "cpu@numpy", "a2a3@numpy", 200, seed=1)
+    assert [c.name for c in rep.classes.values()] == ["A2/A3 writes past the valid region"]
+    for c in rep.classes.values():
+        exec(compile(c.reproducer, "repro", "exec"), {})
+    rep = C.campaign(FuzzConfig(instr="tci", op="desc", rows=1, cols=40, oob="undefined", dtype="int32"),
+                     "cpu@numpy", "a5@numpy", 200, seed=1)
+    assert rep.check_error is None and rep.divergent == 0
+
+
+def test_tci_counts_from_each_instances_start():
+    import numpy as np
+    from ptogpu.execution.batch import run_batch
+    from ptogpu.execution.rng import Generator
+    cfg = FuzzConfig(instr="tci", target="a2a3", rows=1, cols=8, oob="undefined", dtype="int32")
+    res = run_batch(cfg, 4, seed=3, backend="numpy")
+    starts = Generator("mixed", 3)(np.arange(4), 1, cfg.cap)[:, 0].astype(np.uint64).astype(np.uint32).view(np.int32)
+    for k in range(4):
+        want = (starts[k].astype(np.int64) + np.arange(8)).astype(np.uint64).astype(np.uint32).view(np.int32)
+        assert res.outputs[k].view(np.int32).tolist() == want.tolist()

@@ -30,13 +30,15 @@ CASES = [  # (call, op, dtype, pair, a rule the campaign must show or None)
     ("tmov", "", "int8", "cpu:a2a3", "TMOV engine"),
     ("tmov", "half", "float32", "cpu:a5", "TMOV engine"),       # the simulator converts the value
     ("tmov", "", "int16", "a5:a2a3", None),
+    ("tsels", "", "float32", "cpu:a2a3", None),
+    ("tsels", "", "half", "a5:a2a3", None),
 ]
 
 
 @pytest.mark.parametrize("call,op,dtype,pair,want", CASES)
 def test_every_divergence_is_explained(call, op, dtype, pair, want):
     a, b = pair.split(":")
-    fill = 0xAB if call == "tmov" else 0
+    fill = 0xAB if call in ("tmov", "tsels") else 0
     rep = C.campaign(FuzzConfig(instr=call, op=op, rows=2, cols=20, oob="undefined", dtype=dtype, dst_fill=fill),
                      f"{a}@numpy",
                      f"{b}@numpy", 300, seed=3, shrink=False)
@@ -138,3 +140,19 @@ def test_tmov_copies_the_valid_region_on_a5():
     want = np.full((2, 16), 0xABAB, np.uint16)
     want[:, :5] = vals.reshape(2, 5)
     assert out.tobytes() == want.tobytes()
+
+
+def test_tsels_selects_with_a_scalar_per_instance():
+    # a core of N: each instance's scalar is its own last generated value
+    from ptogpu.execution.batch import run_batch
+    from ptogpu.execution.rng import Generator
+    cfg = FuzzConfig(instr="tsels", target="a5", rows=1, cols=16, oob="undefined", dtype="int32")
+    res = run_batch(cfg, 5, seed=2, backend="numpy")
+    vals = Generator("mixed", 2)(np.arange(5), cfg.n_idx, cfg.cap)
+    for k in range(5):
+        mask = vals[k, :32].astype(np.uint8)
+        src = vals[k, 32:48].astype(np.uint64).astype(np.uint32).view(np.int32)
+        s = np.int64(vals[k, 48]).astype(np.uint64).astype(np.uint32).view(np.int32)
+        bits = np.unpackbits(mask[:2], bitorder="little")[:16].astype(bool)
+        want = np.where(bits, src, s)
+        assert res.outputs[k].view(np.int32)[:16].tolist() == want.tolist()

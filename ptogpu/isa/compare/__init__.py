@@ -1,7 +1,7 @@
 """TCMP, TCMPS, TSEL, TSELS: compare into packed bit masks and select by them (docs/compare.md; the
 vendor's include/pto/{cpu,npu/a2a3,npu/a5}/TCmp*, TSel*). Modules: ``rules`` (the per-target table,
 ``target.compare``), ``semantics`` (NumPy), ``api`` (the calls and their checks)."""
-from ..declare import Declined, Form, Instruction, Rule, fuzzed_in_kernels, numpy_only
+from ..declare import Declined, Form, Instruction, Rule, numpy_only
 
 C = "compare."
 RULES = (
@@ -32,9 +32,7 @@ def _declare(call: str) -> Instruction:
         forms=(Form(sig, what),), tables="ptogpu.isa.compare.rules:TABLES", table="compare",
         rules=RULES if call == "TCMP" else (), rule_fields={"ub": tuple(C + f for f in _FIELDS[call])},
         hooks={"api": "ptogpu.isa.compare.api",
-               **({"fuzz": f"ptogpu.isa.compare.config:{call}", "repro": "ptogpu.isa.compare.repro:lines"}
-                  if call in ("TCMP", "TCMPS", "TSEL") else
-                  fuzzed_in_kernels("a scalar operand (one value per core of N): TSELS is")), **numpy_only(),
+               "fuzz": f"ptogpu.isa.compare.config:{call}", "repro": "ptogpu.isa.compare.repro:lines", **numpy_only(),
                "simt": Declined("a vector instruction on every target: no SIMT lanes")})
 
 

@@ -1,12 +1,11 @@
-"""TCMP, TCMPS (its tile form) and TSEL as fuzz configurations (``ptogpu fuzz --instr tcmp --op
-lt`` ...): the generated values are the operands' bits -- every bit pattern of the element type
-(NaN payloads, signed zeros, the integer edges) and, for TSEL, the mask bytes -- in the order of
-the call's operands; the output is the destination tile's storage (TCMP: the packed mask tile).
-A campaign across two targets shows each call's divergences, each explained by a rule field of
-the compare table (or a static check that rejects a side).
-
-TSELS and TCMPS's scalar form take a C++ scalar, which is one value for every instance a core
-of N runs: they are fuzzed inside kernels (``ptogpu fuzz --kernel``), not here."""
+"""TCMP, TCMPS (its tile form), TSEL and TSELS as fuzz configurations (``ptogpu fuzz --instr tcmp
+--op lt`` ...): the generated values are the operands' bits -- every bit pattern of the element
+type (NaN payloads, signed zeros, the integer edges) and, for TSEL and TSELS, the mask bytes --
+in the order of the call's operands, TSELS's scalar last (a value per instance, as
+``GetValue`` reads it); the output is the destination tile's storage (TCMP: the packed mask
+tile). A campaign across two targets shows each call's divergences, each explained by a rule
+field of the compare table (or a static check that rejects a side). TCMPS's scalar form is
+fuzzed inside kernels (``ptogpu fuzz --kernel``)."""
 from __future__ import annotations
 
 import numpy as np
@@ -14,6 +13,7 @@ import numpy as np
 from ... import dtypes
 from ...enums import CmpMode
 from ...execution.instrs.base import Instr, pad_to
+from ...instance_values import InstanceValues
 
 MODES = ("eq", "ne", "lt", "gt", "ge", "le")
 U8 = np.dtype(np.uint8)
@@ -35,7 +35,8 @@ class CompareInstr(Instr):
     (rows x cols of the element type) or "mask" (rows x pitch bytes)."""
     oobs = ("undefined",)
     execs = ("auto",)
-    PARTS = {"TCMP": ("src0", "src1"), "TCMPS": ("src0", "src1"), "TSEL": ("mask", "src0", "src1")}
+    PARTS = {"TCMP": ("src0", "src1"), "TCMPS": ("src0", "src1"), "TSEL": ("mask", "src0", "src1"),
+             "TSELS": ("mask", "src0", "scalar")}
 
     def __init__(self, call: str) -> None:
         self.call = call
@@ -51,7 +52,8 @@ class CompareInstr(Instr):
             raise ValueError(f"{self.call} campaigns need a valid shape of at least 1x1")
 
     def _sizes(self, cfg) -> list[int]:
-        return [cfg.rows * mask_pitch(cfg.cols) if p == "mask" else cfg.rows * cfg.cols for p in self.parts]
+        return [cfg.rows * mask_pitch(cfg.cols) if p == "mask" else 1 if p == "scalar" else cfg.rows * cfg.cols
+                for p in self.parts]
 
     def _split(self, cfg, vals: np.ndarray) -> dict:
         out, at = {}, 0
@@ -104,7 +106,8 @@ class CompareInstr(Instr):
         V, RM = pto.TileType.Vec, pto.BLayout.RowMajor
         Data = pto.Tile[V, T, *L["src_shape"], RM, R, C]
         mr, mc = L["mask_shape"]
-        Mask = pto.Tile[V, U8, mr, mc, RM, R, -(-C // 8)] if self.call != "TSEL" else pto.Tile[V, U8, mr, mc]
+        sel = self.call in ("TSEL", "TSELS")
+        Mask = pto.Tile[V, U8, mr, mc] if sel else pto.Tile[V, U8, mr, mc, RM, R, -(-C // 8)]
         s0, s1 = Data(), Data()
         mask = Mask()
         tmp = pto.Tile[V, U8, 1, 32]()
@@ -115,18 +118,24 @@ class CompareInstr(Instr):
             core.write("ub", L["dst_addr"], bytes([cfg.dst_fill]) * L["out_bytes"])
         parts = self._split(cfg, vals)
         s0.set(each(bits_as(parts["src0"], T), R, C))
-        s1.set(each(bits_as(parts["src1"], T), R, C))
+        if "src1" in parts:
+            s1.set(each(bits_as(parts["src1"], T), R, C))
         if "mask" in parts:
             mask.set(each(bits_as(parts["mask"], U8), mr, mc))
+        if "scalar" in parts:            # C++: T s = src1.GetValue(0), a value per instance
+            sv = bits_as(parts["scalar"], T)[..., 0]
+            sv = InstanceValues(core, sv) if np.ndim(sv) else sv[()]
         before()
-        if self.call == "TSEL":
+        if self.call == "TSELS":
+            pto.TSELS(dst, mask, s0, tmp, sv)
+        elif self.call == "TSEL":
             pto.TSEL(dst, mask, s0, s1, tmp)
         else:
             getattr(pto, self.call)(dst, s0, s1, CmpMode[cfg.op.upper()])
 
     def positions(self, cfg, L: dict):
         """Output element k (of T bytes) as (row, first column its bytes cover, valid)."""
-        if self.call == "TSEL":
+        if self.call in ("TSEL", "TSELS"):
             return super().positions(cfg, L)
         T, pitch = L["T"], L["mask_shape"][1]
         b = np.arange(L["out_bytes"] // T) * T
@@ -135,9 +144,11 @@ class CompareInstr(Instr):
 
     def candidates(self, cfg, vals: np.ndarray, r: int, c: int):
         """Row r alone (of every part), then rows 0..r."""
-        parts = [p.reshape(cfg.rows, -1) for p in self._split(cfg, np.asarray(vals)).values()]
-        yield dict(rows=1), np.concatenate([p[r:r + 1].reshape(-1) for p in parts])
-        yield dict(rows=r + 1), np.concatenate([p[:r + 1].reshape(-1) for p in parts])
+        split = self._split(cfg, np.asarray(vals))
+        parts = [p.reshape(cfg.rows, -1) for k, p in split.items() if k != "scalar"]
+        s = list(split.get("scalar", ()))
+        yield dict(rows=1), np.concatenate([p[r:r + 1].reshape(-1) for p in parts] + [s])
+        yield dict(rows=r + 1), np.concatenate([p[:r + 1].reshape(-1) for p in parts] + [s])
 
 
-TCMP, TCMPS, TSEL = (CompareInstr(c) for c in ("TCMP", "TCMPS", "TSEL"))
+TCMP, TCMPS, TSEL, TSELS = (CompareInstr(c) for c in ("TCMP", "TCMPS", "TSEL", "TSELS"))

@@ -26,8 +26,6 @@ RULES = (
          with_=(E + "xor_tmp", E + "expands_flat", E + "expands_b8_extra")),
 )
 _FILLS = ("TEXPANDS", "TCI")
-_CONFIGURED = ("TADD", "TSUB", "TMUL", "TDIV", "TMAX", "TMIN", "TAND", "TOR", "TXOR", "TSHL", "TSHR", "TNOT", "TNEG",
-               "TABS", "TADDS", "TSUBS", "TMULS", "TDIVS", "TMAXS", "TMINS", "TANDS", "TORS", "TXORS", "TSHLS", "TSHRS")
 _FIELDS = {
     "ftz": ("TADD", "TSUB", "TMUL", "TDIV", "TMAX", "TMIN", "TNEG", "TADDS", "TSUBS", "TMULS", "TDIVS", "TMAXS",
             "TMINS"),
@@ -56,11 +54,7 @@ def _declare(call: str) -> Instruction:
         rules=RULES if call == "TADD" else (),
         rule_fields={"ub": tuple(E + f for f, calls in _FIELDS.items() if call in calls) or (E + "ftz",)},
         hooks={"api": "ptogpu.isa.elementwise.api",
-               **({"fuzz": f"ptogpu.isa.elementwise.config:{call}", "repro": "ptogpu.isa.elementwise.repro:lines"}
-                  if call in _CONFIGURED else
-                  {"fuzz": Declined("a generator: fuzzed inside kernels (ptogpu/fuzz/suite_kernels.py, "
-                                    "ptogpu fuzz --kernel)"),
-                   "repro": Declined("no fuzz configuration of its own, so no reproducer lines")}),
+               "fuzz": f"ptogpu.isa.elementwise.config:{call}", "repro": "ptogpu.isa.elementwise.repro:lines",
                **({"native": "elementwise.cu", "cupy": "elementwise.cu"} if call not in _FILLS else
                   {r: Declined("a fill: the NumPy semantics on every backend") for r in ("native", "cupy")}),
                "simt": Declined("a vector instruction on every target: no SIMT lanes")},

@@ -363,7 +363,7 @@ class _TCI:
             sv = sb.view(dtypes.as_dtype(T)).astype(np.float64)
             vals = V.fbits((sv - i) if down else (sv + i), T)
         else:
-            sv = int(sb.view(dtypes.as_dtype(T)))
+            sv = sb.view(dtypes.as_dtype(T)).astype(np.int64)     # one start, or one per instance (K, 1)
             if tmp_form and R.tci_tmp == "neg" and down:            # a2a3/TCI.hpp:97-100: vmuls by -1
                 vals = V.wrap(-(sv + i), T)
             else:

@@ -97,4 +97,60 @@ class ElementwiseInstr(Instr):
         yield dict(rows=r + 1), np.concatenate([p[:r + 1].reshape(-1) for p in parts] + [s])
 
 
+class FillInstr(Instr):
+    """TEXPANDS(dst, scalar) and TCI[Tile, T, descending](dst, start): the one generated value is
+    the scalar's bits (a value per instance); dst holds ``dst_fill`` beforehand (0xAB by
+    default), so the elements a target writes past the valid region show. TCI's ``op`` is
+    ``desc`` for a descending sequence; its tile has one row."""
+    oobs = ("undefined",)
+    execs = ("auto",)
+
+    def __init__(self, call: str) -> None:
+        self.call, self.name = call, call.lower()
+        self.ops = ("", "desc") if call == "TCI" else ("",)
+        self.defaults = {"rows": 1 if call == "TCI" else 4, "cols": 40 if call == "TCI" else 20, "oob": "undefined",
+                         "dtype": "int32" if call == "TCI" else "int8", "dst_fill": 0xAB}
+
+    def validate(self, cfg) -> None:
+        super().validate(cfg)
+        if cfg.rows < 1 or cfg.cols < 1 or (self.call == "TCI" and cfg.rows != 1):
+            raise ValueError(f"{self.call} campaigns need a valid shape of at least 1x1"
+                             + (" and one row (TCI: TileData::Rows == 1)" if self.call == "TCI" else ""))
+
+    def n_idx(self, cfg) -> int:
+        return 1
+
+    def cap(self, cfg) -> int:
+        return (1 << 32) - 1
+
+    def cast(self, cfg, values: np.ndarray) -> np.ndarray:
+        return data_cast(cfg, values)
+
+    def label(self, cfg) -> str:
+        return f"{self.call}{' descending' if cfg.op else ''} {cfg.target} {cfg.dtype} {cfg.rows}x{cfg.cols}"
+
+    def layout(self, cfg) -> dict:
+        return {"dst_shape": (cfg.rows, pad_to(cfg.cols, 32 // cfg.esize)), "dst_addr": 0}
+
+    def program(self, pto, core, cfg, L, T, vals, each, before) -> None:
+        Tile = pto.Tile[pto.TileType.Vec, T, *L["dst_shape"], pto.BLayout.RowMajor, cfg.rows, cfg.cols]
+        dst = Tile()
+        pto.TASSIGN(dst, L["dst_addr"])
+        if cfg.dst_fill:
+            core.write("ub", L["dst_addr"], bytes([cfg.dst_fill]) * (L["dst_shape"][0] * L["dst_shape"][1] * L["T"]))
+        s = vals[..., 0]                 # C++: T s = src.GetValue(0), a value per instance
+        s = InstanceValues(core, s) if np.ndim(s) else s[()]
+        before()
+        if self.call == "TCI":
+            pto.TCI[Tile, T, int(cfg.op == "desc")](dst, s)
+        else:
+            pto.TEXPANDS(dst, s)
+
+    def candidates(self, cfg, vals: np.ndarray, r: int, c: int):
+        """Row r's width alone, then rows 0..r (the scalar kept)."""
+        yield dict(rows=1), vals
+        yield dict(rows=r + 1), vals
+
+
 globals().update({c: ElementwiseInstr(c) for c in (*BINARY, *UNARY, *SCALAR)})
+TEXPANDS, TCI = FillInstr("TEXPANDS"), FillInstr("TCI")

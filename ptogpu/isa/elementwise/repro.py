@@ -13,6 +13,15 @@ def lines(cfg, L: dict, vals: np.ndarray, ln: list[str], i: str):
     call = by_name(cfg.instr).calls[0]
     instr = by_name(cfg.instr).hook("fuzz")
     T, (R, C) = dtype_text(cfg.dtype), L["dst_shape"]
+    if call in ("TEXPANDS", "TCI"):
+        st = np.dtype(f"u{vals.dtype.itemsize}")
+        ln += [f"{i}Tl = pto.Tile[pto.TileType.Vec, {T}, {R}, {C}, pto.BLayout.RowMajor, {cfg.rows}, {cfg.cols}]",
+               f"{i}dst = Tl()", f"{i}pto.TASSIGN(dst, {L['dst_addr']:#x})"]
+        ln += fill_lines(cfg, "ub", L["dst_addr"], R * C * L["T"], i)
+        ln.append(f"{i}s = np.{st.name}({int(vals.view(st)[0])}).view({T})   # T s = src.GetValue(0)")
+        if call == "TCI":
+            return f"pto.TCI[Tl, {T}, {int(cfg.op == 'desc')}](dst, s)", "dst.raw()", "dst.numpy()"
+        return "pto.TEXPANDS(dst, s)", "dst.raw()", "dst.numpy()"
     n = cfg.rows * cfg.cols
     ln += [f"{i}T = pto.Tile[pto.TileType.Vec, {T}, {R}, {C}, pto.BLayout.RowMajor, {cfg.rows}, {cfg.cols}]",
            f"{i}s0, s1, tmp, dst = T(), T(), T(), T()"]
