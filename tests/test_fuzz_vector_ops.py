@@ -156,3 +156,31 @@ def test_tsels_selects_with_a_scalar_per_instance():
         bits = np.unpackbits(mask[:2], bitorder="little")[:16].astype(bool)
         want = np.where(bits, src, s)
         assert res.outputs[k].view(np.int32)[:16].tolist() == want.tolist()
+
+
+def test_tmrgsort_merges_two_generated_lists():
+    # two lists sorted descending here: the merged records are every key in descending order with
+    # its index; the simulator writes the executed counts (every record of both lists), A5 only
+    # in exhausted mode (sort.counts_always)
+    from ptogpu.execution.single import run_single
+    cfg = FuzzConfig(instr="tmrgsort", target="cpu", rows=1, cols=8, oob="undefined", dst_fill=0)
+    keys = np.array([3.5, -1, 7, 0.25, 2, 9, -4, 1, 6, 5.5, -2, 8, 0, 4, 3, 10], np.float32)
+    out, fault = run_single(cfg, keys.view(np.uint32).astype(np.int64))
+    assert fault is None
+    rec = out[:128].view(np.uint32).reshape(16, 2)
+    order = np.argsort(-keys, kind="stable")
+    assert rec[:, 0].view(np.float32).tolist() == keys[order].tolist()
+    assert rec[:, 1].tolist() == [int(i) if i < 8 else 1000 + int(i) - 8 for i in
+                                  [np.flatnonzero(np.sort(keys[:8])[::-1] == keys[j])[0] if j < 8 else
+                                   8 + np.flatnonzero(np.sort(keys[8:])[::-1] == keys[j])[0] for j in order]]
+    assert out[128:136].view(np.uint32).tolist() == [8, 8]
+    out5, _ = run_single(cfg.with_(target="a5"), keys.view(np.uint32).astype(np.int64))
+    assert out5[:128].tobytes() == out[:128].tobytes() and out5[128:136].view(np.uint32).tolist() == [0, 0]
+
+
+def test_tmrgsort_campaign_explains_and_reproduces():
+    rep = C.campaign(FuzzConfig(instr="tmrgsort", rows=1, cols=6, oob="undefined", dst_fill=0xAB), "cpu@numpy",
+                     "a2a3@numpy", 40, seed=1)
+    assert rep.classes and all(R.explained(m) for m in rep.classes)
+    for c in rep.classes.values():
+        exec(compile(c.reproducer, "repro", "exec"), {})

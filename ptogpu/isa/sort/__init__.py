@@ -1,9 +1,9 @@
 """TSORT32 and TMRGSORT (docs/sort.md; the vendor's include/pto/{cpu,npu/a2a3,npu/a5}/TSort32.hpp,
 TMrgSort.hpp). Modules: ``rules`` (the per-target table, ``target.sort``), ``semantics`` (NumPy),
 ``api`` (the calls, MrgSortExecutedNumList, the checks)."""
-from ..declare import Declined, Form, Instruction, Rule, fuzzed_in_kernels, numpy_only
+from ..declare import Declined, Form, Instruction, Rule, numpy_only
 
-_HOOKS = {**fuzzed_in_kernels("TMRGSORT takes sorted lists: it is"), **numpy_only(),
+_HOOKS = {**numpy_only(),
           "simt": Declined("a vector (SFU) instruction on every target: no SIMT lanes")}
 RULES = (Rule("sort.tail", "TSORT32 tail block", "docs/sort.md: the simulator's partial block vs the NPUs' "
               "dropped or NaN-padded one", with_=("sort.rows_from", "sort.idx_broadcast", "sort.idx_same_shape")),
@@ -24,5 +24,6 @@ TMRGSORT = Instruction(
     forms=(Form("TMRGSORT(dst, executed, tmp, src0, src1[, src2[, src3]])", "2 to 4 sorted lists merged"),
            Form("TMRGSORT(dst, src, blockLen)", "groups of 4 sorted blocks merged")),
     tables="ptogpu.isa.sort.rules:TABLES", table="sort", rule_fields={"ub": ("sort.merge_into", "sort.ties")},
-    hooks={"api": "ptogpu.isa.sort.api", **_HOOKS})
+    hooks={"api": "ptogpu.isa.sort.api", **_HOOKS, "fuzz": "ptogpu.isa.sort.config:TMRGSORT",
+           "repro": "ptogpu.isa.sort.repro:mrg_lines"})
 SORT = (TSORT32, TMRGSORT)

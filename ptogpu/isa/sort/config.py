@@ -2,8 +2,12 @@
 source's bits (every bit pattern: NaN payloads, signed zeros, ties from the generators' duplicate
 values) then the idx tile's uint32 values; the output is dst's storage, the (value, index)
 records. A campaign across two targets shows the sort's divergences (the tail block, the tie
-order), each explained by a rule field of the sort table. TMRGSORT takes sorted lists, which
-generated bits are not: it is fuzzed inside kernels (``ptogpu fuzz --kernel``)."""
+order), each explained by a rule field of the sort table.
+
+TMRGSORT (``ptogpu fuzz --instr tmrgsort [--op exhausted]``) merges two lists of ``cols``
+records: the generated values are the lists' keys, each list sorted descending (NumPy's order,
+NaNs last) with its positions as indices, as a TSORT32 before it would leave them; the output
+is dst's storage and the executed counts."""
 from __future__ import annotations
 
 import numpy as np
@@ -75,4 +79,102 @@ class Tsort32Instr(Instr):
         yield dict(rows=r + 1), np.concatenate([p[:r + 1].reshape(-1) for p in parts])
 
 
+class TmrgsortInstr(Instr):
+    oobs = ("undefined",)
+    execs = ("auto",)
+    ops = ("", "exhausted")
+    name = "tmrgsort"
+    defaults = {"rows": 1, "cols": 24, "oob": "undefined", "dtype": "float32", "dst_fill": 0xAB}
+
+    def validate(self, cfg) -> None:
+        super().validate(cfg)
+        if cfg.rows != 1 or cfg.cols < 1:
+            raise ValueError("TMRGSORT campaigns merge two lists of cols >= 1 records: one row")
+
+    def n_idx(self, cfg) -> int:
+        return 2 * cfg.cols
+
+    def cap(self, cfg) -> int:
+        return (1 << 32) - 1
+
+    def cast(self, cfg, values: np.ndarray) -> np.ndarray:
+        return np.asarray(values, np.int64).view(np.uint64)
+
+    def label(self, cfg) -> str:
+        return f"TMRGSORT{'[exhausted]' if cfg.op else ''} {cfg.target} {cfg.dtype} 2 lists of {cfg.cols}"
+
+    def layout(self, cfg) -> dict:
+        per = 8 // cfg.esize                            # elements a record takes
+        n = pad_to(cfg.cols * per, 32 // cfg.esize)
+        size = n * cfg.esize
+        return {"list_cols": n, "dst_shape": (1, 2 * n), "per": per, "src0_addr": 0, "src1_addr": size,
+                "tmp_addr": 2 * size, "dst_addr": 4 * size}
+
+    def out_bytes(self, cfg, L: dict) -> int:
+        return L["dst_shape"][1] * L["T"] + 8
+
+    def footprint(self, cfg, L: dict):
+        n = L["dst_shape"][1] * L["T"]
+        return {"ub": [(L["dst_addr"], L["dst_addr"] + n), (L["tmp_addr"], L["tmp_addr"] + n)]}
+
+    def read_out(self, core, cfg, L: dict) -> np.ndarray:
+        """dst's bytes, then the executed counts of the two lists (uint32 each)."""
+        n = L["dst_shape"][1] * L["T"]
+        got = core.read("ub", L["dst_addr"], n)
+        ex = getattr(self, "_executed", None)           # (this run's list, set by program)
+        vals = ex._vals if ex is not None and ex._vals is not None else np.zeros((core.batch, 4), np.int64)
+        counts = np.ascontiguousarray(vals[:, :2].astype("<u4")).view(np.uint8)
+        return np.concatenate([got, counts.reshape(got.shape[:-1] + (8,))], -1)
+
+    def records(self, cfg, T, vals: np.ndarray) -> list[np.ndarray]:
+        """The two lists' records (storage words of T), keys sorted descending."""
+        st = dtypes.storage(T)
+        u = np.dtype(f"u{st.itemsize}")
+        out = []
+        for k in range(2):
+            keys = vals[..., k * cfg.cols:(k + 1) * cfg.cols].astype(u).view(st).view(T)
+            with np.errstate(invalid="ignore"):        # (NaN keys: sorted last)
+                order = np.argsort(-keys.astype(np.float64), axis=-1, kind="stable")
+            keys = np.take_along_axis(keys, order, -1)
+            per = 8 // st.itemsize
+            rec = np.zeros(keys.shape[:-1] + (cfg.cols * per,), u)
+            rec[..., ::per] = keys.view(u)
+            idx = np.broadcast_to(np.arange(cfg.cols, dtype=np.uint32) + 1000 * k, keys.shape)
+            rec.reshape(keys.shape[:-1] + (cfg.cols, per))[..., per - 4 // st.itemsize:] = \
+                np.ascontiguousarray(idx).view(u).reshape(keys.shape[:-1] + (cfg.cols, 4 // st.itemsize))
+            out.append(rec.view(st))
+        return out
+
+    def program(self, pto, core, cfg, L, T, vals, each, before) -> None:
+        self._executed = None
+        V, RM = pto.TileType.Vec, pto.BLayout.RowMajor
+        n, per = L["list_cols"], L["per"]
+        Src = pto.Tile[V, T, 1, n, RM, 1, cfg.cols * per]
+        s0, s1 = Src(), Src()
+        tmp, dst = pto.Tile[V, T, 1, 2 * n](), pto.Tile[V, T, 1, 2 * n, RM, 1, 2 * cfg.cols * per]()
+        for t, a in ((s0, "src0_addr"), (s1, "src1_addr"), (tmp, "tmp_addr"), (dst, "dst_addr")):
+            pto.TASSIGN(t, L[a])
+        if cfg.dst_fill:
+            core.write("ub", L["dst_addr"], bytes([cfg.dst_fill]) * (2 * n * L["T"]))
+        r0, r1 = self.records(cfg, T, vals)
+        s0.set(each(r0, 1, cfg.cols * per))
+        s1.set(each(r1, 1, cfg.cols * per))
+        self._executed = ex = pto.MrgSortExecutedNumList()
+        before()
+        pto.TMRGSORT[cfg.op == "exhausted"](dst, ex, tmp, s0, s1)
+
+    def positions(self, cfg, L: dict):
+        """Output element k as (0, its record, valid); the executed counts last."""
+        n = self.out_bytes(cfg, L) // L["T"]
+        c = np.arange(n) // L["per"]
+        return np.zeros(n, np.int64), np.minimum(c, 2 * cfg.cols - 1), c < 2 * cfg.cols
+
+    def candidates(self, cfg, vals: np.ndarray, r: int, c: int):
+        """The lists cut to the records up to the first difference."""
+        vals = np.asarray(vals)
+        for k in sorted({min(cfg.cols, max(1, c // 2 + 1)), cfg.cols}):
+            yield dict(cols=k), np.concatenate([vals[:k], vals[cfg.cols:cfg.cols + k]])
+
+
 TSORT32 = Tsort32Instr()
+TMRGSORT = TmrgsortInstr()

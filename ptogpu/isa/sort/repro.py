@@ -23,3 +23,23 @@ def lines(cfg, L: dict, vals: np.ndarray, ln: list[str], i: str):
     ln += array_lines("ix", v[n:].astype(np.uint32).reshape(cfg.rows, cfg.cols), "np.uint32", i)
     ln += [f"{i}idx.set(ix)"]
     return "pto.TSORT32(dst, src, idx)", "dst.raw()", "dst.raw()"
+
+
+def mrg_lines(cfg, L: dict, vals: np.ndarray, ln: list[str], i: str):
+    """TMRGSORT's set-up lines (``config.TmrgsortInstr.program``): the two sorted lists' records."""
+    from .config import TMRGSORT
+    T, n, per = dtype_text(cfg.dtype), L["list_cols"], L["per"]
+    ln += [f"{i}Src = pto.Tile[pto.TileType.Vec, {T}, 1, {n}, pto.BLayout.RowMajor, 1, {cfg.cols * per}]",
+           f"{i}s0, s1 = Src(), Src()",
+           f"{i}tmp = pto.Tile[pto.TileType.Vec, {T}, 1, {2 * n}]()",
+           f"{i}dst = pto.Tile[pto.TileType.Vec, {T}, 1, {2 * n}, pto.BLayout.RowMajor, 1, {2 * cfg.cols * per}]()"]
+    for name, key in (("s0", "src0_addr"), ("s1", "src1_addr"), ("tmp", "tmp_addr"), ("dst", "dst_addr")):
+        ln.append(f"{i}pto.TASSIGN({name}, {L[key]:#x})")
+    ln += fill_lines(cfg, "ub", L["dst_addr"], 2 * n * L["T"], i)
+    st = np.dtype(f"u{dtypes.storage(dtypes.as_dtype(cfg.dtype)).itemsize}")
+    for k, rec in enumerate(TMRGSORT.records(cfg, dtypes.as_dtype(cfg.dtype), np.asarray(vals).view(np.uint64))):
+        ln += array_lines(f"r{k}", rec.view(st).reshape(1, -1), f"np.{st.name}", i, f".view({T})")
+        ln.append(f"{i}s{k}.set(r{k})   # (value, index) records, sorted descending")
+    ln.append(f"{i}executed = pto.MrgSortExecutedNumList()")
+    return (f"pto.TMRGSORT[{cfg.op == 'exhausted'}](dst, executed, tmp, s0, s1)", "dst.raw()",
+            "(dst.raw(), executed.mrgSortList0, executed.mrgSortList1)")
