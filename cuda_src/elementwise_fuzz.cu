@@ -1,4 +1,4 @@
-// elementwise_fuzz.cu — the element-wise campaign engine (ptogpu/isa/elementwise/engine.py):
+// elementwise_fuzz.cu — the element-wise campaign engine (ptogpu/isa/elementwise/campaign.py):
 // a single-instruction campaign of one element-wise call (TADD .. TSHRS on 1-, 2- and 4-byte
 // integers and float32) run per tile with no Python in the loop.
 //
@@ -19,7 +19,7 @@
 #include "elementwise_ops.cuh"
 #include "fuzz_classes.cuh"
 
-// Campaign block (int64 words), filled by ptogpu/isa/elementwise/engine.py.
+// Campaign block (int64 words), filled by ptogpu/isa/elementwise/campaign.py.
 enum {
     EWF_SEED = 0, EWF_INST0, EWF_GEN, EWF_GCAP, EWF_N, EWF_NVAL, EWF_TWO, EWF_SCALAR, EWF_MASK,
     EWF_UNEXPLAINED, EWF_NALT, EWF_A, EWF_B = EWF_A + EW_WORDS, EWF_ALT = EWF_B + EW_WORDS,

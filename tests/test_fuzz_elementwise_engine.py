@@ -1,4 +1,4 @@
-"""The element-wise campaign engine (cuda_src/elementwise_fuzz.cu, ptogpu/isa/elementwise/engine.py):
+"""The element-wise campaign engine (cuda_src/elementwise_fuzz.cu, ptogpu/isa/elementwise/campaign.py):
 its reports equal the batch path's (classes, counts, first instances) wherever it runs, its kernel
 form through the host shim equals its native driver, NVRTC compiles it, it declines what it does
 not compute, and a wrong engine is caught by its sample check (a BACKEND class)."""
@@ -15,7 +15,7 @@ from ptogpu.fuzz import fused as F
 from ptogpu.fuzz import rules as R
 from ptogpu.fuzz.classes import Side
 from ptogpu.execution.rng import Generator
-from ptogpu.isa.elementwise import engine as E
+from ptogpu.isa.elementwise import campaign as E
 
 
 

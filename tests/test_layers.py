@@ -74,7 +74,7 @@ def imports(path: pathlib.Path) -> set[str]:
 # An instruction package (ptogpu.isa.NAME) spans the layers: its declaration is data (base), and
 # each module of it sits in the layer of the role it is named for.
 ROLES = {"rules": "base", "semantics": "semantics", "kernels": "lowering", "api": "instruction API",
-         "config": "execution", "repro": "campaigns, maps and sweeps"}
+         "config": "execution", "repro": "campaigns, maps and sweeps", "campaign": "campaigns, maps and sweeps"}
 
 
 def layer_of(mod: str) -> int:

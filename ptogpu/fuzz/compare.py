@@ -15,6 +15,7 @@ from typing import Callable, ClassVar
 
 import numpy as np
 
+from .. import isa
 from ..execution.batch import chunk_size, poolable, run_chunk
 from ..execution.single import core_size
 from ..errors import PtoCheckError
@@ -160,8 +161,10 @@ def campaign(base: FuzzConfig, a: Side | str, b: Side | str, n: int, *, generato
                          "both sides @native or both @cupy, MGATHER into UB, nd layout, "
                          "int32/uint32 indices, a counter generator, not the formula screening")
     use_fused = bool(fused) and F.covers(ca, cb, gen, a, b)
-    own = ca.instruction.engine() if fused is None and not shapes else None      # an instruction's own engine
-    own = own if own is not None and own.covers(ca, cb, gen, a, b) else None
+    own = None                      # an instruction's own campaign engine (its declaration's hook)
+    if fused is None and not shapes and isa.by_name(ca.instr).fills("campaign"):
+        own = isa.by_name(ca.instr).hook("campaign")
+        own = own if own.covers(ca, cb, gen, a, b) else None
     rep.shapes = shapes
     if n:
         # The array paths and the fused kernel run no static checks: let the public API judge

@@ -57,6 +57,10 @@ def fuzzed_in_kernels(what: str) -> dict:
 
 
 ROLES = ("api", "fuzz", "repro", "native", "cupy", "simt")
+OPTIONAL_ROLES = ("campaign",)
+"""Hooks a declaration may name: ``campaign`` a campaign engine of its own (a module with
+``covers(ca, cb, gen, sa, sb)`` and ``run(ca, cb, gen, sa, sb, n, start, rep, chunk=,
+progress=)``), which ``ptogpu.fuzz.compare`` runs where it covers a campaign."""
 """The hooks every declaration names (a module path, ``module:attr``, or Declined):
 ``api`` the public callables, ``fuzz`` its fuzz-configuration Instr, ``repro`` its reproducer
 lines, ``native``/``cupy`` its kernel source (a ``cuda_src`` file) or why it has none, ``simt``

@@ -51,11 +51,6 @@ class Instr:
         equal give the same bytes by construction."""
         return None
 
-    def engine(self):
-        """A campaign engine of the instruction's own (a module with ``covers(ca, cb, gen, sa,
-        sb)`` and ``run(ca, cb, gen, sa, sb, n, start, rep, chunk=, progress=)``), or None."""
-        return None
-
     # -- the configuration ----------------------------------------------------------------
     def validate(self, cfg) -> None:
         """ValueError for fields this instruction does not take."""

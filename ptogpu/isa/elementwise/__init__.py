@@ -55,6 +55,7 @@ def _declare(call: str) -> Instruction:
         rule_fields={"ub": tuple(E + f for f, calls in _FIELDS.items() if call in calls) or (E + "ftz",)},
         hooks={"api": "ptogpu.isa.elementwise.api",
                "fuzz": f"ptogpu.isa.elementwise.config:{call}", "repro": "ptogpu.isa.elementwise.repro:lines",
+               **({} if call in _FILLS else {"campaign": "ptogpu.isa.elementwise.campaign"}),
                **({"native": "elementwise.cu", "cupy": "elementwise.cu"} if call not in _FILLS else
                   {r: Declined("a fill: the NumPy semantics on every backend") for r in ("native", "cupy")}),
                "simt": Declined("a vector instruction on every target: no SIMT lanes")},

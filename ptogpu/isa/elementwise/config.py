@@ -28,11 +28,6 @@ class ElementwiseInstr(Instr):
         self.defaults = {"rows": 4, "cols": 32, "oob": "undefined", "dtype": "int32" if call in (
             "TAND", "TOR", "TXOR", "TSHL", "TSHR", "TNOT", "TANDS", "TORS", "TXORS", "TSHLS", "TSHRS") else "float32"}
 
-    def engine(self):
-        """The element-wise campaign engine (engine.py: the campaign per tile in C, on native)."""
-        from . import engine
-        return engine
-
     def validate(self, cfg) -> None:
         super().validate(cfg)
         if cfg.rows < 1 or cfg.cols < 1:

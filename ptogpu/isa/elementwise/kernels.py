@@ -24,7 +24,7 @@ F = "elementwise.cu"
 
 def model_words(R, op: str, T: str, scalar_form: bool) -> dict[str, int]:
     """The EW_* words of the operation and the target's models (``R``: its element-wise table):
-    what ew_apply reads, for the kernel and for the campaign engine (engine.py)."""
+    what ew_apply reads, for the kernel and for the campaign engine (campaign.py)."""
     return dict(OP=enum(F, OPS[op]), KIND=enum(F, KINDS[T]), FTZ=int(R.ftz),
                 MINMAX=enum(F, MINMAX[R.minmax_scalar if scalar_form else R.minmax]),
                 SHIFT=enum(F, "SH_C" if (R.shift_scalar if scalar_form else R.shift) == "c" else "SH_VECTOR"),
