@@ -66,7 +66,8 @@ def cmd_targets(args) -> int:
     print("quirks are switched per core: pto.Core(target, quirks={name: True/False})")
     for t in TARGETS.values():
         print(f"{t.name:5s} {t.title}")
-        print(f"      UB {t.ub_bytes // 1024} KiB ({t.ub_usable // 1024} KiB for tiles), "
+        top = f", TASSIGN up to {t.ub_assignable // 1024}" if t.ub_assignable else ""
+        print(f"      UB {t.ub_bytes // 1024} KiB ({t.ub_usable // 1024} KiB for tiles{top}), "
               f"L1 {t.l1_bytes // 1024} KiB, register API (ptogpu.reg): "
               f"{'yes' if t.has_reg_api else 'no'}")
         for f in dataclasses.fields(t):

@@ -143,6 +143,7 @@ class Core:
         self._focus(0)
         # tiles may use all of UB on a resized simulator; else the target's usable part
         self.ub_usable = self.ub.size if ub_bytes else self.target.ub_usable
+        self.ub_assignable = self.ub.size if ub_bytes else (self.target.ub_assignable or self.target.ub_usable)
         self._tracers: list = []
         self.strict_hazards = bool(strict_hazards)
         self._fresh()

@@ -140,7 +140,7 @@ class Target:
     name: str
     title: str
     ub_bytes: int                    # physical UB
-    ub_usable: int                   # bytes tiles may occupy (TASSIGN bound)
+    ub_usable: int                   # bytes tiles occupy by design (automatic placement, fuzz layouts)
     l1_bytes: int
     element_types: tuple[str, ...]   # types a Tile may hold on this target
     mgather: MGatherRules
@@ -149,6 +149,8 @@ class Target:
     tgatherb: TGatherBRules = TGatherBRules()
     mscatter: MScatterRules | None = None
     interleave: InterleaveRules = InterleaveRules()
+    ub_assignable: int | None = None  # TASSIGN's bound where it passes ub_usable (A5: the vendor's TASSIGN stores
+                                      # the pointer, PTO_UBUF_SIZE_BYTES; a tile above ub_usable gets a warning)
     resizable_memories: bool = False  # Core(ub_bytes=, l1_bytes=): the CPU simulator only
     assert_quirk: str = "pto_debug_asserts"   # the quirk that makes run-time asserts live
     assert_macro: str = "PTO_ASSERT"          # how the code spells them (the simulator: assert)
@@ -279,7 +281,7 @@ A2A3 = Target(
 A5 = Target(
     name="a5",
     title="Ascend 950PR/DT (SIMT dim3{32, warps})",
-    ub_bytes=256 * KiB, ub_usable=216 * KiB, l1_bytes=512 * KiB,
+    ub_bytes=256 * KiB, ub_usable=216 * KiB, ub_assignable=256 * KiB, l1_bytes=512 * KiB,
     element_types=_INTEGRAL + ("half", "bfloat16", "float32", "hifloat8", "float8_e4m3", "float8_e5m2"),
     mgather=MGatherRules(
         checks="a5", dtypes=_A5_12, index_dtypes=("int32", "uint32"), default_mode=Coalesce.Row,
@@ -313,7 +315,10 @@ A5 = Target(
     }),
     notes=MappingProxyType({
         "ub": "256 KiB physical; the top 40 KiB (8 KiB reserved + 32 KiB SIMT data cache) "
-              "hold no tiles, so tiles live in the low 216 KiB",
+              "hold no tiles by design, so automatic placement uses the low 216 KiB; TASSIGN takes "
+              "any address below 256 KiB (the vendor's TASSIGN stores the pointer, "
+              "PTO_UBUF_SIZE_BYTES: its own TSORT32 test puts a tmp at 0x3E000) with a "
+              "PtoPortabilityWarning above 216 KiB",
     }),
 )
 

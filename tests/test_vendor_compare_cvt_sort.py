@@ -1254,14 +1254,9 @@ NPU_TSORT32 = [("a2a3", f"case{i + 1}", t, r, c, a) for i, (t, r, c, a) in enume
 NPU_TSORT32 += [("a5", f"case{i + 1}", t, r, c, a) for i, (t, r, c, a) in enumerate(
     (("float", 2, 32, 32), ("half", 4, 64, 64), ("float", 1, 8192, 8192), ("float", 2, 13, 16),
      ("float", 1, 4164, 8192), ("float", 2, 2084, 3072), ("float", 2, 100, 128)))]
-_A5_TMP = ("ptogpu's TASSIGN raises PtoFault for the vendor's tmp tile at 0x3E000 (tsort32_kernel.cpp:46, "
-           "'limited to 8KB'): ptogpu lets A5 tiles use only the low 216 KiB of UB (docs: the top 40 KiB hold the "
-           "reserved area and the SIMT data cache); the vendor's TASSIGN (include/pto/npu/a5/TAssign.hpp) only stores "
-           "the pointer, and PTO_UBUF_SIZE_BYTES is 256 KiB (include/pto/common/buffer_limits.hpp:32-33)")
-TSORT32_XFAIL = {("a5", f"case{i}"): (_A5_TMP + (
-    "; past that, the case's 4-arg tail path with C*sizeof > 8160 bytes (LargeTmpBufferImpl, "
-    "a5/TSort32.hpp:59-114) raises PtoCheckError 'not emulated'" if i in (5, 6) else ""), pto.PtoFault)
-    for i in range(1, 8)}
+TSORT32_XFAIL = {("a5", f"case{i}"): (
+    "the case's 4-arg tail path with C*sizeof > 8160 bytes (LargeTmpBufferImpl, a5/TSort32.hpp:59-114) raises "
+    "PtoCheckError 'not emulated'", pto.PtoCheckError) for i in (5, 6)}
 TSORT32_FILL = 0xA5A50000            # what lies past a GM buffer (undefined on the device)
 
 

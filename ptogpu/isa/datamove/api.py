@@ -42,10 +42,22 @@ def TASSIGN(obj, addr) -> None:
     except TypeError:
         raise PtoCheckError(f"TASSIGN takes an integer byte address or a {space.upper()} pointer, got "
                             f"{type(addr).__name__} {addr!r}", rule="TASSIGN address", target=t) from None
-    limit = core.ub_usable if space == "ub" else core.l1.size
-    if addr < 0 or addr + obj.nbytes > limit:
+    limit = core.ub_assignable if space == "ub" else core.l1.size
+    # A5 (ub_assignable): the vendor's TASSIGN stores the pointer, so a tile no larger than UB may
+    # start anywhere in it and its extent may pass the end (its own TSORT32 test declares an
+    # 8,352-byte tmp at 0x3E000 and uses 8 KiB of it); every access is checked where it happens
+    lax = space == "ub" and core.target.ub_assignable is not None and 0 <= addr < limit and obj.nbytes <= limit
+    if (addr < 0 or addr + obj.nbytes > limit) and not lax:
         raise PtoFault(f"tile of {obj.nbytes} bytes at {addr:#x} does not fit in "
                        f"{space.upper()} [0, {limit:#x})", rule="TASSIGN bounds", target=t, code=F_OTHER)
+    if lax and addr + obj.nbytes > limit:
+        warn(f"[{t}] TASSIGN at {addr:#x}: the tile's {obj.nbytes} bytes pass the end of UB ({limit:#x}); "
+             "the vendor's TASSIGN does not check, an access past the end faults", PtoPortabilityWarning)
+    elif space == "ub" and addr + obj.nbytes > core.ub_usable:
+        warn(f"[{t}] TASSIGN at {addr:#x}: the tile reaches past {core.ub_usable // 1024} KiB, into UB's top "
+             f"{(core.ub_assignable - core.ub_usable) // 1024} KiB (8 KiB reserved and the SIMT data cache on the "
+             "device; the vendor's TASSIGN does not check, and SIMT instructions may overwrite it there)",
+             PtoPortabilityWarning)
     if addr % 32:
         if core.target.tassign_misaligned != "warn":
             raise PtoFault(f"tile address {addr:#x} is not 32-byte aligned",
