@@ -201,3 +201,39 @@ def test_a5_tmov_nd_to_nz_lays_fractal_columns_by_the_valid_rows():
     for r, c in ((0, 0), (19, 31), (5, 17)):
         assert got[(c // 16) * V_ * 16 + r * 16 + c % 16] == r * 32 + c
     assert got[(0 * V_ + 25) * 16] == -1      # pad rows 20..31 are not written
+
+
+def test_a5_nz_vec_to_l1_is_bursts_with_the_src_gap():
+    # a5/TExtract.hpp:416-421: ceil(VC/C0) bursts of ceil16(VR) blocks, src stepping Src::Rows rows
+    # (its NZ column blocks), dst Dst::Rows-aligned: a 40-row NZ Vec tile into a 32-row Mat tile,
+    # 20 valid rows (ceil16: 32 rows moved per block), 20 valid float columns (C0 = 8: 3 bursts)
+    import ptogpu as pto
+    V, M, CM, SR = pto.TileType.Vec, pto.TileType.Mat, pto.BLayout.ColMajor, pto.SLayout.RowMajor
+    with pto.Core("a5", "numpy") as core:
+        src = pto.Tile[V, pto.float32, 40, 24, CM, 20, 20, SR]()
+        dst = pto.Tile[M, pto.float32, 32, 24, CM, 20, 20, SR]()
+        pto.TASSIGN(src, 0)
+        pto.TASSIGN(dst, 0)
+        ub = np.arange(40 * 24, dtype=np.uint32)
+        core.write("ub", 0, ub.tobytes())
+        core.write("l1", 0, np.full(32 * 24, 0xDEADBEEF, np.uint32).tobytes())
+        pto.TMOV(dst, src)
+        got = np.frombuffer(core.read("l1", 0, 32 * 24 * 4).tobytes(), np.uint32)
+    want = np.full(32 * 24, 0xDEADBEEF, np.uint32)
+    for k in range(3):                            # 32 rows x 8 floats = 256 words a burst
+        want[k * 256:(k + 1) * 256] = ub[k * 40 * 8: k * 40 * 8 + 256]
+    assert got.tolist() == want.tolist()
+
+
+def test_a5_vec_to_l1_from_another_layout_writes_nothing():
+    import ptogpu as pto
+    V, M = pto.TileType.Vec, pto.TileType.Mat
+    with pto.Core("a5", "numpy") as core:
+        src = pto.Tile[V, pto.float32, 16, 16, pto.BLayout.RowMajor, 16, 16, pto.SLayout.ColMajor]()   # ZN
+        dst = pto.Tile[M, pto.float32, 16, 16, pto.BLayout.ColMajor, 16, 16, pto.SLayout.RowMajor]()
+        pto.TASSIGN(src, 0)
+        pto.TASSIGN(dst, 0)
+        core.write("ub", 0, bytes(range(256)) * 4)
+        with pytest.warns(pto.PtoPortabilityWarning, match="writes nothing"):
+            pto.TMOV(dst, src)
+        assert core.read("l1", 0, 1024).tobytes() == bytes(1024)

@@ -48,9 +48,12 @@ def TMOV(dst: Tile, src: Tile) -> None:
         warn(f"[{t}] TMOV Mat -> Vec: a5/TMov.hpp's dispatch has no branch for it: it compiles and writes nothing "
              "(read L1 back with copy_cbuf_to_ubuf)", PtoPortabilityWarning)
         return
-    if pair == ("Vec", "Mat"):
-        if not (src.isRowMajor and src.SLayout.name == "NoneBox"):
-            raise PtoCheckError("an NZ source into L1 (TExtract.hpp:416-421) is not emulated yet",
-                                rule="TMOV forms", target=t)
-        return S.vec_to_mat_flat(core, dst, src)
+    if pair == ("Vec", "Mat"):                       # a5/TExtract.hpp:399-422, TExtractVecToMat
+        if src.isRowMajor and src.SLayout.name == "NoneBox":
+            return S.vec_to_mat_flat(core, dst, src)
+        if not src.isRowMajor and src.SLayout.name == "RowMajor":
+            return S.vec_nz_to_mat(core, dst, src)
+        warn(f"[{t}] TMOV Vec -> Mat from a {src.BLayout.name}/{src.SLayout.name} source: TExtractVecToMat has a "
+             "branch for ND and NZ sources only: it compiles and writes nothing", PtoPortabilityWarning)
+        return
     S.vregs(core, dst, src)

@@ -95,4 +95,19 @@ def vec_to_mat_flat(core, dst, src) -> None:
     _move(core, src, dst, src.addr + off, dst.addr + off, 1, 1)
 
 
-__all__ = ["elements", "bursts", "vregs", "vec_to_mat_flat", "u"]
+def vec_nz_to_mat(core, dst, src) -> None:
+    """a5/TExtract.hpp:416-421: an NZ source goes to L1 as copy_ubuf_to_cbuf(nBurst =
+    ceil(dst VC / C0), lenBurst = ceil16(dst VR) 32-byte blocks, srcGap = Src::Rows - Dst::Rows
+    blocks, dstGap = 0): burst k reads src + k * (len + srcGap) * 32 and writes dst + k * len * 32
+    (every count a uint16_t, as the code declares them)."""
+    c0 = 32 // src.Element.itemsize
+    n_burst = (-(-dst.valid_col // c0)) & 0xFFFF
+    length = ((-(-dst.valid_row // 16)) * 16 * c0 * src.Element.itemsize // 32) & 0xFFFF
+    gap = (src.Rows - dst.Rows) & 0xFFFF
+    k = np.arange(n_burst, dtype=np.int64)[:, None]
+    off = np.arange(length * 32, dtype=np.int64)[None, :]
+    _move(core, src, dst, (src.addr + k * (length + gap) * 32 + off).reshape(-1),
+          (dst.addr + k * length * 32 + off).reshape(-1), 1, 1)
+
+
+__all__ = ["elements", "bursts", "vregs", "vec_to_mat_flat", "vec_nz_to_mat", "u"]
