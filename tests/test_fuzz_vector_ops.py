@@ -19,6 +19,8 @@ CASES = [  # (call, op, dtype, pair, a rule the campaign must show or None)
     ("tcmp", "ne", "int32", "a5:a2a3", None),
     ("tcmps", "le", "half", "cpu:a5", "TCMPS layout"),
     ("tcmps", "gt", "float32", "a5:a2a3", None),
+    ("tcmps", "eq.scalar", "half", "cpu:a2a3", "TCMPS layout"),      # a scalar per instance
+    ("tcmps", "lt.scalar", "int32", "a5:a2a3", None),
     ("tsel", "", "float32", "cpu:a5", "mask walk"),
     ("tsel", "", "int16", "cpu:a2a3", "mask walk"),
     ("tcvt", "int32.rint", "float32", "cpu:a5", "TCVT rounding and saturation"),

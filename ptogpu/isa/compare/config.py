@@ -1,11 +1,10 @@
 """TCMP, TCMPS (its tile form), TSEL and TSELS as fuzz configurations (``ptogpu fuzz --instr tcmp
 --op lt`` ...): the generated values are the operands' bits -- every bit pattern of the element
 type (NaN payloads, signed zeros, the integer edges) and, for TSEL and TSELS, the mask bytes --
-in the order of the call's operands, TSELS's scalar last (a value per instance, as
-``GetValue`` reads it); the output is the destination tile's storage (TCMP: the packed mask
+in the order of the call's operands, TSELS's scalar (and TCMPS's with ``--op MODE.scalar``) last, a value per instance as
+``GetValue`` reads it; the output is the destination tile's storage (TCMP: the packed mask
 tile). A campaign across two targets shows each call's divergences, each explained by a rule
-field of the compare table (or a static check that rejects a side). TCMPS's scalar form is
-fuzzed inside kernels (``ptogpu fuzz --kernel``)."""
+field of the compare table (or a static check that rejects a side)."""
 from __future__ import annotations
 
 import numpy as np
@@ -42,7 +41,8 @@ class CompareInstr(Instr):
         self.call = call
         self.name = call.lower()
         self.parts = self.PARTS[call]
-        self.ops = MODES if call in ("TCMP", "TCMPS") else ("",)
+        self.ops = MODES + (tuple(f"{m}.scalar" for m in MODES) if call == "TCMPS" else ()) \
+            if call in ("TCMP", "TCMPS") else ("",)
         self.defaults = {"rows": 4, "cols": 32, "oob": "undefined", "dtype": "float32",
                          **({"op": "lt"} if call in ("TCMP", "TCMPS") else {})}
 
@@ -53,11 +53,15 @@ class CompareInstr(Instr):
 
     def _sizes(self, cfg) -> list[int]:
         return [cfg.rows * mask_pitch(cfg.cols) if p == "mask" else 1 if p == "scalar" else cfg.rows * cfg.cols
-                for p in self.parts]
+                for p in self._parts(cfg)]
+
+    def _parts(self, cfg) -> tuple[str, ...]:
+        """The operand parts of this configuration (TCMPS ``--op MODE.scalar``: src0 and the scalar)."""
+        return ("src0", "scalar") if cfg.op.endswith(".scalar") else self.parts
 
     def _split(self, cfg, vals: np.ndarray) -> dict:
         out, at = {}, 0
-        for p, n in zip(self.parts, self._sizes(cfg)):
+        for p, n in zip(self._parts(cfg), self._sizes(cfg)):
             out[p] = vals[..., at:at + n]
             at += n
         return out
@@ -73,7 +77,7 @@ class CompareInstr(Instr):
         return np.asarray(values, np.int64).view(np.uint64)
 
     def label(self, cfg) -> str:
-        return f"{self.call}{' ' + cfg.op.upper() if cfg.op else ''} {cfg.target} {cfg.dtype} {cfg.rows}x{cfg.cols}"
+        return f"{self.call}{' ' + cfg.op.replace('.', ' ').upper() if cfg.op else ''} {cfg.target} {cfg.dtype} {cfg.rows}x{cfg.cols}"
 
     def layout(self, cfg) -> dict:
         T = cfg.esize
@@ -131,7 +135,8 @@ class CompareInstr(Instr):
         elif self.call == "TSEL":
             pto.TSEL(dst, mask, s0, s1, tmp)
         else:
-            getattr(pto, self.call)(dst, s0, s1, CmpMode[cfg.op.upper()])
+            mode = CmpMode[cfg.op.split(".")[0].upper()]
+            getattr(pto, self.call)(dst, s0, sv if "scalar" in parts else s1, mode)
 
     def positions(self, cfg, L: dict):
         """Output element k (of T bytes) as (row, first column its bytes cover, valid)."""

@@ -34,6 +34,7 @@ def lines(cfg, L: dict, vals: np.ndarray, ln: list[str], i: str):
         else:
             ln += array_lines(var, v.astype(st).reshape(cfg.rows, cfg.cols), f"np.{st.name}", i, f".view({T})")
             ln.append(f"{i}{'s0' if part == 'src0' else 's1'}.set({var})")
+    second = "s" if cfg.op.endswith(".scalar") else "s1"
     args = {"TSEL": "dst, mask, s0, s1, tmp", "TSELS": "dst, mask, s0, tmp, s"}.get(
-        call, f"dst, s0, s1, pto.CmpMode.{cfg.op.upper()}")
+        call, f"dst, s0, {second}, pto.CmpMode.{cfg.op.split('.')[0].upper()}")
     return f"pto.{call}({args})", "dst.raw()", "dst.raw()"
