@@ -186,3 +186,14 @@ def test_tmrgsort_campaign_explains_and_reproduces():
     assert rep.classes and all(R.explained(m) for m in rep.classes)
     for c in rep.classes.values():
         exec(compile(c.reproducer, "repro", "exec"), {})
+
+
+def test_a_wrong_op_is_one_line_exit_2():
+    import subprocess
+    import sys
+    for args, want in ((["--instr", "tadd", "--op", "lt"], "takes no op"),
+                       (["--instr", "tcvt", "--op", "bogus"], "DST.ROUND[.SAT]"),
+                       (["--instr", "tcmp", "--op", "xx"], "eq, ne, lt")):
+        r = subprocess.run([sys.executable, "-m", "ptogpu", "fuzz", *args, "-n", "10"], capture_output=True, text=True,
+                           timeout=120)
+        assert r.returncode == 2 and want in r.stderr and len(r.stderr.strip().splitlines()) == 1, (args, r.stderr)

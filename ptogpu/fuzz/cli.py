@@ -86,8 +86,9 @@ def add_parser(sub) -> argparse.ArgumentParser:
     f.add_argument("--atomic", type=str.lower, choices=("none", "add", "max", "min"),
                    help="MSCATTER: ScatterAtomicOp (default none)")
     f.add_argument("--op", type=str.lower, default=None, metavar="VARIANT",
-                   help="the instruction's operation variant: TCMP/TCMPS cmpMode (eq ne lt gt ge le), TCVT "
-                        "DST[.ROUND[.SAT]] (ptogpu fuzz --instr NAME --op ? lists them)")
+                   help="the instruction's operation variant: TCMP/TCMPS cmpMode (eq ne lt gt ge le; TCMPS "
+                        "MODE.scalar: its scalar form), TCVT DST.ROUND[.SAT], TMOV DST_TYPE, TCI desc, "
+                        "TMRGSORT exhausted (a wrong one is refused with the list)")
     f.add_argument("--dtype", type=str.lower, help="element type (default float32)")
     f.add_argument("--index-dtype", type=str.lower, help="index element type (default int32)")
     f.add_argument("--shape", type=_shape, help="dst valid shape RxC (default 16x16)")

@@ -35,6 +35,8 @@ class Instr:
     """The OOB policies, executors (``exec``) and atomic operations its configurations take."""
     ops: tuple[str, ...] = ("",)
     """Its operation variants (``FuzzConfig.op``, ``ptogpu fuzz --op``): "" where it has none."""
+    op_form: str = ""
+    """How its variants are written, where listing them would be too long (TCVT's)."""
     mask_forms: bool = False
     """Its configurations take ``mask`` (a MaskPattern form instead of the index form)."""
     writes_by_index: bool = False

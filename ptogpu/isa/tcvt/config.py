@@ -30,6 +30,7 @@ class TcvtInstr(Instr):
     oobs = ("undefined",)
     execs = ("auto",)
     ops = OPS
+    op_form = "DST.ROUND[.SAT] (DST " + "|".join(CPU_TYPES) + "; ROUND " + "|".join(ROUNDS) + "; SAT on|off)"
     name = "tcvt"
     defaults = {"rows": 4, "cols": 32, "oob": "undefined", "dtype": "float32", "op": "int32.rint"}
 
