@@ -155,6 +155,36 @@ class Instr:
         return []
 
 
+class DataOperands(Instr):
+    """A vector instruction whose generated values are its operands' data (every bit pattern,
+    cap 2^32-1): no index policy, no executor choice, a valid shape of at least 1x1. Where its
+    layout names ``dst_addr`` and ``out_bytes``, the output is those UB bytes."""
+    oobs = ("undefined",)
+    execs = ("auto",)
+
+    def validate(self, cfg) -> None:
+        super().validate(cfg)
+        if cfg.rows < 1 or cfg.cols < 1:
+            raise ValueError(f"{self.name.upper()} campaigns need a valid shape of at least 1x1")
+
+    def cap(self, cfg) -> int:
+        return (1 << 32) - 1
+
+    def needs(self, cfg, L: dict) -> dict[str, int]:
+        return {"ub": L["dst_addr"] + L["out_bytes"]} if "out_bytes" in L else super().needs(cfg, L)
+
+    def footprint(self, cfg, L: dict):
+        if "out_bytes" not in L:
+            return super().footprint(cfg, L)
+        return {"ub": [(L["dst_addr"], L["dst_addr"] + L["out_bytes"])]}
+
+    def out_bytes(self, cfg, L: dict) -> int:
+        return L["out_bytes"] if "out_bytes" in L else super().out_bytes(cfg, L)
+
+    def read_out(self, core, cfg, L: dict) -> np.ndarray:
+        return core.read("ub", L["dst_addr"], L["out_bytes"]) if "out_bytes" in L else super().read_out(core, cfg, L)
+
+
 def prefill(core, cfg, tile) -> None:
     """The destination's bytes before the instruction (cfg.dst_fill)."""
     if cfg.dst_fill:

@@ -11,7 +11,7 @@ import numpy as np
 
 from ... import dtypes
 from ...enums import CmpMode
-from ...execution.instrs.base import Instr, pad_to
+from ...execution.instrs.base import DataOperands, pad_to
 from ...instance_values import InstanceValues
 
 MODES = ("eq", "ne", "lt", "gt", "ge", "le")
@@ -29,11 +29,9 @@ def bits_as(part: np.ndarray, dt: np.dtype) -> np.ndarray:
     return part.astype(np.dtype(f"u{st.itemsize}")).view(st)
 
 
-class CompareInstr(Instr):
+class CompareInstr(DataOperands):
     """One call: its operand parts, in generator order, are (name, role) with role "data"
     (rows x cols of the element type) or "mask" (rows x pitch bytes)."""
-    oobs = ("undefined",)
-    execs = ("auto",)
     PARTS = {"TCMP": ("src0", "src1"), "TCMPS": ("src0", "src1"), "TSEL": ("mask", "src0", "src1"),
              "TSELS": ("mask", "src0", "scalar")}
 
@@ -45,11 +43,6 @@ class CompareInstr(Instr):
             if call in ("TCMP", "TCMPS") else ("",)
         self.defaults = {"rows": 4, "cols": 32, "oob": "undefined", "dtype": "float32",
                          **({"op": "lt"} if call in ("TCMP", "TCMPS") else {})}
-
-    def validate(self, cfg) -> None:
-        super().validate(cfg)
-        if cfg.rows < 1 or cfg.cols < 1:
-            raise ValueError(f"{self.call} campaigns need a valid shape of at least 1x1")
 
     def _sizes(self, cfg) -> list[int]:
         return [cfg.rows * mask_pitch(cfg.cols) if p == "mask" else 1 if p == "scalar" else cfg.rows * cfg.cols
@@ -68,9 +61,6 @@ class CompareInstr(Instr):
 
     def n_idx(self, cfg) -> int:
         return sum(self._sizes(cfg))
-
-    def cap(self, cfg) -> int:
-        return (1 << 32) - 1
 
     def cast(self, cfg, values: np.ndarray) -> np.ndarray:
         """The generator's values as raw bits; ``program`` gives each part its type."""
@@ -92,18 +82,9 @@ class CompareInstr(Instr):
         L["out_bytes"] = msize if cmp else size
         return L
 
-    def needs(self, cfg, L: dict) -> dict[str, int]:
-        return {"ub": L["dst_addr"] + L["out_bytes"]}
-
     def footprint(self, cfg, L: dict):
         """dst, and tmp (A2/A3's TSEL stores the mask row's address there)."""
         return {"ub": [(L["dst_addr"], L["dst_addr"] + L["out_bytes"]), (L["tmp_addr"], L["tmp_addr"] + 32)]}
-
-    def out_bytes(self, cfg, L: dict) -> int:
-        return L["out_bytes"]
-
-    def read_out(self, core, cfg, L: dict) -> np.ndarray:
-        return core.read("ub", L["dst_addr"], L["out_bytes"])
 
     def program(self, pto, core, cfg, L, T, vals, each, before) -> None:
         R, C = cfg.rows, cfg.cols

@@ -8,17 +8,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...execution.instrs.base import Instr, pad_to
+from ...execution.instrs.base import DataOperands, pad_to
 from ..tgather.config import data_cast
 from ...instance_values import InstanceValues
 from .api import BINARY, SCALAR, UNARY
 
 
-class ElementwiseInstr(Instr):
+class ElementwiseInstr(DataOperands):
     """One call; ``arity`` 2 (tile-tile; TXOR with its tmp) or 1 (unary, and the scalar forms,
     whose scalar is one more generated value)."""
-    oobs = ("undefined",)
-    execs = ("auto",)
 
     def __init__(self, call: str) -> None:
         self.call = call
@@ -28,16 +26,8 @@ class ElementwiseInstr(Instr):
         self.defaults = {"rows": 4, "cols": 32, "oob": "undefined", "dtype": "int32" if call in (
             "TAND", "TOR", "TXOR", "TSHL", "TSHR", "TNOT", "TANDS", "TORS", "TXORS", "TSHLS", "TSHRS") else "float32"}
 
-    def validate(self, cfg) -> None:
-        super().validate(cfg)
-        if cfg.rows < 1 or cfg.cols < 1:
-            raise ValueError(f"{self.call} campaigns need a valid shape of at least 1x1")
-
     def n_idx(self, cfg) -> int:
         return self.arity * cfg.rows * cfg.cols + self.scalar
-
-    def cap(self, cfg) -> int:
-        return (1 << 32) - 1
 
     def cast(self, cfg, values: np.ndarray) -> np.ndarray:
         return data_cast(cfg, values)
@@ -92,13 +82,11 @@ class ElementwiseInstr(Instr):
         yield dict(rows=r + 1), np.concatenate([p[:r + 1].reshape(-1) for p in parts] + [s])
 
 
-class FillInstr(Instr):
+class FillInstr(DataOperands):
     """TEXPANDS(dst, scalar) and TCI[Tile, T, descending](dst, start): the one generated value is
     the scalar's bits (a value per instance); dst holds ``dst_fill`` beforehand (0xAB by
     default), so the elements a target writes past the valid region show. TCI's ``op`` is
     ``desc`` for a descending sequence; its tile has one row."""
-    oobs = ("undefined",)
-    execs = ("auto",)
 
     def __init__(self, call: str) -> None:
         self.call, self.name = call, call.lower()
@@ -114,9 +102,6 @@ class FillInstr(Instr):
 
     def n_idx(self, cfg) -> int:
         return 1
-
-    def cap(self, cfg) -> int:
-        return (1 << 32) - 1
 
     def cast(self, cfg, values: np.ndarray) -> np.ndarray:
         return data_cast(cfg, values)

@@ -13,25 +13,15 @@ from __future__ import annotations
 import numpy as np
 
 from ... import dtypes
-from ...execution.instrs.base import Instr, pad_to
+from ...execution.instrs.base import DataOperands, pad_to
 
 
-class Tsort32Instr(Instr):
-    oobs = ("undefined",)
-    execs = ("auto",)
+class Tsort32Instr(DataOperands):
     name = "tsort32"
     defaults = {"rows": 2, "cols": 40, "oob": "undefined", "dtype": "float32"}
 
-    def validate(self, cfg) -> None:
-        super().validate(cfg)
-        if cfg.rows < 1 or cfg.cols < 1:
-            raise ValueError("TSORT32 campaigns need a valid shape of at least 1x1")
-
     def n_idx(self, cfg) -> int:
         return 2 * cfg.rows * cfg.cols
-
-    def cap(self, cfg) -> int:
-        return (1 << 32) - 1
 
     def cast(self, cfg, values: np.ndarray) -> np.ndarray:
         """Raw bits; ``program`` gives the source its type and idx uint32."""
@@ -79,9 +69,7 @@ class Tsort32Instr(Instr):
         yield dict(rows=r + 1), np.concatenate([p[:r + 1].reshape(-1) for p in parts])
 
 
-class TmrgsortInstr(Instr):
-    oobs = ("undefined",)
-    execs = ("auto",)
+class TmrgsortInstr(DataOperands):
     ops = ("", "exhausted")
     name = "tmrgsort"
     defaults = {"rows": 1, "cols": 24, "oob": "undefined", "dtype": "float32", "dst_fill": 0xAB}
@@ -93,9 +81,6 @@ class TmrgsortInstr(Instr):
 
     def n_idx(self, cfg) -> int:
         return 2 * cfg.cols
-
-    def cap(self, cfg) -> int:
-        return (1 << 32) - 1
 
     def cast(self, cfg, values: np.ndarray) -> np.ndarray:
         return np.asarray(values, np.int64).view(np.uint64)

@@ -11,7 +11,7 @@ import numpy as np
 
 from ... import dtypes
 from ...enums import RoundMode, SaturationMode
-from ...execution.instrs.base import Instr, pad_to
+from ...execution.instrs.base import DataOperands, pad_to
 from ..tgather.config import data_cast
 from .api import CPU_TYPES
 
@@ -26,24 +26,14 @@ def parse(op: str) -> tuple[str, RoundMode, SaturationMode | None]:
     return d, RoundMode[f"CAST_{r.upper()}"], SaturationMode[s[0].upper()] if s else None
 
 
-class TcvtInstr(Instr):
-    oobs = ("undefined",)
-    execs = ("auto",)
+class TcvtInstr(DataOperands):
     ops = OPS
     op_form = "DST.ROUND[.SAT] (DST " + "|".join(CPU_TYPES) + "; ROUND " + "|".join(ROUNDS) + "; SAT on|off)"
     name = "tcvt"
     defaults = {"rows": 4, "cols": 32, "oob": "undefined", "dtype": "float32", "op": "int32.rint"}
 
-    def validate(self, cfg) -> None:
-        super().validate(cfg)
-        if cfg.rows < 1 or cfg.cols < 1:
-            raise ValueError("TCVT campaigns need a valid shape of at least 1x1")
-
     def n_idx(self, cfg) -> int:
         return cfg.rows * cfg.cols
-
-    def cap(self, cfg) -> int:
-        return (1 << 32) - 1
 
     def cast(self, cfg, values: np.ndarray) -> np.ndarray:
         return data_cast(cfg, values)
@@ -59,18 +49,6 @@ class TcvtInstr(Instr):
         size = pad_to(src[0] * src[1] * Ts, 32)
         return {"src_shape": src, "dst_shape": dst, "Td": Td, "src_addr": 0, "dst_addr": size,
                 "out_bytes": dst[0] * dst[1] * Td}
-
-    def needs(self, cfg, L: dict) -> dict[str, int]:
-        return {"ub": L["dst_addr"] + L["out_bytes"]}
-
-    def footprint(self, cfg, L: dict):
-        return {"ub": [(L["dst_addr"], L["dst_addr"] + L["out_bytes"])]}
-
-    def out_bytes(self, cfg, L: dict) -> int:
-        return L["out_bytes"]
-
-    def read_out(self, core, cfg, L: dict) -> np.ndarray:
-        return core.read("ub", L["dst_addr"], L["out_bytes"])
 
     def program(self, pto, core, cfg, L, T, vals, each, before) -> None:
         d, mode, sat = parse(cfg.op)

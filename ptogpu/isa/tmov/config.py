@@ -9,31 +9,21 @@ from __future__ import annotations
 import numpy as np
 
 from ... import dtypes
-from ...execution.instrs.base import Instr, pad_to
+from ...execution.instrs.base import DataOperands, pad_to
 from ..tcvt.api import CPU_TYPES
 from ..tgather.config import data_cast
 
 
-class TmovInstr(Instr):
-    oobs = ("undefined",)
-    execs = ("auto",)
+class TmovInstr(DataOperands):
     ops = ("",) + CPU_TYPES
     name = "tmov"
     defaults = {"rows": 4, "cols": 20, "oob": "undefined", "dtype": "float32", "dst_fill": 0xAB}
-
-    def validate(self, cfg) -> None:
-        super().validate(cfg)
-        if cfg.rows < 1 or cfg.cols < 1:
-            raise ValueError("TMOV campaigns need a valid shape of at least 1x1")
 
     def dst_type(self, cfg) -> str:
         return cfg.op or cfg.dtype
 
     def n_idx(self, cfg) -> int:
         return cfg.rows * cfg.cols
-
-    def cap(self, cfg) -> int:
-        return (1 << 32) - 1
 
     def cast(self, cfg, values: np.ndarray) -> np.ndarray:
         return data_cast(cfg, values)
@@ -48,18 +38,6 @@ class TmovInstr(Instr):
         shape = (cfg.rows, pad_to(cfg.cols, 32 // min(cfg.esize, Td)))
         size = pad_to(shape[0] * shape[1] * cfg.esize, 32)
         return {"dst_shape": shape, "Td": Td, "src_addr": 0, "dst_addr": size, "out_bytes": shape[0] * shape[1] * Td}
-
-    def needs(self, cfg, L: dict) -> dict[str, int]:
-        return {"ub": L["dst_addr"] + L["out_bytes"]}
-
-    def footprint(self, cfg, L: dict):
-        return {"ub": [(L["dst_addr"], L["dst_addr"] + L["out_bytes"])]}
-
-    def out_bytes(self, cfg, L: dict) -> int:
-        return L["out_bytes"]
-
-    def read_out(self, core, cfg, L: dict) -> np.ndarray:
-        return core.read("ub", L["dst_addr"], L["out_bytes"])
 
     def program(self, pto, core, cfg, L, T, vals, each, before) -> None:
         V, RM = pto.TileType.Vec, pto.BLayout.RowMajor
