@@ -61,17 +61,16 @@ def TCMP(dst: Tile, src0: Tile, src1: Tile, mode: CmpMode) -> None:
                                                         else ("int32", "half", "float32"))
     check(T in allowed, "TCMP: Invalid data type", t, f"{T} is not one of {', '.join(allowed)}")
     _vec("TCMP", t, dict(dst=dst, src0=src0, src1=src1))
-    if t == "a5":
+    if R.cmp_row_major:
         _row_major("TCMP", t, dict(dst=dst, src0=src0, src1=src1))
     _bound(dst, src0, src1)
-    if t != "a5":
-        macro = "assert" if t == "cpu" else core.target.assert_macro
-        if t != "cpu":
-            runtime_assert(core, (src0.valid_row, src0.valid_col) == (src1.valid_row, src1.valid_col),
-                           f"TCMP: {macro}(src0 and src1 valid shapes are the same)",
-                           f"src0 {src0.valid_row}x{src0.valid_col}, src1 {src1.valid_row}x{src1.valid_col}")
-            runtime_assert(core, src0.valid_row == dst.valid_row, f"TCMP: {macro}(src0 and dst valid rows)",
-                           f"src0 {src0.valid_row}, dst {dst.valid_row}")
+    if R.cmp_asserts:
+        macro = core.target.assert_macro
+        runtime_assert(core, (src0.valid_row, src0.valid_col) == (src1.valid_row, src1.valid_col),
+                       f"TCMP: {macro}(src0 and src1 valid shapes are the same)",
+                       f"src0 {src0.valid_row}x{src0.valid_col}, src1 {src1.valid_row}x{src1.valid_col}")
+        runtime_assert(core, src0.valid_row == dst.valid_row, f"TCMP: {macro}(src0 and dst valid rows)",
+                       f"src0 {src0.valid_row}, dst {dst.valid_row}")
     hazard("TCMP", {"dst": dst}, {"src0": src0, "src1": src1}, in_place_ok=True)
     if R.packing == "words":
         return S.cpu_words(core, dst, src0, src1, mode)
@@ -99,7 +98,7 @@ def TCMPS(dst: Tile, src0: Tile, src1, mode: CmpMode) -> None:
         if R.cmp_dst is not None:
             check(dst.DType in R.cmp_dst, "TCMPS: dst data type (vcmpvs_* takes __ubuf__ uint8_t*)", t, dst.DType)
     _bound(dst, src0, *((src1,) if tile_form else ()))
-    if t != "cpu":
+    if R.cmps_rows_assert:
         runtime_assert(core, src0.valid_row == dst.valid_row,
                        f"TCMPS: {core.target.assert_macro}(Number of rows of src and dst must be the same.)",
                        f"src {src0.valid_row}, dst {dst.valid_row}")
@@ -156,10 +155,10 @@ def TSELS(dst: Tile, mask: Tile, src: Tile, tmp: Tile, scalar) -> None:
     if R.sels_sizes is not None:
         check(size in R.sels_sizes, "Fix: TSEL only support 16B and 32B data type.", t, dst.DType)
     if R.row_major:
-        for name, x in (("dst", dst), ("src", src)) + ((("mask", mask),) if t == "a5" else ()):
+        for name, x in (("dst", dst), ("src", src)) + ((("mask", mask),) if R.sels_mask_row_major else ()):
             check(x.isRowMajor, "TSELS: not supported Layout type", t, f"{name} is ColMajor")
     _bound(dst, mask, src, tmp)
-    macro = "assert" if t == "cpu" else core.target.assert_macro
+    macro = core.target.assert_macro
     runtime_assert(core, (src.valid_row, src.valid_col) == (dst.valid_row, dst.valid_col),
                    f"TSELS: {macro}(src and dst valid shapes are the same)",
                    f"src {src.valid_row}x{src.valid_col}, dst {dst.valid_row}x{dst.valid_col}")
@@ -167,5 +166,4 @@ def TSELS(dst: Tile, mask: Tile, src: Tile, tmp: Tile, scalar) -> None:
     hazard("TSELS", {"dst": dst}, {"mask": mask, "src": src}, in_place_ok=True)
     if R.sels_tmp:                               # a2a3/TSels.hpp:19-48: the scalar goes to tmp[0]
         S.write(core, tmp, np.array([tmp.addr], np.int64), sb.reshape(-1, 1), size, "TSELS tmp write")
-    S.select(core, "TSELS", dst, mask, src, None, sb, "words" if t == "cpu" else
-             ("rows" if R.sel_walk == "rows_elems" else R.sel_walk))
+    S.select(core, "TSELS", dst, mask, src, None, sb, R.sels_walk)

@@ -32,7 +32,12 @@ class CompareRules:
     sels_sizes: tuple[int, ...] | None
     sels_tmp: bool                        # TSELS stores the scalar in tmp[0]
     b64_cols: int | None                  # 8-byte elements: columns a row handles (A5: 64)
-    row_major: bool                       # TCMP / TSEL / TSELS want row-major tiles
+    row_major: bool                       # TSEL / TSELS want row-major dst and src (TCMPS: dst)
+    cmp_row_major: bool                   # TCMP wants row-major dst, src0, src1 (A5)
+    cmp_asserts: bool                     # TCMP asserts equal src valid shapes and src0/dst valid rows (A2/A3)
+    cmps_rows_assert: bool                # TCMPS asserts src0 and dst valid rows equal (the NPUs)
+    sels_mask_row_major: bool             # TSELS wants a row-major mask too (A5)
+    sels_walk: str                        # TSELS's mask walk: "words" (the simulator) | "rows" (per row)
 
 
 TABLES = {
@@ -41,18 +46,23 @@ TABLES = {
                         int32_eq_only=False, ne_by_not=False, half_bits_16=False, cmps_layout="reflow",
                         cmps_eq_tolerance=True, cmps_tile="elementwise", sel_sizes=None, sel_walk="flat",
                         sel_tmp=False, sels_types=None, sels_sizes=None, sels_tmp=False, b64_cols=None,
-                        row_major=False),
+                        row_major=False, cmp_row_major=False, cmp_asserts=False, cmps_rows_assert=False,
+                        sels_mask_row_major=False, sels_walk="words"),
     # a2a3/TCmp.hpp:20-142, TCmps.hpp:22-198, TSel.hpp:24-76, TSels.hpp:19-65
     "a2a3": CompareRules(packing="repeats", cmp_src=("int32", "half", "float32"), cmp_dst=("uint8",),
                          cmps_src=("int32", "float32", "half", "uint16", "int16"), int32_eq_only=True,
                          ne_by_not=True, half_bits_16=True, cmps_layout="rows", cmps_eq_tolerance=False,
                          cmps_tile="first", sel_sizes=(2, 4), sel_walk="rows", sel_tmp=True, sels_types=None,
-                         sels_sizes=(2, 4), sels_tmp=True, b64_cols=None, row_major=True),
+                         sels_sizes=(2, 4), sels_tmp=True, b64_cols=None, row_major=True,
+                         cmp_row_major=False, cmp_asserts=True, cmps_rows_assert=True, sels_mask_row_major=False,
+                         sels_walk="rows"),
     # a5/TCmp.hpp:52-171, TCmps.hpp:22-274, TSel.hpp:19-130, TSels.hpp:20-141, Int64Binary.hpp:20-364
     "a5": CompareRules(packing="chunks", cmp_src=_ALL11, cmp_dst=None, cmps_src=_ALL11, int32_eq_only=False,
                        ne_by_not=False, half_bits_16=False, cmps_layout="rows", cmps_eq_tolerance=False,
                        cmps_tile="first_b64_elementwise", sel_sizes=(1, 2, 4, 8), sel_walk="rows_elems",
                        sel_tmp=False,
                        sels_types=("int64", "uint64", "int8", "int16", "int32", "half", "float32", "uint8", "uint16",
-                                   "uint32"), sels_sizes=(1, 2, 4, 8), sels_tmp=False, b64_cols=64, row_major=True),
+                                   "uint32"), sels_sizes=(1, 2, 4, 8), sels_tmp=False, b64_cols=64, row_major=True,
+                       cmp_row_major=True, cmp_asserts=False, cmps_rows_assert=True, sels_mask_row_major=True,
+                       sels_walk="rows"),
 }
