@@ -41,7 +41,7 @@ def check_tiles(core, call: str, named: dict) -> None:
     tiles = list(named.items())
     dst = tiles[0][1]
     op = BINARY.get(call) or UNARY.get(call) or SCALAR.get(call) or call
-    allowed = R.dtypes.get(call, None if call == "TEXPANDS" and t == "cpu" else ARITH)
+    allowed = R.dtypes.get(call, ARITH)
     if allowed is not None:
         check(dst.DType in allowed, f"{call}: Invalid data type", t,
               f"{dst.DType} is not one of {', '.join(allowed)}")
@@ -75,9 +75,9 @@ def valid_shapes(core, call: str, named: dict) -> None:
     R, t = _rules(core)
     items = list(named.items())
     dst = items[0][1]
-    if t == "cpu" and call not in R.c_assert:
+    if R.c_assert is not None and call not in R.c_assert:
         return
-    macro = "assert" if t == "cpu" else core.target.assert_macro
+    macro = core.target.assert_macro
     for name, x in items[1:]:
         runtime_assert(core, (x.valid_row, x.valid_col) == (dst.valid_row, dst.valid_col),
                        f"{call}: {macro}(valid shapes of all I/O tiles are the same)",
@@ -253,7 +253,7 @@ def _rdivs(core, ops) -> None:
     sb = scalar(core, "TDIVS", T, s)
     fn = binary_fn(core, "TDIVS", T)
     same = dst.space == src.space and dst.addr == src.addr
-    asserts = t == "cpu" and asserts_live(core)
+    asserts = R.rdivs_assert and asserts_live(core)
 
     def go(a):
         num = np.broadcast_to(sb, a.shape)
@@ -280,7 +280,7 @@ def _texpands(ops: tuple, enums: dict) -> None:
     VR, VC = dst.valid_row, S.columns(core, "TEXPANDS", dst)
     row_major = dst.isRowMajor
     # the storage offsets written
-    if t != "cpu" and dst.Loc == TileType.Mat:          # pto_create_cbuf_matrix: the whole tile
+    if R.expands_mat_whole and dst.Loc == TileType.Mat:  # pto_create_cbuf_matrix: the whole tile
         off = np.arange(dst.Rows * dst.Cols, dtype=np.int64)
     elif R.expands_flat and ((row_major and VR > 1 and (dst.ValidCol != DYNAMIC or VC == dst.Cols)) or
                              (not row_major and VC > 1 and (dst.ValidRow != DYNAMIC or VR == dst.Rows))):
@@ -356,7 +356,7 @@ class _TCI:
         if tmp_form and R.tci_tmp == "a5" and VC == 0:
             raise PtoFault("TCI with tmp and no valid columns: (uint16_t)(0 - 1) = 65535 loop trips write past the "
                            "tile (a5/Tci.hpp:69,81)", rule="TCI tmp, zero valid columns", target=t)
-        down = (desc == 1) if t == "cpu" else desc != 0
+        down = (desc == 1) if R.tci_desc_is_one else desc != 0
         i = np.arange(VC, dtype=np.int64)
         sb = scalar(core, "TCI", T, start)
         if V.is_float(T):

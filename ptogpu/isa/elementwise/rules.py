@@ -25,7 +25,8 @@ class ElementwiseRules:
     row_major: tuple[str, ...]             # calls whose static_assert wants row-major tiles
     any_loc: tuple[str, ...]               # calls with no TileType::Vec check
     one_tile_type: tuple[str, ...]         # calls whose operands are one C++ tile type (one template parameter)
-    c_assert: tuple[str, ...]              # calls with the simulator's C assert on equal valid shapes
+    c_assert: tuple[str, ...] | None       # calls that assert equal valid shapes (the simulator's C assert;
+                                           # None: every call, the NPUs' PTO_ASSERT)
     addressing: str                        # "layout" (GetTileElementOffset) | "row_stride" (base + r*RowStride + c)
     minmax: str                            # "std": std::max/min, src0 on NaN and ties | "vmax": NaN wins, else (a>b)?a:b
     minmax_scalar: str                     # "std" | "pseudo": the ISA page's (src > s) ? src : s
@@ -50,6 +51,9 @@ class ElementwiseRules:
     expands_b8_extra: bool                 # TEXPANDS int8, odd VC: one byte more per row (flat: at the end)
     tci_tmp: str                           # TCI's tmp form: "none" (no overload) | "neg" (-(S+i) descending) | "a5"
     tci_dtypes: tuple[str, ...] | None
+    tci_desc_is_one: bool                  # TCI's descending flag counts down only when it is 1 (cpu), else when != 0
+    rdivs_assert: bool                     # TDIVS(dst, scalar, src) asserts src != 0 per element (cpu)
+    expands_mat_whole: bool                # TEXPANDS into a Mat tile fills the whole tile (pto_create_cbuf_matrix)
 
 
 _CPU_INT_ONLY = ("TAND", "TOR", "TXOR", "TSHL", "TSHR", "TNOT", "TANDS", "TORS", "TXORS", "TSHLS", "TSHRS")
@@ -57,7 +61,7 @@ _CPU_INT_ONLY = ("TAND", "TOR", "TXOR", "TSHL", "TSHR", "TNOT", "TANDS", "TORS",
 TABLES = {
     # cpu/ElementOp.h, ElementTileOp.h:18-123, TAdd.hpp, TAbs.hpp:25, TBinSOps.hpp:26-250, TExpands.hpp, TCI.hpp
     "cpu": ElementwiseRules(
-        dtypes={**{c: INTS for c in _CPU_INT_ONLY}, "TABS": (I8, I16, I32, I64, F16, BF16, F32)},
+        dtypes={**{c: INTS for c in _CPU_INT_ONLY}, "TABS": (I8, I16, I32, I64, F16, BF16, F32), "TEXPANDS": ANY},
         bitwise_floats=(),
         row_major=("TADDS", "TMULS", "TDIVS", "TMAXS"),
         any_loc=("TXORS", "TADD", "TSUB", "TMUL", "TDIV", "TMAX", "TMIN", "TAND", "TOR", "TXOR", "TSHL", "TSHR",
@@ -67,7 +71,7 @@ TABLES = {
         addressing="layout", minmax="std", minmax_scalar="std", shift="c", shift_scalar="c", int_div="c",
         int_divs="c", neg="c", abs="c", ftz=False, b64_cols=None, b64_capped=(), pad_byte=(), xor_tmp=False, subs_float=False,
         divs_inplace=False, bitwise_s_inplace=False, expands_flat=False, expands_b8_extra=False, tci_tmp="none",
-        tci_dtypes=None),
+        tci_dtypes=None, tci_desc_is_one=True, rdivs_assert=True, expands_mat_whole=False),
     # a2a3/TBinOp.hpp, TAdd.hpp ... TXor.hpp, TBinSOp.hpp, TSubS.hpp, TDivS.hpp, TBitwiseSOp.hpp, TExpandS.hpp, TCI.hpp
     "a2a3": ElementwiseRules(
         dtypes={**{c: (I32, I16, F16, F32) for c in ("TADD", "TSUB", "TMUL", "TMAX", "TMIN", "TNEG", "TADDS", "TSUBS",
@@ -79,12 +83,13 @@ TABLES = {
         bitwise_floats=("TAND", "TOR", "TXOR", "TNOT", "TANDS", "TORS", "TXORS"),
         row_major=("TADD", "TSUB", "TMUL", "TDIV", "TMAX", "TMIN", "TAND", "TOR", "TXOR", "TABS"),
         any_loc=("TEXPANDS",),
-        one_tile_type=(), c_assert=(),
+        one_tile_type=(), c_assert=None,
         addressing="row_stride", minmax="vmax", minmax_scalar="pseudo", shift="c", shift_scalar="vector",
         int_div="refuse", int_divs="scalar_unit", neg="muls", abs="vabs", ftz=True, b64_cols=None, b64_capped=(),
         pad_byte=("TAND", "TOR", "TXOR", "TNOT"), xor_tmp=True, subs_float=True, divs_inplace=True,
         bitwise_s_inplace=True, expands_flat=True, expands_b8_extra=True, tci_tmp="neg", tci_dtypes=(I16, U16, I32, U32,
-                                                                                                      F16, F32)),
+                                                                                                      F16, F32),
+        tci_desc_is_one=False, rdivs_assert=False, expands_mat_whole=True),
     # a5/TBinOp.hpp, TAdd.hpp ... TXor.hpp, Int64Binary.hpp, TBinSOp.hpp, TDivS.hpp, TExpandS.hpp, Tci.hpp
     "a5": ElementwiseRules(
         dtypes={**{c: ARITH for c in ("TADD", "TSUB", "TMAX", "TMIN", "TADDS", "TSUBS", "TMAXS", "TMINS")},
@@ -101,11 +106,12 @@ TABLES = {
         row_major=("TADD", "TSUB", "TMUL", "TDIV", "TMAX", "TMIN", "TAND", "TOR", "TXOR", "TNOT", "TSHL", "TSHR",
                    "TABS", "TANDS", "TORS", "TXORS"),
         any_loc=("TEXPANDS",),
-        one_tile_type=(), c_assert=(),
+        one_tile_type=(), c_assert=None,
         addressing="row_stride", minmax="vmax", minmax_scalar="pseudo", shift="vector", shift_scalar="vector",
         int_div="a5", int_divs="scalar_unit", neg="muls", abs="vabs", ftz=True, b64_cols=64,
         b64_capped=("TADDS", "TSUBS", "TMULS", "TDIVS", "TMAXS", "TMINS", "TSHLS", "TSHRS", "TNEG", "TDIV", "TEXPANDS"),
         pad_byte=(),
         xor_tmp=False, subs_float=False, divs_inplace=False, bitwise_s_inplace=False, expands_flat=False,
-        expands_b8_extra=False, tci_tmp="a5", tci_dtypes=(I16, U16, I32, U32)),
+        expands_b8_extra=False, tci_tmp="a5", tci_dtypes=(I16, U16, I32, U32),
+        tci_desc_is_one=False, rdivs_assert=False, expands_mat_whole=True),
 }
