@@ -63,20 +63,19 @@ def TSORT32(dst: Tile, src: Tile, idx: Tile, tmp: Tile | None = None) -> None:
     for name in ("dst", "src", "idx"):
         x = named[name]
         check(x.isRowMajor, "TSort32: expect row major", t, f"{name} is ColMajor")
-        if t == "cpu":
+        if R.sim_checks:
             check(x.SLayout == SLayout.NoneBox, "TSort32: only NoneBox tiles are supported in CPU sim", t,
                   f"{name} is boxed")
         else:
             check(x.Loc == TileType.Vec, "TileType must be Vec.", t, f"{name} is TileType.{x.Loc.name}")
-    if t == "cpu":
+    if R.sim_checks:
         check(src.Cols == idx.Cols, "The Src stride must be consistent with the idx stride", t,
               f"src Cols {src.Cols}, idx Cols {idx.Cols}")
     for x in named.values():
         x._bound()
     C = src.valid_col
     if tmp is not None and R.tail == "drop" and C % 32:
-        limit = 8160 * (src.Element.itemsize if t == "a2a3" else 1)
-        if C * src.Element.itemsize > limit:
+        if (C if R.large_tmp_unit == "elements" else C * src.Element.itemsize) > 8160:
             raise PtoCheckError(f"{C} columns with a tail: the large-tmp path (LargeTmpBufferImpl) is not emulated",
                                 rule="TSORT32 tail path", target=t)
     S.tsort32(core, dst, src, idx, tmp if R.tail == "drop" else None)
@@ -94,7 +93,7 @@ def _mrg_checks(core, named: dict, list_tiles: tuple) -> None:
             check(x.DType == dst.DType, "TMrgsort: Destination and Source tile data types must be the same.", t,
                   f"{name} holds {x.DType}")
         check(x.Loc == TileType.Vec, "TMRGSORT: tile type must be Vec.", t, f"{name} is TileType.{x.Loc.name}")
-        if t == "cpu" or name != "src3":
+        if R.sim_checks or name != "src3":
             check(x.Rows == 1, "TMRGSORT: tile rows must be 1.", t, f"{name} has {x.Rows} rows")
         check(x.isRowMajor, "TMRGSORT: BLayout must be RowMajor.", t, f"{name} is ColMajor")
     for x in named.values():

@@ -23,6 +23,10 @@ class SortRules:
     counts_always: bool                   # executedNumList written even without exhausted
     single_from: str                      # the single-list form's group count: from "dst" or "src" valid columns
     single_checks: bool                   # the single-list form returns on blockLen 0 or not a multiple of a pair
+    sim_checks: bool                      # the simulator's checks: NoneBox tiles, src Cols == idx Cols, any Loc; else
+                                          # Vec tiles; TMRGSORT: every tile (src3 too) one row
+    large_tmp_unit: str                   # TSORT32 with tmp and a tail: a row of more than 8160 "bytes" (or
+                                          # "elements", A2/A3) takes LargeTmpBufferImpl
 
 
 TABLES = {
@@ -30,14 +34,15 @@ TABLES = {
     "cpu": SortRules(dtypes=("int32", "int16", "half", "bfloat16", "float32"), mrg_dtypes=None, rows_from="src",
                      idx_broadcast=False, idx_same_shape=True, tail="partial", ties="idx", half_block_bug=True,
                      chunk_bug=False, pad_tmp_extra=0, merge_into="dst", counts_always=True, single_from="dst",
-                     single_checks=True),
+                     single_checks=True, sim_checks=True, large_tmp_unit="bytes"),
     # a2a3/TSort32.hpp:18-208, a2a3/TMrgSort.hpp:17-318
     "a2a3": SortRules(dtypes=("half", "float32"), mrg_dtypes=("half", "float32"), rows_from="dst", idx_broadcast=True,
                       idx_same_shape=False, tail="drop", ties="position", half_block_bug=False, chunk_bug=True,
                       pad_tmp_extra=32, merge_into="tmp", counts_always=False, single_from="src",
-                      single_checks=False),
+                      single_checks=False, sim_checks=False, large_tmp_unit="elements"),
     # a5/TSort32.hpp:27-225, a5/TMrgSort.hpp:20-293
     "a5": SortRules(dtypes=("half", "float32"), mrg_dtypes=("half", "float32"), rows_from="dst", idx_broadcast=True,
                     idx_same_shape=False, tail="drop", ties="position", half_block_bug=False, chunk_bug=True,
-                    pad_tmp_extra=0, merge_into="tmp", counts_always=False, single_from="src", single_checks=False),
+                    pad_tmp_extra=0, merge_into="tmp", counts_always=False, single_from="src", single_checks=False,
+                    sim_checks=False, large_tmp_unit="bytes"),
 }
