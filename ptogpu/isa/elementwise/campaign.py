@@ -12,9 +12,11 @@ through the batch path. Per tile the engine computes each side with ``ew_apply``
 
 References: each side's bytes are checked against the NumPy semantics (and the engine's class
 against the batch path's verdict) on a sample -- the first :data:`SAMPLE` instances and each
-class's first instances -- which the report states; a disagreement there is an
-``EmulatorBug``. ``ew_fuzz_campaign`` is the same engine as a kernel (one thread per tile), run
-in the tests through the host shim."""
+class's first instances -- which the report states; an instance where they disagree takes the
+batch path's class marked ``backend disagreement`` (an emulator bug). The sample's engine
+classes come from the native engine (``pto_ew_fuzz_classes``) on either backend.
+``ew_fuzz_campaign`` is the same engine as a kernel (one thread per tile), run in the tests
+through the host shim."""
 from __future__ import annotations
 
 import ctypes
@@ -23,7 +25,6 @@ from itertools import combinations
 import numpy as np
 
 from ...backend.kernels import Consts
-from ...errors import EmulatorBug
 from ...targets import get_target
 from .api import BINARY, SCALAR, UNARY
 from .kernels import KINDS, model_words, plain_call
@@ -53,8 +54,8 @@ def _words(cfg) -> list[int]:
 
 
 def _alternatives(ca, cb) -> list[tuple[int, int, int, object]]:
-    """(tier, direction, bits, hybrid config) in explain()'s tiers; None when a hybrid leaves the
-    element's operation (the engine could not compute it)."""
+    """(tier, direction, bits, hybrid config) in explain()'s tiers: each side with the other's
+    field (or pair of fields), as ``explain`` asks them."""
     from ...fuzz import rules as R
     from ...fuzz.explain import hybrid
     cand = [f for f in R.differing(ca.instr, ca.space, ca.target, cb.target)
@@ -146,7 +147,6 @@ def _cupy_chunk(prm: np.ndarray, m: int) -> np.ndarray:
 def run(ca, cb, gen, sa, sb, n: int, start: int, rep, *, chunk=None, progress=None) -> None:
     """Instances start .. start+n-1 into ``rep``; then the sample checked on the batch path."""
     from ...fuzz import fused
-    from ...fuzz.compare import vector_task
     fused.check_generator(gen, ca.n_idx, ca.cap, start)
     step = int(chunk or 1 << 20)
     chunk_of = _native_chunk if sa.backend == "native" else _cupy_chunk
