@@ -111,6 +111,8 @@ def build_parser() -> argparse.ArgumentParser:
     register_simt(sub)                  # ptogpu simt sweep | show
     from .fuzz.cli import add_parser as register_fuzz
     register_fuzz(sub)                  # ptogpu fuzz
+    from .fuzz.coverage import add_parser as register_coverage
+    register_coverage(sub)              # ptogpu coverage
     return p
 
 

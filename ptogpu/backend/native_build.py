@@ -4,6 +4,7 @@ the quick foreground build and the detached optimised one. ``native_backend`` lo
 launches what this builds."""
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
@@ -54,7 +55,19 @@ def base_flags() -> tuple[str, ...]:
     opt = os.environ.get("PTOGPU_NATIVE_OPT", "-O3")
     if opt not in ("-O0", "-O1", "-O2", "-O3"):
         raise NativeUnavailable(f"PTOGPU_NATIVE_OPT={opt!r}: one of -O0, -O1, -O2, -O3")
-    return tuple(opt if f == "-O3" else f for f in FLAGS)
+    flags = tuple(opt if f == "-O3" else f for f in FLAGS)
+    return flags + COVERAGE_FLAGS if coverage_dir() else flags
+
+
+COVERAGE_FLAGS = ("--coverage", "-fprofile-update=atomic")
+"""gcov instrumentation (``ptogpu coverage``): line and branch counts, thread-safe under OpenMP."""
+
+
+def coverage_dir() -> Path | None:
+    """``$PTOGPU_NATIVE_COVERAGE``: where an instrumented build keeps its object files, beside
+    which gcov's count files land when the process exits (``ptogpu.fuzz.coverage`` reads them)."""
+    d = os.environ.get("PTOGPU_NATIVE_COVERAGE")
+    return Path(d) if d else None
 
 
 def flag_sets() -> list[tuple[str, ...]]:
@@ -84,7 +97,11 @@ def _build(cxx: str, flags: tuple[str, ...], out: Path, files: list[Path] | None
     fd, tmp = tempfile.mkstemp(suffix=".so.tmp", dir=out.parent)
     os.close(fd)
     cflags = [f for f in flags if f != "-shared"]
-    with tempfile.TemporaryDirectory(dir=out.parent) as objdir:
+    cov = coverage_dir() if "--coverage" in flags else None
+    if cov is not None:                 # the objects stay: gcov reads them and their counts
+        (cov / out.stem).mkdir(parents=True, exist_ok=True)
+    with (contextlib.nullcontext(str(cov / out.stem)) if cov is not None
+          else tempfile.TemporaryDirectory(dir=out.parent)) as objdir:
         jobs, objs = [], []
         for p in files or sources.kernel_files():
             obj = os.path.join(objdir, p.stem + ".o")

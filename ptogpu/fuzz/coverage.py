@@ -1,0 +1,177 @@
+"""Where the known suite looks: the lines and branches of the kernels, references and engines in
+``cuda_src/`` that its campaigns execute (``ptogpu coverage``).
+
+The suite runs once in a child process over a build of ``cuda_src`` instrumented for gcov
+(``PTOGPU_NATIVE_COVERAGE``: ``--coverage``, -O0, a private kernel cache), then ``gcov
+--json-format`` reads each family's counts. Only code compiled for the host counts: what sits
+under ``#ifndef PTO_HOST_SHIM`` (device-only code) is not in the build, and a header's line counts
+as executed when any family executed it. gcov is the well-kept tool for this (GCC's own); the
+report is a table of gcov's counts, nothing re-derived.
+"""
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..backend import sources
+
+
+@dataclass
+class FileCoverage:
+    path: str                                   # relative to cuda_src/
+    lines: dict[int, int] = field(default_factory=dict)        # line -> count (max over families)
+    branches: dict[tuple[int, int], int] = field(default_factory=dict)   # (line, k) -> count
+
+    @property
+    def lines_run(self) -> int:
+        return sum(1 for c in self.lines.values() if c)
+
+    @property
+    def branches_taken(self) -> int:
+        return sum(1 for c in self.branches.values() if c)
+
+    def missed(self, most: int = 6) -> str:
+        """The first runs of unexecuted lines, as ``a-b`` ranges."""
+        out, run = [], []
+        for ln in sorted(k for k, c in self.lines.items() if not c):
+            if run and ln != run[-1] + 1:
+                out.append(run)
+                run = []
+            run.append(ln)
+        if run:
+            out.append(run)
+        text = [f"{r[0]}" if len(r) == 1 else f"{r[0]}-{r[-1]}" for r in out[:most]]
+        return ", ".join(text) + (f" (+{len(out) - most} more)" if len(out) > most else "")
+
+
+def pct(a: int, b: int) -> float:
+    return 100.0 * a / b if b else 100.0
+
+
+def run_suite(workdir: Path, args: tuple[str, ...] = ()) -> subprocess.CompletedProcess:
+    """The known suite (``ptogpu fuzz``, native) over an instrumented build in ``workdir``."""
+    env = dict(os.environ, PTOGPU_NATIVE_COVERAGE=str(workdir / "obj"), PTOGPU_CACHE_DIR=str(workdir / "cache"),
+               PTOGPU_NATIVE_OPT="-O0", PTOGPU_NATIVE_BACKGROUND="0", PTOGPU_REPRO_DIR=str(workdir / "repro"))
+    cmd = [sys.executable, "-m", "ptogpu", "fuzz", "--backend", "native", "--no-shrink", "--quiet", *args]
+    return subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=3600)
+
+
+def read_counts(workdir: Path) -> dict[str, FileCoverage]:
+    """gcov's counts of every instrumented family under ``workdir/obj``, merged per source file."""
+    src = sources.source_dir().resolve()
+    files: dict[str, FileCoverage] = {}
+    out = workdir / "gcov"
+    out.mkdir(exist_ok=True)
+    for obj in sorted((workdir / "obj").glob("*/*.o")):
+        cu = src / (obj.stem + ".cu")
+        subprocess.run(["gcov", "--json-format", "--branch-probabilities", "-o", str(obj), str(cu)], cwd=out,
+                       capture_output=True, text=True, timeout=600)
+        for js in out.glob("*.gcov.json.gz"):
+            for f in json.load(gzip.open(js))["files"]:
+                p = Path(f["file"])
+                p = p if p.is_absolute() else (out / p)
+                try:
+                    rel = str(p.resolve().relative_to(src))
+                except ValueError:
+                    continue                    # (system headers)
+                fc = files.setdefault(rel, FileCoverage(rel))
+                for ln in f["lines"]:
+                    n = ln["line_number"]
+                    fc.lines[n] = max(fc.lines.get(n, 0), int(ln["count"]))
+                    for k, b in enumerate(ln.get("branches", ())):
+                        fc.branches[(n, k)] = max(fc.branches.get((n, k), 0), int(b["count"]))
+            js.unlink()
+    return files
+
+
+@dataclass
+class Coverage:
+    files: dict[str, FileCoverage]
+    suite_rc: int
+    unloaded: list[str] = field(default_factory=list)     # kernel families no campaign loads
+
+    def totals(self) -> tuple[int, int, int, int]:
+        fs = self.files.values()
+        return (sum(f.lines_run for f in fs), sum(len(f.lines) for f in fs),
+                sum(f.branches_taken for f in fs), sum(len(f.branches) for f in fs))
+
+    def table(self) -> str:
+        rows = [f"{'file':28s} {'lines':>16s} {'branches':>16s}  not executed (lines)"]
+        for name in sorted(self.files):
+            f = self.files[name]
+            rows.append(f"{name:28s} {f.lines_run:6d}/{len(f.lines):<5d} {pct(f.lines_run, len(f.lines)):4.0f}% "
+                        f"{f.branches_taken:6d}/{len(f.branches):<5d} {pct(f.branches_taken, len(f.branches)):4.0f}%  "
+                        f"{f.missed()}")
+        for name in self.unloaded:
+            rows.append(f"{name:28s} {'not built':>16s} {'':>16s}  no campaign of the suite loads this kernel family")
+        lr, lt, br, bt = self.totals()
+        rows.append(f"{'all that was built':28s} {lr:6d}/{lt:<5d} {pct(lr, lt):4.0f}% {br:6d}/{bt:<5d} "
+                    f"{pct(br, bt):4.0f}%  (branches: every template instantiation's)")
+        return "\n".join(rows)
+
+    def to_json(self) -> dict:
+        lr, lt, br, bt = self.totals()
+        return {"suite_exit_status": self.suite_rc, "lines": [lr, lt], "branches": [br, bt],
+                "families_not_loaded": self.unloaded,
+                "files": {n: {"lines": [f.lines_run, len(f.lines)], "branches": [f.branches_taken, len(f.branches)],
+                              "not_executed": f.missed(1000)} for n, f in sorted(self.files.items())}}
+
+
+def measure(args: tuple[str, ...] = (), keep: str | None = None) -> Coverage:
+    """Run the known suite over an instrumented build and read gcov's counts (``keep``: a folder
+    to leave the build, the counts and gcov's files in; else a temporary one)."""
+    ctx = tempfile.TemporaryDirectory() if keep is None else None
+    work = Path(keep or ctx.name)
+    work.mkdir(parents=True, exist_ok=True)
+    try:
+        r = run_suite(work, args)
+        if not any((work / "obj").glob("*/*.gcda")):
+            raise RuntimeError("the instrumented suite left no gcov counts (no native build ran?): "
+                               + (r.stderr.strip().splitlines() or ["no output"])[-1])
+        built = {p.stem for p in (work / "obj").glob("*/*.o")}
+        unloaded = [p.name for p in sources.kernel_files() if p.stem not in built]
+        return Coverage(read_counts(work), r.returncode, unloaded)
+    finally:
+        if ctx is not None:
+            ctx.cleanup()
+
+
+def main(args) -> int:
+    """``ptogpu coverage``: the table (or ``--json``); exit 1 when line coverage is below
+    ``--min-lines`` or the suite itself failed."""
+    import shutil
+    from ..backend import native_backend
+    if shutil.which("gcov") is None:
+        raise ValueError("ptogpu coverage needs gcov (GCC's coverage tool) on the PATH")
+    ok, why = native_backend.available()
+    if not ok:
+        raise ValueError(f"ptogpu coverage builds the native kernels: {why}")
+    cov = measure(keep=args.keep)
+    lr, lt, _, _ = cov.totals()
+    if args.json:
+        print(json.dumps(cov.to_json(), indent=1))
+    else:
+        print("cuda_src lines and branches the known suite executes (host build, gcov; device-only code is not "
+              "compiled for the host and not counted)")
+        print(cov.table())
+        if cov.suite_rc:
+            print(f"the suite itself failed (exit status {cov.suite_rc})")
+    below = args.min_lines is not None and pct(lr, lt) < args.min_lines
+    if below and not args.json:
+        print(f"line coverage {pct(lr, lt):.1f}% is below --min-lines {args.min_lines}%")
+    return 1 if below or cov.suite_rc else 0
+
+
+def add_parser(sub) -> None:
+    c = sub.add_parser("coverage", help="the cuda_src lines and branches the known suite executes (gcov)")
+    c.add_argument("--json", action="store_true", help="one JSON document instead of the table")
+    c.add_argument("--min-lines", type=float, default=None, metavar="PCT",
+                   help="exit 1 when fewer lines than this percentage are executed")
+    c.add_argument("--keep", default=None, metavar="DIR", help="leave the instrumented build and gcov's files in DIR")
+    c.set_defaults(fn=main)
