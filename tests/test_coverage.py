@@ -40,6 +40,15 @@ def test_every_kernel_family_is_counted_or_named(cov):
     assert ("not built" in cov.table()) == bool(cov.unloaded)
 
 
+def test_the_python_rules_are_measured_too(cov):
+    pytest.importorskip("coverage")
+    assert "ptogpu/targets.py" in cov.python and "ptogpu/fuzz/explain.py" in cov.python
+    assert any(n.startswith("ptogpu/isa/elementwise/semantics") for n in cov.python)
+    lr, lt, br, bt, _ = cov.python["ptogpu/fuzz/explain.py"]
+    assert 0 < lr <= lt and 0 <= br <= bt
+    assert "Python (coverage.py)" in cov.table()
+
+
 def test_missed_lines_read_as_ranges():
     f = C.FileCoverage("x.cu", {1: 3, 2: 0, 3: 0, 4: 1, 7: 0, 9: 0, 10: 0})
     assert f.lines_run == 2 and f.missed() == "2-3, 7, 9-10"

@@ -1,12 +1,16 @@
 """Where the known suite looks: the lines and branches of the kernels, references and engines in
-``cuda_src/`` that its campaigns execute (``ptogpu coverage``).
+``cuda_src/`` that its campaigns execute (``ptogpu coverage``), and of the Python rules -- the
+NumPy semantics, the target tables, the verdicts -- through coverage.py where it is installed.
 
 The suite runs once in a child process over a build of ``cuda_src`` instrumented for gcov
 (``PTOGPU_NATIVE_COVERAGE``: ``--coverage``, -O0, a private kernel cache), then ``gcov
 --json-format`` reads each family's counts. Only code compiled for the host counts: what sits
 under ``#ifndef PTO_HOST_SHIM`` (device-only code) is not in the build, and a header's line counts
 as executed when any family executed it. gcov is the well-kept tool for this (GCC's own); the
-report is a table of gcov's counts, nothing re-derived.
+report is a table of gcov's counts, nothing re-derived. The Python side runs the suite under
+``coverage run --branch`` (the suite's own process; worker processes, which big campaigns use,
+are not followed) over ``ptogpu/semantics``, ``ptogpu/targets.py``, ``ptogpu/fuzz`` and the
+instruction packages' ``semantics`` modules.
 """
 from __future__ import annotations
 
@@ -54,12 +58,59 @@ def pct(a: int, b: int) -> float:
     return 100.0 * a / b if b else 100.0
 
 
-def run_suite(workdir: Path, args: tuple[str, ...] = ()) -> subprocess.CompletedProcess:
-    """The known suite (``ptogpu fuzz``, native) over an instrumented build in ``workdir``."""
+PY_SOURCES = ("ptogpu/semantics", "ptogpu/targets.py", "ptogpu/fuzz", "ptogpu/isa/*/semantics*.py")
+"""What the Python side measures: the rules the references compute and the verdicts."""
+
+
+def has_coverage_py() -> bool:
+    import importlib.util
+    return importlib.util.find_spec("coverage") is not None
+
+
+def run_suite(workdir: Path, args: tuple[str, ...] = (), python: bool = False) -> subprocess.CompletedProcess:
+    """The known suite (``ptogpu fuzz``, native) over an instrumented build in ``workdir``; with
+    ``python``, under coverage.py (data in ``workdir/.coverage``)."""
     env = dict(os.environ, PTOGPU_NATIVE_COVERAGE=str(workdir / "obj"), PTOGPU_CACHE_DIR=str(workdir / "cache"),
                PTOGPU_NATIVE_OPT="-O0", PTOGPU_NATIVE_BACKGROUND="0", PTOGPU_REPRO_DIR=str(workdir / "repro"))
-    cmd = [sys.executable, "-m", "ptogpu", "fuzz", "--backend", "native", "--no-shrink", "--quiet", *args]
+    run = [sys.executable, "-m", "coverage", "run", "--branch", f"--data-file={workdir / '.coverage'}",
+           f"--source={Path(__file__).resolve().parents[1]}", "-m"] if python else [sys.executable, "-m"]
+    cmd = [*run, "ptogpu", "fuzz", "--backend", "native", "--no-shrink", "--quiet", *args]
     return subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=3600)
+
+
+def read_python(workdir: Path) -> dict[str, tuple[int, int, int, int, str]]:
+    """coverage.py's counts per measured module: (lines run, lines, branches taken, branches,
+    the first runs of missing lines)."""
+    import fnmatch
+    out = workdir / "coverage.json"
+    subprocess.run([sys.executable, "-m", "coverage", "json", f"--data-file={workdir / '.coverage'}", "-o", str(out)],
+                   capture_output=True, text=True, timeout=600, cwd=workdir)
+    if not out.exists():
+        return {}
+    root = Path(__file__).resolve().parents[2]
+    got = {}
+    for name, f in json.loads(out.read_text())["files"].items():
+        p = Path(name)
+        rel = str(p.resolve().relative_to(root)) if p.is_absolute() else name
+        if not any(fnmatch.fnmatch(rel, pat) or rel.startswith(pat + "/") for pat in PY_SOURCES):
+            continue
+        s = f["summary"]
+        runs = _runs(f.get("missing_lines", []))
+        miss = ", ".join(f"{a}-{b}" if a != b else f"{a}" for a, b in runs[:6]) + \
+            (f" (+{len(runs) - 6} more)" if len(runs) > 6 else "")
+        got[rel] = (s["covered_lines"], s["num_statements"], s.get("covered_branches", 0), s.get("num_branches", 0),
+                    miss)
+    return got
+
+
+def _runs(lines: list[int]) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    for ln in sorted(lines):
+        if out and ln == out[-1][1] + 1:
+            out[-1] = (out[-1][0], ln)
+        else:
+            out.append((ln, ln))
+    return out
 
 
 def read_counts(workdir: Path) -> dict[str, FileCoverage]:
@@ -95,6 +146,7 @@ class Coverage:
     files: dict[str, FileCoverage]
     suite_rc: int
     unloaded: list[str] = field(default_factory=list)     # kernel families no campaign loads
+    python: dict = field(default_factory=dict)            # module -> coverage.py's counts (read_python)
 
     def totals(self) -> tuple[int, int, int, int]:
         fs = self.files.values()
@@ -113,12 +165,23 @@ class Coverage:
         lr, lt, br, bt = self.totals()
         rows.append(f"{'all that was built':28s} {lr:6d}/{lt:<5d} {pct(lr, lt):4.0f}% {br:6d}/{bt:<5d} "
                     f"{pct(br, bt):4.0f}%  (branches: every template instantiation's)")
+        if self.python:
+            rows.append("")
+            rows.append(f"{'Python (coverage.py)':44s} {'lines':>16s} {'branches':>16s}  not executed (lines)")
+            for name, (lr, lt, br, bt, miss) in sorted(self.python.items()):
+                rows.append(f"{name:44s} {lr:6d}/{lt:<5d} {pct(lr, lt):4.0f}% {br:6d}/{bt:<5d} {pct(br, bt):4.0f}%  "
+                            f"{miss}")
+            lr, lt, br, bt = (sum(v[k] for v in self.python.values()) for k in range(4))
+            rows.append(f"{'all of them':44s} {lr:6d}/{lt:<5d} {pct(lr, lt):4.0f}% {br:6d}/{bt:<5d} "
+                        f"{pct(br, bt):4.0f}%  (the suite's own process)")
         return "\n".join(rows)
 
     def to_json(self) -> dict:
         lr, lt, br, bt = self.totals()
         return {"suite_exit_status": self.suite_rc, "lines": [lr, lt], "branches": [br, bt],
                 "families_not_loaded": self.unloaded,
+                "python": {n: {"lines": [a, b], "branches": [c, d], "not_executed": m}
+                           for n, (a, b, c, d, m) in sorted(self.python.items())},
                 "files": {n: {"lines": [f.lines_run, len(f.lines)], "branches": [f.branches_taken, len(f.branches)],
                               "not_executed": f.missed(1000)} for n, f in sorted(self.files.items())}}
 
@@ -130,13 +193,14 @@ def measure(args: tuple[str, ...] = (), keep: str | None = None) -> Coverage:
     work = Path(keep or ctx.name)
     work.mkdir(parents=True, exist_ok=True)
     try:
-        r = run_suite(work, args)
+        py = has_coverage_py()
+        r = run_suite(work, args, python=py)
         if not any((work / "obj").glob("*/*.gcda")):
             raise RuntimeError("the instrumented suite left no gcov counts (no native build ran?): "
                                + (r.stderr.strip().splitlines() or ["no output"])[-1])
         built = {p.stem for p in (work / "obj").glob("*/*.o")}
         unloaded = [p.name for p in sources.kernel_files() if p.stem not in built]
-        return Coverage(read_counts(work), r.returncode, unloaded)
+        return Coverage(read_counts(work), r.returncode, unloaded, read_python(work) if py else {})
     finally:
         if ctx is not None:
             ctx.cleanup()
@@ -160,6 +224,8 @@ def main(args) -> int:
         print("cuda_src lines and branches the known suite executes (host build, gcov; device-only code is not "
               "compiled for the host and not counted)")
         print(cov.table())
+        if not cov.python:
+            print("(the Python rules are measured where coverage.py is installed: pip install 'ptogpu[test]')")
         if cov.suite_rc:
             print(f"the suite itself failed (exit status {cov.suite_rc})")
     below = args.min_lines is not None and pct(lr, lt) < args.min_lines
