@@ -49,6 +49,14 @@ def test_the_python_rules_are_measured_too(cov):
     assert "Python (coverage.py)" in cov.table()
 
 
+def test_each_instruction_package_has_its_row(cov):
+    rows = {name: (k, s) for name, _, k, s in cov.by_package()}
+    from ptogpu import isa
+    assert set(rows) == {i.hooks["api"].split(".")[2] for i in isa.INSTRUCTIONS}
+    assert rows["elementwise"][0][1] > 0 and rows["compare"][0] == (0, 0)       # (compare: no kernel)
+    assert "per instruction package" in cov.table()
+
+
 def test_missed_lines_read_as_ranges():
     f = C.FileCoverage("x.cu", {1: 3, 2: 0, 3: 0, 4: 1, 7: 0, 9: 0, 10: 0})
     assert f.lines_run == 2 and f.missed() == "2-3, 7, 9-10"

@@ -153,6 +153,35 @@ class Coverage:
         return (sum(f.lines_run for f in fs), sum(len(f.lines) for f in fs),
                 sum(f.branches_taken for f in fs), sum(len(f.branches) for f in fs))
 
+    def by_package(self) -> list[tuple[str, str, tuple[int, int], tuple[int, int]]]:
+        """Per instruction package (``ptogpu.isa.X``): its calls, the lines run of its kernel
+        files (the declarations' ``native`` hooks and the headers they include, but for the
+        shared ``common.cuh`` and ``host_shim.h``) and of its ``semantics`` modules."""
+        import re
+        from .. import isa
+        src = sources.source_dir()
+
+        def with_headers(f: str) -> set[str]:
+            text = (src / f).read_text() if (src / f).exists() else ""
+            inc = set(re.findall(r'^#include "([^"]+)"', text, re.M)) - {"common.cuh", "host_shim.h"}
+            return {f} | inc
+        pk: dict[str, tuple[list[str], set[str]]] = {}
+        for i in isa.INSTRUCTIONS:
+            name = i.hooks["api"].split(".")[2]
+            calls, files = pk.setdefault(name, ([], set()))
+            calls.extend(i.calls)
+            if i.fills("native"):
+                files |= with_headers(i.hooks["native"])
+        out = []
+        for name, (calls, files) in pk.items():
+            k = [self.files[f] for f in files if f in self.files]
+            kern = (sum(f.lines_run for f in k), sum(len(f.lines) for f in k))
+            py = [v for n, v in self.python.items() if n.startswith(f"ptogpu/isa/{name}/semantics")]
+            sem = (sum(v[0] for v in py), sum(v[1] for v in py))
+            shown = ", ".join(calls[:4]) + (f" (+{len(calls) - 4})" if len(calls) > 4 else "")
+            out.append((name, shown, kern, sem))
+        return out
+
     def table(self) -> str:
         rows = [f"{'file':28s} {'lines':>16s} {'branches':>16s}  not executed (lines)"]
         for name in sorted(self.files):
@@ -174,6 +203,12 @@ class Coverage:
             lr, lt, br, bt = (sum(v[k] for v in self.python.values()) for k in range(4))
             rows.append(f"{'all of them':44s} {lr:6d}/{lt:<5d} {pct(lr, lt):4.0f}% {br:6d}/{bt:<5d} "
                         f"{pct(br, bt):4.0f}%  (the suite's own process)")
+        rows.append("")
+        rows.append(f"{'per instruction package':44s} {'kernel lines':>16s} {'semantics lines':>16s}")
+        for name, calls, (kr, kt), (sr, st) in self.by_package():
+            k = f"{kr:6d}/{kt:<5d} {pct(kr, kt):3.0f}%" if kt else f"{'no kernel':>16s}"
+            s = f"{sr:6d}/{st:<5d} {pct(sr, st):3.0f}%" if st else f"{'-':>16s}"
+            rows.append(f"{name + ' (' + calls + ')':44s} {k} {s}")
         return "\n".join(rows)
 
     def to_json(self) -> dict:
@@ -182,6 +217,8 @@ class Coverage:
                 "families_not_loaded": self.unloaded,
                 "python": {n: {"lines": [a, b], "branches": [c, d], "not_executed": m}
                            for n, (a, b, c, d, m) in sorted(self.python.items())},
+                "packages": {n: {"calls": c, "kernel_lines": list(k), "semantics_lines": list(s)}
+                             for n, c, k, s in self.by_package()},
                 "files": {n: {"lines": [f.lines_run, len(f.lines)], "branches": [f.branches_taken, len(f.branches)],
                               "not_executed": f.missed(1000)} for n, f in sorted(self.files.items())}}
 
