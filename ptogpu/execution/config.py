@@ -87,9 +87,9 @@ destination's ValidCol at compile time.
             raise ValueError(f"instr must be one of {INSTRS}")
         ins = REGISTRY[self.instr]
         if self.op not in ins.ops:
+            forms = ins.op_form or ", ".join(ins.ops)
             raise ValueError(f"{self.instr.upper()} takes no op (it has no operation variants), not {self.op!r}"
-                             if ins.ops == ("",) else f"{self.instr.upper()} takes op {ins.op_form or ', '.join(ins.ops)},"
-                             f" not {self.op!r}")
+                             if ins.ops == ("",) else f"{self.instr.upper()} takes op {forms}, not {self.op!r}")
         for name, ok in (("oob", ins.oobs), ("mode", MODES), ("exec", ins.execs), ("atomic", ins.atomics)):
             if getattr(self, name) not in ok:
                 raise ValueError(f"{self.instr.upper()} takes {name} {', '.join(ok)}, not "

@@ -30,8 +30,8 @@ def bits_as(part: np.ndarray, dt: np.dtype) -> np.ndarray:
 
 
 class CompareInstr(DataOperands):
-    """One call: its operand parts, in generator order, are (name, role) with role "data"
-    (rows x cols of the element type) or "mask" (rows x pitch bytes)."""
+    """One call. Its operand parts, in generator order: ``src0``/``src1`` (rows x cols of the
+    element type), ``mask`` (rows x pitch bytes), ``scalar`` (one value)."""
     PARTS = {"TCMP": ("src0", "src1"), "TCMPS": ("src0", "src1"), "TSEL": ("mask", "src0", "src1"),
              "TSELS": ("mask", "src0", "scalar")}
 
@@ -67,7 +67,8 @@ class CompareInstr(DataOperands):
         return np.asarray(values, np.int64).view(np.uint64)
 
     def label(self, cfg) -> str:
-        return f"{self.call}{' ' + cfg.op.replace('.', ' ').upper() if cfg.op else ''} {cfg.target} {cfg.dtype} {cfg.rows}x{cfg.cols}"
+        op = f" {cfg.op.replace('.', ' ').upper()}" if cfg.op else ""
+        return f"{self.call}{op} {cfg.target} {cfg.dtype} {cfg.rows}x{cfg.cols}"
 
     def layout(self, cfg) -> dict:
         T = cfg.esize
