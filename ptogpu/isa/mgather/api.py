@@ -26,24 +26,24 @@ def _common_types(rules, t, dst, table, idx, idx_is_tile=True):
           f"table holds {table.DType}, dst holds {T}")
 
 
-def check_a5_ub(core, mode, dst, table, idx):
+def _npu_ub_common(core, dst, table, idx) -> str:
+    """What both NPUs' MGatherCheck asks of a UB gather: the types, Vec dst and index tiles."""
     t = core.target.name
-    rules = core.target.mgather
-    _common_types(rules, t, dst, table, idx)
+    _common_types(core.target.mgather, t, dst, table, idx)
     check(dst.Loc == TileType.Vec, "MGatherCheck: TileDst::Loc == Vec", t, f"dst is {dst.Loc.name}")
     check(isinstance(idx, Tile) and idx.Loc == TileType.Vec, "MGatherCheck: TileIdx::Loc == Vec",
           t, "the index must be a Vec tile")
+    return t
+
+
+def check_a5_ub(core, mode, dst, table, idx):
+    t = _npu_ub_common(core, dst, table, idx)
     index_shape_checks(t, mode, "MGatherCheck", "dst", "TileDst", dst, idx, table,
                        quirk=core.quirks["a5_dynamic_dim_cast"], rx1=True)
 
 
 def check_a2a3_ub(core, mode, dst, table, idx):
-    t = core.target.name
-    rules = core.target.mgather
-    _common_types(rules, t, dst, table, idx)
-    check(dst.Loc == TileType.Vec, "MGatherCheck: TileDst::Loc == Vec", t, f"dst is {dst.Loc.name}")
-    check(isinstance(idx, Tile) and idx.Loc == TileType.Vec, "MGatherCheck: TileIdx::Loc == Vec",
-          t, "the index must be a Vec tile")
+    t = _npu_ub_common(core, dst, table, idx)
     a2a3_layout_checks(t, "MGatherCheck", "dst", "Dst", dst, idx, table)
     index_shape_checks(t, mode, "MGatherCheck", "dst", "TileDst", dst, idx, table, quirk=None, rx1=False)
 
