@@ -184,6 +184,15 @@ class DataOperands(Instr):
     def read_out(self, core, cfg, L: dict) -> np.ndarray:
         return core.read("ub", L["dst_addr"], L["out_bytes"]) if "out_bytes" in L else super().read_out(core, cfg, L)
 
+    def place(self, pto, core, cfg, L: dict, src, dst, vals, each) -> None:
+        """The one-source set-up: src at ``src_addr``, dst at ``dst_addr`` holding ``dst_fill``
+        (``out_bytes`` of it), src's valid region set to the values."""
+        pto.TASSIGN(src, L["src_addr"])
+        pto.TASSIGN(dst, L["dst_addr"])
+        if cfg.dst_fill:
+            core.write("ub", L["dst_addr"], bytes([cfg.dst_fill]) * L["out_bytes"])
+        src.set(each(vals, cfg.rows, cfg.cols))
+
 
 def prefill(core, cfg, tile) -> None:
     """The destination's bytes before the instruction (cfg.dst_fill)."""

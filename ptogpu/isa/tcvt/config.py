@@ -55,11 +55,7 @@ class TcvtInstr(DataOperands):
         V, RM = pto.TileType.Vec, pto.BLayout.RowMajor
         src = pto.Tile[V, T, *L["src_shape"], RM, cfg.rows, cfg.cols]()
         dst = pto.Tile[V, dtypes.as_dtype(d), *L["dst_shape"], RM, cfg.rows, cfg.cols]()
-        pto.TASSIGN(src, L["src_addr"])
-        pto.TASSIGN(dst, L["dst_addr"])
-        if cfg.dst_fill:
-            core.write("ub", L["dst_addr"], bytes([cfg.dst_fill]) * L["out_bytes"])
-        src.set(each(vals, cfg.rows, cfg.cols))
+        self.place(pto, core, cfg, L, src, dst, vals, each)
         before()
         pto.TCVT(dst, src, mode, *(() if sat is None else (sat,)))
 

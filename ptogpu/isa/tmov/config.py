@@ -43,11 +43,7 @@ class TmovInstr(DataOperands):
         V, RM = pto.TileType.Vec, pto.BLayout.RowMajor
         src = pto.Tile[V, T, *L["dst_shape"], RM, cfg.rows, cfg.cols]()
         dst = pto.Tile[V, dtypes.as_dtype(self.dst_type(cfg)), *L["dst_shape"], RM, cfg.rows, cfg.cols]()
-        pto.TASSIGN(src, L["src_addr"])
-        pto.TASSIGN(dst, L["dst_addr"])
-        if cfg.dst_fill:
-            core.write("ub", L["dst_addr"], bytes([cfg.dst_fill]) * L["out_bytes"])
-        src.set(each(vals, cfg.rows, cfg.cols))
+        self.place(pto, core, cfg, L, src, dst, vals, each)
         before()
         pto.TMOV(dst, src)
 
