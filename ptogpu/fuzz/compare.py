@@ -161,9 +161,9 @@ def campaign(base: FuzzConfig, a: Side | str, b: Side | str, n: int, *, generato
                          "both sides @native or both @cupy, MGATHER into UB, nd layout, "
                          "int32/uint32 indices, a counter generator, not the formula screening")
     use_fused = bool(fused) and F.covers(ca, cb, gen, a, b)
-    own = None                      # an instruction's own campaign engine (its declaration's hook)
-    if fused is None and not shapes and isa.by_name(ca.instr).fills("campaign"):
-        own = isa.by_name(ca.instr).hook("campaign")
+    decl, own = isa.by_name(ca.instr), None     # an instruction's own campaign engine (its declaration's hook)
+    if fused is None and not shapes and decl.fills("campaign"):
+        own = decl.hook("campaign")
         own = own if own.covers(ca, cb, gen, a, b) else None
     rep.shapes = shapes
     if n:

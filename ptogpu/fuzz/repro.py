@@ -54,6 +54,21 @@ def fill_lines(cfg: FuzzConfig, space: str, addr: int, nbytes: int, ind: str) ->
             f"   # what the destination held before"]
 
 
+def one_source_lines(cfg: FuzzConfig, L: dict, vals, D: str, ln: list[str], i: str) -> None:
+    """The one-source set-up of ``DataOperands.place``: src (``src_shape``, or ``dst_shape``) and
+    dst tiles of element types ``cfg.dtype`` and ``D``, their TASSIGNs, dst's fill, src's values."""
+    T = dtype_text(cfg.dtype)
+    (sr, sc), (dr, dc) = L.get("src_shape", L["dst_shape"]), L["dst_shape"]
+    ln += [f"{i}src = pto.Tile[pto.TileType.Vec, {T}, {sr}, {sc}, pto.BLayout.RowMajor, {cfg.rows}, {cfg.cols}]()",
+           f"{i}dst = pto.Tile[pto.TileType.Vec, {dtype_text(D)}, {dr}, {dc}, pto.BLayout.RowMajor, {cfg.rows}, "
+           f"{cfg.cols}]()",
+           f"{i}pto.TASSIGN(src, {L['src_addr']:#x})", f"{i}pto.TASSIGN(dst, {L['dst_addr']:#x})"]
+    ln += fill_lines(cfg, "ub", L["dst_addr"], L["out_bytes"], i)
+    st = np.dtype(f"u{vals.dtype.itemsize}")
+    ln += array_lines("v", vals.view(st).reshape(cfg.rows, cfg.cols), f"np.{st.name}", i, f".view({T})")
+    ln.append(f"{i}src.set(v)")
+
+
 def lines_of(instr: str):
     """An instruction's program as text (what ``execution.single`` runs): its declaration's
     ``repro`` hook (``ptogpu.isa``)."""
