@@ -7,7 +7,10 @@ regenerated alone, on any machine, in any chunk).
   aimed at a capacity ``cap`` -- a number, or a range ``(lo, hi)`` from which each instance
   draws its own;
 * :func:`values`: data: every bit pattern of the element type (``bits``: NaN payloads and
-  infinities included) or small integers, exact in every type (``small``)."""
+  infinities included), small integers, exact in every type (``small``), or the type's edges
+  (``edges``: each element, half the time, one of :func:`edge_pool`'s values -- signed zeros, NaNs
+  with payloads, infinities, denormals, the type's extremes, values that tie, sums that
+  overflow, shift counts around the width -- else any bit pattern)."""
 from __future__ import annotations
 
 import zlib
@@ -71,17 +74,51 @@ class Indices:
         return f"indices({list(self.shape)}, cap={self.cap}, {self.dtype}, {self.gen})"
 
 
+_FLOATS = {"half": (10, 5), "bfloat16": (7, 8), "float32": (23, 8), "float64": (52, 11),
+           "float8_e4m3": (3, 4), "float8_e5m2": (2, 5)}
+
+
+def edge_pool(dtype) -> np.ndarray:
+    """The bit patterns (the type's storage) an instruction treats specially, for ``edges``:
+    floats: +-0, +-inf, quiet and signalling NaNs of both signs with payloads, the smallest and
+    largest denormals, the smallest normal, +-1, the largest finite, +-0.5, 1.5 and 2.5 (ties of
+    rounding to an integer); integers: 0, +-1, the extremes and their neighbours, powers of two
+    and the width and its neighbours (shift counts)."""
+    dt = dtypes.as_dtype(dtype)
+    st = dtypes.storage(dt)
+    bits = 8 * st.itemsize
+    u = np.dtype(f"u{st.itemsize}")
+    finfo = _FLOATS.get(dtypes.name_of(dt))            # (mantissa bits, exponent bits)
+    if finfo is not None:
+        m, e = finfo
+        sign, expo = 1 << (bits - 1), ((1 << e) - 1) << m
+        one = ((1 << (e - 1)) - 1) << m
+        pats = [0, sign, expo, sign | expo, expo | (1 << (m - 1)), sign | expo | (1 << (m - 1)) | 5,
+                expo | 1, sign | expo | 3, 1, (1 << m) - 1, sign | 1, 1 << m, one, sign | one,
+                expo - 1, sign | (expo - 1), one - (1 << m), sign | (one - (1 << m)),
+                one | (1 << (m - 1)), (one + (1 << m)) | (1 << (m - 2))]
+        return np.array([p & ((1 << bits) - 1) for p in pats], np.uint64).astype(u).view(st)
+    signed = st.kind == "i"
+    lo, hi = (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if signed else (0, (1 << bits) - 1)
+    vals = {0, 1, 2, hi, hi - 1, lo, lo + 1, bits - 1, bits, bits + 1, 2 * bits, 1 << (bits // 2),
+            (1 << (bits - 2)), 7, 31, 32, 33, 63, 64}
+    if signed:
+        vals |= {-1, -2, -bits, -(1 << (bits // 2))}
+    vals = sorted(v for v in vals if lo <= v <= hi)
+    return np.array([v & ((1 << bits) - 1) for v in vals], np.uint64).astype(u).view(st)
+
+
 @dataclass(frozen=True)
 class Values:
-    """Data arrays of ``shape`` in ``dtype``: ``bits`` (every bit pattern) or ``small``
-    (0 .. 15)."""
+    """Data arrays of ``shape`` in ``dtype``: ``bits`` (every bit pattern), ``small`` (0 .. 15)
+    or ``edges`` (half of them from :func:`edge_pool`)."""
     shape: tuple[int, ...]
     dtype: str = "float32"
     gen: str = "bits"
 
     def __post_init__(self) -> None:
-        if self.gen not in ("bits", "small"):
-            raise ValueError(f"values: gen {self.gen!r}: bits or small")
+        if self.gen not in ("bits", "small", "edges"):
+            raise ValueError(f"values: gen {self.gen!r}: bits, small or edges")
         dtypes.as_dtype(self.dtype)
 
     def draw(self, seed: int, inst: np.ndarray) -> np.ndarray:
@@ -96,7 +133,13 @@ class Values:
             return v.astype(dt).view(st).reshape(len(inst), *self.shape)
         words = -(-n * st.itemsize // 8)
         b = hashes(seed, inst, words).view(np.uint8).reshape(len(inst), -1)[:, :n * st.itemsize]
-        return np.ascontiguousarray(b).view(st).reshape(len(inst), *self.shape)
+        out = np.ascontiguousarray(b).view(st).reshape(len(inst), n)
+        if self.gen == "edges":
+            pool = edge_pool(dt)
+            h = hashes(seed ^ 0xED6E5, inst, n)
+            pick = pool[((h >> np.uint64(32)) % np.uint64(pool.size)).astype(np.int64)]
+            out = np.where((h & np.uint64(1)).astype(bool), pick, out)
+        return out.reshape(len(inst), *self.shape)
 
     def describe(self) -> str:
         return f"values({list(self.shape)}, {self.dtype}, {self.gen})"

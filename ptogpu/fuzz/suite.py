@@ -236,11 +236,47 @@ def campaigns(backend: str = "native") -> list[Known]:
         prog = load(f"ptogpu.fuzz.suite_kernels:{name}")
         a, b = prog.pair.split(":")
         out.append(Known(f"Tile ops: {what}, {a} vs {b}", prog, a, b, "inputs", 300))
+    out.append(Known("MSCATTER atomics Max, Min (float32) and Add (int32) on edge values, cpu vs a5",
+                     load("ptogpu.fuzz.suite_kernels:mscatter_edges"), "cpu", "a5", "inputs", 300))
+    # index paths the geometry campaigns do not take, across targets: a Row table whose last
+    # stride is not 1; TGATHERB with 1- and 2-byte elements; MSCATTER bfloat16 Add
+    strided = FuzzConfig(mode="row", rows=8, cols=12, table_shape=(1, 1, 1, 40, 12),
+                         table_stride=(960, 960, 960, 24, 2), oob="clamp")
+    out.append(Known("A2/A3 vs A5, Row Clamp, table columns 2 apart: row source rule", strided, "a2a3", "a5",
+                     "mixed", 300))
+    out.append(Known("TGATHERB A2/A3 vs A5, 4x72 int8: A2/A3 tail",
+                     FuzzConfig(instr="tgatherb", rows=4, cols=72, table_size=2048, dtype="int8"), "a2a3", "a5",
+                     "uniform", 200))
+    out.append(Known("TGATHERB CPU sim vs A5, 3x40 half: partial block",
+                     FuzzConfig(instr="tgatherb", rows=3, cols=40, table_size=1024, dtype="half"), "cpu", "a5",
+                     "uniform", 200))
+    out.append(Known("MSCATTER A5 Add vs CPU sim, bfloat16 Elem 16x16 dup: atomic order",
+                     S(rows=16, cols=16, slots=64, atomic="add", dtype="bfloat16"), "a5", "cpu", "dup", 300))
     if backend != "numpy":
         for name, t in (("ew_float", "a5"), ("ew_int", "cpu"), ("ew_maxmin", "a2a3")):
             out.append(Known(f"Tile ops: {name} {t}: element-wise kernel ({backend}) vs NumPy: must agree",
                              load(f"ptogpu.fuzz.suite_kernels:{name}"), f"{t}@numpy", f"{t}@{backend}", "inputs", 300,
                              kernel=True))
+        # the kernels of the paths above and of those only a kernel reaches (the register
+        # gathers, the DMA burst engine's pads, NZ tables, float TGATHERB offsets, odd
+        # interleave widths, atomics on edge values) against the NumPy semantics
+        for name, t, n in (("ew_edges", "cpu", 300), ("ew_edges", "a2a3", 300), ("ew_edges", "a5", 300),
+                           ("reg_gather", "a5", 200), ("dma_pads", "a5", 300), ("interleave", "a5", 200),
+                           ("nz_gather", "a2a3", 300), ("tgatherb_float_offsets", "cpu", 300),
+                           ("mscatter_edges", "a5", 300), ("mscatter_edges", "cpu", 300)):
+            out.append(Known(f"Kernels: {name} {t}: kernel ({backend}) vs NumPy: must agree",
+                             load(f"ptogpu.fuzz.suite_kernels:{name}"), f"{t}@numpy", f"{t}@{backend}", "inputs", n,
+                             kernel=True))
+        for t, oob in (("a5", "wrap"), ("a2a3", "clamp")):
+            cfg = FuzzConfig(mode="row", rows=8, cols=12, table_shape=(1, 1, 1, 40, 12),
+                             table_stride=(960, 960, 960, 24, 2), oob=oob)
+            out.append(Known(f"{t} Row {oob.capitalize()}, table columns 2 apart: kernel ({backend}) vs NumPy: "
+                             "must agree", cfg, f"{t}@numpy", f"{t}@{backend}", "mixed", 300, kernel=True))
+        for t, dt, shape, gen in (("a5", "int8", (4, 72), "uniform"), ("a2a3", "half", (3, 40), "mixed"),
+                                  ("cpu", "int8", (2, 64), "mixed")):
+            cfg = FuzzConfig(instr="tgatherb", rows=shape[0], cols=shape[1], table_size=1024, dtype=dt)
+            out.append(Known(f"TGATHERB {t} {dt} {shape[0]}x{shape[1]}: kernel ({backend}) vs NumPy: must agree",
+                             cfg, f"{t}@numpy", f"{t}@{backend}", gen, 200, kernel=True))
     # TGATHER's and TSCATTER's campaigns first, and the element-wise kernel's: each takes a
     # fraction of a second, so a broken UB-to-UB kernel stops --exitfirst before the long
     # geometry campaigns run
@@ -297,6 +333,60 @@ def regression(k: Known, rep, n: int, seed: int) -> str | None:
 
 # The classes each campaign finds at its size with seed 0 (python -m ptogpu.fuzz.suite).
 EXPECT: dict[str, dict[str, int]] = {
+    'TGATHER CPU sim vs A2/A3, 4x32 float32 from 256: out-of-src0 index rule':
+        {'TGATHER out-of-src0 index rule + TGATHER index-to-address rule': 500},
+    'TGATHER A2/A3 vs A5, 1x1 half, extreme indices: index-to-address rule':
+        {'TGATHER index-to-address rule (fault vs value)': 141},
+    "TGATHER CPU sim vs A5, 2x80 int64 from 160 (uint32 indices): A5's 64 columns":
+        {'TGATHER 8-byte column cap': 300},
+    'TSCATTER CPU sim vs A2/A3, 4x32 int32 into 256, dst prefilled: dst clear':
+        {'TSCATTER dst clear': 300},
+    'TSCATTER A2/A3 vs A5, 4x32 int32 into 64, dup: collision order':
+        {'TSCATTER collision order': 500},
+    'TGATHER[P1010.col] CPU sim vs A5, 6x16 float32, dst prefilled: COL rows written':
+        {'TGATHER COL rows written': 300},
+    "TGATHER[P0101] CPU sim vs A5, 3x15 int64: A5's 8-byte rows":
+        {'TGATHER 8-byte mask rows': 300},
+    "TSCATTER[P0101.col] A2/A3 vs A5, 4x32 int8: A2/A3's 2*VC-byte rows":
+        {'TSCATTER COL int16 units': 300},
+    'TSCATTER[P0100] CPU sim vs A2/A3, 4x5 int32, dst prefilled: clear and cursor':
+        {'TSCATTER dst clear + TSCATTER mask src cursor': 300},
+    'TSCATTER CPU sim vs A2/A3, 4x32 int32 into 256, negative: index cast':
+        {'TSCATTER index cast (fault vs value)': 100},
+    'TGATHER cpu int32/int32 3x80, oob: kernel vs NumPy: must agree':
+        {},
+    'TGATHER a2a3 half/int32 3x80, oob: kernel vs NumPy: must agree':
+        {},
+    'TGATHER a5 int8/uint16 3x80, oob: kernel vs NumPy: must agree':
+        {},
+    'TGATHER a5 int64/uint32 3x80, oob: kernel vs NumPy: must agree':
+        {},
+    'TSCATTER cpu int32/int32 3x80, dup: kernel vs NumPy: must agree':
+        {},
+    'TSCATTER a2a3 half/int16 3x80, dup: kernel vs NumPy: must agree':
+        {},
+    'TSCATTER a5 int8/uint16 3x80, dup: kernel vs NumPy: must agree':
+        {},
+    'TSCATTER a5 int64/uint32 3x80, dup: kernel vs NumPy: must agree':
+        {},
+    'TGATHER[P0101] a5 half 5x40: kernel vs NumPy: must agree':
+        {},
+    'TGATHER[P0001.col] a2a3 float32 12x24: kernel vs NumPy: must agree':
+        {},
+    'TGATHER[P0010.col] cpu int16 9x32: kernel vs NumPy: must agree':
+        {},
+    'TSCATTER[P1010] cpu int32 4x20: kernel vs NumPy: must agree':
+        {},
+    'TSCATTER[P0010.col] a2a3 int8 3x32: kernel vs NumPy: must agree':
+        {},
+    'TSCATTER[P1000] a5 int64 2x70: kernel vs NumPy: must agree':
+        {},
+    'Tile ops: ew_float a5: element-wise kernel vs NumPy: must agree':
+        {},
+    'Tile ops: ew_int cpu: element-wise kernel vs NumPy: must agree':
+        {},
+    'Tile ops: ew_maxmin a2a3: element-wise kernel vs NumPy: must agree':
+        {},
     'A5 SIMT vs A2/A3, Elem Wrap into 1000 elements, shapes up to 48x64: must agree':
         {},
     'A5 SIMT vs A2/A3, Elem Clamp, one index at the edge, shapes up to 48x64: must agree':
@@ -309,15 +399,15 @@ EXPECT: dict[str, dict[str, int]] = {
         {},
     'A5 SIMT vs A2/A3, Elem Zero, 16x16 int8 into 4096: must agree':
         {},
+    'A5 SIMT vs A2/A3, Elem Clamp 5x40 (a last warp of 8 lanes), one index at the edge: must agree':
+        {},
+    'A5 SIMT vs A2/A3, Elem Wrap 41x24 (31 warps, the last of 24 lanes): must agree':
+        {},
     'CPU sim vs A5, Elem Clamp, one index at the edge, shapes up to 48x64: must agree':
         {},
     'CPU sim vs A2/A3, Row Zero, 200 columns, edge rows, shapes up to 40 rows: must agree':
         {},
     'TINTERLEAVE CPU sim vs A5, 8x64 int16, even VC: must agree':
-        {},
-    'A5 SIMT vs A2/A3, Elem Clamp 5x40 (a last warp of 8 lanes), one index at the edge: must agree':
-        {},
-    'A5 SIMT vs A2/A3, Elem Wrap 41x24 (31 warps, the last of 24 lanes): must agree':
         {},
     'MSCATTER A5 Last: reverse scan vs owner table, Elem dup into 256 slots: must agree':
         {},
@@ -381,54 +471,6 @@ EXPECT: dict[str, dict[str, int]] = {
         {'capacity rule': 2000},
     'MSCATTER A5 Default vs A5 Last, Elem 16x16, perm: must agree':
         {},
-    'TGATHER CPU sim vs A2/A3, 4x32 float32 from 256: out-of-src0 index rule':
-        {'TGATHER out-of-src0 index rule + TGATHER index-to-address rule': 500},
-    'TGATHER A2/A3 vs A5, 1x1 half, extreme indices: index-to-address rule':
-        {'TGATHER index-to-address rule (fault vs value)': 141},
-    "TGATHER CPU sim vs A5, 2x80 int64 from 160 (uint32 indices): A5's 64 columns":
-        {'TGATHER 8-byte column cap': 300},
-    'TSCATTER CPU sim vs A2/A3, 4x32 int32 into 256, dst prefilled: dst clear':
-        {'TSCATTER dst clear': 300},
-    'TSCATTER A2/A3 vs A5, 4x32 int32 into 64, dup: collision order':
-        {'TSCATTER collision order': 500},
-    'TGATHER[P1010.col] CPU sim vs A5, 6x16 float32, dst prefilled: COL rows written':
-        {'TGATHER COL rows written': 300},
-    "TGATHER[P0101] CPU sim vs A5, 3x15 int64: A5's 8-byte rows":
-        {'TGATHER 8-byte mask rows': 300},
-    "TSCATTER[P0101.col] A2/A3 vs A5, 4x32 int8: A2/A3's 2*VC-byte rows":
-        {'TSCATTER COL int16 units': 300},
-    'TSCATTER[P0100] CPU sim vs A2/A3, 4x5 int32, dst prefilled: clear and cursor':
-        {'TSCATTER dst clear + TSCATTER mask src cursor': 300},
-    'TSCATTER CPU sim vs A2/A3, 4x32 int32 into 256, negative: index cast':
-        {'TSCATTER index cast (fault vs value)': 100},
-    'TGATHER cpu int32/int32 3x80, oob: kernel vs NumPy: must agree':
-        {},
-    'TGATHER a2a3 half/int32 3x80, oob: kernel vs NumPy: must agree':
-        {},
-    'TGATHER a5 int8/uint16 3x80, oob: kernel vs NumPy: must agree':
-        {},
-    'TGATHER a5 int64/uint32 3x80, oob: kernel vs NumPy: must agree':
-        {},
-    'TSCATTER cpu int32/int32 3x80, dup: kernel vs NumPy: must agree':
-        {},
-    'TSCATTER a2a3 half/int16 3x80, dup: kernel vs NumPy: must agree':
-        {},
-    'TSCATTER a5 int8/uint16 3x80, dup: kernel vs NumPy: must agree':
-        {},
-    'TSCATTER a5 int64/uint32 3x80, dup: kernel vs NumPy: must agree':
-        {},
-    'TGATHER[P0101] a5 half 5x40: kernel vs NumPy: must agree':
-        {},
-    'TGATHER[P0001.col] a2a3 float32 12x24: kernel vs NumPy: must agree':
-        {},
-    'TGATHER[P0010.col] cpu int16 9x32: kernel vs NumPy: must agree':
-        {},
-    'TSCATTER[P1010] cpu int32 4x20: kernel vs NumPy: must agree':
-        {},
-    'TSCATTER[P0010.col] a2a3 int8 3x32: kernel vs NumPy: must agree':
-        {},
-    'TSCATTER[P1000] a5 int64 2x70: kernel vs NumPy: must agree':
-        {},
     'A5 Elem: SIMT kernel vs scalar NumPy semantics: must agree':
         {},
     'A2/A3 Elem: scalar-loop kernel vs NumPy: must agree':
@@ -437,39 +479,84 @@ EXPECT: dict[str, dict[str, int]] = {
         {},
     'A2/A3 Row: scalar-loop kernel vs NumPy: must agree':
         {},
-    'Tile ops: ew_float a5: element-wise kernel vs NumPy: must agree':
+    'A2/A3 Row Zero into UB, DMA bursts per read row: kernel vs NumPy: must agree':
         {},
-    'Tile ops: ew_int cpu: element-wise kernel vs NumPy: must agree':
+    'A2/A3 Row Zero GM->L1, DMA bursts per read row: kernel vs NumPy: must agree':
         {},
-    'Tile ops: ew_maxmin a2a3: element-wise kernel vs NumPy: must agree':
+    'CPU sim Row Undefined, overlapping rows, one ends one element past GM: scalar-loop kernel vs NumPy: must agree':
         {},
-    'Tile ops: float32 TADD TMAX TDIV, TMUL on every bit pattern, cpu vs a5':
-        {'call 3 TADD at suite_kernels.py:33: denormal flush': 58,
-         'call 4 TMAX at suite_kernels.py:34: denormal flush': 94,
-         'call 5 TDIV at suite_kernels.py:35: denormal flush': 146,
-         'call 7 TMUL at suite_kernels.py:37: denormal flush': 2},
+    'CPU sim Row Undefined, table columns 2 apart, rows past GM: scalar-loop kernel vs NumPy: must agree':
+        {},
+    "A5 Row Wrap, the capacity's last row ends one element past GM: SIMT kernel vs NumPy: must agree":
+        {},
     'TMAX float32 16x16, CPU sim vs A5: max/min NaN and tie rule, denormal flush':
         {'denormal flush + max/min NaN and tie rule': 1388, 'max/min NaN and tie rule': 1612},
-    'TSHRS int16 8x16, CPU sim vs A2/A3: scalar shift count rule': {'scalar shift count rule': 1182},
+    'TSHRS int16 8x16, CPU sim vs A2/A3: scalar shift count rule':
+        {'scalar shift count rule': 1182},
+    'Tile ops: float32 TADD TMAX TDIV, TMUL on every bit pattern, cpu vs a5':
+        {'call 3 TADD at suite_kernels.py:38: denormal flush': 58,
+         'call 4 TMAX at suite_kernels.py:39: denormal flush': 94,
+         'call 5 TDIV at suite_kernels.py:40: denormal flush': 146,
+         'call 7 TMUL at suite_kernels.py:42: denormal flush': 2},
     'Tile ops: float32 TMAX, TMINS with NaN and signed zeros, cpu vs a5':
-        {'call 3 TMAX at suite_kernels.py:46: denormal flush': 52,
-         'call 3 TMAX at suite_kernels.py:46: denormal flush + max/min NaN and tie rule': 119,
-         'call 3 TMAX at suite_kernels.py:46: max/min NaN and tie rule': 69,
-         'call 4 TMINS at suite_kernels.py:47: scalar max/min NaN and tie rule': 27},
+        {'call 3 TMAX at suite_kernels.py:51: denormal flush': 52,
+         'call 3 TMAX at suite_kernels.py:51: denormal flush + max/min NaN and tie rule': 119,
+         'call 3 TMAX at suite_kernels.py:51: max/min NaN and tie rule': 69,
+         'call 4 TMINS at suite_kernels.py:52: scalar max/min NaN and tie rule': 27},
     'Tile ops: int32 arithmetic, bitwise, shifts by any count, cpu vs a5':
-        {'call 9 TSHR at suite_kernels.py:62: shift count rule': 300},
+        {'call 9 TSHR at suite_kernels.py:67: shift count rule': 300},
     'Tile ops: int32 TSUBS by 2^24 + 1, cpu vs a2a3':
-        {'call 2 TSUBS at suite_kernels.py:71: A2/A3 scalar-form code': 300},
+        {'call 2 TSUBS at suite_kernels.py:76: A2/A3 scalar-form code': 300},
     'Tile ops: int32 TCMP GT into a prefilled mask, 10 valid columns, cpu vs a5':
-        {'call 4 TCMP at suite_kernels.py:85: TCMP mask packing': 300},
+        {'call 4 TCMP at suite_kernels.py:90: TCMP mask packing': 300},
     'Tile ops: half TSEL by a loaded mask, 10 valid columns, cpu vs a5':
-        {'call 4 TSEL at suite_kernels.py:101: mask walk': 300},
+        {'call 4 TSEL at suite_kernels.py:106: mask walk': 300},
     'Tile ops: float32 -> int32 TCVT RINT on every bit pattern, cpu vs a5':
-        {'call 2 TCVT at suite_kernels.py:109: TCVT rounding and saturation': 300},
+        {'call 2 TCVT at suite_kernels.py:114: TCVT rounding and saturation': 300},
     'Tile ops: int16 TMOV of 5 valid columns, cpu vs a2a3':
-        {'call 2 TMOV at suite_kernels.py:123: TMOV engine': 300},
+        {'call 2 TMOV at suite_kernels.py:128: TMOV engine': 300},
     'Tile ops: TSORT32 of 40 values, cpu vs a2a3':
-        {'call 3 TSORT32 at suite_kernels.py:136: TSORT32 tail block': 300},
+        {'call 3 TSORT32 at suite_kernels.py:141: TSORT32 tail block': 300},
+    'MSCATTER atomics Max, Min (float32) and Add (int32) on edge values, cpu vs a5':
+        {},
+    'A2/A3 vs A5, Row Clamp, table columns 2 apart: row source rule':
+        {'row source address rule + A2/A3 Row DMA tail fill': 300},
+    'TGATHERB A2/A3 vs A5, 4x72 int8: A2/A3 tail':
+        {'TGATHERB engine': 200},
+    'TGATHERB CPU sim vs A5, 3x40 half: partial block':
+        {'TGATHERB engine': 200},
+    'MSCATTER A5 Add vs CPU sim, bfloat16 Elem 16x16 dup: atomic order':
+        {'race + target quirks': 300},
+    'Kernels: ew_edges cpu: kernel vs NumPy: must agree':
+        {},
+    'Kernels: ew_edges a2a3: kernel vs NumPy: must agree':
+        {},
+    'Kernels: ew_edges a5: kernel vs NumPy: must agree':
+        {},
+    'Kernels: reg_gather a5: kernel vs NumPy: must agree':
+        {},
+    'Kernels: dma_pads a5: kernel vs NumPy: must agree':
+        {},
+    'Kernels: interleave a5: kernel vs NumPy: must agree':
+        {},
+    'Kernels: nz_gather a2a3: kernel vs NumPy: must agree':
+        {},
+    'Kernels: tgatherb_float_offsets cpu: kernel vs NumPy: must agree':
+        {},
+    'Kernels: mscatter_edges a5: kernel vs NumPy: must agree':
+        {},
+    'Kernels: mscatter_edges cpu: kernel vs NumPy: must agree':
+        {},
+    'a5 Row Wrap, table columns 2 apart: kernel vs NumPy: must agree':
+        {},
+    'a2a3 Row Clamp, table columns 2 apart: kernel vs NumPy: must agree':
+        {},
+    'TGATHERB a5 int8 4x72: kernel vs NumPy: must agree':
+        {},
+    'TGATHERB a2a3 half 3x40: kernel vs NumPy: must agree':
+        {},
+    'TGATHERB cpu int8 2x64: kernel vs NumPy: must agree':
+        {},
 }
 
 

@@ -1,16 +1,21 @@
-"""The known suite's kernels for the instructions around the gathers: each a few calls of one
-instruction group between TLOAD and TSTORE, with generated data, so a campaign across two
-targets shows the divergences that group's rules predict (element-wise arithmetic and its
-denormal flush, max/min with NaN, shift counts, A2/A3's float TSUBS, compare masks, select mask
-walks, TCVT, TMOV, TSORT32), and one on a kernel backend checks the element-wise kernel against
-the NumPy semantics. Each function is a kernel as users write them; ``FUZZ`` gives its buffers
+"""The known suite's kernels: each a few calls of one instruction group between TLOAD and
+TSTORE, with generated data, so a campaign across two targets shows the divergences that
+group's rules predict (element-wise arithmetic and its denormal flush, max/min with NaN, shift
+counts, A2/A3's float TSUBS, compare masks, select mask walks, TCVT, TMOV, TSORT32), and one on a
+kernel backend checks that group's kernels against the NumPy semantics -- including the paths no
+index-tile campaign reaches: the register Gather and GatherB, the DMA burst engine's pads and
+filler, TINTERLEAVE / TDEINTERLEAVE at the odd widths around a repeat, every element-wise
+operation on the values each treats specially (``values(..., "edges")``). Each function is a kernel as users write them; ``FUZZ`` gives its buffers
 (``ptogpu.execution.program.load("ptogpu.fuzz.suite_kernels:NAME")``)."""
 from __future__ import annotations
+
+import warnings
 
 import numpy as np
 
 import ptogpu as pto
-from ..execution.inputs import values
+from ptogpu import asc, reg
+from ..execution.inputs import indices, values
 
 V, RM = pto.TileType.Vec, pto.BLayout.RowMajor
 
@@ -137,6 +142,181 @@ def sort(v, idx, y):
     pto.TSTORE(_gt(pto.float32, 1, 128)(y), out)
 
 
+def _takes(call: str, T) -> bool:
+    """Does the running target compile ``call`` on T (its element-wise table)?"""
+    name = pto.dtypes.name_of(pto.dtypes.as_dtype(T))
+    return name in (pto.current_core().target.elementwise.dtypes.get(call) or (name,))
+
+
+def ew_edges(fa, fb, ha, hb, ba, bb, la, lb, yf, yh, yb, yl):
+    """Every element-wise call the running target compiles, on each type's edge values (signed
+    zeros, NaN payloads, infinities, denormals, extremes, shift counts around the width): float32,
+    int16, uint8 and int64 tiles of 2 x 32 bytes (the kernel against the NumPy semantics)."""
+    for T, cols, a, b, y, kind in ((pto.float32, 8, fa, fb, yf, "float"), (pto.int16, 16, ha, hb, yh, "int"),
+                                   (pto.uint8, 32, ba, bb, yb, "int"), (pto.int64, 4, la, lb, yl, "int")):
+        G = _gt(T, 2, cols)
+        x, z, d = pto.Tile[V, T, 2, cols](), pto.Tile[V, T, 2, cols](), pto.Tile[V, T, 2, cols]()
+        pto.TLOAD(x, G(a))
+        pto.TLOAD(z, G(b))
+        binary = ("TSUB", "TMIN", "TMAX", "TMUL", "TADD") + (("TAND", "TOR", "TSHL", "TSHR") if kind == "int" else ())
+        unary = ("TNEG", "TABS") + (("TNOT",) if kind == "int" else ())
+        scal = (("TMAXS", -0.0), ("TMINS", float("nan")), ("TADDS", float("inf"))) if kind == "float" else \
+            (("TMAXS", 1), ("TMINS", 7), ("TADDS", 127), ("TSHLS", 3), ("TSHRS", 5))
+        slot = 0
+        for call in binary + unary + tuple(c for c, _ in scal):
+            if _takes(call, T):
+                op = getattr(pto, call)
+                if call in binary:
+                    op(d, x, z)
+                elif call in unary:
+                    op(d, x)
+                else:
+                    op(d, x, dict(scal)[call])
+                pto.TSTORE(G(y + slot * 2 * cols), d)
+            slot += 1
+
+
+def _nz_table(tab):
+    """A2/A3's NZ table: Shape (1, 2, 2, 16, 16) of half, 32 logical rows of 32 columns."""
+    return pto.GlobalTensor[pto.half, pto.Shape[1, 2, 2, 16, 16], pto.Stride[1024, 512, 256, 16, 1],
+                            pto.Layout.NZ](tab)
+
+
+def nz_gather(tab, ie, ir, ye, yr, yz):
+    """MGATHER from an A2/A3 NZ table into NZ tiles: Elem Wrap (16 x 20 valid of 32 x 32), Row
+    Clamp (20 rows), Elem Zero (the whole tile zeroed first)."""
+    CM, NZ = pto.BLayout.ColMajor, pto.SLayout.RowMajor
+    E = pto.Tile[V, pto.half, 32, 32, CM, 16, 20, NZ, 512]
+    R = pto.Tile[V, pto.half, 32, 32, CM, 20, 32, NZ, 512]
+    IE, IR = pto.Tile[V, pto.int32, 16, 24, RM, 16, 20], pto.Tile[V, pto.int32, 1, 24, RM, 1, 20]
+    de, dr, dz, ie_t, ir_t = E(), R(), E(), IE(), IR()
+    flat = [pto.Tile[V, pto.half, 32, 32]() for _ in range(3)]
+    for t, a in ((de, 0x0), (flat[0], 0x0), (dr, 0x800), (flat[1], 0x800), (dz, 0x1000), (flat[2], 0x1000),
+                 (ie_t, 0x1800), (ir_t, 0x2000)):
+        pto.TASSIGN(t, a)
+    pto.TLOAD(ie_t, _gt(pto.int32, 16, 20)(ie))
+    pto.TLOAD(ir_t, _gt(pto.int32, 1, 20)(ir))
+    pto.MGATHER[pto.Coalesce.Elem, pto.GatherOOB.Wrap](de, _nz_table(tab), ie_t)
+    pto.MGATHER[pto.Coalesce.Row, pto.GatherOOB.Clamp](dr, _nz_table(tab), ir_t)
+    pto.MGATHER[pto.Coalesce.Elem, pto.GatherOOB.Zero](dz, _nz_table(tab), ie_t)
+    for f, y in zip(flat, (ye, yr, yz)):
+        pto.TSTORE(_gt(pto.half, 32, 32)(y), f)
+
+
+def tgatherb_float_offsets(src8, srch, oh, of, oe, y8, yh, ye):
+    """The simulator's TGATHERB with offset tiles of half, float32 and float8_e4m3 (each value
+    converted to uint32, NaN and out-of-range values to 2^31) over int8 and half data."""
+    s8, sh = pto.Tile[V, pto.int8, 1, 1024](), pto.Tile[V, pto.half, 1, 512]()
+    pto.TLOAD(s8, _gt(pto.int8, 1, 1024)(src8))
+    pto.TLOAD(sh, _gt(pto.half, 1, 512)(srch))
+    for (T, src, cols, y), (OT, o, oc) in zip(((pto.int8, s8, 96, y8), (pto.half, sh, 48, yh), (pto.half, sh, 48, ye)),
+                                              ((pto.half, oh, 16), (pto.float32, of, 8), (pto.float8_e4m3, oe, 32))):
+        off = pto.Tile[V, OT, 1, oc]()                   # three blocks a row: the first 3 offsets
+        pto.TLOAD(off, _gt(OT, 1, oc)(o))
+        d = pto.Tile[V, T, 1, cols]()
+        pto.TGATHERB(d, src, off)
+        pto.TSTORE(_gt(T, 1, cols)(y), d)
+
+
+def mscatter_edges(vf, vi, idx, tmax, tmin, tadd):
+    """MSCATTER atomics on edge values into 32 slots (every slot written by several lanes):
+    float32 Max and Min (signed zeros that tie, NaN sources, infinities) and int32 Add (sums
+    that wrap), Elem, Skip."""
+    M = pto.GlobalTensor[pto.float32, pto.Shape[1, 1, 1, 1, 32], pto.Stride[32, 32, 32, 32, 1]]
+    A = pto.GlobalTensor[pto.int32, pto.Shape[1, 1, 1, 1, 32], pto.Stride[32, 32, 32, 32, 1]]
+    sf, si, ix = pto.Tile[V, pto.float32, 8, 16](), pto.Tile[V, pto.int32, 8, 16](), pto.Tile[V, pto.int32, 8, 16]()
+    pto.TLOAD(sf, _gt(pto.float32, 8, 16)(vf))
+    pto.TLOAD(si, _gt(pto.int32, 8, 16)(vi))
+    pto.TLOAD(ix, _gt(pto.int32, 8, 16)(idx))
+    E, Skip = pto.Coalesce.Elem, pto.ScatterOOB.Skip
+    pto.MSCATTER[E, pto.ScatterAtomicOp.Max, Skip](M(tmax), sf, ix)
+    pto.MSCATTER[E, pto.ScatterAtomicOp.Min, Skip](M(tmin), sf, ix)
+    pto.MSCATTER[E, pto.ScatterAtomicOp.Add, Skip](A(tadd), si, ix)
+
+
+def reg_gather(tab, i16, i32, off, y):
+    """Reg::Gather on A5 over a 2 KiB table: b16 <- b8 (zero-extended) on 100 lanes, b16, b32 on
+    50 lanes, b64 (a NumOne dst: the first 32 indices); then GatherB of 6 enabled blocks."""
+    core = pto.current_core()
+    t, ix16, ix32, ixb = (pto.Tile[V, pto.uint8, 8, 256](), pto.Tile[V, pto.uint16, 1, 128](),
+                          pto.Tile[V, pto.uint32, 1, 64](), pto.Tile[V, pto.uint32, 1, 64]())
+    out = pto.Tile[V, pto.uint8, 5, 256]()
+    for x, a in ((t, 0x0), (ix16, 0x800), (ix32, 0x900), (ixb, 0xA00), (out, 0x1000)):
+        pto.TASSIGN(x, a)
+    pto.TLOAD(t, _gt(pto.uint8, 8, 256)(tab))
+    pto.TLOAD(ix16, _gt(pto.uint16, 1, 128)(i16))
+    pto.TLOAD(ix32, _gt(pto.uint32, 1, 64)(i32))
+    pto.TLOAD(ixb, _gt(pto.uint32, 1, 64)(off))
+    pto.TSHLS(ixb, ixb, 5)                               # block numbers -> byte offsets
+    k16, k32, kb = reg.RegTensor[pto.uint16](), reg.RegTensor[pto.uint32](), reg.RegTensor[pto.uint32]()
+    reg.LoadAlign(k16, core.ub_ptr(0x800, pto.uint16))
+    reg.LoadAlign(k32, core.ub_ptr(0x900, pto.uint32))
+    reg.LoadAlign(kb, core.ub_ptr(0xA00, pto.uint32))
+    for n, (T, S, k, lanes) in enumerate(((pto.int16, pto.int8, k16, 100), (pto.half, pto.half, k16, 128),
+                                          (pto.float32, pto.float32, k32, 50), (pto.int64, pto.int64, k32, 32))):
+        d = reg.RegTensor[T]()
+        mask, _ = reg.UpdateMask[T](lanes)
+        reg.Gather(d, core.ub_ptr(0, S), k, mask)
+        reg.StoreAlign(core.ub_ptr(0x1000 + 256 * n, T), d)
+    b = reg.RegTensor[pto.float32]()
+    reg.GatherB(b, core.ub_ptr(0, pto.float32), kb, reg.UpdateMask[pto.float32](6)[0])
+    reg.StoreAlign(core.ub_ptr(0x1400, pto.float32), b)
+    pto.TSTORE(_gt(pto.uint8, 5, 256)(y), out)
+
+
+def dma_pads(src, y, z):
+    """The A5 aligned copies through the burst engine: GM -> UB Normal (the first element as
+    filler), with the pad value as filler, with left/right pads, Compact; GM -> L1 with pads."""
+    core = pto.current_core()
+    asc.asc_set_copy_pad_val(0xA5B6)
+    #                        dst                            src  n len left right dsel l2 sstride dstride
+    asc.asc_copy_gm2ub_align(core.ub_ptr(0x000, pto.uint16), src, 3, 46, 0, 0, False, 0, 50, 64)
+    asc.asc_copy_gm2ub_align(core.ub_ptr(0x100, pto.uint16), src, 3, 46, 0, 0, True, 0, 50, 64)
+    asc.asc_copy_gm2ub_align(core.ub_ptr(0x200, pto.uint16), src, 3, 40, 3, 5, False, 0, 44, 64)
+    asc.asc_copy_gm2ub_align(core.ub_ptr(0x300, pto.uint16), src, 4, 38, 0, 0, False, 0, 40, 38)
+    t = pto.Tile[V, pto.uint16, 8, 128]()
+    pto.TASSIGN(t, 0)
+    pto.TSTORE(_gt(pto.uint16, 8, 128)(y), t)
+    asc.asc_set_gm2l1_pad(0x1234)
+    asc.asc_copy_gm2l1_align(core.l1_ptr(0x0, pto.uint16), src, 3, 40, 2, 4, False, 0, 44, 64)
+    m = pto.Tile[pto.TileType.Mat, pto.uint16, 16, 16]()
+    pto.TASSIGN(m, 0)
+    pto.TSTORE(_gt(pto.uint16, 16, 16)(z), m)
+
+
+_IL = ((pto.int8, 511), (pto.half, 257), (pto.float32, 129), (pto.float32, 127))
+
+
+def _il(T, VC: int, a, b, y) -> None:
+    size = np.dtype(T).itemsize if not isinstance(T, str) else 2
+    cols = -(-VC * size // 32) * 32 // size
+    Src, Full, G = pto.Tile[V, T, 2, cols, RM, 2, VC], pto.Tile[V, T, 2, cols], _gt(T, 2, cols)
+    s0, s1, f0, f1 = Src(), Src(), Full(), Full()
+    Half = pto.Tile[V, T, 2, cols, RM, 2, VC // 2]        # the one-source form's dsts: src's VC // 2
+    outs = [Src() for _ in range(4)] + [Half(), Half()]
+    for t, k in ((s0, 0), (f0, 0), (s1, 1), (f1, 1), *((o, 2 + i) for i, o in enumerate(outs))):
+        pto.TASSIGN(t, k * 2 * cols * size)
+    pto.TLOAD(f0, G(a))
+    pto.TLOAD(f1, G(b))
+    d0, d1, e0, e1, g0, g1 = outs
+    with warnings.catch_warnings():                      # odd widths are the point: the asserts
+        warnings.simplefilter("ignore", pto.PtoAssertWarning)      # are compiled out, as in release
+        pto.TINTERLEAVE(d1, d0, s1, s0)
+        pto.TDEINTERLEAVE(e1, e0, d1, d0)
+        pto.TDEINTERLEAVE(g1, g0, s0)
+    for i in range(6):
+        w = Full()
+        pto.TASSIGN(w, (2 + i) * 2 * cols * size)
+        pto.TSTORE(G(y + i * 2 * cols), w)
+
+
+def interleave(a8, b8, ah, bh, af, bf, y8, yh, yf, yg):
+    """TINTERLEAVE, then both TDEINTERLEAVE forms, at the widths around a 256-byte repeat (2E+1
+    for 1-, 2- and 4-byte elements, 2E-1 for 4-byte ones): the odd-width rule's last columns."""
+    for (T, VC), a, b, y in zip(_IL, (a8, ah, af, af), (b8, bh, bf, bf), (y8, yh, yf, yg)):
+        _il(T, VC, a, b, y)
+
+
 def _bits(n, dt):
     return values(n, dt, "bits")
 
@@ -155,6 +335,32 @@ FUZZ = {
                         "m": _bits(128, "uint8")}, outputs={"y": (64, pto.half)}, pair="cpu:a5"),
     "cvt": dict(inputs={"a": _bits(256, "float32")}, outputs={"y": (256, pto.int32)}, pair="cpu:a5"),
     "mov": dict(inputs={"a": _bits(256, "int16")}, outputs={"y": (256, pto.int16)}, pair="cpu:a2a3"),
+    "ew_edges": dict(inputs={f"{k}{v}": values(64 // n, t, "edges") for v in "ab"
+                             for k, t, n in (("f", "float32", 4), ("h", "int16", 2), ("b", "uint8", 1), ("l", "int64", 8))},
+                     outputs={"yf": (10 * 16, pto.float32), "yh": (17 * 32, pto.int16), "yb": (17 * 64, pto.uint8),
+                              "yl": (17 * 8, pto.int64)}, pair="a5@numpy:a5@native"),
+    "nz_gather": dict(inputs={"tab": _bits(1024, "half"), "ie": indices((16, 20), 1024, "int32", "mixed"),
+                              "ir": indices((1, 20), 32, "int32", "mixed")},
+                      outputs={"ye": (1024, pto.half), "yr": (1024, pto.half), "yz": (1024, pto.half)},
+                      pair="a2a3@numpy:a2a3@native"),
+    "tgatherb_float_offsets": dict(
+        inputs={"src8": _bits(1024, "int8"), "srch": _bits(512, "half"), "oh": values(16, "half", "edges"),
+                "of": values(8, "float32", "small"), "oe": values(32, "float8_e4m3", "edges")},
+        outputs={"y8": (96, pto.int8), "yh": (48, pto.half), "ye": (48, pto.half)}, pair="cpu@numpy:cpu@native"),
+    "mscatter_edges": dict(inputs={"vf": values(128, "float32", "edges"), "vi": values(128, "int32", "edges"),
+                                   "idx": indices(128, 32, "int32", "dup")},
+                           outputs={"tmax": (32, pto.float32), "tmin": (32, pto.float32), "tadd": (32, pto.int32)},
+                           pair="a5@numpy:a5@native"),
+    "reg_gather": dict(inputs={"tab": _bits(2048, "uint8"), "i16": indices(128, 2048, "uint16", "mixed"),
+                               "i32": indices(64, 512, "uint32", "uniform"), "off": indices(64, 64, "uint32", "uniform")},
+                       outputs={"y": (1280, pto.uint8)}, pair="a5@numpy:a5@native"),
+    "dma_pads": dict(inputs={"src": _bits(128, "uint16")}, outputs={"y": (1024, pto.uint16), "z": (256, pto.uint16)},
+                     pair="a5@numpy:a5@native"),
+    "interleave": dict(inputs={"a8": _bits(2 * 512, "int8"), "b8": _bits(2 * 512, "int8"),
+                               "ah": _bits(2 * 272, "half"), "bh": _bits(2 * 272, "half"),
+                               "af": _bits(2 * 136, "float32"), "bf": _bits(2 * 136, "float32")},
+                       outputs={"y8": (12 * 512, pto.int8), "yh": (12 * 272, pto.half), "yf": (12 * 136, pto.float32),
+                                "yg": (12 * 128, pto.float32)}, pair="a5@numpy:a5@native"),
     "sort": dict(inputs={"v": values(40, "float32", "small")}, outputs={"y": (128, pto.float32)},
                  fixed={"idx": np.arange(40, dtype=np.uint32)}, pair="cpu:a2a3"),
 }
