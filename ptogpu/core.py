@@ -11,7 +11,7 @@ import numpy as np
 from . import dtypes
 from .backend import resolve_backend
 from .interop import as_numpy, cast_exact
-from .errors import F_DST, F_OTHER, KernelError, NotBatched, PtoError, PtoFault, fault_code
+from .errors import F_DST, F_OTHER, EmulatorBug, KernelError, NotBatched, PtoError, PtoFault, fault_code
 from .memory import SPACES, AllInstances, Arena, Bank, Ptr, as_bytes
 from .dma_regs import DmaRegs
 from .targets import Target, get_target
@@ -449,8 +449,8 @@ class Core:
         finally:
             self.gm, self.ub, self.l1 = saved
             self._k, self.all_at_once = 0, True
-        raise PtoError(f"instance {k}: the kernel reported a fault the NumPy semantics do not see "
-                       "(an emulator bug: please report it)", rule="batch rule")
+        raise EmulatorBug(f"instance {k}: the kernel reported a fault the NumPy semantics do not see "
+                          "(an emulator bug: please report it)", rule="batch rule")
 
     def fault_instances(self, faults: Mapping[int, PtoFault]) -> None:
         """A batch rule's per-instance faults (instance -> its first fault; it wrote nothing)."""

@@ -164,6 +164,59 @@ MUTATIONS = [
     ("launch range short", "common.cuh",
      "inst##_end = pto_range_first(n_inst, blockIdx.x + 1, gridDim.x);",
      "inst##_end = pto_range_first(n_inst, blockIdx.x + 1, gridDim.x) - (gridDim.x > 1);"),
+    # -- the paths the suite's kernels reach against NumPy (issue: coverage of the known suite)
+    # Reg::Gather b16 <- b8: the byte sign-extended instead of zero-extended
+    ("reg gather b8 sign extension", "reg_gather.cu",
+     "            out[1] = 0;",
+     "            out[1] = (u8)((signed char)U.p[a] >> 7);"),
+    # Reg::GatherB: a misaligned offset rounded down to 16 bytes, not to its 32-byte block
+    ("reg gatherb block rounding", "reg_gather.cu",
+     "& 0xFFFFFFFFull) & ~31ull);",
+     "& 0xFFFFFFFFull) & ~15ull);"),
+    # the DMA burst engine: the left pad repeats the payload's first element, not the pad
+    ("dma left pad from payload", "burst.cuh",
+     "        if (p < L) d[p] = pat[p % e];",
+     "        if (p < L) d[p] = s[p % e];"),
+    # TDEINTERLEAVE (two sources): even and odd elements sent to the other destination
+    ("deinterleave two sources swapped", "interleave.cu",
+     "        *dn = c % 2; *dc = s * h + c / 2; *sn = s; *sc = c;",
+     "        *dn = (c + 1) % 2; *dc = s * h + c / 2; *sn = s; *sc = c;"),
+    # TDEINTERLEAVE (one source): likewise
+    ("deinterleave one source swapped", "interleave.cu",
+     "        *dn = e % 2; *dc = e / 2; *sn = 0; *sc = e;",
+     "        *dn = (e + 1) % 2; *dc = e / 2; *sn = 0; *sc = e;"),
+    # A2/A3 Elem over an NZ table: dst column blocks placed by the valid rows, not the tile's
+    ("nz elem dst block stride", "mgather.cu",
+     "const u64 d = (u64)dtd[TD_ADDR] + (u64)((b * R * C0 + r * C0 + k) * T);",
+     "const u64 d = (u64)dtd[TD_ADDR] + (u64)((b * VR * C0 + r * C0 + k) * T);"),
+    # A2/A3 Row over an NZ table: likewise for the row bursts
+    ("nz row dst block stride", "mgather.cu",
+     "(((u64)i * (u64)P[MG_S1] + (u64)j) * (u64)(R * C0) +",
+     "(((u64)i * (u64)P[MG_S1] + (u64)j) * (u64)(VR * C0) +"),
+    # the simulator's TGATHERB with float offsets: rounded, not truncated toward zero
+    ("tgatherb float offset rounds", "tgatherb.cu",
+     "    return (u64)(i64)v & 0xFFFFFFFFull;",
+     "    return (u64)(i64)(v + (v < 0 ? -0.5 : 0.5)) & 0xFFFFFFFFull;"),
+    # ... and float8_e4m3 (no infinities) taken as IEEE: every code of the top exponent special
+    ("tgatherb e4m3 specials", "tgatherb.cu",
+     "*special = ieee ? e == emax : (e == emax && m == (1u << mb) - 1u);",
+     "*special = e == emax;"),
+    # the element-wise kernel: TSUB's operands swapped
+    ("elementwise sub operands", "elementwise_ops.cuh",
+     "    case OP_SUB: r = x - y; break;",
+     "    case OP_SUB: r = y - x; break;"),
+    # the element-wise kernel: the simulator's float TNEG sets the sign instead of flipping it
+    ("elementwise neg sign", "elementwise_ops.cuh",
+     "            if (P[EW_NEG] == SG_C) return xa ^ sign;",
+     "            if (P[EW_NEG] == SG_C) return xa | sign;"),
+    # MSCATTER float32 atomic Max: a tie replaces (-0.0 overwrites +0.0)
+    ("atomic float max tie", "mscatter.cu",
+     "        if (op == AT_MAX) return a < b ? v : old;\n        return b < a ? v : old;\n    }\n    case DT_F16:",
+     "        if (op == AT_MAX) return a <= b ? v : old;\n        return b < a ? v : old;\n    }\n    case DT_F16:"),
+    # ... and Min lets a NaN source in
+    ("atomic float min nan", "mscatter.cu",
+     "        return b < a ? v : old;\n    }\n    case DT_F16:",
+     "        return !(a <= b) ? v : old;\n    }\n    case DT_F16:"),
 ]
 
 _TABLE = "tests/test_scatter_table_verdict.py::"

@@ -31,7 +31,7 @@ from ..calls import PACKAGE, caller, restrict
 from ..core import FaultList
 from ..interop import cast_exact
 from ..memory import GM_LIMIT, MAP_MIN
-from ..errors import HostMemoryError, KernelError, PtoCheckError, PtoError, PtoFault
+from ..errors import EmulatorBug, HostMemoryError, KernelError, PtoCheckError, PtoError, PtoFault
 from ..targets import get_target
 
 GM_BUDGET = 256 << 20
@@ -417,6 +417,8 @@ def _run_path(prog: Program, core, ptrs: dict, trace: bool, gaps: bool, spans, f
             if not getattr(e, "unplaced", False):
                 raise
             raise KernelError(f"instance {first}: {e} ({where_raised(e, prog.ref)})") from None
+        except EmulatorBug as e:          # two parts of ptogpu disagree: a verdict, not the kernel's doing
+            raise EmulatorBug(f"instance {first}: {e} ({where_raised(e, prog.ref)})") from None
         except PtoError as e:
             raise KernelError(f"instance {first}: {e} ({where_raised(e, prog.ref)})") from None
         except HostMemoryError:
