@@ -4,7 +4,9 @@
 //   interleave   the element maps of TINTERLEAVE (two sources),       dim3(1): rows, then map
 //                TDEINTERLEAVE (two sources) and TDEINTERLEAVE (one)  entries, in order
 //
-// Maps (c: position in the map; h = VC/2; n = the target's written count):
+// Maps (c: position in the map; h = VC/2; n = the target's written count, which TINTERLEAVE
+// works out here from VC, the element size and the target's odd-width rule word -- not taken
+// from the NumPy semantics, which it is checked against):
 //   MODE_INTERLEAVE  for p in 0,1: dst_p[c] = src_{c%2}[p*h + c/2],  c < n
 //   MODE_DEINT2      for s in 0,1: dst_{c%2}[s*h + c/2] = src_s[c],  c < 2h
 //   MODE_DEINT1      dst_{c%2}[c/2] = src_0[c],                      c < 2n
@@ -15,26 +17,39 @@
 
 enum {
     IL_MODE = 0, IL_VR, IL_N, IL_H, IL_T, IL_D0, IL_D0C, IL_D1, IL_D1C, IL_S0, IL_S0C, IL_S1,
-    IL_S1C, IL_WORDS
+    IL_S1C, IL_VC, IL_ODD, IL_WORDS
 };
 enum { MODE_INTERLEAVE = 0, MODE_DEINT2 = 1, MODE_DEINT1 = 2 };
+// TINTERLEAVE's odd-width rules: the simulator's loop runs c < VC/2 (column VC-1 untouched);
+// A5's chunk loop stores min(VC, 2*ceil(h/E)*E), E = 256/sizeof(T) (a hole when h % E == 0);
+// without the hole (quirk off), every column.
+enum { ODD_SKIP_LAST = 0, ODD_VREG_HOLE = 1, ODD_ALL = 2 };
+
+PTO_DEV i64 il_written(const i64 *P) {
+    const i64 vc = P[IL_VC], h = vc >> 1, E = 256 / P[IL_T];
+    switch ((int)P[IL_ODD]) {
+    case ODD_SKIP_LAST: return 2 * h;
+    case ODD_VREG_HOLE: { const i64 w = 2 * ((h + E - 1) / E) * E; return w < vc ? w : vc; }
+    default: return vc;
+    }
+}
 
 // Map entry e -> (dst no., dst col, src no., src col); returns the number of entries.
 PTO_DEV i64 il_entries(const i64 *P) {
     const i64 n = P[IL_N], h = P[IL_H];
     switch ((int)P[IL_MODE]) {
-    case MODE_INTERLEAVE: return 2 * n;
+    case MODE_INTERLEAVE: return 2 * il_written(P);
     case MODE_DEINT2: return 4 * h;
     default: return 2 * n;
     }
 }
 
 PTO_DEV void il_entry(const i64 *P, i64 e, i64 *dn, i64 *dc, i64 *sn, i64 *sc) {
-    const i64 n = P[IL_N], h = P[IL_H];
+    const i64 h = P[IL_H];
     switch ((int)P[IL_MODE]) {
     case MODE_INTERLEAVE: {
-        const i64 p = e / n, c = e % n;
-        *dn = p; *dc = c; *sn = c % 2; *sc = p * h + c / 2;
+        const i64 w = il_written(P), p = e / w, c = e % w;
+        *dn = p; *dc = c; *sn = c % 2; *sc = p * (P[IL_VC] >> 1) + c / 2;
         return;
     }
     case MODE_DEINT2: {

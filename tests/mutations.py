@@ -5,7 +5,12 @@ catch it), and the named test to fail for every one of VERDICT_MUTATIONS: bugs i
 themselves that no correct kernel can show (a check left out passes while the kernels are
 right), caught by tests that hand the verdict wrong tables or compare its two paths.
 
-Each entry: (name, file, the exact text, what it becomes[, the test that must fail])."""
+Each entry: (name, file, the exact text, what it becomes[, the test that must fail]).
+
+PY_MUTATIONS are planted the same way in a copy of the ``ptogpu`` package (paths from the
+repository root): the NumPy semantics (each kernel's reference in the suite's kernel-against-
+NumPy campaigns) and the target tables (whose rules the cross-target campaigns' recorded
+classes pin)."""
 from __future__ import annotations
 
 MUTATIONS = [
@@ -177,6 +182,10 @@ MUTATIONS = [
     ("dma left pad from payload", "burst.cuh",
      "        if (p < L) d[p] = pat[p % e];",
      "        if (p < L) d[p] = s[p % e];"),
+    # TINTERLEAVE on A5, odd width: the hole's chunk count rounded down instead of up
+    ("interleave odd width chunks", "interleave.cu",
+     "const i64 w = 2 * ((h + E - 1) / E) * E; return w < vc ? w : vc;",
+     "const i64 w = 2 * (h / E) * E; return w < vc ? w : vc;"),
     # TDEINTERLEAVE (two sources): even and odd elements sent to the other destination
     ("deinterleave two sources swapped", "interleave.cu",
      "        *dn = c % 2; *dc = s * h + c / 2; *sn = s; *sc = c;",
@@ -265,4 +274,46 @@ VERDICT_MUTATIONS = [
      "    return A[MS_BITS] == B[MS_BITS] || ms_bits_moot(A);",
      "    return true;",
      _TABLE + "test_sides_whose_rules_differ_are_each_checked_and_then_compared"),
+]
+
+
+PY_MUTATIONS = [
+    # TINTERLEAVE on A5, odd width: the hole at h % E == 0 forgotten (every column written)
+    ("py tinterleave odd hole", "ptogpu/isa/tinterleave/semantics.py",
+     "    return min(VC, 2 * (-(-h // E)) * E)",
+     "    return VC"),
+    # MSCATTER atomic Max: a tie replaces the table's value (-0.0 over +0.0)
+    ("py mscatter max tie", "ptogpu/isa/mscatter/semantics.py",
+     "            return np.where(old < v, v, old)",
+     "            return np.where(old <= v, v, old)"),
+    # the DMA burst engine: the payload one byte too long (the first pad byte read from GM)
+    ("py dma payload one byte long", "ptogpu/semantics/dma.py",
+     "    in_data = (pos >= b.left) & (pos < b.left + L)",
+     "    in_data = (pos >= b.left) & (pos <= b.left + L)"),
+    # Reg::Gather b16 <- b8: sign-extended
+    ("py reg gather b8 sign extension", "ptogpu/reg/datacopy.py",
+     "core.ub.data[addrs].astype(np.uint16)",
+     "core.ub.data[addrs].view(np.int8).astype(np.int16).view(np.uint16)"),
+    # A2/A3 Elem over an NZ table with gShape0 = 1: the column block taken as the outer index
+    ("py nz elem outer block", "ptogpu/isa/mgather/semantics_nz.py",
+     "            o0, o1 = np.zeros_like(bcc), bcc",
+     "            o0, o1 = bcc, np.zeros_like(bcc)"),
+    # the simulator's shift of a 1- or 2-byte type: the count masked to the type's width, not
+    # to the promoted int's
+    ("py c shift count width", "ptogpu/isa/elementwise/semantics_values.py",
+     "        n = c & (pw - 1)",
+     "        n = c & (w - 1)"),
+    # the simulator's TGATHERB float offsets rounded to nearest instead of truncated
+    ("py tgatherb float offsets round", "ptogpu/isa/tgatherb/semantics.py",
+     "        f = np.trunc(raw.astype(np.float64))",
+     "        f = np.rint(raw.astype(np.float64))"),
+    # the A5 table: float results not flushed (the kernels read the same table: the
+    # cross-target classes move)
+    ("table a5 no denormal flush", "ptogpu/isa/elementwise/rules.py",
+     'int_div="a5", int_divs="scalar_unit", neg="muls", abs="vabs", ftz=True,',
+     'int_div="a5", int_divs="scalar_unit", neg="muls", abs="vabs", ftz=False,'),
+    # the A5 MGATHER table: size_t index casts
+    ("table a5 index cast", "ptogpu/targets.py",
+     'index_bits=32, row_capacity="shape3", row_source="valid_cols", tile_offsets="plain",',
+     'index_bits=64, row_capacity="shape3", row_source="valid_cols", tile_offsets="plain",'),
 ]

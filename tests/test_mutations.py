@@ -1,7 +1,7 @@
 """The mutation check: a fuzzer is only as good as the bugs its verdicts catch. Each bug of
 tests/mutations.py is planted, one at a time, in a copy of cuda_src/ (PTOGPU_CUDA_SRC, a private
-kernel cache, an -O0 build: the same code, built in seconds), and the default ``ptogpu fuzz``
-suite must fail for it -- a side that disagrees with its reference, a divergence no rule
+kernel cache, an -O0 build: the same code, built in seconds) or of the ``ptogpu`` package (the
+NumPy semantics, the target tables), and the default ``ptogpu fuzz`` suite must fail for it -- a side that disagrees with its reference, a divergence no rule
 explains, or a known campaign whose classes changed. A bug in a verdict itself (a check left
 out) shows only against wrong tables, so each of VERDICT_MUTATIONS names the test that must
 fail for it instead. The shipped kernels hold none of them."""
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from mutations import MUTATIONS, VERDICT_MUTATIONS
+from mutations import MUTATIONS, PY_MUTATIONS, VERDICT_MUTATIONS
 from ptogpu.backend import native_backend, sources
 
 pytestmark = pytest.mark.skipif(not native_backend.available()[0], reason="no native backend")
@@ -25,25 +25,36 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_the_planted_bugs_are_not_in_the_shipped_kernels():
-    names = [m[0] for m in MUTATIONS + VERDICT_MUTATIONS]
-    assert len(MUTATIONS) >= 6 and len(set(names)) == len(names)
-    for name, f, old, new, *_ in MUTATIONS + VERDICT_MUTATIONS:
-        text = (SRC / f).read_text()
+    names = [m[0] for m in MUTATIONS + VERDICT_MUTATIONS + PY_MUTATIONS]
+    assert len(MUTATIONS) >= 6 and len(PY_MUTATIONS) >= 6 and len(set(names)) == len(names)
+    for name, f, old, new, *_ in MUTATIONS + VERDICT_MUTATIONS + PY_MUTATIONS:
+        text = ((ROOT if f.startswith("ptogpu/") else SRC) / f).read_text()
         assert text.count(old) == 1, (name, "the text to change must occur exactly once")
         assert old != new and text.replace(old, new) != text, name
 
 
 def _run_mutant(name: str, file: str, old: str, new: str, root: Path, test: str | None = None
                 ) -> subprocess.CompletedProcess:
-    tree = root / name.replace(" ", "_") / "cuda_src"
-    shutil.copytree(SRC, tree)
-    p = tree / file
+    """The suite (or ``test``) over a copy of cuda_src/ with the bug planted; a ``ptogpu/...``
+    file is planted in a copy of the package instead, which the suite then imports (run from
+    the copy's folder: it comes first on ``sys.path``), over the shipped kernels."""
+    here = root / name.replace(" ", "_")
+    tree, cwd = SRC, None
+    if file.startswith("ptogpu/"):
+        cwd = here
+        shutil.copytree(ROOT / "ptogpu", here / "ptogpu", ignore=shutil.ignore_patterns("__pycache__"))
+        p = here / file
+    else:
+        tree = here / "cuda_src"
+        shutil.copytree(SRC, tree)
+        p = tree / file
     p.write_text(p.read_text().replace(old, new))
     env = dict(os.environ, PTOGPU_CUDA_SRC=str(tree), PTOGPU_CACHE_DIR=str(root / "cache"),
                PTOGPU_NATIVE_OPT="-O0", OMP_NUM_THREADS="1")
     cmd = ([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", test] if test else
            [sys.executable, "-m", "ptogpu", "fuzz", "--backend", "native", "--no-shrink", "--quiet", "--exitfirst"])
-    return subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=900, cwd=ROOT if test else None)
+    return subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=900,
+                          cwd=ROOT if test else cwd)
 
 
 @pytest.fixture(scope="module")
@@ -53,11 +64,12 @@ def mutant_runs(tmp_path_factory) -> dict:
     from concurrent.futures import ThreadPoolExecutor
     root = tmp_path_factory.mktemp("mutants")
     with ThreadPoolExecutor(max(1, min(4, os.cpu_count() or 1))) as ex:
-        futs = {m[0]: ex.submit(_run_mutant, *m[:4], root, *m[4:]) for m in MUTATIONS + VERDICT_MUTATIONS}
+        futs = {m[0]: ex.submit(_run_mutant, *m[:4], root, *m[4:])
+                for m in MUTATIONS + PY_MUTATIONS + VERDICT_MUTATIONS}
         return {k: f.result() for k, f in futs.items()}
 
 
-@pytest.mark.parametrize("name", [m[0] for m in MUTATIONS])
+@pytest.mark.parametrize("name", [m[0] for m in MUTATIONS + PY_MUTATIONS])
 def test_the_default_suite_fails_for_each_planted_bug(name, mutant_runs):
     r = mutant_runs[name]
     caught = [ln.strip() for ln in r.stdout.splitlines()

@@ -105,11 +105,10 @@ def _tinterleave(dst1: Tile, dst0: Tile, src1: Tile, src0: Tile) -> None:
     size = dst0.Element.itemsize
     if cpu:
         if _cpu_plain([dst0, dst1], [src0, src1], VR, VC) and run_interleave(
-                core, "interleave", [dst0, dst1], [src0, src1], VR, n=sem.interleave_count(core, VC, size), h=VC >> 1):
+                core, "interleave", [dst0, dst1], [src0, src1], VR, vc=VC):
             return
         return sem.cpu_execute(core, [dst0, dst1], [src0, src1], VR, sem.cpu_statements("interleave", VR, VC))
-    if run_interleave(core, "interleave", [dst0, dst1], [src0, src1], VR,  # native/cupy kernel
-                      n=sem.interleave_count(core, VC, size), h=VC >> 1):
+    if run_interleave(core, "interleave", [dst0, dst1], [src0, src1], VR, vc=VC):  # native/cupy kernel
         return
     sem.execute(core, [dst0, dst1], [src0, src1], VR, sem.interleave_map(core, VC, size))
 
