@@ -58,6 +58,43 @@ def pct(a: int, b: int) -> float:
     return 100.0 * a / b if b else 100.0
 
 
+ENGINES = {
+    "fuzz.cu": "the screening engine (--engine formula) and cupy's executing engine (fuzz_exec_campaign, "
+               "run through the host shim in the tests): the suite uses the executing engine on native",
+    "elementwise_fuzz.cu": "ew_fuzz_campaign is cupy's form of the engine (run through the host shim in the "
+                           "tests); the suite runs the native form",
+    "fuzz_engine.cuh": "the executing engine's blocks", "fuzz_classes.cuh": "the class table (cupy's form too)",
+    "fuzz_spec.cuh": "the engines' parameter words", "mscatter_fuzz.cuh": "MSCATTER's executing engine",
+    "counter_rng.cuh": "the counter generators (every kind in C; the suite draws some)",
+}
+"""The campaign engines (what runs the verdicts, not what a target does), and why parts of them
+are not executed by the suite. Everything else in cuda_src is a kernel (or a header of kernels),
+``ref/`` the C references; the aim (95 % of their lines) counts those two."""
+
+NOT_RUN = {
+    "mgather_impl.cuh": "a5_thread / mg_a5_thread_instance: the per-thread lane bodies a GPU launch runs "
+                        "(the host shim runs the lock-step bodies; the tests run both); elem_round_generic: "
+                        "element sizes no target has",
+    "mgather.cu": "the per-thread A5 kernels (GPU launches) and pto_a5_geometry_check (the tests' check "
+                  "of the launch maps)",
+    "mscatter.cu": "the per-thread A5 lanes (GPU launches; the host shim runs lock-step warps)",
+    "tgather.cu": "TGATHER mask patterns no campaign draws on that target",
+    "host_shim.h": "the shim's error paths (a launch that cannot run)",
+}
+"""Why a kernel file's lines that the suite does not execute are not executed, where known."""
+
+ROLE_SHIM = ("host_shim.h", "simt_trace_shim.h")
+
+
+def role(path: str) -> str:
+    """A cuda_src file's part: "engine", "reference", "shim" or "kernel"."""
+    if path in ENGINES:
+        return "engine"
+    if path.startswith("ref/"):
+        return "reference"
+    return "shim" if path in ROLE_SHIM else "kernel"
+
+
 PY_SOURCES = ("ptogpu/semantics", "ptogpu/targets.py", "ptogpu/fuzz", "ptogpu/isa/*/semantics*.py")
 """What the Python side measures: the rules the references compute and the verdicts."""
 
@@ -148,10 +185,15 @@ class Coverage:
     unloaded: list[str] = field(default_factory=list)     # kernel families no campaign loads
     python: dict = field(default_factory=dict)            # module -> coverage.py's counts (read_python)
 
-    def totals(self) -> tuple[int, int, int, int]:
-        fs = self.files.values()
+    def totals(self, roles: tuple[str, ...] | None = None) -> tuple[int, int, int, int]:
+        """Lines run, lines, branches taken, branches of the built files (``roles``: of those parts)."""
+        fs = [f for n, f in self.files.items() if roles is None or role(n) in roles]
         return (sum(f.lines_run for f in fs), sum(len(f.lines) for f in fs),
                 sum(f.branches_taken for f in fs), sum(len(f.branches) for f in fs))
+
+    def aim(self) -> tuple[int, int, int, int]:
+        """The kernels' and the references' counts: what the 95 % aim is about."""
+        return self.totals(("kernel", "reference"))
 
     def by_package(self) -> list[tuple[str, str, tuple[int, int], tuple[int, int]]]:
         """Per instruction package (``ptogpu.isa.X``): its calls, the lines run of its kernel
@@ -184,13 +226,22 @@ class Coverage:
 
     def table(self) -> str:
         rows = [f"{'file':28s} {'lines':>16s} {'branches':>16s}  not executed (lines)"]
-        for name in sorted(self.files):
-            f = self.files[name]
-            rows.append(f"{name:28s} {f.lines_run:6d}/{len(f.lines):<5d} {pct(f.lines_run, len(f.lines)):4.0f}% "
-                        f"{f.branches_taken:6d}/{len(f.branches):<5d} {pct(f.branches_taken, len(f.branches)):4.0f}%  "
-                        f"{f.missed()}")
+        for part in ("kernel", "reference", "engine", "shim"):
+            rows.append(f"-- {part}s" if part != "shim" else "-- the host shim")
+            for name in sorted(n for n in self.files if role(n) == part):
+                f = self.files[name]
+                rows.append(f"{name:28s} {f.lines_run:6d}/{len(f.lines):<5d} "
+                            f"{pct(f.lines_run, len(f.lines)):4.0f}% {f.branches_taken:6d}/{len(f.branches):<5d} "
+                            f"{pct(f.branches_taken, len(f.branches)):4.0f}%  {f.missed()}")
+                why = ENGINES.get(name) if part == "engine" else NOT_RUN.get(name)
+                if why and f.lines_run < len(f.lines):
+                    rows.append(f"{'':28s} why: {why}")
         for name in self.unloaded:
-            rows.append(f"{name:28s} {'not built':>16s} {'':>16s}  no campaign of the suite loads this kernel family")
+            rows.append(f"{name:28s} {'not built':>16s} {'':>16s}  no campaign of the suite loads this kernel family"
+                        + (" (ptogpu simt's traces, not a verdict)" if name == "simt_trace.cu" else ""))
+        lr, lt, br, bt = self.aim()
+        rows.append(f"{'kernels and references':28s} {lr:6d}/{lt:<5d} {pct(lr, lt):4.0f}% {br:6d}/{bt:<5d} "
+                    f"{pct(br, bt):4.0f}%  (the aim: 95 % of lines, 90 % of branches)")
         lr, lt, br, bt = self.totals()
         rows.append(f"{'all that was built':28s} {lr:6d}/{lt:<5d} {pct(lr, lt):4.0f}% {br:6d}/{bt:<5d} "
                     f"{pct(br, bt):4.0f}%  (branches: every template instantiation's)")
@@ -213,14 +264,17 @@ class Coverage:
 
     def to_json(self) -> dict:
         lr, lt, br, bt = self.totals()
+        ar, at, abr, abt = self.aim()
         return {"suite_exit_status": self.suite_rc, "lines": [lr, lt], "branches": [br, bt],
+                "kernels_and_references": {"lines": [ar, at], "branches": [abr, abt]},
                 "families_not_loaded": self.unloaded,
                 "python": {n: {"lines": [a, b], "branches": [c, d], "not_executed": m}
                            for n, (a, b, c, d, m) in sorted(self.python.items())},
                 "packages": {n: {"calls": c, "kernel_lines": list(k), "semantics_lines": list(s)}
                              for n, c, k, s in self.by_package()},
-                "files": {n: {"lines": [f.lines_run, len(f.lines)], "branches": [f.branches_taken, len(f.branches)],
-                              "not_executed": f.missed(1000)} for n, f in sorted(self.files.items())}}
+                "files": {n: {"role": role(n), "lines": [f.lines_run, len(f.lines)],
+                              "branches": [f.branches_taken, len(f.branches)], "not_executed": f.missed(1000),
+                              "why": ENGINES.get(n) or NOT_RUN.get(n)} for n, f in sorted(self.files.items())}}
 
 
 def measure(args: tuple[str, ...] = (), keep: str | None = None) -> Coverage:
@@ -244,8 +298,8 @@ def measure(args: tuple[str, ...] = (), keep: str | None = None) -> Coverage:
 
 
 def main(args) -> int:
-    """``ptogpu coverage``: the table (or ``--json``); exit 1 when line coverage is below
-    ``--min-lines`` or the suite itself failed."""
+    """``ptogpu coverage``: the table (or ``--json``); exit 1 when the kernels' and references'
+    line coverage is below ``--min-lines`` or the suite itself failed."""
     import shutil
     from ..backend import native_backend
     if shutil.which("gcov") is None:
@@ -254,7 +308,7 @@ def main(args) -> int:
     if not ok:
         raise ValueError(f"ptogpu coverage builds the native kernels: {why}")
     cov = measure(keep=args.keep)
-    lr, lt, _, _ = cov.totals()
+    lr, lt, _, _ = cov.aim()
     if args.json:
         print(json.dumps(cov.to_json(), indent=1))
     else:
@@ -267,7 +321,8 @@ def main(args) -> int:
             print(f"the suite itself failed (exit status {cov.suite_rc})")
     below = args.min_lines is not None and pct(lr, lt) < args.min_lines
     if below and not args.json:
-        print(f"line coverage {pct(lr, lt):.1f}% is below --min-lines {args.min_lines}%")
+        print(f"the kernels' and references' line coverage {pct(lr, lt):.1f}% is below --min-lines "
+              f"{args.min_lines}%")
     return 1 if below or cov.suite_rc else 0
 
 
@@ -275,6 +330,7 @@ def add_parser(sub) -> None:
     c = sub.add_parser("coverage", help="the cuda_src lines and branches the known suite executes (gcov)")
     c.add_argument("--json", action="store_true", help="one JSON document instead of the table")
     c.add_argument("--min-lines", type=float, default=None, metavar="PCT",
-                   help="exit 1 when fewer lines than this percentage are executed")
+                   help="exit 1 when fewer of the kernels' and references' lines than this percentage "
+                        "are executed")
     c.add_argument("--keep", default=None, metavar="DIR", help="leave the instrumented build and gcov's files in DIR")
     c.set_defaults(fn=main)

@@ -56,6 +56,14 @@ def campaigns(backend: str = "native") -> list[Known]:
               FuzzConfig(**wide, oob="clamp"), "a5.simt", "a2a3", "edge", 2000, shapes=True),
         Known("A5 SIMT vs A2/A3, Row Undefined, 200 columns, one row at the end of GM: must agree",
               FuzzConfig(**wide, oob="undefined"), "a5.simt", "a2a3", "edge", 2000, shapes=True),
+        Known("A5 SIMT vs A2/A3, Row Clamp 12x64 int8, edge rows: must agree",
+              FuzzConfig(mode="row", rows=12, cols=64, table_size=3200, oob="clamp", dtype="int8"), "a5.simt",
+              "a2a3", "edge", 1000),
+        Known("A5 SIMT vs A2/A3, Row Clamp 12x32 half, edge rows: must agree",
+              FuzzConfig(mode="row", rows=12, cols=32, table_size=1600, oob="clamp", dtype="half"), "a5.simt",
+              "a2a3", "edge", 1000),
+        Known("A5 SIMT vs A2/A3, Elem Wrap 8x24 into 500, dst prefilled: must agree",
+              FuzzConfig(rows=8, cols=24, table_size=500, dst_fill=0xAB), "a5.simt", "a2a3", "mixed", 1000),
         Known("A5 SIMT vs A2/A3, Elem Zero, 16x16 int8 into 4096: must agree",
               FuzzConfig(oob="zero", dtype="int8"), "a5.simt", "a2a3", "mixed", 5000),
         Known("A5 SIMT vs A2/A3, Elem Clamp 5x40 (a last warp of 8 lanes), one index at the edge: must agree",
@@ -259,14 +267,19 @@ def campaigns(backend: str = "native") -> list[Known]:
                              kernel=True))
         # the kernels of the paths above and of those only a kernel reaches (the register
         # gathers, the DMA burst engine's pads, NZ tables, float TGATHERB offsets, odd
-        # interleave widths, atomics on edge values) against the NumPy semantics
+        # interleave widths, atomics on edge values, TGATHER's compare form, A5's scalar
+        # unit) against the NumPy semantics
         for name, t, n in (("ew_edges", "cpu", 300), ("ew_edges", "a2a3", 300), ("ew_edges", "a5", 300),
                            ("reg_gather", "a5", 200), ("dma_pads", "a5", 300), ("interleave", "a5", 200),
                            ("nz_gather", "a2a3", 300), ("tgatherb_float_offsets", "cpu", 300),
-                           ("mscatter_edges", "a5", 300), ("mscatter_edges", "cpu", 300)):
+                           ("mscatter_edges", "a5", 300), ("mscatter_edges", "cpu", 300),
+                           ("tgather_cmp", "a5", 300), ("tgather_cmp", "a2a3", 300)):
             out.append(Known(f"Kernels: {name} {t}: kernel ({backend}) vs NumPy: must agree",
                              load(f"ptogpu.fuzz.suite_kernels:{name}"), f"{t}@numpy", f"{t}@{backend}", "inputs", n,
                              kernel=True))
+        out.append(Known(f"A5 Elem Zero 1x1 (the scalar unit): kernel ({backend}) vs NumPy: must agree",
+                         FuzzConfig(rows=1, cols=1, table_size=100, oob="zero"), "a5@numpy", f"a5@{backend}",
+                         "mixed", 300, kernel=True))
         for t, oob in (("a5", "wrap"), ("a2a3", "clamp")):
             cfg = FuzzConfig(mode="row", rows=8, cols=12, table_shape=(1, 1, 1, 40, 12),
                              table_stride=(960, 960, 960, 24, 2), oob=oob)
@@ -396,6 +409,12 @@ EXPECT: dict[str, dict[str, int]] = {
     'A5 SIMT vs A2/A3, Row Clamp, 200 columns, edge rows, shapes up to 40 rows: must agree':
         {},
     'A5 SIMT vs A2/A3, Row Undefined, 200 columns, one row at the end of GM: must agree':
+        {},
+    'A5 SIMT vs A2/A3, Row Clamp 12x64 int8, edge rows: must agree':
+        {},
+    'A5 SIMT vs A2/A3, Row Clamp 12x32 half, edge rows: must agree':
+        {},
+    'A5 SIMT vs A2/A3, Elem Wrap 8x24 into 500, dst prefilled: must agree':
         {},
     'A5 SIMT vs A2/A3, Elem Zero, 16x16 int8 into 4096: must agree':
         {},
@@ -546,6 +565,12 @@ EXPECT: dict[str, dict[str, int]] = {
     'Kernels: mscatter_edges a5: kernel vs NumPy: must agree':
         {},
     'Kernels: mscatter_edges cpu: kernel vs NumPy: must agree':
+        {},
+    'Kernels: tgather_cmp a5: kernel vs NumPy: must agree':
+        {},
+    'Kernels: tgather_cmp a2a3: kernel vs NumPy: must agree':
+        {},
+    'A5 Elem Zero 1x1 (the scalar unit): kernel vs NumPy: must agree':
         {},
     'a5 Row Wrap, table columns 2 apart: kernel vs NumPy: must agree':
         {},

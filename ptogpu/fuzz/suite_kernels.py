@@ -184,7 +184,7 @@ def _nz_table(tab):
 
 def nz_gather(tab, ie, ir, ye, yr, yz):
     """MGATHER from an A2/A3 NZ table into NZ tiles: Elem Wrap (16 x 20 valid of 32 x 32), Row
-    Clamp (20 rows), Elem Zero (the whole tile zeroed first)."""
+    Zero (20 rows; the whole tile zeroed first), Elem Clamp."""
     CM, NZ = pto.BLayout.ColMajor, pto.SLayout.RowMajor
     E = pto.Tile[V, pto.half, 32, 32, CM, 16, 20, NZ, 512]
     R = pto.Tile[V, pto.half, 32, 32, CM, 20, 32, NZ, 512]
@@ -197,8 +197,8 @@ def nz_gather(tab, ie, ir, ye, yr, yz):
     pto.TLOAD(ie_t, _gt(pto.int32, 16, 20)(ie))
     pto.TLOAD(ir_t, _gt(pto.int32, 1, 20)(ir))
     pto.MGATHER[pto.Coalesce.Elem, pto.GatherOOB.Wrap](de, _nz_table(tab), ie_t)
-    pto.MGATHER[pto.Coalesce.Row, pto.GatherOOB.Clamp](dr, _nz_table(tab), ir_t)
-    pto.MGATHER[pto.Coalesce.Elem, pto.GatherOOB.Zero](dz, _nz_table(tab), ie_t)
+    pto.MGATHER[pto.Coalesce.Row, pto.GatherOOB.Zero](dr, _nz_table(tab), ir_t)
+    pto.MGATHER[pto.Coalesce.Elem, pto.GatherOOB.Clamp](dz, _nz_table(tab), ie_t)
     for f, y in zip(flat, (ye, yr, yz)):
         pto.TSTORE(_gt(pto.half, 32, 32)(y), f)
 
@@ -232,6 +232,27 @@ def mscatter_edges(vf, vi, idx, tmax, tmin, tadd):
     pto.MSCATTER[E, pto.ScatterAtomicOp.Max, Skip](M(tmax), sf, ix)
     pto.MSCATTER[E, pto.ScatterAtomicOp.Min, Skip](M(tmin), sf, ix)
     pto.MSCATTER[E, pto.ScatterAtomicOp.Add, Skip](A(tadd), si, ix)
+
+
+def tgather_cmp(v, k, y, c):
+    """TGATHER's compare form on float32 scores around each row's k (ties, halves that A5
+    rounds, NaN, infinities), GT then EQ: the packed column indices and their counts."""
+    CM = pto.BLayout.ColMajor
+    src, full = pto.Tile[V, pto.float32, 4, 64, RM, 3, 40](), pto.Tile[V, pto.float32, 4, 64]()
+    kt, kflat = pto.Tile[V, pto.uint32, 16, 1, CM, 3, 1](), pto.Tile[V, pto.uint32, 1, 16]()
+    cd, cflat = pto.Tile[V, pto.int32, 8, 1, CM, 3, 1](), pto.Tile[V, pto.int32, 2, 8]()
+    cd2 = pto.Tile[V, pto.int32, 8, 1, CM, 3, 1]()
+    d, d2, both = pto.Tile[V, pto.int32, 4, 64](), pto.Tile[V, pto.int32, 4, 64](), pto.Tile[V, pto.int32, 8, 64]()
+    tmp = pto.Tile[V, pto.uint8, 4, 256]()
+    for t, a in ((src, 0x0), (full, 0x0), (kt, 0x400), (kflat, 0x400), (cd, 0x500), (cflat, 0x500), (cd2, 0x520),
+                 (d, 0x600), (both, 0x600), (d2, 0xA00), (tmp, 0x1000)):
+        pto.TASSIGN(t, a)
+    pto.TLOAD(full, _gt(pto.float32, 4, 64)(v))
+    pto.TLOAD(kflat, _gt(pto.uint32, 1, 16)(k))
+    pto.TGATHER[pto.CmpMode.GT](d, src, kt, cd, tmp, 5)
+    pto.TGATHER[pto.CmpMode.EQ](d2, src, kt, cd2, tmp, 0)
+    pto.TSTORE(_gt(pto.int32, 8, 64)(y), both)
+    pto.TSTORE(_gt(pto.int32, 2, 8)(c), cflat)
 
 
 def reg_gather(tab, i16, i32, off, y):
@@ -320,6 +341,9 @@ def interleave(a8, b8, ah, bh, af, bf, y8, yh, yf, yg):
         _il(T, VC, a, b, y)
 
 
+_SCORES = np.array([0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, -0.5, -1.0, np.nan, np.inf, -np.inf, 2.0 ** 31, 7.0],
+                   np.float32)
+"""TGATHER compare-form scores: around small k values, halves (A5 rounds), specials."""
 _TIES = np.array([0.0, -0.0, np.nan, 1.0, -1.0, np.inf, -np.inf], np.float32)
 """Values that tie under max/min (signed zeros) or that the comparisons treat specially."""
 
@@ -358,6 +382,8 @@ FUZZ = {
                                    "idx": indices(128, 64, "int32", "uniform")},
                            outputs={"tmax": (32, pto.float32), "tmin": (32, pto.float32), "tadd": (32, pto.int32)},
                            pair="a5@numpy:a5@native"),
+    "tgather_cmp": dict(inputs={"v": picks(256, _SCORES, "float32", 0.9), "k": values(16, "uint32", "small")},
+                        outputs={"y": (512, pto.int32), "c": (16, pto.int32)}, pair="a5@numpy:a5@native"),
     "reg_gather": dict(inputs={"tab": _bits(2048, "uint8"), "i16": indices(128, 2048, "uint16", "mixed"),
                                "i32": indices(64, 512, "uint32", "uniform"), "off": indices(64, 64, "uint32", "uniform")},
                        outputs={"y": (1280, pto.uint8)}, pair="a5@numpy:a5@native"),

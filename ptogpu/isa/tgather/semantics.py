@@ -119,8 +119,9 @@ def gather_mask(core, dst, src, pattern: MaskPattern, axis: int) -> None:
 
 def _round_s32(x: np.ndarray) -> np.ndarray:
     """vcvt f32 -> s32 ROUND_R: to nearest, ties to even, saturating (NaN: 0)."""
-    r = np.rint(np.nan_to_num(x.astype(np.float64), nan=0.0))
-    return np.clip(r, -2 ** 31, 2 ** 31 - 1).astype(np.int64)
+    with np.errstate(invalid="ignore", over="ignore"):      # (NaN and infinities are scores too)
+        r = np.rint(np.nan_to_num(x.astype(np.float64), nan=0.0))
+        return np.clip(r, -2 ** 31, 2 ** 31 - 1).astype(np.int64)
 
 
 def compare_scores(core, src0, k, row_vals: np.ndarray, rows: np.ndarray, mode: CmpMode):
@@ -137,7 +138,8 @@ def compare_scores(core, src0, k, row_vals: np.ndarray, rows: np.ndarray, mode: 
         else:
             kv = ub.take_same(ks, k.addr + rows * k.Element.itemsize, dtypes.storage(k.Element)).astype(np.int64)
             kv = ((kv + 2 ** 31) % 2 ** 32 - 2 ** 31)
-        sv = row_vals.astype(np.float64) if s != "int32" else row_vals.astype(np.int64)
+        with np.errstate(invalid="ignore"):
+            sv = row_vals.astype(np.float64) if s != "int32" else row_vals.astype(np.int64)
         kv = kv.astype(sv.dtype)[..., None]
         return sv > kv if mode == CmpMode.GT else sv == kv
     kraw = ub.take_same(ks, k.addr + rows * k.Element.itemsize, dtypes.storage(k.Element)).astype(np.int64)
