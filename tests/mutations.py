@@ -226,6 +226,14 @@ MUTATIONS = [
     ("atomic float min nan", "mscatter.cu",
      "        return b < a ? v : old;\n    }\n    case DT_F16:",
      "        return !(a <= b) ? v : old;\n    }\n    case DT_F16:"),
+    # the compare kernel: GE written as "not less" (a NaN compares true)
+    ("compare ge nan", "compare.cu",
+     "        case CMP_GE: return x >= y;\n        default: return x <= y;\n        }\n    }\n    if (k == CK_U64)",
+     "        case CMP_GE: return !(x < y);\n        default: return x <= y;\n        }\n    }\n    if (k == CK_U64)"),
+    # ... and A2/A3's NE: the vnot over the packed bytes only, not the valid rows' whole width
+    ("compare ne not width", "compare.cu",
+     "for (i64 b = 0; b < VR * P[CP_DSTC] * DS / 2 * 2; ++b) D[b] = (u8)~D[b];",
+     "for (i64 b = 0; b < VR * nbytes; ++b) D[b] = (u8)~D[b];"),
 ]
 
 _TABLE = "tests/test_scatter_table_verdict.py::"
@@ -316,4 +324,12 @@ PY_MUTATIONS = [
     ("table a5 index cast", "ptogpu/targets.py",
      'index_bits=32, row_capacity="shape3", row_source="valid_cols", tile_offsets="plain",',
      'index_bits=64, row_capacity="shape3", row_source="valid_cols", tile_offsets="plain",'),
+    # TCMP's mask bits packed most significant first
+    ("py compare bit order", "ptogpu/isa/compare/semantics.py",
+     '    return np.packbits(full, axis=1, bitorder="little")',
+     '    return np.packbits(full, axis=1, bitorder="big")'),
+    # GE as "greater" (a tie compares false)
+    ("py compare ge", "ptogpu/isa/compare/semantics.py",
+     "CmpMode.GT: np.greater, CmpMode.GE: np.greater_equal}",
+     "CmpMode.GT: np.greater, CmpMode.GE: np.greater}"),
 ]

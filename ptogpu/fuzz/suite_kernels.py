@@ -255,6 +255,32 @@ def tgather_cmp(v, k, y, c):
     pto.TSTORE(_gt(pto.int32, 2, 8)(c), cflat)
 
 
+def cmp_edges(fa, fb, ha, hb, ia, ib, m, y, zf, zh, zi):
+    """TCMP in every mode, TCMPS (EQ and GT against a scalar that ties, is NaN or -0.0), TSEL and
+    TSELS by a loaded mask, on float32, half and int32 edge values (2 rows of 256 bytes: A2/A3
+    compares whole repeats)."""
+    lm, mask, tmp = pto.Tile[V, pto.uint8, 2, 32](), pto.Tile[V, pto.uint8, 2, 32](), pto.Tile[V, pto.int32, 1, 8]()
+    M = _gt(pto.uint8, 2, 32)
+    pto.TLOAD(lm, M(m))
+    for k, (T, cols, a, b, z, scal) in enumerate(((pto.float32, 64, fa, fb, zf, (float("nan"), -0.0)),
+                                                  (pto.half, 128, ha, hb, zh, (-0.0, 1.0)),
+                                                  (pto.int32, 64, ia, ib, zi, (-1, 7)))):
+        G = _gt(T, 2, cols)
+        x, w, d = pto.Tile[V, T, 2, cols](), pto.Tile[V, T, 2, cols](), pto.Tile[V, T, 2, cols]()
+        pto.TLOAD(x, G(a))
+        pto.TLOAD(w, G(b))
+        for j, mode in enumerate(pto.CmpMode):
+            pto.TCMP(mask, x, w, mode)
+            pto.TSTORE(M(y + (8 * k + j) * 64), mask)
+        for j, (mode, v) in enumerate(((pto.CmpMode.EQ, scal[0]), (pto.CmpMode.GT, scal[1]))):
+            pto.TCMPS(mask, x, v, mode)
+            pto.TSTORE(M(y + (8 * k + 6 + j) * 64), mask)
+        pto.TSEL(d, lm, x, w, tmp)
+        pto.TSTORE(G(z), d)
+        pto.TSELS(d, lm, x, tmp, scal[0])
+        pto.TSTORE(G(z + 2 * cols), d)
+
+
 def reg_gather(tab, i16, i32, off, y):
     """Reg::Gather on A5 over a 2 KiB table: b16 <- b8 (zero-extended) on 100 lanes, b16, b32 on
     50 lanes, b64 (a NumOne dst: the first 32 indices); then GatherB of 6 enabled blocks at
@@ -384,6 +410,12 @@ FUZZ = {
                            pair="a5@numpy:a5@native"),
     "tgather_cmp": dict(inputs={"v": picks(256, _SCORES, "float32", 0.9), "k": values(16, "uint32", "small")},
                         outputs={"y": (512, pto.int32), "c": (16, pto.int32)}, pair="a5@numpy:a5@native"),
+    "cmp_edges": dict(inputs={"fa": values(128, "float32", "edges"), "fb": values(128, "float32", "edges"),
+                              "ha": values(256, "half", "edges"), "hb": values(256, "half", "edges"),
+                              "ia": values(128, "int32", "edges"), "ib": values(128, "int32", "edges"),
+                              "m": _bits(64, "uint8")},
+                      outputs={"y": (24 * 64, pto.uint8), "zf": (256, pto.float32), "zh": (512, pto.half),
+                               "zi": (256, pto.int32)}, pair="a5@numpy:a5@native"),
     "reg_gather": dict(inputs={"tab": _bits(2048, "uint8"), "i16": indices(128, 2048, "uint16", "mixed"),
                                "i32": indices(64, 512, "uint32", "uniform"), "off": indices(64, 64, "uint32", "uniform")},
                        outputs={"y": (1280, pto.uint8)}, pair="a5@numpy:a5@native"),

@@ -403,13 +403,23 @@ def chunk_task(ctx: tuple, s: int, m: int) -> Chunk:
 # ---- shrinking and reproducers ---------------------------------------------------------------
 def _class_of(prog: Program, a: Side, b: Side, data: dict, quirks=None) -> tuple[int, str | None]:
     """(mask, first diverging call) of one instance's inputs (0: the sides agree)."""
+    return _classes_of(prog, a, b, data, quirks)[0]
+
+
+def _classes_of(prog: Program, a: Side, b: Side, data: dict, quirks=None) -> list[tuple[int, str | None]]:
+    """(mask, first diverging call) of each row of ``data``, every row an instance of one core of
+    N (each gets its single core's result, so a batch of candidates costs one run per side)."""
     ch_a = run_program(prog, a.target, "numpy", data, quirks=quirks)
     ch_b = run_program(prog, b.target, "numpy", data, quirks=quirks)
     fa, fb = ch_a.codes, ch_b.codes
-    if _agree(ch_a.outputs, fa, ch_b.outputs, fb)[0]:
-        return 0, None
-    masks, calls = classify(prog, a, b, data, fa, fb, quirks, 0)
-    return int(masks[0]), calls[0]
+    agree = _agree(ch_a.outputs, fa, ch_b.outputs, fb)
+    out: list[tuple[int, str | None]] = [(0, None)] * len(agree)
+    idx = np.flatnonzero(~agree)
+    if idx.size:
+        masks, calls = classify(prog, a, b, {k: v[idx] for k, v in data.items()}, fa[idx], fb[idx], quirks, 0)
+        for j, i in enumerate(idx):
+            out[i] = (int(masks[j]), calls[j])
+    return out
 
 
 def _tries(v: np.ndarray):
@@ -450,17 +460,25 @@ def shrink_class(rep: KernelReport, c: DivClass, budget: int = 200) -> None:
         changed = True
         while changed and tries < budget:
             changed = False
+            # the round's candidates, in order, run as cores of N of 1, 8, 64, ... instances: the
+            # first that keeps the class is taken, as a one-by-one greedy search would take it
+            # (and counts its tries), at one run per side and batch
+            cands = []
             for t in _tries(data[name][0]):
-                if tries >= budget:
+                if len(cands) >= budget - tries:
                     break
-                if np.array_equal(t, data[name][0]):
-                    continue
-                tries += 1
-                cand = dict(data)
-                cand[name] = t[None]
-                if _class_of(prog, a, b, cand) == want:
-                    data, changed = cand, True
-                    break
+                if not np.array_equal(t, data[name][0]):
+                    cands.append(t)
+            lo, step = 0, 1
+            while lo < len(cands) and not changed:
+                part = cands[lo: lo + step]
+                batch = {k: np.repeat(v, len(part), axis=0) for k, v in data.items()}
+                batch[name] = np.stack(part)
+                hit = next((j for j, g in enumerate(_classes_of(prog, a, b, batch)) if g == want), None)
+                tries += len(part) if hit is None else hit + 1
+                if hit is not None:
+                    data, changed = {**data, name: part[hit][None]}, True
+                lo, step = lo + len(part), step * 8
     c.shrunk = {"what": ", ".join(f"{k}: {int(np.count_nonzero(v))} non-zero of {v.size}" for k, v in data.items()),
                 "inputs": {k: v[0].tolist() for k, v in data.items()}}
     try:

@@ -1,7 +1,8 @@
 """TCMP, TCMPS, TSEL, TSELS: compare into packed bit masks and select by them (docs/compare.md; the
 vendor's include/pto/{cpu,npu/a2a3,npu/a5}/TCmp*, TSel*). Modules: ``rules`` (the per-target table,
-``target.compare``), ``semantics`` (NumPy), ``api`` (the calls and their checks)."""
-from ..declare import Declined, Form, Instruction, Rule, numpy_only
+``target.compare``), ``semantics`` (NumPy), ``kernels`` (cuda_src/compare.cu's launch plan), ``api``
+(the calls and their checks)."""
+from ..declare import Declined, Form, Instruction, Rule
 
 C = "compare."
 RULES = (
@@ -32,7 +33,7 @@ def _declare(call: str) -> Instruction:
         forms=(Form(sig, what),), tables="ptogpu.isa.compare.rules:TABLES", table="compare",
         rules=RULES if call == "TCMP" else (), rule_fields={"ub": tuple(C + f for f in _FIELDS[call])},
         hooks={"api": "ptogpu.isa.compare.api",
-               "fuzz": f"ptogpu.isa.compare.config:{call}", "repro": "ptogpu.isa.compare.repro:lines", **numpy_only(),
+               "fuzz": f"ptogpu.isa.compare.config:{call}", "repro": "ptogpu.isa.compare.repro:lines", "native": "compare.cu", "cupy": "compare.cu",
                "simt": Declined("a vector instruction on every target: no SIMT lanes")})
 
 

@@ -12,7 +12,7 @@ from ...ops.events import instruction
 from ...semantics.tile_moves import hazard
 from ...tile import Tile
 from ..elementwise.api import scalar as scalar_bits
-from . import semantics as S
+from . import kernels as K, semantics as S
 
 _CPU_U32_SRC = ("uint32", "int32", "uint16", "int16", "uint8", "int8", "float32", "half", "bfloat16")
 
@@ -73,7 +73,9 @@ def TCMP(dst: Tile, src0: Tile, src1: Tile, mode: CmpMode) -> None:
                        f"src0 {src0.valid_row}, dst {dst.valid_row}")
     hazard("TCMP", {"dst": dst}, {"src0": src0, "src1": src1}, in_place_ok=True)
     if R.packing == "words":
+        if K.run_cpu_words(core, dst, src0, src1, mode): return  # noqa: E701 (native/cupy kernel)
         return S.cpu_words(core, dst, src0, src1, mode)
+    if K.run_npu_rows(core, dst, src0, src1, mode): return  # noqa: E701
     S.npu_rows(core, dst, src0, src1, mode)
 
 
@@ -105,6 +107,7 @@ def TCMPS(dst: Tile, src0: Tile, src1, mode: CmpMode) -> None:
     sb = None if tile_form else scalar_bits(core, "TCMPS", T, src1)
     hazard("TCMPS", {"dst": dst}, {"src0": src0, **({"src1": src1} if tile_form else {})}, in_place_ok=True)
     if R.cmps_layout == "reflow":
+        if not tile_form and K.run_cpu_reflow(core, dst, src0, mode, sb): return  # noqa: E701
         return S.cpu_cmps(core, dst, src0, src1 if tile_form else None, mode, sb)
     if tile_form:
         size = src0.Element.itemsize
@@ -113,6 +116,7 @@ def TCMPS(dst: Tile, src0: Tile, src1, mode: CmpMode) -> None:
         first = S.read(core, src1, np.array([src1.addr], np.int64), size, "TCMPS src1 read")[:, 0]
         return S.npu_rows(core, dst, src0, None, mode, scalar=first, elementwise=False,
                           half_bits=R.half_bits_16)
+    if K.run_npu_rows(core, dst, src0, None, mode, sb, R.half_bits_16): return  # noqa: E701
     S.npu_rows(core, dst, src0, None, mode, scalar=sb, elementwise=False, half_bits=R.half_bits_16)
 
 
@@ -139,6 +143,7 @@ def TSEL(dst: Tile, mask: Tile, src0: Tile, src1: Tile, tmp: Tile) -> None:
         last = mask.addr + (dst.valid_row - 1) * mask.Cols * mask.Element.itemsize
         S.write(core, tmp, tmp.addr + np.arange(n, dtype=np.int64) * 4, np.full(n, last, np.uint32), 4,
                 "TSEL tmp write")
+    if K.run_select(core, dst, mask, src0, src1, None, R.sel_walk): return  # noqa: E701
     S.select(core, "TSEL", dst, mask, src0, src1, None, R.sel_walk)
 
 
@@ -166,4 +171,5 @@ def TSELS(dst: Tile, mask: Tile, src: Tile, tmp: Tile, scalar) -> None:
     hazard("TSELS", {"dst": dst}, {"mask": mask, "src": src}, in_place_ok=True)
     if R.sels_tmp:                               # a2a3/TSels.hpp:19-48: the scalar goes to tmp[0]
         S.write(core, tmp, np.array([tmp.addr], np.int64), sb.reshape(-1, 1), size, "TSELS tmp write")
+    if K.run_select(core, dst, mask, src, None, sb, R.sels_walk): return  # noqa: E701
     S.select(core, "TSELS", dst, mask, src, None, sb, R.sels_walk)

@@ -138,7 +138,7 @@ def cpu_words(core, dst, src0, src1, mode: CmpMode) -> None:
     r, c = grid(VR, VC)
     x = numbers(read(core, src0, layout_addrs(src0, r, c), src0.Element.itemsize, "TCMP src0 read"), T)
     y = numbers(read(core, src1, layout_addrs(src1, r, c), src1.Element.itemsize, "TCMP src1 read"), T)
-    bits = compare(mode, x, y).reshape(-1, VR, VC)
+    bits = compare(mode, x, y).reshape(x.shape[0], VR, VC)     # (0 valid rows: the dst is zeroed only)
     n = bits.shape[0]
     full = np.zeros((n, VR, max(cols, 1)), bool)
     full[:, :, :min(VC, cols)] = bits[:, :, :min(VC, cols)]
