@@ -234,6 +234,10 @@ MUTATIONS = [
     ("compare ne not width", "compare.cu",
      "for (i64 b = 0; b < VR * P[CP_DSTC] * DS / 2 * 2; ++b) D[b] = (u8)~D[b];",
      "for (i64 b = 0; b < VR * nbytes; ++b) D[b] = (u8)~D[b];"),
+    # A2/A3's TMOV: a row's burst not rounded up to whole 32-byte blocks
+    ("tmov burst blocks", "tmov.cu",
+     "    p.rows = VR;\n    p.len = (VC * T + 31) / 32 * 32;",
+     "    p.rows = VR;\n    p.len = VC * T;"),
 ]
 
 _TABLE = "tests/test_scatter_table_verdict.py::"
@@ -332,4 +336,8 @@ PY_MUTATIONS = [
     ("py compare ge", "ptogpu/isa/compare/semantics.py",
      "CmpMode.GT: np.greater, CmpMode.GE: np.greater_equal}",
      "CmpMode.GT: np.greater, CmpMode.GE: np.greater}"),
+    # ... and in the NumPy semantics
+    ("py tmov burst blocks", "ptogpu/isa/tmov/semantics.py",
+     "    n = -(-VC * T // 32) * 32\n    r, b = grid(VR, n)",
+     "    n = VC * T\n    r, b = grid(VR, n)"),
 ]

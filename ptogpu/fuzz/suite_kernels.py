@@ -281,6 +281,26 @@ def cmp_edges(fa, fb, ha, hb, ia, ib, m, y, zf, zh, zi):
         pto.TSTORE(G(z + 2 * cols), d)
 
 
+def mov_shapes(a, b, y):
+    """TMOV between int16 4 x 64 tiles over prefilled destinations: 5 valid columns (A2/A3's
+    burst per row brings the rest of a block), whole rows (one flat burst), 3 x 17, and in place."""
+    G = _gt(pto.int16, 4, 64)
+    full, src = pto.Tile[V, pto.int16, 4, 64](), pto.Tile[V, pto.int16, 4, 64]()
+    pto.TASSIGN(full, 0x0)
+    pto.TASSIGN(src, 0x0)
+    pto.TLOAD(full, G(a))
+    for k, (vr, vc) in enumerate(((4, 5), (3, 64), (3, 17), (4, 64))):
+        d, whole = pto.Tile[V, pto.int16, 4, 64, RM, vr, vc](), pto.Tile[V, pto.int16, 4, 64]()
+        s = pto.Tile[V, pto.int16, 4, 64, RM, vr, vc]()
+        at = 0x200 * (k + 1)
+        pto.TASSIGN(d, at)
+        pto.TASSIGN(whole, at)
+        pto.TASSIGN(s, 0x0)
+        pto.TLOAD(whole, G(b))
+        pto.TMOV(d, s if k < 3 else d)
+        pto.TSTORE(G(y + k * 256), whole)
+
+
 def reg_gather(tab, i16, i32, off, y):
     """Reg::Gather on A5 over a 2 KiB table: b16 <- b8 (zero-extended) on 100 lanes, b16, b32 on
     50 lanes, b64 (a NumOne dst: the first 32 indices); then GatherB of 6 enabled blocks at
@@ -416,6 +436,8 @@ FUZZ = {
                               "m": _bits(64, "uint8")},
                       outputs={"y": (24 * 64, pto.uint8), "zf": (256, pto.float32), "zh": (512, pto.half),
                                "zi": (256, pto.int32)}, pair="a5@numpy:a5@native"),
+    "mov_shapes": dict(inputs={"a": _bits(256, "int16"), "b": _bits(256, "int16")},
+                       outputs={"y": (1024, pto.int16)}, pair="a2a3@numpy:a2a3@native"),
     "reg_gather": dict(inputs={"tab": _bits(2048, "uint8"), "i16": indices(128, 2048, "uint16", "mixed"),
                                "i32": indices(64, 512, "uint32", "uniform"), "off": indices(64, 64, "uint32", "uniform")},
                        outputs={"y": (1280, pto.uint8)}, pair="a5@numpy:a5@native"),

@@ -9,7 +9,7 @@ from ...errors import PtoCheckError, PtoPortabilityWarning, check, runtime_asser
 from ...ops.events import instruction
 from ...semantics.tile_moves import hazard
 from ...tile import Tile
-from . import semantics as S
+from . import kernels as K, semantics as S
 
 
 @instruction("TMOV")
@@ -41,8 +41,10 @@ def TMOV(dst: Tile, src: Tile) -> None:
         runtime_assert(core, (src.valid_row, src.valid_col) == (dst.valid_row, dst.valid_col),
                        "TMOV: assert(src and dst valid shapes are the same)",
                        f"src {src.valid_row}x{src.valid_col}, dst {dst.valid_row}x{dst.valid_col}")
+        if K.run(core, dst, src): return  # noqa: E701 (native/cupy kernel)
         return S.elements(core, dst, src)
     if R.engine == "bursts":
+        if K.run(core, dst, src): return  # noqa: E701
         return S.bursts(core, dst, src)
     if pair == ("Mat", "Vec"):
         warn(f"[{t}] TMOV Mat -> Vec: a5/TMov.hpp's dispatch has no branch for it: it compiles and writes nothing "
@@ -56,4 +58,5 @@ def TMOV(dst: Tile, src: Tile) -> None:
         warn(f"[{t}] TMOV Vec -> Mat from a {src.BLayout.name}/{src.SLayout.name} source: TExtractVecToMat has a "
              "branch for ND and NZ sources only: it compiles and writes nothing", PtoPortabilityWarning)
         return
+    if K.run(core, dst, src): return  # noqa: E701
     S.vregs(core, dst, src)

@@ -1,0 +1,35 @@
+"""TMOV between plain Vec tiles on the kernel backends (cuda_src/tmov.cu, ``tile_move``): one
+thread per instance, a check pass then the copy. The kernel works out each target's copy (the
+simulator's element loop, A2/A3's 32-byte bursts, A5's row copy) from the tiles' shapes and the
+engine word, not from the NumPy semantics it is checked against. Plain tiles only -- this
+core's, in UB, row-major, without boxes, of one element type; the rest (a conversion, Mat, NZ)
+runs NumPy. Returns False where NumPy must run (it wrote nothing)."""
+from __future__ import annotations
+
+from ...backend import kernel_ok
+from ...backend.kernels import ParamBlock, all_clean, enum, launch_on, use_kernels
+from ...enums import SLayout, TileType
+
+F = "tmov.cu"
+ENGINES = {"elements": "MV_ELEMENTS", "bursts": "MV_BURSTS", "vregs": "MV_VREGS"}
+
+
+def _plain(core, t) -> bool:
+    return (getattr(t, "core", None) is core and t.addr is not None and t.space == "ub" and t.Loc == TileType.Vec
+            and t.SLayout == SLayout.NoneBox and t.isRowMajor)
+
+
+def run(core, dst, src) -> bool:
+    """``TMOV(dst, src)`` as the kernel; False: NumPy."""
+    engine = core.target.tmov.engine
+    if engine not in ENGINES or src.DType != dst.DType or not (_plain(core, dst) and _plain(core, src)):
+        return False
+    if not use_kernels(core) or not kernel_ok(core, dst, src):
+        return False
+    p = ParamBlock(F, "MV_", ENGINE=enum(F, ENGINES[engine]), T=dst.Element.itemsize, S=src.addr, SC=src.Cols,
+                   SVR=src.valid_row, SVC=src.valid_col, D=dst.addr, DR=dst.Rows, DC=dst.Cols, DVR=dst.valid_row,
+                   DVC=dst.valid_col, DSTATIC_VC=dst.ValidCol)
+    if not all_clean(launch_on(core, "tile_move", p.words, passes=1, writes=())):
+        return False
+    launch_on(core, "tile_move", p.words, passes=2, writes=("ub",))
+    return True
