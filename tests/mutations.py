@@ -238,6 +238,14 @@ MUTATIONS = [
     ("tmov burst blocks", "tmov.cu",
      "    p.rows = VR;\n    p.len = (VC * T + 31) / 32 * 32;",
      "    p.rows = VR;\n    p.len = VC * T;"),
+    # TSORT32: NaN sorted first instead of last
+    ("sort32 nan first", "sort.cu",
+     "                        if (nx != ny) before = !nx;",
+     "                        if (nx != ny) before = nx;"),
+    # ... or the simulator's ties by index value not stable for equal indices
+    ("sort32 equal index ties", "sort.cu",
+     "else before = P[SO_TIES] == TIES_IDX ? ib[x] < ib[y] : x < y;",
+     "else before = P[SO_TIES] == TIES_IDX ? ib[x] <= ib[y] : x < y;"),
 ]
 
 _TABLE = "tests/test_scatter_table_verdict.py::"
@@ -340,4 +348,8 @@ PY_MUTATIONS = [
     ("py tmov burst blocks", "ptogpu/isa/tmov/semantics.py",
      "    n = -(-VC * T // 32) * 32\n    r, b = grid(VR, n)",
      "    n = VC * T\n    r, b = grid(VR, n)"),
+    # TSORT32's order ascending in the NumPy semantics
+    ("py sort32 ascending", "ptogpu/isa/sort/semantics.py",
+     "    neg = np.where(nan, 0.0, -vals)",
+     "    neg = np.where(nan, 0.0, vals)"),
 ]

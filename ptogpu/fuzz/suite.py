@@ -268,14 +268,16 @@ def campaigns(backend: str = "native") -> list[Known]:
         # the kernels of the paths above and of those only a kernel reaches (the register
         # gathers, the DMA burst engine's pads, NZ tables, float TGATHERB offsets, odd
         # interleave widths, atomics on edge values, TGATHER's compare form, A5's scalar
-        # unit, TCMP/TCMPS/TSEL/TSELS on edge values, TMOV's copies) against the NumPy semantics
+        # unit, TCMP/TCMPS/TSEL/TSELS on edge values, TMOV's copies, TSORT32 on edge values)
+        # against the NumPy semantics
         for name, t, n in (("ew_edges", "cpu", 300), ("ew_edges", "a2a3", 300), ("ew_edges", "a5", 300),
                            ("reg_gather", "a5", 200), ("dma_pads", "a5", 300), ("interleave", "a5", 200),
                            ("nz_gather", "a2a3", 300), ("tgatherb_float_offsets", "cpu", 300),
                            ("mscatter_edges", "a5", 300), ("mscatter_edges", "cpu", 300),
                            ("tgather_cmp", "a5", 300), ("tgather_cmp", "a2a3", 300),
                            ("cmp_edges", "cpu", 300), ("cmp_edges", "a2a3", 300), ("cmp_edges", "a5", 300),
-                           ("mov_shapes", "cpu", 300), ("mov_shapes", "a2a3", 300), ("mov_shapes", "a5", 300)):
+                           ("mov_shapes", "cpu", 300), ("mov_shapes", "a2a3", 300), ("mov_shapes", "a5", 300),
+                           ("sort_edges", "cpu", 300), ("sort_edges", "a2a3", 300), ("sort_edges", "a5", 300)):
             out.append(Known(f"Kernels: {name} {t}: kernel ({backend}) vs NumPy: must agree",
                              load(f"ptogpu.fuzz.suite_kernels:{name}"), f"{t}@numpy", f"{t}@{backend}", "inputs", n,
                              kernel=True))
@@ -583,6 +585,12 @@ EXPECT: dict[str, dict[str, int]] = {
     'Kernels: mov_shapes a2a3: kernel vs NumPy: must agree':
         {},
     'Kernels: mov_shapes a5: kernel vs NumPy: must agree':
+        {},
+    'Kernels: sort_edges cpu: kernel vs NumPy: must agree':
+        {},
+    'Kernels: sort_edges a2a3: kernel vs NumPy: must agree':
+        {},
+    'Kernels: sort_edges a5: kernel vs NumPy: must agree':
         {},
     'A5 Elem Zero 1x1 (the scalar unit): kernel vs NumPy: must agree':
         {},

@@ -301,6 +301,26 @@ def mov_shapes(a, b, y):
         pto.TSTORE(G(y + k * 256), whole)
 
 
+def sort_edges(vf, vh, idx, yf, yh, tf):
+    """TSORT32 of 2 rows of 72 float32 and 72 half edge values (NaN payloads, signed zeros, ties)
+    with their indices, tmp given (the NPUs pad the tail block with NaN there; the simulator
+    sorts the partial block), and of 64 float32 without tmp."""
+    for T, v, y, size in ((pto.float32, vf, yf, 4), (pto.half, vh, yh, 2)):
+        src, ix = pto.Tile[V, T, 2, 96, RM, 2, 72](), pto.Tile[V, pto.uint32, 2, 96, RM, 2, 72]()
+        d, tmp = pto.Tile[V, T, 2, 96 * 8 // size](), pto.Tile[V, T, 1, 160]()
+        pto.TLOAD(src, _gt(T, 2, 72)(v))
+        pto.TLOAD(ix, _gt(pto.uint32, 2, 72)(idx))
+        pto.TEXPANDS(d, 0)
+        pto.TSORT32(d, src, ix, tmp)
+        pto.TSTORE(_gt(T, 2, 96 * 8 // size)(y), d)
+    src, ix = pto.Tile[V, pto.float32, 2, 64](), pto.Tile[V, pto.uint32, 2, 64]()
+    d = pto.Tile[V, pto.float32, 2, 128]()
+    pto.TLOAD(src, _gt(pto.float32, 2, 64)(vf))
+    pto.TLOAD(ix, _gt(pto.uint32, 2, 64)(idx))
+    pto.TSORT32(d, src, ix)
+    pto.TSTORE(_gt(pto.float32, 2, 128)(tf), d)
+
+
 def reg_gather(tab, i16, i32, off, y):
     """Reg::Gather on A5 over a 2 KiB table: b16 <- b8 (zero-extended) on 100 lanes, b16, b32 on
     50 lanes, b64 (a NumOne dst: the first 32 indices); then GatherB of 6 enabled blocks at
@@ -438,6 +458,10 @@ FUZZ = {
                                "zi": (256, pto.int32)}, pair="a5@numpy:a5@native"),
     "mov_shapes": dict(inputs={"a": _bits(256, "int16"), "b": _bits(256, "int16")},
                        outputs={"y": (1024, pto.int16)}, pair="a2a3@numpy:a2a3@native"),
+    "sort_edges": dict(inputs={"vf": values(144, "float32", "edges"), "vh": values(144, "half", "edges"),
+                               "idx": values(144, "uint32", "small")},
+                       outputs={"yf": (2 * 192, pto.float32), "yh": (2 * 384, pto.half), "tf": (256, pto.float32)},
+                       pair="a5@numpy:a5@native"),
     "reg_gather": dict(inputs={"tab": _bits(2048, "uint8"), "i16": indices(128, 2048, "uint16", "mixed"),
                                "i32": indices(64, 512, "uint32", "uniform"), "off": indices(64, 64, "uint32", "uniform")},
                        outputs={"y": (1280, pto.uint8)}, pair="a5@numpy:a5@native"),

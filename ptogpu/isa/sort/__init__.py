@@ -1,6 +1,7 @@
 """TSORT32 and TMRGSORT (docs/sort.md; the vendor's include/pto/{cpu,npu/a2a3,npu/a5}/TSort32.hpp,
 TMrgSort.hpp). Modules: ``rules`` (the per-target table, ``target.sort``), ``semantics`` (NumPy),
-``api`` (the calls, MrgSortExecutedNumList, the checks)."""
+``kernels`` (cuda_src/sort.cu's launch plan: TSORT32), ``api`` (the calls, MrgSortExecutedNumList,
+the checks)."""
 from ..declare import Declined, Form, Instruction, Rule, numpy_only
 
 _HOOKS = {**numpy_only(),
@@ -17,7 +18,8 @@ TSORT32 = Instruction(
     forms=(Form("TSORT32(dst, src, idx[, tmp])", "blocks of 32 sorted descending into (value, index) records"),),
     tables="ptogpu.isa.sort.rules:TABLES", table="sort", rules=RULES,
     rule_fields={"ub": ("sort.tail", "sort.ties")},
-    hooks={"api": "ptogpu.isa.sort.api", **_HOOKS, "fuzz": "ptogpu.isa.sort.config:TSORT32",
+    hooks={"api": "ptogpu.isa.sort.api", **_HOOKS, "native": "sort.cu", "cupy": "sort.cu",
+           "fuzz": "ptogpu.isa.sort.config:TSORT32",
            "repro": "ptogpu.isa.sort.repro:lines"})
 TMRGSORT = Instruction(
     name="tmrgsort", calls=("TMRGSORT",), doc="docs/sort.md", spec="include/pto/*/TMrgSort.hpp",

@@ -10,7 +10,7 @@ from ...enums import SLayout, TileType
 from ...errors import PtoCheckError, check
 from ...ops.events import instruction
 from ...tile import Tile
-from . import semantics as S
+from . import kernels as K, semantics as S
 
 
 class MrgSortExecutedNumList:
@@ -78,7 +78,10 @@ def TSORT32(dst: Tile, src: Tile, idx: Tile, tmp: Tile | None = None) -> None:
         if (C if R.large_tmp_unit == "elements" else C * src.Element.itemsize) > 8160:
             raise PtoCheckError(f"{C} columns with a tail: the large-tmp path (LargeTmpBufferImpl) is not emulated",
                                 rule="TSORT32 tail path", target=t)
-    S.tsort32(core, dst, src, idx, tmp if R.tail == "drop" else None)
+    tmp = tmp if R.tail == "drop" else None
+    if K.run_tsort32(core, dst, src, idx, tmp):           # native/cupy kernel
+        return S.tmp_tail(core, dst, src, tmp)
+    S.tsort32(core, dst, src, idx, tmp)
 
 
 def _mrg_checks(core, named: dict, list_tiles: tuple) -> None:

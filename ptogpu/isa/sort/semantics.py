@@ -114,8 +114,17 @@ def tsort32(core, dst, src, idx, tmp) -> None:
     else:
         addrs, data = byte[sel], recs[:, sel]
     write(core, dst, addrs.reshape(-1), data.reshape(n, -1), 1, "TSORT32 dst write")
-    if tmp is not None and R.tail == "drop" and C % 32:
-        _pad_tmp(core, src, tmp, rows, C, size)
+    tmp_tail(core, dst, src, tmp)
+
+
+def tmp_tail(core, dst, src, tmp) -> None:
+    """After the sort (NumPy's or the kernel's): the NPUs' 4-operand tail path leaves the last
+    row, its tail padded, in tmp."""
+    R = core.target.sort
+    C = src.valid_col
+    rows = src.valid_row if R.rows_from == "src" else dst.valid_row
+    if tmp is not None and R.tail == "drop" and C % 32 and rows:
+        _pad_tmp(core, src, tmp, rows, C, src.Element.itemsize)
 
 
 def _pad_tmp(core, src, tmp, rows: int, C: int, size: int) -> None:
