@@ -169,10 +169,7 @@ PTO_DEV bool cp_overlap(i64 a, i64 n, i64 lo, i64 hi) { return a < hi && lo < a 
 extern "C" __global__ void tile_compare(PTO_KERNEL_PARAMS) {
     if (threadIdx.x | threadIdx.y | threadIdx.z) return;
     PTO_FOR_EACH_INSTANCE(inst) {
-        const i64 *P = prm + inst * prm_stride;
-        u64 *rec = fault + inst * FAULT_WORDS;
-        PTO_MEM_OF(m, inst);
-        const Arena &U = m.a[SPACE_UB];
+        PTO_UB_INSTANCE(inst);
         const int k = (int)P[CP_KIND], T = cp_size(k), op = (int)P[CP_OP];
         const i64 VR = P[CP_VR], VC = P[CP_VC], DS = P[CP_DSIZE];
         const bool two = P[CP_S1] >= 0;

@@ -19,10 +19,7 @@
 extern "C" __global__ void tile_elementwise(PTO_KERNEL_PARAMS) {
     if (threadIdx.x | threadIdx.y | threadIdx.z) return;
     PTO_FOR_EACH_INSTANCE(inst) {
-        const i64 *P = prm + inst * prm_stride;
-        u64 *rec = fault + inst * FAULT_WORDS;
-        PTO_MEM_OF(m, inst);
-        const Arena &U = m.a[SPACE_UB];
+        PTO_UB_INSTANCE(inst);
         const i64 VR = P[EW_VR], VC = P[EW_VC];
         const int k = (int)P[EW_KIND], T = ew_size(k);
         const bool two = P[EW_S1] >= 0;

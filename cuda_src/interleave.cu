@@ -66,10 +66,7 @@ PTO_DEV void il_entry(const i64 *P, i64 e, i64 *dn, i64 *dc, i64 *sn, i64 *sc) {
 extern "C" __global__ void interleave(PTO_KERNEL_PARAMS) {
     if (threadIdx.x | threadIdx.y | threadIdx.z) return;
     PTO_FOR_EACH_INSTANCE(inst) {
-        const i64 *P = prm + inst * prm_stride;
-        u64 *rec = fault + inst * FAULT_WORDS;
-        PTO_MEM_OF(m, inst);
-        const Arena &U = m.a[SPACE_UB];
+        PTO_UB_INSTANCE(inst);
         const i64 VR = P[IL_VR], M = il_entries(P), T = P[IL_T];
         const i64 dbase[2] = {P[IL_D0], P[IL_D1]}, dcols[2] = {P[IL_D0C], P[IL_D1C]};
         const i64 sbase[2] = {P[IL_S0], P[IL_S1]}, scols[2] = {P[IL_S0C], P[IL_S1C]};

@@ -89,10 +89,7 @@ PTO_DEV i64 so_count(const i64 *P, const SoGeo &g, i64 b) {
 extern "C" __global__ void tile_sort32(PTO_KERNEL_PARAMS) {
     if (threadIdx.x | threadIdx.y | threadIdx.z) return;
     PTO_FOR_EACH_INSTANCE(inst) {
-        const i64 *P = prm + inst * prm_stride;
-        u64 *rec = fault + inst * FAULT_WORDS;
-        PTO_MEM_OF(m, inst);
-        const Arena &U = m.a[SPACE_UB];
+        PTO_UB_INSTANCE(inst);
         const int k = (int)P[SO_KIND], T = so_size(k), E = 8 / T;
         const SoGeo g = so_geo(P);
         if (g.rows == 0) continue;

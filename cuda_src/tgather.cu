@@ -14,11 +14,6 @@
 #include "common.cuh"
 
 // A scalar kernel's view of instance `inst`: its parameter block P, fault record rec and UB.
-#define TG_INSTANCE(inst)                                   \
-    const i64 *P = prm + (inst) * prm_stride;               \
-    u64 *rec = fault + (inst) * FAULT_WORDS;                \
-    PTO_MEM_OF(m, inst);                                    \
-    const Arena &U = m.a[SPACE_UB]
 
 // TGATHER index form. OFFSET_MATH: how an index value becomes a source address.
 enum {
@@ -51,7 +46,7 @@ PTO_DEV i64 gi_source(const i64 *P, u64 raw, bool *inside) {
 extern "C" __global__ void tgather_index(PTO_KERNEL_PARAMS) {
     if (threadIdx.x | threadIdx.y | threadIdx.z) return;
     PTO_FOR_EACH_INSTANCE(inst) {
-        TG_INSTANCE(inst);
+        PTO_UB_INSTANCE(inst);
         const i64 VR = P[GI_VR], C = P[GI_COLS], T = P[GI_T], I = P[GI_ISZ];
         const int sgn = (int)P[GI_ISIGNED];
         const i64 scratch = P[GI_SCRATCH];
@@ -125,7 +120,7 @@ PTO_DEV void si_elem(const i64 *P, const Arena &U, i64 r, i64 c, i64 *ia, i64 *s
 extern "C" __global__ void tscatter_index(PTO_KERNEL_PARAMS) {
     if (threadIdx.x | threadIdx.y | threadIdx.z) return;
     PTO_FOR_EACH_INSTANCE(inst) {
-        TG_INSTANCE(inst);
+        PTO_UB_INSTANCE(inst);
         const i64 VR = P[SI_VR], C = P[SI_COLS], T = P[SI_T], I = P[SI_ISZ], B = P[SI_LANES];
         if (pass == 0) {
             i64 lo = P[SI_CLEAR] ? P[SI_DST] : (i64)(~0ull >> 1), hi = P[SI_CLEAR] ? P[SI_DST] + P[SI_DST_BYTES] : -lo;
@@ -256,7 +251,7 @@ PTO_DEV void mk_entry(const i64 *P, i64 e, i64 *d, i64 *s) {
 extern "C" __global__ void tile_mask(PTO_KERNEL_PARAMS) {
     if (threadIdx.x | threadIdx.y | threadIdx.z) return;
     PTO_FOR_EACH_INSTANCE(inst) {
-        TG_INSTANCE(inst);
+        PTO_UB_INSTANCE(inst);
         const i64 M = mk_entries(P), T = P[MK_T];
         if (pass == 0) {
             i64 lo = P[MK_CLEAR] ? P[MK_DST] : (i64)(~0ull >> 1), hi = P[MK_CLEAR] ? P[MK_DST] + P[MK_DBYTES] : -lo;
@@ -373,7 +368,7 @@ PTO_DEV bool cm_match(const i64 *P, const u8 *sp, const u8 *kp) {
 extern "C" __global__ void tgather_cmp(PTO_KERNEL_PARAMS) {
     if (threadIdx.x | threadIdx.y | threadIdx.z) return;
     PTO_FOR_EACH_INSTANCE(inst) {
-        TG_INSTANCE(inst);
+        PTO_UB_INSTANCE(inst);
         const i64 VR = P[CM_VR], W = P[CM_W], T = P[CM_T], KS = P[CM_KSIZE], CS = P[CM_CSIZE];
         if (pass == 0) {
             // the bytes written: dst's rows [dlo, dhi) and the counts [clo, chi)

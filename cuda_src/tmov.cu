@@ -65,10 +65,7 @@ PTO_DEV MvPlan mv_plan(const i64 *P) {
 extern "C" __global__ void tile_move(PTO_KERNEL_PARAMS) {
     if (threadIdx.x | threadIdx.y | threadIdx.z) return;
     PTO_FOR_EACH_INSTANCE(inst) {
-        const i64 *P = prm + inst * prm_stride;
-        u64 *rec = fault + inst * FAULT_WORDS;
-        PTO_MEM_OF(m, inst);
-        const Arena &U = m.a[SPACE_UB];
+        PTO_UB_INSTANCE(inst);
         const MvPlan p = mv_plan(P);
         if (p.rows == 0 || p.len == 0) continue;
         const i64 lo = P[MV_D], hi = P[MV_D] + (p.rows - 1) * p.ds + p.len;

@@ -294,10 +294,10 @@ def campaigns(backend: str = "native") -> list[Known]:
             cfg = FuzzConfig(instr="tgatherb", rows=shape[0], cols=shape[1], table_size=1024, dtype=dt)
             out.append(Known(f"TGATHERB {t} {dt} {shape[0]}x{shape[1]}: kernel ({backend}) vs NumPy: must agree",
                              cfg, f"{t}@numpy", f"{t}@{backend}", gen, 200, kernel=True))
-    # TGATHER's and TSCATTER's campaigns first, and the element-wise kernel's: each takes a
-    # fraction of a second, so a broken UB-to-UB kernel stops --exitfirst before the long
+    # TGATHER's and TSCATTER's campaigns first, and the suite kernels' against NumPy: each takes
+    # a fraction of a second, so a broken UB-to-UB kernel stops --exitfirst before the long
     # geometry campaigns run
-    ub_to_ub = lambda k: k.title.startswith(("TGATHER ", "TGATHER[", "TSCATTER")) or (     # noqa: E731
+    ub_to_ub = lambda k: k.title.startswith(("TGATHER ", "TGATHER[", "TSCATTER", "Kernels: ")) or (   # noqa: E731
         k.title.startswith("Tile ops: ") and k.kernel)
     out = [k for k in out if ub_to_ub(k)] + [k for k in out if not ub_to_ub(k)]
     return [Known(k.title, k.config, k.a, k.b, k.generator, k.n, k.shapes, k.kernel,
