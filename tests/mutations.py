@@ -246,6 +246,14 @@ MUTATIONS = [
     ("sort32 equal index ties", "sort.cu",
      "else before = P[SO_TIES] == TIES_IDX ? ib[x] < ib[y] : x < y;",
      "else before = P[SO_TIES] == TIES_IDX ? ib[x] <= ib[y] : x < y;"),
+    # TCVT CAST_ROUND: every tie rounded up (-0.5 to 0), not away from zero
+    ("cvt round ties up", "cvt.cu",
+     "    case L_A: return frac > 0.5 ? fl + 1.0 : frac < 0.5 ? fl : (x > 0 ? fl + 1.0 : fl);",
+     "    case L_A: return frac > 0.5 ? fl + 1.0 : frac < 0.5 ? fl : fl + 1.0;"),
+    # ... and to half or bfloat16, a tie rounded away from zero, not to even
+    ("cvt narrow ties away", "cvt.cu",
+     "    if (frac > 0.5 || (frac == 0.5 && cv_floor(r * 0.5) * 2.0 != r)) r += 1.0;",
+     "    if (frac >= 0.5) r += 1.0;"),
 ]
 
 _TABLE = "tests/test_scatter_table_verdict.py::"
@@ -352,4 +360,12 @@ PY_MUTATIONS = [
     ("py sort32 ascending", "ptogpu/isa/sort/semantics.py",
      "    neg = np.where(nan, 0.0, -vals)",
      "    neg = np.where(nan, 0.0, vals)"),
+    # TCVT CAST_ROUND's ties up in the NumPy semantics
+    ("py cvt round ties up", "ptogpu/isa/tcvt/semantics.py",
+     "np.where(frac > 0.5, fl + 1, np.where(frac < 0.5, fl, np.where(x > 0, fl + 1, fl)))",
+     "np.where(frac > 0.5, fl + 1, np.where(frac < 0.5, fl, fl + 1))"),
+    # ... and CAST_TRUNC to a float type as a floor
+    ("py cvt trunc as floor", "ptogpu/isa/tcvt/semantics.py",
+     "            pick = np.where(x > 0, down, upb)",
+     "            pick = down"),
 ]

@@ -64,7 +64,7 @@ def test_each_instruction_package_has_its_row(cov):
     rows = {name: (k, s) for name, _, k, s in cov.by_package()}
     from ptogpu import isa
     assert set(rows) == {i.hooks["api"].split(".")[2] for i in isa.INSTRUCTIONS}
-    assert rows["elementwise"][0][1] > 0 and rows["compare"][0][1] > 0 and rows["tcvt"][0] == (0, 0)  # (no kernel)
+    assert rows["elementwise"][0][1] > 0 and rows["compare"][0][1] > 0 and rows["tcvt"][0][1] > 0
     assert "per instruction package" in cov.table()
 
 

@@ -268,8 +268,8 @@ def campaigns(backend: str = "native") -> list[Known]:
         # the kernels of the paths above and of those only a kernel reaches (the register
         # gathers, the DMA burst engine's pads, NZ tables, float TGATHERB offsets, odd
         # interleave widths, atomics on edge values, TGATHER's compare form, A5's scalar
-        # unit, TCMP/TCMPS/TSEL/TSELS on edge values, TMOV's copies, TSORT32 on edge values)
-        # against the NumPy semantics
+        # unit, TCMP/TCMPS/TSEL/TSELS, TSORT32 and TCVT on edge values, TMOV's copies) against
+        # the NumPy semantics
         for name, t, n in (("ew_edges", "cpu", 300), ("ew_edges", "a2a3", 300), ("ew_edges", "a5", 300),
                            ("reg_gather", "a5", 200), ("dma_pads", "a5", 300), ("interleave", "a5", 200),
                            ("nz_gather", "a2a3", 300), ("tgatherb_float_offsets", "cpu", 300),
@@ -277,7 +277,8 @@ def campaigns(backend: str = "native") -> list[Known]:
                            ("tgather_cmp", "a5", 300), ("tgather_cmp", "a2a3", 300),
                            ("cmp_edges", "cpu", 300), ("cmp_edges", "a2a3", 300), ("cmp_edges", "a5", 300),
                            ("mov_shapes", "cpu", 300), ("mov_shapes", "a2a3", 300), ("mov_shapes", "a5", 300),
-                           ("sort_edges", "cpu", 300), ("sort_edges", "a2a3", 300), ("sort_edges", "a5", 300)):
+                           ("sort_edges", "cpu", 300), ("sort_edges", "a2a3", 300), ("sort_edges", "a5", 300),
+                           ("cvt_edges", "cpu", 300), ("cvt_edges", "a2a3", 300), ("cvt_edges", "a5", 300)):
             out.append(Known(f"Kernels: {name} {t}: kernel ({backend}) vs NumPy: must agree",
                              load(f"ptogpu.fuzz.suite_kernels:{name}"), f"{t}@numpy", f"{t}@{backend}", "inputs", n,
                              kernel=True))
@@ -403,6 +404,54 @@ EXPECT: dict[str, dict[str, int]] = {
     'Tile ops: ew_int cpu: element-wise kernel vs NumPy: must agree':
         {},
     'Tile ops: ew_maxmin a2a3: element-wise kernel vs NumPy: must agree':
+        {},
+    'Kernels: ew_edges cpu: kernel vs NumPy: must agree':
+        {},
+    'Kernels: ew_edges a2a3: kernel vs NumPy: must agree':
+        {},
+    'Kernels: ew_edges a5: kernel vs NumPy: must agree':
+        {},
+    'Kernels: reg_gather a5: kernel vs NumPy: must agree':
+        {},
+    'Kernels: dma_pads a5: kernel vs NumPy: must agree':
+        {},
+    'Kernels: interleave a5: kernel vs NumPy: must agree':
+        {},
+    'Kernels: nz_gather a2a3: kernel vs NumPy: must agree':
+        {},
+    'Kernels: tgatherb_float_offsets cpu: kernel vs NumPy: must agree':
+        {},
+    'Kernels: mscatter_edges a5: kernel vs NumPy: must agree':
+        {},
+    'Kernels: mscatter_edges cpu: kernel vs NumPy: must agree':
+        {},
+    'Kernels: tgather_cmp a5: kernel vs NumPy: must agree':
+        {},
+    'Kernels: tgather_cmp a2a3: kernel vs NumPy: must agree':
+        {},
+    'Kernels: cmp_edges cpu: kernel vs NumPy: must agree':
+        {},
+    'Kernels: cmp_edges a2a3: kernel vs NumPy: must agree':
+        {},
+    'Kernels: cmp_edges a5: kernel vs NumPy: must agree':
+        {},
+    'Kernels: mov_shapes cpu: kernel vs NumPy: must agree':
+        {},
+    'Kernels: mov_shapes a2a3: kernel vs NumPy: must agree':
+        {},
+    'Kernels: mov_shapes a5: kernel vs NumPy: must agree':
+        {},
+    'Kernels: sort_edges cpu: kernel vs NumPy: must agree':
+        {},
+    'Kernels: sort_edges a2a3: kernel vs NumPy: must agree':
+        {},
+    'Kernels: sort_edges a5: kernel vs NumPy: must agree':
+        {},
+    'Kernels: cvt_edges cpu: kernel vs NumPy: must agree':
+        {},
+    'Kernels: cvt_edges a2a3: kernel vs NumPy: must agree':
+        {},
+    'Kernels: cvt_edges a5: kernel vs NumPy: must agree':
         {},
     'A5 SIMT vs A2/A3, Elem Wrap into 1000 elements, shapes up to 48x64: must agree':
         {},
@@ -550,48 +599,6 @@ EXPECT: dict[str, dict[str, int]] = {
         {'TGATHERB engine': 200},
     'MSCATTER A5 Add vs CPU sim, bfloat16 Elem 16x16 dup: atomic order':
         {'race + target quirks': 300},
-    'Kernels: ew_edges cpu: kernel vs NumPy: must agree':
-        {},
-    'Kernels: ew_edges a2a3: kernel vs NumPy: must agree':
-        {},
-    'Kernels: ew_edges a5: kernel vs NumPy: must agree':
-        {},
-    'Kernels: reg_gather a5: kernel vs NumPy: must agree':
-        {},
-    'Kernels: dma_pads a5: kernel vs NumPy: must agree':
-        {},
-    'Kernels: interleave a5: kernel vs NumPy: must agree':
-        {},
-    'Kernels: nz_gather a2a3: kernel vs NumPy: must agree':
-        {},
-    'Kernels: tgatherb_float_offsets cpu: kernel vs NumPy: must agree':
-        {},
-    'Kernels: mscatter_edges a5: kernel vs NumPy: must agree':
-        {},
-    'Kernels: mscatter_edges cpu: kernel vs NumPy: must agree':
-        {},
-    'Kernels: tgather_cmp a5: kernel vs NumPy: must agree':
-        {},
-    'Kernels: tgather_cmp a2a3: kernel vs NumPy: must agree':
-        {},
-    'Kernels: cmp_edges cpu: kernel vs NumPy: must agree':
-        {},
-    'Kernels: cmp_edges a2a3: kernel vs NumPy: must agree':
-        {},
-    'Kernels: cmp_edges a5: kernel vs NumPy: must agree':
-        {},
-    'Kernels: mov_shapes cpu: kernel vs NumPy: must agree':
-        {},
-    'Kernels: mov_shapes a2a3: kernel vs NumPy: must agree':
-        {},
-    'Kernels: mov_shapes a5: kernel vs NumPy: must agree':
-        {},
-    'Kernels: sort_edges cpu: kernel vs NumPy: must agree':
-        {},
-    'Kernels: sort_edges a2a3: kernel vs NumPy: must agree':
-        {},
-    'Kernels: sort_edges a5: kernel vs NumPy: must agree':
-        {},
     'A5 Elem Zero 1x1 (the scalar unit): kernel vs NumPy: must agree':
         {},
     'a5 Row Wrap, table columns 2 apart: kernel vs NumPy: must agree':

@@ -15,7 +15,7 @@ import numpy as np
 
 import ptogpu as pto
 from ptogpu import asc, reg
-from ..execution.inputs import indices, picks, values
+from ..execution.inputs import edge_pool, indices, picks, values
 
 V, RM = pto.TileType.Vec, pto.BLayout.RowMajor
 
@@ -321,6 +321,24 @@ def sort_edges(vf, vh, idx, yf, yh, tf):
     pto.TSTORE(_gt(pto.float32, 2, 128)(tf), d)
 
 
+def cvt_edges(a, y32, y16, yh, yb):
+    """TCVT of float32 edge values (ties at +-0.5, 1.5, 2.5 and of half's and bfloat16's
+    roundings, NaN payloads, infinities, denormals, the extremes) to int32, int16, half and
+    bfloat16 under every round mode the target's pair table takes for them, saturating by default
+    (2 x 64 elements a call)."""
+    from ..isa.tcvt.api import letter_for
+    src = pto.Tile[V, pto.float32, 2, 64]()
+    pto.TLOAD(src, _gt(pto.float32, 2, 64)(a))
+    core = pto.current_core()
+    for D, y in ((pto.int32, y32), (pto.int16, y16), (pto.half, yh), (pto.bfloat16, yb)):
+        d = pto.Tile[V, D, 2, 64]()
+        for k, mode in enumerate(pto.RoundMode):
+            if letter_for(core, "float32", pto.dtypes.name_of(pto.dtypes.as_dtype(D)), mode) is None:
+                continue
+            pto.TCVT(d, src, mode)
+            pto.TSTORE(_gt(D, 2, 64)(y + k * 128), d)
+
+
 def reg_gather(tab, i16, i32, off, y):
     """Reg::Gather on A5 over a 2 KiB table: b16 <- b8 (zero-extended) on 100 lanes, b16, b32 on
     50 lanes, b64 (a NumOne dst: the first 32 indices); then GatherB of 6 enabled blocks at
@@ -410,6 +428,10 @@ def interleave(a8, b8, ah, bh, af, bf, y8, yh, yf, yg):
 _SCORES = np.array([0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, -0.5, -1.0, np.nan, np.inf, -np.inf, 2.0 ** 31, 7.0],
                    np.float32)
 """TGATHER compare-form scores: around small k values, halves (A5 rounds), specials."""
+_CVT_POOL = np.concatenate([edge_pool("float32"), np.array(
+    [1 + 2 ** -11, 1 + 3 * 2 ** -11, 2049.0, -2049.0, 1 + 2 ** -8, -(1 + 3 * 2 ** -8), 3 * 2 ** -25, 65520.0,
+     -(1 + 2 ** -11), 2 ** -149 * 3], np.float32)])
+"""TCVT's inputs: float32 edge values and values that tie when rounded to half or bfloat16."""
 _TIES = np.array([0.0, -0.0, np.nan, 1.0, -1.0, np.inf, -np.inf], np.float32)
 """Values that tie under max/min (signed zeros) or that the comparisons treat specially."""
 
@@ -462,6 +484,9 @@ FUZZ = {
                                "idx": values(144, "uint32", "small")},
                        outputs={"yf": (2 * 192, pto.float32), "yh": (2 * 384, pto.half), "tf": (256, pto.float32)},
                        pair="a5@numpy:a5@native"),
+    "cvt_edges": dict(inputs={"a": picks(128, _CVT_POOL, "float32", 0.6)},
+                      outputs={"y32": (7 * 128, pto.int32), "y16": (7 * 128, pto.int16), "yh": (7 * 128, pto.half),
+                               "yb": (7 * 128, pto.bfloat16)}, pair="a5@numpy:a5@native"),
     "reg_gather": dict(inputs={"tab": _bits(2048, "uint8"), "i16": indices(128, 2048, "uint16", "mixed"),
                                "i32": indices(64, 512, "uint32", "uniform"), "off": indices(64, 64, "uint32", "uniform")},
                        outputs={"y": (1280, pto.uint8)}, pair="a5@numpy:a5@native"),

@@ -1,7 +1,7 @@
 """TCVT: element type conversion with a round mode and saturation (docs/tcvt.md; the vendor's
 include/pto/{cpu,npu/a2a3,npu/a5}/TCvt.hpp). Modules: ``rules`` (the per-target table and pair
 lists, ``target.tcvt``), ``semantics`` (the conversions), ``api`` (the call and its checks)."""
-from ..declare import Declined, Form, Instruction, Rule, numpy_only
+from ..declare import Declined, Form, Instruction, Rule
 
 TCVT = Instruction(
     name="tcvt", calls=("TCVT",), doc="docs/tcvt.md", spec="include/pto/*/TCvt.hpp",
@@ -15,5 +15,5 @@ TCVT = Instruction(
                 with_=("tcvt.sat_default_on", "tcvt.narrowing", "tcvt.explicit_off_only_narrowing", "tcvt.odd_only",
                        "tcvt.none_float_to_int", "tcvt.none_other", "tcvt.f32_to_f32_rounds"))),
     hooks={"api": "ptogpu.isa.tcvt.api", "fuzz": "ptogpu.isa.tcvt.config:TCVT",
-           "repro": "ptogpu.isa.tcvt.repro:lines", **numpy_only(),
+           "repro": "ptogpu.isa.tcvt.repro:lines", "native": "cvt.cu", "cupy": "cvt.cu",
            "simt": Declined("a vector instruction on every target: no SIMT lanes")})

@@ -8,7 +8,7 @@ from ...errors import PtoCheckError, PtoPortabilityWarning, check, warn
 from ...ops.events import instruction
 from ...semantics.tile_moves import hazard
 from ...tile import Tile
-from . import semantics as S
+from . import kernels as K, semantics as S
 
 LETTER = {RoundMode.CAST_RINT: "R", RoundMode.CAST_ROUND: "A", RoundMode.CAST_FLOOR: "F", RoundMode.CAST_CEIL: "C",
           RoundMode.CAST_TRUNC: "Z", RoundMode.CAST_ODD: "O", RoundMode.CAST_NONE: "N"}
@@ -84,4 +84,5 @@ def TCVT(dst: Tile, src: Tile, mode, sat=None, sat2=None) -> None:
             on = True                                   # a2a3/TCvt.hpp:1236-1269 (the tmp form honours it)
     torch = tmp is not None and R.tmp_form == "torch" and not on and (Sd, Dd) in R.torch_pairs
     hazard("TCVT", {"dst": dst}, {"src": src})
+    if K.run(core, dst, src, letter, on, torch): return  # noqa: E701 (native/cupy kernel)
     S.run(core, dst, src, letter, on, torch)

@@ -88,11 +88,12 @@ def to_float(x: np.ndarray, T: str, letter: str) -> np.ndarray:
     cb = c.view(u(T))
     if letter == "R":
         return cb
-    cf = c.astype(np.float64)
-    exact = (cf == x) | np.isnan(x) | np.isinf(x)
-    down = np.where(cf <= x, cb, _step(cb, T, up=False))
-    upb = np.where(cf >= x, cb, _step(cb, T, up=True))
-    dv, uv = down.view(dt).astype(np.float64), upb.view(dt).astype(np.float64)
+    with np.errstate(invalid="ignore"):              # (NaN payloads cast as they are)
+        cf = c.astype(np.float64)
+        exact = (cf == x) | np.isnan(x) | np.isinf(x)
+        down = np.where(cf <= x, cb, _step(cb, T, up=False))
+        upb = np.where(cf >= x, cb, _step(cb, T, up=True))
+        dv, uv = down.view(dt).astype(np.float64), upb.view(dt).astype(np.float64)
     with np.errstate(invalid="ignore"):
         if letter == "F":
             pick = down
@@ -153,10 +154,13 @@ def convert(core, S: str, D: str, bits: np.ndarray, letter: str, sat: bool, torc
         return to_float(x, D, letter)
     if is_float(S):                                   # float -> integer
         r = to_integral(x, letter)
-        if sat:
+        if sat:                                       # (int64's top, 2^63 - 1, is 2^63 as a double)
             lo, hi = limits(D)
-            return wrap(np.where(np.isnan(r), 0, np.clip(r, lo, hi)).astype(np.float64).astype(np.int64)
-                        if D != "uint64" else np.clip(np.nan_to_num(r), 0, hi).astype(np.uint64), D)
+            if D == "uint64":
+                return wrap(np.clip(np.nan_to_num(r), 0, hi).astype(np.uint64), D)
+            c = np.where(np.isnan(r), 0, np.clip(r, lo, hi)).astype(np.float64)
+            with np.errstate(invalid="ignore"):
+                return wrap(np.where(c >= 2.0 ** 63, np.iinfo(np.int64).max, c.astype(np.int64)), D)
         with np.errstate(invalid="ignore"):          # OFF: the low bits of the int64 conversion
             ok = np.isfinite(r) & (r >= -2.0 ** 63) & (r < 2.0 ** 63)
             return wrap(np.where(ok, np.where(ok, r, 0), 0).astype(np.int64), D)

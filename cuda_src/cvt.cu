@@ -1,0 +1,280 @@
+// cvt.cu — TCVT (docs/tcvt.md; ptogpu/isa/tcvt: the launch plan kernels.py, the rules
+// semantics.py mirrors in NumPy).
+//
+//   kernel       mirrors                                                    launch per instance
+//   tile_convert dst[r, c] = convert(src[r, c]): the value as a double (or  dim3(1): rows, then
+//                an int64), rounded by the mode letter (R A F C Z O N),     columns, in order
+//                saturated or wrapped; the NPUs' rules, or the simulator's
+//                C++ casts and what x86 gives where C++ leaves them undefined
+//
+// Every rounding is written out here: to an integral value by the letter; to half and bfloat16
+// to nearest-even from the double's bits, then one step up or down for the directed letters; a
+// NaN as each type's cast makes it (float32: quieted, payload kept; half: payload kept, not
+// quieted; bfloat16: the canonical NaN). Nothing of the NumPy semantics arrives but the letter
+// and the saturation the target's pair table gives. Plain row-major tiles; pass 0 checks every
+// access and flags (rec[3] = 0) a source read of bytes the call writes (the host runs NumPy);
+// pass 1 converts.
+#include "common.cuh"
+
+enum {
+    CV_S = 0, CV_D, CV_LETTER, CV_SAT, CV_CPU, CV_VR, CV_VC, CV_SRC, CV_SC, CV_DST, CV_DC, CV_WORDS
+};
+enum { VK_I8 = 0, VK_U8, VK_I16, VK_U16, VK_I32, VK_U32, VK_I64, VK_F16, VK_BF16, VK_F32 };
+enum { L_R = 0, L_A, L_F, L_C, L_Z, L_O, L_N };
+
+PTO_DEV int vk_size(int k) { return k >= VK_F16 ? (k == VK_F32 ? 4 : 2) : 1 << (k / 2); }
+PTO_DEV bool vk_float(int k) { return k >= VK_F16; }
+PTO_DEV bool vk_signed(int k) { return !vk_float(k) && k % 2 == 0; }
+
+PTO_DEV double cv_d(u64 b) { double d; PTO_MEMCPY(&d, &b, 8); return d; }
+PTO_DEV u64 cv_b(double d) { u64 b; PTO_MEMCPY(&b, &d, 8); return b; }
+PTO_DEV bool cv_nan(double x) { return x != x; }
+PTO_DEV bool cv_inf(double x) { return x - x != x - x && x == x; }
+PTO_DEV double cv_p2(int e) {
+    double v = 1.0;
+    for (; e > 0; --e) v *= 2.0;
+    for (; e < 0; ++e) v *= 0.5;
+    return v;
+}
+
+// A float element's exact value.
+PTO_DEV double cv_fvalue(u64 b, int k) {
+    if (k == VK_F32 || k == VK_BF16) {
+        const u32 w = k == VK_F32 ? (u32)b : (u32)(b & 0xFFFFu) << 16;
+        float f;
+        PTO_MEMCPY(&f, &w, 4);
+        return (double)f;
+    }
+    const u32 h = (u32)(b & 0xFFFFu), e = (h >> 10) & 31u, m = h & 1023u;
+    double v;
+    if (e == 31u) {
+        // (as numpy's half -> double: the payload moved up, the NaN not quieted)
+        const u64 w = 0x7FF0000000000000ull | ((u64)m << 42);
+        v = cv_d(w);
+    } else {
+        v = e ? (double)(m | 1024u) * cv_p2((int)e - 25) : (double)m * cv_p2(-24);
+    }
+    return (h >> 15) ? -v : v;
+}
+
+PTO_DEV i64 cv_ivalue(u64 b, int k) {
+    const int w = 8 * vk_size(k);
+    if (w == 64) return (i64)b;
+    const u64 mk = (1ull << w) - 1;
+    b &= mk;
+    return (vk_signed(k) && (b >> (w - 1))) ? (i64)(b | ~mk) : (i64)b;
+}
+
+PTO_DEV double cv_floor(double x) {                    // (NaN, infinities and -0.0 kept)
+    if (cv_nan(x) || cv_inf(x) || x == 0.0) return x;
+    if (x >= 4503599627370496.0 || x <= -4503599627370496.0) return x;     // 2^52: integral
+    double t = (double)(i64)x;                         // toward zero
+    if (t > x) t -= 1.0;
+    return t == 0.0 && x < 0.0 ? -0.0 : t;
+}
+PTO_DEV double cv_trunc(double x) {
+    if (cv_nan(x) || cv_inf(x) || x >= 4503599627370496.0 || x <= -4503599627370496.0) return x;
+    const double t = (double)(i64)x;
+    return t == 0.0 && (cv_b(x) >> 63) ? -0.0 : t;
+}
+PTO_DEV double cv_ceil(double x) {
+    const double f = -cv_floor(-x);
+    return f;
+}
+PTO_DEV double cv_rint(double x) {                      // nearest, ties to even; -0.4 -> -0.0
+    if (cv_nan(x) || cv_inf(x) || x >= 4503599627370496.0 || x <= -4503599627370496.0) return x;
+    const double fl = cv_floor(x), frac = x - fl;
+    double r = frac > 0.5 ? fl + 1.0 : frac < 0.5 ? fl : (((i64)fl & 1) ? fl + 1.0 : fl);
+    if (r == 0.0) r = (cv_b(x) >> 63) ? -0.0 : 0.0;
+    return r;
+}
+
+// float64 rounded to an integral value by the letter (semantics.to_integral).
+PTO_DEV double cv_integral(double x, int L) {
+    const double fl = cv_floor(x), frac = x - fl;
+    switch (L) {
+    case L_R: return cv_rint(x);
+    case L_A: return frac > 0.5 ? fl + 1.0 : frac < 0.5 ? fl : (x > 0 ? fl + 1.0 : fl);
+    case L_F: return fl;
+    case L_C: return cv_ceil(x);
+    case L_O: {
+        const bool odd = cv_floor(fl * 0.5) * 2.0 != fl;          // (floor(fl) mod 2 == 1)
+        return frac > 0.5 ? fl + 1.0 : frac < 0.5 ? fl : (odd ? fl : fl + 1.0);
+    }
+    default: return cv_trunc(x);
+    }
+}
+
+// double -> a binary float of `mb` mantissa bits and exponents [1 - bias, bias], nearest-even,
+// as the type's bits (sign at bit 1 + mb + eb - 1); overflow to infinity. NaN: the caller's.
+PTO_DEV u32 cv_round_bits(double x, int mb, int eb) {
+    const u64 b = cv_b(x);
+    const u32 sign = (u32)(b >> 63) << (mb + eb);
+    const int bias = (1 << (eb - 1)) - 1;
+    const u32 inf = ((1u << eb) - 1u) << mb;
+    double a = x < 0 ? -x : x;
+    if (cv_inf(a)) return sign | inf;
+    if (a == 0.0) return sign;
+    // a = m * 2^e with the smallest e the type allows: quantum q = 2^(max(exp, 1 - bias) - mb)
+    const int ex = (int)((cv_b(a) >> 52) & 2047) - 1023;              // (a double's exponent)
+    int qe = (ex < 1 - bias ? 1 - bias : ex) - mb;
+    if (ex < -1074 + 52) {                                             // a double denormal: far below
+        qe = 1 - bias - mb;
+    }
+    const double q = cv_p2(qe);
+    const double n = a / q;                                            // exact: a power-of-two scale
+    double r = cv_floor(n);
+    const double frac = n - r;
+    if (frac > 0.5 || (frac == 0.5 && cv_floor(r * 0.5) * 2.0 != r)) r += 1.0;
+    // r * q: the value; back to bits
+    u64 ri = (u64)r;
+    int e2 = qe;
+    while (ri >= (2ull << mb)) { ri >>= 1; ++e2; }                    // (a carry into the next binade)
+    if (ri < (1ull << mb)) return sign | (u32)ri;                      // a denormal (or the smallest normal's neighbour)
+    const int be = e2 + mb + bias;                                     // biased exponent
+    if (be >= (1 << eb) - 1) return sign | inf;
+    return sign | ((u32)be << mb) | (u32)(ri & ((1ull << mb) - 1));
+}
+
+// double -> float type D, nearest-even, as D's bits (the casts numpy and ml_dtypes make).
+PTO_DEV u32 cv_cast(double x, int D) {
+    if (cv_nan(x)) {
+        const u64 b = cv_b(x), sgn = b >> 63, sig = b & 0xFFFFFFFFFFFFFull;
+        if (D == VK_F32) return (u32)(sgn << 31) | 0x7FC00000u | (u32)(sig >> 29);
+        if (D == VK_BF16) return (u32)(sgn << 15) | 0x7FC0u;
+        u32 h = 0x7C00u + (u32)(sig >> 42);
+        if (h == 0x7C00u) ++h;
+        return (u32)(sgn << 15) | h;
+    }
+    if (D == VK_F32) { const float f = (float)x; u32 w; PTO_MEMCPY(&w, &f, 4); return w; }
+    return D == VK_F16 ? cv_round_bits(x, 10, 5) : cv_round_bits(x, 7, 8);
+}
+
+PTO_DEV double cv_back(u32 b, int D) { return cv_fvalue(b, D); }
+
+PTO_DEV u32 cv_step(u32 b, int D, bool up) {           // the next representable value (semantics._step)
+    const int w = 8 * vk_size(D);
+    const u32 sign = 1u << (w - 1), mk = w == 32 ? 0xFFFFFFFFu : (1u << w) - 1u;
+    const bool neg = (b & sign) != 0, zero = (b & ~sign & mk) == 0;
+    if (up) return zero ? 1u : ((neg ? b - 1u : b + 1u) & mk);
+    return zero ? (sign | 1u) : ((neg ? b + 1u : b - 1u) & mk);
+}
+
+// float64 -> float type D rounded by the letter (semantics.to_float).
+PTO_DEV u32 cv_to_float(double x, int D, int L) {
+    const u32 cb = cv_cast(x, D);
+    if (L == L_R) return cb;
+    const double cf = cv_back(cb, D);
+    if (cf == x || cv_nan(x) || cv_inf(x)) return cb;
+    const u32 down = cf <= x ? cb : cv_step(cb, D, false), up = cf >= x ? cb : cv_step(cb, D, true);
+    switch (L) {
+    case L_F: return down;
+    case L_C: return up;
+    case L_Z: return x > 0 ? down : up;
+    case L_A: {
+        const double dd = x - cv_back(down, D), du = cv_back(up, D) - x;
+        return dd < du ? down : dd > du ? up : (x > 0 ? up : down);
+    }
+    default: return (down & 1u) ? down : up;            // O (and N): round to odd
+    }
+}
+
+PTO_DEV void cv_limits(int T, double *lo, double *hi) {
+    switch (T) {
+    case VK_F16: *lo = -65504.0; *hi = 65504.0; return;
+    case VK_BF16: *lo = -3.3895313892515355e38; *hi = 3.3895313892515355e38; return;
+    case VK_F32: *lo = -3.4028234663852886e38; *hi = 3.4028234663852886e38; return;
+    case VK_I64: *lo = -9223372036854775808.0; *hi = 9223372036854775807.0; return;
+    default: {
+        const int w = 8 * vk_size(T);
+        *lo = vk_signed(T) ? -cv_p2(w - 1) : 0.0;
+        *hi = vk_signed(T) ? cv_p2(w - 1) - 1.0 : cv_p2(w) - 1.0;
+    }
+    }
+}
+
+PTO_DEV double cv_clip(double x, double lo, double hi) { return x < lo ? lo : x > hi ? hi : x; }
+
+// x86-64's cvtt* of an integral double where C++ leaves the cast undefined (semantics.x86_int).
+PTO_DEV u64 cv_x86_int(double v, int D) {
+    const bool via32 = vk_signed(D) && vk_size(D) <= 4;
+    const double lo = via32 ? -2147483648.0 : -9223372036854775808.0, hi = -lo;
+    const bool ok = v >= lo && v < hi;
+    return ok ? (u64)(i64)v : (via32 ? (u64)(i64)(-2147483648ll) : 0x8000000000000000ull);
+}
+
+// src bits of type S as D's bits (semantics.convert and _cpu).
+PTO_DEV u64 cv_convert(const i64 *P, u64 bits) {
+    const int S = (int)P[CV_S], D = (int)P[CV_D], L = (int)P[CV_LETTER];
+    const bool sat = P[CV_SAT] != 0;
+    double slo, shi, dlo, dhi;
+    cv_limits(S, &slo, &shi);
+    cv_limits(D, &dlo, &dhi);
+    if (P[CV_CPU]) {                                    // the simulator's C++
+        double x = vk_float(S) ? cv_fvalue(bits, S) : 0.0;
+        i64 xi = vk_float(S) ? 0 : cv_ivalue(bits, S);
+        if (sat) {
+            const double lo = slo > dlo ? slo : dlo, hi = shi < dhi ? shi : dhi;
+            if (vk_float(S)) {
+                x = cv_nan(x) ? hi : cv_clip(x, lo, hi);
+                x = cv_fvalue(cv_to_float(x, S, L_R), S);
+            } else {
+                xi = (double)xi < lo ? (i64)lo : (double)xi > hi ? (i64)hi : xi;
+            }
+        }
+        if (vk_float(S) && !vk_float(D)) return cv_x86_int(cv_integral(x, L == L_N ? L_Z : L), D);
+        if (vk_float(D)) return cv_to_float(vk_float(S) ? x : (double)xi, D, L_R);
+        return (u64)xi;
+    }
+    if (vk_float(S)) {
+        double x = cv_fvalue(bits, S);
+        if (vk_float(D)) {
+            if (S == VK_F32 && D == VK_F32) return cv_cast(cv_integral(x, L), VK_F32);
+            if (sat && D != VK_F32 && !cv_nan(x) && !cv_inf(x)) x = cv_clip(x, dlo, dhi);
+            return cv_to_float(x, D, L);
+        }
+        const double r = cv_integral(x, L);
+        if (sat) {                                      // (int64's top, 2^63 - 1, is 2^63 as a double)
+            const double c = cv_nan(r) ? 0.0 : cv_clip(r, dlo, dhi);
+            return c >= 9223372036854775808.0 ? 0x7FFFFFFFFFFFFFFFull : (u64)(i64)c;
+        }
+        const bool ok = !cv_nan(r) && !cv_inf(r) && r >= -9223372036854775808.0 && r < 9223372036854775808.0;
+        return ok ? (u64)(i64)r : 0;
+    }
+    const i64 xi = cv_ivalue(bits, S);
+    if (vk_float(D)) return cv_to_float((double)xi, D, L);
+    if (sat) return (u64)((double)xi < dlo ? (i64)dlo : (double)xi > dhi ? (i64)dhi : xi);
+    return (u64)xi;
+}
+
+extern "C" __global__ void tile_convert(PTO_KERNEL_PARAMS) {
+    if (threadIdx.x | threadIdx.y | threadIdx.z) return;
+    PTO_FOR_EACH_INSTANCE(inst) {
+        PTO_UB_INSTANCE(inst);
+        const i64 VR = P[CV_VR], VC = P[CV_VC];
+        const int TS = vk_size((int)P[CV_S]), TD = vk_size((int)P[CV_D]);
+        if (VR * VC == 0) continue;
+        const i64 lo = P[CV_DST], hi = P[CV_DST] + ((VR - 1) * P[CV_DC] + VC) * TD;
+        const bool same = P[CV_SRC] == P[CV_DST] && TS == TD && P[CV_SC] == P[CV_DC];
+        if (pass == 0) {
+            for (i64 r = 0; r < VR; ++r)
+                for (i64 c = 0; c < VC; ++c) {
+                    const u64 e = (u64)(r * VC + c);
+                    const i64 sa = P[CV_SRC] + (r * P[CV_SC] + c) * TS, da = P[CV_DST] + (r * P[CV_DC] + c) * TD;
+                    if (!arena_ok(U, (u64)sa, TS)) fault_note(rec, fault_key(PHASE_TABLE, e), (u64)sa, 0);
+                    if (!arena_ok(U, (u64)da, TD)) fault_note(rec, fault_key(PHASE_DST, e), (u64)da, 0);
+                    if (!same && sa < hi && lo < sa + TS) rec[3] = 0;
+                }
+        } else if (rec[0] == FAULT_NONE && rec[3] != 0) {
+            for (i64 r = 0; r < VR; ++r)
+                for (i64 c = 0; c < VC; ++c) {
+                    u64 b = 0;
+                    PTO_MEMCPY(&b, U.p + P[CV_SRC] + (r * P[CV_SC] + c) * TS, TS);
+                    const u64 v = cv_convert(P, b);
+                    PTO_MEMCPY(U.p + P[CV_DST] + (r * P[CV_DC] + c) * TD, &v, TD);
+                }
+        }
+    }
+}
+
+PTO_EXPORT(tile_convert)

@@ -1,0 +1,71 @@
+"""TCVT on the kernel backend (cuda_src/cvt.cu through the host shim) against the NumPy
+semantics, byte for byte over the whole of UB: every target's pairs, every RoundMode, saturation
+on and off, over memory full of edge values (NaN payloads, signed zeros, infinities, denormals,
+the types' extremes, rounding ties) and random bits, with the kernel counted as having run."""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+import ptogpu as pto
+import ptogpu.isa.tcvt.kernels as K
+from ptogpu.backend import native_backend
+from ptogpu.execution.inputs import edge_pool
+from ptogpu.targets import get_target
+
+pytestmark = pytest.mark.skipif(not native_backend.available()[0], reason="no native backend")
+
+V = pto.TileType.Vec
+TYPES = ("int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "half", "bfloat16", "float32")
+
+
+def _memory(rng, S: str) -> np.ndarray:
+    dt = np.dtype(pto.dtypes.storage(pto.dtypes.as_dtype(S)))
+    ub = rng.integers(0, 256, 0x4000, dtype=np.uint8)
+    n = 0x2000 // dt.itemsize
+    vals = ub[:0x2000].view(dt).copy()
+    pool = edge_pool(S)
+    pick = rng.random(n) < 0.6
+    vals[pick] = pool[rng.integers(0, pool.size, int(pick.sum()))]
+    ub[:0x2000] = vals.view(np.uint8)
+    return ub
+
+
+def _run(target, backend, ub, S, D, mode, sat):
+    ss, ds = (np.dtype(pto.dtypes.storage(pto.dtypes.as_dtype(x))).itemsize for x in (S, D))
+    with pto.Core(target, backend) as core:
+        core.write("ub", 0, ub)
+        src, dst = pto.Tile[V, getattr(pto, S), 4, 256 // ss](), pto.Tile[V, getattr(pto, D), 4, 256 // ss]()
+        pto.TASSIGN(src, 0x0)
+        pto.TASSIGN(dst, 0x2000)
+        try:
+            pto.TCVT(dst, src, mode) if sat is None else pto.TCVT(dst, src, mode, sat)
+        except (pto.PtoCheckError, pto.PtoFault) as e:
+            return type(e).__name__, str(e)
+        return "ok", core.read("ub", 0, 0x4000).tobytes()
+
+
+@pytest.mark.parametrize("target", ["cpu", "a2a3", "a5"])
+def test_the_kernel_gives_the_numpy_bytes(target, monkeypatch):
+    ran = []
+    real = K.run
+    monkeypatch.setattr(K, "run", lambda *a, **k: ran.append(real(*a, **k)) or ran[-1])
+    pairs = sorted(get_target(target).tcvt.pairs or [(a, b) for a in TYPES for b in TYPES])
+    pairs = [p for p in pairs if p[0] in TYPES and p[1] in TYPES]
+    rng = np.random.default_rng(["cpu", "a2a3", "a5"].index(target))
+    cases = 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for S, D in pairs:
+            for mode in pto.RoundMode:
+                sat = [None, pto.SaturationMode.ON, pto.SaturationMode.OFF][int(rng.integers(0, 3))]
+                ub = _memory(rng, S)
+                got = {be: _run(target, be, ub, S, D, mode, sat) for be in ("numpy", "native")}
+                if got["numpy"] != got["native"]:
+                    a, b = (np.frombuffer(got[k][1], np.uint8) for k in ("numpy", "native"))
+                    at = int(np.flatnonzero(a != b)[0]) if got["numpy"][0] == got["native"][0] == "ok" else -1
+                    raise AssertionError((target, S, D, mode, sat, at, got["numpy"][0], got["native"][0]))
+                cases += got["numpy"][0] == "ok"
+    assert cases >= 20 and sum(ran) >= cases // 2, (cases, sum(ran))
