@@ -15,7 +15,7 @@
 // shapes. Tiles are plain row-major (base + (r * Cols + c) * size); the host sends no other. Pass
 // 0 checks every access and flags (rec[3] = 0) a read of bytes the call writes (the host runs
 // NumPy, which reads everything first); pass 1 computes and writes.
-#include "common.cuh"
+#include "float_bits.cuh"
 
 enum {
     CP_OP = 0, CP_KIND, CP_VR, CP_VC, CP_MODE, CP_EQ_I32, CP_NE_NOT, CP_HALF_BITS, CP_TOLERANT, CP_SCALAR_ON,
@@ -31,39 +31,8 @@ enum { WALK_FLAT = 0, WALK_WORDS, WALK_ROWS, WALK_ROWS_ELEMS };
 PTO_DEV int cp_size(int k) { return k >= CK_F16 ? (k == CK_F32 ? 4 : 2) : 1 << (k / 2); }
 PTO_DEV bool cp_float(int k) { return k >= CK_F16; }
 
-PTO_DEV double cp_p2(int e) {                      // 2^e, -1074 <= e <= 1023, exactly
-    double v = 1.0;
-    for (; e > 0; --e) v *= 2.0;
-    for (; e < 0; ++e) v *= 0.5;
-    return v;
-}
-
-// A float element's value (half: decoded bit by bit; NaN and infinities as they are).
-PTO_DEV double cp_fvalue(u64 b, int k) {
-    if (k == CK_F32 || k == CK_BF16) {
-        const u32 w = k == CK_F32 ? (u32)b : (u32)(b & 0xFFFFu) << 16;
-        float f;
-        PTO_MEMCPY(&f, &w, 4);
-        return (double)f;
-    }
-    const u32 h = (u32)(b & 0xFFFFu), e = (h >> 10) & 31u, m = h & 1023u;
-    double v;
-    if (e == 31u) {
-        const u64 w = m ? 0x7FF8000000000000ull : 0x7FF0000000000000ull;
-        PTO_MEMCPY(&v, &w, 8);
-    }
-    else if (e == 0u) v = (double)m * cp_p2(-24);
-    else v = (double)(m | 1024u) * cp_p2((int)e - 25);
-    return (h >> 15) ? -v : v;
-}
-
-PTO_DEV i64 cp_ivalue(u64 b, int k) {              // sign- or zero-extended (uint64: its bits)
-    const int w = 8 * cp_size(k);
-    if (w == 64) return (i64)b;
-    const u64 m = (1ull << w) - 1;
-    b &= m;
-    return (k % 2 == 0 && (b >> (w - 1))) ? (i64)(b | ~m) : (i64)b;
-}
+PTO_DEV double cp_fvalue(u64 b, int k) { return fb_float(b, cp_size(k), k == CK_BF16); }
+PTO_DEV i64 cp_ivalue(u64 b, int k) { return fb_int(b, cp_size(k), k % 2 == 0); }   // (uint64: its bits)
 
 // `x mode y` on the elements' bits: IEEE for floats (NaN: EQ and the orders false, NE true;
 // -0 == +0), exact for integers (uint64 unsigned); `tol`: the simulator's TCMPS EQ / NE as

@@ -14,7 +14,7 @@
 // and the saturation the target's pair table gives. Plain row-major tiles; pass 0 checks every
 // access and flags (rec[3] = 0) a source read of bytes the call writes (the host runs NumPy);
 // pass 1 converts.
-#include "common.cuh"
+#include "float_bits.cuh"
 
 enum {
     CV_S = 0, CV_D, CV_LETTER, CV_SAT, CV_CPU, CV_VR, CV_VC, CV_SRC, CV_SC, CV_DST, CV_DC, CV_WORDS
@@ -26,44 +26,11 @@ PTO_DEV int vk_size(int k) { return k >= VK_F16 ? (k == VK_F32 ? 4 : 2) : 1 << (
 PTO_DEV bool vk_float(int k) { return k >= VK_F16; }
 PTO_DEV bool vk_signed(int k) { return !vk_float(k) && k % 2 == 0; }
 
-PTO_DEV double cv_d(u64 b) { double d; PTO_MEMCPY(&d, &b, 8); return d; }
 PTO_DEV u64 cv_b(double d) { u64 b; PTO_MEMCPY(&b, &d, 8); return b; }
 PTO_DEV bool cv_nan(double x) { return x != x; }
 PTO_DEV bool cv_inf(double x) { return x - x != x - x && x == x; }
-PTO_DEV double cv_p2(int e) {
-    double v = 1.0;
-    for (; e > 0; --e) v *= 2.0;
-    for (; e < 0; ++e) v *= 0.5;
-    return v;
-}
-
-// A float element's exact value.
-PTO_DEV double cv_fvalue(u64 b, int k) {
-    if (k == VK_F32 || k == VK_BF16) {
-        const u32 w = k == VK_F32 ? (u32)b : (u32)(b & 0xFFFFu) << 16;
-        float f;
-        PTO_MEMCPY(&f, &w, 4);
-        return (double)f;
-    }
-    const u32 h = (u32)(b & 0xFFFFu), e = (h >> 10) & 31u, m = h & 1023u;
-    double v;
-    if (e == 31u) {
-        // (as numpy's half -> double: the payload moved up, the NaN not quieted)
-        const u64 w = 0x7FF0000000000000ull | ((u64)m << 42);
-        v = cv_d(w);
-    } else {
-        v = e ? (double)(m | 1024u) * cv_p2((int)e - 25) : (double)m * cv_p2(-24);
-    }
-    return (h >> 15) ? -v : v;
-}
-
-PTO_DEV i64 cv_ivalue(u64 b, int k) {
-    const int w = 8 * vk_size(k);
-    if (w == 64) return (i64)b;
-    const u64 mk = (1ull << w) - 1;
-    b &= mk;
-    return (vk_signed(k) && (b >> (w - 1))) ? (i64)(b | ~mk) : (i64)b;
-}
+PTO_DEV double cv_fvalue(u64 b, int k) { return fb_float(b, vk_size(k), k == VK_BF16); }
+PTO_DEV i64 cv_ivalue(u64 b, int k) { return fb_int(b, vk_size(k), vk_signed(k)); }
 
 PTO_DEV double cv_floor(double x) {                    // (NaN, infinities and -0.0 kept)
     if (cv_nan(x) || cv_inf(x) || x == 0.0) return x;
@@ -121,7 +88,7 @@ PTO_DEV u32 cv_round_bits(double x, int mb, int eb) {
     if (ex < -1074 + 52) {                                             // a double denormal: far below
         qe = 1 - bias - mb;
     }
-    const double q = cv_p2(qe);
+    const double q = fb_p2(qe);
     const double n = a / q;                                            // exact: a power-of-two scale
     double r = cv_floor(n);
     const double frac = n - r;
@@ -187,8 +154,8 @@ PTO_DEV void cv_limits(int T, double *lo, double *hi) {
     case VK_I64: *lo = -9223372036854775808.0; *hi = 9223372036854775807.0; return;
     default: {
         const int w = 8 * vk_size(T);
-        *lo = vk_signed(T) ? -cv_p2(w - 1) : 0.0;
-        *hi = vk_signed(T) ? cv_p2(w - 1) - 1.0 : cv_p2(w) - 1.0;
+        *lo = vk_signed(T) ? -fb_p2(w - 1) : 0.0;
+        *hi = vk_signed(T) ? fb_p2(w - 1) - 1.0 : fb_p2(w) - 1.0;
     }
     }
 }

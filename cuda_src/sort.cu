@@ -14,7 +14,7 @@
 // row-major tiles and no case of the two modelled vendor bugs (A2/A3 and A5 rows of 255 * k
 // blocks, the simulator's 2-byte block offsets). Pass 0 checks every access and flags (rec[3] = 0)
 // a read of bytes the call writes; pass 1 sorts and writes.
-#include "common.cuh"
+#include "float_bits.cuh"
 
 enum {
     SO_KIND = 0, SO_SRC, SO_SC, SO_SVR, SO_SVC, SO_IDX, SO_IC, SO_IVR, SO_IVC, SO_DST, SO_DC, SO_DVR, SO_TAIL,
@@ -26,36 +26,10 @@ enum { TIES_IDX = 0, TIES_POSITION = 1 };
 
 PTO_DEV int so_size(int k) { return k == SK_F32 || k == SK_I32 ? 4 : 2; }
 
-PTO_DEV double so_p2(int e) {
-    double v = 1.0;
-    for (; e > 0; --e) v *= 2.0;
-    for (; e < 0; ++e) v *= 0.5;
-    return v;
-}
-
 // A value's sort key (NaN as NaN; integers exact).
 PTO_DEV double so_key(u32 b, int k) {
-    switch (k) {
-    case SK_I32: return (double)(int)b;
-    case SK_I16: return (double)(short)(unsigned short)b;
-    case SK_F16: {
-        const u32 e = (b >> 10) & 31u, m = b & 1023u;
-        double v;
-        if (e == 31u) {
-            const u64 w = m ? 0x7FF8000000000000ull : 0x7FF0000000000000ull;
-            PTO_MEMCPY(&v, &w, 8);
-        } else {
-            v = e ? (double)(m | 1024u) * so_p2((int)e - 25) : (double)m * so_p2(-24);
-        }
-        return ((b >> 15) & 1u) ? -v : v;
-    }
-    default: {
-        const u32 w = k == SK_BF16 ? (b & 0xFFFFu) << 16 : b;
-        float f;
-        PTO_MEMCPY(&f, &w, 4);
-        return (double)f;
-    }
-    }
+    if (k == SK_I32 || k == SK_I16) return (double)fb_int(b, so_size(k), true);
+    return fb_float(b, so_size(k), k == SK_BF16);
 }
 
 struct SoGeo {
