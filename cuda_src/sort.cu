@@ -1,11 +1,14 @@
-// sort.cu — TSORT32 (docs/sort.md; ptogpu/isa/sort: the launch plan kernels.py, the rules
-// semantics.py mirrors in NumPy).
+// sort.cu — TSORT32 and TMRGSORT (docs/sort.md; ptogpu/isa/sort: the launch plan kernels.py,
+// the rules semantics.py mirrors in NumPy).
 //
-//   kernel       mirrors                                                   launch per instance
-//   tile_sort32  per row, each block of 32 (value, index) pairs sorted     dim3(1): rows, then
-//                descending by value, NaN last, ties by the index value    blocks, in order
-//                (the simulator) or by position (the NPUs), written as
-//                8-byte records (value bits, zero pad, uint32 index)
+//   kernel        mirrors                                                  launch per instance
+//   tile_sort32   per row, each block of 32 (value, index) pairs sorted    dim3(1): rows, then
+//                 descending by value, NaN last, ties by the index value   blocks, in order
+//                 (the simulator) or by position (the NPUs), written as
+//                 8-byte records (value bits, zero pad, uint32 index)
+//   tile_mrgsort  2 to 4 sorted record lists merged (the greatest head;    dim3(1): record by
+//                 the lower list on a tie; a NaN head never wins), or a    record
+//                 row's groups of 4 sorted blocks merged
 //
 // The rows, blocks and lanes a target sorts (the simulator's partial last block; the NPUs'
 // dropped tail, or with tmp a tail padded with NaN), an idx tile of one row serving every row,
@@ -135,3 +138,156 @@ extern "C" __global__ void tile_sort32(PTO_KERNEL_PARAMS) {
 }
 
 PTO_EXPORT(tile_sort32)
+
+// ---- TMRGSORT --------------------------------------------------------------------------------
+// The target's rule words: where the merge goes (MERGE_DST, the simulator: record by record into
+// dst, at most dst's records, heads read from memory as it is written; MERGE_TMP, the NPUs: every
+// record into tmp, then dst's valid bytes in whole 32-byte blocks from tmp), whether the counts
+// are written without exhausted mode, and the single-list form's group count (from dst's or
+// src's valid columns, the latter a uint8 repeat) and early returns. The host sends the tiles'
+// addresses and valid columns; the record counts are worked out here. The counts come back in
+// the instance's record: rec[1] the four 16-bit heads, rec[2] 1 where they were written.
+enum {
+    MG_KIND = 0, MG_FORM, MG_NL, MG_S0, MG_S1, MG_S2, MG_S3, MG_V0, MG_V1, MG_V2, MG_V3, MG_DST, MG_DVC, MG_TMP,
+    MG_EXH, MG_MERGE, MG_COUNTS_ALWAYS, MG_SRC, MG_SVC, MG_BLOCK, MG_SINGLE_FROM_DST, MG_SINGLE_CHECKS,
+    MG_WORDS
+};
+enum { MK_F32 = 0, MK_F16, MK_BF16, MK_F64, MK_I8, MK_U8, MK_I16, MK_U16, MK_I32, MK_U32, MK_I64, MK_U64 };
+enum { FORM_LISTS = 0, FORM_SINGLE = 1 };
+enum { MERGE_DST = 0, MERGE_TMP = 1 };
+
+PTO_DEV int mg_size(int k) {
+    return k == MK_F32 || k == MK_I32 || k == MK_U32 ? 4 : k == MK_F16 || k == MK_BF16 || k == MK_I16 || k == MK_U16
+           ? 2 : k == MK_I8 || k == MK_U8 ? 1 : 8;
+}
+
+// A record's value as the merge compares it (a double: NaN never greater).
+PTO_DEV double mg_value(const u8 *p, int k) {
+    u64 b = 0;
+    PTO_MEMCPY(&b, p, mg_size(k));
+    switch (k) {
+    case MK_F32: case MK_F16: case MK_BF16: return fb_float(b, mg_size(k), k == MK_BF16);
+    case MK_F64: { double d; PTO_MEMCPY(&d, &b, 8); return d; }
+    case MK_U64: return (double)b;
+    case MK_U8: case MK_U16: case MK_U32: return (double)fb_int(b, mg_size(k), false);
+    default: return (double)fb_int(b, mg_size(k), true);
+    }
+}
+
+// The next list to take from: the first with records left whose head is greater than every
+// earlier candidate's (strict: the lower list keeps a tie; a NaN head loses to every other).
+PTO_DEV int mg_pick(const u8 *base, const i64 *addr, const i64 *n, const i64 *head, int nl, int k) {
+    int pick = -1;
+    double pv = 0;
+    for (int j = 0; j < nl; ++j) {
+        if (head[j] >= n[j]) continue;
+        const double v = mg_value(base + addr[j] + 8 * head[j], k);
+        if (pick < 0 || v > pv) { pick = j; pv = v; }
+    }
+    return pick;
+}
+
+PTO_DEV bool mg_any_empty(const i64 *n, const i64 *head, int nl) {
+    for (int j = 0; j < nl; ++j)
+        if (head[j] == n[j]) return true;
+    return false;
+}
+
+PTO_DEV bool mg_overlap(i64 a, i64 an, i64 b, i64 bn) { return an > 0 && bn > 0 && a < b + bn && b < a + an; }
+
+extern "C" __global__ void tile_mrgsort(PTO_KERNEL_PARAMS) {
+    if (threadIdx.x | threadIdx.y | threadIdx.z) return;
+    PTO_FOR_EACH_INSTANCE(inst) {
+        PTO_UB_INSTANCE(inst);
+        const int k = (int)P[MG_KIND];
+        const i64 E = 8 / mg_size(k);
+        if (P[MG_FORM] == FORM_SINGLE) {
+            const i64 bl = P[MG_BLOCK];
+            if (P[MG_SINGLE_CHECKS] && (bl == 0 || bl % E)) continue;
+            const i64 S = bl / E;
+            const i64 groups = bl == 0 ? 0 : P[MG_SINGLE_FROM_DST] ? P[MG_DVC] / (4 * bl) : (P[MG_SVC] / (4 * bl)) % 256;
+            if (groups == 0 || S == 0) continue;
+            const i64 nbytes = groups * 4 * S * 8;
+            if (pass == 0) {
+                if (!arena_ok(U, (u64)P[MG_SRC], nbytes)) fault_note(rec, fault_key(PHASE_TABLE, 0), (u64)P[MG_SRC], 0);
+                if (!arena_ok(U, (u64)P[MG_DST], nbytes)) fault_note(rec, fault_key(PHASE_DST, 0), (u64)P[MG_DST], 0);
+                if (mg_overlap(P[MG_SRC], nbytes, P[MG_DST], nbytes)) rec[3] = 0;   // every block is read first
+                continue;
+            }
+            if (rec[0] != FAULT_NONE || rec[3] == 0) continue;
+            for (i64 g = 0; g < groups; ++g) {
+                i64 addr[4], n[4] = {S, S, S, S}, head[4] = {0, 0, 0, 0};
+                for (int j = 0; j < 4; ++j) addr[j] = P[MG_SRC] + (g * 4 + j) * S * 8;
+                for (i64 out = 0;; ++out) {
+                    const int j = mg_pick(U.p, addr, n, head, 4, k);
+                    if (j < 0) break;
+                    PTO_MEMCPY(U.p + P[MG_DST] + (g * 4 * S + out) * 8, U.p + addr[j] + 8 * head[j], 8);
+                    ++head[j];
+                }
+            }
+            continue;
+        }
+        const int nl = (int)P[MG_NL];
+        i64 addr[4], n[4], head[4] = {0, 0, 0, 0}, total = 0;
+        for (int j = 0; j < 4; ++j) {
+            addr[j] = j < nl ? P[MG_S0 + j] : 0;
+            n[j] = j < nl ? P[MG_V0 + j] / E : 0;
+            total += n[j];
+        }
+        const i64 cap = P[MG_DVC] / E;
+        if (P[MG_MERGE] == MERGE_DST) {
+            i64 lo = P[MG_DST], hi = P[MG_DST] + cap * 8;
+            for (int j = 0; j < nl; ++j) {
+                lo = addr[j] < lo ? addr[j] : lo;
+                hi = addr[j] + n[j] * 8 > hi ? addr[j] + n[j] * 8 : hi;
+            }
+            if (hi <= lo) continue;                         // nothing read, nothing written, no counts
+            if (pass == 0) {
+                for (int j = 0; j < nl; ++j)
+                    if (n[j] && !arena_ok(U, (u64)addr[j], n[j] * 8)) fault_note(rec, fault_key(PHASE_TABLE, j), (u64)addr[j], 0);
+                if (cap && !arena_ok(U, (u64)P[MG_DST], cap * 8)) fault_note(rec, fault_key(PHASE_DST, 0), (u64)P[MG_DST], 0);
+                continue;                                   // (in place: what the merge wrote is what it reads)
+            }
+            if (rec[0] != FAULT_NONE || rec[3] == 0) continue;
+            for (i64 out = 0; out < cap; ++out) {
+                const int j = mg_pick(U.p, addr, n, head, nl, k);
+                if (j < 0) break;
+                u8 r8[8];
+                PTO_MEMCPY(r8, U.p + addr[j] + 8 * head[j], 8);
+                PTO_MEMCPY(U.p + P[MG_DST] + 8 * out, r8, 8);
+                ++head[j];
+                if (P[MG_EXH] && mg_any_empty(n, head, nl)) break;
+            }
+        } else {
+            const i64 db = (P[MG_DVC] * mg_size(k) + 31) / 32 * 32;     // whole blocks tmp -> dst
+            if (pass == 0) {
+                for (int j = 0; j < nl; ++j) {
+                    if (n[j] && !arena_ok(U, (u64)addr[j], n[j] * 8)) fault_note(rec, fault_key(PHASE_TABLE, j), (u64)addr[j], 0);
+                    if (mg_overlap(addr[j], n[j] * 8, P[MG_TMP], total * 8)) rec[3] = 0;   // lists are read first
+                }
+                if (total && !arena_ok(U, (u64)P[MG_TMP], total * 8)) fault_note(rec, fault_key(PHASE_DST, 1), (u64)P[MG_TMP], 0);
+                if (db && !arena_ok(U, (u64)P[MG_TMP], db)) fault_note(rec, fault_key(PHASE_INDEX, 0), (u64)P[MG_TMP], 0);
+                if (db && !arena_ok(U, (u64)P[MG_DST], db)) fault_note(rec, fault_key(PHASE_DST, 2), (u64)P[MG_DST], 0);
+                continue;
+            }
+            if (rec[0] != FAULT_NONE || rec[3] == 0) continue;
+            for (i64 out = 0;; ++out) {
+                const int j = mg_pick(U.p, addr, n, head, nl, k);
+                if (j < 0) break;
+                PTO_MEMCPY(U.p + P[MG_TMP] + 8 * out, U.p + addr[j] + 8 * head[j], 8);
+                ++head[j];
+                if (P[MG_EXH] && mg_any_empty(n, head, nl)) break;
+            }
+            if (P[MG_DST] < P[MG_TMP])                      // tmp -> dst as one read then one write
+                for (i64 b = 0; b < db; ++b) U.p[P[MG_DST] + b] = U.p[P[MG_TMP] + b];
+            else
+                for (i64 b = db - 1; b >= 0; --b) U.p[P[MG_DST] + b] = U.p[P[MG_TMP] + b];
+            if (!P[MG_EXH] && !P[MG_COUNTS_ALWAYS]) continue;
+        }
+        rec[1] = (u64)(head[0] & 0xFFFF) | (u64)(head[1] & 0xFFFF) << 16 | (u64)(head[2] & 0xFFFF) << 32 |
+                 (u64)(head[3] & 0xFFFF) << 48;
+        rec[2] = 1;
+    }
+}
+
+PTO_EXPORT(tile_mrgsort)

@@ -534,8 +534,17 @@ class Core:
         a.check(int(byte_addr), int(nbytes), "read", code=F_OTHER)
         return self.answer(self.banks[space].rows()[:, int(byte_addr): int(byte_addr) + int(nbytes)].copy())
 
-    def write(self, space: str, byte_addr: int, data) -> None:
-        """Raw bytes in, to every live instance. Test set-up only: not an instruction."""
+    def write(self, space: str, byte_addr: int, data, per_instance: bool = False) -> None:
+        """Raw bytes in, to every live instance; ``per_instance``: ``data``'s leading dimension
+        is N and instance k gets row k's bytes (as ``gm_put``). Set-up only: not an instruction."""
+        if per_instance:
+            a = np.asarray(data)
+            if not self.reads_all or a.ndim < 1 or a.shape[0] != self.batch:
+                raise ValueError(f"core.write(per_instance=True) takes an array of leading dimension {self.batch} "
+                                 f"(one row per instance) outside programs, got shape {a.shape}")
+            rows = np.ascontiguousarray(a).reshape(self.batch, -1).view(np.uint8)
+            self.arena(space).check(int(byte_addr), rows.shape[1], "write", code=F_DST)
+            return self.host_write(space, int(byte_addr), rows)
         if not self.reads_all:
             return self.arena(space).write(int(byte_addr), data)
         b = as_bytes(data)

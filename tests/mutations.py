@@ -246,6 +246,19 @@ MUTATIONS = [
     ("sort32 equal index ties", "sort.cu",
      "else before = P[SO_TIES] == TIES_IDX ? ib[x] < ib[y] : x < y;",
      "else before = P[SO_TIES] == TIES_IDX ? ib[x] <= ib[y] : x < y;"),
+    # TMRGSORT: a tie between heads goes to the later list
+    ("mrgsort later list on ties", "sort.cu",
+     "        if (pick < 0 || v > pv) { pick = j; pv = v; }",
+     "        if (pick < 0 || v >= pv) { pick = j; pv = v; }"),
+    # ... or the NPUs' exhausted mode runs on after a list empties
+    ("mrgsort tmp exhausted", "sort.cu",
+     "                PTO_MEMCPY(U.p + P[MG_TMP] + 8 * out, U.p + addr[j] + 8 * head[j], 8);\n                ++head[j];\n"
+     "                if (P[MG_EXH] && mg_any_empty(n, head, nl)) break;",
+     "                PTO_MEMCPY(U.p + P[MG_TMP] + 8 * out, U.p + addr[j] + 8 * head[j], 8);\n                ++head[j];\n"),
+    # ... or the executed counts of list 1 packed one bit off
+    ("mrgsort counts packing", "sort.cu",
+     "(u64)(head[1] & 0xFFFF) << 16",
+     "(u64)(head[1] & 0xFFFF) << 17"),
     # TCVT CAST_ROUND: every tie rounded up (-0.5 to 0), not away from zero
     ("cvt round ties up", "cvt.cu",
      "    case L_A: return frac > 0.5 ? fl + 1.0 : frac < 0.5 ? fl : (x > 0 ? fl + 1.0 : fl);",
@@ -360,6 +373,14 @@ PY_MUTATIONS = [
     ("py sort32 ascending", "ptogpu/isa/sort/semantics.py",
      "    neg = np.where(nan, 0.0, -vals)",
      "    neg = np.where(nan, 0.0, vals)"),
+    # TMRGSORT's NPU merge takes the later list on a tie in the NumPy semantics
+    ("py mrgsort later list on ties", "ptogpu/isa/sort/semantics.py",
+     "if heads[k] < len(lst) and (pick is None or vals[k][heads[k]] > vals[pick][heads[pick]]):",
+     "if heads[k] < len(lst) and (pick is None or vals[k][heads[k]] >= vals[pick][heads[pick]]):"),
+    # ... and the simulator's merge stops one record short of dst's capacity
+    ("py mrgsort cap short", "ptogpu/isa/sort/semantics.py",
+     "        while out < cap:\n",
+     "        while out < cap - 1:\n"),
     # TCVT CAST_ROUND's ties up in the NumPy semantics
     ("py cvt round ties up", "ptogpu/isa/tcvt/semantics.py",
      "np.where(frac > 0.5, fl + 1, np.where(frac < 0.5, fl, np.where(x > 0, fl + 1, fl)))",

@@ -166,6 +166,10 @@ def test_inputs_and_reads_have_the_instance_axis():
         p = core.gm_put(np.arange(15, dtype=np.int16).reshape(5, 3), per_instance=True)
         assert p.numpy(3).shape == (5, 3) and (p.numpy(3)[:, 0] == [0, 3, 6, 9, 12]).all()
         assert core.read("gm", p.addr, 2).shape == (5, 2)
+        with pytest.raises(ValueError, match="leading dimension"):
+            core.write("ub", 0, np.zeros((4, 3), np.uint8), per_instance=True)
+        core.write("ub", 0x1000, np.arange(10, dtype=np.uint16).reshape(5, 2), per_instance=True)
+        assert (core.read("ub", 0x1000, 4).view(np.uint16) == np.arange(10).reshape(5, 2)).all()
         t = pto.Tile[V, pto.int16, 2, 16]()
         pto.TASSIGN(t, 64)
         t.set(np.ones((2, 16), np.int16))

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import ptogpu as pto
-from ptogpu.errors import KernelError
+from ptogpu.errors import EmulatorBug, KernelError
 from ptogpu.execution.inputs import draw, indices
 from ptogpu.execution.program import Program, load, run_program
 from ptogpu.fuzz.user_kernel import ENGINE, PARTED, kernel
@@ -85,6 +85,23 @@ def _catches(ids, out):
 
 def _exits(ids, out):
     raise SystemExit(3)
+
+
+def _stores(ids, out):
+    it = pto.Tile[V, pto.int32, 1, 8]()
+    pto.TASSIGN(it, 0)
+    pto.TSTORE(pto.GlobalTensor[pto.int32, pto.Shape[1, 1, 1, 1, 8], pto.Stride[8, 8, 8, 8, 1]](out), it)
+
+
+def test_an_exception_inside_ptogpu_is_an_emulator_bug_not_the_kernels(monkeypatch):
+    """What ptogpu raises that is not a PtoError (a broken rule, say) is ptogpu's bug: the
+    campaign ends as an emulator bug (exit 1), never as bad input (exit 2)."""
+    from ptogpu.isa.datamove import api
+
+    monkeypatch.setattr(api, "_tile_gt_addrs", divmod)      # (a builtin: the raise is TSTORE's line)
+    prog = Program(_stores, {"ids": indices(8, cap=64)}, {"out": (8, pto.int32)}, {}, "test:_stores")
+    with pytest.raises(EmulatorBug, match="ptogpu raised TypeError: divmod.*ptogpu/isa/datamove/api.py"):
+        run_program(prog, "a5", "numpy", draw(prog.inputs, 0, np.arange(5)))
 
 
 @pytest.mark.parametrize("n", [1, 5, 70])

@@ -425,8 +425,8 @@ def _run_path(prog: Program, core, ptrs: dict, trace: bool, gaps: bool, spans, f
             raise                         # (this machine's limit: the caller's to report)
         except (Exception, SystemExit) as e:
             inner = _inner(e)
-            if inner:                     # raised inside ptogpu: ours, not the kernel's
-                raise KernelError(f"instance {first} on {target}: ptogpu raised {type(e).__name__}: {e} at "
+            if inner:                     # raised inside ptogpu: ours, not the kernel's (exit 1)
+                raise EmulatorBug(f"instance {first} on {target}: ptogpu raised {type(e).__name__}: {e} at "
                                   f"{inner}, called from {where_raised(e, prog.ref)} (an emulator bug: "
                                   "please report it)") from None
             raise KernelError(f"instance {first}: the kernel raised {type(e).__name__}: {e} "

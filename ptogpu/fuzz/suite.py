@@ -268,7 +268,7 @@ def campaigns(backend: str = "native") -> list[Known]:
         # the kernels of the paths above and of those only a kernel reaches (the register
         # gathers, the DMA burst engine's pads, NZ tables, float TGATHERB offsets, odd
         # interleave widths, atomics on edge values, TGATHER's compare form, A5's scalar
-        # unit, TCMP/TCMPS/TSEL/TSELS, TSORT32 and TCVT on edge values, TMOV's copies) against
+        # unit, TCMP/TCMPS/TSEL/TSELS, TSORT32, TMRGSORT and TCVT on edge values, TMOV's copies) against
         # the NumPy semantics
         for name, t, n in (("ew_edges", "cpu", 300), ("ew_edges", "a2a3", 300), ("ew_edges", "a5", 300),
                            ("reg_gather", "a5", 200), ("dma_pads", "a5", 300), ("interleave", "a5", 200),
@@ -278,6 +278,8 @@ def campaigns(backend: str = "native") -> list[Known]:
                            ("cmp_edges", "cpu", 300), ("cmp_edges", "a2a3", 300), ("cmp_edges", "a5", 300),
                            ("mov_shapes", "cpu", 300), ("mov_shapes", "a2a3", 300), ("mov_shapes", "a5", 300),
                            ("sort_edges", "cpu", 300), ("sort_edges", "a2a3", 300), ("sort_edges", "a5", 300),
+                           ("mrgsort_edges", "cpu", 200), ("mrgsort_edges", "a2a3", 200),
+                           ("mrgsort_edges", "a5", 200),
                            ("cvt_edges", "cpu", 300), ("cvt_edges", "a2a3", 300), ("cvt_edges", "a5", 300)):
             out.append(Known(f"Kernels: {name} {t}: kernel ({backend}) vs NumPy: must agree",
                              load(f"ptogpu.fuzz.suite_kernels:{name}"), f"{t}@numpy", f"{t}@{backend}", "inputs", n,
@@ -446,6 +448,12 @@ EXPECT: dict[str, dict[str, int]] = {
     'Kernels: sort_edges a2a3: kernel vs NumPy: must agree':
         {},
     'Kernels: sort_edges a5: kernel vs NumPy: must agree':
+        {},
+    'Kernels: mrgsort_edges cpu: kernel vs NumPy: must agree':
+        {},
+    'Kernels: mrgsort_edges a2a3: kernel vs NumPy: must agree':
+        {},
+    'Kernels: mrgsort_edges a5: kernel vs NumPy: must agree':
         {},
     'Kernels: cvt_edges cpu: kernel vs NumPy: must agree':
         {},

@@ -321,6 +321,42 @@ def sort_edges(vf, vh, idx, yf, yh, tf):
     pto.TSTORE(_gt(pto.float32, 2, 128)(tf), d)
 
 
+def mrgsort_edges(vf, vh, idx, sf, sh, mf, mh, df, dh, cf, ch):
+    """TMRGSORT as a top-k uses it, on 128 float32 and 128 half edge values (NaN heads, signed
+    zeros, ties between lists): TSORT32 into 4 sorted blocks (stored: sf, sh), the single-list
+    form merging them (mf, mh), and lists loaded back from the blocks -- 4 of them of uneven
+    lengths, then 2 in exhausted mode, into a dst that holds fewer records than they do (df,
+    dh) -- with the executed counts stored as int32 (cf, ch)."""
+    for T, v, s, m, d, c, size in ((pto.float32, vf, sf, mf, df, cf, 4), (pto.half, vh, sh, mh, dh, ch, 2)):
+        E = 8 // size
+        n = 128 * E                                 # the sorted records' elements
+        src, ix = pto.Tile[V, T, 1, 128](), pto.Tile[V, pto.uint32, 1, 128]()
+        srt, mrg = pto.Tile[V, T, 1, n](), pto.Tile[V, T, 1, n]()
+        pto.TLOAD(src, _gt(T, 1, 128)(v))
+        pto.TLOAD(ix, _gt(pto.uint32, 1, 128)(idx))
+        pto.TSORT32(srt, src, ix)
+        pto.TSTORE(_gt(T, 1, n)(s), srt)
+        pto.TMRGSORT(mrg, srt, 32 * E)
+        pto.TSTORE(_gt(T, 1, n)(m), mrg)
+        counts = pto.Tile[V, pto.int32, 1, 8]()
+        for k, (vcs, dvc, exh) in enumerate((((32, 20, 7, 32), 80, False), ((32, 25), 64, True))):
+            lists = []
+            for j, vc in enumerate(vcs):
+                t = pto.Tile[V, T, 1, 32 * E, RM, 1, vc * E]()
+                pto.TLOAD(t, pto.GlobalTensor[T, pto.Shape[1, 1, 1, 1, vc * E], pto.Stride[n, n, n, n, 1]](
+                    s + j * 32 * E))
+                lists.append(t)
+            dst = pto.Tile[V, T, 1, n, RM, 1, dvc * E]()
+            tmp = pto.Tile[V, T, 1, n]()
+            pto.TEXPANDS(dst, 0)
+            ex = pto.MrgSortExecutedNumList()
+            pto.TMRGSORT[exh](dst, ex, tmp, *lists)
+            pto.TSTORE(_gt(T, 1, dvc * E)(d + k * n), dst)
+            for j, f in enumerate((ex.mrgSortList0, ex.mrgSortList1, ex.mrgSortList2, ex.mrgSortList3)):
+                pto.TEXPANDS(counts, f)
+                pto.TSTORE(_gt(pto.int32, 1, 1)(c + 4 * k + j), counts)
+
+
 def cvt_edges(a, y32, y16, yh, yb):
     """TCVT of float32 edge values (ties at +-0.5, 1.5, 2.5 and of half's and bfloat16's
     roundings, NaN payloads, infinities, denormals, the extremes) to int32, int16, half and
@@ -484,6 +520,11 @@ FUZZ = {
                                "idx": values(144, "uint32", "small")},
                        outputs={"yf": (2 * 192, pto.float32), "yh": (2 * 384, pto.half), "tf": (256, pto.float32)},
                        pair="a5@numpy:a5@native"),
+    "mrgsort_edges": dict(inputs={"vf": picks(128, _TIES, "float32", 0.5), "vh": values(128, "half", "edges"),
+                                  "idx": values(128, "uint32", "small")},
+                          outputs={"sf": (256, pto.float32), "sh": (512, pto.half), "mf": (256, pto.float32),
+                                   "mh": (512, pto.half), "df": (512, pto.float32), "dh": (1024, pto.half),
+                                   "cf": (8, pto.int32), "ch": (8, pto.int32)}, pair="a5@numpy:a5@native"),
     "cvt_edges": dict(inputs={"a": picks(128, _CVT_POOL, "float32", 0.6)},
                       outputs={"y32": (7 * 128, pto.int32), "y16": (7 * 128, pto.int16), "yh": (7 * 128, pto.half),
                                "yb": (7 * 128, pto.bfloat16)}, pair="a5@numpy:a5@native"),

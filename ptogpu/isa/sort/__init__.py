@@ -1,10 +1,10 @@
 """TSORT32 and TMRGSORT (docs/sort.md; the vendor's include/pto/{cpu,npu/a2a3,npu/a5}/TSort32.hpp,
 TMrgSort.hpp). Modules: ``rules`` (the per-target table, ``target.sort``), ``semantics`` (NumPy),
-``kernels`` (cuda_src/sort.cu's launch plan: TSORT32), ``api`` (the calls, MrgSortExecutedNumList,
+``kernels`` (cuda_src/sort.cu's launch plans), ``api`` (the calls, MrgSortExecutedNumList,
 the checks)."""
-from ..declare import Declined, Form, Instruction, Rule, numpy_only
+from ..declare import Declined, Form, Instruction, Rule
 
-_HOOKS = {**numpy_only(),
+_HOOKS = {"native": "sort.cu", "cupy": "sort.cu",
           "simt": Declined("a vector (SFU) instruction on every target: no SIMT lanes")}
 RULES = (Rule("sort.tail", "TSORT32 tail block", "docs/sort.md: the simulator's partial block vs the NPUs' "
               "dropped or NaN-padded one", with_=("sort.rows_from", "sort.idx_broadcast", "sort.idx_same_shape")),
@@ -18,7 +18,7 @@ TSORT32 = Instruction(
     forms=(Form("TSORT32(dst, src, idx[, tmp])", "blocks of 32 sorted descending into (value, index) records"),),
     tables="ptogpu.isa.sort.rules:TABLES", table="sort", rules=RULES,
     rule_fields={"ub": ("sort.tail", "sort.ties")},
-    hooks={"api": "ptogpu.isa.sort.api", **_HOOKS, "native": "sort.cu", "cupy": "sort.cu",
+    hooks={"api": "ptogpu.isa.sort.api", **_HOOKS,
            "fuzz": "ptogpu.isa.sort.config:TSORT32",
            "repro": "ptogpu.isa.sort.repro:lines"})
 TMRGSORT = Instruction(

@@ -133,7 +133,9 @@ class _TMrgSort:
             if isinstance(b, bool) or not isinstance(b, (int, np.integer)) or not 0 <= int(b) < 1 << 32:
                 raise PtoCheckError(f"blockLen is a uint32_t, got {b!r}", rule="TMRGSORT operands", target=t)
             _mrg_checks(core, {"dst": dst, "src": a}, ())
-            return S.tmrgsort_single(core, dst, a, int(b))
+            if not K.run_tmrgsort_single(core, dst, a, int(b)):        # native/cupy kernel
+                S.tmrgsort_single(core, dst, a, int(b))
+            return
         if not isinstance(a, MrgSortExecutedNumList):
             raise PtoCheckError("TMRGSORT(dst, executedNumList, tmp, src0, src1[, src2[, src3]]) or TMRGSORT(dst, "
                                 "src, blockLen)", rule="TMRGSORT forms", target=t)
@@ -142,7 +144,8 @@ class _TMrgSort:
             raise PtoCheckError("TMRGSORT merges 2 to 4 lists", rule="TMRGSORT forms", target=t)
         named = {"dst": dst, "tmp": b, **{f"src{k}": x for k, x in enumerate(srcs)}}
         _mrg_checks(core, named, tuple(srcs))
-        S.tmrgsort(core, dst, a, b, srcs, self.exhausted)
+        if not K.run_tmrgsort(core, dst, a, b, srcs, self.exhausted):  # native/cupy kernel
+            S.tmrgsort(core, dst, a, b, srcs, self.exhausted)
 
 
 TMRGSORT = _TMrgSort()

@@ -190,22 +190,19 @@ def tmrgsort(core, dst, counts, tmp, srcs: list, exhausted: bool) -> None:
     ks = core.step_instances()
     results, heads = [], []
     for j in range(len(ks)):
-        got, h = merge([lst[j] for lst in lists], T, exhausted, cap if R.merge_into == "dst" else None)
+        got, h = merge([lst[j] for lst in lists], T, exhausted, None)
         results.append(got)
         heads.append(h + [0] * (4 - len(h)))
-    if R.merge_into == "dst":
-        return _merge_in_memory(core, dst, counts, srcs, ns, cap, T, exhausted)
-    else:
-        total = sum(ns)
-        ta = tmp.addr + np.arange(total * 8, dtype=np.int64)
-        core.arena(tmp.space).check_many(ta, 1, "TMRGSORT tmp write", core.target.name, code=F_DST)
-        for j, k in enumerate(ks):
-            if len(results[j]):
-                core.banks[tmp.space].put(np.array([k]), ta[:len(results[j]) * 8], results[j].reshape(1, -1))
-        nbytes = -(-dst.valid_col * size // 32) * 32
-        off = np.arange(nbytes, dtype=np.int64)
-        data = read(core, tmp, tmp.addr + off, 1, "TMRGSORT tmp read")
-        write(core, dst, dst.addr + off, data, 1, "TMRGSORT dst write")
+    total = sum(ns)
+    ta = tmp.addr + np.arange(total * 8, dtype=np.int64)
+    core.arena(tmp.space).check_many(ta, 1, "TMRGSORT tmp write", core.target.name, code=F_DST)
+    for j, k in enumerate(ks):
+        if len(results[j]):
+            core.banks[tmp.space].put(np.array([k]), ta[:len(results[j]) * 8], results[j].reshape(1, -1))
+    nbytes = -(-dst.valid_col * size // 32) * 32
+    off = np.arange(nbytes, dtype=np.int64)
+    data = read(core, tmp, tmp.addr + off, 1, "TMRGSORT tmp read")
+    write(core, dst, dst.addr + off, data, 1, "TMRGSORT dst write")
     if counts is not None and (exhausted or R.counts_always):
         counts._set(ks, np.array(heads, np.int64) & 0xFFFF)
 
