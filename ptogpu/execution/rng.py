@@ -39,6 +39,11 @@ KINDS = {
     "edge": 9,       # uniform, but element (lo32(key) >> 4) & 15 is cap-2 .. cap+17: exactly one
                      # index of a tile of 16 or more at the capacity edge (or the end of GM)
 }
+# Value kinds: drawn here only (no kernel generates them, so a campaign of one runs the batch
+# path). "edges": per element, half the time one of every type's edge patterns
+# (execution/edges.edge_words: a word cast to a type of its width is one of its edges), else any
+# 64 bits.
+VALUE_KINDS = {"edges": 10}
 EXTREMES = np.array([-(1 << 31), -1, (1 << 31) - 1, (1 << 32) - 1], np.int64)
 # Cumulative thresholds on the top byte of h for "mixed" (uniform, oob, negative, extreme,
 # boundary, dup).
@@ -328,6 +333,17 @@ def generate(kind: str | int, seed: int, inst: np.ndarray, n_elem: int, cap: int
     return values32(k, *halves(k, keys, n_elem), keys, cap)
 
 
+def edge_values(seed: int, inst: np.ndarray, n_elem: int) -> np.ndarray:
+    """The ``edges`` kind's words (int64, shape (len(inst), n_elem)): bit 0 of a second hash
+    stream picks an edge word (by its high half) or the first stream's 64 bits."""
+    from .edges import edge_words
+    pool = edge_words()
+    h = hashes(seed, inst, n_elem)
+    g = hashes(seed ^ 0xED6E5, inst, n_elem)
+    pick = pool[((g >> np.uint64(32)) % np.uint64(pool.size)).astype(np.int64)]
+    return np.where((g & np.uint64(1)).astype(bool), pick, h).view(np.int64)
+
+
 SHAPE_SALT = np.uint64(0x5348415045)
 
 
@@ -369,8 +385,8 @@ class Generator:
     def __init__(self, source: str | Callable | np.ndarray | Sequence = "mixed", seed: int = 0):
         self.seed = int(seed)
         if isinstance(source, str):
-            if source not in KINDS:
-                raise ValueError(f"unknown generator {source!r}; choose one of {', '.join(KINDS)}")
+            if source not in KINDS and source not in VALUE_KINDS:
+                raise ValueError(f"unknown generator {source!r}; choose one of {', '.join([*KINDS, *VALUE_KINDS])}")
             self.kind, self.fn, self.tiles = source, None, None
         elif callable(source):
             self.kind, self.fn, self.tiles = "callable", source, None
@@ -392,6 +408,8 @@ class Generator:
             if t.shape[1] != n_elem:
                 raise ValueError(f"array tiles hold {t.shape[1]} indices, the instruction needs {n_elem}")
             return t[inst % t.shape[0]].astype(np.int64)
+        if self.kind == "edges":
+            return edge_values(self.seed, inst, n_elem)
         return generate(self.kind, self.seed, inst, n_elem, cap)
 
     def lo32(self, inst: np.ndarray, n_elem: int, cap: int) -> np.ndarray | None:

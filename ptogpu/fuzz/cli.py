@@ -107,7 +107,9 @@ def add_parser(sub) -> argparse.ArgumentParser:
                    help="switch a target quirk (ptogpu targets lists them); repeatable")
     f.add_argument("--gen", default=None, help="generator: uniform oob negative extreme boundary dup mixed "
                    "edge (one index at the capacity edge or the end of GM, the rest in range); "
-                   "MSCATTER also equal (one index per tile) and perm (no shared slot)")
+                   "MSCATTER also equal (one index per tile) and perm (no shared slot); data instructions "
+                   "(--instr tmax ...) also edges (half the elements a type's edge values: signed zeros, NaN "
+                   "payloads, infinities, denormals, extremes, ties, shift counts)")
     f.add_argument("--pair", action="append", help="sides to compare, A:B with A = target[.exec][@backend] "
                    "(default a5.simt:a2a3); MSCATTER: target[.default|.last][@backend] (default: A5 Default "
                    "and Last vs cpu, A5 Default vs Last, a2a3 vs cpu); repeatable")

@@ -24,7 +24,7 @@ from . import rules as R
 from .classes import DivClass, Side, example_of, instance_configs, note_sparse, relation
 from .report import EXECUTED, REF_NUMPY, REF_SELF_NUMPY, Report
 from ..execution.config import FuzzConfig, config_from_settings, settings
-from ..execution.rng import KINDS, Generator, check_instances
+from ..execution.rng import KINDS, VALUE_KINDS, Generator, check_instances
 from ..execution.single import cast_indices, check_fits, run_single
 
 class GatherReport(Report):
@@ -33,7 +33,7 @@ class GatherReport(Report):
     CONFIG: ClassVar[type] = FuzzConfig
 
     ENGINES: ClassVar[tuple[str, ...]] = ("execute", "formula")
-    GENERATORS: ClassVar[tuple[str, ...]] = tuple(KINDS)
+    GENERATORS: ClassVar[tuple[str, ...]] = (*KINDS, *VALUE_KINDS)
     SHAPES: ClassVar[bool] = True
     settings_of = staticmethod(settings)
     config_of = staticmethod(config_from_settings)

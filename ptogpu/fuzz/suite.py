@@ -236,6 +236,20 @@ def campaigns(backend: str = "native") -> list[Known]:
                      FuzzConfig(instr="tmax", oob="undefined"), "cpu", "a5", "mixed", 3000))
     out.append(Known("TSHRS int16 8x16, CPU sim vs A2/A3: scalar shift count rule",
                      FuzzConfig(instr="tshrs", rows=8, dtype="int16", oob="undefined"), "cpu", "a2a3", "mixed", 3000))
+    # ... and on edge values (the ``edges`` generator: signed zeros, NaN payloads, infinities,
+    # denormals, extremes, ties, shift counts): the rules each instruction has for them
+    for instr, dt, t1, t2, n, what in (
+            ("tmin", "half", "cpu", "a2a3", 1000, "max/min NaN and tie rule"),
+            ("tmuls", "half", "cpu", "a5", 1000, "denormal flush"),
+            ("tcvt", "float32", "cpu", "a5", 1000, "rounding and saturation"),
+            ("tsort32", "float32", "cpu", "a5", 500, "tail block and tie order"),
+            ("tcmp", "float32", "cpu", "a5", 1000, "must agree"),
+            ("tdiv", "float32", "a2a3", "a5", 1000, "must agree"),
+            ("tshl", "int32", "a2a3", "a5", 1000, "shift count rule")):
+        from ..execution.instrs import REGISTRY
+        kw = {**REGISTRY[instr].defaults, "instr": instr, "dtype": dt}
+        out.append(Known(f"{instr.upper()} {dt} {kw['rows']}x{kw['cols']}, {t1} vs {t2}, edge values: {what}",
+                         FuzzConfig(**kw), t1, t2, "edges", n))
     # the instructions around the gathers, in the suite's kernels (ptogpu.fuzz.suite_kernels): each
     # group's divergences across two targets, explained by its rules; on a kernel backend, the
     # element-wise kernel against the NumPy semantics
@@ -573,6 +587,20 @@ EXPECT: dict[str, dict[str, int]] = {
         {'denormal flush + max/min NaN and tie rule': 1388, 'max/min NaN and tie rule': 1612},
     'TSHRS int16 8x16, CPU sim vs A2/A3: scalar shift count rule':
         {'scalar shift count rule': 1182},
+    'TMIN half 4x32, cpu vs a2a3, edge values: max/min NaN and tie rule':
+        {'denormal flush + max/min NaN and tie rule': 1000},
+    'TMULS half 4x32, cpu vs a5, edge values: denormal flush':
+        {'denormal flush': 802},
+    'TCVT float32 4x32, cpu vs a5, edge values: rounding and saturation':
+        {'TCVT rounding and saturation': 1000},
+    'TSORT32 float32 2x40, cpu vs a5, edge values: tail block and tie order':
+        {'TSORT32 tail block': 41, 'TSORT32 tail block + sort tie order': 459},
+    'TCMP float32 4x32, cpu vs a5, edge values: must agree':
+        {},
+    'TDIV float32 4x32, a2a3 vs a5, edge values: must agree':
+        {},
+    'TSHL int32 4x32, a2a3 vs a5, edge values: shift count rule':
+        {'shift count rule': 1000},
     'Tile ops: float32 TADD TMAX TDIV, TMUL on every bit pattern, cpu vs a5':
         {'call 3 TADD at suite_kernels.py:38: denormal flush': 58,
          'call 4 TMAX at suite_kernels.py:39: denormal flush': 94,
