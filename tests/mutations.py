@@ -246,6 +246,22 @@ MUTATIONS = [
     ("sort32 equal index ties", "sort.cu",
      "else before = P[SO_TIES] == TIES_IDX ? ib[x] < ib[y] : x < y;",
      "else before = P[SO_TIES] == TIES_IDX ? ib[x] <= ib[y] : x < y;"),
+    # the A5 MGATHER launch's per-thread code (what a GPU runs) leaves each warp's last lane out
+    ("mgather per-thread last lane", "mgather_impl.cuh",
+     "    if (tx >= 32u || ty >= warps) return;              // block sized for a wider instance",
+     "    if (tx >= 31u || ty >= warps) return;              // block sized for a wider instance"),
+    # ... and MSCATTER's
+    ("mscatter per-thread last lane", "mscatter.cu",
+     "if (threadIdx.x >= 32u || threadIdx.y >= warps) return;",
+     "if (threadIdx.x >= 31u || threadIdx.y >= warps) return;"),
+    # TGATHER's compare form on A2/A3 half scores: k converted by truncation, not to nearest even
+    ("tgather cmp half k", "tgather.cu",
+     "        if (rem > h || (rem == h && (q & 1))) ++q;",
+     "        if (rem > h) ++q;"),
+    # MSCATTER half Add: a sum that overflows half saturates instead of becoming infinity
+    ("mscatter half add overflow", "mscatter.cu",
+     "    if (ee >= 31) return s | 0x7C00u;                                    // overflow: inf",
+     "    if (ee >= 31) return s | 0x7BFFu;                                    // overflow: inf"),
     # TMRGSORT: a tie between heads goes to the later list
     ("mrgsort later list on ties", "sort.cu",
      "        if (pick < 0 || v > pv) { pick = j; pv = v; }",

@@ -152,6 +152,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
                         "a5.last.reverse name one per side")
     f.add_argument("-x", "--exitfirst", action="store_true",
                    help="stop after the first campaign that fails (exit status 1)")
+    f.add_argument("-k", "--select", action="append", metavar="TEXT",
+                   help="the known suite: only the campaigns whose title contains TEXT (any case); repeatable")
     f.add_argument("--json", action="store_true", help="one JSON document on stdout")
     f.add_argument("-v", "--verbose", action="store_true",
                    help="print each class's minimal reproducer inline (default: the path of the "
@@ -236,13 +238,18 @@ def main(args) -> int:
                          "known suite has fixed sizes: --suite known -n N runs each of its campaigns with N tiles")
     if args.suite and args.instr is not None:
         raise ValueError("--suite known runs its own campaigns: no --instr")
+    if args.select and custom and not args.suite:
+        raise ValueError("-k TEXT selects campaigns of the known suite: no campaign options with it")
     if args.suite or not custom:
         from . import suite
         for k in suite.campaigns(backend):
             if k.needs_kernels and backend == "numpy":
                 continue                   # (shape fuzzing and kernel checks need a kernel backend)
+            if args.select and not any(t.lower() in k.title.lower() for t in args.select):
+                continue
             runs.append(k if args.instances is None else
-                        Known(k.title, k.config, k.a, k.b, k.generator, args.instances, k.shapes, k.kernel, k.expect))
+                        Known(k.title, k.config, k.a, k.b, k.generator, args.instances, k.shapes, k.kernel, k.expect,
+                              k.threads))
     else:
         from ..execution.instrs import REGISTRY
         from .spec import families
@@ -272,8 +279,12 @@ def main(args) -> int:
         for title, a, b in _pairs(args, family, cfg):
             runs.append(Known(title, cfg, a, b, args.gen or family.GENERATOR,
                               100_000 if args.instances is None else args.instances, args.shapes))
+    if args.select and not runs:
+        raise ValueError(f"-k {' -k '.join(args.select)}: no campaign of the known suite on {backend} has that in "
+                         "its title")
     if (args.suite or not custom) and not args.json and runs:
-        print(f"the known suite: {len(runs)} campaigns, {sum(k.n for k in runs):,} tiles "
+        sel = f", those with {' or '.join(repr(t) for t in args.select)} in the title" if args.select else ""
+        print(f"the known suite{sel}: {len(runs)} campaigns, {sum(k.n for k in runs):,} tiles "
               f"(seed {args.seed}; --suite known -n N sets each campaign's size)", flush=True)
     return execute(runs, args, backend)
 
@@ -322,7 +333,8 @@ def _one(k, backend: str, args, bar, pool=None):
     spec = CampaignSpec.of(k.config, _side(k.a, backend), _side(k.b, backend), k.n, generator=k.generator,
                            seed=args.seed, start=args.start, engine=args.engine, shapes=k.shapes,
                            chunk=args.chunk, title=k.title, last_scan=args.last_scan,
-                           time_limit=getattr(args, "time_limit", None))
+                           time_limit=getattr(args, "time_limit", None),
+                           native_threads="threads" if getattr(k, "threads", False) else None)
     if args.shard is not None:
         whole = {"start": spec.start, "n": spec.n}
         rep = spec.shard(args.shard).run(shrink=False, progress=bar)

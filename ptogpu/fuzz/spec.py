@@ -31,6 +31,9 @@ def families() -> dict:
     return FAMILIES
 
 
+THREADS_ENV = "PTOGPU_NATIVE_THREADS"           # what native launches read (backend.launch)
+
+
 @dataclass(frozen=True)
 class CampaignSpec(RangeSpec):
     """One campaign. ``settings``: the configuration's fields as its family writes them
@@ -51,6 +54,9 @@ class CampaignSpec(RangeSpec):
     title: str = ""
     last_scan: str = "owner"            # MSCATTER: how .last sides without their own scan run
     time_limit: float | None = None     # kernel: seconds a chunk may run on one side
+    native_threads: str | None = None   # native launches: lock-step "warps" | "threads", each thread's
+                                        # own code one after another (what a GPU runs per thread);
+                                        # None: as PTOGPU_NATIVE_THREADS says (warps)
     SCHEMA: ClassVar[str] = SCHEMA
     KIND: ClassVar[str] = "campaign"
     REQUIRED: ClassVar[tuple[str, ...]] = ("family", "settings", "a", "b", "n")
@@ -60,6 +66,8 @@ class CampaignSpec(RangeSpec):
             raise ValueError(f"family {self.family!r}: one of {', '.join(families())}")
         if self.engine not in ("execute", "formula"):
             raise ValueError(f"engine {self.engine!r}: execute or formula")
+        if self.native_threads not in (None, "warps", "threads"):
+            raise ValueError(f"native_threads {self.native_threads!r}: warps or threads")
         from ..execution.rng import check_instances
         check_instances(self.start, self.n)
 
@@ -81,8 +89,18 @@ class CampaignSpec(RangeSpec):
         return at(self.a), at(self.b)
 
     def run(self, *, shrink: bool = True, progress: Callable | None = None, executor: Executor | None = None):
-        """Run this spec here (its instance range): the campaign's report."""
-        return families()[self.family].run_spec(self, shrink=shrink, progress=progress, executor=executor)
+        """Run this spec here (its instance range): the campaign's report. ``native_threads``
+        holds for the run (a worker's too: the spec travels whole)."""
+        saved = os.environ.get(THREADS_ENV)
+        if self.native_threads is not None:
+            os.environ[THREADS_ENV] = self.native_threads
+        try:
+            return families()[self.family].run_spec(self, shrink=shrink, progress=progress, executor=executor)
+        finally:
+            if saved is None:
+                os.environ.pop(THREADS_ENV, None)
+            else:
+                os.environ[THREADS_ENV] = saved
 
 
 def run_shard(spec: dict) -> dict:

@@ -30,6 +30,7 @@ class Known:
     shapes: bool = False
     kernel: bool = False
     expect: dict | None = field(default=None, compare=False, hash=False)   # None: not a known campaign
+    threads: bool = False           # native launches run each thread's code (the GPU's per-thread bodies)
 
     @property
     def needs_kernels(self) -> bool:
@@ -200,7 +201,12 @@ def campaigns(backend: str = "native") -> list[Known]:
                                           ("tgather", "P0010.col", "cpu", "int16", (9, 32)),
                                           ("tscatter", "P1010", "cpu", "int32", (4, 20)),
                                           ("tscatter", "P0010.col", "a2a3", "int8", (3, 32)),
-                                          ("tscatter", "P1000", "a5", "int64", (2, 70))):
+                                          ("tscatter", "P1000", "a5", "int64", (2, 70)),
+                                          ("tgather", "P1000", "a5", "int64", (2, 70)),
+                                          ("tgather", "P0100.col", "a5", "int32", (8, 16)),
+                                          ("tscatter", "P0100.col", "cpu", "half", (4, 24)),
+                                          ("tscatter", "P1111", "a5", "int16", (3, 32)),
+                                          ("tscatter", "P0001", "a2a3", "float32", (4, 20))):
             cfg = FuzzConfig(instr=instr, mask=mask, rows=shape[0], cols=shape[1], oob="undefined", dtype=dt,
                              dst_fill=0x5A)
             out.append(Known(f"{instr.upper()}[{mask}] {t} {dt} {shape[0]}x{shape[1]}: kernel ({backend}) vs NumPy: "
@@ -236,6 +242,10 @@ def campaigns(backend: str = "native") -> list[Known]:
                      FuzzConfig(instr="tmax", oob="undefined"), "cpu", "a5", "mixed", 3000))
     out.append(Known("TSHRS int16 8x16, CPU sim vs A2/A3: scalar shift count rule",
                      FuzzConfig(instr="tshrs", rows=8, dtype="int16", oob="undefined"), "cpu", "a2a3", "mixed", 3000))
+    # an empty table (capacity 0, GM smaller than one element): the references' scalar image
+    for mode, oob in (("row", "zero"), ("elem", "clamp")):
+        out.append(Known(f"A2/A3 vs A5, {mode.capitalize()} {oob.capitalize()} from an empty table: must agree",
+                         FuzzConfig(mode=mode, rows=4, cols=8, table_size=0, oob=oob), "a2a3", "a5", "mixed", 500))
     # ... and on edge values (the ``edges`` generator: signed zeros, NaN payloads, infinities,
     # denormals, extremes, ties, shift counts): the rules each instruction has for them
     for instr, dt, t1, t2, n, what in (
@@ -298,6 +308,43 @@ def campaigns(backend: str = "native") -> list[Known]:
             out.append(Known(f"Kernels: {name} {t}: kernel ({backend}) vs NumPy: must agree",
                              load(f"ptogpu.fuzz.suite_kernels:{name}"), f"{t}@numpy", f"{t}@{backend}", "inputs", n,
                              kernel=True))
+        # the A5 launches' per-thread code (what a GPU runs: each lane its own thread; the native
+        # launch runs the threads one after another, instead of its lock-step warps)
+        for what, cfg, a, gen in (
+                ("MGATHER A5 Elem Wrap half 16x40", FuzzConfig(rows=16, cols=40, table_size=1000, oob="wrap",
+                                                               dtype="half"), "a5", "mixed"),
+                ("MGATHER A5 Elem Clamp int8 4x70", FuzzConfig(rows=4, cols=70, table_size=300, oob="clamp",
+                                                               dtype="int8", index_dtype="uint32"), "a5", "mixed"),
+                ("MGATHER A5 Elem Undefined float32 16x16, an index at GM's end",
+                 FuzzConfig(rows=16, cols=16, table_size=256, oob="undefined"), "a5", "edge"),
+                ("MGATHER A5 Row Clamp int8 8x24", FuzzConfig(mode="row", rows=8, cols=24, table_size=96,
+                                                              oob="clamp", dtype="int8"), "a5", "mixed"),
+                ("MGATHER A5 Row Zero float32 GM->L1 6x12", FuzzConfig(space="l1", mode="row", rows=6, cols=12,
+                                                                       table_size=96, oob="zero"), "a5", "mixed"),
+                ("MSCATTER A5 Add int32 16x16", S(rows=16, cols=16, slots=64, atomic="add", dtype="int32"), "a5",
+                 "dup"),
+                ("MSCATTER A5 Max float32 16x16", S(rows=16, cols=16, slots=64, atomic="max", dtype="float32"),
+                 "a5", "dup"),
+                ("MSCATTER A5 default 16x16", S(rows=16, cols=16, slots=64), "a5.default", "dup"),
+                ("MSCATTER A5 last 16x16", S(rows=16, cols=16, slots=64), "a5.last", "dup"),
+                ("MSCATTER A5 Row 8x24", S(mode="row", rows=8, cols=24, slots=16), "a5.default", "mixed")):
+            verdict = "races only" if what.startswith("MSCATTER") else "must agree"      # (colliding writes)
+            out.append(Known(f"{what}, per-thread launch: SIMT kernel ({backend}) vs NumPy: {verdict}", cfg,
+                             f"{a}@numpy", f"{a}@{backend}", gen, 200, kernel=True, threads=True))
+        # MSCATTER's launches over the element sizes and OOB modes the campaigns above leave out
+        for what, cfg, a, gen in (
+                ("MSCATTER A5 last Row Wrap 8x24", S(mode="row", rows=8, cols=24, slots=16, oob="wrap"), "a5.last",
+                 "mixed"),
+                ("MSCATTER A5 default Elem Clamp int8 16x16", S(rows=16, cols=16, slots=64, oob="clamp", dtype="int8"),
+                 "a5.default", "mixed"),
+                ("MSCATTER A5 last Elem Wrap half 16x16", S(rows=16, cols=16, slots=48, oob="wrap", dtype="half"),
+                 "a5.last", "mixed"),
+                ("MSCATTER A2/A3 Elem Wrap int16 16x16", S(rows=16, cols=16, slots=48, oob="wrap", dtype="int16"),
+                 "a2a3", "mixed"),
+                ("MSCATTER CPU sim Row Clamp int8 8x24", S(mode="row", rows=8, cols=24, slots=16, oob="clamp",
+                                                           dtype="int8"), "cpu", "mixed")):
+            out.append(Known(f"{what}: kernel ({backend}) vs NumPy: races only", cfg, f"{a}@numpy", f"{a}@{backend}",
+                             gen, 200, kernel=True))
         out.append(Known(f"A5 Elem Zero 1x1 (the scalar unit): kernel ({backend}) vs NumPy: must agree",
                          FuzzConfig(rows=1, cols=1, table_size=100, oob="zero"), "a5@numpy", f"a5@{backend}",
                          "mixed", 300, kernel=True))
@@ -318,7 +365,7 @@ def campaigns(backend: str = "native") -> list[Known]:
         k.title.startswith("Tile ops: ") and k.kernel)
     out = [k for k in out if ub_to_ub(k)] + [k for k in out if not ub_to_ub(k)]
     return [Known(k.title, k.config, k.a, k.b, k.generator, k.n, k.shapes, k.kernel,
-                  dict(EXPECT.get(_key(k.title), {}))) for k in out]
+                  dict(EXPECT.get(_key(k.title), {})), k.threads) for k in out]
 
 
 TILE_OP_KERNELS = (
@@ -647,6 +694,50 @@ EXPECT: dict[str, dict[str, int]] = {
         {},
     'TGATHERB cpu int8 2x64: kernel vs NumPy: must agree':
         {},
+    'TGATHER[P1000] a5 int64 2x70: kernel vs NumPy: must agree':
+        {},
+    'TGATHER[P0100.col] a5 int32 8x16: kernel vs NumPy: must agree':
+        {},
+    'TSCATTER[P0100.col] cpu half 4x24: kernel vs NumPy: must agree':
+        {},
+    'TSCATTER[P1111] a5 int16 3x32: kernel vs NumPy: must agree':
+        {},
+    'TSCATTER[P0001] a2a3 float32 4x20: kernel vs NumPy: must agree':
+        {},
+    'MGATHER A5 Elem Wrap half 16x40, per-thread launch: SIMT kernel vs NumPy: must agree':
+        {},
+    'MGATHER A5 Elem Clamp int8 4x70, per-thread launch: SIMT kernel vs NumPy: must agree':
+        {},
+    "MGATHER A5 Elem Undefined float32 16x16, an index at GM's end, per-thread launch: SIMT kernel vs NumPy: must agree":
+        {},
+    'MGATHER A5 Row Clamp int8 8x24, per-thread launch: SIMT kernel vs NumPy: must agree':
+        {},
+    'MGATHER A5 Row Zero float32 GM->L1 6x12, per-thread launch: SIMT kernel vs NumPy: must agree':
+        {},
+    'MSCATTER A5 Add int32 16x16, per-thread launch: SIMT kernel vs NumPy: races only':
+        {'race': 200},
+    'MSCATTER A5 Max float32 16x16, per-thread launch: SIMT kernel vs NumPy: races only':
+        {'race': 200},
+    'MSCATTER A5 default 16x16, per-thread launch: SIMT kernel vs NumPy: races only':
+        {'race': 200},
+    'MSCATTER A5 last 16x16, per-thread launch: SIMT kernel vs NumPy: races only':
+        {},
+    'MSCATTER A5 Row 8x24, per-thread launch: SIMT kernel vs NumPy: races only':
+        {'race': 108},
+    'A2/A3 vs A5, Row Zero from an empty table: must agree':
+        {},
+    'A2/A3 vs A5, Elem Clamp from an empty table: must agree':
+        {},
+    'MSCATTER A5 last Row Wrap 8x24: kernel vs NumPy: races only':
+        {},
+    'MSCATTER A5 default Elem Clamp int8 16x16: kernel vs NumPy: races only':
+        {'race': 200},
+    'MSCATTER A5 last Elem Wrap half 16x16: kernel vs NumPy: races only':
+        {},
+    'MSCATTER A2/A3 Elem Wrap int16 16x16: kernel vs NumPy: races only':
+        {},
+    'MSCATTER CPU sim Row Clamp int8 8x24: kernel vs NumPy: races only':
+        {},
 }
 
 
@@ -657,7 +748,7 @@ def _record() -> None:               # pragma: no cover (a maintainer's tool)
     for k in campaigns("native"):
         rep = CampaignSpec.of(k.config, k.a if "@" in k.a else k.a + "@native",
                               k.b if "@" in k.b else k.b + "@native", k.n, generator=k.generator,
-                              shapes=k.shapes).run(shrink=False)
+                              shapes=k.shapes, native_threads="threads" if k.threads else None).run(shrink=False)
         got[_key(k.title)] = {c.name: c.count for c in sorted(rep.classes.values(), key=lambda c: c.name)}
     pprint.pprint(got, width=120, sort_dicts=False)
 

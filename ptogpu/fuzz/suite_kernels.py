@@ -218,10 +218,11 @@ def tgatherb_float_offsets(src8, srch, oh, of, oe, y8, yh, ye):
         pto.TSTORE(_gt(T, 1, cols)(y), d)
 
 
-def mscatter_edges(vf, vi, idx, tmax, tmin, tadd):
+def mscatter_edges(vf, vi, vh, vu, idx, tmax, tmin, tadd, thadd, tumin, timax):
     """MSCATTER atomics on edge values into 32 slots (indices below 64: about two writers a
     slot, the rest skipped): float32 Max and Min over values that mostly tie (signed zeros, NaN,
-    infinities) and int32 Add (sums that wrap), Elem, Skip."""
+    infinities), int32 Add (sums that wrap), half Add (NaN payloads, infinities, denormals, sums
+    that overflow or round), uint32 Min and int32 Max, Elem, Skip."""
     M = pto.GlobalTensor[pto.float32, pto.Shape[1, 1, 1, 1, 32], pto.Stride[32, 32, 32, 32, 1]]
     A = pto.GlobalTensor[pto.int32, pto.Shape[1, 1, 1, 1, 32], pto.Stride[32, 32, 32, 32, 1]]
     sf, si, ix = pto.Tile[V, pto.float32, 8, 16](), pto.Tile[V, pto.int32, 8, 16](), pto.Tile[V, pto.int32, 8, 16]()
@@ -232,11 +233,20 @@ def mscatter_edges(vf, vi, idx, tmax, tmin, tadd):
     pto.MSCATTER[E, pto.ScatterAtomicOp.Max, Skip](M(tmax), sf, ix)
     pto.MSCATTER[E, pto.ScatterAtomicOp.Min, Skip](M(tmin), sf, ix)
     pto.MSCATTER[E, pto.ScatterAtomicOp.Add, Skip](A(tadd), si, ix)
+    sh, su = pto.Tile[V, pto.half, 8, 16](), pto.Tile[V, pto.uint32, 8, 16]()
+    pto.TLOAD(sh, _gt(pto.half, 8, 16)(vh))
+    pto.TLOAD(su, _gt(pto.uint32, 8, 16)(vu))
+    pto.MSCATTER[E, pto.ScatterAtomicOp.Add, Skip](
+        pto.GlobalTensor[pto.half, pto.Shape[1, 1, 1, 1, 32], pto.Stride[32, 32, 32, 32, 1]](thadd), sh, ix)
+    pto.MSCATTER[E, pto.ScatterAtomicOp.Min, Skip](
+        pto.GlobalTensor[pto.uint32, pto.Shape[1, 1, 1, 1, 32], pto.Stride[32, 32, 32, 32, 1]](tumin), su, ix)
+    pto.MSCATTER[E, pto.ScatterAtomicOp.Max, Skip](A(timax), si, ix)
 
 
-def tgather_cmp(v, k, y, c):
+def tgather_cmp(v, k, hv, kh, iv, y, c, yh, yi):
     """TGATHER's compare form on float32 scores around each row's k (ties, halves that A5
-    rounds, NaN, infinities), GT then EQ: the packed column indices and their counts."""
+    rounds, NaN, infinities), GT then EQ: the packed column indices and their counts; then on
+    half scores against uint16 k (GT) and int32 scores against k (EQ), each with its counts."""
     CM = pto.BLayout.ColMajor
     src, full = pto.Tile[V, pto.float32, 4, 64, RM, 3, 40](), pto.Tile[V, pto.float32, 4, 64]()
     kt, kflat = pto.Tile[V, pto.uint32, 16, 1, CM, 3, 1](), pto.Tile[V, pto.uint32, 1, 16]()
@@ -253,6 +263,20 @@ def tgather_cmp(v, k, y, c):
     pto.TGATHER[pto.CmpMode.EQ](d2, src, kt, cd2, tmp, 0)
     pto.TSTORE(_gt(pto.int32, 8, 64)(y), both)
     pto.TSTORE(_gt(pto.int32, 2, 8)(c), cflat)
+    for T, K, vals, ks, mode, out, base in ((pto.half, pto.uint16, hv, kh, pto.CmpMode.GT, yh, 0x2000),
+                                           (pto.int32, pto.uint32, iv, k, pto.CmpMode.EQ, yi, 0x4000)):
+        s3, sf = pto.Tile[V, T, 4, 64, RM, 3, 40](), pto.Tile[V, T, 4, 64]()
+        k3, kf = pto.Tile[V, K, 16, 1, CM, 3, 1](), pto.Tile[V, K, 1, 16]()
+        c3, cf = pto.Tile[V, pto.int32, 8, 1, CM, 3, 1](), pto.Tile[V, pto.int32, 1, 8]()
+        dd = pto.Tile[V, pto.int32, 4, 64]()
+        for t, a in ((s3, base), (sf, base), (k3, base + 0x400), (kf, base + 0x400), (c3, base + 0x440),
+                     (cf, base + 0x440), (dd, base + 0x600)):
+            pto.TASSIGN(t, a)
+        pto.TLOAD(sf, _gt(T, 4, 64)(vals))
+        pto.TLOAD(kf, _gt(K, 1, 16)(ks))
+        pto.TGATHER[mode](dd, s3, k3, c3, tmp, 3)
+        pto.TSTORE(_gt(pto.int32, 4, 64)(out), dd)
+        pto.TSTORE(_gt(pto.int32, 1, 8)(out + 256), cf)
 
 
 def cmp_edges(fa, fb, ha, hb, ia, ib, m, y, zf, zh, zi):
@@ -464,6 +488,10 @@ def interleave(a8, b8, ah, bh, af, bf, y8, yh, yf, yg):
 _SCORES = np.array([0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, -0.5, -1.0, np.nan, np.inf, -np.inf, 2.0 ** 31, 7.0],
                    np.float32)
 """TGATHER compare-form scores: around small k values, halves (A5 rounds), specials."""
+_HKS = np.array([0, 1, 2, 3, 7, 2049, 2051, 4099, 32767, 32768, 65535], np.uint16)
+"""uint16 k values: small, and some that A2/A3 rounds to half (ties to even, past 2048)."""
+_HSCORES = np.array([0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, -0.5, -1.0, np.nan, np.inf, -np.inf, 65504.0, 7.0, 2048.0,
+                     2052.0, 4096.0, 4104.0], np.float16)
 _CVT_POOL = np.concatenate([edge_pool("float32"), np.array(
     [1 + 2 ** -11, 1 + 3 * 2 ** -11, 2049.0, -2049.0, 1 + 2 ** -8, -(1 + 3 * 2 ** -8), 3 * 2 ** -25, 65520.0,
      -(1 + 2 ** -11), 2 ** -149 * 3], np.float32)])
@@ -503,11 +531,16 @@ FUZZ = {
                 "of": values(8, "float32", "small"), "oe": values(32, "float8_e4m3", "edges")},
         outputs={"y8": (96, pto.int8), "yh": (48, pto.half), "ye": (16, pto.half)}, pair="cpu@numpy:cpu@native"),
     "mscatter_edges": dict(inputs={"vf": picks(128, _TIES, "float32", 0.9), "vi": values(128, "int32", "edges"),
+                                   "vh": values(128, "half", "edges"), "vu": values(128, "uint32", "edges"),
                                    "idx": indices(128, 64, "int32", "uniform")},
-                           outputs={"tmax": (32, pto.float32), "tmin": (32, pto.float32), "tadd": (32, pto.int32)},
+                           outputs={"tmax": (32, pto.float32), "tmin": (32, pto.float32), "tadd": (32, pto.int32),
+                                    "thadd": (32, pto.half), "tumin": (32, pto.uint32), "timax": (32, pto.int32)},
                            pair="a5@numpy:a5@native"),
-    "tgather_cmp": dict(inputs={"v": picks(256, _SCORES, "float32", 0.9), "k": values(16, "uint32", "small")},
-                        outputs={"y": (512, pto.int32), "c": (16, pto.int32)}, pair="a5@numpy:a5@native"),
+    "tgather_cmp": dict(inputs={"v": picks(256, _SCORES, "float32", 0.9), "k": values(16, "uint32", "small"),
+                                "hv": picks(256, _HSCORES, "half", 0.9),
+                                "kh": picks(16, _HKS, "uint16", 0.9), "iv": values(256, "int32", "small")},
+                        outputs={"y": (512, pto.int32), "c": (16, pto.int32), "yh": (264, pto.int32),
+                                 "yi": (264, pto.int32)}, pair="a5@numpy:a5@native"),
     "cmp_edges": dict(inputs={"fa": values(128, "float32", "edges"), "fb": values(128, "float32", "edges"),
                               "ha": values(256, "half", "edges"), "hb": values(256, "half", "edges"),
                               "ia": values(128, "int32", "edges"), "ib": values(128, "int32", "edges"),
