@@ -288,3 +288,42 @@ def test_specialise_on_and_off_from_the_command_line(how, said, capsys, monkeypa
                  "-n", "300", "--no-shrink", "--json", "--specialise", how]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert ("(specialised build)" in doc["campaigns"][0]["engine"]) == said, doc["campaigns"][0]["engine"]
+
+
+def test_k_selects_known_campaigns_by_title(capsys):
+    assert main(["fuzz", "--json", "--backend", "numpy", "--no-shrink", "-k", "edge values", "-k", "TSHRS"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    titles = [c["title"] for c in doc["campaigns"]]
+    want = [k.title for k in suite.campaigns("numpy") if "edge values" in k.title.lower() or "tshrs" in k.title.lower()]
+    assert titles == want and len(titles) >= 8
+    assert main(["fuzz", "--backend", "numpy", "-k", "no such campaign"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "no campaign of the known suite" in err[0]
+    assert main(["fuzz", "-k", "TSHRS", "--pair", "cpu:a5"]) == 2
+
+
+def test_a_spec_runs_its_native_launches_per_thread_and_restores_the_environment(monkeypatch):
+    import os
+
+    from ptogpu.backend import native_backend
+    from ptogpu.backend import kernels as BK
+    from ptogpu.execution.config import FuzzConfig
+    from ptogpu.fuzz.spec import CampaignSpec
+    if not native_backend.available()[0]:
+        pytest.skip("no native backend")
+    with pytest.raises(ValueError, match="native_threads"):
+        CampaignSpec.of(FuzzConfig(), "a5@numpy", "a5@native", 10, native_threads="lanes")
+    seen = []
+    real = BK.launch
+
+    def spy(*a, **k):
+        seen.append(os.environ.get("PTOGPU_NATIVE_THREADS"))
+        return real(*a, **k)
+    monkeypatch.setattr(BK, "launch", spy)
+    monkeypatch.delenv("PTOGPU_NATIVE_THREADS", raising=False)
+    spec = CampaignSpec.of(FuzzConfig(rows=4, cols=40, table_size=100, oob="wrap"), "a5@numpy", "a5@native", 20,
+                           native_threads="threads")
+    assert CampaignSpec.from_json(spec.to_json()) == spec
+    rep = spec.run(shrink=False)
+    assert not rep.classes and seen and set(seen) == {"threads"}
+    assert "PTOGPU_NATIVE_THREADS" not in os.environ
