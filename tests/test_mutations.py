@@ -43,6 +43,9 @@ HINTS = {
     "tscatter": ("TSCATTER",), "interleave": ("interleave", "TINTERLEAVE", "TDEINTERLEAVE"),
     "reg_gather": ("reg_gather",), "dma": ("dma_pads", "DMA", "burst"), "burst": ("dma_pads", "DMA", "burst"),
     "mscatter": ("MSCATTER", "mscatter"),
+    "mgather": ("Elem", "Row", "MGATHER", "GM->L1", "nz_gather"),
+    "rules": ("Elem", "Row", "MGATHER", "GM->L1", "MSCATTER"),
+    "datacopy": ("reg_gather", "dma_pads"),
 }
 
 
