@@ -238,6 +238,14 @@ MUTATIONS = [
     ("tmov burst blocks", "tmov.cu",
      "    p.rows = VR;\n    p.len = (VC * T + 31) / 32 * 32;",
      "    p.rows = VR;\n    p.len = VC * T;"),
+    # A5's TMOV ND -> NZ: the fractal column's row count from dst's valid rows, not rounded up to 16
+    ("tmov nz rows", "tmov.cu",
+     "const i64 r = k / P[MP_DVC], c = k % P[MP_DVC], V = (P[MP_DVR] + 15) / 16 * 16;",
+     "const i64 r = k / P[MP_DVC], c = k % P[MP_DVC], V = P[MP_DVR];"),
+    # ... ND -> ZN: source rows Cols apart, not VC
+    ("tmov zn source rows", "tmov.cu",
+     "*sa = P[MP_S] + ((kf * C0 + i) * P[MP_DVC] + nf * 16 + j) * T;",
+     "*sa = P[MP_S] + ((kf * C0 + i) * P[MP_SC] + nf * 16 + j) * T;"),
     # TSORT32: NaN sorted first instead of last
     ("sort32 nan first", "sort.cu",
      "                        if (nx != ny) before = !nx;",
@@ -385,6 +393,10 @@ PY_MUTATIONS = [
     ("py tmov burst blocks", "ptogpu/isa/tmov/semantics.py",
      "    n = -(-VC * T // 32) * 32\n    r, b = grid(VR, n)",
      "    n = VC * T\n    r, b = grid(VR, n)"),
+    # A5's TMOV ND -> NZ fractal columns of dst's valid rows, not rounded up to 16, in the NumPy semantics
+    ("py tmov nz rows", "ptogpu/isa/tmov/semantics.py",
+     "        V = -(-dst.valid_row // 16) * 16\n",
+     "        V = dst.valid_row\n"),
     # TSORT32's order ascending in the NumPy semantics
     ("py sort32 ascending", "ptogpu/isa/sort/semantics.py",
      "    neg = np.where(nan, 0.0, -vals)",

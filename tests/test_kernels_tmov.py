@@ -55,3 +55,48 @@ def test_the_kernel_gives_the_numpy_bytes(target, monkeypatch):
             assert got["numpy"] == got["native"], (target, T, shapes)
             cases += got["numpy"][0] == "ok"
     assert cases >= 15 and sum(ran) >= cases // 2, (cases, sum(ran))
+
+
+def _relayout(backend, ub, T, form, shapes):
+    (sr, sc, svr, svc), (dr, dc, dvr, dvc) = shapes
+    CM, NB, SR, SC = pto.BLayout.ColMajor, pto.SLayout.NoneBox, pto.SLayout.RowMajor, pto.SLayout.ColMajor
+    src_bl, src_sl, dst_bl, dst_sl, loc = {"nz": (RM, NB, CM, SR, V), "zn": (RM, NB, RM, SC, V),
+                                           "flat": (RM, NB, CM, SR, pto.TileType.Mat),
+                                           "nz_bursts": (CM, SR, CM, SR, pto.TileType.Mat)}[form]
+    with pto.Core("a5", backend) as core:
+        core.write("ub", 0, ub)
+        core.write("l1", 0, ub[::-1].copy())
+        src = pto.Tile[V, T, sr, sc, src_bl, -1, -1, src_sl](svr, svc)
+        dst = pto.Tile[loc, T, dr, dc, dst_bl, -1, -1, dst_sl](dvr, dvc)
+        pto.TASSIGN(src, 0x0)
+        pto.TASSIGN(dst, 0x4000 if loc == V else 0x100)
+        try:
+            pto.TMOV(dst, src)
+        except (pto.PtoCheckError, pto.PtoFault) as e:
+            return type(e).__name__, str(e)
+        return "ok", core.read("ub", 0, 0x8000).tobytes(), core.read("l1", 0, 0x8000).tobytes()
+
+
+@pytest.mark.parametrize("form", ["nz", "zn", "flat", "nz_bursts"])
+def test_a5_relayouts_give_the_numpy_bytes(form, monkeypatch):
+    """A5's ND -> NZ and ND -> ZN (UB) and Vec -> Mat (L1, flat and NZ bursts) as tile_move_map."""
+    ran = []
+    real = K.run_map
+    monkeypatch.setattr(K, "run_map", lambda *a: ran.append(real(*a)) or ran[-1])
+    rng = np.random.default_rng(["nz", "zn", "flat", "nz_bursts"].index(form) + 40)
+    cases = 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for _ in range(30):
+            T = rng.choice([pto.int8, pto.half, pto.float32])
+            c0 = 32 // np.dtype(pto.dtypes.storage(pto.dtypes.as_dtype(T))).itemsize
+            rows, cols = 16 * int(rng.integers(1, 4)), max(c0, 16) * int(rng.integers(1, 4))
+            d_rows = rows if rng.random() < 0.7 else 16 * int(rng.integers(1, 4))
+            svr, svc = int(rng.integers(1, rows + 1)), int(rng.integers(1, cols + 1))
+            dvr, dvc = int(rng.integers(1, d_rows + 1)), int(rng.integers(1, cols + 1))
+            shapes = ((rows, cols, svr, svc), (d_rows, cols, dvr, dvc))
+            ub = rng.integers(0, 256, 0x8000, dtype=np.uint8)
+            got = {be: _relayout(be, ub, T, form, shapes) for be in ("numpy", "native")}
+            assert got["numpy"] == got["native"], (form, T, shapes)
+            cases += got["numpy"][0] == "ok"
+    assert cases >= 10 and sum(ran) >= cases // 2, (cases, sum(ran))

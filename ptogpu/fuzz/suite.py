@@ -301,6 +301,7 @@ def campaigns(backend: str = "native") -> list[Known]:
                            ("tgather_cmp", "a5", 300), ("tgather_cmp", "a2a3", 300),
                            ("cmp_edges", "cpu", 300), ("cmp_edges", "a2a3", 300), ("cmp_edges", "a5", 300),
                            ("mov_shapes", "cpu", 300), ("mov_shapes", "a2a3", 300), ("mov_shapes", "a5", 300),
+                           ("mov_relayouts", "a5", 200),
                            ("sort_edges", "cpu", 300), ("sort_edges", "a2a3", 300), ("sort_edges", "a5", 300),
                            ("mrgsort_edges", "cpu", 200), ("mrgsort_edges", "a2a3", 200),
                            ("mrgsort_edges", "a5", 200),
@@ -503,6 +504,8 @@ EXPECT: dict[str, dict[str, int]] = {
     'Kernels: mov_shapes a2a3: kernel vs NumPy: must agree':
         {},
     'Kernels: mov_shapes a5: kernel vs NumPy: must agree':
+        {},
+    'Kernels: mov_relayouts a5: kernel vs NumPy: must agree':
         {},
     'Kernels: sort_edges cpu: kernel vs NumPy: must agree':
         {},

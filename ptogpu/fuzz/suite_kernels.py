@@ -325,6 +325,27 @@ def mov_shapes(a, b, y):
         pto.TSTORE(G(y + k * 256), whole)
 
 
+def mov_relayouts(a, y):
+    """A5's TMOV relayouts of a 32 x 32 half ND tile in UB, over prefilled destinations: ND -> NZ
+    (30 valid rows of 20 columns: ceil16 row blocks, pad rows unwritten) and ND -> ZN (whole
+    fractals of 32 x 48 valid: the column blocks of 16 that fit), each destination stored as its
+    raw bytes."""
+    CM, SR, SC = pto.BLayout.ColMajor, pto.SLayout.RowMajor, pto.SLayout.ColMajor
+    G = _gt(pto.half, 32, 64)
+    src, full = pto.Tile[V, pto.half, 32, 64](), pto.Tile[V, pto.half, 32, 64]()
+    pto.TASSIGN(src, 0x0)
+    pto.TLOAD(src, G(a))
+    for k, (d, vr, vc) in enumerate(((pto.Tile[V, pto.half, 32, 64, CM, -1, -1, SR], 30, 20),
+                                     (pto.Tile[V, pto.half, 32, 64, RM, -1, -1, SC], 32, 48))):
+        dst = d(vr, vc)
+        at = 0x1000 * (k + 1)
+        pto.TASSIGN(full, at)
+        pto.TLOAD(full, G(a + 2048))                # (the prefill: the pad bytes show)
+        pto.TASSIGN(dst, at)
+        pto.TMOV(dst, src)
+        pto.TSTORE(G(y + k * 2048), full)
+
+
 def sort_edges(vf, vh, idx, yf, yh, tf):
     """TSORT32 of 2 rows of 72 float32 and 72 half edge values (NaN payloads, signed zeros, ties)
     with their indices, tmp given (the NPUs pad the tail block with NaN there; the simulator
@@ -547,6 +568,8 @@ FUZZ = {
                               "m": _bits(64, "uint8")},
                       outputs={"y": (24 * 64, pto.uint8), "zf": (256, pto.float32), "zh": (512, pto.half),
                                "zi": (256, pto.int32)}, pair="a5@numpy:a5@native"),
+    "mov_relayouts": dict(inputs={"a": _bits(2 * 2048, "half")}, outputs={"y": (2 * 2048, pto.half)},
+                          pair="a5@numpy:a5@native"),
     "mov_shapes": dict(inputs={"a": _bits(256, "int16"), "b": _bits(256, "int16")},
                        outputs={"y": (1024, pto.int16)}, pair="a2a3@numpy:a2a3@native"),
     "sort_edges": dict(inputs={"vf": values(144, "float32", "edges"), "vh": values(144, "half", "edges"),

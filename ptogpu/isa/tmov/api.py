@@ -50,6 +50,8 @@ def TMOV(dst: Tile, src: Tile) -> None:
         warn(f"[{t}] TMOV Mat -> Vec: a5/TMov.hpp's dispatch has no branch for it: it compiles and writes nothing "
              "(read L1 back with copy_cbuf_to_ubuf)", PtoPortabilityWarning)
         return
+    form = K.a5_form(dst, src)
+    if form is not None and K.run_map(core, dst, src, form): return  # noqa: E701 (native/cupy kernel)
     if pair == ("Vec", "Mat"):                       # a5/TExtract.hpp:399-422, TExtractVecToMat
         if src.isRowMajor and src.SLayout.name == "NoneBox":
             return S.vec_to_mat_flat(core, dst, src)

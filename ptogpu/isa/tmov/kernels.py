@@ -2,8 +2,9 @@
 thread per instance, a check pass then the copy. The kernel works out each target's copy (the
 simulator's element loop, A2/A3's 32-byte bursts, A5's row copy) from the tiles' shapes and the
 engine word, not from the NumPy semantics it is checked against. Plain tiles only -- this
-core's, in UB, row-major, without boxes, of one element type; the rest (a conversion, Mat, NZ)
-runs NumPy. Returns False where NumPy must run (it wrote nothing)."""
+core's, in UB, row-major, without boxes, of one element type. A5's relayouts (ND -> NZ and ZN in
+UB, Vec -> Mat into L1) run ``tile_move_map``, unit by unit, its address maps written out there.
+A conversion and Mat -> Vec run NumPy. Returns False where NumPy must run (it wrote nothing)."""
 from __future__ import annotations
 
 from ...backend import kernel_ok
@@ -32,4 +33,34 @@ def run(core, dst, src) -> bool:
     if not all_clean(launch_on(core, "tile_move", p.words, passes=1, writes=())):
         return False
     launch_on(core, "tile_move", p.words, passes=2, writes=("ub",))
+    return True
+
+
+MAP_FORMS = {"nz": "MP_NZ", "zn": "MP_ZN", "flat": "MP_FLAT", "nz_bursts": "MP_NZ_BURSTS"}
+SPACES = {"ub": 1, "l1": 2}
+
+
+def a5_form(dst, src) -> str | None:
+    """Which of A5's relayouts ``TMOV(dst, src)`` is (a5/TMov.hpp, TExtract.hpp), or None."""
+    nd = src.isRowMajor and src.SLayout == SLayout.NoneBox
+    if src.Loc == TileType.Vec and dst.Loc == TileType.Mat:
+        return "flat" if nd else "nz_bursts" if (not src.isRowMajor and src.SLayout == SLayout.RowMajor) else None
+    if not nd or src.Loc != TileType.Vec or dst.Loc != TileType.Vec:
+        return None
+    if not dst.isRowMajor and dst.SLayout == SLayout.RowMajor:
+        return "nz"
+    return "zn" if dst.isRowMajor and dst.SLayout == SLayout.ColMajor else None
+
+
+def run_map(core, dst, src, form: str) -> bool:
+    """One of A5's relayouts as ``tile_move_map``; False: NumPy."""
+    ok = all(getattr(t, "core", None) is core and t.addr is not None and t.space in SPACES for t in (dst, src))
+    if not ok or src.DType != dst.DType or not use_kernels(core) or not kernel_ok(core, dst, src):
+        return False
+    p = ParamBlock(F, "MP_", FORM=enum(F, MAP_FORMS[form]), T=dst.Element.itemsize, SSPACE=SPACES[src.space],
+                   S=src.addr, SR=src.Rows, SC=src.Cols, SVR=src.valid_row, DSPACE=SPACES[dst.space], D=dst.addr,
+                   DR=dst.Rows, DVR=dst.valid_row, DVC=dst.valid_col)
+    if not all_clean(launch_on(core, "tile_move_map", p.words, passes=1, writes=())):
+        return False
+    launch_on(core, "tile_move_map", p.words, passes=2, writes=(dst.space,))
     return True
