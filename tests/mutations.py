@@ -238,6 +238,14 @@ MUTATIONS = [
     ("tmov burst blocks", "tmov.cu",
      "    p.rows = VR;\n    p.len = (VC * T + 31) / 32 * 32;",
      "    p.rows = VR;\n    p.len = VC * T;"),
+    # TCVT integer -> integer with saturation ON: not clamped to the destination's range
+    ("cvt int sat", "cvt.cu",
+     "    if (sat) return (u64)((double)xi < dlo ? (i64)dlo : (double)xi > dhi ? (i64)dhi : xi);",
+     "    if (sat) return (u64)xi;"),
+    # TCMP on A5's uint64: LT as LE
+    ("compare u64 lt", "compare.cu",
+     "        case CMP_LT: return xb < yb;",
+     "        case CMP_LT: return xb <= yb;"),
     # A5's TMOV ND -> NZ: the fractal column's row count from dst's valid rows, not rounded up to 16
     ("tmov nz rows", "tmov.cu",
      "const i64 r = k / P[MP_DVC], c = k % P[MP_DVC], V = (P[MP_DVR] + 15) / 16 * 16;",

@@ -279,10 +279,11 @@ def tgather_cmp(v, k, hv, kh, iv, y, c, yh, yi):
         pto.TSTORE(_gt(pto.int32, 1, 8)(out + 256), cf)
 
 
-def cmp_edges(fa, fb, ha, hb, ia, ib, m, y, zf, zh, zi):
+def cmp_edges(fa, fb, ha, hb, ia, ib, ua, ub, m, y, zf, zh, zi, yu):
     """TCMP in every mode, TCMPS (EQ and GT against a scalar that ties, is NaN or -0.0), TSEL and
     TSELS by a loaded mask, on float32, half and int32 edge values (2 rows of 256 bytes: A2/A3
-    compares whole repeats)."""
+    compares whole repeats); on A5 (the one target that takes it) TCMP of uint64 edge values too
+    (its b64 rows)."""
     lm, mask, tmp = pto.Tile[V, pto.uint8, 2, 32](), pto.Tile[V, pto.uint8, 2, 32](), pto.Tile[V, pto.int32, 1, 8]()
     M = _gt(pto.uint8, 2, 32)
     pto.TLOAD(lm, M(m))
@@ -303,6 +304,14 @@ def cmp_edges(fa, fb, ha, hb, ia, ib, m, y, zf, zh, zi):
         pto.TSTORE(G(z), d)
         pto.TSELS(d, lm, x, tmp, scal[0])
         pto.TSTORE(G(z + 2 * cols), d)
+    if pto.current_core().target.name == "a5":
+        G = _gt(pto.uint64, 2, 32)
+        x, w = pto.Tile[V, pto.uint64, 2, 32](), pto.Tile[V, pto.uint64, 2, 32]()
+        pto.TLOAD(x, G(ua))
+        pto.TLOAD(w, G(ub))
+        for j, mode in enumerate(pto.CmpMode):
+            pto.TCMP(mask, x, w, mode)
+            pto.TSTORE(M(yu + j * 64), mask)
 
 
 def mov_shapes(a, b, y):
@@ -402,11 +411,12 @@ def mrgsort_edges(vf, vh, idx, sf, sh, mf, mh, df, dh, cf, ch):
                 pto.TSTORE(_gt(pto.int32, 1, 1)(c + 4 * k + j), counts)
 
 
-def cvt_edges(a, y32, y16, yh, yb):
+def cvt_edges(a, i, y32, y16, yh, yb, z16, zh, z32):
     """TCVT of float32 edge values (ties at +-0.5, 1.5, 2.5 and of half's and bfloat16's
     roundings, NaN payloads, infinities, denormals, the extremes) to int32, int16, half and
     bfloat16 under every round mode the target's pair table takes for them, saturating by default
-    (2 x 64 elements a call)."""
+    (2 x 64 elements a call); then int32 edge values to int16, half and float32 (the pairs the
+    target takes), saturation ON and OFF."""
     from ..isa.tcvt.api import letter_for
     src = pto.Tile[V, pto.float32, 2, 64]()
     pto.TLOAD(src, _gt(pto.float32, 2, 64)(a))
@@ -418,6 +428,19 @@ def cvt_edges(a, y32, y16, yh, yb):
                 continue
             pto.TCVT(d, src, mode)
             pto.TSTORE(_gt(D, 2, 64)(y + k * 128), d)
+    isrc = pto.Tile[V, pto.int32, 2, 64]()
+    pto.TLOAD(isrc, _gt(pto.int32, 2, 64)(i))
+    z = (z16, zh, z32)
+    for k, D in enumerate((pto.int16, pto.half, pto.float32)):
+        name = pto.dtypes.name_of(pto.dtypes.as_dtype(D))
+        mode = next((m for m in pto.RoundMode if letter_for(core, "int32", name, m) is not None), None)
+        if mode is None:
+            continue
+        d = pto.Tile[V, D, 2, 64]()
+        for j, sat in enumerate((pto.SaturationMode.ON, pto.SaturationMode.OFF)):
+            pto.TEXPANDS(d, 0)
+            pto.TCVT(d, isrc, mode, sat)
+            pto.TSTORE(_gt(D, 2, 64)(z[k] + j * 128), d)
 
 
 def reg_gather(tab, i16, i32, off, y):
@@ -565,9 +588,10 @@ FUZZ = {
     "cmp_edges": dict(inputs={"fa": values(128, "float32", "edges"), "fb": values(128, "float32", "edges"),
                               "ha": values(256, "half", "edges"), "hb": values(256, "half", "edges"),
                               "ia": values(128, "int32", "edges"), "ib": values(128, "int32", "edges"),
+                              "ua": values(64, "uint64", "edges"), "ub": values(64, "uint64", "edges"),
                               "m": _bits(64, "uint8")},
                       outputs={"y": (24 * 64, pto.uint8), "zf": (256, pto.float32), "zh": (512, pto.half),
-                               "zi": (256, pto.int32)}, pair="a5@numpy:a5@native"),
+                               "zi": (256, pto.int32), "yu": (6 * 64, pto.uint8)}, pair="a5@numpy:a5@native"),
     "mov_relayouts": dict(inputs={"a": _bits(2 * 2048, "half")}, outputs={"y": (2 * 2048, pto.half)},
                           pair="a5@numpy:a5@native"),
     "mov_shapes": dict(inputs={"a": _bits(256, "int16"), "b": _bits(256, "int16")},
@@ -581,9 +605,10 @@ FUZZ = {
                           outputs={"sf": (256, pto.float32), "sh": (512, pto.half), "mf": (256, pto.float32),
                                    "mh": (512, pto.half), "df": (512, pto.float32), "dh": (1024, pto.half),
                                    "cf": (8, pto.int32), "ch": (8, pto.int32)}, pair="a5@numpy:a5@native"),
-    "cvt_edges": dict(inputs={"a": picks(128, _CVT_POOL, "float32", 0.6)},
+    "cvt_edges": dict(inputs={"a": picks(128, _CVT_POOL, "float32", 0.6), "i": values(128, "int32", "edges")},
                       outputs={"y32": (7 * 128, pto.int32), "y16": (7 * 128, pto.int16), "yh": (7 * 128, pto.half),
-                               "yb": (7 * 128, pto.bfloat16)}, pair="a5@numpy:a5@native"),
+                               "yb": (7 * 128, pto.bfloat16), "z16": (256, pto.int16), "zh": (256, pto.half),
+                               "z32": (256, pto.float32)}, pair="a5@numpy:a5@native"),
     "reg_gather": dict(inputs={"tab": _bits(2048, "uint8"), "i16": indices(128, 2048, "uint16", "mixed"),
                                "i32": indices(64, 512, "uint32", "uniform"), "off": indices(64, 64, "uint32", "uniform")},
                        outputs={"y": (1280, pto.uint8)}, pair="a5@numpy:a5@native"),
