@@ -152,7 +152,7 @@ enum {
     MG_EXH, MG_MERGE, MG_COUNTS_ALWAYS, MG_SRC, MG_SVC, MG_BLOCK, MG_SINGLE_FROM_DST, MG_SINGLE_CHECKS,
     MG_WORDS
 };
-enum { MK_F32 = 0, MK_F16, MK_BF16, MK_F64, MK_I8, MK_U8, MK_I16, MK_U16, MK_I32, MK_U32, MK_I64, MK_U64 };
+enum { MK_F32 = 0, MK_F16, MK_BF16, MK_I8, MK_U8, MK_I16, MK_U16, MK_I32, MK_U32, MK_I64, MK_U64 };
 enum { FORM_LISTS = 0, FORM_SINGLE = 1 };
 enum { MERGE_DST = 0, MERGE_TMP = 1 };
 
@@ -167,7 +167,6 @@ PTO_DEV double mg_value(const u8 *p, int k) {
     PTO_MEMCPY(&b, p, mg_size(k));
     switch (k) {
     case MK_F32: case MK_F16: case MK_BF16: return fb_float(b, mg_size(k), k == MK_BF16);
-    case MK_F64: { double d; PTO_MEMCPY(&d, &b, 8); return d; }
     case MK_U64: return (double)b;
     case MK_U8: case MK_U16: case MK_U32: return (double)fb_int(b, mg_size(k), false);
     default: return (double)fb_int(b, mg_size(k), true);

@@ -327,3 +327,15 @@ def test_a_spec_runs_its_native_launches_per_thread_and_restores_the_environment
     rep = spec.run(shrink=False)
     assert not rep.classes and seen and set(seen) == {"threads"}
     assert "PTOGPU_NATIVE_THREADS" not in os.environ
+
+
+def test_a_space_an_instruction_does_not_take_is_refused(capsys):
+    """--space l1 is MGATHER's GM->L1 and TMOV's Vec->Mat: elsewhere it is refused in one line,
+    never run in UB under the name asked for."""
+    assert main(["fuzz", "--instr", "tadd", "--space", "l1", "--pair", "cpu:a5", "-n", "10"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "TADD campaigns take space ub" in err[0]
+    assert main(["fuzz", "--instr", "tmov", "--space", "l1", "--pair", "cpu:a5", "-n", "20", "--backend", "numpy",
+                 "--no-shrink", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["campaigns"][0]["config"].startswith("TMOV Vec->Mat")

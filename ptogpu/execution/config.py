@@ -60,7 +60,7 @@ destination's ValidCol at compile time.
     """
     instr: str = "mgather"
     target: str = "a5"
-    space: str = "ub"                 # MGATHER destination: "ub" (Vec) | "l1" (Mat, GM→L1)
+    space: str = "ub"                 # destination: "ub" (Vec) | "l1" (Mat: MGATHER GM→L1, TMOV Vec→Mat)
     mode: str = "elem"
     oob: str = "wrap"
     dtype: str = "float32"

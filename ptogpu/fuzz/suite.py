@@ -116,6 +116,8 @@ def campaigns(backend: str = "native") -> list[Known]:
               "cpu", "a5", "mixed", 2000),
         Known("CPU sim vs A5, Elem Zero, Nz tiles: tile offset rule",
               FuzzConfig(rows=2, cols=16, table_size=100, oob="zero", layout="nz"), "cpu", "a5", "uniform", 2000),
+        Known("CPU sim vs A5, Elem Zero, Zz tiles: tile offset rule",
+              FuzzConfig(rows=2, cols=16, table_size=100, oob="zero", layout="zz"), "cpu", "a5", "uniform", 500),
         Known("CPU sim vs A5, GM->L1 Elem, L1 prefilled: the NPU rewrites the padding",
               FuzzConfig(space="l1", rows=4, cols=12, table_size=100, oob="zero", dst_fill=0xAB),
               "cpu", "a5.simt", "uniform", 500),
@@ -242,6 +244,30 @@ def campaigns(backend: str = "native") -> list[Known]:
                      FuzzConfig(instr="tmax", oob="undefined"), "cpu", "a5", "mixed", 3000))
     out.append(Known("TSHRS int16 8x16, CPU sim vs A2/A3: scalar shift count rule",
                      FuzzConfig(instr="tshrs", rows=8, dtype="int16", oob="undefined"), "cpu", "a2a3", "mixed", 3000))
+    # TMOV Vec -> Mat into L1: the simulator's element copy vs A5's flat copy of whole blocks
+    out.append(Known("TMOV Vec->Mat float32 20x24, CPU sim vs A5: TMOV engine",
+                     FuzzConfig(instr="tmov", space="l1", rows=20, cols=24, oob="undefined", dst_fill=0xAB), "cpu",
+                     "a5", "mixed", 300))
+    if backend != "numpy":
+        out.append(Known(f"TMOV Vec->Mat a5 half 20x40: kernel ({backend}) vs NumPy: must agree",
+                         FuzzConfig(instr="tmov", space="l1", rows=20, cols=40, oob="undefined", dtype="half",
+                                    dst_fill=0xAB), "a5@numpy", f"a5@{backend}", "mixed", 300, kernel=True))
+    # ColMajor (dn) index and destination tiles: the scalar loops' column-major walk
+    for mode, oob, what in (("elem", "clamp", "must agree"), ("row", "wrap", "index cast width")):
+        out.append(Known(f"CPU sim vs A5, {mode.capitalize()} {oob.capitalize()}, ColMajor (dn) tiles 8x16: {what}",
+                         FuzzConfig(mode=mode, rows=8, cols=16, table_size=500, oob=oob, layout="dn"), "cpu", "a5",
+                         "mixed", 500))
+    # MSCATTER's executing engine and its C reference over 1- and 2-byte elements and half atomics
+    for what, cfg, a, b, gen in (
+            ("int8 Elem 16x16 dup, A5 default vs CPU sim", S(rows=16, cols=16, slots=64, dtype="int8"), "a5.default",
+             "cpu", "dup"),
+            ("int16 Elem 16x16 dup, A5 default vs A2/A3", S(rows=16, cols=16, slots=64, dtype="int16"), "a5.default",
+             "a2a3", "dup"),
+            ("int8 Row 8x24, A5 last vs CPU sim", S(mode="row", rows=8, cols=24, slots=64, dtype="int8"), "a5.last",
+             "cpu", "mixed"),
+            ("half Add Elem 16x16 dup, A5 vs CPU sim", S(rows=16, cols=16, slots=64, atomic="add", dtype="half"), "a5",
+             "cpu", "dup")):
+        out.append(Known(f"MSCATTER {what}: element sizes", cfg, a, b, gen, 300))
     # an empty table (capacity 0, GM smaller than one element): the references' scalar image
     for mode, oob in (("row", "zero"), ("elem", "clamp")):
         out.append(Known(f"A2/A3 vs A5, {mode.capitalize()} {oob.capitalize()} from an empty table: must agree",
@@ -740,6 +766,24 @@ EXPECT: dict[str, dict[str, int]] = {
     'MSCATTER A2/A3 Elem Wrap int16 16x16: kernel vs NumPy: races only':
         {},
     'MSCATTER CPU sim Row Clamp int8 8x24: kernel vs NumPy: races only':
+        {},
+    'MSCATTER int8 Elem 16x16 dup, A5 default vs CPU sim: element sizes':
+        {'race': 300},
+    'MSCATTER int16 Elem 16x16 dup, A5 default vs A2/A3: element sizes':
+        {'race': 300},
+    'MSCATTER int8 Row 8x24, A5 last vs CPU sim: element sizes':
+        {},
+    'MSCATTER half Add Elem 16x16 dup, A5 vs CPU sim: element sizes':
+        {'race': 300},
+    'CPU sim vs A5, Elem Clamp, ColMajor (dn) tiles 8x16: must agree':
+        {},
+    'CPU sim vs A5, Row Wrap, ColMajor (dn) tiles 8x16: index cast width':
+        {'index cast width': 408},
+    'CPU sim vs A5, Elem Zero, Zz tiles: tile offset rule':
+        {'tile offset rule': 500},
+    'TMOV Vec->Mat float32 20x24, CPU sim vs A5: TMOV engine':
+        {'TMOV engine': 300},
+    'TMOV Vec->Mat a5 half 20x40: kernel vs NumPy: must agree':
         {},
 }
 

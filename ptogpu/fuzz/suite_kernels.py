@@ -316,13 +316,14 @@ def cmp_edges(fa, fb, ha, hb, ia, ib, ua, ub, m, y, zf, zh, zi, yu):
 
 def mov_shapes(a, b, y):
     """TMOV between int16 4 x 64 tiles over prefilled destinations: 5 valid columns (A2/A3's
-    burst per row brings the rest of a block), whole rows (one flat burst), 3 x 17, and in place."""
+    burst per row brings the rest of a block), whole rows (one flat burst), 3 x 17, in place, and
+    no valid rows."""
     G = _gt(pto.int16, 4, 64)
     full, src = pto.Tile[V, pto.int16, 4, 64](), pto.Tile[V, pto.int16, 4, 64]()
     pto.TASSIGN(full, 0x0)
     pto.TASSIGN(src, 0x0)
     pto.TLOAD(full, G(a))
-    for k, (vr, vc) in enumerate(((4, 5), (3, 64), (3, 17), (4, 64))):
+    for k, (vr, vc) in enumerate(((4, 5), (3, 64), (3, 17), (4, 64), (0, 64))):
         d, whole = pto.Tile[V, pto.int16, 4, 64, RM, vr, vc](), pto.Tile[V, pto.int16, 4, 64]()
         s = pto.Tile[V, pto.int16, 4, 64, RM, vr, vc]()
         at = 0x200 * (k + 1)
@@ -375,7 +376,7 @@ def sort_edges(vf, vh, idx, yf, yh, tf):
     pto.TSTORE(_gt(pto.float32, 2, 128)(tf), d)
 
 
-def mrgsort_edges(vf, vh, idx, sf, sh, mf, mh, df, dh, cf, ch):
+def mrgsort_edges(vf, vh, idx, v8, v64, sf, sh, mf, mh, df, dh, cf, ch, d8, d64):
     """TMRGSORT as a top-k uses it, on 128 float32 and 128 half edge values (NaN heads, signed
     zeros, ties between lists): TSORT32 into 4 sorted blocks (stored: sf, sh), the single-list
     form merging them (mf, mh), and lists loaded back from the blocks -- 4 of them of uneven
@@ -409,6 +410,15 @@ def mrgsort_edges(vf, vh, idx, sf, sh, mf, mh, df, dh, cf, ch):
             for j, f in enumerate((ex.mrgSortList0, ex.mrgSortList1, ex.mrgSortList2, ex.mrgSortList3)):
                 pto.TEXPANDS(counts, f)
                 pto.TSTORE(_gt(pto.int32, 1, 1)(c + 4 * k + j), counts)
+    if pto.current_core().target.name == "cpu":          # (the simulator merges any type of 1 to 8 bytes)
+        for T, v, d in ((pto.uint8, v8, d8), (pto.uint64, v64, d64)):
+            E = 8 // np.dtype(pto.dtypes.storage(pto.dtypes.as_dtype(T))).itemsize
+            a, b = pto.Tile[V, T, 1, 16 * E](), pto.Tile[V, T, 1, 16 * E]()
+            dst, tmp = pto.Tile[V, T, 1, 32 * E](), pto.Tile[V, T, 1, 32 * E]()
+            pto.TLOAD(a, _gt(T, 1, 16 * E)(v))
+            pto.TLOAD(b, _gt(T, 1, 16 * E)(v + 16 * E))
+            pto.TMRGSORT(dst, pto.MrgSortExecutedNumList(), tmp, a, b)
+            pto.TSTORE(_gt(T, 1, 32 * E)(d), dst)
 
 
 def cvt_edges(a, i, y32, y16, yh, yb, z16, zh, z32):
@@ -595,16 +605,18 @@ FUZZ = {
     "mov_relayouts": dict(inputs={"a": _bits(2 * 2048, "half")}, outputs={"y": (2 * 2048, pto.half)},
                           pair="a5@numpy:a5@native"),
     "mov_shapes": dict(inputs={"a": _bits(256, "int16"), "b": _bits(256, "int16")},
-                       outputs={"y": (1024, pto.int16)}, pair="a2a3@numpy:a2a3@native"),
+                       outputs={"y": (1280, pto.int16)}, pair="a2a3@numpy:a2a3@native"),
     "sort_edges": dict(inputs={"vf": values(144, "float32", "edges"), "vh": values(144, "half", "edges"),
                                "idx": values(144, "uint32", "small")},
                        outputs={"yf": (2 * 192, pto.float32), "yh": (2 * 384, pto.half), "tf": (256, pto.float32)},
                        pair="a5@numpy:a5@native"),
     "mrgsort_edges": dict(inputs={"vf": picks(128, _TIES, "float32", 0.5), "vh": values(128, "half", "edges"),
-                                  "idx": values(128, "uint32", "small")},
+                                  "idx": values(128, "uint32", "small"), "v8": values(256, "uint8", "edges"),
+                                  "v64": values(32, "uint64", "edges")},
                           outputs={"sf": (256, pto.float32), "sh": (512, pto.half), "mf": (256, pto.float32),
                                    "mh": (512, pto.half), "df": (512, pto.float32), "dh": (1024, pto.half),
-                                   "cf": (8, pto.int32), "ch": (8, pto.int32)}, pair="a5@numpy:a5@native"),
+                                   "cf": (8, pto.int32), "ch": (8, pto.int32), "d8": (256, pto.uint8),
+                                   "d64": (32, pto.uint64)}, pair="a5@numpy:a5@native"),
     "cvt_edges": dict(inputs={"a": picks(128, _CVT_POOL, "float32", 0.6), "i": values(128, "int32", "edges")},
                       outputs={"y32": (7 * 128, pto.int32), "y16": (7 * 128, pto.int16), "yh": (7 * 128, pto.half),
                                "yb": (7 * 128, pto.bfloat16), "z16": (256, pto.int16), "zh": (256, pto.half),

@@ -45,6 +45,8 @@ class Instr:
     outside the footprint a bug only where the side's reference does not make it."""
     defaults: dict = {}
     """``FuzzConfig`` fields the command line sets for it unless told (``ptogpu fuzz``)."""
+    spaces: tuple[str, ...] = ("ub",)
+    """The destination memories its configurations take (``space``)."""
 
     def formula_fields(self, cfg) -> tuple[str, ...] | None:
         """The target-table fields (``table.field`` paths) this configuration's bytes depend
@@ -56,6 +58,8 @@ class Instr:
     # -- the configuration ----------------------------------------------------------------
     def validate(self, cfg) -> None:
         """ValueError for fields this instruction does not take."""
+        if cfg.space not in self.spaces:
+            raise ValueError(f"{self.name.upper()} campaigns take space {' or '.join(self.spaces)}, not {cfg.space!r}")
         if cfg.layout != "nd":
             raise ValueError("tile layouts other than nd apply to MGATHER into UB only")
         if cfg.storage is not None:

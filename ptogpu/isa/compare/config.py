@@ -133,7 +133,7 @@ class CompareInstr(DataOperands):
         """Row r alone (of every part), then rows 0..r."""
         split = self._split(cfg, np.asarray(vals))
         parts = [p.reshape(cfg.rows, -1) for k, p in split.items() if k != "scalar"]
-        s = list(split.get("scalar", ()))
+        s = np.asarray(split.get("scalar", ()), np.int64)     # (an array: an empty list would make the rows float64)
         yield dict(rows=1), np.concatenate([p[r:r + 1].reshape(-1) for p in parts] + [s])
         yield dict(rows=r + 1), np.concatenate([p[:r + 1].reshape(-1) for p in parts] + [s])
 

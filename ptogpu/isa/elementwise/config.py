@@ -77,7 +77,7 @@ class ElementwiseInstr(DataOperands):
         """Row r alone (of each source; the scalar kept), then rows 0..r."""
         n = cfg.rows * cfg.cols
         parts = [vals[k * n:(k + 1) * n].reshape(cfg.rows, cfg.cols) for k in range(self.arity)]
-        s = list(vals[n * self.arity:])
+        s = vals[n * self.arity:]                   # (an array: an empty list would make the rows float64)
         yield dict(rows=1), np.concatenate([p[r:r + 1].reshape(-1) for p in parts] + [s])
         yield dict(rows=r + 1), np.concatenate([p[:r + 1].reshape(-1) for p in parts] + [s])
 

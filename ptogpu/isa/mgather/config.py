@@ -44,6 +44,7 @@ def make_tiles(cfg, L: dict):
 class MGather(Instr):
     make_tiles = staticmethod(make_tiles)
     name = "mgather"
+    spaces = ("ub", "l1")
 
     def lo32_cast(self, cfg) -> bool:
         return cfg.index_dtype in ("int32", "uint32")

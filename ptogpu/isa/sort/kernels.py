@@ -44,7 +44,7 @@ def run_tsort32(core, dst, src, idx, tmp) -> bool:
     return True
 
 
-MRG_KINDS = {"float32": "MK_F32", "half": "MK_F16", "bfloat16": "MK_BF16", "float64": "MK_F64", "int8": "MK_I8",
+MRG_KINDS = {"float32": "MK_F32", "half": "MK_F16", "bfloat16": "MK_BF16", "int8": "MK_I8",
              "uint8": "MK_U8", "int16": "MK_I16", "uint16": "MK_U16", "int32": "MK_I32", "uint32": "MK_U32",
              "int64": "MK_I64", "uint64": "MK_U64"}
 

@@ -2,7 +2,8 @@
 generated values are src's bits over its valid region; ``op`` names dst's element type when it
 differs from src's (the simulator converts the value, the NPUs refuse a size change); the
 output is dst's storage, padding included (``--dst-fill`` shows which bytes a target's copy
-writes). A campaign across two targets shows the move's divergences, each explained by a rule
+writes). ``--space l1``: Vec -> Mat, dst an NZ tile in L1 (rows and columns padded to whole
+fractals), its L1 bytes the output. A campaign across two targets shows the move's divergences, each explained by a rule
 field of the TMOV table (or a static check that rejects a side)."""
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ class TmovInstr(DataOperands):
     ops = ("",) + CPU_TYPES
     name = "tmov"
     defaults = {"rows": 4, "cols": 20, "oob": "undefined", "dtype": "float32", "dst_fill": 0xAB}
+    spaces = ("ub", "l1")
 
     def dst_type(self, cfg) -> str:
         return cfg.op or cfg.dtype
@@ -30,20 +32,44 @@ class TmovInstr(DataOperands):
 
     def label(self, cfg) -> str:
         to = f"->{cfg.op}" if cfg.op else ""
-        return f"TMOV Vec->Vec {cfg.target} {cfg.dtype}{to} {cfg.rows}x{cfg.cols}"
+        return f"TMOV Vec->{'Mat' if cfg.space == 'l1' else 'Vec'} {cfg.target} {cfg.dtype}{to} {cfg.rows}x{cfg.cols}"
 
     def layout(self, cfg) -> dict:
         # one storage shape for both tiles (A2/A3's static_assert), wide enough for either type
         Td = dtypes.as_dtype(self.dst_type(cfg)).itemsize
         shape = (cfg.rows, pad_to(cfg.cols, 32 // min(cfg.esize, Td)))
+        if cfg.space == "l1":                       # whole fractals: 16 rows by 32 bytes
+            shape = (pad_to(cfg.rows, 16), pad_to(cfg.cols, max(16, 32 // min(cfg.esize, Td))))
         size = pad_to(shape[0] * shape[1] * cfg.esize, 32)
-        return {"dst_shape": shape, "Td": Td, "src_addr": 0, "dst_addr": size, "out_bytes": shape[0] * shape[1] * Td}
+        return {"dst_shape": shape, "Td": Td, "src_addr": 0, "dst_addr": 0 if cfg.space == "l1" else size,
+                "out_bytes": shape[0] * shape[1] * Td}
+
+    def needs(self, cfg, L: dict) -> dict[str, int]:
+        if cfg.space != "l1":
+            return super().needs(cfg, L)
+        return {"ub": L["out_bytes"] // L["Td"] * L["T"], "l1": L["out_bytes"]}
+
+    def footprint(self, cfg, L: dict):
+        return {"l1": [(0, L["out_bytes"])]} if cfg.space == "l1" else super().footprint(cfg, L)
+
+    def read_out(self, core, cfg, L: dict) -> np.ndarray:
+        return core.read("l1", 0, L["out_bytes"]) if cfg.space == "l1" else super().read_out(core, cfg, L)
 
     def program(self, pto, core, cfg, L, T, vals, each, before) -> None:
         V, RM = pto.TileType.Vec, pto.BLayout.RowMajor
         src = pto.Tile[V, T, *L["dst_shape"], RM, cfg.rows, cfg.cols]()
-        dst = pto.Tile[V, dtypes.as_dtype(self.dst_type(cfg)), *L["dst_shape"], RM, cfg.rows, cfg.cols]()
-        self.place(pto, core, cfg, L, src, dst, vals, each)
+        Td = dtypes.as_dtype(self.dst_type(cfg))
+        if cfg.space == "l1":
+            dst = pto.Tile[pto.TileType.Mat, Td, *L["dst_shape"], pto.BLayout.ColMajor, cfg.rows, cfg.cols,
+                           pto.SLayout.RowMajor]()
+            pto.TASSIGN(src, L["src_addr"])
+            pto.TASSIGN(dst, L["dst_addr"])
+            if cfg.dst_fill:
+                core.write("l1", L["dst_addr"], bytes([cfg.dst_fill]) * L["out_bytes"])
+            src.set(each(vals, cfg.rows, cfg.cols))
+        else:
+            dst = pto.Tile[V, Td, *L["dst_shape"], RM, cfg.rows, cfg.cols]()
+            self.place(pto, core, cfg, L, src, dst, vals, each)
         before()
         pto.TMOV(dst, src)
 
