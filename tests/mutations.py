@@ -238,6 +238,10 @@ MUTATIONS = [
     ("tmov burst blocks", "tmov.cu",
      "    p.rows = VR;\n    p.len = (VC * T + 31) / 32 * 32;",
      "    p.rows = VR;\n    p.len = VC * T;"),
+    # the simulator's float8_e5m2 TGATHERB offsets: the exponent read one bit off
+    ("tgatherb e5m2 exponent", "tgatherb.cu",
+     "        v = tg_minifloat(p[0] >> 7, (p[0] >> 2) & 31u, p[0] & 3u, 5, 2, true, &special);",
+     "        v = tg_minifloat(p[0] >> 7, (p[0] >> 3) & 31u, p[0] & 3u, 5, 2, true, &special);"),
     # TCVT integer -> integer with saturation ON: not clamped to the destination's range
     ("cvt int sat", "cvt.cu",
      "    if (sat) return (u64)((double)xi < dlo ? (i64)dlo : (double)xi > dhi ? (i64)dhi : xi);",

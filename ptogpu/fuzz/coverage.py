@@ -80,6 +80,7 @@ NOT_RUN = {
     "mscatter.cu": "dispatch arms of element sizes and OOB modes per kernel, the 64-bit casts of hybrid "
                    "blocks (explanations ask them only on a divergence)",
     "tgather.cu": "the compare form's faults (its tiles are bound inside UB)",
+    "tmov.cu": "the NZ-source Vec -> Mat bursts (a kernel's outputs are GM; the TMOV configuration's source is ND)",
     "host_shim.h": "the shim's error paths (a launch that cannot run)",
     "ref/mgather_ref.cuh": "ref_tile, the scalar image for GM of 2 GiB or more, Wrap of capacity 0 and a GM "
                            "smaller than one element (no campaign's engine runs them)",
@@ -243,8 +244,10 @@ class Coverage:
             rows.append(f"{name:28s} {'not built':>16s} {'':>16s}  no campaign of the suite loads this kernel family"
                         + (" (ptogpu simt's traces, not a verdict)" if name == "simt_trace.cu" else ""))
         lr, lt, br, bt = self.aim()
+        met = "met" if pct(lr, lt) >= 95 and pct(br, bt) >= 90 else \
+            f"not met: {pct(lr, lt):.1f} % of lines, {pct(br, bt):.1f} % of branches"
         rows.append(f"{'kernels and references':28s} {lr:6d}/{lt:<5d} {pct(lr, lt):4.0f}% {br:6d}/{bt:<5d} "
-                    f"{pct(br, bt):4.0f}%  (the aim: 95 % of lines, 90 % of branches)")
+                    f"{pct(br, bt):4.0f}%  (the aim: 95 % of lines, 90 % of branches; {met})")
         lr, lt, br, bt = self.totals()
         rows.append(f"{'all that was built':28s} {lr:6d}/{lt:<5d} {pct(lr, lt):4.0f}% {br:6d}/{bt:<5d} "
                     f"{pct(br, bt):4.0f}%  (branches: every template instantiation's)")
