@@ -54,16 +54,18 @@ def fill_lines(cfg: FuzzConfig, space: str, addr: int, nbytes: int, ind: str) ->
             f"   # what the destination held before"]
 
 
-def one_source_lines(cfg: FuzzConfig, L: dict, vals, D: str, ln: list[str], i: str) -> None:
+def one_source_lines(cfg: FuzzConfig, L: dict, vals, D: str, ln: list[str], i: str, *, mat: bool = False) -> None:
     """The one-source set-up of ``DataOperands.place``: src (``src_shape``, or ``dst_shape``) and
-    dst tiles of element types ``cfg.dtype`` and ``D``, their TASSIGNs, dst's fill, src's values."""
+    dst tiles of element types ``cfg.dtype`` and ``D``, their TASSIGNs, dst's fill, src's values
+    (``mat``: dst an NZ Mat tile in L1)."""
     T = dtype_text(cfg.dtype)
     (sr, sc), (dr, dc) = L.get("src_shape", L["dst_shape"]), L["dst_shape"]
+    loc, bl, sl = ("Mat", "ColMajor", ", pto.SLayout.RowMajor") if mat else ("Vec", "RowMajor", "")
     ln += [f"{i}src = pto.Tile[pto.TileType.Vec, {T}, {sr}, {sc}, pto.BLayout.RowMajor, {cfg.rows}, {cfg.cols}]()",
-           f"{i}dst = pto.Tile[pto.TileType.Vec, {dtype_text(D)}, {dr}, {dc}, pto.BLayout.RowMajor, {cfg.rows}, "
-           f"{cfg.cols}]()",
+           f"{i}dst = pto.Tile[pto.TileType.{loc}, {dtype_text(D)}, {dr}, {dc}, pto.BLayout.{bl}, {cfg.rows}, "
+           f"{cfg.cols}{sl}]()",
            f"{i}pto.TASSIGN(src, {L['src_addr']:#x})", f"{i}pto.TASSIGN(dst, {L['dst_addr']:#x})"]
-    ln += fill_lines(cfg, "ub", L["dst_addr"], L["out_bytes"], i)
+    ln += fill_lines(cfg, "l1" if mat else "ub", L["dst_addr"], L["out_bytes"], i)
     st = np.dtype(f"u{vals.dtype.itemsize}")
     ln += array_lines("v", vals.view(st).reshape(cfg.rows, cfg.cols), f"np.{st.name}", i, f".view({T})")
     ln.append(f"{i}src.set(v)")
