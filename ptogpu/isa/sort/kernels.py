@@ -1,10 +1,11 @@
 """TSORT32 and TMRGSORT on the kernel backends (cuda_src/sort.cu, ``tile_sort32``,
-``tile_mrgsort``): one thread per instance, a check pass then the sort or merge. The kernel works out the rows, blocks and lanes each target sorts
-and its tie rule from the target's rule words, not from the NumPy semantics it is checked
-against. Plain tiles only (this core's, in UB, row-major, no boxes) and neither modelled
-vendor bug (rows of 255 * k blocks on the NPUs, the simulator's 2-byte block offsets): those run
-NumPy, as do TMRGSORT's 1-byte float types and a merge whose reads overlap its writes where the
-target reads every list first. Returns False where NumPy must run (it wrote nothing)."""
+``tile_mrgsort``): one thread per instance, a check pass then the sort or merge. The kernels
+work out the rows, blocks, lanes, merge destination and tie rule each target has from its rule
+words, not from the NumPy semantics they are checked against. Plain tiles only (this core's, in
+UB, row-major, no boxes) and neither modelled TSORT32 vendor bug (rows of 255 * k blocks on the
+NPUs, the simulator's 2-byte block offsets): those run NumPy, as do TMRGSORT on the 8-bit float
+types and a merge whose reads overlap its writes where the target reads every list first.
+Returns False where NumPy must run (it wrote nothing)."""
 from __future__ import annotations
 
 import numpy as np
