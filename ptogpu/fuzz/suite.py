@@ -344,6 +344,8 @@ def campaigns(backend: str = "native") -> list[Known]:
                                                                dtype="int8", index_dtype="uint32"), "a5", "mixed"),
                 ("MGATHER A5 Elem Undefined float32 16x16, an index at GM's end",
                  FuzzConfig(rows=16, cols=16, table_size=256, oob="undefined"), "a5", "edge"),
+                ("MGATHER A5 Row Undefined float32 8x24, a row at GM's end",
+                 FuzzConfig(mode="row", rows=8, cols=24, table_size=96, oob="undefined"), "a5", "edge"),
                 ("MGATHER A5 Row Clamp int8 8x24", FuzzConfig(mode="row", rows=8, cols=24, table_size=96,
                                                               oob="clamp", dtype="int8"), "a5", "mixed"),
                 ("MGATHER A5 Row Zero float32 GM->L1 6x12", FuzzConfig(space="l1", mode="row", rows=6, cols=12,
@@ -784,6 +786,8 @@ EXPECT: dict[str, dict[str, int]] = {
     'TMOV Vec->Mat float32 20x24, CPU sim vs A5: TMOV engine':
         {'TMOV engine': 300},
     'TMOV Vec->Mat a5 half 20x40: kernel vs NumPy: must agree':
+        {},
+    "MGATHER A5 Row Undefined float32 8x24, a row at GM's end, per-thread launch: SIMT kernel vs NumPy: must agree":
         {},
 }
 
