@@ -242,6 +242,10 @@ MUTATIONS = [
     ("tgatherb e5m2 exponent", "tgatherb.cu",
      "        v = tg_minifloat(p[0] >> 7, (p[0] >> 2) & 31u, p[0] & 3u, 5, 2, true, &special);",
      "        v = tg_minifloat(p[0] >> 7, (p[0] >> 3) & 31u, p[0] & 3u, 5, 2, true, &special);"),
+    # TGATHER's mask form misses a source read of the bytes it writes (the kernel then runs in place)
+    ("tgather mask alias", "tgather.cu",
+     "                        rec[3] = 0;                            // a read of written bytes: NumPy",
+     "                        ;                                      // a read of written bytes: NumPy"),
     # TCVT integer -> integer with saturation ON: not clamped to the destination's range
     ("cvt int sat", "cvt.cu",
      "    if (sat) return (u64)((double)xi < dlo ? (i64)dlo : (double)xi > dhi ? (i64)dhi : xi);",

@@ -325,6 +325,9 @@ def campaigns(backend: str = "native") -> list[Known]:
                            ("nz_gather", "a2a3", 300), ("tgatherb_float_offsets", "cpu", 300),
                            ("mscatter_edges", "a5", 300), ("mscatter_edges", "cpu", 300),
                            ("tgather_cmp", "a5", 300), ("tgather_cmp", "a2a3", 300),
+                           ("tgather_in_place", "a5", 200), ("tgather_in_place", "a2a3", 200),
+                           ("tgather_in_place", "cpu", 200), ("tgatherb_misaligned", "a5", 200),
+                           ("tgatherb_misaligned", "a2a3", 200),
                            ("cmp_edges", "cpu", 300), ("cmp_edges", "a2a3", 300), ("cmp_edges", "a5", 300),
                            ("mov_shapes", "cpu", 300), ("mov_shapes", "a2a3", 300), ("mov_shapes", "a5", 300),
                            ("mov_relayouts", "a5", 200),
@@ -788,6 +791,16 @@ EXPECT: dict[str, dict[str, int]] = {
     'TMOV Vec->Mat a5 half 20x40: kernel vs NumPy: must agree':
         {},
     "MGATHER A5 Row Undefined float32 8x24, a row at GM's end, per-thread launch: SIMT kernel vs NumPy: must agree":
+        {},
+    'Kernels: tgather_in_place a5: kernel vs NumPy: must agree':
+        {},
+    'Kernels: tgather_in_place a2a3: kernel vs NumPy: must agree':
+        {},
+    'Kernels: tgather_in_place cpu: kernel vs NumPy: must agree':
+        {},
+    'Kernels: tgatherb_misaligned a5: kernel vs NumPy: must agree':
+        {},
+    'Kernels: tgatherb_misaligned a2a3: kernel vs NumPy: must agree':
         {},
 }
 

@@ -221,6 +221,17 @@ def tgatherb_float_offsets(src8, srch, oh, of, oe, o5, y8, yh, ye, y5):
         pto.TSTORE(_gt(T, 1, cols)(y), d)
 
 
+def tgatherb_misaligned(src8, off, y):
+    """The NPUs' TGATHERB with byte offsets that are not whole 32-byte blocks (the hardware drops
+    the low bits) over int8 data."""
+    s8, o = pto.Tile[V, pto.int8, 1, 1024](), pto.Tile[V, pto.uint32, 1, 8]()
+    pto.TLOAD(s8, _gt(pto.int8, 1, 1024)(src8))
+    pto.TLOAD(o, _gt(pto.uint32, 1, 8)(off))
+    d = pto.Tile[V, pto.int8, 1, 256]()
+    pto.TGATHERB(d, s8, o)
+    pto.TSTORE(_gt(pto.int8, 1, 256)(y), d)
+
+
 def mscatter_edges(vf, vi, vh, vu, idx, tmax, tmin, tadd, thadd, tumin, timax):
     """MSCATTER atomics on edge values into 32 slots (indices below 64: about two writers a
     slot, the rest skipped): float32 Max and Min over values that mostly tie (signed zeros, NaN,
@@ -280,6 +291,36 @@ def tgather_cmp(v, k, hv, kh, iv, y, c, yh, yi):
         pto.TGATHER[mode](dd, s3, k3, c3, tmp, 3)
         pto.TSTORE(_gt(pto.int32, 4, 64)(out), dd)
         pto.TSTORE(_gt(pto.int32, 1, 8)(out + 256), cf)
+
+
+def tgather_in_place(a, i, k, y, z):
+    """TGATHER's index, mask and compare forms whose destination shares bytes with a source (the
+    pages leave that undefined; ptogpu reads every source first): each kernel must see the
+    overlap and leave the call to NumPy."""
+    G = _gt(pto.int32, 4, 32)
+    src, idx, tmp = pto.Tile[V, pto.int32, 4, 32](), pto.Tile[V, pto.int32, 4, 32](), pto.Tile[V, pto.uint8, 4, 256]()
+    shifted, itmp = pto.Tile[V, pto.int32, 4, 32](), pto.Tile[V, pto.int32, 4, 32]()
+    for t, at in ((src, 0x0), (idx, 0x200), (shifted, 0x80), (tmp, 0x1000), (itmp, 0x1400)):
+        pto.TASSIGN(t, at)
+    pto.TLOAD(src, G(a))
+    pto.TLOAD(idx, G(i))
+    pto.TGATHER(shifted, src, idx, itmp)                  # dst: src's rows 1.. and 3 rows past it
+    pto.TSTORE(G(y), src)
+    pto.TLOAD(src, G(a))
+    pto.TGATHER[pto.MaskPattern.P0101](shifted, src)      # the mask form, over its own source
+    pto.TSTORE(G(y + 128), src)
+    if pto.current_core().target.name != "cpu":           # (the simulator has no compare form)
+        CM = pto.BLayout.ColMajor
+        pto.TLOAD(src, G(a))
+        kt, cd = pto.Tile[V, pto.uint32, 16, 1, CM, 3, 1](), pto.Tile[V, pto.int32, 8, 1, CM, 3, 1]()
+        d = pto.Tile[V, pto.int32, 4, 32]()
+        for t, at in ((kt, 0x400), (cd, 0x40), (d, 0x600)):
+            pto.TASSIGN(t, at)
+        kf = pto.Tile[V, pto.uint32, 1, 16]()
+        pto.TASSIGN(kf, 0x400)
+        pto.TLOAD(kf, _gt(pto.uint32, 1, 16)(k))
+        pto.TGATHER[pto.CmpMode.EQ](d, src, kt, cd, tmp, 0)   # cdst over src0's first row
+        pto.TSTORE(G(z), src)
 
 
 def cmp_edges(fa, fb, ha, hb, ia, ib, ua, ub, m, y, zf, zh, zi, yu):
@@ -424,7 +465,7 @@ def mrgsort_edges(vf, vh, idx, v8, v64, sf, sh, mf, mh, df, dh, cf, ch, d8, d64)
             pto.TSTORE(_gt(T, 1, 32 * E)(d), dst)
 
 
-def cvt_edges(a, i, y32, y16, yh, yb, z16, zh, z32):
+def cvt_edges(a, i, y32, y16, yh, yb, z16, zh, z32, s16):
     """TCVT of float32 edge values (ties at +-0.5, 1.5, 2.5 and of half's and bfloat16's
     roundings, NaN payloads, infinities, denormals, the extremes) to int32, int16, half and
     bfloat16 under every round mode the target's pair table takes for them, saturating by default
@@ -441,6 +482,11 @@ def cvt_edges(a, i, y32, y16, yh, yb, z16, zh, z32):
                 continue
             pto.TCVT(d, src, mode)
             pto.TSTORE(_gt(D, 2, 64)(y + k * 128), d)
+    mode = next(m for m in pto.RoundMode if letter_for(core, "float32", "int16", m) is not None)
+    d16 = pto.Tile[V, pto.int16, 2, 64]()
+    for j, sat in enumerate((pto.SaturationMode.ON, pto.SaturationMode.OFF)):     # float32 -> int16, both ways
+        pto.TCVT(d16, src, mode, sat)
+        pto.TSTORE(_gt(pto.int16, 2, 64)(s16 + j * 128), d16)
     isrc = pto.Tile[V, pto.int32, 2, 64]()
     pto.TLOAD(isrc, _gt(pto.int32, 2, 64)(i))
     z = (z16, zh, z32)
@@ -589,6 +635,8 @@ FUZZ = {
                 "o5": values(32, "float8_e5m2", "small")},
         outputs={"y8": (96, pto.int8), "yh": (48, pto.half), "ye": (16, pto.half), "y5": (16, pto.half)},
         pair="cpu@numpy:cpu@native"),
+    "tgatherb_misaligned": dict(inputs={"src8": _bits(1024, "int8"), "off": indices(8, 1000, "uint32", "uniform")},
+                                outputs={"y": (256, pto.int8)}, pair="a5@numpy:a5@native"),
     "mscatter_edges": dict(inputs={"vf": picks(128, _TIES, "float32", 0.9), "vi": values(128, "int32", "edges"),
                                    "vh": values(128, "half", "edges"), "vu": values(128, "uint32", "edges"),
                                    "idx": indices(128, 64, "int32", "uniform")},
@@ -600,6 +648,9 @@ FUZZ = {
                                 "kh": picks(16, _HKS, "uint16", 0.9), "iv": values(256, "int32", "small")},
                         outputs={"y": (512, pto.int32), "c": (16, pto.int32), "yh": (264, pto.int32),
                                  "yi": (264, pto.int32)}, pair="a5@numpy:a5@native"),
+    "tgather_in_place": dict(inputs={"a": values(128, "int32", "small"), "i": indices(128, 32, "int32", "uniform"),
+                                     "k": values(16, "uint32", "small")},
+                             outputs={"y": (256, pto.int32), "z": (128, pto.int32)}, pair="a5@numpy:a5@native"),
     "cmp_edges": dict(inputs={"fa": values(128, "float32", "edges"), "fb": values(128, "float32", "edges"),
                               "ha": values(256, "half", "edges"), "hb": values(256, "half", "edges"),
                               "ia": values(128, "int32", "edges"), "ib": values(128, "int32", "edges"),
@@ -625,7 +676,8 @@ FUZZ = {
     "cvt_edges": dict(inputs={"a": picks(128, _CVT_POOL, "float32", 0.6), "i": values(128, "int32", "edges")},
                       outputs={"y32": (7 * 128, pto.int32), "y16": (7 * 128, pto.int16), "yh": (7 * 128, pto.half),
                                "yb": (7 * 128, pto.bfloat16), "z16": (256, pto.int16), "zh": (256, pto.half),
-                               "z32": (256, pto.float32)}, pair="a5@numpy:a5@native"),
+                               "z32": (256, pto.float32), "s16": (256, pto.int16)},
+                      pair="a5@numpy:a5@native"),
     "reg_gather": dict(inputs={"tab": _bits(2048, "uint8"), "i16": indices(128, 2048, "uint16", "mixed"),
                                "i32": indices(64, 512, "uint32", "uniform"), "off": indices(64, 64, "uint32", "uniform")},
                        outputs={"y": (1280, pto.uint8)}, pair="a5@numpy:a5@native"),
