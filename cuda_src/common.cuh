@@ -142,11 +142,14 @@ struct Mem {
     m.a[SPACE_UB].p = ub + (inst) * ub_stride; m.a[SPACE_UB].size = ub_size;       \
     m.a[SPACE_L1].p = l1 + (inst) * l1_stride; m.a[SPACE_L1].size = l1_size
 
-// A UB kernel's instance: its parameter block P, fault record rec, memory m and UB U.
-#define PTO_UB_INSTANCE(inst)                                                      \
+// A kernel's instance: its parameter block P, fault record rec and memory m (PTO_UB_INSTANCE:
+// and its UB, U).
+#define PTO_INSTANCE(inst)                                                         \
     const i64 *P = prm + (inst) * prm_stride;                                      \
     u64 *rec = fault + (inst) * FAULT_WORDS;                                       \
-    PTO_MEM_OF(m, inst);                                                           \
+    PTO_MEM_OF(m, inst)
+#define PTO_UB_INSTANCE(inst)                                                      \
+    PTO_INSTANCE(inst);                                                            \
     const Arena &U = m.a[SPACE_UB]
 
 // One block per instance; grid-stride when the batch is larger than the grid. On the host

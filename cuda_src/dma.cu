@@ -17,9 +17,7 @@ enum { DMA_B_SRC = 0, DMA_B_DST, DMA_B_LEN, DMA_B_WORDS };
 extern "C" __global__ void dma_bursts(PTO_KERNEL_PARAMS) {
     if (threadIdx.x | threadIdx.y | threadIdx.z) return;
     PTO_FOR_EACH_INSTANCE(inst) {
-        const i64 *P = prm + inst * prm_stride;
-        u64 *rec = fault + inst * FAULT_WORDS;
-        PTO_MEM_OF(m, inst);
+        PTO_INSTANCE(inst);
         const BurstFmt f = burst_fmt(P + DMA_FMT);
         const Arena &S = m.a[P[DMA_SRC_SPACE]], &D = m.a[P[DMA_DST_SPACE]];
         const i64 K = P[DMA_K];

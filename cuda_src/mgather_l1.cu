@@ -70,9 +70,7 @@ PTO_DEV void l1_row_run(const i64 *P, const Mem &m, u64 *rec, int act) {
 extern "C" __global__ void mgather_l1_row(PTO_KERNEL_PARAMS) {
     if (threadIdx.x | threadIdx.y | threadIdx.z) return;
     PTO_FOR_EACH_INSTANCE(inst) {
-        const i64 *P = prm + inst * prm_stride;
-        u64 *rec = fault + inst * FAULT_WORDS;
-        PTO_MEM_OF(m, inst);
+        PTO_INSTANCE(inst);
         if (pass == 0) l1_row_run(P, m, rec, ACT_NOTE);
         else if (rec[0] == FAULT_NONE) l1_row_run(P, m, rec, ACT_WRITE);
     }
@@ -128,9 +126,7 @@ PTO_DEV void l1_elem_write(const i64 *P, const Mem &m, i64 off) {
 extern "C" __global__ void mgather_l1_elem_scalar(PTO_KERNEL_PARAMS) {
     if (threadIdx.x | threadIdx.y | threadIdx.z) return;
     PTO_FOR_EACH_INSTANCE(inst) {
-        const i64 *P = prm + inst * prm_stride;
-        u64 *rec = fault + inst * FAULT_WORDS;
-        PTO_MEM_OF(m, inst);
+        PTO_INSTANCE(inst);
         const i64 VR = P[L1_VR], VC = P[L1_VC], N = P[L1_ROWS] * P[L1_COLS];
         if (pass == 0) {
             for (i64 r = 0; r < VR; ++r)
@@ -148,9 +144,7 @@ extern "C" __global__ void mgather_l1_elem_scalar(PTO_KERNEL_PARAMS) {
 
 extern "C" __global__ void mgather_l1_elem_simt(PTO_KERNEL_PARAMS) {
     PTO_FOR_EACH_INSTANCE(inst) {
-        const i64 *P = prm + inst * prm_stride;
-        u64 *rec = fault + inst * FAULT_WORDS;
-        PTO_MEM_OF(m, inst);
+        PTO_INSTANCE(inst);
         const i64 VR = P[L1_VR], VC = P[L1_VC], R = P[L1_ROWS], C0 = P[L1_C0];
         const u64 N = (u64)(R * P[L1_COLS]);
         const u32 warps = elem_launch_warps((u32)N);

@@ -241,11 +241,6 @@ PTO_DEV bool seq_instance(const i64 *P, const Mem &m, int act) {
     return true;
 }
 
-#define MS_SETUP(inst)                                                   \
-    const i64 *P = prm + (inst) * prm_stride;                            \
-    u64 *rec = fault + (inst) * FAULT_WORDS;                             \
-    PTO_MEM_OF(m, inst)
-
 #ifdef PTO_HOST_SHIM
 // Elem, RowMajor src and index tiles of exactly VC columns inside UB, 4-byte indices, a
 // power-of-two element size: position p is element p of both tiles. `atomics`: an atomic op
@@ -372,7 +367,7 @@ extern "C" __global__ void mscatter_seq(PTO_KERNEL_PARAMS) {
     (void)pass;
     if (threadIdx.x | threadIdx.y | threadIdx.z) return;
     PTO_FOR_EACH_INSTANCE(inst) {
-        MS_SETUP(inst);
+        PTO_INSTANCE(inst);
 #ifdef PTO_HOST_SHIM
         if (seq_elem_fast(P, m)) continue;
 #endif
@@ -557,7 +552,7 @@ PTO_DEV void a5_instance(const i64 *P, const Mem &m, u64 *rec, u32 warps, int pa
 
 extern "C" __global__ void mscatter_a5_source(PTO_KERNEL_PARAMS) {
     PTO_FOR_EACH_INSTANCE(inst) {
-        MS_SETUP(inst);
+        PTO_INSTANCE(inst);
 #ifdef PTO_HOST_SHIM
         if (pto_lockstep_block() && a5_elem_fast(P, m)) continue;   // the vector form of the block
 #endif
@@ -766,7 +761,7 @@ struct LastWarp {
 
 extern "C" __global__ void mscatter_a5_last(PTO_KERNEL_PARAMS) {
     PTO_FOR_EACH_INSTANCE(inst) {
-        MS_SETUP(inst);
+        PTO_INSTANCE(inst);
 #ifdef PTO_HOST_SHIM
         if (P[MS_LASTSCAN] == SCAN_OWNER && a5_last_owner(P, m)) continue;
 #endif

@@ -19,9 +19,7 @@ enum { RG_SAME = 0, RG_B8_TO_B16 = 1, RG_B64_WORDS = 2, RG_BLOCKS = 3 };
 
 extern "C" __global__ void reg_gather(PTO_KERNEL_PARAMS) {
     PTO_FOR_EACH_INSTANCE(inst) {
-        const i64 *P = prm + inst * prm_stride;
-        u64 *rec = fault + inst * FAULT_WORDS;
-        PTO_MEM_OF(m, inst);
+        PTO_INSTANCE(inst);
         const Arena &U = m.a[SPACE_UB], &R = m.a[SPACE_L1];
         const i64 n = P[RG_LANES], mode = P[RG_MODE], ss = P[RG_SSIZE], ds = P[RG_DSIZE];
         const i64 *idx = P + RG_HDR, *on = P + RG_HDR + n;
@@ -61,9 +59,7 @@ extern "C" __global__ void reg_gather(PTO_KERNEL_PARAMS) {
 
 extern "C" __global__ void reg_gatherb(PTO_KERNEL_PARAMS) {
     PTO_FOR_EACH_INSTANCE(inst) {
-        const i64 *P = prm + inst * prm_stride;
-        u64 *rec = fault + inst * FAULT_WORDS;
-        PTO_MEM_OF(m, inst);
+        PTO_INSTANCE(inst);
         const Arena &U = m.a[SPACE_UB], &R = m.a[SPACE_L1];
         const i64 k = (i64)threadIdx.x;
         if (k >= 8 || threadIdx.y || threadIdx.z) continue;

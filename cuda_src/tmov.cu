@@ -146,9 +146,7 @@ PTO_DEV void mp_unit(const i64 *P, i64 k, i64 *sa, i64 *da) {
 extern "C" __global__ void tile_move_map(PTO_KERNEL_PARAMS) {
     if (threadIdx.x | threadIdx.y | threadIdx.z) return;
     PTO_FOR_EACH_INSTANCE(inst) {
-        const i64 *P = prm + inst * prm_stride;
-        u64 *rec = fault + inst * FAULT_WORDS;
-        PTO_MEM_OF(m, inst);
+        PTO_INSTANCE(inst);
         const Arena &A = m.a[P[MP_SSPACE]], &B = m.a[P[MP_DSPACE]];
         i64 unit;
         const i64 n = mp_units(P, &unit);
