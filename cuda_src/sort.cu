@@ -192,6 +192,22 @@ PTO_DEV bool mg_any_empty(const i64 *n, const i64 *head, int nl) {
     return false;
 }
 
+// The lists merged into 8-byte records at `out` on, at most `cap` of them (cap < 0: no bound),
+// stopping after the record that empties a list when `exh`. A record goes through a register:
+// `out` may be a list's own bytes (the simulator merging a row into itself).
+PTO_DEV void mg_merge(u8 *base, const i64 *addr, const i64 *n, i64 *head, int nl, int k, i64 out, i64 cap,
+                      bool exh) {
+    for (i64 w = 0; cap < 0 || w < cap; ++w) {
+        const int j = mg_pick(base, addr, n, head, nl, k);
+        if (j < 0) return;
+        u8 r8[8];
+        PTO_MEMCPY(r8, base + addr[j] + 8 * head[j], 8);
+        PTO_MEMCPY(base + out + 8 * w, r8, 8);
+        ++head[j];
+        if (exh && mg_any_empty(n, head, nl)) return;
+    }
+}
+
 PTO_DEV bool mg_overlap(i64 a, i64 an, i64 b, i64 bn) { return an > 0 && bn > 0 && a < b + bn && b < a + an; }
 
 extern "C" __global__ void tile_mrgsort(PTO_KERNEL_PARAMS) {
@@ -217,12 +233,7 @@ extern "C" __global__ void tile_mrgsort(PTO_KERNEL_PARAMS) {
             for (i64 g = 0; g < groups; ++g) {
                 i64 addr[4], n[4] = {S, S, S, S}, head[4] = {0, 0, 0, 0};
                 for (int j = 0; j < 4; ++j) addr[j] = P[MG_SRC] + (g * 4 + j) * S * 8;
-                for (i64 out = 0;; ++out) {
-                    const int j = mg_pick(U.p, addr, n, head, 4, k);
-                    if (j < 0) break;
-                    PTO_MEMCPY(U.p + P[MG_DST] + (g * 4 * S + out) * 8, U.p + addr[j] + 8 * head[j], 8);
-                    ++head[j];
-                }
+                mg_merge(U.p, addr, n, head, 4, k, P[MG_DST] + g * 4 * S * 8, -1, false);
             }
             continue;
         }
@@ -248,15 +259,7 @@ extern "C" __global__ void tile_mrgsort(PTO_KERNEL_PARAMS) {
                 continue;                                   // (in place: what the merge wrote is what it reads)
             }
             if (rec[0] != FAULT_NONE || rec[3] == 0) continue;
-            for (i64 out = 0; out < cap; ++out) {
-                const int j = mg_pick(U.p, addr, n, head, nl, k);
-                if (j < 0) break;
-                u8 r8[8];
-                PTO_MEMCPY(r8, U.p + addr[j] + 8 * head[j], 8);
-                PTO_MEMCPY(U.p + P[MG_DST] + 8 * out, r8, 8);
-                ++head[j];
-                if (P[MG_EXH] && mg_any_empty(n, head, nl)) break;
-            }
+            mg_merge(U.p, addr, n, head, nl, k, P[MG_DST], cap, P[MG_EXH] != 0);
         } else {
             const i64 db = (P[MG_DVC] * mg_size(k) + 31) / 32 * 32;     // whole blocks tmp -> dst
             if (pass == 0) {
@@ -270,13 +273,7 @@ extern "C" __global__ void tile_mrgsort(PTO_KERNEL_PARAMS) {
                 continue;
             }
             if (rec[0] != FAULT_NONE || rec[3] == 0) continue;
-            for (i64 out = 0;; ++out) {
-                const int j = mg_pick(U.p, addr, n, head, nl, k);
-                if (j < 0) break;
-                PTO_MEMCPY(U.p + P[MG_TMP] + 8 * out, U.p + addr[j] + 8 * head[j], 8);
-                ++head[j];
-                if (P[MG_EXH] && mg_any_empty(n, head, nl)) break;
-            }
+            mg_merge(U.p, addr, n, head, nl, k, P[MG_TMP], -1, P[MG_EXH] != 0);
             if (P[MG_DST] < P[MG_TMP])                      // tmp -> dst as one read then one write
                 for (i64 b = 0; b < db; ++b) U.p[P[MG_DST] + b] = U.p[P[MG_TMP] + b];
             else

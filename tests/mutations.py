@@ -292,9 +292,8 @@ MUTATIONS = [
      "        if (pick < 0 || v >= pv) { pick = j; pv = v; }"),
     # ... or the NPUs' exhausted mode runs on after a list empties
     ("mrgsort tmp exhausted", "sort.cu",
-     "                PTO_MEMCPY(U.p + P[MG_TMP] + 8 * out, U.p + addr[j] + 8 * head[j], 8);\n                ++head[j];\n"
-     "                if (P[MG_EXH] && mg_any_empty(n, head, nl)) break;",
-     "                PTO_MEMCPY(U.p + P[MG_TMP] + 8 * out, U.p + addr[j] + 8 * head[j], 8);\n                ++head[j];\n"),
+     "mg_merge(U.p, addr, n, head, nl, k, P[MG_TMP], -1, P[MG_EXH] != 0);",
+     "mg_merge(U.p, addr, n, head, nl, k, P[MG_TMP], -1, false);"),
     # ... or the executed counts of list 1 packed one bit off
     ("mrgsort counts packing", "sort.cu",
      "(u64)(head[1] & 0xFFFF) << 16",
