@@ -2,6 +2,8 @@
 ``values(..., "edges")``, the ``edges`` generator of single-instruction campaigns)."""
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from .. import dtypes
@@ -43,8 +45,12 @@ def edge_pool(dtype) -> np.ndarray:
 WIDTH_TYPES = ("int8", "float8_e4m3", "float8_e5m2", "int16", "bfloat16", "half", "int32", "float32", "int64")
 
 
+@functools.lru_cache(maxsize=1)
 def edge_words() -> np.ndarray:
     """Every type's edge patterns as uint64 words (zero-extended), for a generator that does not
-    know the element type: a word cast to a type of its own width is one of that type's edges."""
-    return np.unique(np.concatenate([edge_pool(t).view(f"u{dtypes.storage(dtypes.as_dtype(t)).itemsize}")
-                                     .astype(np.uint64) for t in WIDTH_TYPES]))
+    know the element type: a word cast to a type of its own width is one of that type's edges.
+    (Built once: every chunk of an ``edges`` campaign draws from it; read-only.)"""
+    words = np.unique(np.concatenate([edge_pool(t).view(f"u{dtypes.storage(dtypes.as_dtype(t)).itemsize}")
+                                      .astype(np.uint64) for t in WIDTH_TYPES]))
+    words.flags.writeable = False
+    return words

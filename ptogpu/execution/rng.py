@@ -43,7 +43,7 @@ KINDS = {
 # path). "edges": per element, half the time one of every type's edge patterns
 # (execution/edges.edge_words: a word cast to a type of its width is one of its edges), else any
 # 64 bits.
-VALUE_KINDS = {"edges": 10}
+VALUE_KINDS = ("edges",)
 EXTREMES = np.array([-(1 << 31), -1, (1 << 31) - 1, (1 << 32) - 1], np.int64)
 # Cumulative thresholds on the top byte of h for "mixed" (uniform, oob, negative, extreme,
 # boundary, dup).

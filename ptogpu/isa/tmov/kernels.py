@@ -10,6 +10,7 @@ from __future__ import annotations
 from ...backend import kernel_ok
 from ...backend.kernels import ParamBlock, all_clean, enum, launch_on, use_kernels
 from ...enums import SLayout, TileType
+from ...lowering.tiles import K, SPACES
 
 F = "tmov.cu"
 ENGINES = {"elements": "MV_ELEMENTS", "bursts": "MV_BURSTS", "vregs": "MV_VREGS"}
@@ -37,7 +38,6 @@ def run(core, dst, src) -> bool:
 
 
 MAP_FORMS = {"nz": "MP_NZ", "zn": "MP_ZN", "flat": "MP_FLAT", "nz_bursts": "MP_NZ_BURSTS"}
-SPACES = {"ub": 1, "l1": 2}
 
 
 def a5_form(dst, src) -> str | None:
@@ -54,11 +54,11 @@ def a5_form(dst, src) -> str | None:
 
 def run_map(core, dst, src, form: str) -> bool:
     """One of A5's relayouts as ``tile_move_map``; False: NumPy."""
-    ok = all(getattr(t, "core", None) is core and t.addr is not None and t.space in SPACES for t in (dst, src))
+    ok = all(getattr(t, "core", None) is core and t.addr is not None and t.space in ("ub", "l1") for t in (dst, src))
     if not ok or src.DType != dst.DType or not use_kernels(core) or not kernel_ok(core, dst, src):
         return False
-    p = ParamBlock(F, "MP_", FORM=enum(F, MAP_FORMS[form]), T=dst.Element.itemsize, SSPACE=SPACES[src.space],
-                   S=src.addr, SR=src.Rows, SC=src.Cols, SVR=src.valid_row, DSPACE=SPACES[dst.space], D=dst.addr,
+    p = ParamBlock(F, "MP_", FORM=enum(F, MAP_FORMS[form]), T=dst.Element.itemsize, SSPACE=K[SPACES[src.space]],
+                   S=src.addr, SR=src.Rows, SC=src.Cols, SVR=src.valid_row, DSPACE=K[SPACES[dst.space]], D=dst.addr,
                    DR=dst.Rows, DVR=dst.valid_row, DVC=dst.valid_col)
     if not all_clean(launch_on(core, "tile_move_map", p.words, passes=1, writes=())):
         return False
