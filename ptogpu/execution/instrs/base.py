@@ -189,12 +189,12 @@ class DataOperands(Instr):
         return core.read("ub", L["dst_addr"], L["out_bytes"]) if "out_bytes" in L else super().read_out(core, cfg, L)
 
     def place(self, pto, core, cfg, L: dict, src, dst, vals, each) -> None:
-        """The one-source set-up: src at ``src_addr``, dst at ``dst_addr`` holding ``dst_fill``
-        (``out_bytes`` of it), src's valid region set to the values."""
+        """The one-source set-up: src at ``src_addr``, dst at ``dst_addr`` (in its own memory)
+        holding ``dst_fill`` (``out_bytes`` of it), src's valid region set to the values."""
         pto.TASSIGN(src, L["src_addr"])
         pto.TASSIGN(dst, L["dst_addr"])
         if cfg.dst_fill:
-            core.write("ub", L["dst_addr"], bytes([cfg.dst_fill]) * L["out_bytes"])
+            core.write(dst.space, L["dst_addr"], bytes([cfg.dst_fill]) * L["out_bytes"])
         src.set(each(vals, cfg.rows, cfg.cols))
 
 

@@ -50,26 +50,20 @@ class TmovInstr(DataOperands):
         return {"ub": L["out_bytes"] // L["Td"] * L["T"], "l1": L["out_bytes"]}
 
     def footprint(self, cfg, L: dict):
-        return {"l1": [(0, L["out_bytes"])]} if cfg.space == "l1" else super().footprint(cfg, L)
+        return {"l1": [(L["dst_addr"], L["dst_addr"] + L["out_bytes"])]} if cfg.space == "l1" else \
+            super().footprint(cfg, L)
 
     def read_out(self, core, cfg, L: dict) -> np.ndarray:
-        return core.read("l1", 0, L["out_bytes"]) if cfg.space == "l1" else super().read_out(core, cfg, L)
+        return core.read("l1", L["dst_addr"], L["out_bytes"]) if cfg.space == "l1" else super().read_out(core, cfg, L)
 
     def program(self, pto, core, cfg, L, T, vals, each, before) -> None:
         V, RM = pto.TileType.Vec, pto.BLayout.RowMajor
         src = pto.Tile[V, T, *L["dst_shape"], RM, cfg.rows, cfg.cols]()
         Td = dtypes.as_dtype(self.dst_type(cfg))
-        if cfg.space == "l1":
-            dst = pto.Tile[pto.TileType.Mat, Td, *L["dst_shape"], pto.BLayout.ColMajor, cfg.rows, cfg.cols,
-                           pto.SLayout.RowMajor]()
-            pto.TASSIGN(src, L["src_addr"])
-            pto.TASSIGN(dst, L["dst_addr"])
-            if cfg.dst_fill:
-                core.write("l1", L["dst_addr"], bytes([cfg.dst_fill]) * L["out_bytes"])
-            src.set(each(vals, cfg.rows, cfg.cols))
-        else:
-            dst = pto.Tile[V, Td, *L["dst_shape"], RM, cfg.rows, cfg.cols]()
-            self.place(pto, core, cfg, L, src, dst, vals, each)
+        dst = (pto.Tile[pto.TileType.Mat, Td, *L["dst_shape"], pto.BLayout.ColMajor, cfg.rows, cfg.cols,
+                        pto.SLayout.RowMajor]() if cfg.space == "l1" else
+               pto.Tile[V, Td, *L["dst_shape"], RM, cfg.rows, cfg.cols]())
+        self.place(pto, core, cfg, L, src, dst, vals, each)
         before()
         pto.TMOV(dst, src)
 
