@@ -18,7 +18,8 @@ import pytest
 from mutations import MUTATIONS, PY_MUTATIONS, VERDICT_MUTATIONS
 from ptogpu.backend import native_backend, sources
 
-pytestmark = pytest.mark.skipif(not native_backend.available()[0], reason="no native backend")
+pytestmark = [pytest.mark.mutations,
+              pytest.mark.skipif(not native_backend.available()[0], reason="no native backend")]
 
 SRC = sources.source_dir()
 ROOT = Path(__file__).resolve().parent.parent
