@@ -28,8 +28,9 @@ enum { GEN_UNIFORM = 0, GEN_OOB = 1, GEN_NEGATIVE = 2, GEN_EXTREME = 3, GEN_BOUN
 // The generator's per-word functions are always inlined on the host: the word loops are
 // vectorised only when their bodies are, and GCC's inliner dropped rng_value32 out of line
 // (scalar, a call per word: 56% of an MSCATTER campaign) when an unrelated kernel in the
-// same file grew. (PTO_DEV already forces inlining on a GPU.)
-#ifdef PTO_HOST_SHIM
+// same file grew. (PTO_DEV already forces inlining on a GPU.) A coverage build (PTO_COVERAGE)
+// keeps them out of line, so that gcov counts a branch once rather than once per inlined copy.
+#if defined(PTO_HOST_SHIM) && !defined(PTO_COVERAGE)
 #define RNG_INLINE __attribute__((always_inline))
 #else
 #define RNG_INLINE
@@ -144,7 +145,7 @@ PTO_DEV RNG_INLINE u32 rng_value32(int kind, u32 k1, u32 k2, u32 elem, const u32
 // loses the edge test; a fixed kind loses the mixed selection).
 // (always inlined: an out-of-line copy, its `dup` and `w` opaque pointers, came out scalar)
 template <int KIND>
-__attribute__((always_inline)) static inline void rng_words32_k(u32 k1, u32 k2, const u32 dup[4], u32 cap, u32 n, u32 *w) {
+RNG_INLINE static inline void rng_words32_k(u32 k1, u32 k2, const u32 dup[4], u32 cap, u32 n, u32 *w) {
 #pragma omp simd
     for (u32 e = 0; e < n; ++e) w[e] = rng_value32(KIND, k1, k2, e, dup, cap);
 }
@@ -157,7 +158,7 @@ __attribute__((always_inline)) static inline void rng_words32_k(u32 k1, u32 k2, 
 // multiplies, five threshold masks each merging one candidate, and the extreme and dup values
 // picked by a permute of (hi >> 16) (its low 4 bits; tables repeat their 4 values).
 // Words the same as rng_value32's: tests/test_fuzz_rng.py compares them with NumPy.
-__attribute__((always_inline)) static inline void rng_words32_mixed16(u32 k1, u32 k2, const u32 dup[4], u32 cap,
+RNG_INLINE static inline void rng_words32_mixed16(u32 k1, u32 k2, const u32 dup[4], u32 cap,
                                                                       u32 n, u32 *w) {
     const __m512i M1 = _mm512_set1_epi32((int)0x7FEB352Du), M2 = _mm512_set1_epi32((int)0x846CA68Bu);
     const __m512i K1 = _mm512_set1_epi32((int)k1), K2 = _mm512_set1_epi32((int)k2);
@@ -203,7 +204,7 @@ __attribute__((always_inline)) static inline void rng_words32_mixed16(u32 k1, u3
 // takes 2.4x as long there: 320-330 ns a tile on Zen 4 built -march=x86-64-v3, against 135
 // here). No unsigned compares or mask registers: `sel` < 256 compares signed, and each
 // threshold's mask blends its candidate in; the permutes take the low 3 bits of hi >> 16.
-__attribute__((always_inline)) static inline void rng_words32_mixed16(u32 k1, u32 k2, const u32 dup[4], u32 cap,
+RNG_INLINE static inline void rng_words32_mixed16(u32 k1, u32 k2, const u32 dup[4], u32 cap,
                                                                       u32 n, u32 *w) {
     const __m256i M1 = _mm256_set1_epi32((int)0x7FEB352Du), M2 = _mm256_set1_epi32((int)0x846CA68Bu);
     const __m256i K1 = _mm256_set1_epi32((int)k1), K2 = _mm256_set1_epi32((int)k2);
@@ -247,7 +248,7 @@ __attribute__((always_inline)) static inline void rng_words32_mixed16(u32 k1, u3
 }
 #endif
 
-__attribute__((always_inline)) static inline void rng_words32(int kind, u32 k1, u32 k2, const u32 dup[4], u32 cap, u32 n, u32 *w) {
+RNG_INLINE static inline void rng_words32(int kind, u32 k1, u32 k2, const u32 dup[4], u32 cap, u32 n, u32 *w) {
     switch (kind) {
 #if defined(__AVX512F__) || defined(__AVX2__)
     case GEN_MIXED: return rng_words32_mixed16(k1, k2, dup, cap, n, w);

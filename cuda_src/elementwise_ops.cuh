@@ -111,7 +111,7 @@ PTO_DEV u64 ew_shift(int op, int model, u64 a, u64 b, int k) {
 
 // The operation `op` on kind `k` (compile-time constants where a caller instantiates a loop
 // per operation: elementwise_fuzz.cu; the switches then fold away), the models from P.
-#ifdef PTO_HOST_SHIM
+#if defined(PTO_HOST_SHIM) && !defined(PTO_COVERAGE)      // (out of line in a coverage build)
 #define EW_OPK __attribute__((always_inline)) static inline
 #else
 #define EW_OPK PTO_DEV

@@ -11,9 +11,9 @@ import pytest
 from ptogpu.backend import native_backend, sources
 from ptogpu.fuzz import coverage as C
 
-FLOOR = 94.0
-"""Percent of the kernels' and references' lines the known suite executes, at least (94.8 % when
-set; the aim is 95 %)."""
+FLOOR = 95.0
+"""Percent of the kernels' and references' lines the known suite executes, at least (95.3 % when
+set; the aim)."""
 
 pytestmark = [pytest.mark.skipif(not native_backend.available()[0], reason="no native backend"),
               pytest.mark.skipif(shutil.which("gcov") is None, reason="no gcov")]
@@ -21,7 +21,13 @@ pytestmark = [pytest.mark.skipif(not native_backend.available()[0], reason="no n
 
 @pytest.fixture(scope="module")
 def cov(tmp_path_factory):
-    return C.measure(keep=str(tmp_path_factory.mktemp("coverage")))
+    keep = tmp_path_factory.mktemp("coverage")
+    stale = keep / "obj" / "ptogpu_native_0_dma"           # an earlier run's build in the kept folder
+    stale.mkdir(parents=True)
+    (stale / "dma.o").write_bytes(b"")
+    c = C.measure(keep=str(keep))
+    assert not stale.exists()                               # ... is not this run's
+    return c
 
 
 def test_the_known_suite_keeps_its_line_coverage(cov):
@@ -30,7 +36,12 @@ def test_the_known_suite_keeps_its_line_coverage(cov):
     assert lt > 3000 and 0 < br <= bt
     ar, at, _, _ = cov.aim()
     assert 2000 < at < lt and C.pct(ar, at) >= FLOOR, cov.table()
-    # the paths the suite reached last: the DMA burst engine, the register gathers, NZ tables
+    # a branch counts once, however many callers an engine inlines it into (PTO_COVERAGE)
+    ops = cov.files["elementwise_ops.cuh"]
+    assert 0 < len(ops.branches) < 2 * len(ops.lines), len(ops.branches)
+    # the paths the suite reached last: the DMA burst engine, the register gathers, NZ tables,
+    # A5's TMOV from an NZ source
+    assert cov.files["tmov.cu"].lines_run == len(cov.files["tmov.cu"].lines)
     assert cov.files["dma.cu"].lines_run == len(cov.files["dma.cu"].lines)
     assert "reg_gather.cu" not in cov.unloaded and cov.files["reg_gather.cu"].lines_run > 40
 

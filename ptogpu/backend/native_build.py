@@ -59,8 +59,9 @@ def base_flags() -> tuple[str, ...]:
     return flags + COVERAGE_FLAGS if coverage_dir() else flags
 
 
-COVERAGE_FLAGS = ("--coverage", "-fprofile-update=atomic")
-"""gcov instrumentation (``ptogpu coverage``): line and branch counts, thread-safe under OpenMP."""
+COVERAGE_FLAGS = ("--coverage", "-fprofile-update=atomic", "-DPTO_COVERAGE")
+"""gcov instrumentation (``ptogpu coverage``): line and branch counts, thread-safe under OpenMP;
+PTO_COVERAGE keeps the engines' always-inlined helpers out of line (one count per branch)."""
 
 
 def coverage_dir() -> Path | None:
