@@ -306,6 +306,22 @@ MUTATIONS = [
     ("cvt narrow ties away", "cvt.cu",
      "    if (frac > 0.5 || (frac == 0.5 && cv_floor(r * 0.5) * 2.0 != r)) r += 1.0;",
      "    if (frac >= 0.5) r += 1.0;"),
+    # A5's TMOV Vec -> Mat from an NZ source: the source's extra rows not skipped between bursts
+    ("tmov nz burst gap", "tmov.cu",
+     "gap = (P[MP_SR] - P[MP_DR]) & 0xFFFF;",
+     "gap = 0;"),
+    # TMAX/TMIN on uint64 (the simulator's std::max): the words compared as signed
+    ("elementwise u64 max", "elementwise_ops.cuh",
+     "        if (model == MM_STD) return mx ? (a < b) : (b < a);",
+     "        if (model == MM_STD) return mx ? ((i64)a < (i64)b) : (b < a);"),
+    # TCVT to int64 with saturation: clamped at the int32 maximum
+    ("cvt int64 bounds", "cvt.cu",
+     "*hi = 9223372036854775807.0; return;",
+     "*hi = 2147483647.0; return;"),
+    # the simulator's TMRGSORT on a signed type: keys read as unsigned
+    ("mrgsort signed keys", "sort.cu",
+     "    default: return (double)fb_int(b, mg_size(k), true);",
+     "    default: return (double)fb_int(b, mg_size(k), false);"),
 ]
 
 _TABLE = "tests/test_scatter_table_verdict.py::"
@@ -432,4 +448,20 @@ PY_MUTATIONS = [
     ("py cvt trunc as floor", "ptogpu/isa/tcvt/semantics.py",
      "            pick = np.where(x > 0, down, upb)",
      "            pick = down"),
+    # the simulator's MXType rounding its mantissa half up instead of truncating
+    ("py fp8 mx rounds", "ptogpu/isa/tcvt/minifloats.py",
+     "    om = dm >> np.uint64(52 - M)",
+     "    om = (dm + (np.uint64(1) << np.uint64(51 - M))) >> np.uint64(52 - M)"),
+    # A5's hifloat8 ties to the lower magnitude, not away from zero
+    ("py hif8 ties", "ptogpu/isa/tcvt/minifloats.py",
+     "        code = np.where(a - lo >= hi - a, order[pos], order[pos - 1])",
+     "        code = np.where(a - lo > hi - a, order[pos], order[pos - 1])"),
+    # the simulator's hifloat8 table decoded as the format says (its D < 2 codes: 3 mantissa bits)
+    ("py hif8 cpu table", "ptogpu/isa/tcvt/minifloats.py",
+     "    mb = 5 - d\n",
+     "    mb = 5 - d if d >= 2 else 3\n"),
+    # A5's e4m3 overflowing to the largest finite value instead of NaN (the goldens' ml_dtypes)
+    ("py fp8 e4m3 saturates", "ptogpu/isa/tcvt/minifloats.py",
+     "            return np.asarray(x, np.float64).astype(OCP[T]).view(np.uint8)",
+     "            return np.clip(np.asarray(x, np.float64), -448, 448).astype(OCP[T]).view(np.uint8)"),
 ]

@@ -144,6 +144,36 @@ def test_tmov_copies_the_valid_region_on_a5():
     assert out.tobytes() == want.tobytes()
 
 
+@pytest.mark.parametrize("backend", ["numpy", "native"])
+def test_tmov_from_an_nz_source_into_l1_is_a5s_bursts(backend):
+    # --space l1 --layout nz: src an NZ tile 16 rows taller than dst (32x32 int16 for a 16x32
+    # dst). A5 (a5/TExtract.hpp: copy_ubuf_to_cbuf) moves ceil(VC / C0) = 2 bursts of ceil16(VR)
+    # = 16 blocks, burst k from src + k * (16 + 16) * 32 bytes: each of src's column blocks, its
+    # first 16 rows -- fresh UB zeros beyond the valid 3x20 -- over the whole dst. The simulator
+    # copies the valid elements, leaving dst's 0xAB elsewhere.
+    from ptogpu.backend import native_backend
+    from ptogpu.execution.single import run_single
+    if backend == "native" and not native_backend.available()[0]:
+        pytest.skip("no native backend")
+    vals = np.arange(1, 61)
+    r, c = np.divmod(np.arange(60), 20)
+    nz = (c // 16) * 256 + r * 16 + c % 16                  # dst's NZ element offsets, 16x32
+    for target, fill in (("a5", 0), ("cpu", 0xABAB)):
+        cfg = FuzzConfig(instr="tmov", target=target, space="l1", layout="nz", rows=3, cols=20,
+                         dtype="int16", oob="undefined", dst_fill=0xAB)
+        out, fault = run_single(cfg, vals, backend)
+        assert fault is None
+        want = np.full(16 * 32, fill, np.uint16)
+        want[nz] = vals
+        assert out.tobytes() == want.tobytes(), target
+
+
+def test_tmov_takes_an_nz_source_only_into_l1():
+    from ptogpu.execution.instrs import REGISTRY
+    with pytest.raises(ValueError, match="layouts other than nd"):
+        REGISTRY["tmov"].validate(FuzzConfig(instr="tmov", layout="nz", oob="undefined"))
+
+
 def test_tsels_selects_with_a_scalar_per_instance():
     # a core of N: each instance's scalar is its own last generated value
     from ptogpu.execution.batch import run_batch

@@ -98,7 +98,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
                    help="TGATHER/TSCATTER: fuzz the mask form (P0101 P1010 P0001 P0010 P0100 P1000 P1111; "
                         ".col for the COL axis): the generated values are src's data")
     f.add_argument("--layout", type=str.lower, choices=("nd", "dn", "nz", "zz"),
-                   help="MGATHER into UB: dst and Elem index tile layout (default nd)")
+                   help="MGATHER into UB: dst and Elem index tile layout (default nd); TMOV --space l1: nz "
+                        "for an NZ source")
     f.add_argument("--table-size", type=_count, help="table (or TGATHERB src) elements (default 4096); "
                    "MSCATTER: slots, table rows (Row) or elements (Elem) (default 64)")
     f.add_argument("--table-shape", help="5-D table shape, e.g. 1,1,2,64,16")

@@ -13,6 +13,7 @@ import numpy as np
 
 from .. import dtypes, isa
 from ..execution.config import FuzzConfig
+from ..execution.instrs.base import LAYOUTS
 from ..execution.single import cast_indices, layout
 
 
@@ -61,7 +62,9 @@ def one_source_lines(cfg: FuzzConfig, L: dict, vals, D: str, ln: list[str], i: s
     T = dtype_text(cfg.dtype)
     (sr, sc), (dr, dc) = L.get("src_shape", L["dst_shape"]), L["dst_shape"]
     loc, bl, sl = ("Mat", "ColMajor", ", pto.SLayout.RowMajor") if mat else ("Vec", "RowMajor", "")
-    ln += [f"{i}src = pto.Tile[pto.TileType.Vec, {T}, {sr}, {sc}, pto.BLayout.RowMajor, {cfg.rows}, {cfg.cols}]()",
+    sbl, ssl = LAYOUTS[cfg.layout]
+    ssl = f", pto.SLayout.{ssl}" if ssl != "NoneBox" else ""
+    ln += [f"{i}src = pto.Tile[pto.TileType.Vec, {T}, {sr}, {sc}, pto.BLayout.{sbl}, {cfg.rows}, {cfg.cols}{ssl}]()",
            f"{i}dst = pto.Tile[pto.TileType.{loc}, {dtype_text(D)}, {dr}, {dc}, pto.BLayout.{bl}, {cfg.rows}, "
            f"{cfg.cols}{sl}]()",
            f"{i}pto.TASSIGN(src, {L['src_addr']:#x})", f"{i}pto.TASSIGN(dst, {L['dst_addr']:#x})"]

@@ -248,10 +248,17 @@ def campaigns(backend: str = "native") -> list[Known]:
     out.append(Known("TMOV Vec->Mat float32 20x24, CPU sim vs A5: TMOV engine",
                      FuzzConfig(instr="tmov", space="l1", rows=20, cols=24, oob="undefined", dst_fill=0xAB), "cpu",
                      "a5", "mixed", 300))
+    # ... and from an NZ source 16 rows taller than dst: A5's bursts of ceil16(VR) blocks, a gap each
+    out.append(Known("TMOV Vec->Mat from NZ half 20x40, CPU sim vs A5: TMOV engine",
+                     FuzzConfig(instr="tmov", space="l1", rows=20, cols=40, oob="undefined", dtype="half",
+                                layout="nz", dst_fill=0xAB), "cpu", "a5", "mixed", 200))
     if backend != "numpy":
         out.append(Known(f"TMOV Vec->Mat a5 half 20x40: kernel ({backend}) vs NumPy: must agree",
                          FuzzConfig(instr="tmov", space="l1", rows=20, cols=40, oob="undefined", dtype="half",
                                     dst_fill=0xAB), "a5@numpy", f"a5@{backend}", "mixed", 300, kernel=True))
+        out.append(Known(f"TMOV Vec->Mat from NZ a5 float32 20x24: kernel ({backend}) vs NumPy: must agree",
+                         FuzzConfig(instr="tmov", space="l1", rows=20, cols=24, oob="undefined", layout="nz",
+                                    dst_fill=0xAB), "a5@numpy", f"a5@{backend}", "mixed", 200, kernel=True))
     # ColMajor (dn) index and destination tiles: the scalar loops' column-major walk
     for mode, oob, what in (("elem", "clamp", "must agree"), ("row", "wrap", "index cast width")):
         out.append(Known(f"CPU sim vs A5, {mode.capitalize()} {oob.capitalize()}, ColMajor (dn) tiles 8x16: {what}",
@@ -274,18 +281,32 @@ def campaigns(backend: str = "native") -> list[Known]:
                          FuzzConfig(mode=mode, rows=4, cols=8, table_size=0, oob=oob), "a2a3", "a5", "mixed", 500))
     # ... and on edge values (the ``edges`` generator: signed zeros, NaN payloads, infinities,
     # denormals, extremes, ties, shift counts): the rules each instruction has for them
-    for instr, dt, t1, t2, n, what in (
-            ("tmin", "half", "cpu", "a2a3", 1000, "max/min NaN and tie rule"),
-            ("tmuls", "half", "cpu", "a5", 1000, "denormal flush"),
-            ("tcvt", "float32", "cpu", "a5", 1000, "rounding and saturation"),
-            ("tsort32", "float32", "cpu", "a5", 500, "tail block and tie order"),
-            ("tcmp", "float32", "cpu", "a5", 1000, "must agree"),
-            ("tdiv", "float32", "a2a3", "a5", 1000, "must agree"),
-            ("tshl", "int32", "a2a3", "a5", 1000, "shift count rule")):
+    for instr, dt, op, t1, t2, n, what in (
+            ("tmin", "half", None, "cpu", "a2a3", 1000, "max/min NaN and tie rule"),
+            ("tmuls", "half", None, "cpu", "a5", 1000, "denormal flush"),
+            ("tcvt", "float32", None, "cpu", "a5", 1000, "rounding and saturation"),
+            ("tcvt", "float32", "int64.rint", "a2a3", "a5", 500, "must agree"),
+            ("tsort32", "float32", None, "cpu", "a5", 500, "tail block and tie order"),
+            ("tcmp", "float32", None, "cpu", "a5", 1000, "must agree"),
+            ("tdiv", "float32", None, "a2a3", "a5", 1000, "must agree"),
+            ("tmax", "uint64", None, "cpu", "a5", 1000, "must agree"),
+            ("tshl", "int32", None, "a2a3", "a5", 1000, "shift count rule")):
         from ..execution.instrs import REGISTRY
-        kw = {**REGISTRY[instr].defaults, "instr": instr, "dtype": dt}
-        out.append(Known(f"{instr.upper()} {dt} {kw['rows']}x{kw['cols']}, {t1} vs {t2}, edge values: {what}",
+        kw = {**REGISTRY[instr].defaults, "instr": instr, "dtype": dt, **({"op": op} if op else {})}
+        to = f"->{op}" if op else ""
+        out.append(Known(f"{instr.upper()} {dt}{to} {kw['rows']}x{kw['cols']}, {t1} vs {t2}, edge values: {what}",
                          FuzzConfig(**kw), t1, t2, "edges", n))
+    # the 8-bit floats: the simulator's truncating casts vs A5's vcvt, a few values a tile so that
+    # which tiles diverge shows each model's rounding, overflow and NaN rules
+    for dt, op in (("float32", "float8_e4m3.rint"), ("float32", "float8_e5m2.rint"), ("half", "hifloat8.round"),
+                   ("hifloat8", "float32.none")):
+        out.append(Known(f"TCVT {dt}->{op} 1x2, cpu vs a5, edge values: 8-bit floats",
+                         FuzzConfig(instr="tcvt", dtype=dt, op=op, rows=1, cols=2, oob="undefined"), "cpu", "a5",
+                         "edges", 2000))
+    if backend != "numpy":                  # (the simulator merges any type: a signed one, by value)
+        out.append(Known(f"TMRGSORT int16 cpu: kernel ({backend}) vs NumPy: must agree",
+                         FuzzConfig(**{**REGISTRY["tmrgsort"].defaults, "instr": "tmrgsort", "dtype": "int16"}),
+                         "cpu@numpy", f"cpu@{backend}", "mixed", 300, kernel=True))
     # the instructions around the gathers, in the suite's kernels (ptogpu.fuzz.suite_kernels): each
     # group's divergences across two targets, explained by its rules; on a kernel backend, the
     # element-wise kernel against the NumPy semantics
@@ -802,6 +823,24 @@ EXPECT: dict[str, dict[str, int]] = {
         {},
     'Kernels: tgatherb_misaligned a2a3: kernel vs NumPy: must agree':
         {},
+    'TMOV Vec->Mat from NZ half 20x40, CPU sim vs A5: TMOV engine':
+        {'TMOV engine': 200},
+    'TMOV Vec->Mat from NZ a5 float32 20x24: kernel vs NumPy: must agree':
+        {},
+    'TCVT float32->int64.rint 4x32, a2a3 vs a5, edge values: must agree':
+        {},
+    'TMAX uint64 4x32, cpu vs a5, edge values: must agree':
+        {},
+    'TMRGSORT int16 cpu: kernel vs NumPy: must agree':
+        {},
+    'TCVT float32->float8_e4m3.rint 1x2, cpu vs a5, edge values: 8-bit floats':
+        {'TCVT 8-bit floats': 1487},
+    'TCVT float32->float8_e5m2.rint 1x2, cpu vs a5, edge values: 8-bit floats':
+        {'TCVT 8-bit floats': 1412},
+    'TCVT half->hifloat8.round 1x2, cpu vs a5, edge values: 8-bit floats':
+        {'TCVT 8-bit floats': 917},
+    'TCVT hifloat8->float32.none 1x2, cpu vs a5, edge values: 8-bit floats':
+        {'TCVT 8-bit floats': 380},
 }
 
 

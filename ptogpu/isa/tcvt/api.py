@@ -9,6 +9,7 @@ from ...ops.events import instruction
 from ...semantics.tile_moves import hazard
 from ...tile import Tile
 from . import kernels as K, semantics as S
+from .minifloats import F8
 
 LETTER = {RoundMode.CAST_RINT: "R", RoundMode.CAST_ROUND: "A", RoundMode.CAST_FLOOR: "F", RoundMode.CAST_CEIL: "C",
           RoundMode.CAST_TRUNC: "Z", RoundMode.CAST_ODD: "O", RoundMode.CAST_NONE: "N"}
@@ -61,8 +62,12 @@ def TCVT(dst: Tile, src: Tile, mode, sat=None, sat2=None) -> None:
                             rule="TCVT operands", target=t)
     Sd, Dd = src.DType, dst.DType
     for name, x in (("dst", dst), ("src", src)):
-        check(x.DType in CPU_TYPES, "TCVT: element types ptogpu converts", t,
-              f"{name} holds {x.DType}: the 8-bit float conversions are not emulated yet")
+        if x.DType in F8:
+            check(R.minifloats is not None, "TCVT: the 8-bit float types", t,
+                  f"{name} holds {x.DType}, a type the target does not have (arch_capability.hpp: void)")
+        else:
+            check(x.DType in CPU_TYPES, "TCVT: element types ptogpu converts", t,
+                  f"{name} holds {x.DType}: TCVT converts {', '.join(CPU_TYPES + F8)}")
         if R.pairs is not None:
             check(x.Loc == TileType.Vec, "TCVT: TileType::Vec", t, f"{name} is TileType.{x.Loc.name}")
     letter = letter_for(core, Sd, Dd, mode)

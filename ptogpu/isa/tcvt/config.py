@@ -14,10 +14,12 @@ from ...enums import RoundMode, SaturationMode
 from ...execution.instrs.base import DataOperands, pad_to
 from ..tgather.config import data_cast
 from .api import CPU_TYPES
+from .minifloats import F8
 
 ROUNDS = ("none", "rint", "round", "floor", "ceil", "trunc", "odd")
 SATS = ("", "on", "off")
-OPS = tuple(f"{d}.{r}" + (f".{s}" if s else "") for d in CPU_TYPES for r in ROUNDS for s in SATS)
+DSTS = CPU_TYPES + F8
+OPS = tuple(f"{d}.{r}" + (f".{s}" if s else "") for d in DSTS for r in ROUNDS for s in SATS)
 
 
 def parse(op: str) -> tuple[str, RoundMode, SaturationMode | None]:
@@ -28,7 +30,7 @@ def parse(op: str) -> tuple[str, RoundMode, SaturationMode | None]:
 
 class TcvtInstr(DataOperands):
     ops = OPS
-    op_form = "DST.ROUND[.SAT] (DST " + "|".join(CPU_TYPES) + "; ROUND " + "|".join(ROUNDS) + "; SAT on|off)"
+    op_form = "DST.ROUND[.SAT] (DST " + "|".join(DSTS) + "; ROUND " + "|".join(ROUNDS) + "; SAT on|off)"
     name = "tcvt"
     defaults = {"rows": 4, "cols": 32, "oob": "undefined", "dtype": "float32", "op": "int32.rint"}
 

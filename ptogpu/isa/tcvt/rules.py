@@ -11,6 +11,7 @@ from typing import Mapping
 
 F32, F16, BF16, I64, I32, I16, I8, U8, U16, U32 = ("float32", "half", "bfloat16", "int64", "int32", "int16", "int8",
                                                     "uint8", "uint16", "uint32")
+E4M3, E5M2, H8 = "float8_e4m3", "float8_e5m2", "hifloat8"
 RAFCZ = "RAFCZ"
 
 
@@ -32,6 +33,8 @@ class TcvtRules:
                                                 # "ignored" (tmp unused) | "torch" (saturation honoured for
                                                 # every pair; OFF: the NonSatTorch paths of ``torch_pairs``)
     torch_pairs: tuple[tuple[str, str], ...] = ()   # OFF: the low bits of the saturated int32
+    minifloats: str | None = None               # the 8-bit floats (minifloats.py): "mx" (the simulator's
+                                                # MXType / hifloat8_t casts) | "vcvt" (A5) | None (no such types)
 
 
 _A2A3 = {
@@ -52,6 +55,9 @@ _A5 = {
     (I32, F32): (RAFCZ, None), (I32, I16): ("", None), (I32, U16): ("", None), (I32, I64): ("", None),
     (I32, U8): ("", None), (U32, U8): ("", None), (U32, U16): ("", None), (U32, I16): ("", None),
     (I64, F32): (RAFCZ, None), (I64, I32): ("", None),
+    # the 8-bit floats (a5/TCvt.hpp:1311-1396, 1509-1540, 2229-2278): the kernels ignore the mode
+    (F32, E4M3): ("", "R"), (F32, E5M2): ("", "R"), (F32, H8): ("", "A"), (F16, H8): ("", "A"),
+    (E4M3, F32): ("", None), (E5M2, F32): ("", None), (H8, F32): ("", None),
 }
 _NARROWING = ((F16, U8), (F16, I8), (F32, I16), (F16, I16), (I64, I32), (I32, I16))
 
@@ -59,8 +65,8 @@ TABLES = {
     # cpu/TCvt.hpp:56-234
     "cpu": TcvtRules(region="src", pairs=None, unsupported="error", sat_default_on=False, narrowing=(),
                      explicit_off_only_narrowing=False, odd_only=None, none_float_to_int="Z", none_other="R",
-                     cpu_casts=True, f32_to_f32_rounds=False, tmp_form="none"),
-    # a2a3/TCvt.hpp:752-1323
+                     cpu_casts=True, f32_to_f32_rounds=False, tmp_form="none", minifloats="mx"),
+    # a2a3/TCvt.hpp:752-1323 (the 8-bit float types are void there: common/arch_capability.hpp:44-90)
     "a2a3": TcvtRules(region="dst", pairs=_A2A3, unsupported="noop", sat_default_on=True, narrowing=_NARROWING,
                       explicit_off_only_narrowing=True, odd_only=None, none_float_to_int="Z", none_other="R",
                       cpu_casts=False, f32_to_f32_rounds=True, tmp_form="torch",
@@ -68,5 +74,5 @@ TABLES = {
     # a5/TCvt.hpp:1157-3086
     "a5": TcvtRules(region="dst", pairs=_A5, unsupported="error", sat_default_on=True, narrowing=_NARROWING,
                     explicit_off_only_narrowing=False, odd_only=((F32, F16),), none_float_to_int="Z", none_other="R",
-                    cpu_casts=False, f32_to_f32_rounds=True, tmp_form="ignored"),
+                    cpu_casts=False, f32_to_f32_rounds=True, tmp_form="ignored", minifloats="vcvt"),
 }

@@ -9,6 +9,7 @@ import numpy as np
 from ... import dtypes
 from ...errors import F_DST, F_OTHER
 from ...semantics.tile_moves import grid
+from . import minifloats as M
 
 FLOATS = ("half", "bfloat16", "float32")
 HALF_MAX = 65504.0
@@ -140,6 +141,8 @@ def convert(core, S: str, D: str, bits: np.ndarray, letter: str, sat: bool, torc
     """src bits of type S converted to D's bits by the target's rules (``torch``: A2/A3's tmp
     form without saturation on its NonSatTorch pairs)."""
     R = core.target.tcvt
+    if S in M.F8 or D in M.F8:
+        return M.convert(R.minifloats, S, D, bits if S in M.F8 else values(bits, S), sat, _cpu_cast)
     x = values(bits, S)
     if torch:
         return torch_cast(x, D, letter)
@@ -186,6 +189,11 @@ def _cpu(S: str, D: str, x: np.ndarray, letter: str, sat: bool) -> np.ndarray:
     if is_float(D):
         return to_float(x.astype(np.float64), D, "R")
     return wrap(x, D)
+
+
+def _cpu_cast(x: np.ndarray, D: str) -> np.ndarray:
+    """A value (float64) to D by the simulator's plain C++ cast (no mode, no clamp)."""
+    return to_float(x, D, "R") if is_float(D) else x86_int(np.trunc(x), D)
 
 
 def run(core, dst, src, letter: str, sat: bool, torch: bool = False) -> None:
