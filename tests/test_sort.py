@@ -159,3 +159,73 @@ def test_cpu_tmrgsort_into_its_own_list_reads_what_it_wrote():
     # cpu: 5 (a0); 4 (b0) over a1; a's head 1 now reads 4 -> 4 over a2; a's head 2 reads 4 -> 4; then b1 = 2
     assert got["cpu"] == [5, 4, 4, 4, 2]
     assert got["a5"] == [5, 4, 3, 2, 1]
+
+
+def _rows_sorted(vals, idx):
+    """32-value blocks of (value bits, index) pairs, each sorted descending, ties by position."""
+    return [p for b in range(0, len(vals), 32) for p in sorted_block(vals[b:b + 32], idx[b:b + 32], "position")]
+
+
+@pytest.mark.parametrize("backend", ["numpy", "native"])
+def test_a5_tsort32_large_tmp_path_pads_only_the_tail_block_in_tmp(backend):
+    # a5/TSort32.hpp:59-115 (LargeTmpBufferImpl): a row of more than 8160 bytes (2085 floats: 66
+    # blocks, a tail of 5) is sorted without copying it to tmp: the blocks as they are, then the
+    # tail's 32-byte blocks (5 floats: one block of 8) copied to tmp's start, lanes 5..31 set to
+    # the NaN pad, sorted alone into the last block; tmp past its first 32 elements is untouched
+    from ptogpu.backend import native_backend
+    if backend == "native" and not native_backend.available()[0]:
+        pytest.skip("no native backend")
+    C, A = 2085, 2088
+    rng = np.random.default_rng(7)
+    vals = rng.permutation(C).astype(np.float32) - 1000
+    ids = rng.permutation(A).astype(np.uint32)
+    with pto.Core("a5", backend) as core:
+        src, idx = tile("float32", 1, A, 0x0, vc=C), tile("uint32", 1, A, 0x2100)
+        dst, tmp = tile("float32", 1, 2 * 66 * 32, 0x4200), tile("float32", 1, 64, 0x8400)
+        core.write("ub", 0x8400, np.full(256, 0xEE, np.uint8))
+        src.set(vals[None, :])
+        idx.set(ids[None, :])
+        pto.TSORT32(dst, src, idx, tmp)
+        got = core.read("ub", 0x4200, 66 * 32 * 8).view(np.uint32).reshape(-1, 2)
+        t = core.read("ub", 0x8400, 256).view(np.uint32)
+    want = _rows_sorted(list(vals[:C - 5]), list(ids[:C - 5]))
+    tail = sorted_block(list(vals[C - 5:]), list(ids[C - 5:C]), "position") + [(NAN, int(i)) for i in ids[C:A]]
+    assert [tuple(p) for p in got[:C - 5]] == want
+    assert [tuple(p) for p in got[C - 5:C + 3]] == tail                  # (the pads keep idx memory's values)
+    assert t[:5].tolist() == [f32(v) for v in vals[C - 5:]] and (t[5:32] == NAN).all()
+    assert (t[32:] == 0xEEEEEEEE).all()
+
+
+@pytest.mark.filterwarnings("ignore::ptogpu.PtoPortabilityWarning")     # (the tiles reach UB's top 40 KiB)
+def test_a5_tsort32_large_tmp_path_with_a_multiple_of_255_blocks():
+    # nb = ceil(C / 32) a multiple of 255: the last vbitsort's repeat, (nb % 255) - 1, is 255 as a
+    # uint8_t: the tail block is sorted as 32 lanes of memory; the tail copy reads block
+    # (j * 255 - 1) * 32 for the last call j -- block nb - 256 -- whose first C % 32 values, padded,
+    # are sorted over that block's records. With one call (j = 0), the offset wraps in 32 bits:
+    # a read outside UB
+    C, A = 2 * 255 * 32 - 5, 2 * 255 * 32                              # 510 blocks, a tail of 27
+    rng = np.random.default_rng(3)
+    mem = rng.permutation(A).astype(np.float16)
+    ids = np.arange(A, dtype=np.uint32)[::-1].copy()
+    with pto.Core("a5", "numpy") as core:
+        src, idx = tile("half", 1, A, 0x0, vc=C), tile("uint32", 1, A, 0x8000)
+        dst, tmp = tile("half", 1, 4 * A, 0x18000), tile("half", 1, 64, 0x3FE00)
+        core.write("ub", 0x0, mem.tobytes())                           # (the pad columns too)
+        idx.set(ids[None, :])
+        pto.TSORT32(dst, src, idx, tmp)
+        rec = core.read("ub", 0x18000, A * 8).view(np.uint16).reshape(-1, 4)
+    h = mem.view(np.uint16)
+
+    def block(b, n=32):
+        order = sorted(range(32), key=lambda k: (-float(mem[b * 32 + k]) if k < n else np.inf, k))
+        return [(int(h[b * 32 + k]) if k < n else 0x7E00, int(ids[b * 32 + k])) for k in order]
+    got = lambda b: [(int(r[0]), int(r[2]) | int(r[3]) << 16) for r in rec[b * 32:b * 32 + 32]]  # noqa: E731
+    assert got(0) == block(0) and got(300) == block(300)
+    assert got(509) == block(509)                                      # 32 lanes of memory, no pad
+    assert got(254) == block(254, C % 32)                              # re-sorted from tmp
+    with pto.Core("a5", "numpy") as core:
+        C = 255 * 32 - 10                                              # 255 blocks: one call
+        src, idx = tile("float32", 1, 255 * 32, 0x0, vc=C), tile("uint32", 1, 255 * 32, 0x8000)
+        dst, tmp = tile("float32", 1, 2 * 255 * 32, 0x10000), tile("float32", 1, 64, 0x20000)
+        with pytest.raises(pto.PtoFault, match="outside"):
+            pto.TSORT32(dst, src, idx, tmp)

@@ -62,8 +62,10 @@ Harness details reproduced from the vendor kernels and hosts:
   ``tmov_mx``); A5 ``tmov_ub2l1`` cases 7-9 (``TEXTRACT``, not TMOV); A5 ``tmov_zz`` (its TMOVs
   take the output of an in-kernel ``TQUANT`` MXFP8, into a ``RowPlusOne`` fp8 tile and through the
   3-operand ZZ form, none of which ptogpu has).
-* Refusals checked instead of results: fp8/hifloat8 TCVT pairs raise ``PtoCheckError``; int4 and
-  fp4 pairs cannot be declared at all (ptogpu has no such element type: ``TypeError``).
+* A5's fp8 / hifloat8 TCVT cases: goldens computed as its gen_data.py does (ml_dtypes' e4m3fn and
+  e5m2, en_dtypes' hifloat8; skipped where en_dtypes is not installed). Refusals checked instead
+  of results: int4 and fp4 pairs cannot be declared at all (ptogpu has no such element type:
+  ``TypeError``).
 
 Cases where ptogpu disagrees with the vendor's C++ are strict xfails, each with its reason.
 """
@@ -926,15 +928,29 @@ def test_tcvt_npu(case):
     partial = (VR, VC) != (R, C)
     mode = RND.CAST_ROUND if (s, d) == ("half", "hif8") else RND.CAST_RINT     # tcvt_kernel.cpp:95-100
     if s in FP8 or d in FP8:
-        # 8-bit float conversions: ptogpu refuses them
-        with pto.Core(target, "numpy"):
-            es, ed = (FP8[x] if x in FP8 else T[x][0] for x in (s, d))
+        # 8-bit floats (a5 gen_data.py:16-45, 219-235, 291-295): float sources random * 200 - 100,
+        # 8-bit ones randint(-128, 128) as the type; goldens astype through ml_dtypes' e4m3fn /
+        # e5m2 and en_dtypes' hifloat8 (to f32: exact)
+        import ml_dtypes
+        lib = {"fp8_e4m3": ml_dtypes.float8_e4m3fn, "fp8_e5m2": ml_dtypes.float8_e5m2}
+        if "hif8" in (s, d):
+            lib["hif8"] = pytest.importorskip("en_dtypes").hifloat8
+        r = rng(target, "tcvt", name)
+        with quiet():
+            x = (r.randint(-128, 128, [R, C]).astype(lib[s]) if s in FP8 else
+                 (r.random_sample([R, C]) * 200 - 100).astype(npt(s)))
+            golden = (x.astype(np.float32) if d not in FP8 else x.astype(lib[d]))[:VR, :VC]
+        es, ed = (FP8[x] if x in FP8 else T[x][0] for x in (s, d))
+        with pto.Core(target, "numpy") as core:
             src = pto.Tile[V, es, R, C, RM, -1, -1](VR, VC) if partial else pto.Tile[V, es, R, C]()
             dst = pto.Tile[V, ed, R, C, RM, -1, -1](VR, VC) if partial else pto.Tile[V, ed, R, C]()
             pto.TASSIGN(src, 0x0)
             pto.TASSIGN(dst, 0x20000)
-            with pytest.raises(pto.PtoCheckError, match="8-bit float"):
-                pto.TCVT(dst, src, mode)
+            tload(core, src.addr, C, x[:VR, :VC])
+            pto.TCVT(dst, src, mode)
+            n = golden.itemsize
+            got = ub_rows(core, dst.addr, VR, VC * n, C * n)
+        assert_bytes(got, golden, f"{target} {name}")
         return
     r = rng(target, "tcvt", name)
     with quiet():
@@ -1253,13 +1269,10 @@ NPU_TSORT32 = [("a2a3", f"case{i + 1}", t, r, c, a) for i, (t, r, c, a) in enume
 NPU_TSORT32 += [("a5", f"case{i + 1}", t, r, c, a) for i, (t, r, c, a) in enumerate(
     (("float", 2, 32, 32), ("half", 4, 64, 64), ("float", 1, 8192, 8192), ("float", 2, 13, 16),
      ("float", 1, 4164, 8192), ("float", 2, 2084, 3072), ("float", 2, 100, 128)))]
-TSORT32_XFAIL = {("a5", f"case{i}"): (
-    "the case's 4-arg tail path with C*sizeof > 8160 bytes (LargeTmpBufferImpl, a5/TSort32.hpp:59-114) raises "
-    "PtoCheckError 'not emulated'", pto.PtoCheckError) for i in (5, 6)}
 TSORT32_FILL = 0xA5A50000            # what lies past a GM buffer (undefined on the device)
 
 
-@pytest.mark.parametrize("case", params(NPU_TSORT32, TSORT32_XFAIL))
+@pytest.mark.parametrize("case", params(NPU_TSORT32))
 def test_tsort32_npu(case):
     target, name, t, R, C, A = case
     r = rng(target, "tsort32", name)

@@ -296,6 +296,15 @@ def campaigns(backend: str = "native") -> list[Known]:
         to = f"->{op}" if op else ""
         out.append(Known(f"{instr.upper()} {dt}{to} {kw['rows']}x{kw['cols']}, {t1} vs {t2}, edge values: {what}",
                          FuzzConfig(**kw), t1, t2, "edges", n))
+    # TSORT32's 4-operand tail path on a row past 8160 bytes: A5 copies only the tail to tmp
+    # (LargeTmpBufferImpl), A2/A3 (under 8160 elements) the whole row; tmp's bytes are output
+    out.append(Known("TSORT32 with tmp float32 1x2085, A2/A3 vs A5: tail path",
+                     FuzzConfig(instr="tsort32", op="tmp", rows=1, cols=2085, oob="undefined"), "a2a3", "a5",
+                     "mixed", 60))
+    if backend != "numpy":
+        out.append(Known(f"TSORT32 with tmp a5 float32 2x2085: kernel ({backend}) vs NumPy: must agree",
+                         FuzzConfig(instr="tsort32", op="tmp", rows=2, cols=2085, oob="undefined", dst_fill=0xAB),
+                         "a5@numpy", f"a5@{backend}", "mixed", 40, kernel=True))
     # the 8-bit floats: the simulator's truncating casts vs A5's vcvt, a few values a tile so that
     # which tiles diverge shows each model's rounding, overflow and NaN rules
     for dt, op in (("float32", "float8_e4m3.rint"), ("float32", "float8_e5m2.rint"), ("half", "hifloat8.round"),
@@ -841,6 +850,10 @@ EXPECT: dict[str, dict[str, int]] = {
         {'TCVT 8-bit floats': 917},
     'TCVT hifloat8->float32.none 1x2, cpu vs a5, edge values: 8-bit floats':
         {'TCVT 8-bit floats': 380},
+    'TSORT32 with tmp float32 1x2085, A2/A3 vs A5: tail path':
+        {'TSORT32 tail path': 60},
+    'TSORT32 with tmp a5 float32 2x2085: kernel vs NumPy: must agree':
+        {},
 }
 
 

@@ -8,6 +8,8 @@ _HOOKS = {"native": "sort.cu", "cupy": "sort.cu",
           "simt": Declined("a vector (SFU) instruction on every target: no SIMT lanes")}
 RULES = (Rule("sort.tail", "TSORT32 tail block", "docs/sort.md: the simulator's partial block vs the NPUs' "
               "dropped or NaN-padded one", with_=("sort.rows_from", "sort.idx_broadcast", "sort.idx_same_shape")),
+         Rule("sort.large_tmp_unit", "TSORT32 tail path", "docs/sort.md: the row copied to tmp vs its tail only "
+              "(LargeTmpBufferImpl), past 8160 elements (A2/A3) or bytes (A5)", with_=("sort.pad_tmp_extra",)),
          Rule("sort.ties", "sort tie order", "docs/sort.md: by index value (cpu) vs by position",
               with_=("sort.half_block_bug", "sort.chunk_bug")),
          Rule("sort.merge_into", "TMRGSORT destination", "docs/sort.md: into dst vs all into tmp, then blocks to dst",
@@ -17,7 +19,7 @@ TSORT32 = Instruction(
     name="tsort32", calls=("TSORT32",), doc="docs/sort.md", spec="include/pto/*/TSort32.hpp",
     forms=(Form("TSORT32(dst, src, idx[, tmp])", "blocks of 32 sorted descending into (value, index) records"),),
     tables="ptogpu.isa.sort.rules:TABLES", table="sort", rules=RULES,
-    rule_fields={"ub": ("sort.tail", "sort.ties")},
+    rule_fields={"ub": ("sort.tail", "sort.ties", "sort.large_tmp_unit")},
     hooks={"api": "ptogpu.isa.sort.api", **_HOOKS,
            "fuzz": "ptogpu.isa.sort.config:TSORT32",
            "repro": "ptogpu.isa.sort.repro:lines"})

@@ -73,13 +73,9 @@ def TSORT32(dst: Tile, src: Tile, idx: Tile, tmp: Tile | None = None) -> None:
               f"src Cols {src.Cols}, idx Cols {idx.Cols}")
     for x in named.values():
         x._bound()
-    C = src.valid_col
-    if tmp is not None and R.tail == "drop" and C % 32:
-        if (C if R.large_tmp_unit == "elements" else C * src.Element.itemsize) > 8160:
-            raise PtoCheckError(f"{C} columns with a tail: the large-tmp path (LargeTmpBufferImpl) is not emulated",
-                                rule="TSORT32 tail path", target=t)
     tmp = tmp if R.tail == "drop" else None
-    if K.run_tsort32(core, dst, src, idx, tmp):           # native/cupy kernel
+    large = S.tail_block(R, src.valid_col, src.Element.itemsize, tmp)
+    if (large is None or -(-src.valid_col // 32) % 255) and K.run_tsort32(core, dst, src, idx, tmp):  # the kernel
         return S.tmp_tail(core, dst, src, tmp)
     S.tsort32(core, dst, src, idx, tmp)
 

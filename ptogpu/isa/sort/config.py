@@ -17,6 +17,7 @@ from ...execution.instrs.base import DataOperands, pad_to
 
 
 class Tsort32Instr(DataOperands):
+    ops = ("", "tmp")
     name = "tsort32"
     defaults = {"rows": 2, "cols": 40, "oob": "undefined", "dtype": "float32"}
 
@@ -28,15 +29,22 @@ class Tsort32Instr(DataOperands):
         return np.asarray(values, np.int64).view(np.uint64)
 
     def label(self, cfg) -> str:
-        return f"TSORT32 {cfg.target} {cfg.dtype} {cfg.rows}x{cfg.cols}"
+        return f"TSORT32{' with tmp' if cfg.op else ''} {cfg.target} {cfg.dtype} {cfg.rows}x{cfg.cols}"
 
     def layout(self, cfg) -> dict:
+        """``op`` "tmp": the 4-operand form, a tmp tile after dst (room for a row, its pad and 32
+        more), whose bytes follow dst's in the output."""
         T = cfg.esize
         cols = pad_to(cfg.cols, 32)
         per = 8 // T                                    # dst elements a record takes
         size = pad_to(cfg.rows * cols * T, 32)
-        return {"src_shape": (cfg.rows, cols), "dst_shape": (cfg.rows, cols * per), "per": per, "src_addr": 0,
-                "idx_addr": size, "dst_addr": size + cfg.rows * cols * 4}
+        L = {"src_shape": (cfg.rows, cols), "dst_shape": (cfg.rows, cols * per), "per": per, "src_addr": 0,
+             "idx_addr": size, "dst_addr": size + cfg.rows * cols * 4}
+        if cfg.op == "tmp":
+            dst_bytes = cfg.rows * cols * per * T
+            L.update(tmp_addr=L["dst_addr"] + dst_bytes, tmp_cols=cols + 64,
+                     out_bytes=dst_bytes + (cols + 64) * T)
+        return L
 
     def program(self, pto, core, cfg, L, T, vals, each, before) -> None:
         V, RM = pto.TileType.Vec, pto.BLayout.RowMajor
@@ -46,20 +54,27 @@ class Tsort32Instr(DataOperands):
         dst = pto.Tile[V, T, *L["dst_shape"]]()
         for t, a in ((src, "src_addr"), (idx, "idx_addr"), (dst, "dst_addr")):
             pto.TASSIGN(t, L[a])
+        tmp = None
+        if cfg.op == "tmp":
+            tmp = pto.Tile[V, T, 1, L["tmp_cols"]]()
+            pto.TASSIGN(tmp, L["tmp_addr"])
         if cfg.dst_fill:
-            core.write("ub", L["dst_addr"], bytes([cfg.dst_fill]) * (L["dst_shape"][0] * L["dst_shape"][1] * L["T"]))
+            core.write("ub", L["dst_addr"], bytes([cfg.dst_fill]) * self.out_bytes(cfg, L))
         st = dtypes.storage(T)
         src.set(each(vals[..., :n].astype(np.dtype(f"u{st.itemsize}")).view(st), cfg.rows, cfg.cols))
         idx.set(each(vals[..., n:].astype(np.uint32), cfg.rows, cfg.cols))
         before()
-        pto.TSORT32(dst, src, idx)
+        pto.TSORT32(dst, src, idx, *(() if tmp is None else (tmp,)))
 
     def positions(self, cfg, L: dict):
-        """dst element k as (row, the record's column, valid)."""
+        """dst element k as (row, the record's column, valid); tmp's elements as the last row's
+        columns (its copy), not valid."""
         Rr, Cc = L["dst_shape"]
-        e = np.arange(Rr * Cc)
+        e = np.arange(self.out_bytes(cfg, L) // L["T"])
         r, c = e // Cc, (e % Cc) // L["per"]
-        return r, c, (r < cfg.rows) & (c < cfg.cols)
+        in_dst = e < Rr * Cc
+        r, c = np.where(in_dst, r, cfg.rows - 1), np.where(in_dst, c, e - Rr * Cc)
+        return r, c, in_dst & (r < cfg.rows) & (c < cfg.cols)
 
     def candidates(self, cfg, vals: np.ndarray, r: int, c: int):
         """Row r alone (of src and idx), then rows 0..r."""

@@ -13,15 +13,22 @@ def lines(cfg, L: dict, vals: np.ndarray, ln: list[str], i: str):
     ln += [f"{i}src = pto.Tile[pto.TileType.Vec, {T}, {R}, {C}, pto.BLayout.RowMajor, {cfg.rows}, {cfg.cols}]()",
            f"{i}idx = pto.Tile[pto.TileType.Vec, pto.uint32, {R}, {C}, pto.BLayout.RowMajor, {cfg.rows}, {cfg.cols}]()",
            f"{i}dst = pto.Tile[pto.TileType.Vec, {T}, {L['dst_shape'][0]}, {L['dst_shape'][1]}]()"]
-    for name, key in (("src", "src_addr"), ("idx", "idx_addr"), ("dst", "dst_addr")):
-        ln.append(f"{i}pto.TASSIGN({name}, {L[key]:#x})")
-    ln += fill_lines(cfg, "ub", L["dst_addr"], L["dst_shape"][0] * L["dst_shape"][1] * L["T"], i)
+    if cfg.op == "tmp":
+        ln.append(f"{i}tmp = pto.Tile[pto.TileType.Vec, {T}, 1, {L['tmp_cols']}]()")
+    for name, key in (("src", "src_addr"), ("idx", "idx_addr"), ("dst", "dst_addr"), ("tmp", "tmp_addr")):
+        if key in L:
+            ln.append(f"{i}pto.TASSIGN({name}, {L[key]:#x})")
+    out = L.get("out_bytes", L["dst_shape"][0] * L["dst_shape"][1] * L["T"])
+    ln += fill_lines(cfg, "ub", L["dst_addr"], out, i)
     st = np.dtype(f"u{dtypes.storage(dtypes.as_dtype(cfg.dtype)).itemsize}")
     v = np.asarray(vals).view(np.uint64)
     ln += array_lines("v", v[:n].astype(st).reshape(cfg.rows, cfg.cols), f"np.{st.name}", i, f".view({T})")
     ln += [f"{i}src.set(v)"]
     ln += array_lines("ix", v[n:].astype(np.uint32).reshape(cfg.rows, cfg.cols), "np.uint32", i)
     ln += [f"{i}idx.set(ix)"]
+    if cfg.op == "tmp":                                 # (dst's bytes, then tmp's)
+        read = f"core.read('ub', {L['dst_addr']:#x}, {out})"
+        return "pto.TSORT32(dst, src, idx, tmp)", read, read
     return "pto.TSORT32(dst, src, idx)", "dst.raw()", "dst.raw()"
 
 

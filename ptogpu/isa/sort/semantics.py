@@ -57,6 +57,22 @@ def records(vbits: np.ndarray, ibits: np.ndarray, size: int) -> np.ndarray:
     return out
 
 
+def tail_block(R, C: int, size: int, tmp) -> int | None:
+    """The NPUs' 4-operand tail path on a row of more than 8160 (R.large_tmp_unit) -- its
+    LargeTmpBufferImpl (a2a3/TSort32.hpp:24-72, a5/TSort32.hpp:59-115): the row sorted in calls
+    of 255 blocks, the last call one block short, then the tail block copied to tmp, padded and
+    sorted alone. Returns the element offset the tail copy reads from within the row (its block
+    ``(j * 255 + (nb % 255) - 1) * 32`` in 32-bit unsigned arithmetic, j the last call), or None
+    where the whole row is copied to tmp (or there is no tmp path)."""
+    if tmp is None or R.tail != "drop" or not C % 32:
+        return None
+    if (C if R.large_tmp_unit == "elements" else C * size) <= 8160:
+        return None
+    nb = -(-C // 32)
+    j = -(-nb // 255) - 1
+    return ((j * 255 + (nb % 255) - 1) & 0xFFFFFFFF) * 32 & 0xFFFFFFFF
+
+
 def tsort32(core, dst, src, idx, tmp) -> None:
     R = core.target.sort
     T, size = src.DType, src.Element.itemsize
@@ -80,11 +96,20 @@ def tsort32(core, dst, src, idx, tmp) -> None:
     ri = np.zeros_like(r) if (R.idx_broadcast and idx.valid_row == 1) else r
     inside = c < lanes if R.tail == "partial" else c < nb * 32
     real = c < C
+    large = tail_block(R, C, size, tmp)
+    if large is not None:                           # the tail copy's source, read first (it may be outside UB)
+        rl = np.arange(rows, dtype=np.int64)[:, None]
+        read(core, src, src.addr + (rl * src.Cols + large + np.arange(32)) * size, size, "TSORT32 src read")
+    bug = large is not None and nb % 255 == 0       # the last call's repeat (nb % 255) - 1 as uint8: 255 blocks
+    if bug:
+        real = c < nb * 32                          # the tail block sorted as a whole block of memory, and
+        b = large // 32                             # block b re-sorted from tmp: its first C % 32 lanes, NaN
+        pad_b = (c // 32 == b) & (c % 32 >= C % 32)
     sa = src.addr + (r * src.Cols + np.where(real, c, 0)) * size
     ia = idx.addr + (ri * idx.Cols + np.where(inside, c, 0)) * 4
     vb = read(core, src, sa, size, "TSORT32 src read").reshape(-1, rows, nb, 32)
     ib = read(core, idx, ia, 4, "TSORT32 idx read").reshape(-1, rows, nb, 32)
-    pad = ~real.reshape(rows, nb, 32)
+    pad = (~real if not bug else pad_b).reshape(rows, nb, 32)
     vb = np.where(pad, _u(size).type(NAN_BITS[size]) if size in NAN_BITS else 0, vb)
     valid = inside.reshape(rows, nb, 32)
     vals = np.where(valid, keys(vb, T), np.nan)
@@ -124,21 +149,24 @@ def tmp_tail(core, dst, src, tmp) -> None:
     C = src.valid_col
     rows = src.valid_row if R.rows_from == "src" else dst.valid_row
     if tmp is not None and R.tail == "drop" and C % 32 and rows:
-        _pad_tmp(core, src, tmp, rows, C, src.Element.itemsize)
+        _pad_tmp(core, src, tmp, rows, C, src.Element.itemsize, tail_block(R, C, src.Element.itemsize, tmp))
 
 
-def _pad_tmp(core, src, tmp, rows: int, C: int, size: int) -> None:
+def _pad_tmp(core, src, tmp, rows: int, C: int, size: int, large: int | None) -> None:
     """The 4-operand tail path's scratch: the row copied to tmp (whole 32-byte blocks), its tail
     block's lanes from C on set to the NaN pad (A2/A3: 32 elements further too); the last
-    row's copy is what tmp keeps."""
+    row's copy is what tmp keeps. ``large``: LargeTmpBufferImpl copies only the tail's 32-byte
+    blocks, from that element offset, to tmp's start, and pads there."""
     R = core.target.sort
     t = C % 32
-    nbytes = -(-C * size // 32) * 32
+    nbytes = -(-C * size // 32) * 32 if large is None else -(-t * size // 32) * 32
     r = rows - 1
-    row = read(core, src, src.addr + r * src.Cols * size + np.arange(nbytes, dtype=np.int64), 1, "TSORT32 src read")
+    at = r * src.Cols * size + (0 if large is None else large * size)
+    row = read(core, src, src.addr + at + np.arange(nbytes, dtype=np.int64), 1, "TSORT32 src read")
     write(core, tmp, tmp.addr + np.arange(nbytes, dtype=np.int64), row, 1, "TSORT32 tmp write")
-    start = (C // 32) * 32 + t
-    end = (C // 32) * 32 + 32 + R.pad_tmp_extra
+    base = (C // 32) * 32 if large is None else 0
+    start = base + t
+    end = base + 32 + R.pad_tmp_extra
     e = np.arange(start, end, dtype=np.int64)
     write(core, tmp, tmp.addr + e * size, np.full(e.size, NAN_BITS[size], _u(size)), size, "TSORT32 tmp write")
 
