@@ -257,7 +257,7 @@ def _mx_encode_ref(v: float, E: int, M: int, B: int) -> int:
         return 0
     om, oe = m >> (52 - M), e + B - 1023
     if oe < 0:
-        om = (om | (1 << M)) >> (1 - oe) if 1 - oe < 64 else 0
+        om = (om | (1 << M)) >> ((1 - oe) % 64)           # (UB from 64 on: x86-64 masks the count)
         oe = 0
     return (sign << (M + E)) | ((oe & ((1 << E) - 1)) << M) | (om & ((1 << M) - 1))
 

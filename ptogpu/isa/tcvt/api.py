@@ -9,7 +9,7 @@ from ...ops.events import instruction
 from ...semantics.tile_moves import hazard
 from ...tile import Tile
 from . import kernels as K, semantics as S
-from .minifloats import F8
+from .semantics_minifloats import F8
 
 LETTER = {RoundMode.CAST_RINT: "R", RoundMode.CAST_ROUND: "A", RoundMode.CAST_FLOOR: "F", RoundMode.CAST_CEIL: "C",
           RoundMode.CAST_TRUNC: "Z", RoundMode.CAST_ODD: "O", RoundMode.CAST_NONE: "N"}

@@ -14,7 +14,7 @@ from ...enums import RoundMode, SaturationMode
 from ...execution.instrs.base import DataOperands, pad_to
 from ..tgather.config import data_cast
 from .api import CPU_TYPES
-from .minifloats import F8
+from .semantics_minifloats import F8
 
 ROUNDS = ("none", "rint", "round", "floor", "ceil", "trunc", "odd")
 SATS = ("", "on", "off")

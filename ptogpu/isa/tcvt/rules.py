@@ -33,7 +33,7 @@ class TcvtRules:
                                                 # "ignored" (tmp unused) | "torch" (saturation honoured for
                                                 # every pair; OFF: the NonSatTorch paths of ``torch_pairs``)
     torch_pairs: tuple[tuple[str, str], ...] = ()   # OFF: the low bits of the saturated int32
-    minifloats: str | None = None               # the 8-bit floats (minifloats.py): "mx" (the simulator's
+    minifloats: str | None = None               # the 8-bit floats (semantics_minifloats.py): "mx" (the simulator's
                                                 # MXType / hifloat8_t casts) | "vcvt" (A5) | None (no such types)
 
 

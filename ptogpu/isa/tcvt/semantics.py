@@ -9,7 +9,7 @@ import numpy as np
 from ... import dtypes
 from ...errors import F_DST, F_OTHER
 from ...semantics.tile_moves import grid
-from . import minifloats as M
+from . import semantics_minifloats as M
 
 FLOATS = ("half", "bfloat16", "float32")
 HALF_MAX = 65504.0
