@@ -326,6 +326,12 @@ MUTATIONS = [
 
 _TABLE = "tests/test_scatter_table_verdict.py::"
 VERDICT_MUTATIONS = [
+    # a known campaign's kernel runs not compared with the record (a kernel that declines every
+    # call, NumPy running them, would pass)
+    ("kernel runs unchecked", "ptogpu/fuzz/suite.py",
+     "    if runs == want:\n        return None",
+     "    if True:\n        return None",
+     "tests/test_fuzz_cli.py::test_a_kernel_that_leaves_its_calls_to_numpy_fails_the_known_campaign"),
     # TGATHER's compare form on A5: the float score truncated instead of rounded to nearest even
     # (no campaign fuzzes the compare form: its test catches it)
     ("tgather compare truncates", "tgather.cu",
@@ -449,19 +455,19 @@ PY_MUTATIONS = [
      "            pick = np.where(x > 0, down, upb)",
      "            pick = down"),
     # the simulator's MXType rounding its mantissa half up instead of truncating
-    ("py fp8 mx rounds", "ptogpu/isa/tcvt/minifloats.py",
-     "    om = dm >> np.uint64(52 - M)",
-     "    om = (dm + (np.uint64(1) << np.uint64(51 - M))) >> np.uint64(52 - M)"),
+    ("py fp8 mx rounds", "ptogpu/semantics/sim_types.py",
+     "    out_m = (m >> np.uint64(52 - M)).astype(np.int64)",
+     "    out_m = ((m + (np.uint64(1) << np.uint64(51 - M))) >> np.uint64(52 - M)).astype(np.int64)"),
     # A5's hifloat8 ties to the lower magnitude, not away from zero
-    ("py hif8 ties", "ptogpu/isa/tcvt/minifloats.py",
+    ("py hif8 ties", "ptogpu/isa/tcvt/semantics_minifloats.py",
      "        code = np.where(a - lo >= hi - a, order[pos], order[pos - 1])",
      "        code = np.where(a - lo > hi - a, order[pos], order[pos - 1])"),
     # the simulator's hifloat8 table decoded as the format says (its D < 2 codes: 3 mantissa bits)
-    ("py hif8 cpu table", "ptogpu/isa/tcvt/minifloats.py",
-     "    mb = 5 - d\n",
-     "    mb = 5 - d if d >= 2 else 3\n"),
+    ("py hif8 cpu table", "ptogpu/semantics/sim_types.py",
+     "    mb = 5 - eb\n",
+     "    mb = 5 - eb if eb >= 2 else 3\n"),
     # A5's e4m3 overflowing to the largest finite value instead of NaN (the goldens' ml_dtypes)
-    ("py fp8 e4m3 saturates", "ptogpu/isa/tcvt/minifloats.py",
+    ("py fp8 e4m3 saturates", "ptogpu/isa/tcvt/semantics_minifloats.py",
      "            return np.asarray(x, np.float64).astype(OCP[T]).view(np.uint8)",
      "            return np.clip(np.asarray(x, np.float64), -448, 448).astype(OCP[T]).view(np.uint8)"),
 ]

@@ -45,6 +45,31 @@ def test_default_suite_checks_the_kernel_backend(capsys):
         assert name in classes, (name, classes)
 
 
+def test_a_kernel_that_leaves_its_calls_to_numpy_fails_the_known_campaign(monkeypatch, capsys):
+    """Right bytes are not enough: a known campaign records how many instances each instruction
+    kernel ran (suite.KERNELS), so a kernel whose checks decline every call -- NumPy then runs
+    them, and the sides agree -- fails the campaign, and so does one that runs more."""
+    from ptogpu.backend import native_backend
+    from ptogpu.isa.tcvt import kernels as tk
+    if not native_backend.available()[0]:
+        pytest.skip("no native backend")
+    want = suite.KERNELS["Kernels: cvt_edges a5: kernel vs NumPy: must agree"]["tile_convert"]
+    assert main(["fuzz", "-k", "cvt_edges a5", "--backend", "native", "--no-shrink", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["campaigns"][0]["kernel_runs"] == {"tile_convert": want}
+    monkeypatch.setattr(tk, "run", lambda *a, **kw: False)
+    assert main(["fuzz", "-k", "cvt_edges a5", "--backend", "native", "--no-shrink", "--quiet"]) == 1
+    out = capsys.readouterr().out
+    assert ("REGRESSION: this known campaign's kernel runs changed (kernel tile_convert ran 0 instance(s), "
+            f"recorded {want:,})") in out
+    # on numpy nothing is compared with the record (no kernel runs there)
+    assert main(["fuzz", "-k", "TCVT float32 4x32, cpu vs a5", "--backend", "numpy", "--no-shrink", "--quiet"]) == 0
+    monkeypatch.undo()
+    # at another size (-n) the counts cannot be compared: every recorded kernel ran, every class appears
+    assert main(["fuzz", "--suite", "known", "-n", "40", "-k", "cvt_edges a5", "-k", "CPU sim vs A5, Elem Wrap: index",
+                 "--backend", "native", "--no-shrink", "--quiet"]) == 0
+
+
 def test_a_known_campaign_whose_classes_change_fails_and_is_named(monkeypatch, capsys):
     """The suite is a regression test: a class that vanishes (or a count that moves) fails."""
     real = suite.campaigns

@@ -73,10 +73,10 @@ def _run_mutant(name: str, file: str, old: str, new: str, root: Path, test: str 
     p.write_text(p.read_text().replace(old, new))
     env = dict(os.environ, PTOGPU_CUDA_SRC=str(tree), PTOGPU_CACHE_DIR=str(root / "cache"),
                PTOGPU_NATIVE_OPT="-O0", OMP_NUM_THREADS="1")
-    cmd = ([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", test] if test else
+    cmd = ([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", str(ROOT / test)] if test else
            [sys.executable, "-m", "ptogpu", "fuzz", "--backend", "native", "--no-shrink", "--quiet", "--exitfirst"])
     run = lambda c: subprocess.run(c, capture_output=True, text=True, env=env, timeout=900,  # noqa: E731
-                                   cwd=ROOT if test else cwd)
+                                   cwd=cwd or ROOT)
     if not test and _hints(file):
         first = run(cmd + [a for h in _hints(file) for a in ("-k", h)])
         if first.returncode == 1:

@@ -9,6 +9,8 @@ fault the NumPy backend raises (same type, same message, same partial effects).
 """
 from __future__ import annotations
 
+import collections
+import contextlib
 import os
 
 import numpy as np
@@ -63,6 +65,23 @@ def launch_instances(core, kernel: str, params, *, block=(1, 1, 1), passes: int 
     return launch(core.backend, kernel, block, core.batch, arenas, params, passes=passes, writes=writes)
 
 
+RUNS: collections.Counter = collections.Counter()
+"""Instances each kernel ran to the end with its writes (its record clean), in this process: what
+a campaign says it executed (``ptogpu fuzz`` compares a known campaign's with its record), so a
+kernel that silently leaves a call to NumPy shows. Shrinking is not counted (:func:`uncounted`)."""
+_COUNTING = [True]
+
+
+@contextlib.contextmanager
+def uncounted():
+    """Launches that are not the campaign's own (its shrinking): RUNS does not count them."""
+    was, _COUNTING[0] = _COUNTING[0], False
+    try:
+        yield
+    finally:
+        _COUNTING[0] = was
+
+
 def launch(backend: str, kernel: str, block, n_inst: int, arenas: dict, params, *,
            passes: int = 1, writes=("gm", "ub", "l1")) -> np.ndarray:
     """The one launch of the instruction API, on either kernel backend: ``kernel`` over
@@ -71,8 +90,11 @@ def launch(backend: str, kernel: str, block, n_inst: int, arenas: dict, params, 
     runs every thread of a block one after another instead of lock-step warps (same bytes)."""
     be = backend_module(backend)
     extra = {"threads": os.environ.get("PTOGPU_NATIVE_THREADS", "warps")} if backend == "native" else {}
-    return be.launch_raw(kernel, tuple(block), int(n_inst), arenas, np.asarray(params, np.int64),
+    recs = be.launch_raw(kernel, tuple(block), int(n_inst), arenas, np.asarray(params, np.int64),
                          passes=passes, writes=writes, **extra)
+    if writes and _COUNTING[0]:
+        RUNS[kernel] += int((np.asarray(recs)[:, 0] == np.uint64(NONE)).sum())
+    return recs
 
 
 def launch_on(core, kernel: str, params, *, block=(1, 1, 1), passes: int = 1,

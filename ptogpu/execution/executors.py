@@ -391,6 +391,11 @@ def _submitter(executor: Executor, fn: Callable, shared):
 _tokens = itertools.count(1)
 
 
+DISPATCHED = 0
+"""How many task streams this process has sent to other processes (a campaign's kernel runs
+counted here are all of them only where this did not change)."""
+
+
 def ordered_map(fn: Callable, tasks: Iterable[tuple], executor: Executor | None = None,
                 shared=_NONE, in_flight: int | None = None) -> Iterator:
     """``fn(*task)`` -- or ``fn(shared, *task)`` -- for each task, yielded in task order (so a
@@ -403,6 +408,8 @@ def ordered_map(fn: Callable, tasks: Iterable[tuple], executor: Executor | None 
         for t in tasks:
             yield fn(*t) if shared is _NONE else fn(shared, *t)
         return
+    global DISPATCHED
+    DISPATCHED += 1                     # (what ran here is not all that ran: see backend.kernels.RUNS)
     submit = _submitter(executor, fn, shared)
     limit = in_flight or 2 * n_slots(executor)
     tasks = iter(tasks)

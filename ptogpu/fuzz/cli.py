@@ -250,7 +250,7 @@ def main(args) -> int:
                 continue
             runs.append(k if args.instances is None else
                         Known(k.title, k.config, k.a, k.b, k.generator, args.instances, k.shapes, k.kernel, k.expect,
-                              k.threads))
+                              k.threads, recorded_n=k.n))
     else:
         from ..execution.instrs import REGISTRY
         from .spec import families
@@ -361,14 +361,14 @@ def execute(runs: list, args, backend: str) -> int:
 
 
 def _execute(runs: list, args, backend: str, pool) -> int:
-    from .suite import regression
+    from .suite import kernel_regression, kernels_ran, regression
     reports = []
     interrupted = False
     stopped_in = ""
     for k in runs:
         bar = Progress(k.title, not args.quiet)          # stderr, a terminal only; --json too
         try:
-            rep = _one(k, backend, args, bar, pool)
+            rep, counted = kernels_ran(lambda: _one(k, backend, args, bar, pool))
         except KeyboardInterrupt as e:       # Ctrl-C, SIGTERM: report the campaigns that finished
             interrupted = e
             stopped_in = f"{k.title}: stopped after {bar.done:,} of {k.n:,} tiles"
@@ -382,8 +382,14 @@ def _execute(runs: list, args, backend: str, pool) -> int:
         finally:
             bar.close()
         # a known campaign whose classes changed (a shard sees only its slice: see --merge)
-        rep.regression = regression(k, rep, k.n, args.seed) if k.expect is not None and \
-            getattr(args, "shard", None) is None else None
+        rep.kernel_runs = counted if pool is None else None
+        known = k.expect is not None and getattr(args, "shard", None) is None
+        rep.regression = regression(k, rep, k.n, args.seed) if known else None
+        ran = kernel_regression(k, counted, k.n, args.seed) if known and backend != "numpy" and pool is None \
+            else None
+        rep.kernel_regression = ran
+        if ran:                              # (what ran, not only what came out: docs/fuzz.md)
+            rep.regression = "; ".join(filter(None, (rep.regression, ran)))
         reports.append((k.title, rep))
         if not args.json:
             print(_text(k.title, rep, args), flush=True)
@@ -416,7 +422,12 @@ def _text(title: str, rep, args=None) -> str:
         repro = write_reproducers(where, title, rep)
     lines = [format_report(title, rep, verbose, repro)]
     if getattr(rep, "regression", None):
-        lines.append(f"   REGRESSION: this known campaign's classes changed ({rep.regression})")
+        kr = getattr(rep, "kernel_regression", None)
+        cls = rep.regression[:-len(kr)].rstrip("; ") if kr else rep.regression
+        if cls:
+            lines.append(f"   REGRESSION: this known campaign's classes changed ({cls})")
+        if kr:
+            lines.append(f"   REGRESSION: this known campaign's kernel runs changed ({kr})")
     lines += rep.lines()
     if rep.workers:                   # shards: where they ran, on which backends (checked there)
         where = sorted({w.get("address") or f"{w['host']}:{w['pid']}" for w in rep.workers})
@@ -434,6 +445,7 @@ def _emit(reports: list, args, backend: str, interrupted, stopped_in: str, n_run
     if args.json:
         doc = {"schema": RUN_SCHEMA, "backend": backend,
                "campaigns": [dict(title=t, **r.to_json(), regression=getattr(r, "regression", None),
+                                  kernel_runs=getattr(r, "kernel_runs", None),
                                   **({"campaign": r.campaign} if getattr(r, "campaign", None) else {}))
                              for t, r in reports],
                "unexplained_or_bugs": bad, "compared_nothing": empty, "regressions": changed,
@@ -523,6 +535,7 @@ def merge_main(args) -> int:
             if wholes.setdefault(key, whole) != whole:
                 raise ValueError(f"{path}: {c['title']}: shard of {whole[1]:,} tiles in {whole[2]} shards; "
                                  f"another file's is of {wholes[key][1]:,} in {wholes[key][2]}")
+            rep.kernel_runs = c.get("kernel_runs")
             groups.setdefault(key, []).append((shard.index, rep))
     from . import suite
     known = {k.title: k for be in ("native", "cupy", "numpy") for k in suite.campaigns(be)}
@@ -537,7 +550,10 @@ def merge_main(args) -> int:
                 f"shard {i}/{k} (instances {lo:,} .. {lo + m - 1:,})" for i, lo, m in ranges[:4])
                 + (f" and {len(ranges) - 4} more" if len(ranges) > 4 else "") + ": a merge needs every shard")
         reps = [r for _, r in got]
+        counts = [r.kernel_runs for r in reps]
         rep = type(reps[0]).merge(reps)
+        rep.kernel_runs = None if any(c is None for c in counts) else \
+            {x: sum(c.get(x, 0) for c in counts) for x in sorted({x for c in counts for x in c})}
         if not args.no_shrink and not rep.check_error:
             rep.shrink()
         k = known.get(title)                 # a known campaign, merged: its recorded classes

@@ -3,7 +3,7 @@ indices) and a runnable script using the public API only (:mod:`.repro`).
 
 Greedy, deterministic: (1) keep one row (and, for element gathers, one element) around the
 first divergent element; (2) set every other index to 0 while the instance still diverges in
-the same class; (3) replace each remaining index by the simplest value that keeps the class
+the same class (a wide tile's in halving blocks first, then one by one); (3) replace each remaining index by the simplest value that keeps the class
 (1, -1, cap-1, cap, cap+1, ...). Each candidate is run through ``run_single`` on both sides, so the script
 reproduces exactly what the shrinker saw."""
 from __future__ import annotations
@@ -61,6 +61,18 @@ def shrink(a: FuzzConfig, b: FuzzConfig, sa, sb, vals, target_mask: int, rel: in
         if _mask(na, nb, sa, sb, np.asarray(v).reshape(-1), rel) == target_mask:
             a, b, vals = na, nb, np.asarray(v).reshape(-1)
             break
+    # more values than the tries could zero one by one (a wide tile): whole blocks first, halving
+    step = len(vals) if len(vals) > 5 * MAX_TRIES else 0
+    while step >= 8 and tries < MAX_TRIES:
+        for s0 in range(0, len(vals), step):
+            if tries >= MAX_TRIES or not vals[s0:s0 + step].any():
+                continue
+            tries += 1
+            t = vals.copy()
+            t[s0:s0 + step] = 0
+            if _mask(a, b, sa, sb, t, rel) == target_mask:
+                vals = t
+        step //= 2
     order = np.argsort(-np.abs(vals), kind="stable")[::-1]      # trivial-looking ones first
     for i in order:
         if vals[i] == 0 or tries >= MAX_TRIES:

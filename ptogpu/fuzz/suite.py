@@ -31,6 +31,7 @@ class Known:
     kernel: bool = False
     expect: dict | None = field(default=None, compare=False, hash=False)   # None: not a known campaign
     threads: bool = False           # native launches run each thread's code (the GPU's per-thread bodies)
+    recorded_n: int | None = None   # the recorded size, where ``n`` was set otherwise (-n)
 
     @property
     def needs_kernels(self) -> bool:
@@ -312,7 +313,11 @@ def campaigns(backend: str = "native") -> list[Known]:
         out.append(Known(f"TCVT {dt}->{op} 1x2, cpu vs a5, edge values: 8-bit floats",
                          FuzzConfig(instr="tcvt", dtype=dt, op=op, rows=1, cols=2, oob="undefined"), "cpu", "a5",
                          "edges", 2000))
-    if backend != "numpy":                  # (the simulator merges any type: a signed one, by value)
+    if backend != "numpy":                  # (the simulator sorts and merges signed integers, by value)
+        for dt in ("int16", "int32"):
+            out.append(Known(f"TSORT32 {dt} cpu 2x40, dup: kernel ({backend}) vs NumPy: must agree",
+                             FuzzConfig(instr="tsort32", dtype=dt, oob="undefined"), "cpu@numpy", f"cpu@{backend}",
+                             "dup", 200, kernel=True))
         out.append(Known(f"TMRGSORT int16 cpu: kernel ({backend}) vs NumPy: must agree",
                          FuzzConfig(**{**REGISTRY["tmrgsort"].defaults, "instr": "tmrgsort", "dtype": "int16"}),
                          "cpu@numpy", f"cpu@{backend}", "mixed", 300, kernel=True))
@@ -360,7 +365,7 @@ def campaigns(backend: str = "native") -> list[Known]:
                            ("tgatherb_misaligned", "a2a3", 200),
                            ("cmp_edges", "cpu", 300), ("cmp_edges", "a2a3", 300), ("cmp_edges", "a5", 300),
                            ("mov_shapes", "cpu", 300), ("mov_shapes", "a2a3", 300), ("mov_shapes", "a5", 300),
-                           ("mov_relayouts", "a5", 200),
+                           ("mov_relayouts", "a5", 200), ("overlaps", "a5", 200), ("overlaps", "cpu", 200),
                            ("sort_edges", "cpu", 300), ("sort_edges", "a2a3", 300), ("sort_edges", "a5", 300),
                            ("mrgsort_edges", "cpu", 200), ("mrgsort_edges", "a2a3", 200),
                            ("mrgsort_edges", "a5", 200),
@@ -458,7 +463,7 @@ def regression(k: Known, rep, n: int, seed: int) -> str | None:
     want = k.expect
     if rep.check_error:                 # a known campaign compares something
         return f"compared nothing: {rep.check_error}"
-    if n == k.n and seed == 0:
+    if n == (k.recorded_n or k.n) and seed == 0:
         if got == want:
             return None
         gone = sorted(set(want) - set(got))
@@ -468,10 +473,40 @@ def regression(k: Known, rep, n: int, seed: int) -> str | None:
                 ([f"new: {', '.join(f'{c} ({got[c]:,})' for c in new)}"] if new else []) + \
                 [f"{c}: {got[c]:,} tiles, recorded {want[c]:,}" for c in moved]
         return "; ".join(parts)
-    if n >= k.n:
+    if n >= (k.recorded_n or k.n):
         gone = sorted(set(want) - set(got))
         return f"disappeared: {', '.join(gone)}" if gone else None
     return None
+
+
+def kernels_ran(run):
+    """``run()``'s report and the instances each instruction kernel ran in it (their writes, clean),
+    or None where part of the campaign ran in other processes (not counted here)."""
+    from ..backend.kernels import RUNS
+    from ..execution import executors
+    before, sent = RUNS.copy(), executors.DISPATCHED
+    rep = run()
+    if executors.DISPATCHED != sent:
+        return rep, None
+    return rep, {k: v - before.get(k, 0) for k, v in sorted(RUNS.items()) if v > before.get(k, 0)}
+
+
+def kernel_regression(k: Known, runs: dict | None, n: int, seed: int) -> str | None:
+    """A known campaign's kernel runs against :data:`KERNELS` (on a kernel backend): at the
+    recorded size and seed exactly the recorded instances per kernel, else every recorded kernel
+    at least once -- a kernel that leaves its calls to NumPy (a check that declines, a fault that
+    is not one) changes them although the bytes stay right."""
+    want = KERNELS.get(_key(k.title))
+    if not want or runs is None:
+        return None
+    if n != (k.recorded_n or k.n) or seed != 0:
+        gone = [x for x in want if not runs.get(x)]
+        return f"kernels that did not run: {', '.join(gone)}" if gone else None
+    if runs == want:
+        return None
+    parts = [f"kernel {x} ran {runs.get(x, 0):,} instance(s), recorded {want.get(x, 0):,}"
+             for x in sorted(set(want) | set(runs)) if runs.get(x, 0) != want.get(x, 0)]
+    return "; ".join(parts)
 
 
 # The classes each campaign finds at its size with seed 0 (python -m ptogpu.fuzz.suite).
@@ -854,19 +889,300 @@ EXPECT: dict[str, dict[str, int]] = {
         {'TSORT32 tail path': 60},
     'TSORT32 with tmp a5 float32 2x2085: kernel vs NumPy: must agree':
         {},
+    'Kernels: overlaps a5: kernel vs NumPy: must agree':
+        {},
+    'Kernels: overlaps cpu: kernel vs NumPy: must agree':
+        {},
+    'TSORT32 int16 cpu 2x40, dup: kernel vs NumPy: must agree':
+        {},
+    'TSORT32 int32 cpu 2x40, dup: kernel vs NumPy: must agree':
+        {},
 }
 
 
 def _record() -> None:               # pragma: no cover (a maintainer's tool)
     import pprint
     from .spec import CampaignSpec
-    got = {}
+    got, ran = {}, {}
     for k in campaigns("native"):
-        rep = CampaignSpec.of(k.config, k.a if "@" in k.a else k.a + "@native",
-                              k.b if "@" in k.b else k.b + "@native", k.n, generator=k.generator,
-                              shapes=k.shapes, native_threads="threads" if k.threads else None).run(shrink=False)
+        spec = CampaignSpec.of(k.config, k.a if "@" in k.a else k.a + "@native",
+                               k.b if "@" in k.b else k.b + "@native", k.n, generator=k.generator,
+                               shapes=k.shapes, native_threads="threads" if k.threads else None)
+        rep, runs = kernels_ran(lambda: spec.run(shrink=False))
         got[_key(k.title)] = {c.name: c.count for c in sorted(rep.classes.values(), key=lambda c: c.name)}
+        if runs:
+            ran[_key(k.title)] = runs
     pprint.pprint(got, width=120, sort_dicts=False)
+    print("# KERNELS")
+    pprint.pprint(ran, width=120, sort_dicts=False)
+
+
+
+
+# The instances each instruction kernel ran (its writes, clean) in each campaign on a kernel
+# backend at its size with seed 0 (python -m ptogpu.fuzz.suite, after "# KERNELS").
+KERNELS: dict[str, dict[str, int]] = {
+    'TGATHER CPU sim vs A2/A3, 4x32 float32 from 256: out-of-src0 index rule':
+        {'tgather_index': 1000},
+    "TGATHER CPU sim vs A5, 2x80 int64 from 160 (uint32 indices): A5's 64 columns":
+        {'tgather_index': 600},
+    'TSCATTER CPU sim vs A2/A3, 4x32 int32 into 256, dst prefilled: dst clear':
+        {'tscatter_index': 600},
+    'TSCATTER A2/A3 vs A5, 4x32 int32 into 64, dup: collision order':
+        {'tscatter_index': 1000},
+    'TGATHER[P1010.col] CPU sim vs A5, 6x16 float32, dst prefilled: COL rows written':
+        {'tile_mask': 600},
+    "TGATHER[P0101] CPU sim vs A5, 3x15 int64: A5's 8-byte rows":
+        {'tile_mask': 600},
+    "TSCATTER[P0101.col] A2/A3 vs A5, 4x32 int8: A2/A3's 2*VC-byte rows":
+        {'tile_mask': 600},
+    'TSCATTER[P0100] CPU sim vs A2/A3, 4x5 int32, dst prefilled: clear and cursor':
+        {'tile_mask': 600},
+    'TSCATTER CPU sim vs A2/A3, 4x32 int32 into 256, negative: index cast':
+        {'tscatter_index': 100},
+    'TGATHER cpu int32/int32 3x80, oob: kernel vs NumPy: must agree':
+        {'tgather_index': 300},
+    'TGATHER a2a3 half/int32 3x80, oob: kernel vs NumPy: must agree':
+        {'tgather_index': 300},
+    'TGATHER a5 int8/uint16 3x80, oob: kernel vs NumPy: must agree':
+        {'tgather_index': 300},
+    'TGATHER a5 int64/uint32 3x80, oob: kernel vs NumPy: must agree':
+        {'tgather_index': 300},
+    'TSCATTER cpu int32/int32 3x80, dup: kernel vs NumPy: must agree':
+        {'tscatter_index': 300},
+    'TSCATTER a2a3 half/int16 3x80, dup: kernel vs NumPy: must agree':
+        {'tscatter_index': 300},
+    'TSCATTER a5 int8/uint16 3x80, dup: kernel vs NumPy: must agree':
+        {'tscatter_index': 300},
+    'TSCATTER a5 int64/uint32 3x80, dup: kernel vs NumPy: must agree':
+        {'tscatter_index': 300},
+    'TGATHER[P0101] a5 half 5x40: kernel vs NumPy: must agree':
+        {'tile_mask': 300},
+    'TGATHER[P0001.col] a2a3 float32 12x24: kernel vs NumPy: must agree':
+        {'tile_mask': 300},
+    'TGATHER[P0010.col] cpu int16 9x32: kernel vs NumPy: must agree':
+        {'tile_mask': 300},
+    'TSCATTER[P1010] cpu int32 4x20: kernel vs NumPy: must agree':
+        {'tile_mask': 300},
+    'TSCATTER[P0010.col] a2a3 int8 3x32: kernel vs NumPy: must agree':
+        {'tile_mask': 300},
+    'TSCATTER[P1000] a5 int64 2x70: kernel vs NumPy: must agree':
+        {'tile_mask': 300},
+    'TGATHER[P1000] a5 int64 2x70: kernel vs NumPy: must agree':
+        {'tile_mask': 300},
+    'TGATHER[P0100.col] a5 int32 8x16: kernel vs NumPy: must agree':
+        {'tile_mask': 300},
+    'TSCATTER[P0100.col] cpu half 4x24: kernel vs NumPy: must agree':
+        {'tile_mask': 300},
+    'TSCATTER[P1111] a5 int16 3x32: kernel vs NumPy: must agree':
+        {'tile_mask': 300},
+    'TSCATTER[P0001] a2a3 float32 4x20: kernel vs NumPy: must agree':
+        {'tile_mask': 300},
+    'Tile ops: ew_float a5: element-wise kernel vs NumPy: must agree':
+        {'tile_elementwise': 1200},
+    'Tile ops: ew_int cpu: element-wise kernel vs NumPy: must agree':
+        {'tile_elementwise': 2400},
+    'Tile ops: ew_maxmin a2a3: element-wise kernel vs NumPy: must agree':
+        {'tile_elementwise': 600},
+    'Kernels: ew_edges cpu: kernel vs NumPy: must agree':
+        {'tile_elementwise': 18000},
+    'Kernels: ew_edges a2a3: kernel vs NumPy: must agree':
+        {'tile_elementwise': 9300},
+    'Kernels: ew_edges a5: kernel vs NumPy: must agree':
+        {'tile_elementwise': 16200},
+    'Kernels: reg_gather a5: kernel vs NumPy: must agree':
+        {'reg_gather': 800, 'reg_gatherb': 200, 'tile_elementwise': 200},
+    'Kernels: dma_pads a5: kernel vs NumPy: must agree':
+        {'dma_bursts': 1500},
+    'Kernels: interleave a5: kernel vs NumPy: must agree':
+        {'interleave': 2400},
+    'Kernels: nz_gather a2a3: kernel vs NumPy: must agree':
+        {'mgather_a2a3_elem_nz': 600, 'mgather_a2a3_row_nz': 300},
+    'Kernels: tgatherb_float_offsets cpu: kernel vs NumPy: must agree':
+        {'tgatherb_cpu': 1174},
+    'Kernels: mscatter_edges a5: kernel vs NumPy: must agree':
+        {'mscatter_a5_source': 1800},
+    'Kernels: mscatter_edges cpu: kernel vs NumPy: must agree':
+        {'mscatter_seq': 1800},
+    'Kernels: tgather_cmp a5: kernel vs NumPy: must agree':
+        {'tgather_cmp': 1200},
+    'Kernels: tgather_cmp a2a3: kernel vs NumPy: must agree':
+        {'tgather_cmp': 1200},
+    'Kernels: tgatherb_misaligned a5: kernel vs NumPy: must agree':
+        {'tgatherb_a5': 200},
+    'Kernels: tgatherb_misaligned a2a3: kernel vs NumPy: must agree':
+        {'tgatherb_a2a3': 200},
+    'Kernels: cmp_edges cpu: kernel vs NumPy: must agree':
+        {'tile_compare': 9000},
+    'Kernels: cmp_edges a2a3: kernel vs NumPy: must agree':
+        {'tile_compare': 9000},
+    'Kernels: cmp_edges a5: kernel vs NumPy: must agree':
+        {'tile_compare': 10800},
+    'Kernels: mov_shapes cpu: kernel vs NumPy: must agree':
+        {'tile_move': 1500},
+    'Kernels: mov_shapes a2a3: kernel vs NumPy: must agree':
+        {'tile_move': 1500},
+    'Kernels: mov_shapes a5: kernel vs NumPy: must agree':
+        {'tile_move': 1500},
+    'Kernels: mov_relayouts a5: kernel vs NumPy: must agree':
+        {'tile_move_map': 400},
+    'Kernels: overlaps a5: kernel vs NumPy: must agree':
+        {'mgather_a5_elem': 200, 'tgatherb_a5': 400, 'tile_compare': 400, 'tile_convert': 200, 'tile_elementwise': 1200, 'tile_move': 400, 'tile_move_map': 200, 'tile_sort32': 200},
+    'Kernels: overlaps cpu: kernel vs NumPy: must agree':
+        {'tile_compare': 200, 'tile_convert': 200, 'tile_elementwise': 200, 'tile_move': 400, 'tile_sort32': 200},
+    'Kernels: sort_edges cpu: kernel vs NumPy: must agree':
+        {'tile_sort32': 600},
+    'Kernels: sort_edges a2a3: kernel vs NumPy: must agree':
+        {'tile_sort32': 900},
+    'Kernels: sort_edges a5: kernel vs NumPy: must agree':
+        {'tile_sort32': 900},
+    'Kernels: mrgsort_edges cpu: kernel vs NumPy: must agree':
+        {'tile_mrgsort': 1600, 'tile_sort32': 200},
+    'Kernels: mrgsort_edges a2a3: kernel vs NumPy: must agree':
+        {'tile_mrgsort': 1200, 'tile_sort32': 400},
+    'Kernels: mrgsort_edges a5: kernel vs NumPy: must agree':
+        {'tile_mrgsort': 1200, 'tile_sort32': 400},
+    'Kernels: cvt_edges cpu: kernel vs NumPy: must agree':
+        {'tile_convert': 10800},
+    'Kernels: cvt_edges a2a3: kernel vs NumPy: must agree':
+        {'tile_convert': 10800},
+    'Kernels: cvt_edges a5: kernel vs NumPy: must agree':
+        {'tile_convert': 10200},
+    'TINTERLEAVE CPU sim vs A5, 8x64 int16, even VC: must agree':
+        {'interleave': 1000},
+    'CPU sim vs A5, Elem Zero, Nz tiles: tile offset rule':
+        {'mgather_a5_elem': 2000, 'mgather_cpu': 2000},
+    'CPU sim vs A5, Elem Zero, Zz tiles: tile offset rule':
+        {'mgather_a5_elem': 500, 'mgather_cpu': 500},
+    'CPU sim vs A5, GM->L1 Elem, L1 prefilled: the NPU rewrites the padding':
+        {'mgather_cpu': 500, 'mgather_l1_elem_simt': 500},
+    'CPU sim vs A2/A3, GM->L1 Row Zero, L1 prefilled: the NPU pre-zeroes the tile':
+        {'mgather_cpu': 500, 'mgather_l1_row': 500},
+    'A5 GM->L1 Elem: SIMT vs Scalar executor, must agree':
+        {'mgather_l1_elem_scalar': 500, 'mgather_l1_elem_simt': 500},
+    'A5 SIMT vs CPU sim, GM->L1 Elem Wrap: index cast width':
+        {'mgather_cpu': 500, 'mgather_l1_elem_simt': 500},
+    'TGATHERB A2/A3 vs A5, 4x72 float32: A2/A3 tail':
+        {'tgatherb_a2a3': 200, 'tgatherb_a5': 200},
+    'TGATHERB CPU sim vs A5, 2x12 float32: partial block':
+        {'tgatherb_a5': 200, 'tgatherb_cpu': 200},
+    'TINTERLEAVE CPU sim (NDEBUG build) vs A5, odd VC':
+        {'interleave': 4000},
+    'A5 Elem: SIMT kernel vs scalar NumPy semantics: must agree':
+        {'mgather_a5_elem': 500},
+    'A2/A3 Elem: scalar-loop kernel vs NumPy: must agree':
+        {'mgather_a2a3_elem_nd': 500},
+    'A2/A3 Row Zero into UB, DMA bursts per read row: kernel vs NumPy: must agree':
+        {'mgather_a2a3_row_nd': 500},
+    'A2/A3 Row Zero GM->L1, DMA bursts per read row: kernel vs NumPy: must agree':
+        {'mgather_l1_row': 500},
+    'CPU sim Row Undefined, overlapping rows, one ends one element past GM: scalar-loop kernel vs NumPy: must agree':
+        {'mgather_cpu': 174},
+    'CPU sim Row Undefined, table columns 2 apart, rows past GM: scalar-loop kernel vs NumPy: must agree':
+        {'mgather_cpu': 256},
+    "A5 Row Wrap, the capacity's last row ends one element past GM: SIMT kernel vs NumPy: must agree":
+        {'mgather_a5_row': 120},
+    'TMAX float32 16x16, CPU sim vs A5: max/min NaN and tie rule, denormal flush':
+        {'tile_elementwise': 2048},
+    'TMOV Vec->Mat float32 20x24, CPU sim vs A5: TMOV engine':
+        {'tile_move_map': 300},
+    'TMOV Vec->Mat from NZ half 20x40, CPU sim vs A5: TMOV engine':
+        {'tile_move_map': 200},
+    'TMOV Vec->Mat a5 half 20x40: kernel vs NumPy: must agree':
+        {'tile_move_map': 300},
+    'TMOV Vec->Mat from NZ a5 float32 20x24: kernel vs NumPy: must agree':
+        {'tile_move_map': 200},
+    'CPU sim vs A5, Elem Clamp, ColMajor (dn) tiles 8x16: must agree':
+        {'mgather_a5_elem': 500, 'mgather_cpu': 500},
+    'CPU sim vs A5, Row Wrap, ColMajor (dn) tiles 8x16: index cast width':
+        {'mgather_a5_row': 500, 'mgather_cpu': 500},
+    'TCVT float32 4x32, cpu vs a5, edge values: rounding and saturation':
+        {'tile_convert': 2000},
+    'TCVT float32->int64.rint 4x32, a2a3 vs a5, edge values: must agree':
+        {'tile_convert': 1000},
+    'TSORT32 float32 2x40, cpu vs a5, edge values: tail block and tie order':
+        {'tile_sort32': 1000},
+    'TCMP float32 4x32, cpu vs a5, edge values: must agree':
+        {'tile_compare': 2000},
+    'TDIV float32 4x32, a2a3 vs a5, edge values: must agree':
+        {'tile_elementwise': 2000},
+    'TMAX uint64 4x32, cpu vs a5, edge values: must agree':
+        {'tile_elementwise': 2000},
+    'TSHL int32 4x32, a2a3 vs a5, edge values: shift count rule':
+        {'tile_elementwise': 2000},
+    'TSORT32 with tmp float32 1x2085, A2/A3 vs A5: tail path':
+        {'tile_sort32': 120},
+    'TSORT32 with tmp a5 float32 2x2085: kernel vs NumPy: must agree':
+        {'tile_sort32': 40},
+    'TSORT32 int32 cpu 2x40, dup: kernel vs NumPy: must agree':
+        {'tile_sort32': 200},
+    'TMRGSORT int16 cpu: kernel vs NumPy: must agree':
+        {'tile_mrgsort': 300},
+    'Tile ops: float32 TADD TMAX TDIV, TMUL on every bit pattern, cpu vs a5':
+        {'tile_elementwise': 2400},
+    'Tile ops: float32 TMAX, TMINS with NaN and signed zeros, cpu vs a5':
+        {'tile_elementwise': 1200},
+    'Tile ops: int32 arithmetic, bitwise, shifts by any count, cpu vs a5':
+        {'tile_elementwise': 4800},
+    'Tile ops: int32 TSUBS by 2^24 + 1, cpu vs a2a3':
+        {'tile_elementwise': 300},
+    'Tile ops: int32 TCMP GT into a prefilled mask, 10 valid columns, cpu vs a5':
+        {'tile_compare': 600},
+    'Tile ops: half TSEL by a loaded mask, 10 valid columns, cpu vs a5':
+        {'tile_compare': 600},
+    'Tile ops: float32 -> int32 TCVT RINT on every bit pattern, cpu vs a5':
+        {'tile_convert': 600},
+    'Tile ops: int16 TMOV of 5 valid columns, cpu vs a2a3':
+        {'tile_move': 600},
+    'Tile ops: TSORT32 of 40 values, cpu vs a2a3':
+        {'tile_sort32': 600},
+    'MSCATTER atomics Max, Min (float32) and Add (int32) on edge values, cpu vs a5':
+        {'mscatter_a5_source': 1800, 'mscatter_seq': 1800},
+    'TGATHERB A2/A3 vs A5, 4x72 int8: A2/A3 tail':
+        {'tgatherb_a2a3': 200, 'tgatherb_a5': 200},
+    'TGATHERB CPU sim vs A5, 3x40 half: partial block':
+        {'tgatherb_a5': 200, 'tgatherb_cpu': 200},
+    'MGATHER A5 Elem Wrap half 16x40, per-thread launch: SIMT kernel vs NumPy: must agree':
+        {'mgather_a5_elem': 200},
+    'MGATHER A5 Elem Clamp int8 4x70, per-thread launch: SIMT kernel vs NumPy: must agree':
+        {'mgather_a5_elem': 200},
+    "MGATHER A5 Elem Undefined float32 16x16, an index at GM's end, per-thread launch: SIMT kernel vs NumPy: must agree":
+        {'mgather_a5_elem': 23},
+    "MGATHER A5 Row Undefined float32 8x24, a row at GM's end, per-thread launch: SIMT kernel vs NumPy: must agree":
+        {'mgather_a5_row': 122},
+    'MGATHER A5 Row Clamp int8 8x24, per-thread launch: SIMT kernel vs NumPy: must agree':
+        {'mgather_a5_row': 200},
+    'MGATHER A5 Row Zero float32 GM->L1 6x12, per-thread launch: SIMT kernel vs NumPy: must agree':
+        {'mgather_l1_row': 200},
+    'MSCATTER A5 Add int32 16x16, per-thread launch: SIMT kernel vs NumPy: races only':
+        {'mscatter_a5_source': 200},
+    'MSCATTER A5 Max float32 16x16, per-thread launch: SIMT kernel vs NumPy: races only':
+        {'mscatter_a5_source': 200},
+    'MSCATTER A5 default 16x16, per-thread launch: SIMT kernel vs NumPy: races only':
+        {'mscatter_a5_source': 200},
+    'MSCATTER A5 last 16x16, per-thread launch: SIMT kernel vs NumPy: races only':
+        {'mscatter_a5_last': 200},
+    'MSCATTER A5 Row 8x24, per-thread launch: SIMT kernel vs NumPy: races only':
+        {'mscatter_a5_source': 200},
+    'MSCATTER A5 last Row Wrap 8x24: kernel vs NumPy: races only':
+        {'mscatter_a5_last': 200},
+    'MSCATTER A5 default Elem Clamp int8 16x16: kernel vs NumPy: races only':
+        {'mscatter_a5_source': 200},
+    'MSCATTER A5 last Elem Wrap half 16x16: kernel vs NumPy: races only':
+        {'mscatter_a5_last': 200},
+    'MSCATTER A2/A3 Elem Wrap int16 16x16: kernel vs NumPy: races only':
+        {'mscatter_seq': 200},
+    'MSCATTER CPU sim Row Clamp int8 8x24: kernel vs NumPy: races only':
+        {'mscatter_seq': 200},
+    'A5 Elem Zero 1x1 (the scalar unit): kernel vs NumPy: must agree':
+        {'mgather_a5_scalar': 300},
+    'a5 Row Wrap, table columns 2 apart: kernel vs NumPy: must agree':
+        {'mgather_a5_row': 300},
+    'a2a3 Row Clamp, table columns 2 apart: kernel vs NumPy: must agree':
+        {'mgather_a2a3_row_nd': 300},
+    'TGATHERB a5 int8 4x72: kernel vs NumPy: must agree':
+        {'tgatherb_a5': 200},
+}
 
 
 if __name__ == "__main__":

@@ -348,12 +348,13 @@ def cmp_edges(fa, fb, ha, hb, ia, ib, ua, ub, m, y, zf, zh, zi, yu):
         pto.TSTORE(G(z), d)
         pto.TSELS(d, lm, x, tmp, scal[0])
         pto.TSTORE(G(z + 2 * cols), d)
-    if pto.current_core().target.name == "a5":
-        G = _gt(pto.uint64, 2, 32)
-        x, w = pto.Tile[V, pto.uint64, 2, 32](), pto.Tile[V, pto.uint64, 2, 32]()
+    if pto.current_core().target.name == "a5":      # (80 columns: a b64 row takes the first 64)
+        G = _gt(pto.uint64, 2, 80)
+        x, w = pto.Tile[V, pto.uint64, 2, 80](), pto.Tile[V, pto.uint64, 2, 80]()
         pto.TLOAD(x, G(ua))
         pto.TLOAD(w, G(ub))
         for j, mode in enumerate(pto.CmpMode):
+            pto.TLOAD(mask, M(m))                       # (the mask's bytes past the 64 columns show)
             pto.TCMP(mask, x, w, mode)
             pto.TSTORE(M(yu + j * 64), mask)
 
@@ -377,6 +378,127 @@ def mov_shapes(a, b, y):
         pto.TLOAD(whole, G(b))
         pto.TMOV(d, s if k < 3 else d)
         pto.TSTORE(G(y + k * 256), whole)
+
+
+def overlaps(a, b, v, ix, y, y8):
+    """Operands that share bytes without being the same tile, which every kernel must leave to
+    NumPy (its check pass: a read of bytes the call writes), beside the same calls in place or
+    apart, which the kernels run: TADD with src1 one row into dst and in place, TMOV onto its own
+    source shifted by 32 bytes, TCVT float32 -> int32 over its source's second half, TCMP into a
+    mask over src0's last row, TSORT32 with idx overlapping dst; on A5 also TMOV ND -> NZ over its
+    own source, TGATHERB into its own source, MGATHER<Elem> into a ColMajor tile, and TCMPS of 129
+    half columns (its mask written in chunks of 128 columns). Every result stored."""
+    G = _gt(pto.int32, 4, 64)
+    Y = _gt(pto.int32, 4, 64)
+    Ti = pto.Tile[V, pto.int32, 4, 64]
+    buf = Ti()                                       # the whole scratch, 0x0 .. 0x400
+    pto.TASSIGN(buf, 0x0)
+    k = 0
+
+    def fresh():
+        pto.TLOAD(buf, G(a))
+        t = Ti()
+        pto.TASSIGN(t, 0x400)
+        pto.TLOAD(t, G(b))
+
+    def store():
+        nonlocal k
+        pto.TSTORE(Y(y + k * 256), buf)
+        k += 1
+    for shift in (0x100, 0x0):                       # TADD: src1 a row into dst, then in place
+        fresh()
+        d, s0, s1 = pto.Tile[V, pto.int32, 3, 64](), pto.Tile[V, pto.int32, 3, 64](), pto.Tile[V, pto.int32, 3, 64]()
+        pto.TASSIGN(d, 0x0)
+        pto.TASSIGN(s0, 0x400)
+        pto.TASSIGN(s1, shift)
+        pto.TADD(d, s0, s1)
+        store()
+    for shift in (0x20, 0x0):                        # TMOV onto its source 8 columns on (A5: vregs), apart
+        fresh()
+        d, s = pto.Tile[V, pto.int32, 2, 64, RM, 2, 40](), pto.Tile[V, pto.int32, 2, 64, RM, 2, 40]()
+        pto.TASSIGN(d, shift)
+        pto.TASSIGN(s, 0x0 if shift else 0x400)
+        pto.TMOV(d, s)
+        store()
+    for at in (0x80, 0x200):                         # TCVT over its source's second half, then apart
+        fresh()
+        f, i = pto.Tile[V, pto.float32, 1, 64](), pto.Tile[V, pto.int32, 1, 64]()
+        pto.TASSIGN(f, 0x0)
+        pto.TASSIGN(i, at)
+        pto.TCVT(i, f, pto.RoundMode.CAST_RINT)
+        store()
+    for at in (0x300, 0x200):                        # TCMP's mask over src0's last row, then apart
+        fresh()
+        x, w = pto.Tile[V, pto.int32, 4, 64](), pto.Tile[V, pto.int32, 4, 64]()
+        pto.TASSIGN(x, 0x0)
+        pto.TASSIGN(w, 0x400)
+        m = pto.Tile[V, pto.uint8, 4, 32]()
+        pto.TASSIGN(m, at if at == 0x300 else 0x800)
+        pto.TCMP(m, x, w, pto.CmpMode.GT)
+        if at == 0x200:
+            mm = pto.Tile[V, pto.int32, 1, 32]()
+            pto.TASSIGN(mm, 0x800)
+            cp = pto.Tile[V, pto.int32, 1, 32]()
+            pto.TASSIGN(cp, 0x200)
+            pto.TMOV(cp, mm)
+        store()
+    for at in (0x100, 0x600):                        # TSORT32: idx over dst's second block, then apart
+        fresh()
+        t = pto.Tile[V, pto.float32, 1, 64]()
+        pto.TASSIGN(t, 0x400)
+        ixt = pto.Tile[V, pto.uint32, 1, 64]()
+        pto.TASSIGN(ixt, at)
+        pto.TLOAD(ixt, _gt(pto.uint32, 1, 64)(ix))
+        pto.TLOAD(t, _gt(pto.float32, 1, 64)(v))
+        out = pto.Tile[V, pto.float32, 1, 128]()
+        pto.TASSIGN(out, 0x0)
+        pto.TSORT32(out, t, ixt)
+        store()
+    if pto.current_core().target.name != "a5":
+        return
+    big = pto.Tile[V, pto.int32, 8, 64]()            # A5: TMOV ND -> NZ (its own kernel) over its source
+    pto.TASSIGN(big, 0x0)
+    for at in (0x200, 0x800):
+        pto.TLOAD(big, _gt(pto.int32, 8, 64)(a))
+        src = pto.Tile[V, pto.half, 16, 32, RM, 12, 20]()
+        nz = pto.Tile[V, pto.half, 16, 32, pto.BLayout.ColMajor, 12, 20, pto.SLayout.RowMajor]()
+        pto.TASSIGN(src, 0x0)
+        pto.TASSIGN(nz, at)
+        pto.TMOV(nz, src)
+        pto.TASSIGN(big, 0x0 if at == 0x200 else 0x800)
+        pto.TSTORE(_gt(pto.int32, 8, 64)(y + k * 256), big)
+        k += 2
+    tg = pto.Tile[V, pto.uint32, 1, 8]()             # TGATHERB into its own source, then apart
+    pto.TASSIGN(tg, 0x800)
+    for at in (0x100, 0x400):
+        fresh()
+        pto.TLOAD(tg, _gt(pto.uint32, 1, 8)(ix))
+        pto.TANDS(tg, tg, 7)
+        pto.TMULS(tg, tg, 32)
+        s8, d8 = pto.Tile[V, pto.int8, 1, 512](), pto.Tile[V, pto.int8, 1, 256]()
+        pto.TASSIGN(s8, 0x0)
+        pto.TASSIGN(d8, at)
+        pto.TGATHERB(d8, s8, tg)
+        store()
+        if at == 0x400:
+            pto.TSTORE(_gt(pto.int8, 1, 256)(y8), d8)
+    # MGATHER<Elem> into a ColMajor (dn) tile: the launch's tile descriptor walks columns
+    table = pto.GlobalTensor[pto.int32, pto.Shape[1, 1, 1, 1, 512], pto.Stride[512, 512, 512, 512, 1]](a)
+    fresh()
+    it = pto.Tile[V, pto.int32, 8, 16]()
+    pto.TASSIGN(it, 0x400)
+    pto.TANDS(it, it, 511)
+    dn = pto.Tile[V, pto.int32, 8, 16, pto.BLayout.ColMajor]()
+    pto.TASSIGN(dn, 0x0)
+    pto.MGATHER[pto.Coalesce.Elem](dn, table, it)
+    store()
+    fresh()                                          # TCMP half of 129 columns: its mask's 2 chunks of 16 bytes
+    h = pto.Tile[V, pto.half, 1, 144, RM, 1, 129]()
+    pto.TASSIGN(h, 0x400)
+    m = pto.Tile[V, pto.uint8, 1, 64]()
+    pto.TASSIGN(m, 0x0)
+    pto.TCMPS(m, h, 0.0, pto.CmpMode.GT)
+    store()
 
 
 def mov_relayouts(a, y):
@@ -588,9 +710,11 @@ def interleave(a8, b8, ah, bh, af, bf, y8, yh, yf, yg):
         _il(T, VC, a, b, y)
 
 
-_SCORES = np.array([0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, -0.5, -1.0, np.nan, np.inf, -np.inf, 2.0 ** 31, 7.0],
-                   np.float32)
+_SCORES = np.array([0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, -0.5, -1.0, -1.5, -2.5, np.nan, np.inf, -np.inf, 2.0 ** 31,
+                    7.0], np.float32)
 """TGATHER compare-form scores: around small k values, halves (A5 rounds), specials."""
+_KS = np.array([0, 1, 2, 3, 7, 0xFFFFFFFF, 0xFFFFFFFE, 0xFFFFFFFD], np.uint32)
+"""uint32 k values: small, and the negative scores' two's complements (-1, -2, -3: A5 rounds -1.5 to -2)."""
 _HKS = np.array([0, 1, 2, 3, 7, 2049, 2051, 4099, 32767, 32768, 65535], np.uint16)
 """uint16 k values: small, and some that A2/A3 rounds to half (ties to even, past 2048)."""
 _HSCORES = np.array([0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, -0.5, -1.0, np.nan, np.inf, -np.inf, 65504.0, 7.0, 2048.0,
@@ -643,7 +767,7 @@ FUZZ = {
                            outputs={"tmax": (32, pto.float32), "tmin": (32, pto.float32), "tadd": (32, pto.int32),
                                     "thadd": (32, pto.half), "tumin": (32, pto.uint32), "timax": (32, pto.int32)},
                            pair="a5@numpy:a5@native"),
-    "tgather_cmp": dict(inputs={"v": picks(256, _SCORES, "float32", 0.9), "k": values(16, "uint32", "small"),
+    "tgather_cmp": dict(inputs={"v": picks(256, _SCORES, "float32", 0.9), "k": picks(16, _KS, "uint32", 0.9),
                                 "hv": picks(256, _HSCORES, "half", 0.9),
                                 "kh": picks(16, _HKS, "uint16", 0.9), "iv": values(256, "int32", "small")},
                         outputs={"y": (512, pto.int32), "c": (16, pto.int32), "yh": (264, pto.int32),
@@ -654,10 +778,13 @@ FUZZ = {
     "cmp_edges": dict(inputs={"fa": values(128, "float32", "edges"), "fb": values(128, "float32", "edges"),
                               "ha": values(256, "half", "edges"), "hb": values(256, "half", "edges"),
                               "ia": values(128, "int32", "edges"), "ib": values(128, "int32", "edges"),
-                              "ua": values(64, "uint64", "edges"), "ub": values(64, "uint64", "edges"),
+                              "ua": values(160, "uint64", "edges"), "ub": values(160, "uint64", "edges"),
                               "m": _bits(64, "uint8")},
                       outputs={"y": (24 * 64, pto.uint8), "zf": (256, pto.float32), "zh": (512, pto.half),
                                "zi": (256, pto.int32), "yu": (6 * 64, pto.uint8)}, pair="a5@numpy:a5@native"),
+    "overlaps": dict(inputs={"a": values(512, "int32", "small"), "b": values(256, "int32", "small"),
+                             "v": values(64, "float32", "edges"), "ix": values(64, "uint32", "small")},
+                     outputs={"y": (18 * 256, pto.int32), "y8": (256, pto.int8)}, pair="a5@numpy:a5@native"),
     "mov_relayouts": dict(inputs={"a": _bits(2 * 2048, "half")}, outputs={"y": (2 * 2048, pto.half)},
                           pair="a5@numpy:a5@native"),
     "mov_shapes": dict(inputs={"a": _bits(256, "int16"), "b": _bits(256, "int16")},
