@@ -97,9 +97,10 @@ def tsort32(core, dst, src, idx, tmp) -> None:
     inside = c < lanes if R.tail == "partial" else c < nb * 32
     real = c < C
     large = tail_block(R, C, size, tmp)
-    if large is not None:                           # the tail copy's source, read first (it may be outside UB)
+    if large is not None:                           # the tail copy's bytes, read first (they may be outside UB)
         rl = np.arange(rows, dtype=np.int64)[:, None]
-        read(core, src, src.addr + (rl * src.Cols + large + np.arange(32)) * size, size, "TSORT32 src read")
+        nbytes = -(-(C % 32) * size // 32) * 32
+        read(core, src, src.addr + (rl * src.Cols + large) * size + np.arange(nbytes), 1, "TSORT32 src read")
     bug = large is not None and nb % 255 == 0       # the last call's repeat (nb % 255) - 1 as uint8: 255 blocks
     if bug:
         real = c < nb * 32                          # the tail block sorted as a whole block of memory, and
