@@ -473,7 +473,7 @@ def overlaps(a, b, v, ix, y, y8):
     for at in (0x100, 0x400):
         fresh()
         pto.TLOAD(tg, _gt(pto.uint32, 1, 8)(ix))
-        pto.TANDS(tg, tg, 7)
+        pto.TANDS(tg, tg, 15)                        # (blocks 0..15 of src: the upper 8 are dst's bytes)
         pto.TMULS(tg, tg, 32)
         s8, d8 = pto.Tile[V, pto.int8, 1, 512](), pto.Tile[V, pto.int8, 1, 256]()
         pto.TASSIGN(s8, 0x0)
