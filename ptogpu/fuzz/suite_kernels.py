@@ -482,7 +482,7 @@ def overlaps(a, b, v, ix, y, y8):
         store()
         if at == 0x400:
             pto.TSTORE(_gt(pto.int8, 1, 256)(y8), d8)
-    # MGATHER<Elem> into a ColMajor (dn) tile: the launch's tile descriptor walks columns
+    # MGATHER<Elem> into a ColMajor (dn) destination, through the API's launch
     table = pto.GlobalTensor[pto.int32, pto.Shape[1, 1, 1, 1, 512], pto.Stride[512, 512, 512, 512, 1]](a)
     fresh()
     it = pto.Tile[V, pto.int32, 8, 16]()
