@@ -56,12 +56,16 @@ class Instr:
         return None
 
     # -- the configuration ----------------------------------------------------------------
+    def layouts(self, cfg) -> tuple[str, ...]:
+        """The ``cfg.layout`` values this instruction takes in ``cfg.space`` (LAYOUTS' names)."""
+        return ("nd",)
+
     def validate(self, cfg) -> None:
         """ValueError for fields this instruction does not take."""
         if cfg.space not in self.spaces:
             raise ValueError(f"{self.name.upper()} campaigns take space {' or '.join(self.spaces)}, not {cfg.space!r}")
-        if cfg.layout != "nd":
-            raise ValueError("tile layouts other than nd apply to MGATHER into UB only")
+        if cfg.layout not in self.layouts(cfg):
+            raise ValueError("tile layouts other than nd apply to MGATHER into UB and TMOV --space l1 (nz) only")
         if cfg.storage is not None:
             raise ValueError("dynamic valid dims (storage) apply to MGATHER into UB only")
         if cfg.mask and not self.mask_forms:

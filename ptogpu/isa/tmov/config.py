@@ -8,8 +8,6 @@ than dst (A5's bursts then skip a gap per column block). A campaign across two t
 field of the TMOV table (or a static check that rejects a side)."""
 from __future__ import annotations
 
-import dataclasses
-
 import numpy as np
 
 from ... import dtypes
@@ -24,10 +22,8 @@ class TmovInstr(DataOperands):
     defaults = {"rows": 4, "cols": 20, "oob": "undefined", "dtype": "float32", "dst_fill": 0xAB}
     spaces = ("ub", "l1")
 
-    def validate(self, cfg) -> None:
-        if cfg.layout == "nz" and cfg.space == "l1":        # (the NZ-source Vec -> Mat form)
-            cfg = dataclasses.replace(cfg, layout="nd")
-        super().validate(cfg)
+    def layouts(self, cfg) -> tuple[str, ...]:
+        return ("nd", "nz") if cfg.space == "l1" else ("nd",)      # (the NZ-source Vec -> Mat form)
 
     def dst_type(self, cfg) -> str:
         return cfg.op or cfg.dtype
