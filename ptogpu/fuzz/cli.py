@@ -384,12 +384,10 @@ def _execute(runs: list, args, backend: str, pool) -> int:
         # a known campaign whose classes changed (a shard sees only its slice: see --merge)
         rep.kernel_runs = counted if pool is None else None
         known = k.expect is not None and getattr(args, "shard", None) is None
-        rep.regression = regression(k, rep, k.n, args.seed) if known else None
-        ran = kernel_regression(k, counted, k.n, args.seed) if known and backend != "numpy" and pool is None \
-            else None
-        rep.kernel_regression = ran
-        if ran:                              # (what ran, not only what came out: docs/fuzz.md)
-            rep.regression = "; ".join(filter(None, (rep.regression, ran)))
+        rep.class_regression = regression(k, rep, k.n, args.seed) if known else None
+        rep.kernel_regression = kernel_regression(k, counted, k.n, args.seed) \
+            if known and backend != "numpy" and pool is None else None     # (what ran: docs/fuzz.md)
+        rep.regression = "; ".join(filter(None, (rep.class_regression, rep.kernel_regression))) or None
         reports.append((k.title, rep))
         if not args.json:
             print(_text(k.title, rep, args), flush=True)
@@ -421,13 +419,11 @@ def _text(title: str, rep, args=None) -> str:
     if where is not None:
         repro = write_reproducers(where, title, rep)
     lines = [format_report(title, rep, verbose, repro)]
-    if getattr(rep, "regression", None):
-        kr = getattr(rep, "kernel_regression", None)
-        cls = rep.regression[:-len(kr)].rstrip("; ") if kr else rep.regression
-        if cls:
-            lines.append(f"   REGRESSION: this known campaign's classes changed ({cls})")
-        if kr:
-            lines.append(f"   REGRESSION: this known campaign's kernel runs changed ({kr})")
+    cls = getattr(rep, "class_regression", getattr(rep, "regression", None))
+    if cls:
+        lines.append(f"   REGRESSION: this known campaign's classes changed ({cls})")
+    if getattr(rep, "kernel_regression", None):
+        lines.append(f"   REGRESSION: this known campaign's kernel runs changed ({rep.kernel_regression})")
     lines += rep.lines()
     if rep.workers:                   # shards: where they ran, on which backends (checked there)
         where = sorted({w.get("address") or f"{w['host']}:{w['pid']}" for w in rep.workers})
