@@ -73,6 +73,11 @@ def tail_block(R, C: int, size: int, tmp) -> int | None:
     return ((j * 255 + (nb % 255) - 1) & 0xFFFFFFFF) * 32 & 0xFFFFFFFF
 
 
+def tail_bytes(C: int, size: int) -> int:
+    """The bytes the large-tmp path copies to tmp: the tail's whole 32-byte blocks."""
+    return -(-(C % 32) * size // 32) * 32
+
+
 def tsort32(core, dst, src, idx, tmp) -> None:
     R = core.target.sort
     T, size = src.DType, src.Element.itemsize
@@ -99,8 +104,8 @@ def tsort32(core, dst, src, idx, tmp) -> None:
     large = tail_block(R, C, size, tmp)
     if large is not None:                           # the tail copy's bytes, read first (they may be outside UB)
         rl = np.arange(rows, dtype=np.int64)[:, None]
-        nbytes = -(-(C % 32) * size // 32) * 32
-        read(core, src, src.addr + (rl * src.Cols + large) * size + np.arange(nbytes), 1, "TSORT32 src read")
+        read(core, src, src.addr + (rl * src.Cols + large) * size + np.arange(tail_bytes(C, size)), 1,
+             "TSORT32 src read")
     bug = large is not None and nb % 255 == 0       # the last call's repeat (nb % 255) - 1 as uint8: 255 blocks
     if bug:
         real = c < nb * 32                          # the tail block sorted as a whole block of memory, and
@@ -160,7 +165,7 @@ def _pad_tmp(core, src, tmp, rows: int, C: int, size: int, large: int | None) ->
     blocks, from that element offset, to tmp's start, and pads there."""
     R = core.target.sort
     t = C % 32
-    nbytes = -(-C * size // 32) * 32 if large is None else -(-t * size // 32) * 32
+    nbytes = -(-C * size // 32) * 32 if large is None else tail_bytes(C, size)
     r = rows - 1
     at = r * src.Cols * size + (0 if large is None else large * size)
     row = read(core, src, src.addr + at + np.arange(nbytes, dtype=np.int64), 1, "TSORT32 src read")

@@ -23,6 +23,8 @@ use): en_dtypes 0.0.4 is an experimental package with wheels for few platforms; 
 this encoder to it byte for byte where it is installed."""
 from __future__ import annotations
 
+import functools
+
 import ml_dtypes
 import numpy as np
 
@@ -36,15 +38,24 @@ OCP = {"float8_e4m3": ml_dtypes.float8_e4m3fn, "float8_e5m2": ml_dtypes.float8_e
 def hif8_table(model: str) -> np.ndarray:
     """The 256 hifloat8 codes' values: the format's (``vcvt``) or the simulator's table (``mx``,
     ``semantics.sim_types``)."""
-    if model == "mx":
-        return HIF8_VALUES
-    global _FORMAT
-    if _FORMAT is None:
-        _FORMAT = dtypes.hifloat8_to_float32(np.arange(256, dtype=np.uint8)).astype(np.float64)
-    return _FORMAT
+    return HIF8_VALUES if model == "mx" else _format_values()
 
 
-_FORMAT: np.ndarray | None = None
+@functools.cache
+def _format_values() -> np.ndarray:
+    v = dtypes.hifloat8_to_float32(np.arange(256, dtype=np.uint8)).astype(np.float64)
+    v.flags.writeable = False
+    return v
+
+
+@functools.cache
+def _format_magnitudes() -> tuple[np.ndarray, np.ndarray]:
+    """The positive codes and their values in ascending order, +inf (0x6F) at 49152: it rounds
+    from 40960 = (32768 + 49152) / 2 on."""
+    t = _format_values()[:128].copy()
+    t[0x6F] = 49152.0
+    order = np.argsort(t, kind="stable")
+    return order, t[order]
 
 
 def decode(bits: np.ndarray, T: str, model: str) -> np.ndarray:
@@ -61,10 +72,7 @@ def _hif8_encode(x: np.ndarray) -> np.ndarray:
     """hifloat8 to nearest, ties away from zero (A5's ROUND_A); past the largest finite value
     (32768) from the midpoint to the next power-spaced step (40960) on: infinity (0x6F); NaN 0x80;
     no negative zero."""
-    t = hif8_table("vcvt")[:128].copy()
-    t[0x6F] = 49152.0                                  # (+inf rounds from 40960 = (32768 + 49152) / 2)
-    order = np.argsort(t, kind="stable")
-    sv = t[order]
+    order, sv = _format_magnitudes()
     x = np.asarray(x, np.float64)
     a = np.abs(x)
     with np.errstate(invalid="ignore"):
