@@ -229,3 +229,27 @@ def test_a5_tsort32_large_tmp_path_with_a_multiple_of_255_blocks():
         dst, tmp = tile("float32", 1, 2 * 255 * 32, 0x10000), tile("float32", 1, 64, 0x20000)
         with pytest.raises(pto.PtoFault, match="outside"):
             pto.TSORT32(dst, src, idx, tmp)
+
+
+def test_a2a3_tsort32_large_tmp_path_counts_elements_and_pads_32_more():
+    # a2a3/TSort32.hpp:24-72: the large path past 8160 *elements* (A5: bytes), its tail pad in
+    # tmp 32 lanes longer (the small path's vector_dup, here at tmp's start): 8165 floats, 256
+    # blocks (not a multiple of 255), a tail of 5
+    C, A = 8165, 8168
+    rng = np.random.default_rng(5)
+    vals = rng.permutation(C).astype(np.float32) - 4000
+    ids = rng.permutation(A).astype(np.uint32)
+    with pto.Core("a2a3", "numpy") as core:
+        src, idx = tile("float32", 1, A, 0x0, vc=C), tile("uint32", 1, A, 0x8000)
+        dst, tmp = tile("float32", 1, 2 * A + 16, 0x10000), tile("float32", 1, 96, 0x20000)
+        core.write("ub", 0x20000, np.full(384, 0xEE, np.uint8))
+        src.set(vals[None, :])
+        idx.set(ids[None, :])
+        pto.TSORT32(dst, src, idx, tmp)
+        got = core.read("ub", 0x10000, 256 * 32 * 8).view(np.uint32).reshape(-1, 2)
+        t = core.read("ub", 0x20000, 384).view(np.uint32)
+    assert [tuple(p) for p in got[:C - 5]] == _rows_sorted(list(vals[:C - 5]), list(ids[:C - 5]))
+    tail = sorted_block(list(vals[C - 5:]), list(ids[C - 5:C]), "position") + [(NAN, int(i)) for i in ids[C:A]]
+    assert [tuple(p) for p in got[C - 5:C + 3]] == tail
+    assert t[:5].tolist() == [f32(v) for v in vals[C - 5:]] and (t[5:64] == NAN).all()
+    assert (t[64:] == 0xEEEEEEEE).all()
