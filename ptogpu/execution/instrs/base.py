@@ -65,7 +65,7 @@ class Instr:
         if cfg.space not in self.spaces:
             raise ValueError(f"{self.name.upper()} campaigns take space {' or '.join(self.spaces)}, not {cfg.space!r}")
         if cfg.layout not in self.layouts(cfg):
-            raise ValueError("tile layouts other than nd apply to MGATHER into UB and TMOV --space l1 (nz) only")
+            raise ValueError("tile layouts other than nd apply to MGATHER into UB only (and TMOV --space l1: nz)")
         if cfg.storage is not None:
             raise ValueError("dynamic valid dims (storage) apply to MGATHER into UB only")
         if cfg.mask and not self.mask_forms:
