@@ -2,7 +2,7 @@
 # perf/gpu_check.sh — the single GPU check, for a bare device machine: runs the gpu-marked tests
 # (every kernel on CuPy against NumPy, byte for byte), the MGATHER benchmark and the fuzz
 # campaign benchmark (cupy, native and numpy side by side), and writes ONE result file.
-# Budget: under 8 minutes in all (each step has its own timeout).
+# Budget: under 8 minutes in all (each step has its own timeout; the correctness steps first).
 #
 #   bash perf/gpu_check.sh [RESULT_FILE]      (default: $OUT/gpu_check.txt, else perf/gpu_check.txt)
 #
@@ -38,22 +38,28 @@ trap 'rm -rf "$SITE"' EXIT
   echo "== ptogpu info"
   timeout 40 "$PY" -m ptogpu info 2>&1
   echo "== pytest -m gpu (rc below)"
-  GPU_TESTS=$(grep -lE "^ *(@pytest\.mark\.gpu|pytestmark = pytest\.mark\.gpu)" tests/test_*.py | tr '\n' ' ')
+  # gpu-marked tests, and the kernel tests whose kernel_backend fixture (tests/conftest.py) has a
+  # gpu-marked cupy parameter
+  GPU_TESTS=$(grep -lE "^ *(@pytest\.mark\.gpu|pytestmark = pytest\.mark\.gpu)|kernel_backend\)" tests/test_*.py | tr '\n' ' ')
   echo "files: $GPU_TESTS"
   # shellcheck disable=SC2086
-  timeout 150 "$PY" -m pytest -q -m gpu -rs -p no:cacheprovider $GPU_TESTS 2>&1 | tail -60
+  timeout 220 "$PY" -m pytest -q -m gpu -rfs -p no:cacheprovider $GPU_TESTS 2>&1 | tail -80
   echo "pytest rc=${PIPESTATUS[0]}"
+  echo "== the known suite on cupy (every campaign's verdict and kernel runs against its record)"
+  timeout 100 "$PY" -m ptogpu fuzz --suite known --backend cupy --quiet 2>&1 \
+    | grep -E "REGRESSION|unexplained|disagree|Error|Traceback|campaign\(s\)" | head -40
+  echo "suite cupy rc=${PIPESTATUS[0]}"
   echo "== bench (JSON lines)"
-  timeout 80 "$PY" perf/bench_mgather.py --backends cupy,native,numpy --slow-tiles 300 2>&1
+  timeout 50 "$PY" perf/bench_mgather.py --backends cupy,native,numpy --slow-tiles 300 2>&1
   echo "bench rc=$?"
   echo "== fuzz campaign bench, cupy (JSON lines; target: >= 1e9 tiles/s)"
-  timeout 100 "$PY" perf/bench_fuzz.py --backends cupy --n 100000000 --repeat 1 2>&1
+  timeout 60 "$PY" perf/bench_fuzz.py --backends cupy --n 100000000 --repeat 1 2>&1
   echo "bench_fuzz cupy rc=$?"
   echo "== fuzz campaign bench, native and numpy alongside (JSON lines)"
-  timeout 90 "$PY" perf/bench_fuzz.py --backends native,numpy --n 4000000 --numpy-n 200000 --exec-n 1000000 --repeat 1 2>&1
+  timeout 50 "$PY" perf/bench_fuzz.py --backends native,numpy --n 4000000 --numpy-n 200000 --exec-n 1000000 --repeat 1 2>&1
   echo "bench_fuzz native rc=$?"
   echo "== cores of N instances, cupy (JSON lines: one launch over N blocks; bank copies in and out)"
-  timeout 45 "$PY" perf/bench_batch_core.py --backends cupy --n 65536 --chunk 16384 2>&1
+  timeout 30 "$PY" perf/bench_batch_core.py --backends cupy --n 65536 --chunk 16384 2>&1
   echo "bench_batch_core cupy rc=$?"
   echo "== elapsed $(( $(date +%s) - start )) s"
 } > "$RESULT" 2>&1

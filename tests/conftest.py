@@ -201,3 +201,25 @@ def _instances(request):
     from batch_mirror import mirrored
     with mirrored(request.param):
         yield request.param
+
+
+@pytest.fixture(params=["native", "stand-in", pytest.param("cupy", marks=pytest.mark.gpu)])
+def kernel_backend(request, monkeypatch):
+    """The Core backend a kernel test compares with NumPy: ``native`` (the host shim), the cupy
+    glue driven by a stand-in device that runs the host-shim build (no GPU needed: the RawModule
+    per .cu file, the argument order, the arenas copied in and back), and ``cupy`` on a real
+    device (gpu-marked; skipped where none answers)."""
+    from ptogpu.backend import backend_available, cupy_backend
+    if request.param == "cupy":
+        ok, why = backend_available("cupy")
+        if not ok:
+            pytest.skip(f"cupy backend unavailable: {why}")
+        return "cupy"
+    if request.param == "stand-in":
+        from test_kernels_mgather import _FakeCupy
+        fake = _FakeCupy()
+        monkeypatch.setattr(cupy_backend, "cupy_module", lambda: fake)
+        monkeypatch.setattr(cupy_backend, "_modules", {})
+        monkeypatch.setattr(cupy_backend, "_fns", {})
+        return "cupy"
+    return "native"

@@ -47,7 +47,7 @@ def _run(target, backend, ub, call, T, mdt, VR, VC, mode, scal):
 
 @pytest.mark.parametrize("target", ["cpu", "a2a3", "a5"])
 @pytest.mark.parametrize("call", ["TCMP", "TCMPS", "TSEL", "TSELS"])
-def test_the_kernel_gives_the_numpy_bytes(target, call, monkeypatch):
+def test_the_kernel_gives_the_numpy_bytes(target, call, monkeypatch, kernel_backend):
     ran = []
     real = K._launch
     monkeypatch.setattr(K, "_launch", lambda core, w: ran.append(real(core, w)) or ran[-1])
@@ -63,8 +63,8 @@ def test_the_kernel_gives_the_numpy_bytes(target, call, monkeypatch):
             mdt = str(rng.choice(["uint8", "uint32"])) if target == "cpu" else "uint8"
             scal = int(rng.choice([0, 1, 3, 7])) if "int" in T else float(rng.choice([0.0, -0.0, np.nan, 1.5, np.inf]))
             ub = rng.integers(0, 256, 0x8000, dtype=np.uint8)
-            got = {be: _run(target, be, ub, call, T, mdt, VR, VC, mode, scal) for be in ("numpy", "native")}
-            assert got["numpy"] == got["native"], (target, call, T, mode, VR, VC, mdt, scal)
+            got = {be: _run(target, be, ub, call, T, mdt, VR, VC, mode, scal) for be in ("numpy", kernel_backend)}
+            assert got["numpy"] == got[kernel_backend], (target, call, T, mode, VR, VC, mdt, scal)
             cases += got["numpy"][0] == "ok"
     assert cases >= 5 and sum(ran) >= cases // 2, (cases, sum(ran))
 

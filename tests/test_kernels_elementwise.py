@@ -50,7 +50,7 @@ def _run(target, backend, call, dt, bits, scalar, batch=1):
 
 @pytest.mark.parametrize("target", ["cpu", "a2a3", "a5"])
 @pytest.mark.parametrize("call", TILE_TILE + UNARY + SCALAR)
-def test_native_equals_numpy(target, call, monkeypatch):
+def test_native_equals_numpy(target, call, monkeypatch, kernel_backend):
     ran = []
     orig = K.run
     monkeypatch.setattr(K, "run", lambda *a, **k: ran.append(orig(*a, **k)) or ran[-1])
@@ -67,17 +67,17 @@ def test_native_equals_numpy(target, call, monkeypatch):
             c[:] = rng.integers(-3, 8 * size + 3, c.size)
         scalar = {"float32": -2.5}.get(dt, 3 if call not in ("TSHLS", "TSHRS") else 8 * size - 1)
         want = _run(target, "numpy", call, dt, bits, scalar)
-        got = _run(target, "native", call, dt, bits, scalar)
+        got = _run(target, kernel_backend, call, dt, bits, scalar)
         assert got == want, (dt, want[0], got[0])
     quirk = target == "a2a3" and call in ("TXOR", "TSUBS")   # (tmp clobbered; the scalar through float)
     assert (True in ran) != quirk                            # the kernel ran where it takes the call
 
 
-def test_a_core_of_n_runs_one_launch_and_equals_single_cores():
+def test_a_core_of_n_runs_one_launch_and_equals_single_cores(kernel_backend):
     rng = np.random.default_rng(7)
     bits = rng.integers(0, 256, (3, 3, 4 * 8 * 4), dtype=np.uint8)
     for target in ("cpu", "a5"):
-        with pto.Core(target, "native", batch=3) as core:
+        with pto.Core(target, kernel_backend, batch=3) as core:
             T = pto.Tile[V, pto.float32, 4, 8]
             a, b, d = T(), T(), T()
             for t, addr in ((a, 0), (b, 0x400), (d, 0x800)):

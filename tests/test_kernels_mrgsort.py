@@ -64,7 +64,7 @@ def _memory(rng, n):
 
 
 @pytest.mark.parametrize("target", ["cpu", "a2a3", "a5"])
-def test_the_merge_kernel_gives_the_numpy_bytes_and_counts(target, monkeypatch):
+def test_the_merge_kernel_gives_the_numpy_bytes_and_counts(target, monkeypatch, kernel_backend):
     ran = []
     real = K.run_tmrgsort
     monkeypatch.setattr(K, "run_tmrgsort", lambda *a: ran.append(real(*a)) or ran[-1])
@@ -87,14 +87,14 @@ def test_the_merge_kernel_gives_the_numpy_bytes_and_counts(target, monkeypatch):
                 addrs[-2] = 0x3F00                  # dst runs past UB's first 16 KiB: fine, or a fault
             args = (T, nl, vcs, dvc, addrs, bool(rng.random() < 0.5))
             ub = _memory(rng, 0x4000)
-            got = {be: _lists(target, be, ub, *args) for be in ("numpy", "native")}
-            assert got["numpy"] == got["native"], (target, args)
+            got = {be: _lists(target, be, ub, *args) for be in ("numpy", kernel_backend)}
+            assert got["numpy"] == got[kernel_backend], (target, args)
             cases += got["numpy"][0] == "ok"
     assert cases >= 30 and sum(ran) >= cases // 2, (cases, sum(ran))
 
 
 @pytest.mark.parametrize("target", ["cpu", "a2a3", "a5"])
-def test_the_single_list_kernel_gives_the_numpy_bytes(target, monkeypatch):
+def test_the_single_list_kernel_gives_the_numpy_bytes(target, monkeypatch, kernel_backend):
     ran = []
     real = K.run_tmrgsort_single
     monkeypatch.setattr(K, "run_tmrgsort_single", lambda *a: ran.append(real(*a)) or ran[-1])
@@ -110,16 +110,16 @@ def test_the_single_list_kernel_gives_the_numpy_bytes(target, monkeypatch):
             args = (T, int(rng.integers(0, cols + 1)), int(rng.integers(0, cols + 1)), block,
                     bool(rng.random() < 0.2))
             ub = _memory(rng, 0x2000)
-            got = {be: _single(target, be, ub, *args) for be in ("numpy", "native")}
-            assert got["numpy"] == got["native"], (target, args)
+            got = {be: _single(target, be, ub, *args) for be in ("numpy", kernel_backend)}
+            assert got["numpy"] == got[kernel_backend], (target, args)
             cases += got["numpy"][0] == "ok"
     assert cases >= 20 and sum(ran) >= cases // 3, (cases, sum(ran))
 
 
-def test_a_batch_of_instances_takes_its_counts_from_the_kernel():
+def test_a_batch_of_instances_takes_its_counts_from_the_kernel(kernel_backend):
     """A core of N: each instance's lists, merged in one launch, with its own counts."""
     outs = {}
-    for be in ("numpy", "native"):
+    for be in ("numpy", kernel_backend):
         with pto.Core("a5", be, batch=16) as core:
             ub = np.stack([_memory(np.random.default_rng(k), 0x800) for k in range(16)])
             core.write("ub", 0, ub, per_instance=True)
@@ -132,5 +132,5 @@ def test_a_batch_of_instances_takes_its_counts_from_the_kernel():
                 warnings.simplefilter("ignore")
                 pto.TMRGSORT[True](dst, ex, tmp, a, b)
             outs[be] = (core.read("ub", 0, 0x800).tobytes(), list(ex.mrgSortList0), list(ex.mrgSortList1))
-    assert outs["numpy"] == outs["native"]
+    assert outs["numpy"] == outs[kernel_backend]
     assert len(set(outs["numpy"][1])) > 1            # instances took different counts

@@ -48,7 +48,7 @@ def _run(target, backend, ub, S, D, mode, sat):
 
 
 @pytest.mark.parametrize("target", ["cpu", "a2a3", "a5"])
-def test_the_kernel_gives_the_numpy_bytes(target, monkeypatch):
+def test_the_kernel_gives_the_numpy_bytes(target, monkeypatch, kernel_backend):
     ran = []
     real = K.run
     monkeypatch.setattr(K, "run", lambda *a, **k: ran.append(real(*a, **k)) or ran[-1])
@@ -62,10 +62,10 @@ def test_the_kernel_gives_the_numpy_bytes(target, monkeypatch):
             for mode in pto.RoundMode:
                 sat = [None, pto.SaturationMode.ON, pto.SaturationMode.OFF][int(rng.integers(0, 3))]
                 ub = _memory(rng, S)
-                got = {be: _run(target, be, ub, S, D, mode, sat) for be in ("numpy", "native")}
-                if got["numpy"] != got["native"]:
-                    a, b = (np.frombuffer(got[k][1], np.uint8) for k in ("numpy", "native"))
-                    at = int(np.flatnonzero(a != b)[0]) if got["numpy"][0] == got["native"][0] == "ok" else -1
-                    raise AssertionError((target, S, D, mode, sat, at, got["numpy"][0], got["native"][0]))
+                got = {be: _run(target, be, ub, S, D, mode, sat) for be in ("numpy", kernel_backend)}
+                if got["numpy"] != got[kernel_backend]:
+                    a, b = (np.frombuffer(got[k][1], np.uint8) for k in ("numpy", kernel_backend))
+                    at = int(np.flatnonzero(a != b)[0]) if got["numpy"][0] == got[kernel_backend][0] == "ok" else -1
+                    raise AssertionError((target, S, D, mode, sat, at, got["numpy"][0], got[kernel_backend][0]))
                 cases += got["numpy"][0] == "ok"
     assert cases >= 20 and sum(ran) >= cases // 2, (cases, sum(ran))

@@ -33,7 +33,7 @@ def _run(target, backend, ub, T, shapes):
 
 
 @pytest.mark.parametrize("target", ["cpu", "a2a3", "a5"])
-def test_the_kernel_gives_the_numpy_bytes(target, monkeypatch):
+def test_the_kernel_gives_the_numpy_bytes(target, monkeypatch, kernel_backend):
     ran = []
     real = K.run
     monkeypatch.setattr(K, "run", lambda core, d, s: ran.append(real(core, d, s)) or ran[-1])
@@ -51,8 +51,8 @@ def test_the_kernel_gives_the_numpy_bytes(target, monkeypatch):
                         (int(rng.integers(0, d_rows + 1)), d_cols if rng.random() < 0.3 else int(rng.integers(0, d_cols + 1))))
             shapes = ((rows, cols, svr, svc), (d_rows, d_cols, dvr, dvc))
             ub = rng.integers(0, 256, 0x8000, dtype=np.uint8)
-            got = {be: _run(target, be, ub, T, shapes) for be in ("numpy", "native")}
-            assert got["numpy"] == got["native"], (target, T, shapes)
+            got = {be: _run(target, be, ub, T, shapes) for be in ("numpy", kernel_backend)}
+            assert got["numpy"] == got[kernel_backend], (target, T, shapes)
             cases += got["numpy"][0] == "ok"
     assert cases >= 15 and sum(ran) >= cases // 2, (cases, sum(ran))
 
@@ -78,7 +78,7 @@ def _relayout(backend, ub, T, form, shapes):
 
 
 @pytest.mark.parametrize("form", ["nz", "zn", "flat", "nz_bursts"])
-def test_a5_relayouts_give_the_numpy_bytes(form, monkeypatch):
+def test_a5_relayouts_give_the_numpy_bytes(form, monkeypatch, kernel_backend):
     """A5's ND -> NZ and ND -> ZN (UB) and Vec -> Mat (L1, flat and NZ bursts) as tile_move_map."""
     ran = []
     real = K.run_map
@@ -96,7 +96,7 @@ def test_a5_relayouts_give_the_numpy_bytes(form, monkeypatch):
             dvr, dvc = int(rng.integers(1, d_rows + 1)), int(rng.integers(1, cols + 1))
             shapes = ((rows, cols, svr, svc), (d_rows, cols, dvr, dvc))
             ub = rng.integers(0, 256, 0x8000, dtype=np.uint8)
-            got = {be: _relayout(be, ub, T, form, shapes) for be in ("numpy", "native")}
-            assert got["numpy"] == got["native"], (form, T, shapes)
+            got = {be: _relayout(be, ub, T, form, shapes) for be in ("numpy", kernel_backend)}
+            assert got["numpy"] == got[kernel_backend], (form, T, shapes)
             cases += got["numpy"][0] == "ok"
     assert cases >= 10 and sum(ran) >= cases // 2, (cases, sum(ran))
