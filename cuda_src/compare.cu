@@ -135,7 +135,7 @@ PTO_DEV void cp_mask_at(const i64 *P, i64 VC, i64 r, i64 c, i64 *a, int *n, int 
 
 PTO_DEV bool cp_overlap(i64 a, i64 n, i64 lo, i64 hi) { return a < hi && lo < a + n; }
 
-extern "C" __global__ void tile_compare(PTO_KERNEL_PARAMS) {
+extern "C" __global__ void __launch_bounds__(1024) tile_compare(PTO_KERNEL_PARAMS) {
     if (threadIdx.x | threadIdx.y | threadIdx.z) return;
     PTO_FOR_EACH_INSTANCE(inst) {
         PTO_UB_INSTANCE(inst);

@@ -214,7 +214,7 @@ PTO_DEV u64 cv_convert(const i64 *P, u64 bits) {
     return (u64)xi;
 }
 
-extern "C" __global__ void tile_convert(PTO_KERNEL_PARAMS) {
+extern "C" __global__ void __launch_bounds__(1024) tile_convert(PTO_KERNEL_PARAMS) {
     if (threadIdx.x | threadIdx.y | threadIdx.z) return;
     PTO_FOR_EACH_INSTANCE(inst) {
         PTO_UB_INSTANCE(inst);

@@ -14,7 +14,7 @@
 enum { DMA_K = 0, DMA_SRC_SPACE, DMA_DST_SPACE, DMA_FMT, DMA_HDR = DMA_FMT + BF_WORDS };
 enum { DMA_B_SRC = 0, DMA_B_DST, DMA_B_LEN, DMA_B_WORDS };
 
-extern "C" __global__ void dma_bursts(PTO_KERNEL_PARAMS) {
+extern "C" __global__ void __launch_bounds__(1024) dma_bursts(PTO_KERNEL_PARAMS) {
     if (threadIdx.x | threadIdx.y | threadIdx.z) return;
     PTO_FOR_EACH_INSTANCE(inst) {
         PTO_INSTANCE(inst);

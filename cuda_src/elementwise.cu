@@ -16,7 +16,7 @@
 // everything first); pass 1 computes and writes.
 #include "elementwise_ops.cuh"
 
-extern "C" __global__ void tile_elementwise(PTO_KERNEL_PARAMS) {
+extern "C" __global__ void __launch_bounds__(1024) tile_elementwise(PTO_KERNEL_PARAMS) {
     if (threadIdx.x | threadIdx.y | threadIdx.z) return;
     PTO_FOR_EACH_INSTANCE(inst) {
         PTO_UB_INSTANCE(inst);

@@ -63,7 +63,7 @@ PTO_DEV void il_entry(const i64 *P, i64 e, i64 *dn, i64 *dc, i64 *sn, i64 *sc) {
     }
 }
 
-extern "C" __global__ void interleave(PTO_KERNEL_PARAMS) {
+extern "C" __global__ void __launch_bounds__(1024) interleave(PTO_KERNEL_PARAMS) {
     if (threadIdx.x | threadIdx.y | threadIdx.z) return;
     PTO_FOR_EACH_INSTANCE(inst) {
         PTO_UB_INSTANCE(inst);

@@ -34,7 +34,7 @@
 #define A5_THREAD_ROW(TS, OOB) a5_thread<TS, OOB>(L, m, rec, true, pass)
 #define A5_THREAD_ELEM(TS, OOB) a5_thread<TS, OOB>(L, m, rec, false, pass)
 
-extern "C" __global__ void mgather_a5_row(PTO_KERNEL_PARAMS) {
+extern "C" __global__ void __launch_bounds__(1024) mgather_a5_row(PTO_KERNEL_PARAMS) {
     PTO_FOR_EACH_INSTANCE(inst) {
         MG_INSTANCE_SETUP(inst);
         MG_COPY_PARAMS(L, P);                       // a local copy: byte stores cannot alias it
@@ -43,7 +43,7 @@ extern "C" __global__ void mgather_a5_row(PTO_KERNEL_PARAMS) {
     }
 }
 
-extern "C" __global__ void mgather_a5_elem(PTO_KERNEL_PARAMS) {
+extern "C" __global__ void __launch_bounds__(1024) mgather_a5_elem(PTO_KERNEL_PARAMS) {
     PTO_FOR_EACH_INSTANCE(inst) {
         MG_INSTANCE_SETUP(inst);
         MG_COPY_PARAMS(L, P);
@@ -52,7 +52,7 @@ extern "C" __global__ void mgather_a5_elem(PTO_KERNEL_PARAMS) {
     }
 }
 
-extern "C" __global__ void mgather_a5_scalar(PTO_KERNEL_PARAMS) {
+extern "C" __global__ void __launch_bounds__(1024) mgather_a5_scalar(PTO_KERNEL_PARAMS) {
     (void)pass;
     if (threadIdx.x | threadIdx.y | threadIdx.z) return;
     PTO_FOR_EACH_INSTANCE(inst) {
@@ -63,7 +63,7 @@ extern "C" __global__ void mgather_a5_scalar(PTO_KERNEL_PARAMS) {
 
 // The scalar targets' loops, one thread (mgather_impl.cuh mg_scalar_instance).
 #define SCALAR_KERNEL(name, KIND)                                  \
-    extern "C" __global__ void name(PTO_KERNEL_PARAMS) {           \
+    extern "C" __global__ void __launch_bounds__(1024) name(PTO_KERNEL_PARAMS) {           \
         (void)pass;                                                \
         if (threadIdx.x | threadIdx.y | threadIdx.z) return;       \
         PTO_FOR_EACH_INSTANCE(inst) {                              \
@@ -156,7 +156,7 @@ PTO_DEV void elem_nz_loop(const i64 *P, const Mem &m, u64 *rec, int act) {
 
 // Check every element first (the first fault, keyed), then write a clean instance.
 #define NZ_KERNEL(name, LOOP)                                      \
-    extern "C" __global__ void name(PTO_KERNEL_PARAMS) {           \
+    extern "C" __global__ void __launch_bounds__(1024) name(PTO_KERNEL_PARAMS) {           \
         (void)pass;                                                \
         if (threadIdx.x | threadIdx.y | threadIdx.z) return;       \
         PTO_FOR_EACH_INSTANCE(inst) {                              \

@@ -67,7 +67,7 @@ PTO_DEV void l1_row_run(const i64 *P, const Mem &m, u64 *rec, int act) {
     }
 }
 
-extern "C" __global__ void mgather_l1_row(PTO_KERNEL_PARAMS) {
+extern "C" __global__ void __launch_bounds__(1024) mgather_l1_row(PTO_KERNEL_PARAMS) {
     if (threadIdx.x | threadIdx.y | threadIdx.z) return;
     PTO_FOR_EACH_INSTANCE(inst) {
         PTO_INSTANCE(inst);
@@ -123,7 +123,7 @@ PTO_DEV void l1_elem_write(const i64 *P, const Mem &m, i64 off) {
     copy_elem(d, s, (int)T);
 }
 
-extern "C" __global__ void mgather_l1_elem_scalar(PTO_KERNEL_PARAMS) {
+extern "C" __global__ void __launch_bounds__(1024) mgather_l1_elem_scalar(PTO_KERNEL_PARAMS) {
     if (threadIdx.x | threadIdx.y | threadIdx.z) return;
     PTO_FOR_EACH_INSTANCE(inst) {
         PTO_INSTANCE(inst);
@@ -142,7 +142,7 @@ extern "C" __global__ void mgather_l1_elem_scalar(PTO_KERNEL_PARAMS) {
     }
 }
 
-extern "C" __global__ void mgather_l1_elem_simt(PTO_KERNEL_PARAMS) {
+extern "C" __global__ void __launch_bounds__(1024) mgather_l1_elem_simt(PTO_KERNEL_PARAMS) {
     PTO_FOR_EACH_INSTANCE(inst) {
         PTO_INSTANCE(inst);
         const i64 VR = P[L1_VR], VC = P[L1_VC], R = P[L1_ROWS], C0 = P[L1_C0];

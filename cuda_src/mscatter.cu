@@ -363,7 +363,7 @@ static bool seq_elem_fast(const i64 *P, const Mem &m) {
 }
 #endif
 
-extern "C" __global__ void mscatter_seq(PTO_KERNEL_PARAMS) {
+extern "C" __global__ void __launch_bounds__(1024) mscatter_seq(PTO_KERNEL_PARAMS) {
     (void)pass;
     if (threadIdx.x | threadIdx.y | threadIdx.z) return;
     PTO_FOR_EACH_INSTANCE(inst) {
@@ -550,7 +550,7 @@ PTO_DEV void a5_instance(const i64 *P, const Mem &m, u64 *rec, u32 warps, int pa
     }
 }
 
-extern "C" __global__ void mscatter_a5_source(PTO_KERNEL_PARAMS) {
+extern "C" __global__ void __launch_bounds__(1024) mscatter_a5_source(PTO_KERNEL_PARAMS) {
     PTO_FOR_EACH_INSTANCE(inst) {
         PTO_INSTANCE(inst);
 #ifdef PTO_HOST_SHIM
@@ -759,7 +759,7 @@ struct LastWarp {
     }
 };
 
-extern "C" __global__ void mscatter_a5_last(PTO_KERNEL_PARAMS) {
+extern "C" __global__ void __launch_bounds__(1024) mscatter_a5_last(PTO_KERNEL_PARAMS) {
     PTO_FOR_EACH_INSTANCE(inst) {
         PTO_INSTANCE(inst);
 #ifdef PTO_HOST_SHIM

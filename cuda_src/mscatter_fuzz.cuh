@@ -398,7 +398,7 @@ static bool ms_in_launch(const u64 *r, const u64 *fault, i64 n_inst) {
 }
 #endif
 
-extern "C" __global__ void mscatter_fuzz(PTO_KERNEL_PARAMS) {
+extern "C" __global__ void __launch_bounds__(1024) mscatter_fuzz(PTO_KERNEL_PARAMS) {
     (void)pass, (void)gm_stride, (void)ub_stride, (void)l1, (void)l1_size, (void)l1_stride;
     if (threadIdx.x | threadIdx.y | threadIdx.z) return;
 #ifndef PTO_HOST_SHIM

@@ -17,7 +17,7 @@
 enum { RG_LANES = 0, RG_MODE, RG_SSIZE, RG_DSIZE, RG_BASE, RG_HDR };
 enum { RG_SAME = 0, RG_B8_TO_B16 = 1, RG_B64_WORDS = 2, RG_BLOCKS = 3 };
 
-extern "C" __global__ void reg_gather(PTO_KERNEL_PARAMS) {
+extern "C" __global__ void __launch_bounds__(1024) reg_gather(PTO_KERNEL_PARAMS) {
     PTO_FOR_EACH_INSTANCE(inst) {
         PTO_INSTANCE(inst);
         const Arena &U = m.a[SPACE_UB], &R = m.a[SPACE_L1];
@@ -57,7 +57,7 @@ extern "C" __global__ void reg_gather(PTO_KERNEL_PARAMS) {
     }
 }
 
-extern "C" __global__ void reg_gatherb(PTO_KERNEL_PARAMS) {
+extern "C" __global__ void __launch_bounds__(1024) reg_gatherb(PTO_KERNEL_PARAMS) {
     PTO_FOR_EACH_INSTANCE(inst) {
         PTO_INSTANCE(inst);
         const Arena &U = m.a[SPACE_UB], &R = m.a[SPACE_L1];

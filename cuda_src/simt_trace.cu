@@ -68,7 +68,7 @@ PTO_DEV i64 tr_source(const i64 *P, const Mem &m, u64 k) {
     (void)fault;                                     \
     (void)pass
 
-extern "C" __global__ void simt_trace_a5_row(PTO_KERNEL_PARAMS) {
+extern "C" __global__ void __launch_bounds__(1024) simt_trace_a5_row(PTO_KERNEL_PARAMS) {
     PTO_FOR_EACH_INSTANCE(inst) {
         TR_SETUP(inst);
         const u32 VR = (u32)P[TR_VR], VC = (u32)P[TR_VC];
@@ -91,7 +91,7 @@ extern "C" __global__ void simt_trace_a5_row(PTO_KERNEL_PARAMS) {
     }
 }
 
-extern "C" __global__ void simt_trace_a5_elem(PTO_KERNEL_PARAMS) {
+extern "C" __global__ void __launch_bounds__(1024) simt_trace_a5_elem(PTO_KERNEL_PARAMS) {
     PTO_FOR_EACH_INSTANCE(inst) {
         TR_SETUP(inst);
         const u64 VR = (u64)P[TR_VR], VC = (u64)P[TR_VC];
@@ -109,7 +109,7 @@ extern "C" __global__ void simt_trace_a5_elem(PTO_KERNEL_PARAMS) {
     }
 }
 
-extern "C" __global__ void simt_trace_a5_l1_elem(PTO_KERNEL_PARAMS) {
+extern "C" __global__ void __launch_bounds__(1024) simt_trace_a5_l1_elem(PTO_KERNEL_PARAMS) {
     PTO_FOR_EACH_INSTANCE(inst) {
         TR_SETUP(inst);
         const u64 VR = (u64)P[TR_VR], VC = (u64)P[TR_VC];

@@ -63,7 +63,7 @@ PTO_DEV i64 so_count(const i64 *P, const SoGeo &g, i64 b) {
     return P[SO_TAIL] == TAIL_PARTIAL && b == g.nb - 1 ? P[SO_SVC] - 32 * (g.nb - 1) : 32;
 }
 
-extern "C" __global__ void tile_sort32(PTO_KERNEL_PARAMS) {
+extern "C" __global__ void __launch_bounds__(1024) tile_sort32(PTO_KERNEL_PARAMS) {
     if (threadIdx.x | threadIdx.y | threadIdx.z) return;
     PTO_FOR_EACH_INSTANCE(inst) {
         PTO_UB_INSTANCE(inst);
@@ -210,7 +210,7 @@ PTO_DEV void mg_merge(u8 *base, const i64 *addr, const i64 *n, i64 *head, int nl
 
 PTO_DEV bool mg_overlap(i64 a, i64 an, i64 b, i64 bn) { return an > 0 && bn > 0 && a < b + bn && b < a + an; }
 
-extern "C" __global__ void tile_mrgsort(PTO_KERNEL_PARAMS) {
+extern "C" __global__ void __launch_bounds__(1024) tile_mrgsort(PTO_KERNEL_PARAMS) {
     if (threadIdx.x | threadIdx.y | threadIdx.z) return;
     PTO_FOR_EACH_INSTANCE(inst) {
         PTO_UB_INSTANCE(inst);

@@ -43,7 +43,7 @@ PTO_DEV i64 gi_source(const i64 *P, u64 raw, bool *inside) {
     }
 }
 
-extern "C" __global__ void tgather_index(PTO_KERNEL_PARAMS) {
+extern "C" __global__ void __launch_bounds__(1024) tgather_index(PTO_KERNEL_PARAMS) {
     if (threadIdx.x | threadIdx.y | threadIdx.z) return;
     PTO_FOR_EACH_INSTANCE(inst) {
         PTO_UB_INSTANCE(inst);
@@ -117,7 +117,7 @@ PTO_DEV void si_elem(const i64 *P, const Arena &U, i64 r, i64 c, i64 *ia, i64 *s
     *da = si_target(P, *raw);
 }
 
-extern "C" __global__ void tscatter_index(PTO_KERNEL_PARAMS) {
+extern "C" __global__ void __launch_bounds__(1024) tscatter_index(PTO_KERNEL_PARAMS) {
     if (threadIdx.x | threadIdx.y | threadIdx.z) return;
     PTO_FOR_EACH_INSTANCE(inst) {
         PTO_UB_INSTANCE(inst);
@@ -248,7 +248,7 @@ PTO_DEV void mk_entry(const i64 *P, i64 e, i64 *d, i64 *s) {
     }
 }
 
-extern "C" __global__ void tile_mask(PTO_KERNEL_PARAMS) {
+extern "C" __global__ void __launch_bounds__(1024) tile_mask(PTO_KERNEL_PARAMS) {
     if (threadIdx.x | threadIdx.y | threadIdx.z) return;
     PTO_FOR_EACH_INSTANCE(inst) {
         PTO_UB_INSTANCE(inst);
@@ -365,7 +365,7 @@ PTO_DEV bool cm_match(const i64 *P, const u8 *sp, const u8 *kp) {
     return gt ? bits > k32 : bits == k32;
 }
 
-extern "C" __global__ void tgather_cmp(PTO_KERNEL_PARAMS) {
+extern "C" __global__ void __launch_bounds__(1024) tgather_cmp(PTO_KERNEL_PARAMS) {
     if (threadIdx.x | threadIdx.y | threadIdx.z) return;
     PTO_FOR_EACH_INSTANCE(inst) {
         PTO_UB_INSTANCE(inst);

@@ -213,7 +213,7 @@ PTO_DEV void tg_a2a3_blocks(TgState &s) {
 }
 
 #define TG_KERNEL(name, walk, is_npu)                                                 \
-    extern "C" __global__ void name(PTO_KERNEL_PARAMS) {                              \
+    extern "C" __global__ void __launch_bounds__(1024) name(PTO_KERNEL_PARAMS) {                              \
         if (threadIdx.x | threadIdx.y | threadIdx.z) return;                          \
         PTO_FOR_EACH_INSTANCE(inst) {                                                 \
             PTO_MEM_OF(m, inst);                                                      \

@@ -68,7 +68,7 @@ PTO_DEV MvPlan mv_plan(const i64 *P) {
     return p;
 }
 
-extern "C" __global__ void tile_move(PTO_KERNEL_PARAMS) {
+extern "C" __global__ void __launch_bounds__(1024) tile_move(PTO_KERNEL_PARAMS) {
     if (threadIdx.x | threadIdx.y | threadIdx.z) return;
     PTO_FOR_EACH_INSTANCE(inst) {
         PTO_UB_INSTANCE(inst);
@@ -143,7 +143,7 @@ PTO_DEV void mp_unit(const i64 *P, i64 k, i64 *sa, i64 *da) {
     }
 }
 
-extern "C" __global__ void tile_move_map(PTO_KERNEL_PARAMS) {
+extern "C" __global__ void __launch_bounds__(1024) tile_move_map(PTO_KERNEL_PARAMS) {
     if (threadIdx.x | threadIdx.y | threadIdx.z) return;
     PTO_FOR_EACH_INSTANCE(inst) {
         PTO_INSTANCE(inst);

@@ -209,7 +209,7 @@ def kernel_backend(request, monkeypatch):
     glue driven by a stand-in device that runs the host-shim build (no GPU needed: the RawModule
     per .cu file, the argument order, the arenas copied in and back), and ``cupy`` on a real
     device (gpu-marked; skipped where none answers)."""
-    from ptogpu.backend import backend_available, cupy_backend
+    from ptogpu.backend import backend_available
     if request.param == "cupy":
         ok, why = backend_available("cupy")
         if not ok:
@@ -217,9 +217,6 @@ def kernel_backend(request, monkeypatch):
         return "cupy"
     if request.param == "stand-in":
         from test_kernels_mgather import _FakeCupy
-        fake = _FakeCupy()
-        monkeypatch.setattr(cupy_backend, "cupy_module", lambda: fake)
-        monkeypatch.setattr(cupy_backend, "_modules", {})
-        monkeypatch.setattr(cupy_backend, "_fns", {})
+        _FakeCupy().install(monkeypatch)
         return "cupy"
     return "native"

@@ -630,13 +630,16 @@ def test_native_batch_of_instances_matches_numpy_one_by_one(target, mode, grid):
 # The cupy glue without a GPU: a stand-in "cupy" whose RawModule runs the host-shim build
 # ---------------------------------------------------------------------------------------------
 class _FakeCupy:
-    """Just enough of cupy for cupy_backend: device arrays are NumPy copies, and a kernel
-    call forwards the exact argument tuple to the native host_<kernel> entry point."""
+    """Just enough of cupy for cupy_backend: NVRTC records the options and "compiles" a file
+    naming the source, RawModule(path=) loads it, device arrays are NumPy copies, and a kernel
+    call forwards the exact argument tuple to the native host_<kernel> entry point, refusing a
+    block wider than a real device would launch (the kernel's __launch_bounds__)."""
     __version__ = "fake"
     uint64 = np.uint64
 
     def __init__(self):
-        self.compiled = []
+        self.compiled = []                  # the option lists NVRTC was given
+        self.loaded = []                    # the files RawModule loaded
         fake = self
 
         class _Runtime:
@@ -650,22 +653,61 @@ class _FakeCupy:
 
         class _Device:
             id = 0
+            compute_capability = "90"
+
+        class _Nvrtc:
+            @staticmethod
+            def getVersion():
+                return (13, 0)
+
+            @staticmethod
+            def getSupportedArchs():
+                return [75, 80, 86, 89, 90]
+
+            @staticmethod
+            def createProgram(code, name, headers, include_names):
+                assert '#include "' not in code
+                return {"code": code, "name": name}
+
+            @staticmethod
+            def compileProgram(prog, opts):
+                fake.compiled.append(tuple(opts))
+                prog["arch"] = next(o for o in opts if o.startswith("-arch="))
+
+            @staticmethod
+            def getCUBIN(prog):
+                assert prog["arch"].startswith("-arch=sm_")
+                return b"\x7fELF fake cubin of " + prog["name"].encode()
+
+            @staticmethod
+            def getProgramLog(prog):
+                return ""
+
+            @staticmethod
+            def destroyProgram(prog):
+                pass
 
         class _Cuda:
             runtime = _Runtime
             Device = _Device
+            nvrtc = _Nvrtc
 
         class RawModule:
-            def __init__(self, code, options, backend):
-                assert backend == "nvrtc" and '#include "' not in code
-                fake.compiled.append(options)
+            def __init__(self, *, path):
+                with open(path, "rb") as f:
+                    assert f.read().startswith(b"\x7fELF fake cubin of ")
+                fake.loaded.append(path)
 
             def get_function(self, name):
-                from ptogpu.backend import native_backend
+                import re
+                from ptogpu.backend import native_backend, sources
                 host = native_backend.host_fn(name)
+                text = sources.expanded(sources.source_dir() / sources.kernel_file(name))
+                bound = re.search(rf"__launch_bounds__\((\d+)\) (?:{name}|name)\(", text)
 
                 def call(grid, block, args):
                     assert len(grid) == 1 and len(block) == 3
+                    assert block[0] * block[1] * block[2] <= int(bound.group(1)), (name, block)
                     conv = []
                     for a in args:
                         if isinstance(a, np.ndarray):
@@ -674,10 +716,23 @@ class _FakeCupy:
                             assert isinstance(a, (np.int64, np.int32)), type(a)
                             conv.append(int(a))
                     host(grid[0], *block, *conv)
+                call.max_threads_per_block = 1024
                 return call
 
         self.cuda = _Cuda
         self.RawModule = RawModule
+
+    def install(self, monkeypatch) -> "_FakeCupy":
+        """Make cupy_backend use this stand-in, with an empty module cache of its own."""
+        import tempfile
+        from pathlib import Path
+        from ptogpu.backend import cupy_backend
+        folder = Path(tempfile.mkdtemp(prefix="ptogpu-fake-cupy-"))
+        monkeypatch.setattr(cupy_backend, "cupy_module", lambda: self)
+        monkeypatch.setattr(cupy_backend, "_cache_dir", lambda: folder)
+        monkeypatch.setattr(cupy_backend, "_modules", {})
+        monkeypatch.setattr(cupy_backend, "_fns", {})
+        return self
 
     @staticmethod
     def asarray(a):
@@ -697,15 +752,13 @@ class _FakeCupy:
 @pytest.mark.parametrize("mode", [ROW, ELEM], ids=["Row", "Elem"])
 def test_cupy_glue_with_stand_in_device(monkeypatch, family, mode):
     from ptogpu.backend import cupy_backend
-    fake = _FakeCupy()
-    monkeypatch.setattr(cupy_backend, "cupy_module", lambda: fake)
-    monkeypatch.setattr(cupy_backend, "_modules", {})
-    monkeypatch.setattr(cupy_backend, "_fns", {})
+    fake = _FakeCupy().install(monkeypatch)
     builder, types = FAMILIES[family]
     ran = [run_both(builder(mode, oob, types[(3 * k) % len(types)]), 500 + k, backend="cupy")[1]
            for k, oob in enumerate(OOBS)]
     assert sum(ran) >= 2, ran
-    assert fake.compiled == [cupy_backend.NVRTC_OPTIONS]        # compiled once per process
+    assert fake.compiled == [cupy_backend.nvrtc_command_line("sm_90")]   # compiled once, loaded once
+    assert len(fake.loaded) == 1
 
 
 @needs_native

@@ -573,11 +573,7 @@ def test_cupy_glue_for_every_kernel_file_with_stand_in_device(monkeypatch, k):
     """cupy_backend (RawModule per .cu file, argument order, arenas copied in and back, the
     register arena) driven by a stand-in device that runs the host-shim build."""
     from test_kernels_mgather import _FakeCupy
-    from ptogpu.backend import cupy_backend
-    fake = _FakeCupy()
-    monkeypatch.setattr(cupy_backend, "cupy_module", lambda: fake)
-    monkeypatch.setattr(cupy_backend, "_modules", {})
-    monkeypatch.setattr(cupy_backend, "_fns", {})
+    fake = _FakeCupy().install(monkeypatch)
     target, build, tag = OPS_CASES[k % len(OPS_CASES)]
     launched = collections.Counter()
     for seed in _seeds(f"fake/{tag}/{k}", 4):

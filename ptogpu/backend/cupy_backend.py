@@ -1,9 +1,12 @@
 """Backend "cupy": the kernels of ``cuda_src/`` on an NVIDIA GPU through ``cupy.RawModule``.
 
-Each ``.cu`` file is compiled once per process (NVRTC, options :data:`NVRTC_OPTIONS`; CuPy
-adds the device's ``-arch``, ``-ftz=true`` and ``--device-as-default-execution-space``, and
-keeps its own on-disk cache keyed by source and options). Local ``#include "..."`` lines are
-expanded before compiling, so an edited header changes the source text and the cache key.
+Each ``.cu`` file is compiled once (NVRTC, options :data:`NVRTC_OPTIONS`, for the device's
+architecture) and kept in ptogpu's cache folder, keyed by source, options, architecture and
+NVRTC version; later processes load it. Local ``#include "..."`` lines are expanded before
+compiling, so an edited header changes the source text and the key. We call NVRTC
+(``cupy.cuda.nvrtc``) and load the result with ``cupy.RawModule(path=)`` rather than compile
+through ``cupy.RawModule(code=)``, which appends ``-ftz=true`` after the caller's options (the
+last one wins): flushed denormals change what float kernels compute (seen on an H100).
 
 Arenas: the Core's arenas stay NumPy byte arrays (the NumPy backend, the fallbacks and the
 inspection API read them directly), so a single instruction on a cupy Core copies GM, UB and
@@ -13,22 +16,52 @@ take cupy arrays as they are: device-resident arenas, nothing copied.
 """
 from __future__ import annotations
 
+import hashlib
 import os
 import threading
+from pathlib import Path
 
 import numpy as np
 
 from . import sources
 
-NVRTC_OPTIONS = ("-std=c++17",)
-"""Options we pass to NVRTC (``cupy.RawModule(options=...)``)."""
+NVRTC_OPTIONS = ("-std=c++17", "-ftz=false", "-prec-div=true", "-prec-sqrt=true", "-fmad=false")
+"""Options we pass to NVRTC: the float arithmetic of the host-shim build (``g++ -std=c++17``):
+denormals kept, division and square root correctly rounded, no contraction into FMA."""
 
 
 def nvrtc_command_line(arch: str) -> tuple[str, ...]:
-    """The full option list NVRTC receives at run time for ``arch`` (e.g. ``"90"``): ours plus
-    what CuPy's ``_compile_with_cache_cuda`` / ``compile_using_nvrtc`` add without jitify."""
-    return NVRTC_OPTIONS + ("-ftz=true", f"-arch=compute_{arch}",
-                            "--device-as-default-execution-space")
+    """The full option list NVRTC receives for ``arch``: ``"sm_90"`` (a cubin) or
+    ``"compute_90"`` (PTX); a bare ``"90"`` means ``compute_90``."""
+    arch = arch if "_" in arch else f"compute_{arch}"
+    return NVRTC_OPTIONS + (f"-arch={arch}", "--device-as-default-execution-space")
+
+
+def compile_source(code: str, filename: str, arch: str) -> bytes:
+    """``code`` compiled by NVRTC for ``arch`` (see :func:`nvrtc_command_line`): the cubin for
+    an ``sm_`` architecture, else the PTX. No device is needed (the tests compile every kernel
+    file this way); a compile error raises ``RuntimeError`` with NVRTC's log."""
+    nvrtc = cupy_module().cuda.nvrtc
+    opts = list(nvrtc_command_line(arch))
+    prog = nvrtc.createProgram(code, filename, [], [])
+    try:
+        try:
+            nvrtc.compileProgram(prog, opts)
+        except Exception as e:
+            raise RuntimeError(f"{filename} ({' '.join(opts)}): {e}\n{nvrtc.getProgramLog(prog)}") from None
+        out = nvrtc.getCUBIN(prog) if opts[-2].startswith("-arch=sm_") else nvrtc.getPTX(prog)
+    finally:
+        nvrtc.destroyProgram(prog)
+    return out.encode() if isinstance(out, str) else bytes(out)
+
+
+def device_arch() -> str:
+    """``sm_XY`` for this device where NVRTC knows it, else the newest ``compute_`` below it
+    (PTX, compiled for the device by the driver)."""
+    nvrtc = cupy_module().cuda.nvrtc
+    cc = int(cupy_module().cuda.Device().compute_capability)
+    known = [int(a) for a in nvrtc.getSupportedArchs()]
+    return f"sm_{cc}" if cc in known else f"compute_{max([a for a in known if a <= cc] or [min(known)])}"
 
 
 class CupyUnavailable(RuntimeError):
@@ -78,14 +111,35 @@ def available() -> tuple[bool, str]:
     return True, f"cupy {cupy.__version__} on {name}"
 
 
+def _cache_dir() -> Path:
+    from .native_build import cache_dir
+    return cache_dir() / "cupy"
+
+
+def _compiled(filename: str) -> Path:
+    """The cubin (or PTX) of ``cuda_src/filename`` for this device, compiled with
+    :data:`NVRTC_OPTIONS` on first use and kept in the cache folder."""
+    cupy = cupy_module()
+    code = sources.expanded(sources.source_dir() / filename)
+    arch = device_arch()
+    key = hashlib.sha256(repr((code, nvrtc_command_line(arch), cupy.cuda.nvrtc.getVersion(),
+                               cupy.__version__)).encode()).hexdigest()[:24]
+    path = _cache_dir() / f"{Path(filename).stem}-{arch}-{key}{'.cubin' if arch.startswith('sm_') else '.ptx'}"
+    if not path.is_file():
+        obj = compile_source(code, filename, arch)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        tmp.write_bytes(obj)
+        os.replace(tmp, path)                    # whole or absent, for a process beside this one
+    return path
+
+
 def module(filename: str = "mgather.cu"):
-    """The compiled RawModule of ``cuda_src/filename`` (compiled once per process)."""
+    """The loaded RawModule of ``cuda_src/filename`` (compiled once, loaded once per process)."""
     with _lock:
         mod = _modules.get(filename)
         if mod is None:
-            cupy = cupy_module()
-            code = sources.expanded(sources.source_dir() / filename)
-            mod = cupy.RawModule(code=code, options=NVRTC_OPTIONS, backend="nvrtc")
+            mod = cupy_module().RawModule(path=str(_compiled(filename)))
             _modules[filename] = mod
         return mod
 
@@ -141,6 +195,10 @@ def launch_device(kernel, block, n_inst, arenas, params, *, prm_stride=0, passes
             d = buf
         args += [d, np.int64(size), np.int64(stride)]
     g = n_inst if grid is None else max(1, min(int(grid), n_inst))
+    limit = getattr(fn, "max_threads_per_block", None)
+    if limit is not None and block[0] * block[1] * block[2] > limit:      # (not a launch failure)
+        raise RuntimeError(f"kernel {kernel}: a block of {tuple(block)} threads is more than the "
+                           f"{limit} its registers allow on this device (see __launch_bounds__)")
     for p in range(passes):
         fn((g,), tuple(block), (*args, d_prm, np.int64(prm_stride), d_fault, np.int64(n_inst),
                                 np.int32(p)))
