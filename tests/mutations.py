@@ -470,4 +470,18 @@ PY_MUTATIONS = [
     ("py fp8 e4m3 saturates", "ptogpu/isa/tcvt/semantics_minifloats.py",
      "            return np.asarray(x, np.float64).astype(OCP[T]).view(np.uint8)",
      "            return np.clip(np.asarray(x, np.float64), -448, 448).astype(OCP[T]).view(np.uint8)"),
+    # (found by a random sweep of the semantics, each once a survivor: cmp_bytes catches them)
+    # A5's TCMP on 1-byte types writing 33 bytes per 256 columns
+    ("py compare b8 chunk bytes", "ptogpu/isa/compare/semantics.py",
+     "{1: (256, 32), 2:", "{1: (256, 33), 2:"),
+    # A5's TSEL on 1-byte types: the 16-byte step taken per column, not per 256 columns
+    ("py select b8 steps", "ptogpu/isa/compare/semantics.py",
+     "(16 * (c // 256) + (c % 256) // 8)", "(16 * (c * 256) + (c % 256) // 8)"),
+    # A2/A3's pad byte written by every 1-byte op of an odd width, on every target
+    ("py pad byte everywhere", "ptogpu/isa/elementwise/semantics.py",
+     "if call not in R.pad_byte or dst.Element.itemsize != 1",
+     "if call not in R.pad_byte and dst.Element.itemsize != 1"),
+    # TNEG of uint64 the identity
+    ("py neg u64", "ptogpu/isa/elementwise/semantics_values.py",
+     "(np.uint64(0) - a.astype(np.uint64))", "(np.uint64(0) + a.astype(np.uint64))"),
 ]

@@ -39,7 +39,7 @@ def test_the_planted_bugs_are_not_in_the_shipped_kernels():
 # suite runs. (A speed-up of the check, not part of its verdict.)
 HINTS = {
     "sort": ("sort",), "compare": ("cmp", "TCMP", "TSEL"), "cvt": ("cvt", "TCVT"), "tmov": ("mov",),
-    "elementwise": ("ew_", "Tile ops", "TMIN ", "TMULS", "TDIV", "TSHL", "TMAX", "TSHRS", "TSUBS"),
+    "elementwise": ("ew_", "Tile ops", "cmp_bytes", "TMIN ", "TMULS", "TDIV", "TSHL", "TMAX", "TSHRS", "TSUBS"),
     "tgatherb": ("TGATHERB", "tgatherb"), "tgather": ("TGATHER", "TSCATTER", "tgather"),
     "tscatter": ("TSCATTER",), "interleave": ("interleave", "TINTERLEAVE", "TDEINTERLEAVE"),
     "reg_gather": ("reg_gather",), "dma": ("dma_pads", "DMA", "burst"), "burst": ("dma_pads", "DMA", "burst"),

@@ -364,6 +364,7 @@ def campaigns(backend: str = "native") -> list[Known]:
                            ("tgather_in_place", "cpu", 200), ("tgatherb_misaligned", "a5", 200),
                            ("tgatherb_misaligned", "a2a3", 200),
                            ("cmp_edges", "cpu", 300), ("cmp_edges", "a2a3", 300), ("cmp_edges", "a5", 300),
+                           ("cmp_bytes", "a5", 200),
                            ("mov_shapes", "cpu", 300), ("mov_shapes", "a2a3", 300), ("mov_shapes", "a5", 300),
                            ("mov_relayouts", "a5", 200), ("overlaps", "a5", 200), ("overlaps", "cpu", 200),
                            ("sort_edges", "cpu", 300), ("sort_edges", "a2a3", 300), ("sort_edges", "a5", 300),
@@ -594,6 +595,8 @@ EXPECT: dict[str, dict[str, int]] = {
     'Kernels: cmp_edges a2a3: kernel vs NumPy: must agree':
         {},
     'Kernels: cmp_edges a5: kernel vs NumPy: must agree':
+        {},
+    'Kernels: cmp_bytes a5: kernel vs NumPy: must agree':
         {},
     'Kernels: mov_shapes cpu: kernel vs NumPy: must agree':
         {},
@@ -1018,6 +1021,8 @@ KERNELS: dict[str, dict[str, int]] = {
         {'tile_compare': 9000},
     'Kernels: cmp_edges a5: kernel vs NumPy: must agree':
         {'tile_compare': 10800},
+    'Kernels: cmp_bytes a5: kernel vs NumPy: must agree':
+        {'tile_compare': 1000, 'tile_elementwise': 400},
     'Kernels: mov_shapes cpu: kernel vs NumPy: must agree':
         {'tile_move': 1500},
     'Kernels: mov_shapes a2a3: kernel vs NumPy: must agree':

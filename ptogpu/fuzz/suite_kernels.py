@@ -359,6 +359,38 @@ def cmp_edges(fa, fb, ha, hb, ia, ib, ua, ub, m, y, zf, zh, zi, yu):
             pto.TSTORE(M(yu + j * 64), mask)
 
 
+def cmp_bytes(a, b, m, u, y, z, zu):
+    """A5's 1-byte compares (the one target that takes them): TCMP / TCMPS into a 96-byte mask
+    row (32 bytes per 256 columns, the rest left as it was), TSEL / TSELS by it (16-byte steps
+    per 256 columns), TADD (an odd width: no pad byte on A5), over 2 x 299 valid columns of 320;
+    and TNEG of uint64 edge values (wrapping)."""
+    T = pto.Tile[V, pto.int8, 2, 320, RM, 2, 299]
+    G = _gt(pto.int8, 2, 320)
+    M = _gt(pto.uint8, 2, 96)
+    x, w, d = T(), T(), T()
+    lm, mask, tmp = pto.Tile[V, pto.uint8, 2, 96](), pto.Tile[V, pto.uint8, 2, 96](), pto.Tile[V, pto.int32, 1, 8]()
+    pto.TLOAD(x, G(a))
+    pto.TLOAD(w, G(b))
+    pto.TLOAD(lm, M(m))
+    for j, mode in enumerate((pto.CmpMode.GT, pto.CmpMode.NE)):
+        pto.TLOAD(mask, M(m))                           # (the bytes past a row's mask show)
+        pto.TCMP(mask, x, w, mode)
+        pto.TSTORE(M(y + j * 192), mask)
+    pto.TLOAD(mask, M(m))
+    pto.TCMPS(mask, x, 3, pto.CmpMode.EQ)
+    pto.TSTORE(M(y + 384), mask)
+    for k, op in enumerate((lambda: pto.TSEL(d, lm, x, w, tmp), lambda: pto.TSELS(d, lm, w, tmp, -5),
+                            lambda: pto.TADD(d, x, w))):
+        pto.TLOAD(d, G(b))
+        op()
+        pto.TSTORE(G(z + k * 640), d)
+    U = _gt(pto.uint64, 2, 8)
+    ua, ud = pto.Tile[V, pto.uint64, 2, 8](), pto.Tile[V, pto.uint64, 2, 8]()
+    pto.TLOAD(ua, U(u))
+    pto.TNEG(ud, ua)
+    pto.TSTORE(U(zu), ud)
+
+
 def mov_shapes(a, b, y):
     """TMOV between int16 4 x 64 tiles over prefilled destinations: 5 valid columns (A2/A3's
     burst per row brings the rest of a block), whole rows (one flat burst), 3 x 17, in place, and
@@ -782,6 +814,10 @@ FUZZ = {
                               "m": _bits(64, "uint8")},
                       outputs={"y": (24 * 64, pto.uint8), "zf": (256, pto.float32), "zh": (512, pto.half),
                                "zi": (256, pto.int32), "yu": (6 * 64, pto.uint8)}, pair="a5@numpy:a5@native"),
+    "cmp_bytes": dict(inputs={"a": values(640, "int8", "edges"), "b": values(640, "int8", "edges"),
+                              "m": _bits(192, "uint8"), "u": values(16, "uint64", "edges")},
+                      outputs={"y": (576, pto.uint8), "z": (3 * 640, pto.int8), "zu": (16, pto.uint64)},
+                      pair="a5@numpy:a5@native"),
     "overlaps": dict(inputs={"a": values(512, "int32", "small"), "b": values(256, "int32", "small"),
                              "v": values(64, "float32", "edges"), "ix": values(64, "uint32", "small")},
                      outputs={"y": (18 * 256, pto.int32), "y8": (256, pto.int8)}, pair="a5@numpy:a5@native"),
