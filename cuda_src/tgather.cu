@@ -284,12 +284,28 @@ extern "C" __global__ void __launch_bounds__(1024) tile_mask(PTO_KERNEL_PARAMS) 
 // ---- TGATHER's compare form ----------------------------------------------------------------
 // Per src row i < VR: the columns j < W where src[i, j] cmp k[i], their indices
 // offset + i*STRIDE + j left-packed into dst row i (DROW elements apart), their count into
-// cdst[i]; every dst write first, then the counts.
+// cdst[i]; every dst write first, then the counts. W and STRIDE from the target's rule (worked
+// out here, apart from the NumPy semantics): A2/A3 compares the VC valid columns and steps rows
+// by src's Cols; A5 compares whole repeats of 256 bytes (128 lanes for 1-byte types, else 64)
+// but only the VC columns on the 32-bit types (plt), and steps rows by the padded width.
 enum {
-    CM_VR = 0, CM_W, CM_STRIDE, CM_T, CM_KIND, CM_GT, CM_A5, CM_SRC, CM_SCOLS, CM_K, CM_KSIZE, CM_KSIGNED, CM_DST,
+    CM_VR = 0, CM_VC, CM_T, CM_KIND, CM_GT, CM_A5, CM_SRC, CM_SCOLS, CM_K, CM_KSIZE, CM_KSIGNED, CM_DST,
     CM_DROW, CM_CDST, CM_CSIZE, CM_OFFSET, CM_WORDS
 };
 enum { CK_F32 = 0, CK_F16, CK_I32, CK_U32, CK_I16, CK_U16, CK_I8, CK_U8 };
+
+PTO_DEV void cm_width(const i64 *P, i64 &W, i64 &stride) {
+    const i64 VC = P[CM_VC];
+    if (!P[CM_A5]) {
+        W = VC;
+        stride = P[CM_SCOLS];
+        return;
+    }
+    const i64 E = P[CM_T] == 1 ? 128 : 64;
+    const int k = (int)P[CM_KIND];
+    stride = (VC + E - 1) / E * E;
+    W = (k == CK_F32 || k == CK_I32 || k == CK_U32) ? VC : stride;
+}
 
 PTO_DEV float cm_bits(u32 b) {
     float f;
@@ -369,7 +385,9 @@ extern "C" __global__ void __launch_bounds__(1024) tgather_cmp(PTO_KERNEL_PARAMS
     if (threadIdx.x | threadIdx.y | threadIdx.z) return;
     PTO_FOR_EACH_INSTANCE(inst) {
         PTO_UB_INSTANCE(inst);
-        const i64 VR = P[CM_VR], W = P[CM_W], T = P[CM_T], KS = P[CM_KSIZE], CS = P[CM_CSIZE];
+        const i64 VR = P[CM_VR], T = P[CM_T], KS = P[CM_KSIZE], CS = P[CM_CSIZE];
+        i64 W, STRIDE;
+        cm_width(P, W, STRIDE);
         if (pass == 0) {
             // the bytes written: dst's rows [dlo, dhi) and the counts [clo, chi)
             const i64 clo = P[CM_CDST], chi = P[CM_CDST] + VR * CS;
@@ -405,7 +423,7 @@ extern "C" __global__ void __launch_bounds__(1024) tgather_cmp(PTO_KERNEL_PARAMS
                     u64 n = 0;
                     for (i64 j = 0; j < W; ++j) {
                         if (!cm_match(P, U.p + P[CM_SRC] + (i * P[CM_SCOLS] + j) * T, kp)) continue;
-                        const u32 v = (u32)(P[CM_OFFSET] + i * P[CM_STRIDE] + j);
+                        const u32 v = (u32)(P[CM_OFFSET] + i * STRIDE + j);
                         if (phase == 0) copy_elem(U.p + P[CM_DST] + (i * P[CM_DROW] + (i64)n) * 4, (const u8 *)&v, 4);
                         ++n;
                     }

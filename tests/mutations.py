@@ -484,4 +484,8 @@ PY_MUTATIONS = [
     # TNEG of uint64 the identity
     ("py neg u64", "ptogpu/isa/elementwise/semantics_values.py",
      "(np.uint64(0) - a.astype(np.uint64))", "(np.uint64(0) + a.astype(np.uint64))"),
+    # A5's TGATHER compare form stepping rows by a floored width (the kernel once took its width
+    # from this function, so both agreed; tgather.cu works it out itself now)
+    ("py tgather cmp stride", "ptogpu/isa/tgather/semantics.py",
+     "    padded = -(-VC // E) * E", "    padded = -(+VC // E) * E"),
 ]

@@ -47,11 +47,18 @@ def test_npu_tsort32_drops_or_pads_the_tail(target):
         got = core.read("ub", 0x400, 512).view(np.uint32).reshape(-1, 2)
         assert [tuple(p) for p in got[:32]] == sorted_block(VALS[:32], IDX[:32], "position")
         assert (got[32:] == 0xEEEEEEEE).all()
+        core.write("ub", 0x800, np.full(512, 0xEE, np.uint8))
         pto.TSORT32(dst, src, idx, tmp)                            # with tmp: the tail padded with NaN
         got = core.read("ub", 0x400, 512).view(np.uint32).reshape(-1, 2)
+        scratch = core.read("ub", 0x800, 512).view(np.uint32)
     tail = sorted_block(VALS[32:], IDX[32:], "position")
     assert [tuple(p) for p in got[32:40]] == tail
     assert [tuple(p) for p in got[40:64]] == [(NAN, 7)] * 24       # the pads keep idx memory's values
+    # tmp keeps the row (its 32-byte blocks: 40 floats) and the tail block's pad from column 40
+    # on: to the block's end, on A2/A3 32 lanes further (TSort32Impl's vector_dup of 64 lanes)
+    end = 96 if target == "a2a3" else 64
+    assert scratch[:40].tolist() == np.array(VALS, np.float32).view(np.uint32).tolist()
+    assert (scratch[40:end] == NAN).all() and (scratch[end:] == 0xEEEEEEEE).all()
 
 
 def test_cpu_tsort32_writes_the_partial_block_and_breaks_ties_by_index():

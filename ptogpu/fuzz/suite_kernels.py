@@ -554,18 +554,20 @@ def mov_relayouts(a, y):
         pto.TSTORE(G(y + k * 2048), full)
 
 
-def sort_edges(vf, vh, idx, yf, yh, tf):
+def sort_edges(vf, vh, idx, yf, yh, tf, mf, mh):
     """TSORT32 of 2 rows of 72 float32 and 72 half edge values (NaN payloads, signed zeros, ties)
-    with their indices, tmp given (the NPUs pad the tail block with NaN there; the simulator
-    sorts the partial block), and of 64 float32 without tmp."""
-    for T, v, y, size in ((pto.float32, vf, yf, 4), (pto.half, vh, yh, 2)):
+    with their indices, tmp given (the NPUs pad the tail block with NaN there, stored: mf, mh;
+    the simulator sorts the partial block), and of 64 float32 without tmp."""
+    for T, v, y, m, size in ((pto.float32, vf, yf, mf, 4), (pto.half, vh, yh, mh, 2)):
         src, ix = pto.Tile[V, T, 2, 96, RM, 2, 72](), pto.Tile[V, pto.uint32, 2, 96, RM, 2, 72]()
         d, tmp = pto.Tile[V, T, 2, 96 * 8 // size](), pto.Tile[V, T, 1, 160]()
         pto.TLOAD(src, _gt(T, 2, 72)(v))
         pto.TLOAD(ix, _gt(pto.uint32, 2, 72)(idx))
         pto.TEXPANDS(d, 0)
+        pto.TEXPANDS(tmp, 1)
         pto.TSORT32(d, src, ix, tmp)
         pto.TSTORE(_gt(T, 2, 96 * 8 // size)(y), d)
+        pto.TSTORE(_gt(T, 1, 160)(m), tmp)
     src, ix = pto.Tile[V, pto.float32, 2, 64](), pto.Tile[V, pto.uint32, 2, 64]()
     d = pto.Tile[V, pto.float32, 2, 128]()
     pto.TLOAD(src, _gt(pto.float32, 2, 64)(vf))
@@ -827,7 +829,8 @@ FUZZ = {
                        outputs={"y": (1280, pto.int16)}, pair="a2a3@numpy:a2a3@native"),
     "sort_edges": dict(inputs={"vf": values(144, "float32", "edges"), "vh": values(144, "half", "edges"),
                                "idx": values(144, "uint32", "small")},
-                       outputs={"yf": (2 * 192, pto.float32), "yh": (2 * 384, pto.half), "tf": (256, pto.float32)},
+                       outputs={"yf": (2 * 192, pto.float32), "yh": (2 * 384, pto.half), "tf": (256, pto.float32),
+                                "mf": (160, pto.float32), "mh": (160, pto.half)},
                        pair="a5@numpy:a5@native"),
     "mrgsort_edges": dict(inputs={"vf": picks(128, _TIES, "float32", 0.5), "vh": values(128, "half", "edges"),
                                   "idx": values(128, "uint32", "small"), "v8": values(256, "uint8", "edges"),

@@ -79,17 +79,15 @@ KINDS = {"float32": "CK_F32", "half": "CK_F16", "int32": "CK_I32", "uint32": "CK
 
 def run_compare(core, dst, src0, k, cdst, mode, offset: int) -> bool:
     """The compare form as ``tgather_cmp``; False where NumPy runs instead."""
-    from .semantics import compare_width
     if not use_kernels(core) or not plain(core, dst, src0) or src0.DType not in KINDS:
         return False
     if not all(getattr(t, "core", None) is core and t.addr is not None and t.space == "ub" for t in (k, cdst)):
         return False
     R = core.target.tgather
-    W, stride = compare_width(core, src0, src0.valid_col)
     a2a3 = R.compare == "a2a3"
     ksize = {"float32": 4, "half": 2}.get(src0.DType, k.Element.itemsize) if a2a3 else k.Element.itemsize
     ksigned = (src0.DType in ("float32", "half") or k.Element.kind == "i") if a2a3 else False
-    p = ParamBlock("tgather.cu", "CM_", VR=src0.valid_row, W=W, STRIDE=stride, T=src0.Element.itemsize,
+    p = ParamBlock("tgather.cu", "CM_", VR=src0.valid_row, VC=src0.valid_col, T=src0.Element.itemsize,
                    KIND=enum("tgather.cu", KINDS[src0.DType]), GT=int(mode.name == "GT"), A5=int(not a2a3),
                    SRC=src0.addr, SCOLS=src0.Cols, K=k.addr, KSIZE=ksize, KSIGNED=int(ksigned), DST=dst.addr,
                    DROW=dst.RowStride if a2a3 else dst.Cols, CDST=cdst.addr, CSIZE=cdst.Element.itemsize,
