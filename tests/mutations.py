@@ -322,6 +322,11 @@ MUTATIONS = [
     ("mrgsort signed keys", "sort.cu",
      "    default: return (double)fb_int(b, mg_size(k), true);",
      "    default: return (double)fb_int(b, mg_size(k), false);"),
+    # TCVT's round to nearest losing the sign of a negative value that rounds to zero (float32 ->
+    # float32 on the NPUs: a random sweep's survivor; cvt_edges now converts to float32 too)
+    ("cvt rint negative zero", "cvt.cu",
+     "    if (r == 0.0) r = (cv_b(x) >> 63) ? -0.0 : 0.0;",
+     "    if (r == 0.0) r = (cv_b(x) >> 63) ? +0.0 : 0.0;"),
 ]
 
 _TABLE = "tests/test_scatter_table_verdict.py::"

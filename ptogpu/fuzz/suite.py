@@ -1048,11 +1048,11 @@ KERNELS: dict[str, dict[str, int]] = {
     'Kernels: mrgsort_edges a5: kernel vs NumPy: must agree':
         {'tile_mrgsort': 1200, 'tile_sort32': 400},
     'Kernels: cvt_edges cpu: kernel vs NumPy: must agree':
-        {'tile_convert': 10800},
+        {'tile_convert': 12900},
     'Kernels: cvt_edges a2a3: kernel vs NumPy: must agree':
-        {'tile_convert': 10800},
+        {'tile_convert': 12900},
     'Kernels: cvt_edges a5: kernel vs NumPy: must agree':
-        {'tile_convert': 10200},
+        {'tile_convert': 12300},
     'TINTERLEAVE CPU sim vs A5, 8x64 int16, even VC: must agree':
         {'interleave': 1000},
     'CPU sim vs A5, Elem Zero, Nz tiles: tile offset rule':

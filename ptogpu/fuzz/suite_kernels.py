@@ -621,17 +621,18 @@ def mrgsort_edges(vf, vh, idx, v8, v64, sf, sh, mf, mh, df, dh, cf, ch, d8, d64)
             pto.TSTORE(_gt(T, 1, 32 * E)(d), dst)
 
 
-def cvt_edges(a, i, y32, y16, yh, yb, z16, zh, z32, s16):
+def cvt_edges(a, i, y32, y16, yh, yb, yf, z16, zh, z32, s16):
     """TCVT of float32 edge values (ties at +-0.5, 1.5, 2.5 and of half's and bfloat16's
-    roundings, NaN payloads, infinities, denormals, the extremes) to int32, int16, half and
-    bfloat16 under every round mode the target's pair table takes for them, saturating by default
+    roundings, NaN payloads, infinities, denormals, the extremes) to int32, int16, half,
+    bfloat16 and float32 (the NPUs' round to integral: -0.4 to -0.0) under every round mode the
+    target's pair table takes for them, saturating by default
     (2 x 64 elements a call); then int32 edge values to int16, half and float32 (the pairs the
     target takes), saturation ON and OFF."""
     from ..isa.tcvt.api import letter_for
     src = pto.Tile[V, pto.float32, 2, 64]()
     pto.TLOAD(src, _gt(pto.float32, 2, 64)(a))
     core = pto.current_core()
-    for D, y in ((pto.int32, y32), (pto.int16, y16), (pto.half, yh), (pto.bfloat16, yb)):
+    for D, y in ((pto.int32, y32), (pto.int16, y16), (pto.half, yh), (pto.bfloat16, yb), (pto.float32, yf)):
         d = pto.Tile[V, D, 2, 64]()
         for k, mode in enumerate(pto.RoundMode):
             if letter_for(core, "float32", pto.dtypes.name_of(pto.dtypes.as_dtype(D)), mode) is None:
@@ -841,7 +842,7 @@ FUZZ = {
                                    "d64": (32, pto.uint64)}, pair="a5@numpy:a5@native"),
     "cvt_edges": dict(inputs={"a": picks(128, _CVT_POOL, "float32", 0.6), "i": values(128, "int32", "edges")},
                       outputs={"y32": (7 * 128, pto.int32), "y16": (7 * 128, pto.int16), "yh": (7 * 128, pto.half),
-                               "yb": (7 * 128, pto.bfloat16), "z16": (256, pto.int16), "zh": (256, pto.half),
+                               "yb": (7 * 128, pto.bfloat16), "yf": (7 * 128, pto.float32), "z16": (256, pto.int16), "zh": (256, pto.half),
                                "z32": (256, pto.float32), "s16": (256, pto.int16)},
                       pair="a5@numpy:a5@native"),
     "reg_gather": dict(inputs={"tab": _bits(2048, "uint8"), "i16": indices(128, 2048, "uint16", "mixed"),
