@@ -493,4 +493,7 @@ PY_MUTATIONS = [
     # from this function, so both agreed; tgather.cu works it out itself now)
     ("py tgather cmp stride", "ptogpu/isa/tgather/semantics.py",
      "    padded = -(-VC // E) * E", "    padded = -(+VC // E) * E"),
+    # A2/A3's TGATHERB head repeats reading offsets 9 apart instead of 8 (rows of two repeats)
+    ("py tgatherb a2a3 repeats", "ptogpu/isa/tgatherb/semantics.py",
+     "parts_o.append((i * ors + rr * 8 + jb).reshape(-1))", "parts_o.append((i * ors + rr * 9 + jb).reshape(-1))"),
 ]

@@ -340,6 +340,9 @@ def campaigns(backend: str = "native") -> list[Known]:
     out.append(Known("TGATHERB A2/A3 vs A5, 4x72 int8: A2/A3 tail",
                      FuzzConfig(instr="tgatherb", rows=4, cols=72, table_size=2048, dtype="int8"), "a2a3", "a5",
                      "uniform", 200))
+    out.append(Known("TGATHERB A2/A3 vs A5, 2x136 float32: two head repeats a row, then the tail",
+                     FuzzConfig(instr="tgatherb", rows=2, cols=136, table_size=2048, dtype="float32"), "a2a3", "a5",
+                     "uniform", 200))
     out.append(Known("TGATHERB CPU sim vs A5, 3x40 half: partial block",
                      FuzzConfig(instr="tgatherb", rows=3, cols=40, table_size=1024, dtype="half"), "cpu", "a5",
                      "uniform", 200))
@@ -780,6 +783,8 @@ EXPECT: dict[str, dict[str, int]] = {
         {'row source address rule + A2/A3 Row DMA tail fill': 300},
     'TGATHERB A2/A3 vs A5, 4x72 int8: A2/A3 tail':
         {'TGATHERB engine': 200},
+    'TGATHERB A2/A3 vs A5, 2x136 float32: two head repeats a row, then the tail':
+        {'TGATHERB engine': 200},
     'TGATHERB CPU sim vs A5, 3x40 half: partial block':
         {'TGATHERB engine': 200},
     'MSCATTER A5 Add vs CPU sim, bfloat16 Elem 16x16 dup: atomic order':
@@ -1144,6 +1149,8 @@ KERNELS: dict[str, dict[str, int]] = {
     'MSCATTER atomics Max, Min (float32) and Add (int32) on edge values, cpu vs a5':
         {'mscatter_a5_source': 1800, 'mscatter_seq': 1800},
     'TGATHERB A2/A3 vs A5, 4x72 int8: A2/A3 tail':
+        {'tgatherb_a2a3': 200, 'tgatherb_a5': 200},
+    'TGATHERB A2/A3 vs A5, 2x136 float32: two head repeats a row, then the tail':
         {'tgatherb_a2a3': 200, 'tgatherb_a5': 200},
     'TGATHERB CPU sim vs A5, 3x40 half: partial block':
         {'tgatherb_a5': 200, 'tgatherb_cpu': 200},
