@@ -302,6 +302,10 @@ def campaigns(backend: str = "native") -> list[Known]:
     out.append(Known("TSORT32 with tmp float32 1x2085, A2/A3 vs A5: tail path",
                      FuzzConfig(instr="tsort32", op="tmp", rows=1, cols=2085, oob="undefined"), "a2a3", "a5",
                      "mixed", 60))
+    # a row of 255 blocks (8160 columns) without tmp: the NPUs' last call's repeat is 0 (uint8),
+    # nothing sorted; uniform values, so that ties do not explain the tiles where it shows
+    out.append(Known("TSORT32 float32 1x8160, CPU sim vs A2/A3: a row of 255 blocks",
+                     FuzzConfig(instr="tsort32", rows=1, cols=8160, oob="undefined"), "cpu", "a2a3", "uniform", 20))
     if backend != "numpy":
         out.append(Known(f"TSORT32 with tmp a5 float32 2x2085: kernel ({backend}) vs NumPy: must agree",
                          FuzzConfig(instr="tsort32", op="tmp", rows=2, cols=2085, oob="undefined", dst_fill=0xAB),
@@ -893,6 +897,8 @@ EXPECT: dict[str, dict[str, int]] = {
         {'TCVT 8-bit floats': 917},
     'TCVT hifloat8->float32.none 1x2, cpu vs a5, edge values: 8-bit floats':
         {'TCVT 8-bit floats': 380},
+    'TSORT32 float32 1x8160, CPU sim vs A2/A3: a row of 255 blocks':
+        {'sort tie order': 20},
     'TSORT32 with tmp float32 1x2085, A2/A3 vs A5: tail path':
         {'TSORT32 tail path': 60},
     'TSORT32 with tmp a5 float32 2x2085: kernel vs NumPy: must agree':
@@ -1120,6 +1126,8 @@ KERNELS: dict[str, dict[str, int]] = {
         {'tile_elementwise': 2000},
     'TSHL int32 4x32, a2a3 vs a5, edge values: shift count rule':
         {'tile_elementwise': 2000},
+    'TSORT32 float32 1x8160, CPU sim vs A2/A3: a row of 255 blocks':
+        {'tile_sort32': 20},
     'TSORT32 with tmp float32 1x2085, A2/A3 vs A5: tail path':
         {'tile_sort32': 120},
     'TSORT32 with tmp a5 float32 2x2085: kernel vs NumPy: must agree':
