@@ -10,7 +10,8 @@ import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "architecture.md"
-CPP_DEF = re.compile(r"^\s*(?:extern \"C\" __global__ void|PTO_DEV|static inline|static)\s[^;=]*?\b(\w+)\s*\(", re.M)
+CPP_DEF = re.compile(r"^\s*(?:extern \"C\" __global__ void(?: __launch_bounds__\(\d+\))?|PTO_DEV|static inline|static)"
+                     r"\s[^;=]*?\b(\w+)\s*\(", re.M)
 PATTERNS = {"remap": r"\w*remap(?:_\w+|32|_t)?", "cast_index": r"cast_index", "launch_warps": r"(?:row|elem)_launch_warps",
             "gather_source": r"(?:source_addrs|gi_source)", "scatter_target": r"(?:index_offsets|si_target)",
             "winners": r"winners"}
