@@ -32,7 +32,7 @@ from typing import ClassVar, Iterator
 import numpy as np
 
 from ..backend.heap import keep_freed_heap
-from ..backend.launch import free_host_bytes
+from ..backend.launch import free_device_bytes, free_host_bytes
 from .config import FuzzConfig
 from . import engine
 from .rng import Generator, check_instances
@@ -122,15 +122,6 @@ def run_sharded(spec: BatchSpec, k: int, executor: Executor | None) -> BatchResu
     from .shards import Shard
     shards = [(spec.shard(Shard(i, k)).to_json(),) for i in range(k)]
     return BatchResult.merge(executors.gather(run_batch_shard, shards, executor))
-
-
-def free_device_bytes() -> int | None:
-    """Free memory of the current CUDA device, or None without one."""
-    try:
-        import cupy
-        return int(cupy.cuda.runtime.memGetInfo()[0])
-    except Exception:
-        return None
 
 
 def chunk_size(cfg: FuzzConfig, n: int, budget: int | None = None, backend: str = "numpy",
