@@ -361,7 +361,7 @@ def execute(runs: list, args, backend: str) -> int:
 
 
 def _execute(runs: list, args, backend: str, pool) -> int:
-    from .suite import kernel_regression, kernels_ran, regression
+    from .suite import kernels_ran
     reports = []
     interrupted = False
     stopped_in = ""
@@ -384,10 +384,8 @@ def _execute(runs: list, args, backend: str, pool) -> int:
         # a known campaign whose classes changed (a shard sees only its slice: see --merge)
         rep.kernel_runs = counted if pool is None else None
         known = k.expect is not None and getattr(args, "shard", None) is None
-        rep.class_regression = regression(k, rep, k.n, args.seed) if known else None
-        rep.kernel_regression = kernel_regression(k, counted, k.n, args.seed) \
-            if known and backend != "numpy" and pool is None else None     # (what ran: docs/fuzz.md)
-        rep.regression = "; ".join(filter(None, (rep.class_regression, rep.kernel_regression))) or None
+        _regressions(rep, k if known else None, k.n, args.seed,
+                     rep.kernel_runs if backend != "numpy" else None)     # (what ran: docs/fuzz.md)
         reports.append((k.title, rep))
         if not args.json:
             print(_text(k.title, rep, args), flush=True)
@@ -409,6 +407,16 @@ def _failed(rep) -> bool:
     return bool(rep.unexplained or rep.bugs or getattr(rep, "regression", None))
 
 
+def _regressions(rep, k, n: int, seed: int, runs: dict | None) -> None:
+    """What changed in the known campaign ``k`` (None: not a known campaign, or not comparable)
+    against its record: its classes, and its kernel runs where ``runs`` counts them;
+    ``rep.regression`` joins the two."""
+    from .suite import kernel_regression, regression
+    rep.class_regression = regression(k, rep, n, seed) if k is not None else None
+    rep.kernel_regression = kernel_regression(k, runs, n, seed) if k is not None else None
+    rep.regression = "; ".join(filter(None, (rep.class_regression, rep.kernel_regression))) or None
+
+
 def _text(title: str, rep, args=None) -> str:
     verbose = getattr(args, "verbose", True) if args is not None else True
     repro = {}
@@ -419,9 +427,8 @@ def _text(title: str, rep, args=None) -> str:
     if where is not None:
         repro = write_reproducers(where, title, rep)
     lines = [format_report(title, rep, verbose, repro)]
-    cls = getattr(rep, "class_regression", getattr(rep, "regression", None))
-    if cls:
-        lines.append(f"   REGRESSION: this known campaign's classes changed ({cls})")
+    if getattr(rep, "class_regression", None):
+        lines.append(f"   REGRESSION: this known campaign's classes changed ({rep.class_regression})")
     if getattr(rep, "kernel_regression", None):
         lines.append(f"   REGRESSION: this known campaign's kernel runs changed ({rep.kernel_regression})")
     lines += rep.lines()
@@ -553,7 +560,7 @@ def merge_main(args) -> int:
         if not args.no_shrink and not rep.check_error:
             rep.shrink()
         k = known.get(title)                 # a known campaign, merged: its recorded classes
-        rep.regression = suite.regression(k, rep, rep.n, rep.seed) if k and rep.start == 0 else None
+        _regressions(rep, k if k and rep.start == 0 else None, rep.n, rep.seed, None)
         reports.append((title, rep))
         if not args.json:
             print(_text(title, rep, args), flush=True)
