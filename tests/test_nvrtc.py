@@ -24,17 +24,16 @@ def _nvrtc():
     return nvrtc
 
 
-def _compile(nvrtc, name: str, arch: str) -> str:
-    src = sources.expanded(sources.source_dir() / name)
-    ptx = cupy_backend.compile_source(src, name, f"compute_{arch}").decode()
-    return ptx
+def _ptx(name: str, arch: str) -> str:
+    """PTX of ``name`` through the backend's own compile (cupy_backend.compile_source)."""
+    return cupy_backend.compile_source(sources.expanded(sources.source_dir() / name), name, f"compute_{arch}").decode()
 
 
 @pytest.mark.parametrize("arch", ARCHS)
 @pytest.mark.parametrize("name", [p.name for p in sources.kernel_files()])
 def test_kernel_source_compiles_with_runtime_options(name, arch):
-    nvrtc = _nvrtc()
-    ptx = _compile(nvrtc, name, arch)
+    _nvrtc()
+    ptx = _ptx(name, arch)
     entries = set(re.findall(r"\.entry\s+(\w+)", ptx))
     exported = set(re.findall(r"^PTO_EXPORT(?:_WARPS)?\((\w+)\)", sources.expanded(sources.source_dir() / name), re.M))
     assert exported, f"{name} exports no kernel"

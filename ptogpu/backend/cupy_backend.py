@@ -49,7 +49,7 @@ def compile_source(code: str, filename: str, arch: str) -> bytes:
             nvrtc.compileProgram(prog, opts)
         except Exception as e:
             raise RuntimeError(f"{filename} ({' '.join(opts)}): {e}\n{nvrtc.getProgramLog(prog)}") from None
-        out = nvrtc.getCUBIN(prog) if opts[-2].startswith("-arch=sm_") else nvrtc.getPTX(prog)
+        out = nvrtc.getCUBIN(prog) if arch.startswith("sm_") else nvrtc.getPTX(prog)
     finally:
         nvrtc.destroyProgram(prog)
     return out.encode() if isinstance(out, str) else bytes(out)
