@@ -10,6 +10,7 @@ operand of another kind (a register, a raw pointer) is recorded without bytes.
 """
 from __future__ import annotations
 
+import contextvars
 import os
 import sys
 from dataclasses import dataclass, field
@@ -76,9 +77,17 @@ class CallLog:
         self.core._calls = None
 
 
+SITE: contextvars.ContextVar = contextvars.ContextVar("ptogpu_site", default=None)
+"""Where the program is when it is not Python: a PTO IR op's ``file.pto:line:col``, set by
+``ptoir.run`` around each op it runs (``caller`` answers it first)."""
+
+
 def caller(frame=None) -> str:
     """``file:line`` of the innermost frame outside the ptogpu package (the program's call),
-    from ``frame`` outwards (default: the caller's caller)."""
+    from ``frame`` outwards (default: the caller's caller); a PTO IR op's own location."""
+    site = SITE.get()
+    if site is not None:
+        return site
     f = sys._getframe(2) if frame is None else frame
     while f is not None and os.path.abspath(f.f_code.co_filename).startswith(PACKAGE) \
             and not f.f_code.co_filename.endswith(KERNEL_FILES):

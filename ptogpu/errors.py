@@ -73,6 +73,12 @@ class EmulatorBug(PtoError):
     rng.py's): the run's verdicts cannot be trusted."""
 
 
+class PtoIRError(ValueError):
+    """PTO IR text ptogpu cannot run: not the dialect's syntax, an op it does not emulate, a
+    type or operand count an op does not take, a loop without constant bounds. The message is
+    one line that starts with ``file:line:col``."""
+
+
 class KernelError(RuntimeError):
     """A user's kernel under a campaign did what no kernel may: raised an exception that is
     not ptogpu's, returned a value, ran past the time limit, or wrote outside its buffers.

@@ -57,6 +57,8 @@ class Program:
         # where it is unpickled (a worker process) a kernel from a file is its slice run again
         # (never the file: a script's other statements run campaigns), one from an importable
         # module is imported
+        if self.ref.rpartition(":")[0].endswith(".pto"):   # a PTO IR kernel travels as its text
+            return (Program, (self.fn, self.inputs, self.outputs, self.fixed, self.ref, self.pair))
         if self.scripted():
             return (_from_slice, (self.slice(), self.inputs, self.outputs, self.fixed, self.ref, self.pair))
         return (_rebuild, (self.ref, self.inputs, self.outputs, self.fixed, self.pair))
@@ -65,6 +67,8 @@ class Program:
         """The kernel lives in a file run as a script or read by ``load``, not in a module
         that can be imported: it travels, and stands in reproducers, as its slice."""
         where = self.ref.rpartition(":")[0]
+        if where.endswith(".pto"):
+            return False                 # (travels as its text: PtoKernel pickles itself)
         return where.endswith(".py") or where == "__main__" or not where
 
     @functools.cached_property
@@ -178,6 +182,8 @@ def load(ref: str) -> Program:
     """The program of ``ref``: ``path.py:fn`` (the file's ``FUZZ`` dict gives inputs, outputs
     and fixed) or ``module:fn`` (the same, from an importable module)."""
     where, _, name = ref.rpartition(":")
+    if ref.endswith(".pto") or where.endswith(".pto"):
+        return _load_pto(ref)
     if not where or not name:
         raise ValueError(f"kernel {ref!r}: expected path/to/file.py:function (or module:function)")
     if where.endswith(".py"):
@@ -225,9 +231,26 @@ def load(ref: str) -> Program:
                    str(fuzz.get("pair", "cpu:a5")))
 
 
+def _load_pto(ref: str) -> Program:
+    """A PTO IR kernel: ``path.pto[:func]`` (the only or ``pto.entry`` function when unnamed);
+    its buffers read from the function, or from ``path.fuzz.py`` (``ptoir.buffers``)."""
+    from ..ptoir.buffers import buffers
+    from ..ptoir.run import load_file
+    path, _, name = (ref, "", "") if ref.endswith(".pto") else ref.rpartition(":")
+    path = os.path.abspath(path)
+    if not os.path.isfile(path):
+        raise ValueError(f"kernel {ref!r}: no file {path}")
+    kernel = load_file(path, name or None)
+    fz = buffers(kernel, path)
+    return Program(kernel, dict(fz["inputs"]), dict(fz["outputs"]), dict(fz["fixed"]),
+                   f"{path}:{kernel.func.name}", str(fz.get("pair", "cpu:a5")))
+
+
 def load_fn(ref: str) -> Callable:
-    """The kernel function ``ref`` names (``path.py:fn`` or ``module:qualname``)."""
+    """The kernel function ``ref`` names (``path.py:fn``, ``path.pto:func`` or ``module:qualname``)."""
     where, _, name = ref.rpartition(":")
+    if where.endswith(".pto"):
+        return _load_pto(ref).fn
     if where.endswith(".py"):
         return load(ref).fn
     mod = importlib.import_module(where)

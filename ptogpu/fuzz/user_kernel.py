@@ -525,6 +525,10 @@ def script(prog: Program, a: Side, b: Side, inputs: dict) -> str:
                     "space = {}",
                     f"exec(compile('\\n'.join(lines) + '\\n', {os.path.basename(src.path)!r}, 'exec'), space)",
                     f"kernel = space[{src.name!r}]"]
+    elif where.endswith(".pto"):            # a PTO IR kernel: its module's text, read here
+        load_fn = ["from ptogpu.ptoir import load_text", "",
+                   f"MODULE = {_quoted(prog.fn.text)}",
+                   f"kernel = load_text(MODULE, {prog.fn.func.name!r}, {os.path.basename(where)!r})"]
     else:
         load_fn = [f"from {where} import {name.split('.')[0]} as kernel"]
     fixed = "{" + ", ".join(f"{k!r}: {_embedded(np.asarray(v))}" for k, v in prog.fixed.items()) + "}"
@@ -534,7 +538,11 @@ def script(prog: Program, a: Side, b: Side, inputs: dict) -> str:
     for k, v in inputs.items():
         g = prog.inputs[k]
         dt = dtypes.name_of(dtypes.as_dtype(g.dtype))
-        lines.append(f"    {k!r}: np.array({v.reshape(-1).tolist()!r}, dtype=pto.{dt}),")
+        flat = v.reshape(-1)
+        if flat.dtype.kind in "iub":              # integers read as numbers; floats bytes-exact (NaN payloads)
+            lines.append(f"    {k!r}: np.array({flat.tolist()!r}, dtype=pto.{dt}),")
+        else:
+            lines.append(f"    {k!r}: {_embedded(flat)},")
     lines += ["}",
               f"outputs = {{{', '.join(f'{k!r}: ({int(cnt)}, pto.{dtypes.name_of(dtypes.as_dtype(d))})' for k, (cnt, d) in prog.outputs.items())}}}",
               "runs = {}",
