@@ -103,6 +103,9 @@ class Program:
                 raise ValueError(f"{who}: inputs[{name!r}] is a {type(g).__name__}: give a generator, "
                                  "pto.fuzz.indices(shape, cap), pto.fuzz.values(shape, dtype) or pto.fuzz.picks(shape, pool) (an array "
                                  "every instance shares belongs in fixed)")
+        if not self.outputs:
+            raise ValueError(f"{who}: no outputs: a campaign compares the bytes a kernel writes to its output "
+                             "buffers; give at least one")
         total = 0
         for name, spec in self.outputs.items():
             count = spec[0] if isinstance(spec, tuple) and len(spec) == 2 else None
@@ -234,13 +237,13 @@ def load(ref: str) -> Program:
 def _load_pto(ref: str) -> Program:
     """A PTO IR kernel: ``path.pto[:func]`` (the only or ``pto.entry`` function when unnamed);
     its buffers read from the function, or from ``path.fuzz.py`` (``ptoir.buffers``)."""
-    from ..ptoir.buffers import buffers
+    from ..ptoir.buffers import buffers, sidecar
     from ..ptoir.run import load_file
     path, _, name = (ref, "", "") if ref.endswith(".pto") else ref.rpartition(":")
     path = os.path.abspath(path)
     if not os.path.isfile(path):
         raise ValueError(f"kernel {ref!r}: no file {path}")
-    kernel = load_file(path, name or None)
+    kernel = load_file(path, name or None, (sidecar(path) or {}).get("scalars"))
     fz = buffers(kernel, path)
     return Program(kernel, dict(fz["inputs"]), dict(fz["outputs"]), dict(fz["fixed"]),
                    f"{path}:{kernel.func.name}", str(fz.get("pair", "cpu:a5")))

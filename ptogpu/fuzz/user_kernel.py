@@ -528,7 +528,7 @@ def script(prog: Program, a: Side, b: Side, inputs: dict) -> str:
     elif where.endswith(".pto"):            # a PTO IR kernel: its module's text, read here
         load_fn = ["from ptogpu.ptoir import load_text", "",
                    f"MODULE = {_quoted(prog.fn.text)}",
-                   f"kernel = load_text(MODULE, {prog.fn.func.name!r}, {os.path.basename(where)!r})"]
+                   f"kernel = load_text(MODULE, {prog.fn.func.name!r}, {os.path.basename(where)!r}, {prog.fn.named!r})"]
     else:
         load_fn = [f"from {where} import {name.split('.')[0]} as kernel"]
     fixed = "{" + ", ".join(f"{k!r}: {_embedded(np.asarray(v))}" for k, v in prog.fixed.items()) + "}"

@@ -157,6 +157,9 @@ def sidecar(path: str) -> dict | None:
     fz = getattr(mod, "FUZZ", None)
     if not isinstance(fz, dict):
         raise PtoIRError(f"{side}: defines no FUZZ = dict(inputs=..., outputs=..., fixed=...)")
+    odd = [k for k in fz if k not in ("inputs", "outputs", "fixed", "pair", "scalars")]
+    if odd:
+        raise PtoIRError(f"{side}: FUZZ field {odd[0]!r} is not one of inputs, outputs, fixed, pair, scalars")
     return fz
 
 

@@ -77,13 +77,38 @@ def op_text(op: Op, indent: str = "    ") -> list[str]:
     if k == "barrier":
         d = " " + _dict(op.attrs) if op.attrs else ""
         return [f"{indent}pto.barrier {op.ins[0]}{d}"]
+    if k == "cmpi":
+        return [f"{indent}{op.result} = arith.cmpi {op.extra['pred']}, {op.ins[0]}, {op.ins[1]} : {op.types[0]}"]
+    if k == "select":
+        return [f"{indent}{op.result} = arith.select {op.ins[0]}, {op.ins[1]}, {op.ins[2]} : {op.types[0]}"]
+    if k == "addptr":
+        d = " " + _dict(op.attrs) if op.attrs else ""
+        return [f"{indent}{op.result} = pto.addptr {op.ins[0]}, {op.ins[1]}{d} : {op.types[0]} -> {op.out_types[0]}"]
     if k == "for_loop":
         t = f" : {op.types[0]}" if op.types else ""
-        lines = [f"{indent}scf.for {op.result} = {op.ins[0]} to {op.ins[1]} step {op.ins[2]}{t} {{"]
+        res = f"{', '.join(op.extra['results'])} = " if op.extra.get("results") else ""
+        it = ""
+        if op.extra.get("iter"):
+            binds = ", ".join(f"{b} = {v}" for b, v in zip(op.extra["iter"], op.ins[3:]))
+            it = f" iter_args({binds}) -> ({', '.join(op.out_types)})"
+        lines = [f"{indent}{res}scf.for {op.result} = {op.ins[0]} to {op.ins[1]} step {op.ins[2]}{it}{t} {{"]
         for o in op.body:
             lines += op_text(o, indent + "  ")
         return lines + [f"{indent}}}"]
+    if k == "if":
+        res = f"{', '.join(op.extra['results'])} = " if op.extra.get("results") else ""
+        ty = f" -> ({', '.join(op.out_types)})" if op.out_types else ""
+        lines = [f"{indent}{res}scf.if {op.ins[0]}{ty} {{"]
+        for o in op.body:
+            lines += op_text(o, indent + "  ")
+        if op.orelse is not None:
+            lines.append(f"{indent}}} else {{")
+            for o in op.orelse:
+                lines += op_text(o, indent + "  ")
+        return lines + [f"{indent}}}"]
     if k == "yield":
+        if op.ins:
+            return [f"{indent}scf.yield {', '.join(op.ins)} : {', '.join(op.types)}"]
         return [f"{indent}scf.yield"]
     return [f"{indent}return"]
 

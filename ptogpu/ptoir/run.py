@@ -28,6 +28,16 @@ SYNC_PIPE = {"TLOAD": "MTE2", "TSTORE_VEC": "MTE3", "TSTORE_ACC": "FIX", "TMOV_M
 MASK64 = (1 << 64) - 1
 
 
+def _compare(pred: str, a: int, b: int, where: str) -> bool:
+    if pred.startswith("u"):
+        a, b = a & MASK64, b & MASK64
+    ops = {"eq": a == b, "ne": a != b, "slt": a < b, "sle": a <= b, "sgt": a > b, "sge": a >= b,
+           "ult": a < b, "ule": a <= b, "ugt": a > b, "uge": a >= b}
+    if pred not in ops:
+        raise PtoIRError(f"{where}: arith.cmpi predicate {pred!r} is not one of {', '.join(ops)}")
+    return ops[pred]
+
+
 class View:
     """A ``make_tensor_view``: base pointer, shape and strides (elements), element type."""
 
@@ -54,19 +64,39 @@ class PtoKernel:
     """Function ``name`` of a PTO IR module as a kernel: called with its pointer arguments by
     name (``%arg0`` -> ``arg0``), as ptogpu calls a Python kernel."""
 
-    def __init__(self, module: Module, name: str | None = None, text: str | None = None):
+    def __init__(self, module: Module, name: str | None = None, text: str | None = None,
+                 scalars: dict | None = None):
         self.module = module
         self.func: Func = module.func(name)
         self.text = text
         self.ref = f"{module.source}:{self.func.name}"
-        self.params = []
+        self.params, self.scalars, self.named = [], {}, {}
+        scalars = dict(scalars or {})
+        missing = []
         for v, t in self.func.args:
-            el = T.pointer_element(t, self._where(self.func.line, 1))
-            if el is None:
-                raise PtoIRError(f"{self._where(self.func.line, 1)}: argument {v}: {t}: a kernel's arguments are GM "
-                                 "pointers (!pto.ptr<T> or a GM memref); scalar arguments are not supported")
+            where = self._where(self.func.line, 1)
             name = v[1:] if v[1:].isidentifier() else "arg_" + "".join(ch if ch.isalnum() else "_" for ch in v[1:])
-            self.params.append((name + "_" if keyword.iskeyword(name) else name, el, v))
+            name = name + "_" if keyword.iskeyword(name) else name
+            el = T.pointer_element(t, where)
+            if el is not None:
+                self.params.append((name, el, v))
+                continue
+            st = T.scalar(t)
+            if st is None:
+                raise PtoIRError(f"{where}: argument {v}: {t}: a kernel takes GM pointers (!pto.ptr<T>, a GM memref) "
+                                 "and scalars (index, iN, fN)")
+            if name not in scalars:
+                missing.append(f"{name} ({t})")
+                continue
+            self.named[name] = scalars[name]
+            self.scalars[v] = _constant(scalars.pop(name), t, where)
+        if missing:
+            raise PtoIRError(f"{self._where(self.func.line, 1)}: @{self.func.name} takes scalar arguments "
+                             f"{', '.join(missing)}: give their values (FUZZ = dict(scalars={{...}}) in the .fuzz.py "
+                             "beside the module, or load_text(..., scalars=))")
+        if scalars:
+            raise PtoIRError(f"{self._where(self.func.line, 1)}: @{self.func.name} has no scalar argument "
+                             f"{', '.join(sorted(scalars))}")
         self.__name__ = self.__qualname__ = self.func.name
         self.__module__ = "ptogpu.ptoir"
         self.__signature__ = inspect.Signature(
@@ -74,7 +104,7 @@ class PtoKernel:
         self.check()
 
     def __reduce__(self):
-        return (_rebuild, (self.text, self.module.source, self.func.name))
+        return (_rebuild, (self.text, self.module.source, self.func.name, self.named))
 
     def _where(self, line: int, col: int) -> str:
         return f"{self.module.source}:{line}:{col}"
@@ -87,16 +117,31 @@ class PtoKernel:
             if n not in ptrs:
                 raise TypeError(f"{self.func.name}() missing argument {n!r}")
             env[v] = ptrs[n]
+        env.update(self.scalars)
         self._block(pto, self.func.ops, env)
 
     def check(self) -> None:
         """Walk the function without a core: every value defined, every op and type read."""
         env = {v: _Fake(el) for n, el, v in self.params}
+        env.update(self.scalars)
         self._block(None, self.func.ops, env)
 
-    def _block(self, pto, ops: list, env: dict) -> None:
+    def _block(self, pto, ops: list, env: dict) -> list:
+        """Run ``ops``; what its ``scf.yield`` gives (empty without one)."""
         for op in ops:
+            if op.kind == "yield":
+                return [self._val(env, v, self._where(op.line, op.col)) for v in op.ins]
             self._op(pto, op, env)
+        return []
+
+    def _bind(self, names: list | None, vals: list, where: str, env: dict) -> None:
+        names = names or []
+        if len(names) == 1 and ":" in names[0]:
+            base, n = names[0].split(":")
+            names = [f"{base}#{k}" for k in range(int(n))]
+        if len(names) != len(vals):
+            raise PtoIRError(f"{where}: {len(names)} results, {len(vals)} values yielded")
+        env.update(zip(names, vals))
 
     def _val(self, env: dict, name, where: str):
         if not isinstance(name, str):
@@ -141,8 +186,10 @@ class PtoKernel:
                 raise PtoIRError(f"{where}: op '{op.name}' is not emulated by ptogpu (docs/ptoir.md lists the ops it runs)")
             ins = [self._val(env, v, where) for v in op.ins]
             outs = [self._val(env, v, where) for v in op.outs]
-            if pto is None:
-                return
+            if pto is None:                  # counts, attributes, enum cases: read now
+                pto = O.Checking()
+                if op.name == "pto.tci":
+                    T.element(op.types[0], where) if op.types else None
             with _site(where):
                 if op.name == "pto.tci":
                     O._tci(pto, op, ins, outs, where, T.dtype_of(T.element(op.types[0], where)))
@@ -151,18 +198,40 @@ class PtoKernel:
         elif k in ("event", "barrier"):
             self._event(pto, op, env, where)
         elif k == "for_loop":
-            lb, ub, st = (self._int(env, v, where) for v in op.ins)
+            lb, ub, st = (self._int(env, v, where) for v in op.ins[:3])
             if st <= 0:
                 raise PtoIRError(f"{where}: scf.for step {st}: a loop runs with a positive constant step")
-            if pto is None:                  # checked once, with the first induction value
-                if lb < ub:
-                    env[op.result] = lb
-                    self._block(None, op.body, env)
-                return
+            carried = [self._val(env, v, where) for v in op.ins[3:]]
+            names = op.extra.get("iter", [])
             for i in range(lb, ub, st):
                 env[op.result] = i
-                self._block(pto, op.body, env)
-        # ret / yield: nothing to do
+                env.update(zip(names, carried))
+                got = self._block(pto, op.body, env)
+                if len(got) != len(carried):
+                    raise PtoIRError(f"{where}: scf.for carries {len(carried)} values, its body yields {len(got)}")
+                carried = got
+                if pto is None:              # checked once, with the first induction value
+                    break
+            self._bind(op.extra.get("results"), carried, where, env)
+        elif k == "if":
+            cond = self._int(env, op.ins[0], where)
+            if pto is None:                  # both branches checked; the then-branch's values kept
+                other = self._block(None, op.orelse or [], dict(env))
+                got = self._block(None, op.body, env)
+                if op.orelse is not None and len(other) != len(got):
+                    raise PtoIRError(f"{where}: scf.if branches yield {len(got)} and {len(other)} values")
+            else:
+                got = self._block(pto, op.body if cond else (op.orelse or []), env)
+            self._bind(op.extra.get("results"), got, where, env)
+        elif k == "cmpi":
+            a, b = (self._int(env, v, where) for v in op.ins)
+            env[op.result] = int(_compare(op.extra["pred"], a, b, where))
+        elif k == "select":
+            c = self._int(env, op.ins[0], where)
+            env[op.result] = self._val(env, op.ins[1] if c else op.ins[2], where)
+        elif k == "addptr":
+            env[op.result] = self._val(env, op.ins[0], where) + self._int(env, op.ins[1], where)
+        # ret: nothing to do
 
     def _tview(self, op: Op, env: dict, where: str) -> None:
         ptr = self._val(env, op.ins[0], where)
@@ -295,20 +364,21 @@ def _site(where: str):
         calls.SITE.reset(tok)
 
 
-def _rebuild(text, source, name):
-    return PtoKernel(parse(text, source), name, text)
+def _rebuild(text, source, name, scalars=None):
+    return PtoKernel(parse(text, source), name, text, scalars)
 
 
-def load_text(text: str, name: str | None = None, source: str = "<pto>") -> PtoKernel:
-    """The kernel function ``name`` (or the module's only / entry function) of PTO IR ``text``."""
-    return PtoKernel(parse(text, source), name, text)
+def load_text(text: str, name: str | None = None, source: str = "<pto>", scalars: dict | None = None) -> PtoKernel:
+    """The kernel function ``name`` (or the module's only / entry function) of PTO IR ``text``;
+    ``scalars``: the values of its scalar arguments, by name (``%n`` -> ``n``)."""
+    return PtoKernel(parse(text, source), name, text, scalars)
 
 
-def load_file(path: str, name: str | None = None) -> PtoKernel:
+def load_file(path: str, name: str | None = None, scalars: dict | None = None) -> PtoKernel:
     """The kernel of ``path`` (a ``.pto`` file)."""
     try:
         with open(path, encoding="utf-8") as f:
             text = f.read()
     except OSError as e:
         raise PtoIRError(f"{path}: {e.strerror}") from None
-    return PtoKernel(parse(text, os.path.basename(path)), name, text)
+    return PtoKernel(parse(text, os.path.basename(path)), name, text, scalars)

@@ -25,11 +25,15 @@ func: "func.func" SYMBOL "(" [farg ("," farg)*] ")" [rtypes] ["attributes" dict]
 rtypes: "->" ("(" ")" | type | "(" types ")")
 farg: VALUE ":" type
 block: "{" stmt* "}"
-?stmt: constant | binop | cast | tview | pview | alloc | tassign | dps | event | barrier | for_loop | ret | yield_
+?stmt: constant | binop | cast | cmpi | select | tview | pview | alloc | tassign | addptr | dps | event | barrier
+      | for_loop | if_ | ret | yield_
 
 constant: VALUE "=" "arith.constant" literal [":" type]
 binop: VALUE "=" ARITH_BIN VALUE "," VALUE [":" type]
 cast: VALUE "=" ARITH_CAST VALUE ":" type "to" type
+cmpi: VALUE "=" "arith.cmpi" NAME "," VALUE "," VALUE ":" type
+select: VALUE "=" "arith.select" VALUE "," VALUE "," VALUE ":" type
+addptr: VALUE "=" "pto.addptr" VALUE "," VALUE [dict] ":" type "->" type
 tview: VALUE "=" "pto.make_tensor_view" VALUE "," "shape" "=" vlist "," "strides" "=" vlist [dict] ":" type
 pview: VALUE "=" "pto.partition_view" VALUE "," "offsets" "=" vlist "," "sizes" "=" vlist [dict] ":" type "->" type
 alloc: VALUE "=" "pto.alloc_tile" [addr] [vrow] [vcol] [dict] ":" type
@@ -42,10 +46,14 @@ operands: opnd ("," opnd)*
 opnd: VALUE [dict] | dict
 outs: "outs" "(" [values] [":" types] ")"
 event: EVENT_OP "[" aval ("," aval)* "]" [dict]
-barrier: "pto.barrier" (aval | ANGLE) [dict]
-for_loop: "scf.for" VALUE "=" VALUE "to" VALUE "step" VALUE [":" type] block
+barrier: "pto.barrier" aval [dict]
+for_loop: [lhs] "scf.for" VALUE "=" VALUE "to" VALUE "step" VALUE [iter_args] [":" type] block
+lhs: VALUE "=" | VALUE ("," VALUE)+ "="
+iter_args: "iter_args" "(" binding ("," binding)* ")" "->" ("(" types ")" | type)
+binding: VALUE "=" VALUE
+if_: [lhs] "scf.if" VALUE ["->" ("(" types ")" | type)] block ["else" block]
 ret: "return" | "func.return"
-yield_: "scf.yield"
+yield_: "scf.yield" [values ":" types]
 
 values: VALUE ("," VALUE)*
 types: type ("," type)*
@@ -54,7 +62,7 @@ vlist: "[" [vitem ("," vitem)*] "]"
 type: PTO_TYPE | SHAPED_TYPE | SCALAR_TYPE
 dict: "{" [dentry ("," dentry)*] "}"
 dentry: (NAME | STRING) ["=" aval]
-?aval: ATTR | literal [":" type] -> typed | NAME -> word | STRING -> word | VALUE -> word
+?aval: ATTR | ANGLE -> word | literal [":" type] -> typed | NAME -> word | STRING -> word | VALUE -> word
      | "[" [aval ("," aval)*] "]" -> alist
 literal: FLOAT | INT | BOOL
 
@@ -110,13 +118,17 @@ class Op:
     attrs: dict = field(default_factory=dict)
     extra: dict = field(default_factory=dict)
     body: list = field(default_factory=list)
+    orelse: list | None = None
 
     def same(self, other: "Op") -> bool:
         """Equal but for where they stand in their texts."""
         return (self.kind, self.name, self.result, self.ins, self.outs, self.types, self.out_types, self.attrs,
                 self.extra) == (other.kind, other.name, other.result, other.ins, other.outs, other.types,
                                 other.out_types, other.attrs, other.extra) \
-            and len(self.body) == len(other.body) and all(a.same(b) for a, b in zip(self.body, other.body))
+            and len(self.body) == len(other.body) and all(a.same(b) for a, b in zip(self.body, other.body)) \
+            and (self.orelse is None) == (other.orelse is None) \
+            and all(a.same(b) for a, b in zip(self.orelse or [], other.orelse or [])) \
+            and len(self.orelse or []) == len(other.orelse or [])
 
 
 @dataclass
@@ -168,6 +180,9 @@ class _Build(Transformer):
         return [str(t) for t in c]
 
     def values(self, c):
+        return [str(v) for v in c]
+
+    def lhs(self, c):
         return [str(v) for v in c]
 
     def vlist(self, c):
@@ -298,8 +313,42 @@ class _Tree(_Build):
 
     @v_args(meta=True)
     def for_loop(self, m, c):
-        return _op("for_loop", "scf.for", m, result=str(c[0]), ins=[str(c[1]), str(c[2]), str(c[3])],
-                   types=[c[4]] if c[4] else [], body=c[5])
+        res, iv, lb, ub, st, it, ty, body = c
+        inits, its, binds = it if it is not None else ([], [], [])
+        return _op("for_loop", "scf.for", m, result=str(iv), ins=[str(lb), str(ub), str(st), *inits],
+                   types=[ty] if ty else [], out_types=its, body=body,
+                   extra={"results": res, "iter": [b for b, _ in binds]})
+
+    @v_args(meta=True)
+    def if_(self, m, c):
+        res, cond, types, then, other = c
+        return _op("if", "scf.if", m, result=None, ins=[str(cond)], extra={"results": res},
+                   out_types=types if isinstance(types, list) else ([types] if types else []), body=then,
+                   orelse=other)
+
+    @v_args(meta=True)
+    def cmpi(self, m, c):
+        return _op("cmpi", "arith.cmpi", m, result=str(c[0]), ins=[str(c[2]), str(c[3])], types=[c[4]],
+                   extra={"pred": str(c[1])})
+
+    @v_args(meta=True)
+    def select(self, m, c):
+        return _op("select", "arith.select", m, result=str(c[0]), ins=[str(c[1]), str(c[2]), str(c[3])],
+                   types=[c[4]])
+
+    @v_args(meta=True)
+    def addptr(self, m, c):
+        return _op("addptr", "pto.addptr", m, result=str(c[0]), ins=[str(c[1]), str(c[2])], attrs=c[3] or {},
+                   types=[c[4]], out_types=[c[5]])
+
+    def binding(self, c):
+        return str(c[0]), str(c[1])
+
+    def iter_args(self, c):
+        binds = [x for x in c if isinstance(x, tuple)]
+        rest = [x for x in c if not isinstance(x, tuple)]
+        types = rest[0] if rest and isinstance(rest[0], list) else [x for x in rest if x is not None]
+        return [v for _, v in binds], types, binds
 
     @v_args(meta=True)
     def ret(self, m, c):
@@ -307,7 +356,7 @@ class _Tree(_Build):
 
     @v_args(meta=True)
     def yield_(self, m, c):
-        return _op("yield", "scf.yield", m)
+        return _op("yield", "scf.yield", m, ins=c[0] or [], types=c[1] or [])
 
     def farg(self, c):
         return str(c[0]), c[1]
