@@ -110,7 +110,8 @@ def snapshot(core, operand) -> np.ndarray | None:
     bank = core.banks[space]
     lo, hi = max(lo, 0), min(lo + n, bank.size)
     rows = bank.rows()
-    return np.ascontiguousarray(rows[:, lo:hi]) if hi > lo else np.zeros((core.batch, 0), np.uint8)
+    # a copy, always: a view of one instance's bank would follow the calls after this one
+    return rows[:, lo:hi].copy() if hi > lo else np.zeros((core.batch, 0), np.uint8)
 
 
 def space_of(operand) -> str:

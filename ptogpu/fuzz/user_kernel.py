@@ -307,8 +307,8 @@ def kernel(fn: Callable | str | Program, *, inputs: dict | None = None, outputs:
            fixed: dict | None = None, executor=None, start: int = 0, chunk: int | None = None,
            shrink: bool = True, progress=None, quirks: dict | None = None,
            time_limit: float | None = TIME_LIMIT) -> KernelReport:
-    """Fuzz kernel ``fn`` (a function, ``"path.py:fn"`` whose file defines ``FUZZ``, or a
-    ``Program``) on ``n`` instances, side ``pair`` = ``"A:B"`` (``target[@backend]``;
+    """Fuzz kernel ``fn`` (a function, ``"path.py:fn"`` whose file defines ``FUZZ``, a PTO IR
+    kernel: ``"path.pto[:func]"`` or ``ptogpu.ptoir.load_text(...)``, or a ``Program``) on ``n`` instances, side ``pair`` = ``"A:B"`` (``target[@backend]``;
     default the program's, else ``cpu:a5``). ``inputs``: name -> ``indices(...)`` /
     ``values(...)``; ``outputs``: name -> (count, dtype), zeroed per instance, the bytes
     compared; ``fixed``: name -> array every instance shares. The kernel is called as
@@ -318,10 +318,16 @@ def kernel(fn: Callable | str | Program, *, inputs: dict | None = None, outputs:
         prog = fn
     elif isinstance(fn, str):
         prog = load(fn)
+    elif getattr(fn, "is_pto_ir", False) and outputs is None:    # buffers read from the function
+        from ..ptoir.buffers import buffers
+        got = buffers(fn, None)
+        prog = Program(fn, dict(inputs or got["inputs"]), got["outputs"], dict(fixed or got["fixed"]), fn.ref,
+                       pair or "cpu:a5")
     else:
         if outputs is None:
             raise ValueError("kernel(fn, ...): give outputs= (name -> (count, dtype)); inputs= and fixed= too")
-        prog = Program(fn, dict(inputs or {}), dict(outputs), dict(fixed or {}), ref_of(fn), pair or "cpu:a5")
+        ref = fn.ref if getattr(fn, "is_pto_ir", False) else ref_of(fn)
+        prog = Program(fn, dict(inputs or {}), dict(outputs), dict(fixed or {}), ref, pair or "cpu:a5")
     a, b = pair_of(pair or prog.pair, backend)
     return campaign(prog, a, b, n, seed=seed, start=start, chunk=chunk, shrink=shrink, progress=progress,
                     executor=executor, quirks=quirks, time_limit=time_limit)
@@ -538,7 +544,10 @@ def script(prog: Program, a: Side, b: Side, inputs: dict) -> str:
     for k, v in inputs.items():
         g = prog.inputs[k]
         dt = dtypes.name_of(dtypes.as_dtype(g.dtype))
-        flat = v.reshape(-1)
+        want = dtypes.as_dtype(g.dtype)
+        flat = np.asarray(v).reshape(-1)
+        flat = flat.view(want) if flat.dtype.itemsize == want.itemsize and flat.dtype.kind == want.kind \
+            else flat.astype(want)
         if flat.dtype.kind in "iub":              # integers read as numbers; floats bytes-exact (NaN payloads)
             lines.append(f"    {k!r}: np.array({flat.tolist()!r}, dtype=pto.{dt}),")
         else:

@@ -41,20 +41,25 @@ def infer(kernel: PtoKernel) -> dict:
     ops = list(_walk(kernel.func.ops))
     root = {v: v for _, _, v in kernel.params}                   # value -> the argument it views
     extent = {}                                                   # view value -> elements it reaches
-    for op in ops:
-        if op.kind in ("tview", "pview") and op.ins[0] in root:
-            root[op.result] = root[op.ins[0]]
     consts = _constants(ops)
+    base = {v: 0 for v in root}                                   # pointer value -> elements past its argument
+    for op in ops:
+        if op.kind in ("tview", "pview", "addptr") and op.ins[0] in root:
+            root[op.result] = root[op.ins[0]]
+        if op.kind == "addptr" and op.ins[0] in base:
+            off = consts.get(op.ins[1])
+            base[op.result] = base[op.ins[0]] + off if isinstance(off, int) and base[op.ins[0]] is not None else None
     views = {}
     for op in ops:
         if op.kind == "tview" and op.ins[0] in root:
             shape = [consts.get(v, v) for v in op.extra["shape"]]
             strides = [consts.get(v, v) for v in op.extra["strides"]]
-            if all(isinstance(x, int) for x in shape + strides):
-                views[op.result] = strides
+            b = base.get(op.ins[0])
+            if all(isinstance(x, int) for x in shape + strides) and b is not None:
+                views[op.result] = (strides, b)
                 n = 1 + sum((a - 1) * s for a, s in zip(shape, strides)) if all(a > 0 for a in shape) else 0
                 full = extent.get(root[op.ins[0]], 0)
-                extent[root[op.ins[0]]] = max(full, n)
+                extent[root[op.ins[0]]] = max(full, b + n)
     # an argument whose every partition has constant offsets holds what those reach
     reach: dict = {}
     for op in ops:
@@ -65,8 +70,8 @@ def infer(kernel: PtoKernel) -> dict:
             if reach.get(r, 0) is None or not all(isinstance(x, int) for x in offs + sizes):
                 reach[r] = None
                 continue
-            st = views[op.ins[0]]
-            hi = sum(o * s for o, s in zip(offs, st)) + sum((z - 1) * s for z, s in zip(sizes, st)) + 1
+            st, b = views[op.ins[0]]
+            hi = b + sum(o * s for o, s in zip(offs, st)) + sum((z - 1) * s for z, s in zip(sizes, st)) + 1
             reach[r] = max(reach.get(r, 0), hi)
     for r, hi in reach.items():
         if hi is not None and hi > 0:
@@ -95,12 +100,12 @@ def infer(kernel: PtoKernel) -> dict:
             cap_of[src] = (rows or extent.get(root.get(indexed))) if indexed in root else None
         if indexed in root and root[indexed] not in written:
             tables.add(root[indexed])
-    out = {"inputs": {}, "outputs": {}, "fixed": {}}
+    out: dict = {"inputs": {}, "outputs": {}, "fixed": {}, "unknown": []}
     for name, el, v in kernel.params:
         n = extent.get(v, 0)
         if n <= 0:
-            raise PtoIRError(f"{kernel.module.source}:{kernel.func.line}:1: argument {v} is never viewed with a "
-                             "constant shape: give its buffer in a NAME.fuzz.py FUZZ dict")
+            out["unknown"].append(name)
+            continue
         if v in written:
             out["outputs"][name] = (n, el)
         elif v in tables and v not in cap_of:        # a gathered table: one array every instance shares
@@ -174,4 +179,9 @@ def buffers(kernel: PtoKernel, path: str | None) -> dict:
             got[k].update(side.get(k) or {})
         if "pair" in side:
             got["pair"] = side["pair"]
+        got["unknown"] = [n for n in got["unknown"] if n not in named]
+    if got["unknown"]:
+        raise PtoIRError(f"{kernel.module.source}:{kernel.func.line}:1: argument %{got['unknown'][0]} is never viewed "
+                         f"with a constant shape: give its buffer in {os.path.basename(path or 'NAME') .rsplit('.', 1)[0]}"
+                         ".fuzz.py's FUZZ dict")
     return got

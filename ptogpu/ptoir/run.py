@@ -64,12 +64,15 @@ class PtoKernel:
     """Function ``name`` of a PTO IR module as a kernel: called with its pointer arguments by
     name (``%arg0`` -> ``arg0``), as ptogpu calls a Python kernel."""
 
+    is_pto_ir = True
+
     def __init__(self, module: Module, name: str | None = None, text: str | None = None,
                  scalars: dict | None = None):
         self.module = module
         self.func: Func = module.func(name)
         self.text = text
-        self.ref = f"{module.source}:{self.func.name}"
+        src = module.source if module.source.endswith(".pto") else module.source + ".pto"
+        self.ref = f"{src}:{self.func.name}"           # (a campaign's name for it; ``.pto``: travels as text)
         self.params, self.scalars, self.named = [], {}, {}
         scalars = dict(scalars or {})
         missing = []
