@@ -25,6 +25,7 @@ LAYERS = [
     ("lowering", ["ptogpu.lowering"]),
     ("instruction API", ["ptogpu", "ptogpu.ops", "ptogpu.reg", "ptogpu.asc"]),
     ("execution", ["ptogpu.execution"]),
+    ("programs in PTO IR", ["ptogpu.ptoir"]),
     ("campaigns, maps and sweeps", ["ptogpu.fuzz", "ptogpu.simt"]),
     ("applications", ["ptogpu.demos", "ptogpu.cli", "ptogpu.__main__"]),
 ]

@@ -14,7 +14,8 @@ import pytest
 import ptogpu as pto
 import ptogpu.fuzz
 from ptogpu.errors import PtoCheckError, PtoIRError
-from ptogpu.execution.program import load, run_program
+from ptogpu.execution.program import Program, run_program
+from ptogpu.ptoir.program import load
 from ptogpu.ptoir import load_text, module_text, parse
 from ptogpu.ptoir.buffers import infer
 from ptogpu.ptoir.printer import same
@@ -131,7 +132,7 @@ def test_the_embedding_bag_module_gives_the_rule_s_rows_and_the_python_calls_byt
     table = prog.fixed["table"].reshape(1000, 64)
     golden = table[ids[0]]                                  # the NPUs' plain MGATHER: Row, row ids[r]
     assert run.faults[0] is None and run.outputs[0].tobytes() == golden.tobytes()
-    py = pto.execution.program.Program(_python_bag, {"ids": prog.inputs["ids"]}, prog.outputs, prog.fixed, "", "")
+    py = Program(_python_bag, {"ids": prog.inputs["ids"]}, prog.outputs, prog.fixed, "", "")
     assert run_program(py, target, backend, {"ids": ids}).outputs.tobytes() == run.outputs.tobytes()
 
 

@@ -185,8 +185,6 @@ def load(ref: str) -> Program:
     """The program of ``ref``: ``path.py:fn`` (the file's ``FUZZ`` dict gives inputs, outputs
     and fixed) or ``module:fn`` (the same, from an importable module)."""
     where, _, name = ref.rpartition(":")
-    if ref.endswith(".pto") or where.endswith(".pto"):
-        return _load_pto(ref)
     if not where or not name:
         raise ValueError(f"kernel {ref!r}: expected path/to/file.py:function (or module:function)")
     if where.endswith(".py"):
@@ -234,26 +232,9 @@ def load(ref: str) -> Program:
                    str(fuzz.get("pair", "cpu:a5")))
 
 
-def _load_pto(ref: str) -> Program:
-    """A PTO IR kernel: ``path.pto[:func]`` (the only or ``pto.entry`` function when unnamed);
-    its buffers read from the function, or from ``path.fuzz.py`` (``ptoir.buffers``)."""
-    from ..ptoir.buffers import buffers, sidecar
-    from ..ptoir.run import load_file
-    path, _, name = (ref, "", "") if ref.endswith(".pto") else ref.rpartition(":")
-    path = os.path.abspath(path)
-    if not os.path.isfile(path):
-        raise ValueError(f"kernel {ref!r}: no file {path}")
-    kernel = load_file(path, name or None, (sidecar(path) or {}).get("scalars"))
-    fz = buffers(kernel, path)
-    return Program(kernel, dict(fz["inputs"]), dict(fz["outputs"]), dict(fz["fixed"]),
-                   f"{path}:{kernel.func.name}", str(fz.get("pair", "cpu:a5")))
-
-
 def load_fn(ref: str) -> Callable:
-    """The kernel function ``ref`` names (``path.py:fn``, ``path.pto:func`` or ``module:qualname``)."""
+    """The kernel function ``ref`` names (``path.py:fn`` or ``module:qualname``)."""
     where, _, name = ref.rpartition(":")
-    if where.endswith(".pto"):
-        return _load_pto(ref).fn
     if where.endswith(".py"):
         return load(ref).fn
     mod = importlib.import_module(where)

@@ -306,10 +306,11 @@ def _pairs(args, family, config) -> list[tuple[str, str, str]]:
 
 
 def kernel_main(args, backend: str) -> int:
-    """``ptogpu fuzz --kernel FILE.py:FN``: a user's kernel over generated inputs, each
-    ``--pair`` (default: its FUZZ's ``pair``, else cpu:a5) a campaign of the kernel family."""
+    """``ptogpu fuzz --kernel FILE.py:FN`` (or ``FILE.pto[:FUNC]``): a user's kernel over
+    generated inputs, each ``--pair`` (default: its FUZZ's ``pair``, else cpu:a5) a campaign of
+    the kernel family."""
     from .user_kernel import KernelReport
-    from ..execution.program import load
+    from .user_kernel import load_kernel as load
     given = [o for o in ("instr", "space", "mode", "oob", "atomic", "dtype", "index_dtype", "shape", "dst_fill",
                          "layout", "mask", "op", "table_size", "table_shape", "table_stride", "quirk", "gen", "suite")
              if getattr(args, o) is not None]

@@ -253,7 +253,7 @@ class KernelReport(Report):
 
     @staticmethod
     def config_of(settings: dict) -> Program:
-        prog = load(settings["kernel"])
+        prog = load_kernel(settings["kernel"])
         if prog.settings() != settings:
             raise ValueError(f"kernel {settings['kernel']}: its FUZZ buffers are not the ones this report "
                              "ran (the file changed)")
@@ -317,12 +317,10 @@ def kernel(fn: Callable | str | Program, *, inputs: dict | None = None, outputs:
     if isinstance(fn, Program):
         prog = fn
     elif isinstance(fn, str):
-        prog = load(fn)
+        prog = load_kernel(fn)
     elif getattr(fn, "is_pto_ir", False) and outputs is None:    # buffers read from the function
-        from ..ptoir.buffers import buffers
-        got = buffers(fn, None)
-        prog = Program(fn, dict(inputs or got["inputs"]), got["outputs"], dict(fixed or got["fixed"]), fn.ref,
-                       pair or "cpu:a5")
+        from ..ptoir.program import program
+        prog = program(fn, pair=pair)
     else:
         if outputs is None:
             raise ValueError("kernel(fn, ...): give outputs= (name -> (count, dtype)); inputs= and fixed= too")
@@ -331,6 +329,13 @@ def kernel(fn: Callable | str | Program, *, inputs: dict | None = None, outputs:
     a, b = pair_of(pair or prog.pair, backend)
     return campaign(prog, a, b, n, seed=seed, start=start, chunk=chunk, shrink=shrink, progress=progress,
                     executor=executor, quirks=quirks, time_limit=time_limit)
+
+
+def load_kernel(ref: str) -> Program:
+    """The program ``ref`` names: ``path.py:fn`` / ``module:fn`` (``execution.program.load``) or a
+    PTO IR kernel ``path.pto[:func]`` (``ptoir.program.load``)."""
+    from ..ptoir.program import is_pto, load as load_pto
+    return load_pto(ref) if is_pto(ref) else load(ref)
 
 
 def campaign(prog: Program, a: Side | str, b: Side | str, n: int, *, seed: int = 0, start: int = 0,

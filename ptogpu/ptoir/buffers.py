@@ -19,6 +19,7 @@ import os
 import numpy as np
 
 from .. import dtypes
+from ..execution.inputs import indices, values
 from ..errors import PtoIRError
 from . import types as T
 from .run import PtoKernel
@@ -37,7 +38,7 @@ def _walk(ops):
 
 def infer(kernel: PtoKernel) -> dict:
     """``FUZZ``-style dict of the kernel's buffers (module docstring)."""
-    from .. import fuzz
+    from ..execution.inputs import indices, values
     ops = list(_walk(kernel.func.ops))
     root = {v: v for _, _, v in kernel.params}                   # value -> the argument it views
     extent = {}                                                   # view value -> elements it reaches
@@ -111,9 +112,9 @@ def infer(kernel: PtoKernel) -> dict:
         elif v in tables and v not in cap_of:        # a gathered table: one array every instance shares
             out["fixed"][name] = _pattern(n, el)
         elif v in cap_of and el in ("int32", "int16", "uint32", "uint16", "int64"):
-            out["inputs"][name] = fuzz.indices(n, cap=max(1, cap_of[v] or n), dtype=el)
+            out["inputs"][name] = indices(n, cap=max(1, cap_of[v] or n), dtype=el)
         else:
-            out["inputs"][name] = fuzz.values(n, el)
+            out["inputs"][name] = values(n, el)
     return out
 
 
