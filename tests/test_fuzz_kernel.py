@@ -303,3 +303,28 @@ def test_the_topk_kernel_equals_the_vendors_golden_on_both_npus_and_is_fuzzed():
     assert rep.divergent == 0 and rep.n == 30 and not rep.check_error
     cpu = kernel(f"{EXAMPLES}/topk.py:topk", n=5, backend="numpy", pair="cpu:a5")
     assert "Src stride must be consistent with the idx stride" in cpu.check_error   # A2/A3-only code
+
+
+def test_a_traced_run_of_a_few_instances_makes_no_core_larger_than_the_program_s(monkeypatch):
+    # a classification's small traced runs are padded to a kept core; a program whose buffers
+    # allow cores of 4 once had them padded to 64 instances (a 126 MB-a-buffer PTO IR module:
+    # 20 GB for 2 instances, and the worker was killed)
+    import ptogpu.execution.program as P
+    n = 8 << 20                                           # 32 MB a buffer: cores of 256 MB / 64 MB = 4
+    prog = P.Program(_copy_big, {"src": values(n, pto.float32, gen="small")}, {"dst": (n, pto.float32)})
+    assert prog.core_size() == 4
+    made = []
+    real = P._setup
+    monkeypatch.setattr(P, "_setup", lambda prog, t, b, k, q: made.append(k) or real(prog, t, b, k, q))
+    x = np.arange(2 * n, dtype=np.float32).reshape(2, n)
+    run = run_program(prog, "cpu", "numpy", {"src": x}, trace=True)
+    assert made and max(made) <= prog.core_size() and run.outputs.shape == (2, 4 * n)
+    assert run.outputs[1].view(np.float32)[:16].tolist() == x[1, :16].tolist()
+
+
+def _copy_big(src, dst):
+    G = pto.GlobalTensor[pto.float32, pto.Shape[1, 1, 1, 1, 64], pto.Stride[64, 64, 64, 64, 1]]
+    t = pto.Tile[pto.TileType.Vec, pto.float32, 1, 64]()
+    pto.TASSIGN(t, 0)
+    pto.TLOAD(t, G(src))
+    pto.TSTORE(G(dst), t)

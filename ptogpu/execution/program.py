@@ -339,11 +339,12 @@ def _run_padded(prog: Program, target: str, backend: str, data: dict, quirks, tr
     """One run of the kernel over ``data``'s instances; and which of them it parked.
     ``limit``: (seconds left for this run, the chunk's limit), or Nones."""
     n = _count(data)
-    if data and n < POOL_MIN and (trace or n > 1):
+    size = min(POOL_MIN, prog.core_size())          # (never more GM than the program's cores hold)
+    if data and n < size and (trace or n > 1):
         # a few instances run as the first of a kept core of POOL_MIN (the rest repeat the
         # last): a classification's many small runs make no core each, and a traced single
         # instance logs its faulting call (one core would raise it)
-        pad = {k: np.concatenate([v, np.repeat(v[-1:], POOL_MIN - n, axis=0)]) for k, v in data.items()}
+        pad = {k: np.concatenate([v, np.repeat(v[-1:], size - n, axis=0)]) for k, v in data.items()}
         run, parked = _run_once(prog, target, backend, pad, quirks, trace, first, limit, shown or n, gaps)
         paths = None if run.paths is None else restrict(run.paths, np.arange(n))
         return (ProgramRun(run.outputs[:n], run.faults[:n], run.codes[:n], paths, run.stray[:n], run.runs),
