@@ -113,6 +113,8 @@ def build_parser() -> argparse.ArgumentParser:
     register_fuzz(sub)                  # ptogpu fuzz
     from .fuzz.coverage import add_parser as register_coverage
     register_coverage(sub)              # ptogpu coverage
+    from .ptoir.cli import add_parser as register_trace
+    register_trace(sub)                 # ptogpu trace
     return p
 
 
