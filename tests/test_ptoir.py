@@ -46,6 +46,8 @@ module attributes {{"pto.device-spec" = "Ascend950"}} {{
     %q = arith.constant 0.25 : f32
     %bits = arith.constant 0x3F800000 : f32
     %m = arith.muli %c2, %c16 : index
+    %blk = pto.get_block_idx
+    %nblk = pto.get_block_num
     %k = arith.index_cast %a256 : i64 to index
     %lt = arith.cmpi slt, %c1, %n : index
     %pick = arith.select %lt, %c0, %c1 : index
@@ -268,3 +270,45 @@ def test_a_call_log_keeps_each_call_s_bytes_when_a_later_call_rewrites_them():
     loaded, halved = (c.outputs[0][0].view(np.float32) for c in log.calls[:2])
     assert (loaded == 2.0).all() and (halved == 1.0).all()     # (the TLOAD record once followed TMULS)
     assert [c.where for c in log.calls] == ["halve.pto:12:5", "halve.pto:13:5", "halve.pto:14:5"]
+
+
+CALLS = f"""module {{
+  func.func private @bump(%t: {T16}, %by: f32, %k: index) -> index {{
+    pto.tadds ins(%t, %by : {T16}, f32) outs(%t : {T16})
+    %c1 = arith.constant 1 : index
+    %k2 = arith.addi %k, %c1 : index
+    return %k2 : index
+  }}
+  func.func @kernel(%x: !pto.ptr<f32>, %y: !pto.ptr<f32>) attributes {{pto.entry}} {{
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c16 = arith.constant 16 : index
+    %one = arith.constant 1.0 : f32
+    %xv = pto.make_tensor_view %x, shape = [%c1, %c16], strides = [%c16, %c1] : {V}
+    %yv = pto.make_tensor_view %y, shape = [%c1, %c16], strides = [%c16, %c1] : {V}
+    %xp = pto.partition_view %xv, offsets = [%c0, %c0], sizes = [%c1, %c16] : {V} -> {P}
+    %yp = pto.partition_view %yv, offsets = [%c0, %c0], sizes = [%c1, %c16] : {V} -> {P}
+    %a = pto.alloc_tile : {T16}
+    pto.tload ins(%xp : {P}) outs(%a : {T16})
+    %n = func.call @bump(%a, %one, %c0) : ({T16}, f32, index) -> index
+    %n2 = func.call @bump(%a, %one, %n) : ({T16}, f32, index) -> index
+    pto.tstore ins(%a : {T16}) outs(%yp : {P})
+    return
+  }}
+}}
+"""
+
+
+def test_func_call_runs_its_callee_inlined_and_round_trips():
+    m = parse(CALLS, "calls.pto")
+    assert same(m, parse(module_text(m)))
+    k = load_text(CALLS, source="calls.pto")                 # the pto.entry function
+    with pto.Core("a5", "numpy") as core:
+        y = core.gm_alloc(16, pto.float32)
+        k(x=core.gm_put(np.arange(16, dtype=np.float32)), y=y)
+        assert y.numpy(16).tolist() == (np.arange(16) + 2.0).tolist()
+    with pytest.raises(PtoIRError, match="returns index: a kernel returns nothing"):
+        load_text(CALLS, "bump")
+    with pytest.raises(PtoIRError, match="is recursive"):
+        load_text(CALLS.replace("pto.tadds ins(%t, %by", "%r = func.call @bump(%t, %by, %k) : "
+                                f"({T16}, f32, index) -> index\n    pto.tadds ins(%t, %by"))

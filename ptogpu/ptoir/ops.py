@@ -133,7 +133,9 @@ def _tcvt(pto, op, ins, outs, where):
         pto.TCVT(outs[0], ins[0], mode)
 
 
-def _tci(pto, op, ins, outs, where, scalar_type=None):
+def tci(pto, op, ins, outs, where, scalar_type=None):
+    """``pto.tci ins(%start : T) outs(%dst) {descending}``: ``TCI[DstTile, T, descending](dst, start)``
+    (T is the start operand's type)."""
     _count(op, where, (1,))
     _no_attrs(op, where, ("descending",))
     desc = op.attrs.get("descending", False)
@@ -158,7 +160,7 @@ TABLE: dict[str, Callable] = {
     "pto.tload": _tload, "pto.tstore": _tstore, "pto.mgather": _mgather, "pto.mscatter": _mscatter,
     "pto.tgather": _tgather, "pto.tgatherb": _plain("tgatherb", (2,)), "pto.tscatter": _plain("tscatter", (2,)),
     "pto.tcmp": _tcmp, "pto.tcmps": _tcmp, "pto.tsel": _plain("tsel", (4,)), "pto.tsels": _plain("tsels", (4,)),
-    "pto.tcvt": _tcvt, "pto.tci": _tci, "pto.texpands": _plain("texpands", (1,)),
+    "pto.tcvt": _tcvt, "pto.tci": tci, "pto.texpands": _plain("texpands", (1,)),
     "pto.tsort32": _tsort32, "pto.tmrgsort": _tmrgsort,
     **{f"pto.{n}": _plain(n, (2,)) for n in BINARY},
     **{f"pto.{n}": _plain(n, (1,)) for n in UNARY},
@@ -166,7 +168,8 @@ TABLE: dict[str, Callable] = {
 }
 
 STRUCTURE = ("func.func", "return", "func.return", "arith.constant", "pto.make_tensor_view", "pto.partition_view",
-             "pto.alloc_tile", "pto.tassign", "scf.for", "scf.yield", "scf.if", "arith.cmpi", "arith.select", "pto.addptr", "pto.record_event", "pto.wait_event",
+             "pto.alloc_tile", "pto.tassign", "scf.for", "scf.yield", "scf.if", "func.call", "pto.get_block_idx", "pto.get_block_num",
+             "pto.get_subblock_idx", "pto.get_subblock_num", "arith.cmpi", "arith.select", "pto.addptr", "pto.record_event", "pto.wait_event",
              "pto.set_flag", "pto.wait_flag", "pto.barrier",
              *(f"arith.{n}" for n in ("addi", "subi", "muli", "divsi", "divui", "remsi", "remui", "andi", "ori",
                                       "xori", "shli", "shrsi", "shrui", "maxsi", "minsi", "maxui", "minui",

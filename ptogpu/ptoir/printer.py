@@ -106,6 +106,15 @@ def op_text(op: Op, indent: str = "    ") -> list[str]:
             for o in op.orelse:
                 lines += op_text(o, indent + "  ")
         return lines + [f"{indent}}}"]
+    if k == "blockq":
+        d = " " + _dict(op.attrs) if op.attrs else ""
+        return [f"{indent}{op.result} = {op.name}{d}"]
+    if k == "call":
+        res = f"{', '.join(op.extra['results'])} = " if op.extra.get("results") else ""
+        rt = f"({', '.join(op.out_types)})" if len(op.out_types) != 1 else op.out_types[0]
+        return [f"{indent}{res}func.call @{op.extra['callee']}({', '.join(op.ins)}) : ({', '.join(op.types)}) -> {rt}"]
+    if k == "ret" and op.ins:
+        return [f"{indent}return {', '.join(op.ins)} : {', '.join(op.types)}"]
     if k == "yield":
         if op.ins:
             return [f"{indent}scf.yield {', '.join(op.ins)} : {', '.join(op.types)}"]
@@ -116,7 +125,10 @@ def op_text(op: Op, indent: str = "    ") -> list[str]:
 def func_text(f: Func) -> list[str]:
     args = ", ".join(f"{v}: {t}" for v, t in f.args)
     attrs = f" attributes {_dict(f.attrs)}" if f.attrs else ""
-    lines = [f"  func.func @{f.name}({args}){attrs} {{"]
+    rt = ""
+    if f.results:
+        rt = f" -> {f.results[0]}" if len(f.results) == 1 else f" -> ({', '.join(f.results)})"
+    lines = [f"  func.func @{f.name}({args}){rt}{attrs} {{"]
     for op in f.ops:
         lines += op_text(op)
     return lines + ["  }"]
@@ -134,5 +146,6 @@ def module_text(m: Module) -> str:
 def same(a: Module, b: Module) -> bool:
     """Two modules that are one program (positions in their texts aside)."""
     return a.attrs == b.attrs and len(a.funcs) == len(b.funcs) and all(
-        x.name == y.name and x.args == y.args and x.attrs == y.attrs and len(x.ops) == len(y.ops)
+        x.name == y.name and x.args == y.args and x.attrs == y.attrs and x.results == y.results
+        and len(x.ops) == len(y.ops)
         and all(p.same(q) for p, q in zip(x.ops, y.ops)) for x, y in zip(a.funcs, b.funcs))

@@ -74,6 +74,10 @@ class PtoKernel:
         src = module.source if module.source.endswith(".pto") else module.source + ".pto"
         self.ref = f"{src}:{self.func.name}"           # (a campaign's name for it; ``.pto``: travels as text)
         self.params, self.scalars, self.named = [], {}, {}
+        self._stack: list = []
+        if self.func.results:
+            raise PtoIRError(f"{self._where(self.func.line, 1)}: func.func @{self.func.name} returns "
+                             f"{', '.join(self.func.results)}: a kernel returns nothing")
         scalars = dict(scalars or {})
         missing = []
         for v, t in self.func.args:
@@ -132,7 +136,7 @@ class PtoKernel:
     def _block(self, pto, ops: list, env: dict) -> list:
         """Run ``ops``; what its ``scf.yield`` gives (empty without one)."""
         for op in ops:
-            if op.kind == "yield":
+            if op.kind in ("yield", "ret"):
                 return [self._val(env, v, self._where(op.line, op.col)) for v in op.ins]
             self._op(pto, op, env)
         return []
@@ -195,7 +199,7 @@ class PtoKernel:
                     T.element(op.types[0], where) if op.types else None
             with _site(where):
                 if op.name == "pto.tci":
-                    O._tci(pto, op, ins, outs, where, T.dtype_of(T.element(op.types[0], where)))
+                    O.tci(pto, op, ins, outs, where, T.dtype_of(T.element(op.types[0], where)))
                 else:
                     fn(pto, op, ins, outs, where)
         elif k in ("event", "barrier"):
@@ -226,6 +230,10 @@ class PtoKernel:
             else:
                 got = self._block(pto, op.body if cond else (op.orelse or []), env)
             self._bind(op.extra.get("results"), got, where, env)
+        elif k == "blockq":                  # a campaign's instance is block 0 of a launch of 1
+            env[op.result] = 0 if op.name.endswith("_idx") else 1
+        elif k == "call":
+            self._call(pto, op, env, where)
         elif k == "cmpi":
             a, b = (self._int(env, v, where) for v in op.ins)
             env[op.result] = int(_compare(op.extra["pred"], a, b, where))
@@ -235,6 +243,29 @@ class PtoKernel:
         elif k == "addptr":
             env[op.result] = self._val(env, op.ins[0], where) + self._int(env, op.ins[1], where)
         # ret: nothing to do
+
+    def _call(self, pto, op: Op, env: dict, where: str) -> None:
+        """``func.call``: the callee's body on its arguments (inlined: one program)."""
+        name = op.extra["callee"]
+        callee = next((f for f in self.module.funcs if f.name == name), None)
+        if callee is None:
+            raise PtoIRError(f"{where}: func.call @{name}: no such function in the module")
+        if name in self._stack or name == self.func.name:
+            raise PtoIRError(f"{where}: func.call @{name} is recursive: a kernel's calls are inlined")
+        if len(op.ins) != len(callee.args):
+            raise PtoIRError(f"{where}: func.call @{name} with {len(op.ins)} arguments; it takes {len(callee.args)}")
+        inner = dict(zip((v for v, _ in callee.args), (self._val(env, v, where) for v in op.ins)))
+        self._stack.append(name)
+        try:
+            got = self._block(pto, callee.ops, inner)
+        finally:
+            self._stack.pop()
+        if len(got) != len(op.extra.get("results") or []) and not (
+                op.extra.get("results") and ":" in op.extra["results"][0]):
+            if got or op.extra.get("results"):
+                raise PtoIRError(f"{where}: func.call @{name} returns {len(got)} values, "
+                                 f"{len(op.extra.get('results') or [])} results taken")
+        self._bind(op.extra.get("results"), got, where, env)
 
     def _tview(self, op: Op, env: dict, where: str) -> None:
         ptr = self._val(env, op.ins[0], where)

@@ -21,12 +21,13 @@ from ..errors import PtoIRError
 GRAMMAR = r"""
 start: module
 module: "module" ["attributes" dict] "{" func* "}"
-func: "func.func" SYMBOL "(" [farg ("," farg)*] ")" [rtypes] ["attributes" dict] block
+func: "func.func" [VISIBILITY] SYMBOL "(" [farg ("," farg)*] ")" [rtypes] ["attributes" dict] block
+VISIBILITY.2: /(private|public|nested)\b/
 rtypes: "->" ("(" ")" | type | "(" types ")")
 farg: VALUE ":" type
 block: "{" stmt* "}"
 ?stmt: constant | binop | cast | cmpi | select | tview | pview | alloc | tassign | addptr | dps | event | barrier
-      | for_loop | if_ | ret | yield_
+      | for_loop | if_ | call | blockq | ret | yield_
 
 constant: VALUE "=" "arith.constant" literal [":" type]
 binop: VALUE "=" ARITH_BIN VALUE "," VALUE [":" type]
@@ -52,7 +53,10 @@ lhs: VALUE "=" | VALUE ("," VALUE)+ "="
 iter_args: "iter_args" "(" binding ("," binding)* ")" "->" ("(" types ")" | type)
 binding: VALUE "=" VALUE
 if_: [lhs] "scf.if" VALUE ["->" ("(" types ")" | type)] block ["else" block]
-ret: "return" | "func.return"
+ret: ("return" | "func.return") [values ":" types]
+blockq: VALUE "=" BLOCK_OP [dict]
+BLOCK_OP.2: /pto\.(get_block_idx|get_block_num|get_subblock_idx|get_subblock_num)\b/
+call: [lhs] "func.call" SYMBOL "(" [values] ")" ":" "(" [types] ")" "->" ("(" [types] ")" | type)
 yield_: "scf.yield" [values ":" types]
 
 values: VALUE ("," VALUE)*
@@ -138,6 +142,7 @@ class Func:
     ops: list
     attrs: dict
     line: int
+    results: list = field(default_factory=list)   # result type texts (a kernel has none; a callee may)
 
 
 @dataclass
@@ -243,7 +248,13 @@ class _Build(Transformer):
         return vals, inner, style
 
     def rtypes(self, c):
-        return [x for x in c if x is not None] or None
+        out = []
+        for x in c:
+            if isinstance(x, list):
+                out += x
+            elif x is not None:
+                out.append(x)
+        return out or None
 
     def outs(self, c):
         return ("outs", c[0] or [], c[1] or [])
@@ -352,7 +363,18 @@ class _Tree(_Build):
 
     @v_args(meta=True)
     def ret(self, m, c):
-        return _op("ret", "return", m)
+        return _op("ret", "return", m, ins=c[0] or [], types=c[1] or [])
+
+    @v_args(meta=True)
+    def blockq(self, m, c):
+        return _op("blockq", str(c[1]), m, result=str(c[0]), attrs=c[2] or {})
+
+    @v_args(meta=True)
+    def call(self, m, c):
+        res, sym, args, types, rt = c
+        rt = rt if isinstance(rt, list) else ([rt] if rt else [])
+        return _op("call", "func.call", m, ins=args or [], types=types or [], out_types=rt,
+                   extra={"callee": str(sym)[1:], "results": res})
 
     @v_args(meta=True)
     def yield_(self, m, c):
@@ -363,11 +385,9 @@ class _Tree(_Build):
 
     @v_args(meta=True)
     def func(self, m, c):
+        c = c[1:]                                  # (visibility: not a kernel's concern)
         args = [a for a in c[1:-3] if a is not None]
-        if c[-3] is not None:
-            raise PtoIRError(f"{m.line}:{m.column}: func.func @{str(c[0])[1:]} returns a value: a kernel returns "
-                             "nothing (pto.entry)")
-        return Func(str(c[0])[1:], args, c[-1], c[-2] or {}, m.line)
+        return Func(str(c[0])[1:], args, c[-1], c[-2] or {}, m.line, c[-3] or [])
 
     def module(self, c):
         return Module([f for f in c[1:] if f is not None], c[0] or {})

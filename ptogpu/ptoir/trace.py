@@ -33,8 +33,14 @@ _LOCK = threading.Lock()
 
 
 def _label(x) -> str:
-    from ..ops.template import _label as label
-    return label(x)
+    """A template argument as C++ spells it (``Coalesce.Row``, ``float32``)."""
+    from enum import Enum
+    if isinstance(x, Enum):
+        return f"{type(x).__name__}.{x.name}"
+    try:
+        return dtypes.name_of(x)
+    except (KeyError, TypeError, ValueError):
+        return getattr(x, "__name__", str(x))
 
 
 class TraceError(ValueError):
