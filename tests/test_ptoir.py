@@ -312,3 +312,11 @@ def test_func_call_runs_its_callee_inlined_and_round_trips():
     with pytest.raises(PtoIRError, match="is recursive"):
         load_text(CALLS.replace("pto.tadds ins(%t, %by", "%r = func.call @bump(%t, %by, %k) : "
                                 f"({T16}, f32, index) -> index\n    pto.tadds ins(%t, %by"))
+
+
+def test_a_loop_past_what_is_unrolled_is_refused_when_loaded_not_run_for_hours():
+    text = HALVE.replace("pto.tmuls ins(", "%cb = arith.constant 100000000 : index\n    scf.for %i = %c0 to %cb "
+                         "step %c1 {\n    pto.tmuls ins(").replace("    pto.tstore", "    }\n    pto.tstore")
+    with pytest.raises(PtoIRError, match=r"halve.pto:15:5: the loops around this op make more than 1048576"):
+        load_text(text, source="halve.pto")
+    assert load_text(text.replace("100000000", "1000"), source="halve.pto")      # a thousand: fine

@@ -26,6 +26,9 @@ SYNC_PIPE = {"TLOAD": "MTE2", "TSTORE_VEC": "MTE3", "TSTORE_ACC": "FIX", "TMOV_M
              "TMOV_M2S": "FIX", "TMOV_M2V": "V", "TMOV_V2M": "FIX", "TMATMUL": "M", "TVEC": "V", "TVECWAIT_EVENT": "V"}
 """``#pto.pipe_event_type<X>`` -> the pipe it names (PTOAS lib/PTO/IR/PTOSyncUtils.cpp:25-48)."""
 MASK64 = (1 << 64) - 1
+MAX_CALLS = 1 << 20
+"""Instruction ops one run may make (loops unrolled): past it the module is refused when it is
+loaded, not run for hours."""
 
 
 def _compare(pred: str, a: int, b: int, where: str) -> bool:
@@ -131,6 +134,7 @@ class PtoKernel:
         """Walk the function without a core: every value defined, every op and type read."""
         env = {v: _Fake(el) for n, el, v in self.params}
         env.update(self.scalars)
+        self._weight, self._calls = 1, 0
         self._block(None, self.func.ops, env)
 
     def _block(self, pto, ops: list, env: dict) -> list:
@@ -195,8 +199,14 @@ class PtoKernel:
             outs = [self._val(env, v, where) for v in op.outs]
             if pto is None:                  # counts, attributes, enum cases: read now
                 pto = O.Checking()
+                self._calls += self._weight
+                if self._calls > MAX_CALLS:
+                    raise PtoIRError(f"{where}: the loops around this op make more than {MAX_CALLS} instruction "
+                                     "calls in one run: more than ptogpu unrolls")
                 if op.name == "pto.tci":
-                    T.element(op.types[0], where) if op.types else None
+                    if not op.types:
+                        raise PtoIRError(f"{where}: pto.tci ins(%start : T): give the start operand's type")
+                    T.element(op.types[0], where)
             with _site(where):
                 if op.name == "pto.tci":
                     O.tci(pto, op, ins, outs, where, T.dtype_of(T.element(op.types[0], where)))
@@ -210,6 +220,9 @@ class PtoKernel:
                 raise PtoIRError(f"{where}: scf.for step {st}: a loop runs with a positive constant step")
             carried = [self._val(env, v, where) for v in op.ins[3:]]
             names = op.extra.get("iter", [])
+            trips = len(range(lb, ub, st))
+            if pto is None:
+                outer, self._weight = self._weight, self._weight * max(trips, 0)
             for i in range(lb, ub, st):
                 env[op.result] = i
                 env.update(zip(names, carried))
@@ -219,6 +232,8 @@ class PtoKernel:
                 carried = got
                 if pto is None:              # checked once, with the first induction value
                     break
+            if pto is None:
+                self._weight = outer
             self._bind(op.extra.get("results"), carried, where, env)
         elif k == "if":
             cond = self._int(env, op.ins[0], where)
