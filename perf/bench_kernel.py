@@ -6,7 +6,10 @@ By default the embedding bag (ids 1x16 int32, MGATHER Row from a 1000x64 float32
 and the hash probe (16x16 queries, a 512-slot table, up to 64 probes with an early exit: the
 portable kernel, cpu vs a5).
 
-Usage: python perf/bench_kernel.py [--kernel examples/F.py:FN ...] [--n 65536] [--loop-n 500]
+A PTO IR kernel (``--kernel examples/ptoir/embedding_bag.pto``) runs the same way: its ops as
+the calls PTOAS lowers them to, one instruction call per op per chunk.
+
+Usage: python perf/bench_kernel.py [--kernel examples/F.py:FN | F.pto ...] [--n 65536] [--loop-n 500]
                                    [--backends native,numpy]
 """
 from __future__ import annotations
@@ -25,8 +28,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import ptogpu as pto  # noqa: E402
 from ptogpu.execution.inputs import draw  # noqa: E402
-from ptogpu.execution.program import load  # noqa: E402
-from ptogpu.fuzz.user_kernel import kernel  # noqa: E402
+from ptogpu.fuzz.user_kernel import kernel, load_kernel  # noqa: E402
 from bench_fuzz import available, machine  # noqa: E402
 
 EXAMPLES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "examples")
@@ -68,7 +70,7 @@ def main() -> int:
     args = ap.parse_args()
     mach = machine()
     for ref in args.kernel or REFS:
-        bench(load(ref), ref, args, mach)
+        bench(load_kernel(ref), ref, args, mach)
     return 0
 
 
@@ -82,8 +84,8 @@ def bench(prog, ref: str, args, mach) -> None:
         rep = kernel(prog, n=args.n, backend=be, shrink=False)
         dt = time.perf_counter() - t0
         lt = loop(prog, be, args.loop_n)
-        emit({"bench": "kernel_campaign", "kernel": os.path.relpath(ref.rpartition(":")[0]) + ":" +
-              ref.rpartition(":")[2], "pair": prog.pair,
+        path, _, fn = ref.rpartition(":") if ":" in ref else (ref, "", "")
+        emit({"bench": "kernel_campaign", "kernel": os.path.relpath(path) + (":" + fn if fn else ""), "pair": prog.pair,
               "backend": be, "n": args.n, "seconds": round(dt, 3), "instances_per_s": round(args.n / dt),
               "executed": rep.executed, "references": {k: v.split(" (")[0] for k, v in rep.references.items()},
               "divergent": rep.divergent, "classes": len(rep.classes),
