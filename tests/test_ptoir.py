@@ -320,3 +320,12 @@ def test_a_loop_past_what_is_unrolled_is_refused_when_loaded_not_run_for_hours()
     with pytest.raises(PtoIRError, match=r"halve.pto:15:5: the loops around this op make more than 1048576"):
         load_text(text, source="halve.pto")
     assert load_text(text.replace("100000000", "1000"), source="halve.pto")      # a thousand: fine
+
+
+def test_a_buffer_of_another_type_than_the_argument_is_the_compiler_s_error():
+    k = load_text(HALVE, source="halve.pto")
+    with pto.Core("cpu", "numpy") as core:
+        with pytest.raises(PtoCheckError, match=r"argument %x is a f32 pointer; given a int32 buffer"):
+            k(x=core.gm_alloc(16, pto.int32), y=core.gm_alloc(16, pto.float32))
+    again = pickle.loads(pickle.dumps(pto.ptoir.PtoKernel(parse(HALVE, "halve.pto"))))   # (no text given)
+    assert again.func.name == "halve"

@@ -43,8 +43,8 @@ def test_the_examples_traced_give_the_eager_bytes(ref):
 
 
 OPS = {"float32": ["TADD", "TSUB", "TMUL", "TDIV", "TMAX", "TMIN", "TABS", "TNEG", "TADDS", "TMULS", "TMAXS", "TMINS"],
-       "int32": ["TADD", "TSUB", "TMUL", "TMAX", "TMIN", "TAND", "TOR", "TNOT", "TNEG", "TABS",
-                 "TADDS", "TSUBS", "TANDS", "TORS", "TSHLS", "TSHRS"]}
+       "int32": ["TADD", "TSUB", "TMUL", "TMAX", "TMIN", "TAND", "TOR", "TXOR", "TNOT", "TNEG", "TABS",
+                 "TADDS", "TSUBS", "TANDS", "TORS", "TXORS", "TSHLS", "TSHRS"]}
 
 
 def _random_program(seed: int) -> Program:
@@ -60,6 +60,8 @@ def _random_program(seed: int) -> Program:
         t = [pto.Tile[pto.TileType.Vec, el, R, C]() for _ in range(3)]
         for k, x in enumerate(t):
             pto.TASSIGN(x, 0x400 * k)
+        tmp = pto.Tile[pto.TileType.Vec, el, R, C]()
+        pto.TASSIGN(tmp, 0x1000)
         pto.TLOAD(t[0], G(a))
         pto.TLOAD(t[1], G(b))
         pto.TEXPANDS(t[2], 3)
@@ -67,6 +69,8 @@ def _random_program(seed: int) -> Program:
             f = getattr(pto, name)
             if name in ("TABS", "TNEG", "TNOT"):
                 f(t[d], t[s0])
+            elif name in ("TXOR", "TXORS"):                 # (their tmp tile: one of their own)
+                f(t[d], t[s0], t[s1] if name == "TXOR" else scal, tmp)
             elif name.endswith("S"):
                 f(t[d], t[s0], scal if dt == "int32" else scal / 4)
             else:

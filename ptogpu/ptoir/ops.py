@@ -165,6 +165,8 @@ TABLE: dict[str, Callable] = {
     **{f"pto.{n}": _plain(n, (2,)) for n in BINARY},
     **{f"pto.{n}": _plain(n, (1,)) for n in UNARY},
     **{f"pto.{n}": _plain(n, (2,)) for n in SCALAR},
+    # TXOR / TXORS take a tmp tile (PTOOps.td: ins(src0, src1, tmp), ins(src, scalar, tmp))
+    "pto.txor": _plain("txor", (2, 3)), "pto.txors": _plain("txors", (2, 3)),
 }
 
 STRUCTURE = ("func.func", "return", "func.return", "arith.constant", "pto.make_tensor_view", "pto.partition_view",

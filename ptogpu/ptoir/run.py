@@ -17,7 +17,7 @@ import numpy as np
 
 from .. import calls
 from ..enums import DYNAMIC
-from ..errors import PtoIRError
+from ..errors import PtoCheckError, PtoIRError
 from . import ops as O
 from . import types as T
 from .syntax import Func, Module, Op, parse
@@ -73,6 +73,9 @@ class PtoKernel:
                  scalars: dict | None = None):
         self.module = module
         self.func: Func = module.func(name)
+        if text is None:                                # (it travels to workers as text)
+            from .printer import module_text
+            text = module_text(module)
         self.text = text
         src = module.source if module.source.endswith(".pto") else module.source + ".pto"
         self.ref = f"{src}:{self.func.name}"           # (a campaign's name for it; ``.pto``: travels as text)
@@ -126,6 +129,10 @@ class PtoKernel:
         for n, el, v in self.params:
             if n not in ptrs:
                 raise TypeError(f"{self.func.name}() missing argument {n!r}")
+            got = _el_of(ptrs[n])
+            if got != el:                   # what C++ would not compile: a float* passed as int32_t*
+                raise PtoCheckError(f"{self._where(self.func.line, 1)}: argument {v} is a {T.SPELLING.get(el, el)} "
+                                    f"pointer; given a {got} buffer", rule="PTO IR kernel arguments")
             env[v] = ptrs[n]
         env.update(self.scalars)
         self._block(pto, self.func.ops, env)
