@@ -168,12 +168,6 @@ class Module:
                          f"(FILE.pto:FUNC)")
 
 
-def _text(x) -> object:
-    if isinstance(x, Token):
-        return str(x)
-    return x
-
-
 class _Build(Transformer):
     def __default_token__(self, tok):
         return tok

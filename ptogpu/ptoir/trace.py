@@ -19,7 +19,6 @@ import threading
 import numpy as np
 
 from .. import dtypes
-from ..errors import PtoIRError
 from .syntax import Func, Module, Op
 from .types import SPELLING, tile_text
 
@@ -331,4 +330,4 @@ def trace(ref: str) -> str:
     return module_text(trace_program(load(ref)))
 
 
-__all__ = ["trace", "trace_program", "TraceError", "PtoIRError"]
+__all__ = ["trace", "trace_program", "TraceError"]
