@@ -153,19 +153,22 @@ def test_the_scaled_add_module_gives_the_rule_s_bytes_on_each_target():
             assert run.outputs[0].tobytes() == y.astype(np.float32).tobytes(), (target, backend)
 
 
-HALVE = f"""module {{
-  func.func @halve(%x: !pto.ptr<f32>, %y: !pto.ptr<f32>) {{
-    %c0 = arith.constant 0 : index
+# x and y as 1x16 partitions, and x loaded into %a: what the two small modules below share
+CONSTS_1X16 = """    %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c16 = arith.constant 16 : index
-    %h = arith.constant 0.5 : f32
-    %xv = pto.make_tensor_view %x, shape = [%c1, %c16], strides = [%c16, %c1] : {V}
+"""
+LOAD_X_1X16 = f"""    %xv = pto.make_tensor_view %x, shape = [%c1, %c16], strides = [%c16, %c1] : {V}
     %yv = pto.make_tensor_view %y, shape = [%c1, %c16], strides = [%c16, %c1] : {V}
     %xp = pto.partition_view %xv, offsets = [%c0, %c0], sizes = [%c1, %c16] : {V} -> {P}
     %yp = pto.partition_view %yv, offsets = [%c0, %c0], sizes = [%c1, %c16] : {V} -> {P}
     %a = pto.alloc_tile : {T16}
     pto.tload ins(%xp : {P}) outs(%a : {T16})
-    pto.tmuls ins(%a, %h : {T16}, f32) outs(%a : {T16})
+"""
+HALVE = f"""module {{
+  func.func @halve(%x: !pto.ptr<f32>, %y: !pto.ptr<f32>) {{
+{CONSTS_1X16}    %h = arith.constant 0.5 : f32
+{LOAD_X_1X16}    pto.tmuls ins(%a, %h : {T16}, f32) outs(%a : {T16})
     pto.tstore ins(%a : {T16}) outs(%yp : {P})
     return
   }}
@@ -280,17 +283,8 @@ CALLS = f"""module {{
     return %k2 : index
   }}
   func.func @kernel(%x: !pto.ptr<f32>, %y: !pto.ptr<f32>) attributes {{pto.entry}} {{
-    %c0 = arith.constant 0 : index
-    %c1 = arith.constant 1 : index
-    %c16 = arith.constant 16 : index
-    %one = arith.constant 1.0 : f32
-    %xv = pto.make_tensor_view %x, shape = [%c1, %c16], strides = [%c16, %c1] : {V}
-    %yv = pto.make_tensor_view %y, shape = [%c1, %c16], strides = [%c16, %c1] : {V}
-    %xp = pto.partition_view %xv, offsets = [%c0, %c0], sizes = [%c1, %c16] : {V} -> {P}
-    %yp = pto.partition_view %yv, offsets = [%c0, %c0], sizes = [%c1, %c16] : {V} -> {P}
-    %a = pto.alloc_tile : {T16}
-    pto.tload ins(%xp : {P}) outs(%a : {T16})
-    %n = func.call @bump(%a, %one, %c0) : ({T16}, f32, index) -> index
+{CONSTS_1X16}    %one = arith.constant 1.0 : f32
+{LOAD_X_1X16}    %n = func.call @bump(%a, %one, %c0) : ({T16}, f32, index) -> index
     %n2 = func.call @bump(%a, %one, %n) : ({T16}, f32, index) -> index
     pto.tstore ins(%a : {T16}) outs(%yp : {P})
     return

@@ -57,7 +57,7 @@ class Program:
         # where it is unpickled (a worker process) a kernel from a file is its slice run again
         # (never the file: a script's other statements run campaigns), one from an importable
         # module is imported
-        if self.ref.rpartition(":")[0].endswith(".pto"):   # a PTO IR kernel travels as its text
+        if getattr(self.fn, "is_pto_ir", False):          # a PTO IR kernel travels as its text
             return (Program, (self.fn, self.inputs, self.outputs, self.fixed, self.ref, self.pair))
         if self.scripted():
             return (_from_slice, (self.slice(), self.inputs, self.outputs, self.fixed, self.ref, self.pair))
@@ -66,9 +66,9 @@ class Program:
     def scripted(self) -> bool:
         """The kernel lives in a file run as a script or read by ``load``, not in a module
         that can be imported: it travels, and stands in reproducers, as its slice."""
-        where = self.ref.rpartition(":")[0]
-        if where.endswith(".pto"):
+        if getattr(self.fn, "is_pto_ir", False):
             return False                 # (travels as its text: PtoKernel pickles itself)
+        where = self.ref.rpartition(":")[0]
         return where.endswith(".py") or where == "__main__" or not where
 
     @functools.cached_property
@@ -251,7 +251,9 @@ def _rebuild(ref: str, inputs: dict, outputs: dict, fixed: dict, pair: str) -> "
 
 def ref_of(fn: Callable) -> str:
     """Where a kernel function lives, as ``load`` takes it: its file for a script or a file
-    ``load`` read, else ``module:qualname``."""
+    ``load`` read, else ``module:qualname``; a PTO IR kernel's own ``file.pto:func``."""
+    if getattr(fn, "is_pto_ir", False):
+        return fn.ref
     module = getattr(fn, "__module__", "") or ""
     name = getattr(fn, "__qualname__", getattr(fn, "__name__", "?"))
     path = getattr(sys.modules.get(module), "__file__", None)

@@ -324,8 +324,7 @@ def kernel(fn: Callable | str | Program, *, inputs: dict | None = None, outputs:
     else:
         if outputs is None:
             raise ValueError("kernel(fn, ...): give outputs= (name -> (count, dtype)); inputs= and fixed= too")
-        ref = fn.ref if getattr(fn, "is_pto_ir", False) else ref_of(fn)
-        prog = Program(fn, dict(inputs or {}), dict(outputs), dict(fixed or {}), ref, pair or "cpu:a5")
+        prog = Program(fn, dict(inputs or {}), dict(outputs), dict(fixed or {}), ref_of(fn), pair or "cpu:a5")
     a, b = pair_of(pair or prog.pair, backend)
     return campaign(prog, a, b, n, seed=seed, start=start, chunk=chunk, shrink=shrink, progress=progress,
                     executor=executor, quirks=quirks, time_limit=time_limit)
@@ -536,7 +535,7 @@ def script(prog: Program, a: Side, b: Side, inputs: dict) -> str:
                     "space = {}",
                     f"exec(compile('\\n'.join(lines) + '\\n', {os.path.basename(src.path)!r}, 'exec'), space)",
                     f"kernel = space[{src.name!r}]"]
-    elif where.endswith(".pto"):            # a PTO IR kernel: its module's text, read here
+    elif getattr(prog.fn, "is_pto_ir", False):   # a PTO IR kernel: its module's text, read here
         load_fn = ["from ptogpu.ptoir import load_text", "",
                    f"MODULE = {_quoted(prog.fn.text)}",
                    f"kernel = load_text(MODULE, {prog.fn.func.name!r}, {os.path.basename(where)!r}, {prog.fn.named!r})"]
@@ -548,11 +547,9 @@ def script(prog: Program, a: Side, b: Side, inputs: dict) -> str:
              "inputs = {"]
     for k, v in inputs.items():
         g = prog.inputs[k]
-        dt = dtypes.name_of(dtypes.as_dtype(g.dtype))
         want = dtypes.as_dtype(g.dtype)
-        flat = np.asarray(v).reshape(-1)
-        flat = flat.view(want) if flat.dtype.itemsize == want.itemsize and flat.dtype.kind == want.kind \
-            else flat.astype(want)
+        dt = dtypes.name_of(want)
+        flat = np.asarray(v).reshape(-1).astype(want, copy=False)   # (shrunk inputs come back as lists)
         if flat.dtype.kind in "iub":              # integers read as numbers; floats bytes-exact (NaN payloads)
             lines.append(f"    {k!r}: np.array({flat.tolist()!r}, dtype=pto.{dt}),")
         else:

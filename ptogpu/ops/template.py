@@ -8,7 +8,7 @@ from typing import Callable
 from ..errors import PtoCheckError
 
 
-def _label(x) -> str:
+def label(x) -> str:
     """A template argument as C++ would spell it: element types by their pto name."""
     import numpy as np
 
@@ -57,7 +57,7 @@ class TemplateFunction:
         for (pname, ks, agrees), want in zip(self.params, self.given):
             for k in (ks if isinstance(ks, tuple) else (ks,)):
                 if k < len(args) and not agrees(args[k], want):
-                    raise PtoCheckError(f"template argument {pname} = {_label(want)} does not match "
+                    raise PtoCheckError(f"template argument {pname} = {label(want)} does not match "
                                         f"operand {k} ({type(args[k]).__name__})",
                                         rule=f"{self.name} template deduction", target=_target())
         return self.fn(*args, **kw)
@@ -65,7 +65,7 @@ class TemplateFunction:
     def __repr__(self) -> str:
         if not self.given:
             return self.name
-        return f"{self.name}[{', '.join(_label(g) for g in self.given)}]"
+        return f"{self.name}[{', '.join(label(g) for g in self.given)}]"
 
 
 class Forms:
@@ -98,12 +98,12 @@ class Forms:
                 continue
             cls = next((e for e in self.enums if isinstance(g, e)), None)
             if cls is None or cls in enums:
-                raise PtoCheckError(f"template argument {_label(g)} is not a {'/'.join(e.__name__ for e in self.enums)} "
+                raise PtoCheckError(f"template argument {label(g)} is not a {'/'.join(e.__name__ for e in self.enums)} "
                                     "the call takes (once each)", rule=f"{self.name} template", target=_target())
             enums[cls] = g
         for k, (want, op) in enumerate(zip(types, args)):
             if not isinstance(op, want):
-                raise PtoCheckError(f"template argument {k} = {_label(want)} does not match operand {k} "
+                raise PtoCheckError(f"template argument {k} = {label(want)} does not match operand {k} "
                                     f"({type(op).__name__})", rule=f"{self.name} template deduction",
                                     target=_target())
 
@@ -113,7 +113,7 @@ class Forms:
         return instruction(self.name)(step)(*args)
 
     def __repr__(self) -> str:
-        return self.name if not self.given else f"{self.name}[{', '.join(_label(g) for g in self.given)}]"
+        return self.name if not self.given else f"{self.name}[{', '.join(label(g) for g in self.given)}]"
 
 
 def _positional(n: int):

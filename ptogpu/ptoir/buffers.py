@@ -24,10 +24,10 @@ from ..errors import PtoIRError
 from . import types as T
 from .run import PtoKernel
 
-READS = {"pto.tload": (0,), "pto.mgather": (0, 1), "pto.mscatter": (0, 1)}
-INDEX_OPERANDS = {"pto.mgather": (1, 0), "pto.tgather": (1, 0), "pto.tgatherb": (1, 0), "pto.mscatter": (1, 2)}
-"""op -> (index operand position in ins, position of what it indexes: ins for gathers, outs for
-mscatter's view)."""
+INDEX_OPERANDS = {"pto.mgather": (1, "ins", 0), "pto.tgather": (1, "ins", 0), "pto.tgatherb": (1, "ins", 0),
+                  "pto.mscatter": (1, "outs", 0)}
+"""op -> (its index operand's position in ins, where what it indexes is: ins for the gathers,
+outs for mscatter's view)."""
 
 
 def _walk(ops):
@@ -77,23 +77,20 @@ def infer(kernel: PtoKernel) -> dict:
     for r, hi in reach.items():
         if hi is not None and hi > 0:
             extent[r] = min(extent.get(r, hi), hi)
-    read, written, tile_from, index_tiles = set(), set(), {}, {}
+    written, tile_from, index_tiles = set(), {}, {}
     for op in ops:
         if op.kind != "dps":
             continue
-        for v in op.ins:
-            if v in root:
-                read.add(root[v])
         for v in op.outs:
             if v in root:
                 written.add(root[v])
         if op.name == "pto.tload" and op.ins and op.ins[0] in root and op.outs:
             tile_from[op.outs[0]] = root[op.ins[0]]
         if op.name in INDEX_OPERANDS:
-            k, t = INDEX_OPERANDS[op.name]
-            target = (op.outs if op.name == "pto.mscatter" else op.ins)
-            if len(op.ins) > k and target:
-                index_tiles[op.ins[k]] = (target[0 if op.name == "pto.mscatter" else t], _rows(op))
+            k, side, t = INDEX_OPERANDS[op.name]
+            target = getattr(op, side)
+            if len(op.ins) > k and len(target) > t:
+                index_tiles[op.ins[k]] = (target[t], _rows(op))
     cap_of, tables = {}, set()
     for tile, (indexed, rows) in index_tiles.items():
         src = tile_from.get(tile)
@@ -169,10 +166,10 @@ def sidecar(path: str) -> dict | None:
     return fz
 
 
-def buffers(kernel: PtoKernel, path: str | None) -> dict:
-    """The kernel's FUZZ dict: read from the function, each buffer of the sidecar replacing it."""
+def buffers(kernel: PtoKernel, path: str | None, side: dict | None = None) -> dict:
+    """The kernel's FUZZ dict: read from the function, each buffer of ``side`` (``path``'s
+    sidecar, read by the caller) replacing it."""
     got = infer(kernel)
-    side = sidecar(path) if path else None
     if side:
         named = {n for k in ("inputs", "outputs", "fixed") for n in (side.get(k) or {})}
         for k in ("inputs", "outputs", "fixed"):

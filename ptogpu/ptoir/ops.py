@@ -133,13 +133,17 @@ def _tcvt(pto, op, ins, outs, where):
         pto.TCVT(outs[0], ins[0], mode)
 
 
-def tci(pto, op, ins, outs, where, scalar_type=None):
+def _tci(pto, op, ins, outs, where):
     """``pto.tci ins(%start : T) outs(%dst) {descending}``: ``TCI[DstTile, T, descending](dst, start)``
     (T is the start operand's type)."""
+    from .. import dtypes
+    from .types import element
     _count(op, where, (1,))
     _no_attrs(op, where, ("descending",))
+    if not op.types:
+        raise PtoIRError(f"{where}: pto.tci ins(%start : T): give the start operand's type")
     desc = op.attrs.get("descending", False)
-    pto.TCI[type(outs[0]), scalar_type, bool(desc)](outs[0], ins[0])
+    pto.TCI[type(outs[0]), dtypes.as_dtype(element(op.types[0], where)), bool(desc)](outs[0], ins[0])
 
 
 def _tsort32(pto, op, ins, outs, where):
@@ -160,7 +164,7 @@ TABLE: dict[str, Callable] = {
     "pto.tload": _tload, "pto.tstore": _tstore, "pto.mgather": _mgather, "pto.mscatter": _mscatter,
     "pto.tgather": _tgather, "pto.tgatherb": _plain("tgatherb", (2,)), "pto.tscatter": _plain("tscatter", (2,)),
     "pto.tcmp": _tcmp, "pto.tcmps": _tcmp, "pto.tsel": _plain("tsel", (4,)), "pto.tsels": _plain("tsels", (4,)),
-    "pto.tcvt": _tcvt, "pto.tci": tci, "pto.texpands": _plain("texpands", (1,)),
+    "pto.tcvt": _tcvt, "pto.tci": _tci, "pto.texpands": _plain("texpands", (1,)),
     "pto.tsort32": _tsort32, "pto.tmrgsort": _tmrgsort,
     **{f"pto.{n}": _plain(n, (2,)) for n in BINARY},
     **{f"pto.{n}": _plain(n, (1,)) for n in UNARY},

@@ -21,13 +21,16 @@ def load(ref: str) -> Program:
     path = os.path.abspath(path)
     if not os.path.isfile(path):
         raise ValueError(f"kernel {ref!r}: no file {path}")
-    kernel = load_file(path, name or None, (sidecar(path) or {}).get("scalars"))
-    return program(kernel, path)
+    side = sidecar(path)
+    kernel = load_file(path, name or None, (side or {}).get("scalars"))
+    return program(kernel, path, side=side)
 
 
-def program(kernel: PtoKernel, path: str | None = None, pair: str | None = None) -> Program:
-    """``kernel`` with its buffers (read from it, each of ``path``'s sidecar replacing one)."""
-    fz = buffers(kernel, path)
+def program(kernel: PtoKernel, path: str | None = None, pair: str | None = None,
+            side: dict | None = None) -> Program:
+    """``kernel`` with its buffers (read from it, each of ``side``, ``path``'s sidecar, replacing
+    one)."""
+    fz = buffers(kernel, path, side)
     ref = f"{path}:{kernel.func.name}" if path else kernel.ref
     return Program(kernel, dict(fz["inputs"]), dict(fz["outputs"]), dict(fz["fixed"]), ref,
                    str(pair or fz.get("pair", "cpu:a5")))

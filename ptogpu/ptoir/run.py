@@ -15,7 +15,7 @@ import os
 
 import numpy as np
 
-from .. import calls
+from .. import calls, dtypes
 from ..enums import DYNAMIC
 from ..errors import PtoCheckError, PtoIRError
 from . import ops as O
@@ -210,15 +210,8 @@ class PtoKernel:
                 if self._calls > MAX_CALLS:
                     raise PtoIRError(f"{where}: the loops around this op make more than {MAX_CALLS} instruction "
                                      "calls in one run: more than ptogpu unrolls")
-                if op.name == "pto.tci":
-                    if not op.types:
-                        raise PtoIRError(f"{where}: pto.tci ins(%start : T): give the start operand's type")
-                    T.element(op.types[0], where)
             with _site(where):
-                if op.name == "pto.tci":
-                    O.tci(pto, op, ins, outs, where, T.dtype_of(T.element(op.types[0], where)))
-                else:
-                    fn(pto, op, ins, outs, where)
+                fn(pto, op, ins, outs, where)
         elif k in ("event", "barrier"):
             self._event(pto, op, env, where)
         elif k == "for_loop":
@@ -331,7 +324,7 @@ class PtoKernel:
             env[op.result] = _Fake(el, shape5)
             return
         lay = {"nd": pto.Layout.ND, "dn": pto.Layout.DN, "nz": pto.Layout.NZ}[v.layout]
-        GT = pto.GlobalTensor[T.dtype_of(el), pto.Shape[tuple(shape5)], pto.Stride[tuple(stride5)], lay]
+        GT = pto.GlobalTensor[dtypes.as_dtype(el), pto.Shape[tuple(shape5)], pto.Stride[tuple(stride5)], lay]
         env[op.result] = GT(v.ptr + base)
 
     def _alloc(self, pto, op: Op, env: dict, where: str) -> None:
@@ -380,7 +373,6 @@ class PtoKernel:
 def _el_of(ptr) -> str | None:
     if isinstance(ptr, _Fake):
         return ptr._pto_el
-    from .. import dtypes
     dt = getattr(ptr, "dtype", None)
     return None if dt is None else dtypes.name_of(dt)
 
@@ -401,12 +393,12 @@ def _constant(v, t: str, where: str):
         raise PtoIRError(f"{where}: arith.constant of type {t!r}: a scalar type (index, iN, uiN, fN) only")
     if isinstance(v, bool):
         return int(v)
-    if s == "index" or np.dtype(T.dtype_of(s)).kind in "iu":
+    if s == "index" or dtypes.as_dtype(s).kind in "iu":
         if isinstance(v, float):
             raise PtoIRError(f"{where}: arith.constant {v} : {t}: an integer type takes an integer")
         return int(v)
     if isinstance(v, int):                 # a float written as hex is its bit pattern
-        dt = T.dtype_of(s)
+        dt = dtypes.as_dtype(s)
         return np.array([v], np.dtype(f"u{dt.itemsize}")).view(dt)[0]
     return float(v)
 

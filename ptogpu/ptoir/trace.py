@@ -19,6 +19,7 @@ import threading
 import numpy as np
 
 from .. import dtypes
+from ..ops.template import label
 from .syntax import Func, Module, Op
 from .types import SPELLING, tile_text
 
@@ -29,17 +30,6 @@ NAMES = ("TLOAD", "TSTORE", "MGATHER", "MSCATTER", "TGATHER", "TGATHERB", "TSCAT
          "TINTERLEAVE", "TDEINTERLEAVE", "set_flag", "wait_flag", "pipe_barrier")
 """The public calls a trace records (the rest of ``ptogpu`` is set-up or inspection)."""
 _LOCK = threading.Lock()
-
-
-def _label(x) -> str:
-    """A template argument as C++ spells it (``Coalesce.Row``, ``float32``)."""
-    from enum import Enum
-    if isinstance(x, Enum):
-        return f"{type(x).__name__}.{x.name}"
-    try:
-        return dtypes.name_of(x)
-    except (KeyError, TypeError, ValueError):
-        return getattr(x, "__name__", str(x))
 
 
 class TraceError(ValueError):
@@ -274,7 +264,7 @@ class _Writer:
             self.ops.append(Op("barrier", "pto.barrier", 0, 0, ins=[f"#pto.pipe<{a[0].name}>"]))
             return
         def refuse(why=""):
-            raise TraceError(f"{n}{'[' + ', '.join(map(_label, g)) + ']' if g else ''}: no PTO IR form{why}")
+            raise TraceError(f"{n}{'[' + ', '.join(map(label, g)) + ']' if g else ''}: no PTO IR form{why}")
         if n == "TLOAD":
             return self.dps("tload", [a[0]], [a[1]])
         if n == "TSTORE":

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 
-from .. import dtypes
 from ..enums import DYNAMIC, BLayout, SLayout, TileType
 from ..errors import PtoCheckError, PtoIRError
 
@@ -136,6 +135,3 @@ def scalar(text: str) -> str | None:
         return "index"
     return ELEMENT.get(t)
 
-
-def dtype_of(name: str):
-    return dtypes.as_dtype(name)
