@@ -189,7 +189,7 @@ def test_a_kernel_side_that_disagrees_with_its_reference_is_an_emulator_bug(monk
     rep = C.campaign(cfg, *pair, 40, shrink=False, fused=False)
     assert rep.bugs == 1 and rep.classes[R.REF_B].first == [3] and rep.ref_bad_b == 1 and rep.ref_bad_a == 0
     j = rep.to_json()
-    assert j["references"]["b"] == {"reference": C.REF_NUMPY, "mismatched": 1}
+    assert j["references"]["b"] == {"reference": C.REF_NUMPY, "mismatched": 1, "checked": 40}
     assert next(c for c in j["classes"] if c["emulator_bug"])["class"] == "side B vs its reference"
 
 

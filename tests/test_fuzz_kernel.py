@@ -74,6 +74,64 @@ def test_a_kernel_side_is_checked_against_its_numpy_reference():
     assert _classes(rep) == {f"call 3 MGATHER at {PLANT}: unexplained": 200}
 
 
+def _corrupting(monkeypatch, plants: dict):
+    """Kernel runs on native whose output byte 0 is flipped at the given instances, per
+    target: an emulator bug the references must find (``plants``: instance -> targets)."""
+    from ptogpu.fuzz import user_kernel as U
+    real = U.run_program
+
+    def run(prog, target, backend, data, **kw):
+        r = real(prog, target, backend, data, **kw)
+        if backend == "native":
+            first = kw.get("first", 0)
+            for inst, targets in plants.items():
+                if target in targets and 0 <= inst - first < len(r.outputs):
+                    r.outputs[inst - first, 0] ^= 1
+        return r
+    monkeypatch.setattr(U, "run_program", run)
+    monkeypatch.setenv("PTOGPU_WORKERS", "0")
+
+
+def test_references_check_a_sample_and_every_divergent_instance_or_all(monkeypatch):
+    from ptogpu.backend import native_backend
+    from ptogpu.fuzz.user_kernel import REF_SAMPLED, SAMPLE
+    if not native_backend.available()[0]:
+        pytest.skip("no native backend")
+    moe = f"{EXAMPLES}/moe_dispatch.py:moe_dispatch"        # (no instance faults or diverges)
+    # instance 700: both sides wrong alike (no divergence: outside the sample, only "all" sees it);
+    # 800: side A alone (a divergence: checked under either policy); 100: in the sample
+    _corrupting(monkeypatch, {700: ("cpu", "a5"), 800: ("cpu",), 100: ("a5",)})
+    rep = kernel(moe, pair="cpu@native:a5@native", n=1000, chunk=1000, shrink=False)
+    j = rep.to_json()["references"]
+    assert rep.references == {"a": REF_SAMPLED, "b": REF_SAMPLED}
+    assert j["a"]["checked"] == j["b"]["checked"] == SAMPLE + 1        # the first SAMPLE, and 800
+    assert (rep.ref_bad_a, rep.ref_bad_b) == (1, 1)
+    bugs = {c.name: c.first for c in rep.classes.values() if R.is_bug(c.mask)}
+    assert bugs == {"side A vs its reference": [800], "side B vs its reference": [100]}
+    full = kernel(moe, pair="cpu@native:a5@native", n=1000, chunk=1000, shrink=False, references="all")
+    j = full.to_json()["references"]
+    assert j["a"]["checked"] == j["b"]["checked"] == 1000 and (full.ref_bad_a, full.ref_bad_b) == (2, 2)
+    assert full.references["a"] == "numpy semantics"
+    with pytest.raises(ValueError, match="references='some'"):
+        kernel(moe, n=10, references="some")
+
+
+def test_references_travel_in_the_campaign_spec_and_its_shards():
+    prog = load(f"{PLANTED}:planted")
+    spec = CampaignSpec.of(prog, "cpu@numpy", "a5@native", 300, references="all", chunk=100)
+    back = CampaignSpec.from_json(json.loads(json.dumps(spec.to_json())))
+    assert back.references == "all"
+    with pytest.raises(ValueError, match="references 'most': sample or all"):
+        CampaignSpec.of(prog, "cpu", "a5", 10, references="most")
+    from ptogpu.backend import native_backend
+    if not native_backend.available()[0]:
+        return
+    merged = run_sharded(CampaignSpec.of(prog, "cpu@numpy", "a5@native", 900, chunk=300), 3, None, shrink=False)
+    j = merged.to_json()["references"]
+    assert j["a"]["checked"] == 0 and j["b"]["checked"] == 900         # every instance diverges: all checked
+    assert merged.references["b"].startswith("numpy semantics on a sample")
+
+
 def test_inputs_are_a_pure_function_of_seed_name_and_instance():
     ins = {"i": indices((2, 3), cap=(5, 9), dtype="uint16"), "v": values(4, "bfloat16"), "s": values(3, "half", "small")}
     whole = draw(ins, 7, np.arange(50))

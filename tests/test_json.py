@@ -21,7 +21,8 @@ def test_fuzz_json_names_its_schema_and_rebuilds_its_configuration(capsys):
     assert doc["schema"] == "ptogpu.fuzz.run/2" and rc in (0, 1)
     c = doc["campaigns"][0]
     assert c["schema"] == "ptogpu.fuzz.report/2"
-    assert c["references"] == {k: {"reference": "none: this side is the numpy semantics itself", "mismatched": 0}
+    assert c["references"] == {k: {"reference": "none: this side is the numpy semantics itself", "mismatched": 0,
+                                   "checked": 0}
                                for k in ("a", "b")}
     assert c["sides"] == {"a": {"target": "cpu", "exec": "auto", "backend": "numpy"},
                           "b": {"target": "a5", "exec": "auto", "backend": "numpy"}}

@@ -16,7 +16,7 @@ import ptogpu.fuzz
 from ptogpu.errors import PtoCheckError, PtoIRError
 from ptogpu.execution.program import Program, run_program
 from ptogpu.ptoir.program import load
-from ptogpu.ptoir import load_text, module_text, parse
+from ptogpu.ptoir import load_file, load_text, module_text, parse
 from ptogpu.ptoir.buffers import infer
 from ptogpu.ptoir.printer import same
 
@@ -184,6 +184,10 @@ def test_a_module_campaign_names_its_calls_by_pto_ir_location_and_reproduces(cap
     assert c.call == "call 2 TMULS at halve.pto:13:5" and rep.unexplained == 0    # the NPUs' denormal flush
     exec(compile(c.reproducer, "repro", "exec"), {})       # the module's text travels in the script
     assert f"first diverging call: {c.call}" in capsys.readouterr().out
+    from ptogpu.fuzz.report_text import write_reproducers
+    (script,) = write_reproducers(str(tmp_path / "repro"), "halve", rep).values()
+    beside = load_file(script[:-3] + ".pto")                # and beside it as a module PTOAS reads
+    assert same(beside.module, load_text(HALVE).module) and beside.text.startswith("// ptogpu fuzz: halve")
     big = pto.fuzz.kernel(ADD, n=100, backend="native", shrink=False)
     assert big.divergent > 0 and big.unexplained == 0
     assert all(k.call.split(" at ")[1].startswith("scaled_add.pto:2") for k in big.classes.values())

@@ -79,6 +79,10 @@ def add_parser(sub) -> argparse.ArgumentParser:
                    "FUZZ = dict(inputs=..., outputs=..., fixed=...) says its buffers (docs/fuzz.md)")
     f.add_argument("--time-limit", type=float, default=None, metavar="S",
                    help="--kernel: seconds a chunk may run on one side (default 600)")
+    f.add_argument("--references", choices=("sample", "all"), default=None,
+                   help="--kernel: the instances a kernel side is checked against its NumPy reference: the first "
+                        "256 of each chunk and every one whose sides differ (sample, the default) or all "
+                        "(the known suite's kernel campaigns: all)")
     f.add_argument("--space", type=str.lower, choices=("ub", "l1"), help="MGATHER destination: ub (Vec) or l1 (GM->L1)")
     f.add_argument("--mode", type=str.lower, choices=("elem", "row"), help="Coalesce mode (default elem)")
     f.add_argument("--oob", type=str.lower, choices=("undefined", "skip", "clamp", "wrap", "zero"),
@@ -226,6 +230,8 @@ def main(args) -> int:
         return kernel_main(args, backend)
     if args.time_limit is not None:
         raise ValueError("--time-limit goes with --kernel")
+    if args.references is not None:
+        raise ValueError("--references goes with --kernel")
     if args.shapes and args.engine != "execute":
         raise ValueError("--shapes runs on the executing engine, not --engine formula")
     custom = args.shapes or any(getattr(args, k) is not None for k in
@@ -336,6 +342,7 @@ def _one(k, backend: str, args, bar, pool=None):
                            seed=args.seed, start=args.start, engine=args.engine, shapes=k.shapes,
                            chunk=args.chunk, title=k.title, last_scan=args.last_scan,
                            time_limit=getattr(args, "time_limit", None),
+                           references=getattr(args, "references", None) or ("all" if k.expect is not None else "sample"),
                            native_threads="threads" if getattr(k, "threads", False) else None)
     if args.shard is not None:
         whole = {"start": spec.start, "n": spec.n}

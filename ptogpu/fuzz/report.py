@@ -62,6 +62,8 @@ class Report:
     references: dict = field(default_factory=dict)  # side -> what its execution was checked against
     ref_bad_a: int = 0                              # tiles where side A disagrees with its reference
     ref_bad_b: int = 0
+    ref_checked_a: int | None = None                # instances checked against side A's reference
+    ref_checked_b: int | None = None                # (None: every one; a kernel campaign may sample)
     FAMILY: ClassVar[str] = ""
     CONFIG: ClassVar[type] = object                 # the family's configuration type
     GENERATOR: ClassVar[str] = "mixed"              # the command line's default generator
@@ -147,7 +149,8 @@ class Report:
             "executed": dict(self.executed), "shapes": self.shapes,
             "faults_a": self.faults_a, "faults_b": self.faults_b,
             "races_a": self.races_a, "races_b": self.races_b, "divergent": self.divergent,
-            "references": {k: {"reference": self.references.get(k, "none"), "mismatched": x}
+            "references": {k: {"reference": self.references.get(k, "none"), "mismatched": x,
+                               "checked": self.checked(k)}
                            for k, x in (("a", self.ref_bad_a), ("b", self.ref_bad_b))},
             "unexplained": self.unexplained, "emulator_bugs": self.bugs,
             "check_error": self.check_error,
@@ -178,6 +181,7 @@ class Report:
                 check_error=d["check_error"], executed=dict(d["executed"]), shapes=bool(d.get("shapes")),
                 start=int(d["start"]), references={x: refs[x]["reference"] for x in "ab"},
                 ref_bad_a=int(refs["a"]["mismatched"]), ref_bad_b=int(refs["b"]["mismatched"]),
+                ref_checked_a=_checked(refs["a"], d), ref_checked_b=_checked(refs["b"], d),
                 **{f: int(d.get(f, 0)) for f in COUNTS if not f.startswith("ref_")})
         for c in d["classes"]:
             k = DivClass(R.mask_of_names(c["facts"]), int(c["count"]), [int(x) for x in c["first"]],
@@ -186,6 +190,14 @@ class Report:
             rep.classes[k.key] = k
         rep.regenerate(list(rep.classes.values()))
         return rep
+
+    def checked(self, side: str) -> int:
+        """Instances whose side ``side`` ("a" or "b") was checked against its reference (0:
+        it has none, it is the reference itself)."""
+        if self.check_error or self.references.get(side, "none").startswith("none"):
+            return 0
+        got = getattr(self, f"ref_checked_{side}")
+        return self.n if got is None else got
 
     def _key(self) -> tuple:
         """What shards of one campaign share (the backends may differ: a worker's own)."""
@@ -220,6 +232,9 @@ class Report:
                 out.executed[k] = "+".join(sorted(parts, key=lambda p: rank.get(p, len(rank))))
         out.references = {k: "; ".join(dict.fromkeys(r.references.get(k, "none") for r in reports))
                           for k in ("a", "b")}
+        for k in ("a", "b"):                # (every shard checked all: None, as each says)
+            if any(getattr(r, f"ref_checked_{k}") is not None for r in reports):
+                setattr(out, f"ref_checked_{k}", sum(r.checked(k) for r in reports))
         for r in sorted(reports, key=lambda r: r.start):
             for f in COUNTS:
                 setattr(out, f, getattr(out, f) + getattr(r, f))
@@ -239,6 +254,13 @@ class Report:
         with uncounted():
             for c in self.classes.values():
                 self.shrink_class(c)
+
+
+def _checked(ref: dict, d: dict) -> int | None:
+    """A side's checked count as a document gives it (None: every instance; documents before
+    the field checked every one)."""
+    got = ref.get("checked")
+    return None if got is None or got == d.get("n") else int(got)
 
 
 def family_of(d: dict) -> str:
@@ -270,8 +292,8 @@ def check_counts(d: dict) -> None:
         return v
     n, start = whole("n", d.get("n")), whole("start", d.get("start"))
     counts = {k: d.get(k, 0) for k in COUNTS if not k.startswith("ref_")}
-    counts.update({f"references.{k}.mismatched": d.get("references", {}).get(k, {}).get("mismatched", 0)
-                   for k in "ab"})
+    counts.update({f"references.{k}.{f}": d.get("references", {}).get(k, {}).get(f, 0)
+                   for k in "ab" for f in ("mismatched", "checked")})
     for k, v in counts.items():
         if whole(k, v) > n:
             raise ValueError(f"{k} = {v:,} of {n:,} tiles: more than the run compared")

@@ -49,7 +49,9 @@ def format_report(title: str, rep: Report, verbose: bool = True, repro: dict | N
 
 
 def write_reproducers(directory: str, title: str, rep) -> dict:
-    """Each shrunk class's reproducer as a script in ``directory``: class name -> path."""
+    """Each shrunk class's reproducer as a script in ``directory``: class name -> path. A
+    PTO IR kernel's also gets its module beside the script (``.pto``: what PTOAS takes; the
+    script embeds the same text and the shrunk inputs)."""
     import os
     import re
     slug = lambda t: re.sub(r"[^A-Za-z0-9.]+", "-", t).strip("-")[:80] or "campaign"   # noqa: E731
@@ -63,6 +65,12 @@ def write_reproducers(directory: str, title: str, rep) -> dict:
             f.write(f"# ptogpu fuzz: {title}\n# class {c['class']} ({c['count']:,} {rep.UNIT}, "
                     f"first instance {c['first'][0] if c['first'] else '-'})\n")
             f.write(c["reproducer"])
+        fn = getattr(rep.config, "fn", None)
+        if getattr(fn, "is_pto_ir", False):
+            with open(path[:-3] + ".pto", "w") as f:
+                f.write(f"// ptogpu fuzz: {title}\n// class {c['class']}: function @{fn.func.name}; its shrunk "
+                        f"inputs and both sides' run: {os.path.basename(path)}\n")
+                f.write(fn.text)
         out[c["class"]] = path
     return out
 
@@ -76,7 +84,9 @@ def references_line(rep, j: dict) -> str:
         if r["reference"].startswith("none"):
             parts.append(f"{side} is its own reference")
         else:
-            parts.append(f"{side} {r['mismatched']:,} tile(s) off")
+            some = r.get("checked", j["n"]) < j["n"]
+            parts.append(f"{side} {r['mismatched']:,} tile(s) off" +
+                         (f" of {r['checked']:,} checked" if some else ""))
             what.append(r["reference"].split(" (")[0])
     return ("   references: " + ", ".join(parts) +
             (f" (against the {' and the '.join(dict.fromkeys(what))})" if what else ""))

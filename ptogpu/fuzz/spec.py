@@ -54,6 +54,7 @@ class CampaignSpec(RangeSpec):
     title: str = ""
     last_scan: str = "owner"            # MSCATTER: how .last sides without their own scan run
     time_limit: float | None = None     # kernel: seconds a chunk may run on one side
+    references: str = "sample"          # kernel: the instances checked against the NumPy semantics
     native_threads: str | None = None   # native launches: lock-step "warps" | "threads", each thread's
                                         # own code one after another (what a GPU runs per thread);
                                         # None: as PTOGPU_NATIVE_THREADS says (warps)
@@ -66,6 +67,8 @@ class CampaignSpec(RangeSpec):
             raise ValueError(f"family {self.family!r}: one of {', '.join(families())}")
         if self.engine not in ("execute", "formula"):
             raise ValueError(f"engine {self.engine!r}: execute or formula")
+        if self.references not in ("sample", "all"):
+            raise ValueError(f"references {self.references!r}: sample or all")
         if self.native_threads not in (None, "warps", "threads"):
             raise ValueError(f"native_threads {self.native_threads!r}: warps or threads")
         from ..execution.rng import check_instances

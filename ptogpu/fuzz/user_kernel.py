@@ -30,7 +30,7 @@ from ..errors import KernelError, PtoCheckError, PtoError
 from ..execution import executors
 from ..execution.inputs import draw
 from ..calls import call_at, pairs, restrict
-from ..execution.program import Program, load, ref_of, run_program
+from ..execution.program import Program, ProgramRun, load, ref_of, run_program
 from ..targets import TARGETS, field_value, get_target, variant
 from . import rules as R
 from .classes import FIRST, DivClass, Side, relation
@@ -45,6 +45,17 @@ PARTED = ("cores of N: the kernel once per chunk on each side, and again for eac
 
 TIME_LIMIT = 600.0
 """Seconds a chunk may take on one side before the kernel is stopped (KernelError)."""
+
+SAMPLE = 256
+"""``references="sample"``: the instances of each chunk a kernel side is checked against its
+NumPy reference, its first ones, besides every instance whose two sides differ."""
+REFERENCES = ("sample", "all")
+"""Which instances a kernel side on a kernel backend is checked against the NumPy semantics:
+a sample (the first :data:`SAMPLE` of each chunk and every instance whose sides differ) or all.
+The sample finds what a divergence shows at the cost of a few references per chunk; a bug
+that two kernel sides share on instances outside it needs ``all``."""
+REF_SAMPLED = (f"numpy semantics on a sample (the first {SAMPLE} instances of each chunk and every "
+               "instance whose sides differ; the others ran the kernel alone)")
 
 
 def side(text: str, backend: str = "auto") -> Side:
@@ -81,6 +92,8 @@ class Chunk:
     masks: np.ndarray
     calls: list              # per divergent instance: its first diverging call, described (or None)
     runs: int = 2            # runs of the kernel on the two sides (more: its instances parted)
+    checked_a: int = 0       # instances checked against each side's reference
+    checked_b: int = 0
 
 
 def _agree(oa, fa, ob, fb) -> np.ndarray:
@@ -89,8 +102,9 @@ def _agree(oa, fa, ob, fb) -> np.ndarray:
 
 
 def run_chunk(prog: Program, a: Side, b: Side, seed: int, s: int, m: int, quirks: dict | None = None,
-              limit: float | None = TIME_LIMIT) -> Chunk:
-    """Instances ``s .. s+m-1``: both sides, their references, the verdicts and classes."""
+              limit: float | None = TIME_LIMIT, references: str = "sample") -> Chunk:
+    """Instances ``s .. s+m-1``: both sides, their references (``references``: on which
+    instances, :data:`REFERENCES`), the verdicts and classes."""
     inst = np.arange(s, s + m, dtype=np.int64)
     data = draw(prog.inputs, seed, inst)
     runs = {}
@@ -99,34 +113,54 @@ def run_chunk(prog: Program, a: Side, b: Side, seed: int, s: int, m: int, quirks
         _stray(prog, sd, data, r, s, quirks)
         runs[key] = r
     ca, cb = runs["a"].codes, runs["b"].codes
-    masks = np.zeros(m, np.int64)
-    refs = {}
-    for key, sd, code, bit in (("a", a, ca, R.REF_A), ("b", b, cb, R.REF_B)):
-        r = runs[key]
-        if sd.backend == "numpy":
-            refs[key] = (r.outputs, code)
-            continue
-        x = run_program(prog, sd.target, "numpy", data, quirks=quirks, first=s, limit=limit)
-        xc = x.codes
-        masks |= np.where(~_agree(r.outputs, code, x.outputs, xc), bit, 0)
-        refs[key] = (x.outputs, xc)
-    bad_a, bad_b = int(np.count_nonzero(masks & R.REF_A)), int(np.count_nonzero(masks & R.REF_B))
     differ = ~_agree(runs["a"].outputs, ca, runs["b"].outputs, cb)
+    masks = np.zeros(m, np.int64)
+    checked = {"a": 0, "b": 0}
+    for key, sd, code, bit in (("a", a, ca, R.REF_A), ("b", b, cb, R.REF_B)):
+        if sd.backend == "numpy":
+            continue                        # (this side is the NumPy semantics itself)
+        r = runs[key]
+        pos = np.arange(m) if references == "all" or not data or m <= SAMPLE else \
+            np.union1d(np.arange(SAMPLE), np.flatnonzero(differ))
+        x = _reference(prog, sd.target, data, pos, quirks, s, limit)
+        bad = ~_agree(r.outputs[pos], code[pos], x.outputs, x.codes)
+        masks[pos[bad]] |= bit
+        checked[key] = m if not data else pos.size
+    bad_a, bad_b = int(np.count_nonzero(masks & R.REF_A)), int(np.count_nonzero(masks & R.REF_B))
     rel = relation(a, b)
     calls: list = [None] * m
     todo = np.flatnonzero(differ & (masks == 0))
     if todo.size and rel:
         masks[todo] = rel
-    elif todo.size:
+    elif todo.size:                         # (there each side agrees with its reference)
         sub = {k: v[todo] for k, v in data.items()}
-        got, where = classify(prog, a, b, sub, refs["a"][1][todo], refs["b"][1][todo], quirks, s)
+        got, where = classify(prog, a, b, sub, ca[todo], cb[todo], quirks, s)
         masks[todo] = got
         for j, k in enumerate(todo):
             calls[k] = where[j]
     masks[differ & (masks == 0)] |= R.UNEXPLAINED          # (bits already set stay: bugs)
     div = np.flatnonzero(masks)
     return Chunk(s, m, int(np.count_nonzero(ca)), int(np.count_nonzero(cb)), bad_a, bad_b, div, masks[div],
-                 [calls[k] for k in div], runs["a"].runs + runs["b"].runs)
+                 [calls[k] for k in div], runs["a"].runs + runs["b"].runs, checked["a"], checked["b"])
+
+
+def _reference(prog: Program, target: str, data: dict, pos: np.ndarray, quirks, first: int, limit):
+    """The NumPy run of the instances at positions ``pos`` of ``data`` (all of them: the run
+    itself). A part runs on a core of a power-of-two size, the last instance repeated, so
+    that the chunks' references reuse their kept cores (``execution.program``)."""
+    n = _count(data)
+    if pos.size == n:
+        return run_program(prog, target, "numpy", data, quirks=quirks, first=first, limit=limit)
+    size = min(n, max(64, 1 << (int(pos.size) - 1).bit_length()))
+    at = np.concatenate([pos, np.repeat(pos[-1:], size - pos.size)])
+    x = run_program(prog, target, "numpy", {k: v[at] for k, v in data.items()}, quirks=quirks,
+                    first=first + int(pos[0]), limit=limit, shown=int(pos.size))
+    k = int(pos.size)
+    return ProgramRun(x.outputs[:k], x.faults[:k], x.codes[:k], None, x.stray[:k], x.runs)
+
+
+def _count(data: dict) -> int:
+    return len(next(iter(data.values()))) if data else 1
 
 
 def _stray(prog: Program, sd: Side, data: dict, run, first: int, quirks) -> None:
@@ -284,7 +318,7 @@ class KernelReport(Report):
         a, b = spec.sides()
         return campaign(spec.config(), a, b, spec.n, seed=spec.seed, start=spec.start, chunk=spec.chunk,
                         shrink=shrink, progress=progress, executor=executor,
-                        time_limit=spec.time_limit or TIME_LIMIT)
+                        time_limit=spec.time_limit or TIME_LIMIT, references=spec.references)
 
 
 def _note(rep: KernelReport, ch: Chunk) -> None:
@@ -292,6 +326,8 @@ def _note(rep: KernelReport, ch: Chunk) -> None:
     rep.faults_b += ch.faults_b
     rep.ref_bad_a += ch.ref_bad_a
     rep.ref_bad_b += ch.ref_bad_b
+    rep.ref_checked_a = (rep.ref_checked_a or 0) + ch.checked_a
+    rep.ref_checked_b = (rep.ref_checked_b or 0) + ch.checked_b
     rep.divergent += int(np.count_nonzero(ch.masks & ~R.RACE))
     for pos, mask, call in zip(ch.div, ch.masks, ch.calls):
         k = DivClass(int(mask), call=call)
@@ -306,14 +342,17 @@ def kernel(fn: Callable | str | Program, *, inputs: dict | None = None, outputs:
            pair: str | None = None, n: int = 100_000, seed: int = 0, backend: str = "auto",
            fixed: dict | None = None, executor=None, start: int = 0, chunk: int | None = None,
            shrink: bool = True, progress=None, quirks: dict | None = None,
-           time_limit: float | None = TIME_LIMIT) -> KernelReport:
+           time_limit: float | None = TIME_LIMIT, references: str = "sample") -> KernelReport:
     """Fuzz kernel ``fn`` (a function, ``"path.py:fn"`` whose file defines ``FUZZ``, a PTO IR
     kernel: ``"path.pto[:func]"`` or ``ptogpu.ptoir.load_text(...)``, or a ``Program``) on ``n`` instances, side ``pair`` = ``"A:B"`` (``target[@backend]``;
     default the program's, else ``cpu:a5``). ``inputs``: name -> ``indices(...)`` /
     ``values(...)``; ``outputs``: name -> (count, dtype), zeroed per instance, the bytes
     compared; ``fixed``: name -> array every instance shares. The kernel is called as
     ``fn(**ptrs)`` with one typed GM pointer per name: fixed arrays first, then inputs, then
-    outputs. Returns the campaign's report (``KernelReport``)."""
+    outputs. ``references``: which instances a side on a kernel backend is checked against its
+    NumPy reference, ``"sample"`` (the first :data:`SAMPLE` of each chunk and every instance
+    whose sides differ) or ``"all"``; the report says how many were. Returns the campaign's
+    report (``KernelReport``)."""
     if isinstance(fn, Program):
         prog = fn
     elif isinstance(fn, str):
@@ -327,7 +366,7 @@ def kernel(fn: Callable | str | Program, *, inputs: dict | None = None, outputs:
         prog = Program(fn, dict(inputs or {}), dict(outputs), dict(fixed or {}), ref_of(fn), pair or "cpu:a5")
     a, b = pair_of(pair or prog.pair, backend)
     return campaign(prog, a, b, n, seed=seed, start=start, chunk=chunk, shrink=shrink, progress=progress,
-                    executor=executor, quirks=quirks, time_limit=time_limit)
+                    executor=executor, quirks=quirks, time_limit=time_limit, references=references)
 
 
 def load_kernel(ref: str) -> Program:
@@ -339,8 +378,11 @@ def load_kernel(ref: str) -> Program:
 
 def campaign(prog: Program, a: Side | str, b: Side | str, n: int, *, seed: int = 0, start: int = 0,
              chunk: int | None = None, shrink: bool = True, progress=None, executor=None,
-             quirks: dict | None = None, time_limit: float | None = TIME_LIMIT) -> KernelReport:
+             quirks: dict | None = None, time_limit: float | None = TIME_LIMIT,
+             references: str = "sample") -> KernelReport:
     """Sides ``a`` and ``b`` of program ``prog`` on instances ``start .. start+n-1``."""
+    if references not in REFERENCES:
+        raise ValueError(f"references={references!r}: one of {', '.join(REFERENCES)}")
     from ..backend.heap import keep_freed_heap
     keep_freed_heap()                       # (every chunk runs NumPy steps: its references)
     from ..backend import resolve_backend
@@ -353,7 +395,8 @@ def campaign(prog: Program, a: Side | str, b: Side | str, n: int, *, seed: int =
     rep.engine = ENGINE
     rep.executed = {k: "lanes" if s.backend != "numpy" and get_target(s.target).mgather.simt else
                     "loop" if s.backend != "numpy" else "formula" for k, s in (("a", a), ("b", b))}
-    rep.references = {k: REF_SELF_NUMPY if s.backend == "numpy" else REF_NUMPY for k, s in (("a", a), ("b", b))}
+    rep.references = {k: REF_SELF_NUMPY if s.backend == "numpy" else REF_NUMPY if references == "all" else REF_SAMPLED
+                      for k, s in (("a", a), ("b", b))}
     t0 = time.perf_counter()
     if n:
         try:                                # a static check is the compiler's verdict: nothing runs
@@ -371,7 +414,8 @@ def campaign(prog: Program, a: Side | str, b: Side | str, n: int, *, seed: int =
     tasks = ((s, min(step, start + n - s)) for s in range(start, start + n, step))
     done, parted = 0, False
     try:
-        for ch in executors.ordered_map(chunk_task, tasks, pool, shared=(prog, a, b, seed, quirks, time_limit)):
+        for ch in executors.ordered_map(chunk_task, tasks, pool, shared=(prog, a, b, seed, quirks, time_limit,
+                                                                               references)):
             _note(rep, ch)
             done += ch.n
             parted |= ch.runs > 2
@@ -405,9 +449,10 @@ def _poolable(prog: Program) -> bool:
 
 
 def chunk_task(ctx: tuple, s: int, m: int) -> Chunk:
-    """A worker's task: one chunk (``ctx`` = program, sides, seed, quirks, time limit)."""
-    prog, a, b, seed, quirks, limit = ctx
-    return run_chunk(prog, a, b, seed, s, m, quirks, limit)
+    """A worker's task: one chunk (``ctx`` = program, sides, seed, quirks, time limit,
+    references)."""
+    prog, a, b, seed, quirks, limit, references = ctx
+    return run_chunk(prog, a, b, seed, s, m, quirks, limit, references)
 
 
 # ---- shrinking and reproducers ---------------------------------------------------------------
