@@ -50,6 +50,14 @@ MUTATIONS = [
     ("tgather col rows from zero", "tgather.cu",
      "*d = j * DC + c; *s = (all ? j : F * j + pos) * SC + c;",
      "*d = j * DC + c; *s = (all ? j : F * j) * SC + c;"),
+    # the NPUs' TSCATTER COL mask form: the row offset kept past 16 bits (it is a uint16_t)
+    ("tscatter col offset not 16 bits", "tgather.cu",
+     "        if (P[MK_OFF16]) row &= 0xFFFF;                        // the offset is a uint16_t",
+     "        if (P[MK_OFF16]) row &= 0x1FFFF;                       // the offset is a uint16_t"),
+    # A5 TGATHER compare form on 1-, 2- and 4-byte integer scores: GT taken as GE (ties match)
+    ("tgather cmp integer ge", "tgather.cu",
+     "    return gt ? bits > k32 : bits == k32;",
+     "    return gt ? bits >= k32 : bits == k32;"),
     # TGATHER on the CPU simulator: an index outside src0 reads src0[0] instead of giving 0
     ("tgather outside reads", "tgather.cu",
      "else zero_elem(U.p + da, (int)T);",

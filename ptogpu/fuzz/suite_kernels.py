@@ -257,10 +257,11 @@ def mscatter_edges(vf, vi, vh, vu, idx, tmax, tmin, tadd, thadd, tumin, timax):
     pto.MSCATTER[E, pto.ScatterAtomicOp.Max, Skip](A(timax), si, ix)
 
 
-def tgather_cmp(v, k, hv, kh, iv, y, c, yh, yi):
+def tgather_cmp(v, k, hv, kh, iv, uv, y, c, yh, yi, yu):
     """TGATHER's compare form on float32 scores around each row's k (ties, halves that A5
     rounds, NaN, infinities), GT then EQ: the packed column indices and their counts; then on
-    half scores against uint16 k (GT) and int32 scores against k (EQ), each with its counts."""
+    half scores against uint16 k (GT) and int32 scores against k (EQ), and on A5 (the one target
+    that takes them) uint32 scores that tie k or pass 2^31 (GT), each with its counts."""
     CM = pto.BLayout.ColMajor
     src, full = pto.Tile[V, pto.float32, 4, 64, RM, 3, 40](), pto.Tile[V, pto.float32, 4, 64]()
     kt, kflat = pto.Tile[V, pto.uint32, 16, 1, CM, 3, 1](), pto.Tile[V, pto.uint32, 1, 16]()
@@ -277,8 +278,11 @@ def tgather_cmp(v, k, hv, kh, iv, y, c, yh, yi):
     pto.TGATHER[pto.CmpMode.EQ](d2, src, kt, cd2, tmp, 0)
     pto.TSTORE(_gt(pto.int32, 8, 64)(y), both)
     pto.TSTORE(_gt(pto.int32, 2, 8)(c), cflat)
-    for T, K, vals, ks, mode, out, base in ((pto.half, pto.uint16, hv, kh, pto.CmpMode.GT, yh, 0x2000),
-                                           (pto.int32, pto.uint32, iv, k, pto.CmpMode.EQ, yi, 0x4000)):
+    forms = [(pto.half, pto.uint16, hv, kh, pto.CmpMode.GT, yh, 0x2000),
+             (pto.int32, pto.uint32, iv, k, pto.CmpMode.EQ, yi, 0x4000)]
+    if pto.current_core().target.name == "a5":
+        forms.append((pto.uint32, pto.uint32, uv, k, pto.CmpMode.GT, yu, 0x6000))
+    for T, K, vals, ks, mode, out, base in forms:
         s3, sf = pto.Tile[V, T, 4, 64, RM, 3, 40](), pto.Tile[V, T, 4, 64]()
         k3, kf = pto.Tile[V, K, 16, 1, CM, 3, 1](), pto.Tile[V, K, 1, 16]()
         c3, cf = pto.Tile[V, pto.int32, 8, 1, CM, 3, 1](), pto.Tile[V, pto.int32, 1, 8]()
@@ -750,6 +754,8 @@ _SCORES = np.array([0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, -0.5, -1.0, -1.5, -2.5, n
 """TGATHER compare-form scores: around small k values, halves (A5 rounds), specials."""
 _KS = np.array([0, 1, 2, 3, 7, 0xFFFFFFFF, 0xFFFFFFFE, 0xFFFFFFFD], np.uint32)
 """uint32 k values: small, and the negative scores' two's complements (-1, -2, -3: A5 rounds -1.5 to -2)."""
+_U32_SCORES = np.concatenate([_KS, np.array([4, 8, 0x7FFFFFFF, 0x80000000, 0x80000001], np.uint32)])
+"""uint32 scores: every k (ties), its neighbours, and both sides of 2^31 (an unsigned compare)."""
 _HKS = np.array([0, 1, 2, 3, 7, 2049, 2051, 4099, 32767, 32768, 65535], np.uint16)
 """uint16 k values: small, and some that A2/A3 rounds to half (ties to even, past 2048)."""
 _HSCORES = np.array([0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, -0.5, -1.0, np.nan, np.inf, -np.inf, 65504.0, 7.0, 2048.0,
@@ -804,9 +810,10 @@ FUZZ = {
                            pair="a5@numpy:a5@native"),
     "tgather_cmp": dict(inputs={"v": picks(256, _SCORES, "float32", 0.9), "k": picks(16, _KS, "uint32", 0.9),
                                 "hv": picks(256, _HSCORES, "half", 0.9),
-                                "kh": picks(16, _HKS, "uint16", 0.9), "iv": values(256, "int32", "small")},
+                                "kh": picks(16, _HKS, "uint16", 0.9), "iv": values(256, "int32", "small"),
+                                "uv": picks(256, _U32_SCORES, "uint32", 0.9)},
                         outputs={"y": (512, pto.int32), "c": (16, pto.int32), "yh": (264, pto.int32),
-                                 "yi": (264, pto.int32)}, pair="a5@numpy:a5@native"),
+                                 "yi": (264, pto.int32), "yu": (264, pto.int32)}, pair="a5@numpy:a5@native"),
     "tgather_in_place": dict(inputs={"a": values(128, "int32", "small"), "i": indices(128, 32, "int32", "uniform"),
                                      "k": values(16, "uint32", "small")},
                              outputs={"y": (256, pto.int32), "z": (128, pto.int32)}, pair="a5@numpy:a5@native"),
