@@ -5,7 +5,10 @@
 //   tile_convert dst[r, c] = convert(src[r, c]): the value as a double (or  dim3(1): rows, then
 //                an int64), rounded by the mode letter (R A F C Z O N),     columns, in order
 //                saturated or wrapped; the NPUs' rules, or the simulator's
-//                C++ casts and what x86 gives where C++ leaves them undefined
+//                C++ casts and what x86 gives where C++ leaves them undefined;
+//                A2/A3's NonSatTorch tmp form; the 8-bit floats (float8_e4m3,
+//                float8_e5m2, hifloat8) by A5's vcvt model or the simulator's
+//                MXType / hifloat8_t classes (docs/tcvt.md)
 //
 // Every rounding is written out here: to an integral value by the letter; to half and bfloat16
 // to nearest-even from the double's bits, then one step up or down for the directed letters; a
@@ -17,17 +20,23 @@
 #include "float_bits.cuh"
 
 enum {
-    CV_S = 0, CV_D, CV_LETTER, CV_SAT, CV_CPU, CV_VR, CV_VC, CV_SRC, CV_SC, CV_DST, CV_DC, CV_WORDS
+    CV_S = 0, CV_D, CV_LETTER, CV_SAT, CV_CPU, CV_VR, CV_VC, CV_SRC, CV_SC, CV_DST, CV_DC, CV_MF, CV_TORCH,
+    CV_WORDS
 };
-enum { VK_I8 = 0, VK_U8, VK_I16, VK_U16, VK_I32, VK_U32, VK_I64, VK_F16, VK_BF16, VK_F32 };
+enum { VK_I8 = 0, VK_U8, VK_I16, VK_U16, VK_I32, VK_U32, VK_I64, VK_F16, VK_BF16, VK_F32, VK_E4M3, VK_E5M2, VK_HIF8 };
 enum { L_R = 0, L_A, L_F, L_C, L_Z, L_O, L_N };
+enum { MF_NONE = 0, MF_VCVT, MF_MX };                 // the 8-bit floats' model (tcvt rules: minifloats)
 
-PTO_DEV int vk_size(int k) { return k >= VK_F16 ? (k == VK_F32 ? 4 : 2) : 1 << (k / 2); }
+PTO_DEV int vk_size(int k) { return k >= VK_E4M3 ? 1 : k >= VK_F16 ? (k == VK_F32 ? 4 : 2) : 1 << (k / 2); }
+PTO_DEV bool vk_f8(int k) { return k >= VK_E4M3; }
 PTO_DEV bool vk_float(int k) { return k >= VK_F16; }
 PTO_DEV bool vk_signed(int k) { return !vk_float(k) && k % 2 == 0; }
 
 PTO_DEV u64 cv_b(double d) { u64 b; PTO_MEMCPY(&b, &d, 8); return b; }
 PTO_DEV bool cv_nan(double x) { return x != x; }
+PTO_DEV double cv_d(u64 b) { double d; PTO_MEMCPY(&d, &b, 8); return d; }
+PTO_DEV double cv_nan_d(bool neg = false) { return cv_d(neg ? 0xFFF8000000000000ull : 0x7FF8000000000000ull); }
+PTO_DEV double cv_inf_d() { return cv_d(0x7FF0000000000000ull); }
 PTO_DEV bool cv_inf(double x) { return x - x != x - x && x == x; }
 PTO_DEV double cv_fvalue(u64 b, int k) { return fb_float(b, vk_size(k), k == VK_BF16); }
 PTO_DEV i64 cv_ivalue(u64 b, int k) { return fb_int(b, vk_size(k), vk_signed(k)); }
@@ -170,10 +179,178 @@ PTO_DEV u64 cv_x86_int(double v, int D) {
     return ok ? (u64)(i64)v : (via32 ? (u64)(i64)(-2147483648ll) : 0x8000000000000000ull);
 }
 
+
+// ---- the 8-bit floats -----------------------------------------------------------------------
+// |a| (finite) to nearest-even on a grid of mb mantissa bits with normal exponents from emin on
+// and no top: the rounded value (exact in a double).
+PTO_DEV double cv_quantize(double a, int mb, int emin) {
+    if (a == 0.0) return 0.0;
+    const int ex = (int)((cv_b(a) >> 52) & 2047) - 1023;
+    const double q = fb_p2((ex < emin ? emin : ex) - mb);
+    const double n = a / q;
+    double r = cv_floor(n);
+    const double frac = n - r;
+    if (frac > 0.5 || (frac == 0.5 && cv_floor(r * 0.5) * 2.0 != r)) r += 1.0;
+    return r * q;
+}
+
+// A value v >= 0 the format holds exactly (mb mantissa bits, normal exponents from emin) as its
+// exponent and mantissa fields.
+PTO_DEV u32 cv_fields(double v, int mb, int emin) {
+    if (v == 0.0) return 0;
+    const int ex = (int)((cv_b(v) >> 52) & 2047) - 1023;
+    if (ex < emin) return (u32)(v / fb_p2(emin - mb));                 // a subnormal: its mantissa
+    return ((u32)(ex - emin + 1) << mb) | ((u32)(v / fb_p2(ex - mb)) - (1u << mb));
+}
+
+// HiFloat8 as the format defines it (arXiv:2409.16626; A5's vcvt): a prefix-coded exponent width.
+PTO_DEV double cv_hif8_format(u32 c) {
+    const double sign = (c & 0x80u) ? -1.0 : 1.0;
+    const u32 p = c & 0x7Fu;
+    if (c == 0x80u) return cv_nan_d();
+    if (p == 0) return sign * 0.0;
+    int d, rb;                                          // exponent width, the bits after the prefix
+    if (p >> 5 == 3) { d = 4; rb = 5; } else if (p >> 5 == 2) { d = 3; rb = 5; }
+    else if (p >> 5 == 1) { d = 2; rb = 5; } else if (p >> 4 == 1) { d = 1; rb = 4; }
+    else if (p >> 3 == 1) { d = 0; rb = 3; }
+    else return sign * fb_p2((int)(p & 7) - 23);       // 0000mmm: 2^(m - 23)
+    const u32 rest = p & ((1u << rb) - 1u), mbits = (u32)(rb - d), m = rest & ((1u << mbits) - 1u);
+    int e = 0;
+    if (d > 0) {
+        const u32 ef = rest >> mbits, top = ef >> (d - 1);
+        const int mag = (1 << (d - 1)) + (int)(ef & ((1u << (d - 1)) - 1u));
+        e = top ? -mag : mag;
+    }
+    if (d == 4 && e == 15 && m == 1) return sign * cv_inf_d();          // +-infinity (0x6F, 0xEF)
+    return sign * (1.0 + (double)m / (double)(1u << mbits)) * fb_p2(e);
+}
+
+// HiFloat8 as the simulator's table decodes it (cpu/Hifloat8.hpp decodeHiF8Mathematically: the
+// two narrowest exponent widths get too many mantissa bits).
+PTO_DEV double cv_hif8_sim(u32 c) {
+    const double sign = (c & 0x80u) ? -1.0 : 1.0;
+    const u32 p = c & 0x7Fu;
+    if (p >> 3 == 0) {
+        const u32 m = p & 7u;
+        if (m == 0) return (c & 0x80u) ? cv_nan_d() : 0.0;
+        return sign * fb_p2((int)m - 23);
+    }
+    int eb;
+    u32 rem;
+    if (p >> 5 == 3) { eb = 4; rem = p & 0x1Fu; } else if (p >> 5 == 2) { eb = 3; rem = p & 0x1Fu; }
+    else if (p >> 5 == 1) { eb = 2; rem = p & 0x1Fu; } else if (p >> 4 == 1) { eb = 1; rem = p & 0x0Fu; }
+    else { eb = 0; rem = p & 7u; }
+    const int mb = 5 - eb;
+    const u32 raw_e = rem >> mb, raw_m = rem & ((1u << mb) - 1u);
+    int e = 0;
+    if (eb > 0) {
+        const u32 sbit = raw_e & (1u << (eb - 1));
+        const int mag = (int)((1u << (eb - 1)) | (raw_e - sbit));
+        e = sbit ? -mag : mag;
+    }
+    if (eb == 4 && e == 15 && raw_m == 1) return sign * cv_inf_d();
+    return sign * fb_p2(e) * (1.0 + (double)raw_m / (double)(1u << mb));
+}
+
+// An 8-bit code's value. vcvt: the OCP formats (e4m3 without infinities, S.1111.111 NaN; e5m2
+// IEEE-like; NaN quiet, its sign kept) and HiFloat8's; mx: MXType (no infinity or NaN, both
+// zeros +0) and the simulator's HiFloat8 table.
+PTO_DEV double cv_f8_value(u32 c, int T, bool mx) {
+    if (T == VK_HIF8) return mx ? cv_hif8_sim(c) : cv_hif8_format(c);
+    const int E = T == VK_E4M3 ? 4 : 5, M = T == VK_E4M3 ? 3 : 2, B = T == VK_E4M3 ? 7 : 15;
+    const u32 mant = c & ((1u << M) - 1u), ex = (c >> M) & ((1u << E) - 1u), sgn = (c >> 7) & 1u;
+    const double s = sgn ? -1.0 : 1.0;
+    if (mx) {
+        if (ex == 0 && mant == 0) return 0.0;
+        return ex ? s * fb_p2((int)ex - B) * (1.0 + (double)mant / (double)(1u << M))
+                  : s * (double)mant * fb_p2(1 - B - M);
+    }
+    if (T == VK_E4M3 && ex == 15 && mant == 7) return cv_nan_d(sgn);
+    if (T == VK_E5M2 && ex == 31) return mant ? cv_nan_d(sgn) : s * cv_inf_d();
+    return ex ? s * fb_p2((int)ex - B) * (1.0 + (double)mant / (double)(1u << M)) : s * (double)mant * fb_p2(1 - B - M);
+}
+
+// The simulator's hifloat8_t(double): the nearest of its table sorted by value (a tie to the
+// smaller), NaN to the first sorted code, past the largest the largest (cpu/Hifloat8.hpp).
+PTO_DEV u32 cv_hif8_sim_encode(double v) {
+    int first = -1, top = -1, cur = -1, prev = -1;     // codes; the NaN code 0x80 is not in the table
+    double fv = 0, tv = 0, cv = 0, pv = 0;
+    for (int c = 0; c < 256; ++c) {
+        if (c == 0x80) continue;
+        const double x = cv_hif8_sim((u32)c);
+        if (first < 0 || x < fv) { first = c; fv = x; }             // (equal values: the lower code first)
+        if (top < 0 || x >= tv) { top = c; tv = x; }
+        if (x >= v && (cur < 0 || x < cv)) { cur = c; cv = x; }      // lower_bound
+        if (x < v && (prev < 0 || x >= pv)) { prev = c; pv = x; }    // the entry just before it
+    }
+    if (cv_nan(v) || (cur >= 0 && prev < 0)) return (u32)first;
+    if (cur < 0) return (u32)top;
+    const double dc = cv - v < 0 ? v - cv : cv - v, dp = pv - v < 0 ? v - pv : pv - v;
+    return (u32)(dc < dp ? cur : prev);                 // (inf - inf is NaN: the smaller wins)
+}
+
+// A5's hifloat8 encode: to nearest with ties away from zero over the format's values (+inf at
+// 49152: from 40960 on), NaN 0x80, no negative zero.
+PTO_DEV u32 cv_hif8_vcvt_encode(double x) {
+    if (cv_nan(x)) return 0x80u;
+    const double a = x < 0 ? -x : x;
+    double lo = -1.0, hi = -1.0;
+    u32 lc = 0, hc = 0;
+    for (u32 c = 0; c < 128; ++c) {
+        const double v = c == 0x6Fu ? 49152.0 : cv_hif8_format(c);
+        if (v < a && (lo < 0 || v > lo)) { lo = v; lc = c; }
+        if (v >= a && (hi < 0 || v < hi)) { hi = v; hc = c; }
+    }
+    u32 code;
+    if (a >= 49152.0) code = 0x6Fu;
+    else if (lo < 0) code = hc;                         // (a == 0)
+    else code = (a - lo >= hi - a) ? hc : lc;
+    return (x < 0 && code != 0) ? code | 0x80u : code;
+}
+
+// MXType(double): the double's mantissa truncated, the exponent rebiased and masked to its width.
+PTO_DEV u32 cv_mx_encode(double v, int T) {
+    const int E = T == VK_E4M3 ? 4 : 5, M = T == VK_E4M3 ? 3 : 2, B = T == VK_E4M3 ? 7 : 15;
+    const u64 b = cv_b(v);
+    const i64 sign = (i64)(b >> 63), e = (i64)((b >> 52) & 0x7FF);
+    i64 om = (i64)((b & 0xFFFFFFFFFFFFFull) >> (52 - M)), oe = e + B - 1023;
+    if (oe < 0) { om = (om | (1ll << M)) >> ((1 - oe) & 63); oe = 0; }
+    if (v == 0.0 || e == 0) return 0;
+    return (u32)(((sign << (M + E)) | ((oe & ((1ll << E) - 1)) << M) | (om & ((1ll << M) - 1))) & 0xFF);
+}
+
+PTO_DEV u32 cv_f8_encode(double x, int T, bool mx) {
+    if (T == VK_HIF8) return mx ? cv_hif8_sim_encode(x) : cv_hif8_vcvt_encode(x);
+    if (mx) return cv_mx_encode(x, T);
+    const u32 sign = (cv_b(x) >> 63) ? 0x80u : 0u;     // (ml_dtypes' casts: NaN keeps its sign)
+    if (T == VK_E5M2) return cv_nan(x) ? sign | 0x7Eu : cv_round_bits(x, 2, 5);
+    if (cv_nan(x) || cv_inf(x)) return sign | 0x7Fu;   // e4m3: no infinity, overflow is NaN
+    const double v = cv_quantize(x < 0 ? -x : x, 3, -6);
+    return v > 448.0 ? sign | 0x7Fu : sign | cv_fields(v, 3, -6);
+}
+
+// A conversion with an 8-bit float on either side (semantics_minifloats.convert).
+PTO_DEV u64 cv_minifloat(const i64 *P, u64 bits) {
+    const int S = (int)P[CV_S], D = (int)P[CV_D];
+    const bool mx = P[CV_MF] == MF_MX;
+    if (mx && P[CV_SAT]) return 0;                     // the clamp to numeric_limits<8-bit> (0, 0)
+    if (S == D) return bits & 0xFF;
+    const double x = vk_f8(S) ? cv_f8_value((u32)bits & 0xFF, S, mx)
+                   : vk_float(S) ? cv_fvalue(bits, S) : (double)cv_ivalue(bits, S);
+    if (vk_f8(D)) return cv_f8_encode(x, D, mx);
+    if (vk_float(D)) return cv_to_float(x, D, L_R);    // the simulator's plain cast (A5: exact to f32)
+    return cv_x86_int(cv_trunc(x), D);
+}
+
 // src bits of type S as D's bits (semantics.convert and _cpu).
 PTO_DEV u64 cv_convert(const i64 *P, u64 bits) {
     const int S = (int)P[CV_S], D = (int)P[CV_D], L = (int)P[CV_LETTER];
     const bool sat = P[CV_SAT] != 0;
+    if (vk_f8(S) || vk_f8(D)) return cv_minifloat(P, bits);
+    if (P[CV_TORCH]) {                                  // A2/A3 NonSatTorch: the saturated int32's low bits
+        const double r = cv_integral(cv_fvalue(bits, S), L);
+        return (u64)(i64)(cv_nan(r) ? 0.0 : cv_clip(r, -2147483648.0, 2147483647.0));
+    }
     double slo, shi, dlo, dhi;
     cv_limits(S, &slo, &shi);
     cv_limits(D, &dlo, &dhi);

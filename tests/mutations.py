@@ -58,6 +58,26 @@ MUTATIONS = [
     ("tgather cmp integer ge", "tgather.cu",
      "    return gt ? bits > k32 : bits == k32;",
      "    return gt ? bits >= k32 : bits == k32;"),
+    # TCVT to float8_e4m3 on A5 (vcvt): an overflow saturates to 448 instead of NaN
+    ('cvt e4m3 overflow saturates', 'cvt.cu',
+     '    return v > 448.0 ? sign | 0x7Fu : sign | cv_fields(v, 3, -6);',
+     '    return v > 448.0 ? sign | 0x7Eu : sign | cv_fields(v, 3, -6);'),
+    # TCVT to the simulator's MXType: a value below the smallest normal shifted one bit too little
+    ('cvt mx subnormal shift', 'cvt.cu',
+     '    if (oe < 0) { om = (om | (1ll << M)) >> ((1 - oe) & 63); oe = 0; }',
+     '    if (oe < 0) { om = (om | (1ll << M)) >> ((0 - oe) & 63); oe = 0; }'),
+    # TCVT to hifloat8 on A5: a tie goes to the smaller magnitude (the hardware rounds away)
+    ('cvt hifloat8 ties to the lower', 'cvt.cu',
+     '    else code = (a - lo >= hi - a) ? hc : lc;',
+     '    else code = (a - lo > hi - a) ? hc : lc;'),
+    # A2/A3 NonSatTorch TCVT: saturated to int16 instead of int32 before the low bits
+    ('cvt nonsattorch saturates to int16', 'cvt.cu',
+     '        return (u64)(i64)(cv_nan(r) ? 0.0 : cv_clip(r, -2147483648.0, 2147483647.0));',
+     '        return (u64)(i64)(cv_nan(r) ? 0.0 : cv_clip(r, -32768.0, 32767.0));'),
+    # the simulator's hifloat8 table: the 1-bit-exponent codes lose their top mantissa bit
+    ('cvt simulator hifloat8 width 1', 'cvt.cu',
+     'else if (p >> 4 == 1) { eb = 1; rem = p & 0x0Fu; }',
+     'else if (p >> 4 == 1) { eb = 1; rem = p & 0x07u; }'),
     # TGATHER on the CPU simulator: an index outside src0 reads src0[0] instead of giving 0
     ("tgather outside reads", "tgather.cu",
      "else zero_elem(U.p + da, (int)T);",
@@ -393,6 +413,14 @@ VERDICT_MUTATIONS = [
 
 
 PY_MUTATIONS = [
+    # A5's hifloat8 encode in NumPy: a tie goes to the smaller magnitude
+    ("py hifloat8 ties to the lower", "ptogpu/isa/tcvt/semantics_minifloats.py",
+     "        code = np.where(a - lo >= hi - a, order[pos], order[pos - 1])",
+     "        code = np.where(a - lo > hi - a, order[pos], order[pos - 1])"),
+    # A2/A3 NonSatTorch in NumPy: saturated to int16 instead of int32
+    ("py nonsattorch saturates to int16", "ptogpu/isa/tcvt/semantics.py",
+     "        r = np.where(np.isnan(r), 0, np.clip(r, -2.0 ** 31, 2.0 ** 31 - 1)).astype(np.int64)",
+     "        r = np.where(np.isnan(r), 0, np.clip(r, -2.0 ** 15, 2.0 ** 15 - 1)).astype(np.int64)"),
     # TINTERLEAVE on A5, odd width: the hole at h % E == 0 forgotten (every column written)
     ("py tinterleave odd hole", "ptogpu/isa/tinterleave/semantics.py",
      "    return min(VC, 2 * (-(-h // E)) * E)",

@@ -381,7 +381,9 @@ def campaigns(backend: str = "native") -> list[Known]:
                            ("sort_edges", "cpu", 300), ("sort_edges", "a2a3", 300), ("sort_edges", "a5", 300),
                            ("mrgsort_edges", "cpu", 200), ("mrgsort_edges", "a2a3", 200),
                            ("mrgsort_edges", "a5", 200),
-                           ("cvt_edges", "cpu", 300), ("cvt_edges", "a2a3", 300), ("cvt_edges", "a5", 300)):
+                           ("cvt_edges", "cpu", 300), ("cvt_edges", "a2a3", 300), ("cvt_edges", "a5", 300),
+                           ("cvt_minifloats", "cpu", 200), ("cvt_minifloats", "a2a3", 200),
+                           ("cvt_minifloats", "a5", 200)):
             out.append(Known(f"Kernels: {name} {t}: kernel ({backend}) vs NumPy: must agree",
                              load(f"ptogpu.fuzz.suite_kernels:{name}"), f"{t}@numpy", f"{t}@{backend}", "inputs", n,
                              kernel=True))
@@ -638,6 +640,12 @@ EXPECT: dict[str, dict[str, int]] = {
     'Kernels: cvt_edges a2a3: kernel vs NumPy: must agree':
         {},
     'Kernels: cvt_edges a5: kernel vs NumPy: must agree':
+        {},
+    'Kernels: cvt_minifloats cpu: kernel vs NumPy: must agree':
+        {},
+    'Kernels: cvt_minifloats a2a3: kernel vs NumPy: must agree':
+        {},
+    'Kernels: cvt_minifloats a5: kernel vs NumPy: must agree':
         {},
     'A5 SIMT vs A2/A3, Elem Wrap into 1000 elements, shapes up to 48x64: must agree':
         {},
@@ -1077,6 +1085,20 @@ KERNELS: dict[str, dict[str, int]] = {
         {'tile_convert': 12900},
     'Kernels: cvt_edges a5: kernel vs NumPy: must agree':
         {'tile_convert': 12300},
+    'Kernels: cvt_minifloats cpu: kernel vs NumPy: must agree':
+        {'tile_convert': 1800},
+    'Kernels: cvt_minifloats a2a3: kernel vs NumPy: must agree':
+        {'tile_convert': 2800},
+    'Kernels: cvt_minifloats a5: kernel vs NumPy: must agree':
+        {'tile_convert': 1400},
+    'TCVT float32->float8_e4m3.rint 1x2, cpu vs a5, edge values: 8-bit floats':
+        {'tile_convert': 4000},
+    'TCVT float32->float8_e5m2.rint 1x2, cpu vs a5, edge values: 8-bit floats':
+        {'tile_convert': 4000},
+    'TCVT half->hifloat8.round 1x2, cpu vs a5, edge values: 8-bit floats':
+        {'tile_convert': 4000},
+    'TCVT hifloat8->float32.none 1x2, cpu vs a5, edge values: 8-bit floats':
+        {'tile_convert': 4000},
     'TINTERLEAVE CPU sim vs A5, 8x64 int16, even VC: must agree':
         {'interleave': 1000},
     'CPU sim vs A5, Elem Zero, Nz tiles: tile offset rule':

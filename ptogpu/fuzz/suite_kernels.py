@@ -663,6 +663,43 @@ def cvt_edges(a, i, y32, y16, yh, yb, yf, z16, zh, z32, s16):
             pto.TSTORE(_gt(D, 2, 64)(z[k] + j * 128), d)
 
 
+def cvt_minifloats(a, h, c4, c5, c8, y4, y5, yh8, yw, yt16, yt8):
+    """TCVT with the 8-bit floats, where a target has them: float32 and half edge values (the
+    8-bit types' rounding midpoints, overflow, NaN, infinities, denormals) to each 8-bit type the
+    target converts them to, and every code of each 8-bit type to float32 (A5's vcvt; the
+    simulator's MXType and hifloat8 table); where it has none (A2/A3), the NonSatTorch tmp form
+    of float32 -> int16 and half -> int8 under every RoundMode (int32 saturation, then the low
+    bits)."""
+    from ..isa.tcvt.api import letter_for
+    core = pto.current_core()
+    name = lambda T: pto.dtypes.name_of(pto.dtypes.as_dtype(T))          # noqa: E731
+    src, hs = pto.Tile[V, pto.float32, 2, 64](), pto.Tile[V, pto.half, 2, 64]()
+    pto.TLOAD(src, _gt(pto.float32, 2, 64)(a))
+    pto.TLOAD(hs, _gt(pto.half, 2, 64)(h))
+    if core.target.tcvt.minifloats is None:
+        tmp = pto.Tile[V, pto.int32, 2, 64]()
+        d16, d8 = pto.Tile[V, pto.int16, 2, 64](), pto.Tile[V, pto.int8, 2, 64]()
+        for k, mode in enumerate(pto.RoundMode):
+            pto.TCVT(d16, src, tmp, mode, pto.SaturationMode.OFF)
+            pto.TSTORE(_gt(pto.int16, 2, 64)(yt16 + k * 128), d16)
+            pto.TCVT(d8, hs, tmp, mode, pto.SaturationMode.OFF)
+            pto.TSTORE(_gt(pto.int8, 2, 64)(yt8 + k * 128), d8)
+        return
+    for k, s in enumerate((src, hs)):
+        for D, y in ((pto.float8_e4m3, y4), (pto.float8_e5m2, y5), (pto.hifloat8, yh8)):
+            mode = next((m for m in pto.RoundMode if letter_for(core, s.DType, name(D), m) is not None), None)
+            if mode is not None:
+                d = pto.Tile[V, D, 2, 64]()
+                pto.TCVT(d, s, mode)
+                pto.TSTORE(_gt(D, 2, 64)(y + k * 128), d)
+    w = pto.Tile[V, pto.float32, 2, 64]()
+    for k, (S, x) in enumerate(((pto.float8_e4m3, c4), (pto.float8_e5m2, c5), (pto.hifloat8, c8))):
+        t = pto.Tile[V, S, 2, 64]()
+        pto.TLOAD(t, _gt(S, 2, 64)(x))
+        pto.TCVT(w, t, next(m for m in pto.RoundMode if letter_for(core, name(S), "float32", m) is not None))
+        pto.TSTORE(_gt(pto.float32, 2, 64)(yw + k * 128), w)
+
+
 def reg_gather(tab, i16, i32, off, y):
     """Reg::Gather on A5 over a 2 KiB table: b16 <- b8 (zero-extended) on 100 lanes, b16, b32 on
     50 lanes, b64 (a NumOne dst: the first 32 indices); then GatherB of 6 enabled blocks at
@@ -756,6 +793,13 @@ _KS = np.array([0, 1, 2, 3, 7, 0xFFFFFFFF, 0xFFFFFFFE, 0xFFFFFFFD], np.uint32)
 """uint32 k values: small, and the negative scores' two's complements (-1, -2, -3: A5 rounds -1.5 to -2)."""
 _U32_SCORES = np.concatenate([_KS, np.array([4, 8, 0x7FFFFFFF, 0x80000000, 0x80000001], np.uint32)])
 """uint32 scores: every k (ties), its neighbours, and both sides of 2^31 (an unsigned compare)."""
+_F8_POOL = np.concatenate([edge_pool("float32"), np.array(
+    [448.0, 464.0, 465.0, 480.0, -464.0, 57344.0, 61440.0, 61441.0, 2.0 ** -9, 1.5 * 2 ** -10, 2.0 ** -16,
+     3 * 2.0 ** -18, 1.0625, 1.1875, 0.0625 * 13, 40960.0, 40959.0, 32768.0, 49152.0, 2.0 ** -23, 1.5 * 2.0 ** -23,
+     2.0 ** 40, 1e9, -3e9], np.float32)])
+"""float32 values the 8-bit floats treat specially: e4m3's largest (448), its ties to it and to NaN
+(464, 480), e5m2's (57344, 61440), denormal steps and ties, mantissa ties, hifloat8's largest
+(32768), its infinity threshold (40960), its denormals (2^-23 ...), past int32 (NonSatTorch)."""
 _HKS = np.array([0, 1, 2, 3, 7, 2049, 2051, 4099, 32767, 32768, 65535], np.uint16)
 """uint16 k values: small, and some that A2/A3 rounds to half (ties to even, past 2048)."""
 _HSCORES = np.array([0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, -0.5, -1.0, np.nan, np.inf, -np.inf, 65504.0, 7.0, 2048.0,
@@ -847,6 +891,14 @@ FUZZ = {
                                    "mh": (512, pto.half), "df": (512, pto.float32), "dh": (1024, pto.half),
                                    "cf": (8, pto.int32), "ch": (8, pto.int32), "d8": (256, pto.uint8),
                                    "d64": (32, pto.uint64)}, pair="a5@numpy:a5@native"),
+    "cvt_minifloats": dict(inputs={"a": picks(128, _F8_POOL, "float32", 0.7), "h": values(128, "half", "edges"),
+                                   "c4": values(128, "float8_e4m3", "bits"), "c5": values(128, "float8_e5m2", "bits"),
+                                   "c8": values(128, "hifloat8", "bits")},
+                           outputs={"y4": (256, pto.float8_e4m3), "y5": (256, pto.float8_e5m2),
+                                    "yh8": (256, pto.hifloat8), "yw": (3 * 128, pto.float32),
+                                    "yt16": (len(pto.RoundMode) * 128, pto.int16),
+                                    "yt8": (len(pto.RoundMode) * 128, pto.int8)},
+                           pair="a5@numpy:a5@native"),
     "cvt_edges": dict(inputs={"a": picks(128, _CVT_POOL, "float32", 0.6), "i": values(128, "int32", "edges")},
                       outputs={"y32": (7 * 128, pto.int32), "y16": (7 * 128, pto.int16), "yh": (7 * 128, pto.half),
                                "yb": (7 * 128, pto.bfloat16), "yf": (7 * 128, pto.float32), "z16": (256, pto.int16), "zh": (256, pto.half),
