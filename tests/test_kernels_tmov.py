@@ -100,3 +100,40 @@ def test_a5_relayouts_give_the_numpy_bytes(form, monkeypatch, kernel_backend):
             assert got["numpy"] == got[kernel_backend], (form, T, shapes)
             cases += got["numpy"][0] == "ok"
     assert cases >= 10 and sum(ran) >= cases // 2, (cases, sum(ran))
+
+
+def test_the_simulators_converting_tmov_runs_tcvts_kernel_as_numpy(monkeypatch, kernel_backend):
+    """cpu/TMov.hpp assigns element by element: between types, a C++ cast (toward zero, no
+    saturation; the 8-bit floats' classes too) -- the simulator's TCVT cast, which TCVT's kernel
+    runs; every pair of types, over edge values and random bits."""
+    import ptogpu.isa.tcvt.kernels as C
+    from ptogpu.execution.inputs import edge_pool
+    ran = []
+    real = C.run
+    monkeypatch.setattr(C, "run", lambda *a, **k: ran.append(real(*a, **k)) or ran[-1])
+    types = ("int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "half", "bfloat16", "float32",
+             "float8_e4m3", "float8_e5m2", "hifloat8")
+    rng = np.random.default_rng(5)
+    for S in types:
+        ss = np.dtype(pto.dtypes.storage(pto.dtypes.as_dtype(S))).itemsize
+        ub = rng.integers(0, 256, 0x8000, dtype=np.uint8)
+        pool = edge_pool(S).view(np.uint8)
+        ub[:pool.size] = pool
+        for D in types:
+            if D == S:
+                continue
+            got = {}
+            for be in ("numpy", kernel_backend):
+                with pto.Core("cpu", be) as core:
+                    core.write("ub", 0, ub)
+                    vc = min(40, 256 // ss)
+                    src = pto.Tile[V, getattr(pto, S), 4, 256 // ss, RM, 3, vc]()
+                    dst = pto.Tile[V, getattr(pto, D), 4, 256 // ss, RM, 3, vc]()
+                    pto.TASSIGN(src, 0x0)
+                    pto.TASSIGN(dst, 0x4000)
+                    with warnings.catch_warnings():
+                        warnings.simplefilter("ignore")
+                        pto.TMOV(dst, src)
+                    got[be] = core.read("ub", 0, 0x8000).tobytes()
+            assert got["numpy"] == got[kernel_backend], (S, D)
+    assert sum(ran) == len(types) * (len(types) - 1), sum(ran)

@@ -1086,7 +1086,7 @@ KERNELS: dict[str, dict[str, int]] = {
     'Kernels: cvt_edges a5: kernel vs NumPy: must agree':
         {'tile_convert': 12300},
     'Kernels: cvt_minifloats cpu: kernel vs NumPy: must agree':
-        {'tile_convert': 1800},
+        {'tile_convert': 2200},
     'Kernels: cvt_minifloats a2a3: kernel vs NumPy: must agree':
         {'tile_convert': 2800},
     'Kernels: cvt_minifloats a5: kernel vs NumPy: must agree':

@@ -663,13 +663,13 @@ def cvt_edges(a, i, y32, y16, yh, yb, yf, z16, zh, z32, s16):
             pto.TSTORE(_gt(D, 2, 64)(z[k] + j * 128), d)
 
 
-def cvt_minifloats(a, h, c4, c5, c8, y4, y5, yh8, yw, yt16, yt8):
+def cvt_minifloats(a, h, c4, c5, c8, y4, y5, yh8, yw, yt16, yt8, ym16, ym8):
     """TCVT with the 8-bit floats, where a target has them: float32 and half edge values (the
     8-bit types' rounding midpoints, overflow, NaN, infinities, denormals) to each 8-bit type the
     target converts them to, and every code of each 8-bit type to float32 (A5's vcvt; the
     simulator's MXType and hifloat8 table); where it has none (A2/A3), the NonSatTorch tmp form
     of float32 -> int16 and half -> int8 under every RoundMode (int32 saturation, then the low
-    bits)."""
+    bits). On the simulator, TMOV between types too (its element loop assigns: a C++ cast)."""
     from ..isa.tcvt.api import letter_for
     core = pto.current_core()
     name = lambda T: pto.dtypes.name_of(pto.dtypes.as_dtype(T))          # noqa: E731
@@ -698,6 +698,12 @@ def cvt_minifloats(a, h, c4, c5, c8, y4, y5, yh8, yw, yt16, yt8):
         pto.TLOAD(t, _gt(S, 2, 64)(x))
         pto.TCVT(w, t, next(m for m in pto.RoundMode if letter_for(core, name(S), "float32", m) is not None))
         pto.TSTORE(_gt(pto.float32, 2, 64)(yw + k * 128), w)
+    if core.target.tmov.engine == "elements":
+        m16, m8 = pto.Tile[V, pto.int16, 2, 64](), pto.Tile[V, pto.float8_e5m2, 2, 64]()
+        pto.TMOV(m16, src)
+        pto.TSTORE(_gt(pto.int16, 2, 64)(ym16), m16)
+        pto.TMOV(m8, hs)
+        pto.TSTORE(_gt(pto.float8_e5m2, 2, 64)(ym8), m8)
 
 
 def reg_gather(tab, i16, i32, off, y):
@@ -897,7 +903,8 @@ FUZZ = {
                            outputs={"y4": (256, pto.float8_e4m3), "y5": (256, pto.float8_e5m2),
                                     "yh8": (256, pto.hifloat8), "yw": (3 * 128, pto.float32),
                                     "yt16": (len(pto.RoundMode) * 128, pto.int16),
-                                    "yt8": (len(pto.RoundMode) * 128, pto.int8)},
+                                    "yt8": (len(pto.RoundMode) * 128, pto.int8), "ym16": (128, pto.int16),
+                                    "ym8": (128, pto.float8_e5m2)},
                            pair="a5@numpy:a5@native"),
     "cvt_edges": dict(inputs={"a": picks(128, _CVT_POOL, "float32", 0.6), "i": values(128, "int32", "edges")},
                       outputs={"y32": (7 * 128, pto.int32), "y16": (7 * 128, pto.int16), "yh": (7 * 128, pto.half),

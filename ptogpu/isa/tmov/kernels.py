@@ -4,7 +4,9 @@ simulator's element loop, A2/A3's 32-byte bursts, A5's row copy) from the tiles'
 engine word, not from the NumPy semantics it is checked against. Plain tiles only -- this
 core's, in UB, row-major, without boxes, of one element type. A5's relayouts (ND -> NZ and ZN in
 UB, Vec -> Mat into L1) run ``tile_move_map``, unit by unit, its address maps written out there.
-A conversion and Mat -> Vec run NumPy. Returns False where NumPy must run (it wrote nothing)."""
+The simulator's conversion (its element loop assigns: a C++ cast) runs TCVT's kernel,
+``tile_convert``, as the simulator's cast toward zero without saturation. Mat -> Vec and the
+NPUs' copies between types run NumPy. Returns False where NumPy must run (it wrote nothing)."""
 from __future__ import annotations
 
 from ...backend import kernel_ok
@@ -24,6 +26,9 @@ def _plain(core, t) -> bool:
 def run(core, dst, src) -> bool:
     """``TMOV(dst, src)`` as the kernel; False: NumPy."""
     engine = core.target.tmov.engine
+    if engine == "elements" and src.DType != dst.DType and _plain(core, dst) and _plain(core, src):
+        from ..tcvt.kernels import run as convert       # (cpu/TMov.hpp:27-32: SetElement(GetElement))
+        return convert(core, dst, src, "Z", False)
     if engine not in ENGINES or src.DType != dst.DType or not (_plain(core, dst) and _plain(core, src)):
         return False
     if not use_kernels(core) or not kernel_ok(core, dst, src):
