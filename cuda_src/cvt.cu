@@ -81,6 +81,14 @@ PTO_DEV double cv_integral(double x, int L) {
     }
 }
 
+// n >= 0 to the nearest integral value, ties to even (the binary formats' rounding).
+PTO_DEV double cv_rne(double n) {
+    double r = cv_floor(n);
+    const double frac = n - r;
+    if (frac > 0.5 || (frac == 0.5 && cv_floor(r * 0.5) * 2.0 != r)) r += 1.0;
+    return r;
+}
+
 // double -> a binary float of `mb` mantissa bits and exponents [1 - bias, bias], nearest-even,
 // as the type's bits (sign at bit 1 + mb + eb - 1); overflow to infinity. NaN: the caller's.
 PTO_DEV u32 cv_round_bits(double x, int mb, int eb) {
@@ -98,10 +106,7 @@ PTO_DEV u32 cv_round_bits(double x, int mb, int eb) {
         qe = 1 - bias - mb;
     }
     const double q = fb_p2(qe);
-    const double n = a / q;                                            // exact: a power-of-two scale
-    double r = cv_floor(n);
-    const double frac = n - r;
-    if (frac > 0.5 || (frac == 0.5 && cv_floor(r * 0.5) * 2.0 != r)) r += 1.0;
+    const double r = cv_rne(a / q);                                    // exact: a power-of-two scale
     // r * q: the value; back to bits
     u64 ri = (u64)r;
     int e2 = qe;
@@ -187,11 +192,7 @@ PTO_DEV double cv_quantize(double a, int mb, int emin) {
     if (a == 0.0) return 0.0;
     const int ex = (int)((cv_b(a) >> 52) & 2047) - 1023;
     const double q = fb_p2((ex < emin ? emin : ex) - mb);
-    const double n = a / q;
-    double r = cv_floor(n);
-    const double frac = n - r;
-    if (frac > 0.5 || (frac == 0.5 && cv_floor(r * 0.5) * 2.0 != r)) r += 1.0;
-    return r * q;
+    return cv_rne(a / q) * q;
 }
 
 // A value v >= 0 the format holds exactly (mb mantissa bits, normal exponents from emin) as its

@@ -78,6 +78,10 @@ MUTATIONS = [
     ('cvt simulator hifloat8 width 1', 'cvt.cu',
      'else if (p >> 4 == 1) { eb = 1; rem = p & 0x0Fu; }',
      'else if (p >> 4 == 1) { eb = 1; rem = p & 0x07u; }'),
+    # A5 MGATHER: 2-byte data under Wrap dispatched to the Clamp lanes
+    ('a5 dispatch 2-byte wrap as clamp', 'mgather_impl.cuh',
+     '    case OOB_WRAP * 16 + 2: CALL(2, OOB_WRAP); break;                                        \\',
+     '    case OOB_WRAP * 16 + 2: CALL(2, OOB_CLAMP); break;                                       \\'),
     # TGATHER on the CPU simulator: an index outside src0 reads src0[0] instead of giving 0
     ("tgather outside reads", "tgather.cu",
      "else zero_elem(U.p + da, (int)T);",

@@ -11,6 +11,8 @@ the current build finds, for updating :data:`EXPECT` after a deliberate change o
 """
 from __future__ import annotations
 
+import itertools
+
 from dataclasses import dataclass, field
 
 from ..execution.config import FuzzConfig
@@ -387,6 +389,20 @@ def campaigns(backend: str = "native") -> list[Known]:
             out.append(Known(f"Kernels: {name} {t}: kernel ({backend}) vs NumPy: must agree",
                              load(f"ptogpu.fuzz.suite_kernels:{name}"), f"{t}@numpy", f"{t}@{backend}", "inputs", n,
                              kernel=True))
+        # MGATHER's kernels over every element size, index type and OOB mode each target takes
+        # (the NPUs: 1-, 2- and 4-byte data, 32-bit indices; the simulator: any), Elem and Row:
+        # the template arms of the launches, against the NumPy semantics (Undefined on indices
+        # inside the table: an instance that faults leaves the call to NumPy)
+        sweep = [(m, dt, oob, ("int32", "uint32")[j // 2 % 2], ("a5.simt", "a2a3")[(j + j // 4) % 2])
+                 for j, (m, dt, oob) in enumerate(itertools.product(("elem", "row"), ("int8", "int16", "float32"),
+                                                                     ("undefined", "clamp", "wrap", "zero")))]
+        sweep += [(m, dt, ("undefined", "clamp", "wrap", "zero")[j % 4], ("int16", "uint16", "int64", "uint32", "int32")[j % 5],
+                   "cpu") for j, (m, dt) in enumerate(itertools.product(("elem", "row"), ("int8", "int16", "float32", "int64")))]
+        for mode, dt, oob, it, t in sweep:
+            cfg = FuzzConfig(mode=mode, rows=6, cols=20, table_size=250, oob=oob, dtype=dt, index_dtype=it)
+            out.append(Known(f"MGATHER {mode.capitalize()} {oob.capitalize()} {dt}/{it} 6x20, {t}: kernel ({backend}) vs "
+                             "NumPy: must agree", cfg, f"{t.split('.')[0]}@numpy", f"{t}@{backend}",
+                             "uniform" if oob == "undefined" else "mixed", 100, kernel=True))
         # the A5 launches' per-thread code (what a GPU runs: each lane its own thread; the native
         # launch runs the threads one after another, instead of its lock-step warps)
         for what, cfg, a, gen in (
@@ -927,6 +943,70 @@ EXPECT: dict[str, dict[str, int]] = {
         {},
     'TSORT32 int32 cpu 2x40, dup: kernel vs NumPy: must agree':
         {},
+    'MGATHER Elem Undefined int8/int32 6x20, a5.simt: kernel vs NumPy: must agree':
+        {},
+    'MGATHER Elem Clamp int8/int32 6x20, a2a3: kernel vs NumPy: must agree':
+        {},
+    'MGATHER Elem Wrap int8/uint32 6x20, a5.simt: kernel vs NumPy: must agree':
+        {},
+    'MGATHER Elem Zero int8/uint32 6x20, a2a3: kernel vs NumPy: must agree':
+        {},
+    'MGATHER Elem Undefined int16/int32 6x20, a2a3: kernel vs NumPy: must agree':
+        {},
+    'MGATHER Elem Clamp int16/int32 6x20, a5.simt: kernel vs NumPy: must agree':
+        {},
+    'MGATHER Elem Wrap int16/uint32 6x20, a2a3: kernel vs NumPy: must agree':
+        {},
+    'MGATHER Elem Zero int16/uint32 6x20, a5.simt: kernel vs NumPy: must agree':
+        {},
+    'MGATHER Elem Undefined float32/int32 6x20, a5.simt: kernel vs NumPy: must agree':
+        {},
+    'MGATHER Elem Clamp float32/int32 6x20, a2a3: kernel vs NumPy: must agree':
+        {},
+    'MGATHER Elem Wrap float32/uint32 6x20, a5.simt: kernel vs NumPy: must agree':
+        {},
+    'MGATHER Elem Zero float32/uint32 6x20, a2a3: kernel vs NumPy: must agree':
+        {},
+    'MGATHER Row Undefined int8/int32 6x20, a2a3: kernel vs NumPy: must agree':
+        {},
+    'MGATHER Row Clamp int8/int32 6x20, a5.simt: kernel vs NumPy: must agree':
+        {},
+    'MGATHER Row Wrap int8/uint32 6x20, a2a3: kernel vs NumPy: must agree':
+        {},
+    'MGATHER Row Zero int8/uint32 6x20, a5.simt: kernel vs NumPy: must agree':
+        {},
+    'MGATHER Row Undefined int16/int32 6x20, a5.simt: kernel vs NumPy: must agree':
+        {},
+    'MGATHER Row Clamp int16/int32 6x20, a2a3: kernel vs NumPy: must agree':
+        {},
+    'MGATHER Row Wrap int16/uint32 6x20, a5.simt: kernel vs NumPy: must agree':
+        {},
+    'MGATHER Row Zero int16/uint32 6x20, a2a3: kernel vs NumPy: must agree':
+        {},
+    'MGATHER Row Undefined float32/int32 6x20, a2a3: kernel vs NumPy: must agree':
+        {},
+    'MGATHER Row Clamp float32/int32 6x20, a5.simt: kernel vs NumPy: must agree':
+        {},
+    'MGATHER Row Wrap float32/uint32 6x20, a2a3: kernel vs NumPy: must agree':
+        {},
+    'MGATHER Row Zero float32/uint32 6x20, a5.simt: kernel vs NumPy: must agree':
+        {},
+    'MGATHER Elem Undefined int8/int16 6x20, cpu: kernel vs NumPy: must agree':
+        {},
+    'MGATHER Elem Clamp int16/uint16 6x20, cpu: kernel vs NumPy: must agree':
+        {},
+    'MGATHER Elem Wrap float32/int64 6x20, cpu: kernel vs NumPy: must agree':
+        {},
+    'MGATHER Elem Zero int64/uint32 6x20, cpu: kernel vs NumPy: must agree':
+        {},
+    'MGATHER Row Undefined int8/int32 6x20, cpu: kernel vs NumPy: must agree':
+        {},
+    'MGATHER Row Clamp int16/int16 6x20, cpu: kernel vs NumPy: must agree':
+        {},
+    'MGATHER Row Wrap float32/uint16 6x20, cpu: kernel vs NumPy: must agree':
+        {},
+    'MGATHER Row Zero int64/int64 6x20, cpu: kernel vs NumPy: must agree':
+        {},
 }
 
 
@@ -1237,6 +1317,70 @@ KERNELS: dict[str, dict[str, int]] = {
         {'mgather_a2a3_row_nd': 300},
     'TGATHERB a5 int8 4x72: kernel vs NumPy: must agree':
         {'tgatherb_a5': 200},
+    'MGATHER Elem Undefined int8/int32 6x20, a5.simt: kernel vs NumPy: must agree':
+        {'mgather_a5_elem': 100},
+    'MGATHER Elem Clamp int8/int32 6x20, a2a3: kernel vs NumPy: must agree':
+        {'mgather_a2a3_elem_nd': 100},
+    'MGATHER Elem Wrap int8/uint32 6x20, a5.simt: kernel vs NumPy: must agree':
+        {'mgather_a5_elem': 100},
+    'MGATHER Elem Zero int8/uint32 6x20, a2a3: kernel vs NumPy: must agree':
+        {'mgather_a2a3_elem_nd': 100},
+    'MGATHER Elem Undefined int16/int32 6x20, a2a3: kernel vs NumPy: must agree':
+        {'mgather_a2a3_elem_nd': 100},
+    'MGATHER Elem Clamp int16/int32 6x20, a5.simt: kernel vs NumPy: must agree':
+        {'mgather_a5_elem': 100},
+    'MGATHER Elem Wrap int16/uint32 6x20, a2a3: kernel vs NumPy: must agree':
+        {'mgather_a2a3_elem_nd': 100},
+    'MGATHER Elem Zero int16/uint32 6x20, a5.simt: kernel vs NumPy: must agree':
+        {'mgather_a5_elem': 100},
+    'MGATHER Elem Undefined float32/int32 6x20, a5.simt: kernel vs NumPy: must agree':
+        {'mgather_a5_elem': 100},
+    'MGATHER Elem Clamp float32/int32 6x20, a2a3: kernel vs NumPy: must agree':
+        {'mgather_a2a3_elem_nd': 100},
+    'MGATHER Elem Wrap float32/uint32 6x20, a5.simt: kernel vs NumPy: must agree':
+        {'mgather_a5_elem': 100},
+    'MGATHER Elem Zero float32/uint32 6x20, a2a3: kernel vs NumPy: must agree':
+        {'mgather_a2a3_elem_nd': 100},
+    'MGATHER Row Undefined int8/int32 6x20, a2a3: kernel vs NumPy: must agree':
+        {'mgather_a2a3_row_nd': 100},
+    'MGATHER Row Clamp int8/int32 6x20, a5.simt: kernel vs NumPy: must agree':
+        {'mgather_a5_row': 100},
+    'MGATHER Row Wrap int8/uint32 6x20, a2a3: kernel vs NumPy: must agree':
+        {'mgather_a2a3_row_nd': 100},
+    'MGATHER Row Zero int8/uint32 6x20, a5.simt: kernel vs NumPy: must agree':
+        {'mgather_a5_row': 100},
+    'MGATHER Row Undefined int16/int32 6x20, a5.simt: kernel vs NumPy: must agree':
+        {'mgather_a5_row': 100},
+    'MGATHER Row Clamp int16/int32 6x20, a2a3: kernel vs NumPy: must agree':
+        {'mgather_a2a3_row_nd': 100},
+    'MGATHER Row Wrap int16/uint32 6x20, a5.simt: kernel vs NumPy: must agree':
+        {'mgather_a5_row': 100},
+    'MGATHER Row Zero int16/uint32 6x20, a2a3: kernel vs NumPy: must agree':
+        {'mgather_a2a3_row_nd': 100},
+    'MGATHER Row Undefined float32/int32 6x20, a2a3: kernel vs NumPy: must agree':
+        {'mgather_a2a3_row_nd': 100},
+    'MGATHER Row Clamp float32/int32 6x20, a5.simt: kernel vs NumPy: must agree':
+        {'mgather_a5_row': 100},
+    'MGATHER Row Wrap float32/uint32 6x20, a2a3: kernel vs NumPy: must agree':
+        {'mgather_a2a3_row_nd': 100},
+    'MGATHER Row Zero float32/uint32 6x20, a5.simt: kernel vs NumPy: must agree':
+        {'mgather_a5_row': 100},
+    'MGATHER Elem Undefined int8/int16 6x20, cpu: kernel vs NumPy: must agree':
+        {'mgather_cpu': 100},
+    'MGATHER Elem Clamp int16/uint16 6x20, cpu: kernel vs NumPy: must agree':
+        {'mgather_cpu': 100},
+    'MGATHER Elem Wrap float32/int64 6x20, cpu: kernel vs NumPy: must agree':
+        {'mgather_cpu': 100},
+    'MGATHER Elem Zero int64/uint32 6x20, cpu: kernel vs NumPy: must agree':
+        {'mgather_cpu': 100},
+    'MGATHER Row Undefined int8/int32 6x20, cpu: kernel vs NumPy: must agree':
+        {'mgather_cpu': 100},
+    'MGATHER Row Clamp int16/int16 6x20, cpu: kernel vs NumPy: must agree':
+        {'mgather_cpu': 100},
+    'MGATHER Row Wrap float32/uint16 6x20, cpu: kernel vs NumPy: must agree':
+        {'mgather_cpu': 100},
+    'MGATHER Row Zero int64/int64 6x20, cpu: kernel vs NumPy: must agree':
+        {'mgather_cpu': 100},
 }
 
 
