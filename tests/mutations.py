@@ -82,6 +82,10 @@ MUTATIONS = [
     ('a5 dispatch 2-byte wrap as clamp', 'mgather_impl.cuh',
      '    case OOB_WRAP * 16 + 2: CALL(2, OOB_WRAP); break;                                        \\',
      '    case OOB_WRAP * 16 + 2: CALL(2, OOB_CLAMP); break;                                       \\'),
+    # MSCATTER Max/Min on 16-bit integers: compared as 32-bit values (the sign bit lost)
+    ('mscatter 16-bit max min compare width', 'mscatter.cu',
+     '    const int bits = dt <= DT_U8 ? 8 : dt <= DT_U16 ? 16 : dt <= DT_U32 ? 32 : 64;',
+     '    const int bits = dt <= DT_U8 ? 8 : dt <= DT_U16 ? 32 : dt <= DT_U32 ? 32 : 64;'),
     # TGATHER on the CPU simulator: an index outside src0 reads src0[0] instead of giving 0
     ("tgather outside reads", "tgather.cu",
      "else zero_elem(U.p + da, (int)T);",

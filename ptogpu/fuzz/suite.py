@@ -403,6 +403,25 @@ def campaigns(backend: str = "native") -> list[Known]:
             out.append(Known(f"MGATHER {mode.capitalize()} {oob.capitalize()} {dt}/{it} 6x20, {t}: kernel ({backend}) vs "
                              "NumPy: must agree", cfg, f"{t.split('.')[0]}@numpy", f"{t}@{backend}",
                              "uniform" if oob == "undefined" else "mixed", 100, kernel=True))
+        # MSCATTER's kernels over every element type and atomic each target takes (the simulator:
+        # any; A2/A3: plain and Add; A5: Add on 16- and 32-bit floats and int32, Max/Min on the
+        # 32-bit types), OOB modes and index types in turn; indices of every kind (mixed: out of
+        # range too), colliding ones under Undefined (dup)
+        oobs, its = ("skip", "clamp", "wrap", "undefined"), ("int32", "uint32")
+        msw = [(dt, at, "cpu") for j, dt in enumerate(("int8", "int16", "half", "bfloat16", "int32", "float32", "int64"))
+               for at in (("none", "add", "max", "min")[j % 4], ("none", "add", "max", "min")[(j + 2) % 4])]
+        msw += [(dt, at, "a2a3") for dt in ("int8", "int16", "half", "bfloat16", "int32", "float32")
+                for at in ("none", "add")]
+        a5 = [(dt, at) for dt in ("int8", "int16", "half", "bfloat16", "int32", "float32")
+              for at in ("none", "add", "max", "min")
+              if at == "none" or (at == "add" and dt in ("half", "bfloat16", "int32", "float32"))
+              or dt in ("int32", "float32")]
+        msw += [(dt, at, "a5.default") for dt, at in a5] + [(dt, at, "a5.last") for dt, at in a5[1::2]]
+        for j, (dt, at, t) in enumerate(msw):
+            cfg = S(rows=6, cols=20, slots=96, atomic=at, dtype=dt, oob=oobs[j % 4], index_dtype=its[j // 4 % 2])
+            out.append(Known(f"MSCATTER {at.capitalize()} {oobs[j % 4].capitalize()} {dt}/{its[j // 4 % 2]} 6x20, {t}: "
+                             f"kernel ({backend}) vs NumPy: must agree", cfg, f"{t}@numpy", f"{t}@{backend}",
+                             "dup" if oobs[j % 4] == "undefined" else "mixed", 40, kernel=True))
         # the A5 launches' per-thread code (what a GPU runs: each lane its own thread; the native
         # launch runs the threads one after another, instead of its lock-step warps)
         for what, cfg, a, gen in (
@@ -1007,6 +1026,100 @@ EXPECT: dict[str, dict[str, int]] = {
         {},
     'MGATHER Row Zero int64/int64 6x20, cpu: kernel vs NumPy: must agree':
         {},
+    'MSCATTER None Skip int8/int32 6x20, cpu: kernel vs NumPy: must agree':
+        {},
+    'MSCATTER Max Clamp int8/int32 6x20, cpu: kernel vs NumPy: must agree':
+        {},
+    'MSCATTER Add Wrap int16/int32 6x20, cpu: kernel vs NumPy: must agree':
+        {},
+    'MSCATTER Min Undefined int16/int32 6x20, cpu: kernel vs NumPy: must agree':
+        {},
+    'MSCATTER Max Skip half/uint32 6x20, cpu: kernel vs NumPy: must agree':
+        {},
+    'MSCATTER None Clamp half/uint32 6x20, cpu: kernel vs NumPy: must agree':
+        {},
+    'MSCATTER Min Wrap bfloat16/uint32 6x20, cpu: kernel vs NumPy: must agree':
+        {},
+    'MSCATTER Add Undefined bfloat16/uint32 6x20, cpu: kernel vs NumPy: must agree':
+        {},
+    'MSCATTER None Skip int32/int32 6x20, cpu: kernel vs NumPy: must agree':
+        {},
+    'MSCATTER Max Clamp int32/int32 6x20, cpu: kernel vs NumPy: must agree':
+        {},
+    'MSCATTER Add Wrap float32/int32 6x20, cpu: kernel vs NumPy: must agree':
+        {},
+    'MSCATTER Min Undefined float32/int32 6x20, cpu: kernel vs NumPy: must agree':
+        {},
+    'MSCATTER Max Skip int64/uint32 6x20, cpu: kernel vs NumPy: must agree':
+        {},
+    'MSCATTER None Clamp int64/uint32 6x20, cpu: kernel vs NumPy: must agree':
+        {},
+    'MSCATTER None Wrap int8/uint32 6x20, a2a3: kernel vs NumPy: must agree':
+        {},
+    'MSCATTER Add Undefined int8/uint32 6x20, a2a3: kernel vs NumPy: must agree':
+        {},
+    'MSCATTER None Skip int16/int32 6x20, a2a3: kernel vs NumPy: must agree':
+        {},
+    'MSCATTER Add Clamp int16/int32 6x20, a2a3: kernel vs NumPy: must agree':
+        {},
+    'MSCATTER None Wrap half/int32 6x20, a2a3: kernel vs NumPy: must agree':
+        {},
+    'MSCATTER Add Undefined half/int32 6x20, a2a3: kernel vs NumPy: must agree':
+        {},
+    'MSCATTER None Skip bfloat16/uint32 6x20, a2a3: kernel vs NumPy: must agree':
+        {},
+    'MSCATTER Add Clamp bfloat16/uint32 6x20, a2a3: kernel vs NumPy: must agree':
+        {},
+    'MSCATTER None Wrap int32/uint32 6x20, a2a3: kernel vs NumPy: must agree':
+        {},
+    'MSCATTER Add Undefined int32/uint32 6x20, a2a3: kernel vs NumPy: must agree':
+        {},
+    'MSCATTER None Skip float32/int32 6x20, a2a3: kernel vs NumPy: must agree':
+        {},
+    'MSCATTER Add Clamp float32/int32 6x20, a2a3: kernel vs NumPy: must agree':
+        {},
+    'MSCATTER None Wrap int8/int32 6x20, a5.default: kernel vs NumPy: must agree':
+        {'race': 40},
+    'MSCATTER None Undefined int16/int32 6x20, a5.default: kernel vs NumPy: must agree':
+        {'race': 40},
+    'MSCATTER None Skip half/uint32 6x20, a5.default: kernel vs NumPy: must agree':
+        {'race': 40},
+    'MSCATTER Add Clamp half/uint32 6x20, a5.default: kernel vs NumPy: must agree':
+        {'race': 40},
+    'MSCATTER None Wrap bfloat16/uint32 6x20, a5.default: kernel vs NumPy: must agree':
+        {'race': 40},
+    'MSCATTER Add Undefined bfloat16/uint32 6x20, a5.default: kernel vs NumPy: must agree':
+        {'race': 40},
+    'MSCATTER None Skip int32/int32 6x20, a5.default: kernel vs NumPy: must agree':
+        {'race': 40},
+    'MSCATTER Add Clamp int32/int32 6x20, a5.default: kernel vs NumPy: must agree':
+        {'race': 40},
+    'MSCATTER Max Wrap int32/int32 6x20, a5.default: kernel vs NumPy: must agree':
+        {'race': 40},
+    'MSCATTER Min Undefined int32/int32 6x20, a5.default: kernel vs NumPy: must agree':
+        {'race': 40},
+    'MSCATTER None Skip float32/uint32 6x20, a5.default: kernel vs NumPy: must agree':
+        {'race': 40},
+    'MSCATTER Add Clamp float32/uint32 6x20, a5.default: kernel vs NumPy: must agree':
+        {'race': 40},
+    'MSCATTER Max Wrap float32/uint32 6x20, a5.default: kernel vs NumPy: must agree':
+        {'race': 40},
+    'MSCATTER Min Undefined float32/uint32 6x20, a5.default: kernel vs NumPy: must agree':
+        {'race': 40},
+    'MSCATTER None Skip int16/int32 6x20, a5.last: kernel vs NumPy: must agree':
+        {},
+    'MSCATTER Add Clamp half/int32 6x20, a5.last: kernel vs NumPy: must agree':
+        {'race': 40},
+    'MSCATTER Add Wrap bfloat16/int32 6x20, a5.last: kernel vs NumPy: must agree':
+        {'race': 40},
+    'MSCATTER Add Undefined int32/int32 6x20, a5.last: kernel vs NumPy: must agree':
+        {'race': 40},
+    'MSCATTER Min Skip int32/uint32 6x20, a5.last: kernel vs NumPy: must agree':
+        {'race': 40},
+    'MSCATTER Add Clamp float32/uint32 6x20, a5.last: kernel vs NumPy: must agree':
+        {'race': 40},
+    'MSCATTER Min Wrap float32/uint32 6x20, a5.last: kernel vs NumPy: must agree':
+        {'race': 40},
 }
 
 
@@ -1381,6 +1494,100 @@ KERNELS: dict[str, dict[str, int]] = {
         {'mgather_cpu': 100},
     'MGATHER Row Zero int64/int64 6x20, cpu: kernel vs NumPy: must agree':
         {'mgather_cpu': 100},
+    'MSCATTER None Skip int8/int32 6x20, cpu: kernel vs NumPy: must agree':
+        {'mscatter_seq': 40},
+    'MSCATTER Max Clamp int8/int32 6x20, cpu: kernel vs NumPy: must agree':
+        {'mscatter_seq': 40},
+    'MSCATTER Add Wrap int16/int32 6x20, cpu: kernel vs NumPy: must agree':
+        {'mscatter_seq': 40},
+    'MSCATTER Min Undefined int16/int32 6x20, cpu: kernel vs NumPy: must agree':
+        {'mscatter_seq': 40},
+    'MSCATTER Max Skip half/uint32 6x20, cpu: kernel vs NumPy: must agree':
+        {'mscatter_seq': 40},
+    'MSCATTER None Clamp half/uint32 6x20, cpu: kernel vs NumPy: must agree':
+        {'mscatter_seq': 40},
+    'MSCATTER Min Wrap bfloat16/uint32 6x20, cpu: kernel vs NumPy: must agree':
+        {'mscatter_seq': 40},
+    'MSCATTER Add Undefined bfloat16/uint32 6x20, cpu: kernel vs NumPy: must agree':
+        {'mscatter_seq': 40},
+    'MSCATTER None Skip int32/int32 6x20, cpu: kernel vs NumPy: must agree':
+        {'mscatter_seq': 40},
+    'MSCATTER Max Clamp int32/int32 6x20, cpu: kernel vs NumPy: must agree':
+        {'mscatter_seq': 40},
+    'MSCATTER Add Wrap float32/int32 6x20, cpu: kernel vs NumPy: must agree':
+        {'mscatter_seq': 40},
+    'MSCATTER Min Undefined float32/int32 6x20, cpu: kernel vs NumPy: must agree':
+        {'mscatter_seq': 40},
+    'MSCATTER Max Skip int64/uint32 6x20, cpu: kernel vs NumPy: must agree':
+        {'mscatter_seq': 40},
+    'MSCATTER None Clamp int64/uint32 6x20, cpu: kernel vs NumPy: must agree':
+        {'mscatter_seq': 40},
+    'MSCATTER None Wrap int8/uint32 6x20, a2a3: kernel vs NumPy: must agree':
+        {'mscatter_seq': 40},
+    'MSCATTER Add Undefined int8/uint32 6x20, a2a3: kernel vs NumPy: must agree':
+        {'mscatter_seq': 40},
+    'MSCATTER None Skip int16/int32 6x20, a2a3: kernel vs NumPy: must agree':
+        {'mscatter_seq': 40},
+    'MSCATTER Add Clamp int16/int32 6x20, a2a3: kernel vs NumPy: must agree':
+        {'mscatter_seq': 40},
+    'MSCATTER None Wrap half/int32 6x20, a2a3: kernel vs NumPy: must agree':
+        {'mscatter_seq': 40},
+    'MSCATTER Add Undefined half/int32 6x20, a2a3: kernel vs NumPy: must agree':
+        {'mscatter_seq': 40},
+    'MSCATTER None Skip bfloat16/uint32 6x20, a2a3: kernel vs NumPy: must agree':
+        {'mscatter_seq': 40},
+    'MSCATTER Add Clamp bfloat16/uint32 6x20, a2a3: kernel vs NumPy: must agree':
+        {'mscatter_seq': 40},
+    'MSCATTER None Wrap int32/uint32 6x20, a2a3: kernel vs NumPy: must agree':
+        {'mscatter_seq': 40},
+    'MSCATTER Add Undefined int32/uint32 6x20, a2a3: kernel vs NumPy: must agree':
+        {'mscatter_seq': 40},
+    'MSCATTER None Skip float32/int32 6x20, a2a3: kernel vs NumPy: must agree':
+        {'mscatter_seq': 40},
+    'MSCATTER Add Clamp float32/int32 6x20, a2a3: kernel vs NumPy: must agree':
+        {'mscatter_seq': 40},
+    'MSCATTER None Wrap int8/int32 6x20, a5.default: kernel vs NumPy: must agree':
+        {'mscatter_a5_source': 40},
+    'MSCATTER None Undefined int16/int32 6x20, a5.default: kernel vs NumPy: must agree':
+        {'mscatter_a5_source': 40},
+    'MSCATTER None Skip half/uint32 6x20, a5.default: kernel vs NumPy: must agree':
+        {'mscatter_a5_source': 40},
+    'MSCATTER Add Clamp half/uint32 6x20, a5.default: kernel vs NumPy: must agree':
+        {'mscatter_a5_source': 40},
+    'MSCATTER None Wrap bfloat16/uint32 6x20, a5.default: kernel vs NumPy: must agree':
+        {'mscatter_a5_source': 40},
+    'MSCATTER Add Undefined bfloat16/uint32 6x20, a5.default: kernel vs NumPy: must agree':
+        {'mscatter_a5_source': 40},
+    'MSCATTER None Skip int32/int32 6x20, a5.default: kernel vs NumPy: must agree':
+        {'mscatter_a5_source': 40},
+    'MSCATTER Add Clamp int32/int32 6x20, a5.default: kernel vs NumPy: must agree':
+        {'mscatter_a5_source': 40},
+    'MSCATTER Max Wrap int32/int32 6x20, a5.default: kernel vs NumPy: must agree':
+        {'mscatter_a5_source': 40},
+    'MSCATTER Min Undefined int32/int32 6x20, a5.default: kernel vs NumPy: must agree':
+        {'mscatter_a5_source': 40},
+    'MSCATTER None Skip float32/uint32 6x20, a5.default: kernel vs NumPy: must agree':
+        {'mscatter_a5_source': 40},
+    'MSCATTER Add Clamp float32/uint32 6x20, a5.default: kernel vs NumPy: must agree':
+        {'mscatter_a5_source': 40},
+    'MSCATTER Max Wrap float32/uint32 6x20, a5.default: kernel vs NumPy: must agree':
+        {'mscatter_a5_source': 40},
+    'MSCATTER Min Undefined float32/uint32 6x20, a5.default: kernel vs NumPy: must agree':
+        {'mscatter_a5_source': 40},
+    'MSCATTER None Skip int16/int32 6x20, a5.last: kernel vs NumPy: must agree':
+        {'mscatter_a5_last': 40},
+    'MSCATTER Add Clamp half/int32 6x20, a5.last: kernel vs NumPy: must agree':
+        {'mscatter_a5_source': 40},
+    'MSCATTER Add Wrap bfloat16/int32 6x20, a5.last: kernel vs NumPy: must agree':
+        {'mscatter_a5_source': 40},
+    'MSCATTER Add Undefined int32/int32 6x20, a5.last: kernel vs NumPy: must agree':
+        {'mscatter_a5_source': 40},
+    'MSCATTER Min Skip int32/uint32 6x20, a5.last: kernel vs NumPy: must agree':
+        {'mscatter_a5_source': 40},
+    'MSCATTER Add Clamp float32/uint32 6x20, a5.last: kernel vs NumPy: must agree':
+        {'mscatter_a5_source': 40},
+    'MSCATTER Min Wrap float32/uint32 6x20, a5.last: kernel vs NumPy: must agree':
+        {'mscatter_a5_source': 40},
 }
 
 

@@ -17,13 +17,17 @@ MAX_SLOTS = 1 << 20
 
 def src_values(cfg) -> np.ndarray:
     """1, 2, 3, ... (a surviving value names its writer); float Add: 1.1, 2.1, 3.1, ... so
-    partial sums round and the order of the additions shows."""
+    partial sums round and the order of the additions shows; Max and Min on signed and float
+    types: -1, 2, -3, 4, ... (under Min the negative ones beat the table's zeros, and a compare
+    that loses the sign shows)."""
     dt = dtypes.as_dtype(cfg.dtype)
     v = np.arange(1, cfg.rows * cfg.cols + 1, dtype=np.int64).reshape(cfg.rows, cfg.cols)
     if dtypes.name_of(dt) == "hifloat8":
         return (v % 120 + 1).astype(np.uint8)
     if float_add(cfg):
         return (v + 0.1).astype(dt)
+    if cfg.atomic in ("max", "min") and dt.kind in "if":
+        v = np.where(v % 2 == 1, -v, v)
     return v.astype(dt)
 
 
