@@ -116,6 +116,22 @@ def test_references_check_a_sample_and_every_divergent_instance_or_all(monkeypat
         kernel(moe, n=10, references="some")
 
 
+def test_a_kernel_without_inputs_is_one_instance_checked_for_all():
+    from ptogpu.backend import native_backend
+    if not native_backend.available()[0]:
+        pytest.skip("no native backend")
+    Out = pto.GlobalTensor[pto.float32, pto.Shape[1, 1, 1, 1, 8], pto.Stride[8, 8, 8, 8, 1]]
+
+    def fill(out):
+        t = pto.Tile[pto.TileType.Vec, pto.float32, 1, 8]()
+        pto.TASSIGN(t, 0)
+        pto.TEXPANDS(t, 1.5)
+        pto.TSTORE(Out(out), t)
+    rep = kernel(fill, outputs={"out": (8, pto.float32)}, pair="cpu@native:a5@native", n=700, shrink=False)
+    j = rep.to_json()["references"]
+    assert rep.divergent == 0 and j["a"]["checked"] == j["b"]["checked"] == 700
+
+
 def test_references_travel_in_the_campaign_spec_and_its_shards():
     prog = load(f"{PLANTED}:planted")
     spec = CampaignSpec.of(prog, "cpu@numpy", "a5@native", 300, references="all", chunk=100)

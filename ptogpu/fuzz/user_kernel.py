@@ -120,8 +120,8 @@ def run_chunk(prog: Program, a: Side, b: Side, seed: int, s: int, m: int, quirks
         if sd.backend == "numpy":
             continue                        # (this side is the NumPy semantics itself)
         r = runs[key]
-        pos = np.arange(m) if references == "all" or not data or m <= SAMPLE else \
-            np.union1d(np.arange(SAMPLE), np.flatnonzero(differ))
+        pos = np.arange(len(r.outputs)) if references == "all" or not data or m <= SAMPLE else \
+            np.union1d(np.arange(SAMPLE), np.flatnonzero(differ))      # (no inputs: one instance ran)
         x = _reference(prog, sd.target, data, pos, quirks, s, limit)
         bad = ~_agree(r.outputs[pos], code[pos], x.outputs, x.codes)
         masks[pos[bad]] |= bit
