@@ -40,6 +40,46 @@ def _eager_equals_traced(py: Program, n: int, targets=("cpu", "a5"), backends=("
 def test_the_examples_traced_give_the_eager_bytes(ref):
     text = _eager_equals_traced(load(os.path.join(EXAMPLES, ref)), 24, targets=("cpu", "a2a3", "a5"))
     assert "pto.set_flag" in text or "pto.tscatter" in text
+    if ref.startswith("csr"):                 # its double-buffered loop: one body of two tiles' sets, twice
+        assert text.count("scf.for") == 1 and "scf.for %i4 = %c0 to %c2 step %c1" in text
+
+
+def _rows_loop(x, y):
+    """A loop of 8 rows: row r loaded, r added (int32), stored; the row tiles alternate."""
+    G = pto.GlobalTensor[pto.int32, pto.Shape[1, 1, 1, 1, 16], pto.Stride[16, 16, 16, 16, 1]]
+    t = [pto.Tile[pto.TileType.Vec, pto.int32, 1, 16]() for _ in range(2)]
+    pto.TASSIGN(t[0], 0x0)
+    pto.TASSIGN(t[1], 0x100)
+    for r in range(8):
+        a = t[r % 2]
+        pto.TLOAD(a, G(x + 16 * r))
+        pto.TADDS(a, a, r * 3 - 5)
+        pto.TSTORE(G(y + 16 * r), a)
+
+
+def test_a_loop_is_traced_as_a_loop_whose_offsets_and_scalars_step():
+    py = Program(_rows_loop, {"x": pto.fuzz.values(128, pto.int32, gen="bits")}, {"y": (128, pto.int32)}, {},
+                 "", "cpu:a5")
+    text = _eager_equals_traced(py, 16, targets=("cpu", "a2a3", "a5"))
+    assert text.count("scf.for") == 1 and "to %c4 step %c1" in text      # two rows a body (the tiles alternate)
+    assert text.count("pto.tload") == 2 and "arith.index_cast" in text
+    from ptogpu.ptoir.buffers import infer
+    got = infer(load_text(text, source="rows.pto"))
+    assert got["outputs"] == {"y": (128, "int32")} and got["inputs"]["x"].shape == (128,)
+
+
+def test_the_loop_finder_takes_the_longest_linear_repeat():
+    from ptogpu.ptoir.trace import plan
+    # A B A B A B C: a body of two, three times, then C
+    assert plan(list("ABABABC"), [(0,), (5,), (1,), (7,), (2,), (9,), ()]) == \
+        [("loop", 0, 2, 3, [(1,), (2,)]), ("call", 6)]
+    # the numbers do not step evenly at the fourth: a body of one covers three, a body of two
+    # (0, 1 then 2, 4) all four: the longer repeat wins
+    assert plan(list("AAAA"), [(0,), (1,), (2,), (4,)]) == [("loop", 0, 2, 2, [(2,), (3,)])]
+    # a tie (a body of one four times, of two twice): the shorter body; the fifth steps unevenly
+    assert plan(list("AAAAAB"), [(0,), (1,), (2,), (3,), (7,), ()]) == \
+        [("loop", 0, 1, 4, [(1,)]), ("call", 4), ("call", 5)]
+    assert plan(list("AB"), [(), ()]) == [("call", 0), ("call", 1)]       # nothing repeats
 
 
 OPS = {"float32": ["TADD", "TSUB", "TMUL", "TDIV", "TMAX", "TMIN", "TABS", "TNEG", "TADDS", "TMULS", "TMAXS", "TMINS"],

@@ -6,7 +6,8 @@ arguments (a ``.pto`` file has no ``FUZZ`` dict):
 - one it only reads is an input: integers whose tile feeds an index operand (``mgather``,
   ``tgather``, ``tgatherb``, ``mscatter``) get ``pto.fuzz.indices`` capped by the gathered
   view's element count, other integers and floats ``pto.fuzz.values``;
-- each buffer holds every element its views reach.
+- each buffer holds every element its views reach (in a loop with constant bounds, at every
+  induction value).
 
 A Python file beside the module, ``NAME.fuzz.py`` for ``NAME.pto``, may define ``FUZZ =
 dict(inputs=..., outputs=..., fixed=..., pair=...)`` as a Python kernel's file does: each buffer
@@ -42,13 +43,14 @@ def infer(kernel: PtoKernel) -> dict:
     ops = list(_walk(kernel.func.ops))
     root = {v: v for _, _, v in kernel.params}                   # value -> the argument it views
     extent = {}                                                   # view value -> elements it reaches
-    consts = _constants(ops)
-    base = {v: 0 for v in root}                                   # pointer value -> elements past its argument
+    ranges = _ranges(ops)
+    consts = {v: lo for v, (lo, hi) in ranges.items() if lo == hi}
+    base = {v: 0 for v in root}                                   # pointer value -> the most elements past its argument
     for op in ops:
         if op.kind in ("tview", "pview", "addptr") and op.ins[0] in root:
             root[op.result] = root[op.ins[0]]
         if op.kind == "addptr" and op.ins[0] in base:
-            off = consts.get(op.ins[1])
+            off = ranges.get(op.ins[1], (None, None))[1]             # (in a loop: its last iteration's)
             base[op.result] = base[op.ins[0]] + off if isinstance(off, int) and base[op.ins[0]] is not None else None
     views = {}
     for op in ops:
@@ -138,11 +140,30 @@ def _pattern(n: int, el: str) -> np.ndarray:
     return (v / 4).astype(dt) if dt.kind == "f" or el in ("bfloat16", "half") else v.astype(dt)
 
 
-def _constants(ops) -> dict:
-    got = {}
+def _ranges(ops) -> dict:
+    """value -> (least, most) of every integer value known before the run: constants, the
+    induction variables of loops with constant bounds, and what ``arith`` adds, subtracts,
+    multiplies and casts of them (the offsets a traced loop steps its views by)."""
+    got: dict = {}
     for op in ops:
-        if op.kind == "constant" and isinstance(op.extra["value"], int):
-            got[op.result] = int(op.extra["value"])
+        if op.kind == "constant" and isinstance(op.extra["value"], int) and not isinstance(op.extra["value"], bool):
+            got[op.result] = (int(op.extra["value"]),) * 2
+        elif op.kind == "for_loop" and all(got.get(v, (0, 1))[0] == got.get(v, (0, 1))[1] for v in op.ins[:3]) \
+                and all(v in got for v in op.ins[:3]):
+            lb, ub, st = (got[v][0] for v in op.ins[:3])
+            if st > 0 and ub > lb:
+                got[op.result] = (lb, lb + (ub - 1 - lb) // st * st)
+        elif op.kind == "cast" and op.ins[0] in got:
+            got[op.result] = got[op.ins[0]]
+        elif op.kind == "binop" and op.ins[0] in got and op.ins[1] in got:
+            (a, b), (c, d) = got[op.ins[0]], got[op.ins[1]]
+            if op.name == "arith.addi":
+                got[op.result] = (a + c, b + d)
+            elif op.name == "arith.subi":
+                got[op.result] = (a - d, b - c)
+            elif op.name == "arith.muli":
+                ends = (a * c, a * d, b * c, b * d)
+                got[op.result] = (min(ends), max(ends))
     return got
 
 

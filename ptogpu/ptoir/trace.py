@@ -1,7 +1,10 @@
 """A Python kernel traced into a PTO IR module: the kernel runs once on a single core with its
 buffers, every ``pto.NAME`` call it makes is recorded (its template arguments, operands, tile
 types and addresses, scalars), and the calls are written as the ops PTOAS lowers to those calls
-(the inverse of ``ptoir.ops``), in order, loops unrolled.
+(the inverse of ``ptoir.ops``), in order. A run of calls that repeats -- the same instructions
+on the same tiles, GlobalTensor offsets and integer scalars stepping by a constant -- is written
+as an ``scf.for`` over its body, the offsets and scalars computed from the induction variable
+(the loops the kernel's Python ran, found again in its calls).
 
 A kernel is traced twice, on zeroed inputs and on its generator's first instance: a kernel
 whose calls differ between the two decides on data it reads, and is not a static program
@@ -32,8 +35,30 @@ NAMES = ("TLOAD", "TSTORE", "MGATHER", "MSCATTER", "TGATHER", "TGATHERB", "TSCAT
 _LOCK = threading.Lock()
 
 
+K_MAX = 64
+"""The most calls a loop body the trace finds may hold."""
+
+
 class TraceError(ValueError):
     """A kernel that is not a static program of calls with PTO IR forms (the message says which)."""
+
+
+class _NoLoop(Exception):
+    """A repeated run of calls that PTO IR cannot write as a loop here (written out instead)."""
+
+
+def _integer(a) -> bool:
+    """An integer scalar operand (not a bool, not an enum case)."""
+    import enum
+    return isinstance(a, (int, np.integer)) and not isinstance(a, (bool, np.bool_, enum.Enum))
+
+
+class _Var:
+    """An operand that steps with a loop's induction variable: ``base + iv * step`` (a
+    GlobalTensor's element offset, or an integer scalar)."""
+
+    def __init__(self, orig, base: int, step: int, iv: str):
+        self.orig, self.base, self.step, self.iv = orig, base, step, iv
 
 
 class _Rec:
@@ -146,7 +171,9 @@ def module_of(prog, calls: list, ptrs: dict) -> Module:
 class _Writer:
     def __init__(self, ptrs: dict):
         self.ptrs = ptrs
+        self.head: list[Op] = []          # constants and tiles, before everything (loops use them)
         self.ops: list[Op] = []
+        self.sink = self.ops              # where the next op goes (a loop's body while it is written)
         self.consts: dict = {}
         self.tiles: dict = {}
         self.n = 0
@@ -155,10 +182,77 @@ class _Writer:
         args = []
         for n, (p, _) in self.ptrs.items():
             args.append((f"%{n}", f"!pto.ptr<{SPELLING[dtypes.name_of(p.dtype)]}>"))
-        for rec in calls:
-            self.call(rec)
+        keys = [self.key(rec) for rec in calls]
+        for item in plan([k for k, _ in keys], [v for _, v in keys]):
+            if item[0] == "call":
+                self.call(calls[item[1]])
+                continue
+            _, i, k, m, steps = item
+            try:
+                self.loop([calls[i + j] for j in range(k)], [keys[i + j][1] for j in range(k)], steps, m)
+            except _NoLoop:
+                for rec in calls[i: i + k * m]:
+                    self.call(rec)
         self.ops.append(Op("ret", "return", 0, 0))
-        return Module([Func(name, args, self.ops, {}, 0)], {}, f"{name}.pto")
+        return Module([Func(name, args, self.head + self.ops, {}, 0)], {}, f"{name}.pto")
+
+    def key(self, rec: _Rec) -> tuple[tuple, tuple]:
+        """A call's shape (what a loop's iterations share) and its numbers (what may step):
+        GlobalTensor element offsets and integer scalars."""
+        from ..tensor import GlobalTensor
+        from ..tile import Tile
+        shape, nums = [rec.name, tuple(label(x) for x in rec.given)], []
+        for a in rec.args:
+            if isinstance(a, Tile):
+                shape.append(("T", tile_text(type(a)), a.addr, a.GetValidRow(), a.GetValidCol()))
+            elif isinstance(a, GlobalTensor):
+                n, off = self.where(a)
+                shape.append(("G", n, dtypes.name_of(a.Element), tuple(int(a.GetShape(k)) for k in range(5)),
+                              tuple(int(a.GetStride(k)) for k in range(5)), a.layout.name))
+                nums.append(off)
+            elif _integer(a):
+                shape.append(("I",))
+                nums.append(int(a))
+            else:
+                shape.append(("X", type(a).__name__, repr(a)))
+        return tuple(shape), tuple(nums)
+
+    def loop(self, body: list, nums: list, steps: list, m: int) -> None:
+        """``scf.for %i = 0 to m`` over ``body`` (the first iteration's calls), each stepping
+        number ``base + %i * step``."""
+        from ..tensor import GlobalTensor
+        iv = self._fresh("i")
+        ops, saved = [], self.sink
+        self.sink = ops
+        try:
+            for rec, base, step in zip(body, nums, steps):
+                args, q = list(rec.args), 0
+                for p, a in enumerate(args):
+                    if isinstance(a, GlobalTensor) or _integer(a):
+                        if step[q]:
+                            args[p] = _Var(a, base[q], step[q], iv)
+                        q += 1
+                self.call(_Rec(rec.name, rec.given, tuple(args)))
+        finally:
+            self.sink = saved
+        lo, hi, one = self.const(0, "index"), self.const(int(m), "index"), self.const(1, "index")
+        self.sink.append(Op("for_loop", "scf.for", 0, 0, result=iv, ins=[lo, hi, one], body=ops,
+                            extra={"results": None, "iter": []}))
+
+    def stepped(self, var: _Var) -> str:
+        """``base + iv * step`` as an index value, in the loop's body."""
+        x = var.iv
+        if var.step != 1:
+            y = self._fresh("s")
+            self.sink.append(Op("binop", "arith.muli", 0, 0, result=y, ins=[x, self.const(int(var.step), "index")],
+                                types=["index"]))
+            x = y
+        if var.base:
+            y = self._fresh("s")
+            self.sink.append(Op("binop", "arith.addi", 0, 0, result=y, ins=[x, self.const(int(var.base), "index")],
+                                types=["index"]))
+            x = y
+        return x
 
     def _fresh(self, stem: str) -> str:
         self.n += 1
@@ -172,7 +266,7 @@ class _Writer:
             else:
                 name = f"%cst{len(self.consts)}_{t}"
             self.consts[key] = name
-            self.ops.append(Op("constant", "arith.constant", 0, 0, result=name, extra={"value": v}, types=[t]))
+            self.head.append(Op("constant", "arith.constant", 0, 0, result=name, extra={"value": v}, types=[t]))
         return self.consts[key]
 
     def tile(self, t) -> tuple[str, str]:
@@ -188,12 +282,12 @@ class _Writer:
                 extra["valid_row"] = self.const(int(key[2]), "index")
             if key[3] is not None:
                 extra["valid_col"] = self.const(int(key[3]), "index")
-            self.ops.append(Op("alloc", "pto.alloc_tile", 0, 0, result=name, extra=extra, out_types=[ty]))
+            self.head.append(Op("alloc", "pto.alloc_tile", 0, 0, result=name, extra=extra, out_types=[ty]))
             self.tiles[key] = name
         return self.tiles[key], ty
 
-    def view(self, gt) -> tuple[str, str]:
-        """A GlobalTensor operand as a partition of a 5-D tensor view over its argument."""
+    def where(self, gt) -> tuple[str, int]:
+        """The buffer a GlobalTensor lies in and its element offset there."""
         el = dtypes.name_of(gt.Element)
         for n, (p, count) in self.ptrs.items():
             lo, hi = p.addr, p.addr + count * p.dtype.itemsize
@@ -204,13 +298,19 @@ class _Writer:
         if dtypes.name_of(p.dtype) != el or (gt.addr - lo) % gt.Element.itemsize:
             raise TraceError(f"a GlobalTensor of {el} over buffer {n} ({dtypes.name_of(p.dtype)}): PTO IR views take "
                              "their pointer's element type")
-        off = (gt.addr - lo) // gt.Element.itemsize
+        return n, (gt.addr - lo) // gt.Element.itemsize
+
+    def view(self, gt, var: _Var | None = None) -> tuple[str, str]:
+        """A GlobalTensor operand as a partition of a 5-D tensor view over its argument (its
+        offset stepping with a loop's ``var``)."""
+        el = dtypes.name_of(gt.Element)
+        n, off = self.where(gt)
         base = f"%{n}"
         ptype = f"!pto.ptr<{SPELLING[el]}>"
-        if off:
+        if off or var is not None:
             q = self._fresh("p")
-            self.ops.append(Op("addptr", "pto.addptr", 0, 0, result=q, ins=[base, self.const(int(off), "index")],
-                               types=[ptype], out_types=[ptype]))
+            at = self.stepped(var) if var is not None else self.const(int(off), "index")
+            self.sink.append(Op("addptr", "pto.addptr", 0, 0, result=q, ins=[base, at], types=[ptype], out_types=[ptype]))
             base = q
         shape = [int(gt.GetShape(k)) for k in range(5)]
         stride = [int(gt.GetStride(k)) for k in range(5)]
@@ -218,13 +318,13 @@ class _Writer:
         vt, pt = f"!pto.tensor_view<{dims}>", f"!pto.partition_tensor_view<{dims}>"
         v = self._fresh("v")
         lay = gt.layout.name.lower()
-        self.ops.append(Op("tview", "pto.make_tensor_view", 0, 0, result=v, ins=[base],
+        self.sink.append(Op("tview", "pto.make_tensor_view", 0, 0, result=v, ins=[base],
                            extra={"shape": [self.const(s, "index") for s in shape],
                                   "strides": [self.const(s, "index") for s in stride]},
                            attrs={} if lay == "nd" else {"layout": f"#pto.layout<{lay}>"}, out_types=[vt]))
         p_ = self._fresh("g")
         zero = self.const(0, "index")
-        self.ops.append(Op("pview", "pto.partition_view", 0, 0, result=p_, ins=[v],
+        self.sink.append(Op("pview", "pto.partition_view", 0, 0, result=p_, ins=[v],
                            extra={"offsets": [zero] * 5, "sizes": [self.const(s, "index") for s in shape]},
                            types=[vt], out_types=[pt]))
         return p_, pt
@@ -232,6 +332,15 @@ class _Writer:
     def operand(self, x, scalar_type: str | None = None) -> tuple[str, str]:
         from ..tensor import GlobalTensor
         from ..tile import Tile
+        if isinstance(x, _Var):
+            if isinstance(x.orig, GlobalTensor):
+                return self.view(x.orig, x)
+            if scalar_type not in ("i8", "i16", "i32", "i64"):
+                raise _NoLoop                 # (a stepping scalar of another type: written out)
+            y = self._fresh("s")
+            self.sink.append(Op("cast", "arith.index_cast", 0, 0, result=y, ins=[self.stepped(x)], types=["index"],
+                                out_types=[scalar_type]))
+            return y, scalar_type
         if isinstance(x, Tile):
             return self.tile(x)
         if isinstance(x, GlobalTensor):
@@ -248,7 +357,7 @@ class _Writer:
         iv, it = zip(*[self.operand(x, scalar) for x in ins]) if ins else ((), ())
         ov, ot = zip(*[self.operand(x) for x in outs]) if outs else ((), ())
         extra = {"inner": sorted(inner), "style": ","} if inner else {}
-        self.ops.append(Op("dps", f"pto.{name}", 0, 0, ins=list(iv), outs=list(ov), types=list(it),
+        self.sink.append(Op("dps", f"pto.{name}", 0, 0, ins=list(iv), outs=list(ov), types=list(it),
                            out_types=list(ot), attrs={**(inner or {}), **(attrs or {})}, extra=extra))
 
     def call(self, rec: _Rec) -> None:
@@ -257,11 +366,11 @@ class _Writer:
         n, g, a = rec.name, rec.given, rec.args
         low = n.lower()
         if n in ("set_flag", "wait_flag"):
-            self.ops.append(Op("event", f"pto.{n}", 0, 0, ins=[f"#pto.pipe<{a[0].name}>", f"#pto.pipe<{a[1].name}>",
+            self.sink.append(Op("event", f"pto.{n}", 0, 0, ins=[f"#pto.pipe<{a[0].name}>", f"#pto.pipe<{a[1].name}>",
                                                             f"#pto.event<{a[2].name}>"]))
             return
         if n == "pipe_barrier":
-            self.ops.append(Op("barrier", "pto.barrier", 0, 0, ins=[f"#pto.pipe<{a[0].name}>"]))
+            self.sink.append(Op("barrier", "pto.barrier", 0, 0, ins=[f"#pto.pipe<{a[0].name}>"]))
             return
         def refuse(why=""):
             raise TraceError(f"{n}{'[' + ', '.join(map(label, g)) + ']' if g else ''}: no PTO IR form{why}")
@@ -311,6 +420,36 @@ class _Writer:
                 refuse()
             return self.dps(low, [a[0]], list(a[1:]))
         refuse()
+
+
+def plan(shapes: list, nums: list) -> list:
+    """The calls as ``("call", i)`` and ``("loop", i, k, m, steps)``: calls ``i .. i+k*m-1`` are
+    ``m`` iterations of a body of ``k`` calls whose shapes repeat and whose numbers step by
+    ``steps`` (per call, per number) each iteration. Greedy from the first call: the repeat
+    covering the most calls (the shortest body on a tie), where it saves two calls or more."""
+    ids: dict = {}
+    sid = [ids.setdefault(x, len(ids)) for x in shapes]
+    n, i, out = len(sid), 0, []
+    while i < n:
+        best = None
+        for k in range(1, min(K_MAX, (n - i) // 2) + 1):
+            if sid[i + k] != sid[i] or sid[i: i + k] != sid[i + k: i + 2 * k]:
+                continue
+            steps = [tuple(b - a for a, b in zip(nums[i + j], nums[i + k + j])) for j in range(k)]
+            m = 2
+            while (i + (m + 1) * k <= n and sid[i + m * k: i + (m + 1) * k] == sid[i: i + k]
+                   and all(nums[i + m * k + j] == tuple(a + m * d for a, d in zip(nums[i + j], steps[j]))
+                           for j in range(k))):
+                m += 1
+            if best is None or k * m > best[1] * best[2]:
+                best = (i, k, m, steps)
+        if best is not None and best[1] * (best[2] - 1) >= 2:
+            out.append(("loop", *best))
+            i += best[1] * best[2]
+        else:
+            out.append(("call", i))
+            i += 1
+    return out
 
 
 def trace(ref: str) -> str:
