@@ -253,22 +253,22 @@ PTO_DEV double cv_hif8_sim(u32 c) {
     return sign * fb_p2(e) * (1.0 + (double)raw_m / (double)(1u << mb));
 }
 
+// e4m3 / e5m2: the exponent's bits (the mantissa has the rest of 7, the bias is 2^(E-1) - 1).
+PTO_DEV int cv_e_bits(int T) { return T == VK_E4M3 ? 4 : 5; }
+
 // An 8-bit code's value. vcvt: the OCP formats (e4m3 without infinities, S.1111.111 NaN; e5m2
 // IEEE-like; NaN quiet, its sign kept) and HiFloat8's; mx: MXType (no infinity or NaN, both
 // zeros +0) and the simulator's HiFloat8 table.
 PTO_DEV double cv_f8_value(u32 c, int T, bool mx) {
     if (T == VK_HIF8) return mx ? cv_hif8_sim(c) : cv_hif8_format(c);
-    const int E = T == VK_E4M3 ? 4 : 5, M = T == VK_E4M3 ? 3 : 2, B = T == VK_E4M3 ? 7 : 15;
+    const int E = cv_e_bits(T), M = 7 - E, B = (1 << (E - 1)) - 1;
     const u32 mant = c & ((1u << M) - 1u), ex = (c >> M) & ((1u << E) - 1u), sgn = (c >> 7) & 1u;
     const double s = sgn ? -1.0 : 1.0;
-    if (mx) {
-        if (ex == 0 && mant == 0) return 0.0;
-        return ex ? s * fb_p2((int)ex - B) * (1.0 + (double)mant / (double)(1u << M))
-                  : s * (double)mant * fb_p2(1 - B - M);
-    }
+    const double mag = ex ? fb_p2((int)ex - B) * (1.0 + (double)mant / (double)(1u << M)) : (double)mant * fb_p2(1 - B - M);
+    if (mx) return ex == 0 && mant == 0 ? 0.0 : s * mag;
     if (T == VK_E4M3 && ex == 15 && mant == 7) return cv_nan_d(sgn);
     if (T == VK_E5M2 && ex == 31) return mant ? cv_nan_d(sgn) : s * cv_inf_d();
-    return ex ? s * fb_p2((int)ex - B) * (1.0 + (double)mant / (double)(1u << M)) : s * (double)mant * fb_p2(1 - B - M);
+    return s * mag;
 }
 
 // The simulator's hifloat8_t(double): the nearest of its table sorted by value (a tie to the
@@ -311,7 +311,7 @@ PTO_DEV u32 cv_hif8_vcvt_encode(double x) {
 
 // MXType(double): the double's mantissa truncated, the exponent rebiased and masked to its width.
 PTO_DEV u32 cv_mx_encode(double v, int T) {
-    const int E = T == VK_E4M3 ? 4 : 5, M = T == VK_E4M3 ? 3 : 2, B = T == VK_E4M3 ? 7 : 15;
+    const int E = cv_e_bits(T), M = 7 - E, B = (1 << (E - 1)) - 1;
     const u64 b = cv_b(v);
     const i64 sign = (i64)(b >> 63), e = (i64)((b >> 52) & 0x7FF);
     i64 om = (i64)((b & 0xFFFFFFFFFFFFFull) >> (52 - M)), oe = e + B - 1023;

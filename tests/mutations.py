@@ -423,8 +423,8 @@ VERDICT_MUTATIONS = [
 PY_MUTATIONS = [
     # the simulator's TMOV between types on the kernel backends: rounded to nearest, not toward zero
     ("py tmov conversion rounds", "ptogpu/isa/tmov/kernels.py",
-     '        return convert(core, dst, src, "Z", False)',
-     '        return convert(core, dst, src, "R", False)'),
+     '        return cvt.run(core, dst, src, "Z", False)',
+     '        return cvt.run(core, dst, src, "R", False)'),
     # A5's hifloat8 encode in NumPy: a tie goes to the smaller magnitude
     ("py hifloat8 ties to the lower", "ptogpu/isa/tcvt/semantics_minifloats.py",
      "        code = np.where(a - lo >= hi - a, order[pos], order[pos - 1])",

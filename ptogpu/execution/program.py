@@ -297,7 +297,7 @@ def run_program(prog: Program, target: str, backend: str, data: dict[str, np.nda
     parked (their values differed from the path's) run it again, until none is left.
     ``trace``: log the calls (``gaps``: each call notes which instances then have bytes
     outside the buffers)."""
-    n = _count(data)
+    n = instance_count(data)
     todo, acc = np.arange(n), None
     end = None if not limit else time.monotonic() + limit     # (the limit is the chunk's, every run)
     while True:
@@ -314,7 +314,7 @@ def run_program(prog: Program, target: str, backend: str, data: dict[str, np.nda
             return acc
 
 
-def _count(data: dict) -> int:
+def instance_count(data: dict) -> int:
     """How many instances per-instance inputs ``data`` hold (one, for a kernel without any)."""
     return len(next(iter(data.values()))) if data else 1
 
@@ -340,7 +340,7 @@ def _run_padded(prog: Program, target: str, backend: str, data: dict, quirks, tr
                 limit: tuple, shown, gaps: bool) -> tuple[ProgramRun, np.ndarray]:
     """One run of the kernel over ``data``'s instances; and which of them it parked.
     ``limit``: (seconds left for this run, the chunk's limit), or Nones."""
-    n = _count(data)
+    n = instance_count(data)
     size = min(POOL_MIN, prog.core_size())          # (never more GM than the program's cores hold)
     if data and n < size and (trace or n > 1):
         # a few instances run as the first of a kept core of POOL_MIN (the rest repeat the
@@ -356,7 +356,7 @@ def _run_padded(prog: Program, target: str, backend: str, data: dict, quirks, tr
 
 def _run_once(prog: Program, target: str, backend: str, data: dict, quirks, trace: bool, first: int,
               limit: tuple, shown: int, gaps: bool) -> tuple[ProgramRun, np.ndarray]:
-    n = _count(data)
+    n = instance_count(data)
     key = (target, backend, n, tuple(sorted((quirks or {}).items())))
     entry = None if n < POOL_MIN else _pool_take(prog, key)
     if entry is None:

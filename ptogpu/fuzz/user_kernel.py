@@ -30,7 +30,7 @@ from ..errors import KernelError, PtoCheckError, PtoError
 from ..execution import executors
 from ..execution.inputs import draw
 from ..calls import call_at, pairs, restrict
-from ..execution.program import Program, ProgramRun, load, ref_of, run_program
+from ..execution.program import Program, ProgramRun, instance_count, load, ref_of, run_program
 from ..targets import TARGETS, field_value, get_target, variant
 from . import rules as R
 from .classes import FIRST, DivClass, Side, relation
@@ -148,7 +148,7 @@ def _reference(prog: Program, target: str, data: dict, pos: np.ndarray, quirks, 
     """The NumPy run of the instances at positions ``pos`` of ``data`` (all of them: the run
     itself). A part runs on a core of a power-of-two size, the last instance repeated, so
     that the chunks' references reuse their kept cores (``execution.program``)."""
-    n = _count(data)
+    n = instance_count(data)
     if pos.size == n:
         return run_program(prog, target, "numpy", data, quirks=quirks, first=first, limit=limit)
     size = min(n, max(64, 1 << (int(pos.size) - 1).bit_length()))
@@ -157,10 +157,6 @@ def _reference(prog: Program, target: str, data: dict, pos: np.ndarray, quirks, 
                     first=first + int(pos[0]), limit=limit, shown=int(pos.size))
     k = int(pos.size)
     return ProgramRun(x.outputs[:k], x.faults[:k], x.codes[:k], None, x.stray[:k], x.runs)
-
-
-def _count(data: dict) -> int:
-    return len(next(iter(data.values()))) if data else 1
 
 
 def _stray(prog: Program, sd: Side, data: dict, run, first: int, quirks) -> None:

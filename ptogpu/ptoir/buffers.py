@@ -148,11 +148,12 @@ def _ranges(ops) -> dict:
     for op in ops:
         if op.kind == "constant" and isinstance(op.extra["value"], int) and not isinstance(op.extra["value"], bool):
             got[op.result] = (int(op.extra["value"]),) * 2
-        elif op.kind == "for_loop" and all(got.get(v, (0, 1))[0] == got.get(v, (0, 1))[1] for v in op.ins[:3]) \
-                and all(v in got for v in op.ins[:3]):
-            lb, ub, st = (got[v][0] for v in op.ins[:3])
-            if st > 0 and ub > lb:
-                got[op.result] = (lb, lb + (ub - 1 - lb) // st * st)
+        elif op.kind == "for_loop":
+            bounds = [got.get(v) for v in op.ins[:3]]
+            if all(x is not None and x[0] == x[1] for x in bounds):
+                lb, ub, st = (x[0] for x in bounds)
+                if st > 0 and ub > lb:
+                    got[op.result] = (lb, lb + (ub - 1 - lb) // st * st)
         elif op.kind == "cast" and op.ins[0] in got:
             got[op.result] = got[op.ins[0]]
         elif op.kind == "binop" and op.ins[0] in got and op.ins[1] in got:

@@ -319,14 +319,14 @@ class _Writer:
         v = self._fresh("v")
         lay = gt.layout.name.lower()
         self.sink.append(Op("tview", "pto.make_tensor_view", 0, 0, result=v, ins=[base],
-                           extra={"shape": [self.const(s, "index") for s in shape],
-                                  "strides": [self.const(s, "index") for s in stride]},
-                           attrs={} if lay == "nd" else {"layout": f"#pto.layout<{lay}>"}, out_types=[vt]))
+                            extra={"shape": [self.const(s, "index") for s in shape],
+                                   "strides": [self.const(s, "index") for s in stride]},
+                            attrs={} if lay == "nd" else {"layout": f"#pto.layout<{lay}>"}, out_types=[vt]))
         p_ = self._fresh("g")
         zero = self.const(0, "index")
         self.sink.append(Op("pview", "pto.partition_view", 0, 0, result=p_, ins=[v],
-                           extra={"offsets": [zero] * 5, "sizes": [self.const(s, "index") for s in shape]},
-                           types=[vt], out_types=[pt]))
+                            extra={"offsets": [zero] * 5, "sizes": [self.const(s, "index") for s in shape]},
+                            types=[vt], out_types=[pt]))
         return p_, pt
 
     def operand(self, x, scalar_type: str | None = None) -> tuple[str, str]:
@@ -358,7 +358,7 @@ class _Writer:
         ov, ot = zip(*[self.operand(x) for x in outs]) if outs else ((), ())
         extra = {"inner": sorted(inner), "style": ","} if inner else {}
         self.sink.append(Op("dps", f"pto.{name}", 0, 0, ins=list(iv), outs=list(ov), types=list(it),
-                           out_types=list(ot), attrs={**(inner or {}), **(attrs or {})}, extra=extra))
+                            out_types=list(ot), attrs={**(inner or {}), **(attrs or {})}, extra=extra))
 
     def call(self, rec: _Rec) -> None:
         from ..enums import CmpMode, MaskPattern, RoundMode, SaturationMode
@@ -367,7 +367,7 @@ class _Writer:
         low = n.lower()
         if n in ("set_flag", "wait_flag"):
             self.sink.append(Op("event", f"pto.{n}", 0, 0, ins=[f"#pto.pipe<{a[0].name}>", f"#pto.pipe<{a[1].name}>",
-                                                            f"#pto.event<{a[2].name}>"]))
+                                                             f"#pto.event<{a[2].name}>"]))
             return
         if n == "pipe_barrier":
             self.sink.append(Op("barrier", "pto.barrier", 0, 0, ins=[f"#pto.pipe<{a[0].name}>"]))

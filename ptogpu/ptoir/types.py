@@ -134,4 +134,3 @@ def scalar(text: str) -> str | None:
     if t == "index":
         return "index"
     return ELEMENT.get(t)
-

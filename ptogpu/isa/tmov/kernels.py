@@ -13,6 +13,7 @@ from ...backend import kernel_ok
 from ...backend.kernels import ParamBlock, all_clean, enum, launch_on, use_kernels
 from ...enums import SLayout, TileType
 from ...lowering.tiles import K, SPACES
+from ..tcvt import kernels as cvt
 
 F = "tmov.cu"
 ENGINES = {"elements": "MV_ELEMENTS", "bursts": "MV_BURSTS", "vregs": "MV_VREGS"}
@@ -27,8 +28,7 @@ def run(core, dst, src) -> bool:
     """``TMOV(dst, src)`` as the kernel; False: NumPy."""
     engine = core.target.tmov.engine
     if engine == "elements" and src.DType != dst.DType and _plain(core, dst) and _plain(core, src):
-        from ..tcvt.kernels import run as convert       # (cpu/TMov.hpp:27-32: SetElement(GetElement))
-        return convert(core, dst, src, "Z", False)
+        return cvt.run(core, dst, src, "Z", False)     # (cpu/TMov.hpp:27-32: SetElement(GetElement))
     if engine not in ENGINES or src.DType != dst.DType or not (_plain(core, dst) and _plain(core, src)):
         return False
     if not use_kernels(core) or not kernel_ok(core, dst, src):
