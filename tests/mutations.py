@@ -310,10 +310,22 @@ MUTATIONS = [
     ("mgather per-thread last lane", "mgather_impl.cuh",
      "    if (tx >= 32u || ty >= warps) return;              // block sized for a wider instance",
      "    if (tx >= 31u || ty >= warps) return;              // block sized for a wider instance"),
+    # ... or runs a 1-byte Row gather's Wrap as Clamp, a 2-byte Elem gather's Zero as Clamp (the
+    # per-thread template arms alone; the lock-step warps keep theirs)
+    ("mgather per-thread 1-byte row wrap", "mgather_impl.cuh",
+     "    if (row_mode) a5_row_warp<1, TS, OOB>(L, m, rec, act, x, ty, tx);",
+     "    if (row_mode) a5_row_warp<1, TS, (TS == 1 && OOB == OOB_WRAP) ? OOB_CLAMP : OOB>(L, m, rec, act, x, ty, tx);"),
+    ("mgather per-thread 2-byte elem zero", "mgather_impl.cuh",
+     "    else a5_elem_warp<1, TS, OOB>(L, m, rec, act, x, ty, warps, tx);",
+     "    else a5_elem_warp<1, TS, (TS == 2 && OOB == OOB_ZERO) ? OOB_CLAMP : OOB>(L, m, rec, act, x, ty, warps, tx);"),
     # ... and MSCATTER's
     ("mscatter per-thread last lane", "mscatter.cu",
      "if (threadIdx.x >= 32u || threadIdx.y >= warps) return;",
      "if (threadIdx.x >= 31u || threadIdx.y >= warps) return;"),
+    # ... or stores a bfloat16 source in its check pass too (an Add then adds twice)
+    ("mscatter per-thread bf16 twice", "mscatter.cu",
+     "        return a5_source_warp<W>(P, m, act, w, l0);",
+     "        return a5_source_warp<W>(P, m, W == 1 && P[MS_DT] == DT_BF16 ? 1 : act, w, l0);"),
     # TGATHER's compare form on A2/A3 half scores: k converted by truncation, not to nearest even
     ("tgather cmp half k", "tgather.cu",
      "        if (rem > h || (rem == h && (q & 1))) ++q;",

@@ -447,6 +447,26 @@ def campaigns(backend: str = "native") -> list[Known]:
             verdict = "races only" if what.startswith("MSCATTER") else "must agree"      # (colliding writes)
             out.append(Known(f"{what}, per-thread launch: SIMT kernel ({backend}) vs NumPy: {verdict}", cfg,
                              f"{a}@numpy", f"{a}@{backend}", gen, 200, kernel=True, threads=True))
+        # the per-thread bodies over every element size and OOB mode A5 takes: MGATHER Elem and
+        # Row, MSCATTER's plain form (both Conflict orders), Add and Max/Min (the lock-step sweeps
+        # above run the same template arms as warps; a GPU runs these)
+        for j, (mode, dt, oob) in enumerate(itertools.product(("elem", "row"), ("int8", "half", "float32"),
+                                                             ("undefined", "clamp", "wrap", "zero"))):
+            it = ("int32", "uint32")[j % 2]
+            cfg = FuzzConfig(mode=mode, rows=6, cols=20, table_size=250, oob=oob, dtype=dt, index_dtype=it)
+            out.append(Known(f"MGATHER A5 {mode.capitalize()} {oob.capitalize()} {dt}/{it} 6x20, per-thread launch: "
+                             f"SIMT kernel ({backend}) vs NumPy: must agree", cfg, "a5@numpy", f"a5@{backend}",
+                             "uniform" if oob == "undefined" else "mixed", 40, kernel=True, threads=True))
+        mst = [("int8", "none", "a5.default"), ("int8", "none", "a5.last"), ("int16", "none", "a5.last"),
+               ("half", "add", "a5.default"), ("bfloat16", "add", "a5.last"), ("float32", "none", "a5.last"),
+               ("int32", "add", "a5.default"), ("float32", "max", "a5.default"), ("int32", "min", "a5.last"),
+               ("uint32", "max", "a5.default"), ("float32", "min", "a5.default"), ("half", "none", "a5.default")]
+        for j, (dt, at, t) in enumerate(mst):
+            oob = ("skip", "clamp", "wrap", "undefined")[j % 4]
+            cfg = S(rows=6, cols=20, slots=96, atomic=at, dtype=dt, oob=oob, index_dtype=("int32", "uint32")[j // 4 % 2])
+            out.append(Known(f"MSCATTER A5 {at.capitalize()} {oob.capitalize()} {dt} 6x20, {t}, per-thread launch: "
+                             f"SIMT kernel ({backend}) vs NumPy: races only", cfg, f"{t}@numpy", f"{t}@{backend}",
+                             "dup" if oob == "undefined" else "mixed", 40, kernel=True, threads=True))
         # MSCATTER's launches over the element sizes and OOB modes the campaigns above leave out
         for what, cfg, a, gen in (
                 ("MSCATTER A5 last Row Wrap 8x24", S(mode="row", rows=8, cols=24, slots=16, oob="wrap"), "a5.last",
@@ -1120,6 +1140,78 @@ EXPECT: dict[str, dict[str, int]] = {
         {'race': 40},
     'MSCATTER Min Wrap float32/uint32 6x20, a5.last: kernel vs NumPy: must agree':
         {'race': 40},
+    'MGATHER A5 Elem Undefined int8/int32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
+        {},
+    'MGATHER A5 Elem Clamp int8/uint32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
+        {},
+    'MGATHER A5 Elem Wrap int8/int32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
+        {},
+    'MGATHER A5 Elem Zero int8/uint32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
+        {},
+    'MGATHER A5 Elem Undefined half/int32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
+        {},
+    'MGATHER A5 Elem Clamp half/uint32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
+        {},
+    'MGATHER A5 Elem Wrap half/int32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
+        {},
+    'MGATHER A5 Elem Zero half/uint32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
+        {},
+    'MGATHER A5 Elem Undefined float32/int32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
+        {},
+    'MGATHER A5 Elem Clamp float32/uint32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
+        {},
+    'MGATHER A5 Elem Wrap float32/int32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
+        {},
+    'MGATHER A5 Elem Zero float32/uint32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
+        {},
+    'MGATHER A5 Row Undefined int8/int32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
+        {},
+    'MGATHER A5 Row Clamp int8/uint32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
+        {},
+    'MGATHER A5 Row Wrap int8/int32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
+        {},
+    'MGATHER A5 Row Zero int8/uint32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
+        {},
+    'MGATHER A5 Row Undefined half/int32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
+        {},
+    'MGATHER A5 Row Clamp half/uint32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
+        {},
+    'MGATHER A5 Row Wrap half/int32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
+        {},
+    'MGATHER A5 Row Zero half/uint32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
+        {},
+    'MGATHER A5 Row Undefined float32/int32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
+        {},
+    'MGATHER A5 Row Clamp float32/uint32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
+        {},
+    'MGATHER A5 Row Wrap float32/int32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
+        {},
+    'MGATHER A5 Row Zero float32/uint32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
+        {},
+    'MSCATTER A5 None Skip int8 6x20, a5.default, per-thread launch: SIMT kernel vs NumPy: races only':
+        {'race': 40},
+    'MSCATTER A5 None Clamp int8 6x20, a5.last, per-thread launch: SIMT kernel vs NumPy: races only':
+        {},
+    'MSCATTER A5 None Wrap int16 6x20, a5.last, per-thread launch: SIMT kernel vs NumPy: races only':
+        {},
+    'MSCATTER A5 Add Undefined half 6x20, a5.default, per-thread launch: SIMT kernel vs NumPy: races only':
+        {'race': 40},
+    'MSCATTER A5 Add Skip bfloat16 6x20, a5.last, per-thread launch: SIMT kernel vs NumPy: races only':
+        {'race': 40},
+    'MSCATTER A5 None Clamp float32 6x20, a5.last, per-thread launch: SIMT kernel vs NumPy: races only':
+        {},
+    'MSCATTER A5 Add Wrap int32 6x20, a5.default, per-thread launch: SIMT kernel vs NumPy: races only':
+        {'race': 40},
+    'MSCATTER A5 Max Undefined float32 6x20, a5.default, per-thread launch: SIMT kernel vs NumPy: races only':
+        {'race': 40},
+    'MSCATTER A5 Min Skip int32 6x20, a5.last, per-thread launch: SIMT kernel vs NumPy: races only':
+        {'race': 40},
+    'MSCATTER A5 Max Clamp uint32 6x20, a5.default, per-thread launch: SIMT kernel vs NumPy: races only':
+        {'race': 40},
+    'MSCATTER A5 Min Wrap float32 6x20, a5.default, per-thread launch: SIMT kernel vs NumPy: races only':
+        {'race': 40},
+    'MSCATTER A5 None Undefined half 6x20, a5.default, per-thread launch: SIMT kernel vs NumPy: races only':
+        {'race': 40},
 }
 
 
@@ -1587,6 +1679,78 @@ KERNELS: dict[str, dict[str, int]] = {
     'MSCATTER Add Clamp float32/uint32 6x20, a5.last: kernel vs NumPy: must agree':
         {'mscatter_a5_source': 40},
     'MSCATTER Min Wrap float32/uint32 6x20, a5.last: kernel vs NumPy: must agree':
+        {'mscatter_a5_source': 40},
+    'MGATHER A5 Elem Undefined int8/int32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
+        {'mgather_a5_elem': 40},
+    'MGATHER A5 Elem Clamp int8/uint32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
+        {'mgather_a5_elem': 40},
+    'MGATHER A5 Elem Wrap int8/int32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
+        {'mgather_a5_elem': 40},
+    'MGATHER A5 Elem Zero int8/uint32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
+        {'mgather_a5_elem': 40},
+    'MGATHER A5 Elem Undefined half/int32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
+        {'mgather_a5_elem': 40},
+    'MGATHER A5 Elem Clamp half/uint32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
+        {'mgather_a5_elem': 40},
+    'MGATHER A5 Elem Wrap half/int32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
+        {'mgather_a5_elem': 40},
+    'MGATHER A5 Elem Zero half/uint32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
+        {'mgather_a5_elem': 40},
+    'MGATHER A5 Elem Undefined float32/int32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
+        {'mgather_a5_elem': 40},
+    'MGATHER A5 Elem Clamp float32/uint32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
+        {'mgather_a5_elem': 40},
+    'MGATHER A5 Elem Wrap float32/int32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
+        {'mgather_a5_elem': 40},
+    'MGATHER A5 Elem Zero float32/uint32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
+        {'mgather_a5_elem': 40},
+    'MGATHER A5 Row Undefined int8/int32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
+        {'mgather_a5_row': 40},
+    'MGATHER A5 Row Clamp int8/uint32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
+        {'mgather_a5_row': 40},
+    'MGATHER A5 Row Wrap int8/int32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
+        {'mgather_a5_row': 40},
+    'MGATHER A5 Row Zero int8/uint32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
+        {'mgather_a5_row': 40},
+    'MGATHER A5 Row Undefined half/int32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
+        {'mgather_a5_row': 40},
+    'MGATHER A5 Row Clamp half/uint32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
+        {'mgather_a5_row': 40},
+    'MGATHER A5 Row Wrap half/int32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
+        {'mgather_a5_row': 40},
+    'MGATHER A5 Row Zero half/uint32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
+        {'mgather_a5_row': 40},
+    'MGATHER A5 Row Undefined float32/int32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
+        {'mgather_a5_row': 40},
+    'MGATHER A5 Row Clamp float32/uint32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
+        {'mgather_a5_row': 40},
+    'MGATHER A5 Row Wrap float32/int32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
+        {'mgather_a5_row': 40},
+    'MGATHER A5 Row Zero float32/uint32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
+        {'mgather_a5_row': 40},
+    'MSCATTER A5 None Skip int8 6x20, a5.default, per-thread launch: SIMT kernel vs NumPy: races only':
+        {'mscatter_a5_source': 40},
+    'MSCATTER A5 None Clamp int8 6x20, a5.last, per-thread launch: SIMT kernel vs NumPy: races only':
+        {'mscatter_a5_last': 40},
+    'MSCATTER A5 None Wrap int16 6x20, a5.last, per-thread launch: SIMT kernel vs NumPy: races only':
+        {'mscatter_a5_last': 40},
+    'MSCATTER A5 Add Undefined half 6x20, a5.default, per-thread launch: SIMT kernel vs NumPy: races only':
+        {'mscatter_a5_source': 40},
+    'MSCATTER A5 Add Skip bfloat16 6x20, a5.last, per-thread launch: SIMT kernel vs NumPy: races only':
+        {'mscatter_a5_source': 40},
+    'MSCATTER A5 None Clamp float32 6x20, a5.last, per-thread launch: SIMT kernel vs NumPy: races only':
+        {'mscatter_a5_last': 40},
+    'MSCATTER A5 Add Wrap int32 6x20, a5.default, per-thread launch: SIMT kernel vs NumPy: races only':
+        {'mscatter_a5_source': 40},
+    'MSCATTER A5 Max Undefined float32 6x20, a5.default, per-thread launch: SIMT kernel vs NumPy: races only':
+        {'mscatter_a5_source': 40},
+    'MSCATTER A5 Min Skip int32 6x20, a5.last, per-thread launch: SIMT kernel vs NumPy: races only':
+        {'mscatter_a5_source': 40},
+    'MSCATTER A5 Max Clamp uint32 6x20, a5.default, per-thread launch: SIMT kernel vs NumPy: races only':
+        {'mscatter_a5_source': 40},
+    'MSCATTER A5 Min Wrap float32 6x20, a5.default, per-thread launch: SIMT kernel vs NumPy: races only':
+        {'mscatter_a5_source': 40},
+    'MSCATTER A5 None Undefined half 6x20, a5.default, per-thread launch: SIMT kernel vs NumPy: races only':
         {'mscatter_a5_source': 40},
 }
 
