@@ -322,6 +322,18 @@ MUTATIONS = [
     ("mscatter per-thread last lane", "mscatter.cu",
      "if (threadIdx.x >= 32u || threadIdx.y >= warps) return;",
      "if (threadIdx.x >= 31u || threadIdx.y >= warps) return;"),
+    # MSCATTER's vector forms over whole-block rows: the scalar targets' Elem loop remaps Clamp
+    # as Wrap; A5's block-at-once Elem form does
+    ("mscatter seq fast clamp", "mscatter.cu",
+     "    case SOOB_CLAMP: SQ_FAST_T(SOOB_CLAMP)",
+     "    case SOOB_CLAMP: SQ_FAST_T(SOOB_WRAP)"),
+    ("mscatter a5 fast clamp", "mscatter.cu",
+     "    case SOOB_CLAMP: MS_FAST_T(SOOB_CLAMP)",
+     "    case SOOB_CLAMP: MS_FAST_T(SOOB_WRAP)"),
+    # MGATHER's scalar fast loops: a 2-byte element's Wrap runs as Clamp
+    ("mgather scalar fast 2-byte wrap", "mgather_impl.cuh",
+     "#define SCALAR_FAST_CALL(TS, OOB) done = scalar_fast_at<TS, OOB>(L, m, row_mode, tail, rec)",
+     "#define SCALAR_FAST_CALL(TS, OOB) done = scalar_fast_at<TS, (TS == 2 && OOB == OOB_WRAP) ? OOB_CLAMP : OOB>(L, m, row_mode, tail, rec)"),
     # ... or stores a bfloat16 source in its check pass too (an Add then adds twice)
     ("mscatter per-thread bf16 twice", "mscatter.cu",
      "        return a5_source_warp<W>(P, m, act, w, l0);",

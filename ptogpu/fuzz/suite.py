@@ -447,6 +447,27 @@ def campaigns(backend: str = "native") -> list[Known]:
             verdict = "races only" if what.startswith("MSCATTER") else "must agree"      # (colliding writes)
             out.append(Known(f"{what}, per-thread launch: SIMT kernel ({backend}) vs NumPy: {verdict}", cfg,
                              f"{a}@numpy", f"{a}@{backend}", gen, 200, kernel=True, threads=True))
+        # the same over tiles whose rows are exactly their valid columns (4x32: a whole number of
+        # 32-byte blocks at every element size), the shape the kernels' vector forms take (the
+        # scalar targets' fast loops, A5's block-at-once Elem form); 6x20 rows are padded
+        lin = [("cpu", "int8", "none"), ("cpu", "half", "add"), ("cpu", "float32", "max"), ("cpu", "int64", "none"),
+               ("a2a3", "int8", "none"), ("a2a3", "half", "add"), ("a2a3", "int32", "none"),
+               ("a2a3", "float32", "add"), ("a5.default", "int8", "none"), ("a5.default", "half", "none"),
+               ("a5.default", "float32", "add"), ("a5.default", "int32", "max")]
+        for j, (t, dt, at) in enumerate(lin):
+            for oob in (("skip", "clamp", "wrap", "undefined") if j % 2 == 0 else ("clamp", "wrap")):
+                cfg = S(rows=4, cols=32, slots=96, atomic=at, dtype=dt, oob=oob)
+                out.append(Known(f"MSCATTER {at.capitalize()} {oob.capitalize()} {dt} 4x32 (rows of whole blocks), {t}: "
+                                 f"kernel ({backend}) vs NumPy: must agree", cfg, f"{t}@numpy", f"{t}@{backend}",
+                                 "dup" if oob == "undefined" else "mixed", 40, kernel=True))
+        for j, (t, dt) in enumerate((("cpu", "int8"), ("cpu", "int64"), ("a2a3", "half"), ("a2a3", "float32"),
+                                     ("a5.simt", "int8"), ("a5.simt", "half"))):
+            for oob in ("undefined", "clamp", "wrap", "zero"):
+                cfg = FuzzConfig(rows=4, cols=32, table_size=250, oob=oob, dtype=dt,
+                                 index_dtype=("int32", "uint32")[j % 2])
+                out.append(Known(f"MGATHER Elem {oob.capitalize()} {dt} 4x32 (rows of whole blocks), {t}: kernel "
+                                 f"({backend}) vs NumPy: must agree", cfg, f"{t.split('.')[0]}@numpy",
+                                 f"{t}@{backend}", "uniform" if oob == "undefined" else "mixed", 40, kernel=True))
         # the per-thread bodies over every element size and OOB mode A5 takes: MGATHER Elem and
         # Row, MSCATTER's plain form (both Conflict orders), Add and Max/Min (the lock-step sweeps
         # above run the same template arms as warps; a GPU runs these)
@@ -1212,6 +1233,126 @@ EXPECT: dict[str, dict[str, int]] = {
         {'race': 40},
     'MSCATTER A5 None Undefined half 6x20, a5.default, per-thread launch: SIMT kernel vs NumPy: races only':
         {'race': 40},
+    'MSCATTER None Skip int8 4x32 (rows of whole blocks), cpu: kernel vs NumPy: must agree':
+        {},
+    'MSCATTER None Clamp int8 4x32 (rows of whole blocks), cpu: kernel vs NumPy: must agree':
+        {},
+    'MSCATTER None Wrap int8 4x32 (rows of whole blocks), cpu: kernel vs NumPy: must agree':
+        {},
+    'MSCATTER None Undefined int8 4x32 (rows of whole blocks), cpu: kernel vs NumPy: must agree':
+        {},
+    'MSCATTER Add Clamp half 4x32 (rows of whole blocks), cpu: kernel vs NumPy: must agree':
+        {},
+    'MSCATTER Add Wrap half 4x32 (rows of whole blocks), cpu: kernel vs NumPy: must agree':
+        {},
+    'MSCATTER Max Skip float32 4x32 (rows of whole blocks), cpu: kernel vs NumPy: must agree':
+        {},
+    'MSCATTER Max Clamp float32 4x32 (rows of whole blocks), cpu: kernel vs NumPy: must agree':
+        {},
+    'MSCATTER Max Wrap float32 4x32 (rows of whole blocks), cpu: kernel vs NumPy: must agree':
+        {},
+    'MSCATTER Max Undefined float32 4x32 (rows of whole blocks), cpu: kernel vs NumPy: must agree':
+        {},
+    'MSCATTER None Clamp int64 4x32 (rows of whole blocks), cpu: kernel vs NumPy: must agree':
+        {},
+    'MSCATTER None Wrap int64 4x32 (rows of whole blocks), cpu: kernel vs NumPy: must agree':
+        {},
+    'MSCATTER None Skip int8 4x32 (rows of whole blocks), a2a3: kernel vs NumPy: must agree':
+        {},
+    'MSCATTER None Clamp int8 4x32 (rows of whole blocks), a2a3: kernel vs NumPy: must agree':
+        {},
+    'MSCATTER None Wrap int8 4x32 (rows of whole blocks), a2a3: kernel vs NumPy: must agree':
+        {},
+    'MSCATTER None Undefined int8 4x32 (rows of whole blocks), a2a3: kernel vs NumPy: must agree':
+        {},
+    'MSCATTER Add Clamp half 4x32 (rows of whole blocks), a2a3: kernel vs NumPy: must agree':
+        {},
+    'MSCATTER Add Wrap half 4x32 (rows of whole blocks), a2a3: kernel vs NumPy: must agree':
+        {},
+    'MSCATTER None Skip int32 4x32 (rows of whole blocks), a2a3: kernel vs NumPy: must agree':
+        {},
+    'MSCATTER None Clamp int32 4x32 (rows of whole blocks), a2a3: kernel vs NumPy: must agree':
+        {},
+    'MSCATTER None Wrap int32 4x32 (rows of whole blocks), a2a3: kernel vs NumPy: must agree':
+        {},
+    'MSCATTER None Undefined int32 4x32 (rows of whole blocks), a2a3: kernel vs NumPy: must agree':
+        {},
+    'MSCATTER Add Clamp float32 4x32 (rows of whole blocks), a2a3: kernel vs NumPy: must agree':
+        {},
+    'MSCATTER Add Wrap float32 4x32 (rows of whole blocks), a2a3: kernel vs NumPy: must agree':
+        {},
+    'MSCATTER None Skip int8 4x32 (rows of whole blocks), a5.default: kernel vs NumPy: must agree':
+        {'race': 40},
+    'MSCATTER None Clamp int8 4x32 (rows of whole blocks), a5.default: kernel vs NumPy: must agree':
+        {'race': 40},
+    'MSCATTER None Wrap int8 4x32 (rows of whole blocks), a5.default: kernel vs NumPy: must agree':
+        {'race': 40},
+    'MSCATTER None Undefined int8 4x32 (rows of whole blocks), a5.default: kernel vs NumPy: must agree':
+        {'race': 40},
+    'MSCATTER None Clamp half 4x32 (rows of whole blocks), a5.default: kernel vs NumPy: must agree':
+        {'race': 40},
+    'MSCATTER None Wrap half 4x32 (rows of whole blocks), a5.default: kernel vs NumPy: must agree':
+        {'race': 40},
+    'MSCATTER Add Skip float32 4x32 (rows of whole blocks), a5.default: kernel vs NumPy: must agree':
+        {'race': 40},
+    'MSCATTER Add Clamp float32 4x32 (rows of whole blocks), a5.default: kernel vs NumPy: must agree':
+        {'race': 40},
+    'MSCATTER Add Wrap float32 4x32 (rows of whole blocks), a5.default: kernel vs NumPy: must agree':
+        {'race': 40},
+    'MSCATTER Add Undefined float32 4x32 (rows of whole blocks), a5.default: kernel vs NumPy: must agree':
+        {'race': 40},
+    'MSCATTER Max Clamp int32 4x32 (rows of whole blocks), a5.default: kernel vs NumPy: must agree':
+        {'race': 40},
+    'MSCATTER Max Wrap int32 4x32 (rows of whole blocks), a5.default: kernel vs NumPy: must agree':
+        {'race': 40},
+    'MGATHER Elem Undefined int8 4x32 (rows of whole blocks), cpu: kernel vs NumPy: must agree':
+        {},
+    'MGATHER Elem Clamp int8 4x32 (rows of whole blocks), cpu: kernel vs NumPy: must agree':
+        {},
+    'MGATHER Elem Wrap int8 4x32 (rows of whole blocks), cpu: kernel vs NumPy: must agree':
+        {},
+    'MGATHER Elem Zero int8 4x32 (rows of whole blocks), cpu: kernel vs NumPy: must agree':
+        {},
+    'MGATHER Elem Undefined int64 4x32 (rows of whole blocks), cpu: kernel vs NumPy: must agree':
+        {},
+    'MGATHER Elem Clamp int64 4x32 (rows of whole blocks), cpu: kernel vs NumPy: must agree':
+        {},
+    'MGATHER Elem Wrap int64 4x32 (rows of whole blocks), cpu: kernel vs NumPy: must agree':
+        {},
+    'MGATHER Elem Zero int64 4x32 (rows of whole blocks), cpu: kernel vs NumPy: must agree':
+        {},
+    'MGATHER Elem Undefined half 4x32 (rows of whole blocks), a2a3: kernel vs NumPy: must agree':
+        {},
+    'MGATHER Elem Clamp half 4x32 (rows of whole blocks), a2a3: kernel vs NumPy: must agree':
+        {},
+    'MGATHER Elem Wrap half 4x32 (rows of whole blocks), a2a3: kernel vs NumPy: must agree':
+        {},
+    'MGATHER Elem Zero half 4x32 (rows of whole blocks), a2a3: kernel vs NumPy: must agree':
+        {},
+    'MGATHER Elem Undefined float32 4x32 (rows of whole blocks), a2a3: kernel vs NumPy: must agree':
+        {},
+    'MGATHER Elem Clamp float32 4x32 (rows of whole blocks), a2a3: kernel vs NumPy: must agree':
+        {},
+    'MGATHER Elem Wrap float32 4x32 (rows of whole blocks), a2a3: kernel vs NumPy: must agree':
+        {},
+    'MGATHER Elem Zero float32 4x32 (rows of whole blocks), a2a3: kernel vs NumPy: must agree':
+        {},
+    'MGATHER Elem Undefined int8 4x32 (rows of whole blocks), a5.simt: kernel vs NumPy: must agree':
+        {},
+    'MGATHER Elem Clamp int8 4x32 (rows of whole blocks), a5.simt: kernel vs NumPy: must agree':
+        {},
+    'MGATHER Elem Wrap int8 4x32 (rows of whole blocks), a5.simt: kernel vs NumPy: must agree':
+        {},
+    'MGATHER Elem Zero int8 4x32 (rows of whole blocks), a5.simt: kernel vs NumPy: must agree':
+        {},
+    'MGATHER Elem Undefined half 4x32 (rows of whole blocks), a5.simt: kernel vs NumPy: must agree':
+        {},
+    'MGATHER Elem Clamp half 4x32 (rows of whole blocks), a5.simt: kernel vs NumPy: must agree':
+        {},
+    'MGATHER Elem Wrap half 4x32 (rows of whole blocks), a5.simt: kernel vs NumPy: must agree':
+        {},
+    'MGATHER Elem Zero half 4x32 (rows of whole blocks), a5.simt: kernel vs NumPy: must agree':
+        {},
 }
 
 
@@ -1752,6 +1893,126 @@ KERNELS: dict[str, dict[str, int]] = {
         {'mscatter_a5_source': 40},
     'MSCATTER A5 None Undefined half 6x20, a5.default, per-thread launch: SIMT kernel vs NumPy: races only':
         {'mscatter_a5_source': 40},
+    'MSCATTER None Skip int8 4x32 (rows of whole blocks), cpu: kernel vs NumPy: must agree':
+        {'mscatter_seq': 40},
+    'MSCATTER None Clamp int8 4x32 (rows of whole blocks), cpu: kernel vs NumPy: must agree':
+        {'mscatter_seq': 40},
+    'MSCATTER None Wrap int8 4x32 (rows of whole blocks), cpu: kernel vs NumPy: must agree':
+        {'mscatter_seq': 40},
+    'MSCATTER None Undefined int8 4x32 (rows of whole blocks), cpu: kernel vs NumPy: must agree':
+        {'mscatter_seq': 40},
+    'MSCATTER Add Clamp half 4x32 (rows of whole blocks), cpu: kernel vs NumPy: must agree':
+        {'mscatter_seq': 40},
+    'MSCATTER Add Wrap half 4x32 (rows of whole blocks), cpu: kernel vs NumPy: must agree':
+        {'mscatter_seq': 40},
+    'MSCATTER Max Skip float32 4x32 (rows of whole blocks), cpu: kernel vs NumPy: must agree':
+        {'mscatter_seq': 40},
+    'MSCATTER Max Clamp float32 4x32 (rows of whole blocks), cpu: kernel vs NumPy: must agree':
+        {'mscatter_seq': 40},
+    'MSCATTER Max Wrap float32 4x32 (rows of whole blocks), cpu: kernel vs NumPy: must agree':
+        {'mscatter_seq': 40},
+    'MSCATTER Max Undefined float32 4x32 (rows of whole blocks), cpu: kernel vs NumPy: must agree':
+        {'mscatter_seq': 40},
+    'MSCATTER None Clamp int64 4x32 (rows of whole blocks), cpu: kernel vs NumPy: must agree':
+        {'mscatter_seq': 40},
+    'MSCATTER None Wrap int64 4x32 (rows of whole blocks), cpu: kernel vs NumPy: must agree':
+        {'mscatter_seq': 40},
+    'MSCATTER None Skip int8 4x32 (rows of whole blocks), a2a3: kernel vs NumPy: must agree':
+        {'mscatter_seq': 40},
+    'MSCATTER None Clamp int8 4x32 (rows of whole blocks), a2a3: kernel vs NumPy: must agree':
+        {'mscatter_seq': 40},
+    'MSCATTER None Wrap int8 4x32 (rows of whole blocks), a2a3: kernel vs NumPy: must agree':
+        {'mscatter_seq': 40},
+    'MSCATTER None Undefined int8 4x32 (rows of whole blocks), a2a3: kernel vs NumPy: must agree':
+        {'mscatter_seq': 40},
+    'MSCATTER Add Clamp half 4x32 (rows of whole blocks), a2a3: kernel vs NumPy: must agree':
+        {'mscatter_seq': 40},
+    'MSCATTER Add Wrap half 4x32 (rows of whole blocks), a2a3: kernel vs NumPy: must agree':
+        {'mscatter_seq': 40},
+    'MSCATTER None Skip int32 4x32 (rows of whole blocks), a2a3: kernel vs NumPy: must agree':
+        {'mscatter_seq': 40},
+    'MSCATTER None Clamp int32 4x32 (rows of whole blocks), a2a3: kernel vs NumPy: must agree':
+        {'mscatter_seq': 40},
+    'MSCATTER None Wrap int32 4x32 (rows of whole blocks), a2a3: kernel vs NumPy: must agree':
+        {'mscatter_seq': 40},
+    'MSCATTER None Undefined int32 4x32 (rows of whole blocks), a2a3: kernel vs NumPy: must agree':
+        {'mscatter_seq': 40},
+    'MSCATTER Add Clamp float32 4x32 (rows of whole blocks), a2a3: kernel vs NumPy: must agree':
+        {'mscatter_seq': 40},
+    'MSCATTER Add Wrap float32 4x32 (rows of whole blocks), a2a3: kernel vs NumPy: must agree':
+        {'mscatter_seq': 40},
+    'MSCATTER None Skip int8 4x32 (rows of whole blocks), a5.default: kernel vs NumPy: must agree':
+        {'mscatter_a5_source': 40},
+    'MSCATTER None Clamp int8 4x32 (rows of whole blocks), a5.default: kernel vs NumPy: must agree':
+        {'mscatter_a5_source': 40},
+    'MSCATTER None Wrap int8 4x32 (rows of whole blocks), a5.default: kernel vs NumPy: must agree':
+        {'mscatter_a5_source': 40},
+    'MSCATTER None Undefined int8 4x32 (rows of whole blocks), a5.default: kernel vs NumPy: must agree':
+        {'mscatter_a5_source': 40},
+    'MSCATTER None Clamp half 4x32 (rows of whole blocks), a5.default: kernel vs NumPy: must agree':
+        {'mscatter_a5_source': 40},
+    'MSCATTER None Wrap half 4x32 (rows of whole blocks), a5.default: kernel vs NumPy: must agree':
+        {'mscatter_a5_source': 40},
+    'MSCATTER Add Skip float32 4x32 (rows of whole blocks), a5.default: kernel vs NumPy: must agree':
+        {'mscatter_a5_source': 40},
+    'MSCATTER Add Clamp float32 4x32 (rows of whole blocks), a5.default: kernel vs NumPy: must agree':
+        {'mscatter_a5_source': 40},
+    'MSCATTER Add Wrap float32 4x32 (rows of whole blocks), a5.default: kernel vs NumPy: must agree':
+        {'mscatter_a5_source': 40},
+    'MSCATTER Add Undefined float32 4x32 (rows of whole blocks), a5.default: kernel vs NumPy: must agree':
+        {'mscatter_a5_source': 40},
+    'MSCATTER Max Clamp int32 4x32 (rows of whole blocks), a5.default: kernel vs NumPy: must agree':
+        {'mscatter_a5_source': 40},
+    'MSCATTER Max Wrap int32 4x32 (rows of whole blocks), a5.default: kernel vs NumPy: must agree':
+        {'mscatter_a5_source': 40},
+    'MGATHER Elem Undefined int8 4x32 (rows of whole blocks), cpu: kernel vs NumPy: must agree':
+        {'mgather_cpu': 40},
+    'MGATHER Elem Clamp int8 4x32 (rows of whole blocks), cpu: kernel vs NumPy: must agree':
+        {'mgather_cpu': 40},
+    'MGATHER Elem Wrap int8 4x32 (rows of whole blocks), cpu: kernel vs NumPy: must agree':
+        {'mgather_cpu': 40},
+    'MGATHER Elem Zero int8 4x32 (rows of whole blocks), cpu: kernel vs NumPy: must agree':
+        {'mgather_cpu': 40},
+    'MGATHER Elem Undefined int64 4x32 (rows of whole blocks), cpu: kernel vs NumPy: must agree':
+        {'mgather_cpu': 40},
+    'MGATHER Elem Clamp int64 4x32 (rows of whole blocks), cpu: kernel vs NumPy: must agree':
+        {'mgather_cpu': 40},
+    'MGATHER Elem Wrap int64 4x32 (rows of whole blocks), cpu: kernel vs NumPy: must agree':
+        {'mgather_cpu': 40},
+    'MGATHER Elem Zero int64 4x32 (rows of whole blocks), cpu: kernel vs NumPy: must agree':
+        {'mgather_cpu': 40},
+    'MGATHER Elem Undefined half 4x32 (rows of whole blocks), a2a3: kernel vs NumPy: must agree':
+        {'mgather_a2a3_elem_nd': 40},
+    'MGATHER Elem Clamp half 4x32 (rows of whole blocks), a2a3: kernel vs NumPy: must agree':
+        {'mgather_a2a3_elem_nd': 40},
+    'MGATHER Elem Wrap half 4x32 (rows of whole blocks), a2a3: kernel vs NumPy: must agree':
+        {'mgather_a2a3_elem_nd': 40},
+    'MGATHER Elem Zero half 4x32 (rows of whole blocks), a2a3: kernel vs NumPy: must agree':
+        {'mgather_a2a3_elem_nd': 40},
+    'MGATHER Elem Undefined float32 4x32 (rows of whole blocks), a2a3: kernel vs NumPy: must agree':
+        {'mgather_a2a3_elem_nd': 40},
+    'MGATHER Elem Clamp float32 4x32 (rows of whole blocks), a2a3: kernel vs NumPy: must agree':
+        {'mgather_a2a3_elem_nd': 40},
+    'MGATHER Elem Wrap float32 4x32 (rows of whole blocks), a2a3: kernel vs NumPy: must agree':
+        {'mgather_a2a3_elem_nd': 40},
+    'MGATHER Elem Zero float32 4x32 (rows of whole blocks), a2a3: kernel vs NumPy: must agree':
+        {'mgather_a2a3_elem_nd': 40},
+    'MGATHER Elem Undefined int8 4x32 (rows of whole blocks), a5.simt: kernel vs NumPy: must agree':
+        {'mgather_a5_elem': 40},
+    'MGATHER Elem Clamp int8 4x32 (rows of whole blocks), a5.simt: kernel vs NumPy: must agree':
+        {'mgather_a5_elem': 40},
+    'MGATHER Elem Wrap int8 4x32 (rows of whole blocks), a5.simt: kernel vs NumPy: must agree':
+        {'mgather_a5_elem': 40},
+    'MGATHER Elem Zero int8 4x32 (rows of whole blocks), a5.simt: kernel vs NumPy: must agree':
+        {'mgather_a5_elem': 40},
+    'MGATHER Elem Undefined half 4x32 (rows of whole blocks), a5.simt: kernel vs NumPy: must agree':
+        {'mgather_a5_elem': 40},
+    'MGATHER Elem Clamp half 4x32 (rows of whole blocks), a5.simt: kernel vs NumPy: must agree':
+        {'mgather_a5_elem': 40},
+    'MGATHER Elem Wrap half 4x32 (rows of whole blocks), a5.simt: kernel vs NumPy: must agree':
+        {'mgather_a5_elem': 40},
+    'MGATHER Elem Zero half 4x32 (rows of whole blocks), a5.simt: kernel vs NumPy: must agree':
+        {'mgather_a5_elem': 40},
 }
 
 
