@@ -334,6 +334,17 @@ MUTATIONS = [
     ("mgather scalar fast 2-byte wrap", "mgather_impl.cuh",
      "#define SCALAR_FAST_CALL(TS, OOB) done = scalar_fast_at<TS, OOB>(L, m, row_mode, tail, rec)",
      "#define SCALAR_FAST_CALL(TS, OOB) done = scalar_fast_at<TS, (TS == 2 && OOB == OOB_WRAP) ? OOB_CLAMP : OOB>(L, m, row_mode, tail, rec)"),
+    # MSCATTER's C reference: an unsigned index sign-extended by a 64-bit cast; float Min
+    # keeping the larger; int32 Max/Min compared as unsigned
+    ("mscatter ref unsigned index", "ref/mscatter_ref.cuh",
+     "        return b32 ? f(oob, N(), B()) : f(oob, N(), N());",
+     "        return b32 ? f(oob, N(), B()) : f(oob, B(), N());"),
+    ("mscatter ref float min", "ref/mscatter_ref.cuh",
+     "        return (op == AT_MAX ? a < b : b < a) ? v : old;",
+     "        return (op == AT_MAX ? a < b : a < b) ? v : old;"),
+    ("mscatter ref int32 sign", "ref/mscatter_ref.cuh",
+     "    const bool sgn = dt == DT_I8 || dt == DT_I16 || dt == DT_I32 || dt == DT_I64;",
+     "    const bool sgn = dt == DT_I8 || dt == DT_I16 || dt == DT_I64;"),
     # ... or stores a bfloat16 source in its check pass too (an Add then adds twice)
     ("mscatter per-thread bf16 twice", "mscatter.cu",
      "        return a5_source_warp<W>(P, m, act, w, l0);",

@@ -282,6 +282,26 @@ def campaigns(backend: str = "native") -> list[Known]:
             ("half Add Elem 16x16 dup, A5 vs CPU sim", S(rows=16, cols=16, slots=64, atomic="add", dtype="half"), "a5",
              "cpu", "dup")):
         out.append(Known(f"MSCATTER {what}: element sizes", cfg, a, b, gen, 300))
+    # ... and over what the campaigns above leave out of its C reference: unsigned indices,
+    # Clamp, Max and Min on signed, unsigned and float elements, 1- and 2-byte Wrap and Clamp
+    for what, cfg, a, b, gen in (
+            ("uint32 Max Elem Clamp 16x16 dup (uint32 indices), A5 vs CPU sim",
+             S(rows=16, cols=16, slots=64, atomic="max", dtype="uint32", oob="clamp", index_dtype="uint32"), "a5",
+             "cpu", "dup"),
+            ("int32 Min Elem Wrap into 56 slots, 16x16 mixed (uint32 indices), A5 vs CPU sim",
+             S(rows=16, cols=16, slots=56, atomic="min", dtype="int32", oob="wrap", index_dtype="uint32"), "a5",
+             "cpu", "mixed"),
+            ("float32 Min Elem Skip 16x16 dup, A5 vs CPU sim",
+             S(rows=16, cols=16, slots=64, atomic="min", dtype="float32"), "a5", "cpu", "dup"),
+            ("float32 Max Elem Clamp 16x16 mixed, A5 vs CPU sim",
+             S(rows=16, cols=16, slots=64, atomic="max", dtype="float32", oob="clamp"), "a5", "cpu", "mixed"),
+            ("int32 Elem Wrap into 56 slots, 16x16 mixed (uint32 indices), CPU sim vs A2/A3",
+             S(rows=16, cols=16, slots=56, dtype="int32", oob="wrap", index_dtype="uint32"), "cpu", "a2a3", "mixed"),
+            ("int8 Elem Clamp 16x16 mixed (uint32 indices), A2/A3 vs CPU sim",
+             S(rows=16, cols=16, slots=64, dtype="int8", oob="clamp", index_dtype="uint32"), "a2a3", "cpu", "mixed"),
+            ("uint16 Row Wrap 8x24 mixed, A5 last vs A2/A3",
+             S(mode="row", rows=8, cols=24, slots=16, dtype="uint16", oob="wrap"), "a5.last", "a2a3", "mixed")):
+        out.append(Known(f"MSCATTER {what}: reference rules", cfg, a, b, gen, 300))
     # an empty table (capacity 0, GM smaller than one element): the references' scalar image
     for mode, oob in (("row", "zero"), ("elem", "clamp")):
         out.append(Known(f"A2/A3 vs A5, {mode.capitalize()} {oob.capitalize()} from an empty table: must agree",
@@ -1353,6 +1373,20 @@ EXPECT: dict[str, dict[str, int]] = {
         {},
     'MGATHER Elem Zero half 4x32 (rows of whole blocks), a5.simt: kernel vs NumPy: must agree':
         {},
+    'MSCATTER uint32 Max Elem Clamp 16x16 dup (uint32 indices), A5 vs CPU sim: reference rules':
+        {'race': 300},
+    'MSCATTER float32 Min Elem Skip 16x16 dup, A5 vs CPU sim: reference rules':
+        {'race': 300},
+    'MSCATTER float32 Max Elem Clamp 16x16 mixed, A5 vs CPU sim: reference rules':
+        {'race': 300},
+    'MSCATTER int8 Elem Clamp 16x16 mixed (uint32 indices), A2/A3 vs CPU sim: reference rules':
+        {},
+    'MSCATTER uint16 Row Wrap 8x24 mixed, A5 last vs A2/A3: reference rules':
+        {},
+    'MSCATTER int32 Min Elem Wrap into 56 slots, 16x16 mixed (uint32 indices), A5 vs CPU sim: reference rules':
+        {'race': 300},
+    'MSCATTER int32 Elem Wrap into 56 slots, 16x16 mixed (uint32 indices), CPU sim vs A2/A3: reference rules':
+        {},
 }
 
 
@@ -2013,6 +2047,9 @@ KERNELS: dict[str, dict[str, int]] = {
         {'mgather_a5_elem': 40},
     'MGATHER Elem Zero half 4x32 (rows of whole blocks), a5.simt: kernel vs NumPy: must agree':
         {'mgather_a5_elem': 40},
+
+
+
 }
 
 
