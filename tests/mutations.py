@@ -322,6 +322,11 @@ MUTATIONS = [
     ("mscatter per-thread last lane", "mscatter.cu",
      "if (threadIdx.x >= 32u || threadIdx.y >= warps) return;",
      "if (threadIdx.x >= 31u || threadIdx.y >= warps) return;"),
+    # MSCATTER Row: the simulator's destination rule (s*Stride[3] + c*Stride[4]) taken for the
+    # NPUs' and theirs for it (equal over a dense table; a table of strided columns tells)
+    ("mscatter row dst strides", "mscatter.cu",
+     "    else if (P[MS_ROWDST] == RD_STRIDES) off = slot * (u64)P[MS_ST3] + (u64)c * (u64)P[MS_ST4];",
+     "    else if (P[MS_ROWDST] != RD_STRIDES) off = slot * (u64)P[MS_ST3] + (u64)c * (u64)P[MS_ST4];"),
     # MSCATTER's vector forms over whole-block rows: the scalar targets' Elem loop remaps Clamp
     # as Wrap; A5's block-at-once Elem form does
     ("mscatter seq fast clamp", "mscatter.cu",

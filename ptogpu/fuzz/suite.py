@@ -306,6 +306,7 @@ def campaigns(backend: str = "native") -> list[Known]:
     for mode, oob in (("row", "zero"), ("elem", "clamp")):
         out.append(Known(f"A2/A3 vs A5, {mode.capitalize()} {oob.capitalize()} from an empty table: must agree",
                          FuzzConfig(mode=mode, rows=4, cols=8, table_size=0, oob=oob), "a2a3", "a5", "mixed", 500))
+
     # ... and on edge values (the ``edges`` generator: signed zeros, NaN payloads, infinities,
     # denormals, extremes, ties, shift counts): the rules each instruction has for them
     for instr, dt, op, t1, t2, n, what in (
@@ -392,6 +393,8 @@ def campaigns(backend: str = "native") -> list[Known]:
                            ("reg_gather", "a5", 200), ("dma_pads", "a5", 300), ("interleave", "a5", 200),
                            ("nz_gather", "a2a3", 300), ("tgatherb_float_offsets", "cpu", 300),
                            ("mscatter_edges", "a5", 300), ("mscatter_edges", "cpu", 300),
+                           ("mscatter_strided", "cpu", 200), ("mscatter_strided", "a2a3", 200),
+                           ("mscatter_strided", "a5", 200),
                            ("tgather_cmp", "a5", 300), ("tgather_cmp", "a2a3", 300),
                            ("tgather_in_place", "a5", 200), ("tgather_in_place", "a2a3", 200),
                            ("tgather_in_place", "cpu", 200), ("tgatherb_misaligned", "a5", 200),
@@ -399,6 +402,7 @@ def campaigns(backend: str = "native") -> list[Known]:
                            ("cmp_edges", "cpu", 300), ("cmp_edges", "a2a3", 300), ("cmp_edges", "a5", 300),
                            ("cmp_bytes", "a5", 200),
                            ("mov_shapes", "cpu", 300), ("mov_shapes", "a2a3", 300), ("mov_shapes", "a5", 300),
+                           ("mov_widths", "cpu", 200), ("mov_widths", "a5", 200),
                            ("mov_relayouts", "a5", 200), ("overlaps", "a5", 200), ("overlaps", "cpu", 200),
                            ("sort_edges", "cpu", 300), ("sort_edges", "a2a3", 300), ("sort_edges", "a5", 300),
                            ("mrgsort_edges", "cpu", 200), ("mrgsort_edges", "a2a3", 200),
@@ -1387,6 +1391,16 @@ EXPECT: dict[str, dict[str, int]] = {
         {'race': 300},
     'MSCATTER int32 Elem Wrap into 56 slots, 16x16 mixed (uint32 indices), CPU sim vs A2/A3: reference rules':
         {},
+    'Kernels: mov_widths cpu: kernel vs NumPy: must agree':
+        {},
+    'Kernels: mov_widths a5: kernel vs NumPy: must agree':
+        {},
+    'Kernels: mscatter_strided cpu: kernel vs NumPy: must agree':
+        {},
+    'Kernels: mscatter_strided a2a3: kernel vs NumPy: must agree':
+        {},
+    'Kernels: mscatter_strided a5: kernel vs NumPy: must agree':
+        {},
 }
 
 
@@ -2048,6 +2062,18 @@ KERNELS: dict[str, dict[str, int]] = {
     'MGATHER Elem Zero half 4x32 (rows of whole blocks), a5.simt: kernel vs NumPy: must agree':
         {'mgather_a5_elem': 40},
 
+
+
+    'Kernels: mov_widths cpu: kernel vs NumPy: must agree':
+        {'tile_move': 600},
+    'Kernels: mov_widths a5: kernel vs NumPy: must agree':
+        {'tile_move': 600},
+    'Kernels: mscatter_strided cpu: kernel vs NumPy: must agree':
+        {'mscatter_seq': 400},
+    'Kernels: mscatter_strided a2a3: kernel vs NumPy: must agree':
+        {'mscatter_seq': 400},
+    'Kernels: mscatter_strided a5: kernel vs NumPy: must agree':
+        {'mscatter_a5_last': 400},
 
 
 }

@@ -257,6 +257,19 @@ def mscatter_edges(vf, vi, vh, vu, idx, tmax, tmin, tadd, thadd, tumin, timax):
     pto.MSCATTER[E, pto.ScatterAtomicOp.Max, Skip](A(timax), si, ix)
 
 
+def mscatter_strided(v, ix, y):
+    """MSCATTER Row of 8 rows of 12 float32 into a table of 20 rows whose rows lie 24 elements
+    apart and whose columns 2 apart (the simulator's s*Stride[3] + c*Stride[4]; A2/A3's
+    s*Stride[3] + c; A5's s*VC + c), Clamp and Wrap (indices of every kind: out of range and
+    negative too); then the whole table stored."""
+    T = pto.GlobalTensor[pto.float32, pto.Shape[1, 1, 1, 20, 12], pto.Stride[480, 480, 480, 24, 2]]
+    src, idx = pto.Tile[V, pto.float32, 8, 16, RM, 8, 12](), pto.Tile[V, pto.int32, 1, 8]()
+    pto.TLOAD(src, _gt(pto.float32, 8, 16)(v))
+    pto.TLOAD(idx, _gt(pto.int32, 1, 8)(ix))
+    pto.MSCATTER[pto.Coalesce.Row, pto.ScatterAtomicOp.None_, pto.ScatterOOB.Clamp](T(y), src, idx)
+    pto.MSCATTER[pto.Coalesce.Row, pto.ScatterAtomicOp.None_, pto.ScatterOOB.Wrap](T(y + 1), src, idx)
+
+
 def tgather_cmp(v, k, hv, kh, iv, uv, y, c, yh, yi, yu):
     """TGATHER's compare form on float32 scores around each row's k (ties, halves that A5
     rounds, NaN, infinities), GT then EQ: the packed column indices and their counts; then on
@@ -413,6 +426,28 @@ def mov_shapes(a, b, y):
         pto.TASSIGN(s, 0x0)
         pto.TLOAD(whole, G(b))
         pto.TMOV(d, s if k < 3 else d)
+        pto.TSTORE(G(y + k * 256), whole)
+
+
+def mov_widths(a, b, y):
+    """TMOV between int16 tiles of different widths over prefilled destinations: 4 x 32 valid
+    of a 4 x 64 source into a whole 4 x 32 tile (every destination row whole, the rows
+    strided apart in the source), the reverse, and 3 x 16 of a 4 x 32 into a 4 x 48 tile (the
+    simulator and A5; A2/A3 requires equal tile shapes)."""
+    G = _gt(pto.int16, 4, 64)
+    wide = pto.Tile[V, pto.int16, 4, 64]()
+    pto.TASSIGN(wide, 0x0)
+    pto.TLOAD(wide, G(a))
+    for k, (src, dst) in enumerate(((pto.Tile[V, pto.int16, 4, 64, RM, 4, 32], pto.Tile[V, pto.int16, 4, 32]),
+                                    (pto.Tile[V, pto.int16, 4, 32], pto.Tile[V, pto.int16, 4, 64, RM, 4, 32]),
+                                    (pto.Tile[V, pto.int16, 4, 32, RM, 3, 16], pto.Tile[V, pto.int16, 4, 48, RM, 3, 16]))):
+        s, d, whole = src(), dst(), pto.Tile[V, pto.int16, 4, 64]()
+        at = 0x200 * (k + 1)
+        pto.TASSIGN(s, 0x0)
+        pto.TASSIGN(d, at)
+        pto.TASSIGN(whole, at)
+        pto.TLOAD(whole, G(b))
+        pto.TMOV(d, s)
         pto.TSTORE(G(y + k * 256), whole)
 
 
@@ -852,6 +887,8 @@ FUZZ = {
         pair="cpu@numpy:cpu@native"),
     "tgatherb_misaligned": dict(inputs={"src8": _bits(1024, "int8"), "off": indices(8, 1000, "uint32", "uniform")},
                                 outputs={"y": (256, pto.int8)}, pair="a5@numpy:a5@native"),
+    "mscatter_strided": dict(inputs={"v": values(128, "float32", "small"), "ix": indices(8, 20, "int32", "mixed")},
+                             outputs={"y": (480, pto.float32)}, pair="a2a3@numpy:a2a3@native"),
     "mscatter_edges": dict(inputs={"vf": picks(128, _TIES, "float32", 0.9), "vi": values(128, "int32", "edges"),
                                    "vh": values(128, "half", "edges"), "vu": values(128, "uint32", "edges"),
                                    "idx": indices(128, 64, "int32", "uniform")},
@@ -883,6 +920,8 @@ FUZZ = {
                      outputs={"y": (18 * 256, pto.int32), "y8": (256, pto.int8)}, pair="a5@numpy:a5@native"),
     "mov_relayouts": dict(inputs={"a": _bits(2 * 2048, "half")}, outputs={"y": (2 * 2048, pto.half)},
                           pair="a5@numpy:a5@native"),
+    "mov_widths": dict(inputs={"a": _bits(256, "int16"), "b": _bits(256, "int16")},
+                       outputs={"y": (768, pto.int16)}, pair="a5@numpy:a5@native"),
     "mov_shapes": dict(inputs={"a": _bits(256, "int16"), "b": _bits(256, "int16")},
                        outputs={"y": (1280, pto.int16)}, pair="a2a3@numpy:a2a3@native"),
     "sort_edges": dict(inputs={"vf": values(144, "float32", "edges"), "vh": values(144, "half", "edges"),
