@@ -322,6 +322,10 @@ MUTATIONS = [
     ("mscatter per-thread last lane", "mscatter.cu",
      "if (threadIdx.x >= 32u || threadIdx.y >= warps) return;",
      "if (threadIdx.x >= 31u || threadIdx.y >= warps) return;"),
+    # the simulator's TGATHERB: an E4M3 offset's NaN (all ones below the sign) read as a number
+    ("tgatherb e4m3 nan offset", "tgatherb.cu",
+     "    *special = ieee ? e == emax : (e == emax && m == (1u << mb) - 1u);",
+     "    *special = ieee ? e == emax : (e == emax && m == (1u << mb) + 1u);"),
     # MSCATTER Row: the simulator's destination rule (s*Stride[3] + c*Stride[4]) taken for the
     # NPUs' and theirs for it (equal over a dense table; a table of strided columns tells)
     ("mscatter row dst strides", "mscatter.cu",

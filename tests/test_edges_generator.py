@@ -48,3 +48,12 @@ def test_a_single_instruction_campaign_on_edges_reaches_the_tie_rule():
         rep = CampaignSpec.of(cfg, "cpu@numpy", "a5@numpy", 100, generator=gen).run(shrink=False)
         got[gen] = sorted(c.name for c in rep.classes.values())
     assert any("tie order" in c for c in got["edges"]) and not any("tie order" in c for c in got["uniform"]), got
+
+
+def test_e4m3_edges_hold_its_nan_and_its_largest_finite():
+    """OCP E4M3 has no infinity: the IEEE patterns (an all-ones exponent) are numbers there, so
+    its pool adds its own NaNs (0x7F, 0xFF) and largest finite (+-448), decoded by ml_dtypes."""
+    import ml_dtypes
+    v = edge_pool("float8_e4m3").view(np.uint8).view(ml_dtypes.float8_e4m3fn).astype(np.float32)
+    assert np.isnan(v).sum() >= 2 and not np.isinf(v).any()
+    assert {448.0, -448.0} <= set(v[~np.isnan(v)].tolist())

@@ -10,13 +10,16 @@ from .. import dtypes
 
 _FLOATS = {"half": (10, 5), "bfloat16": (7, 8), "float32": (23, 8), "float64": (52, 11),
            "float8_e4m3": (3, 4), "float8_e5m2": (2, 5)}
+NO_INFINITY = ("float8_e4m3",)
+"""Float types whose all-ones exponent is a number (OCP E4M3: no infinity, NaN only where every
+bit below the sign is set): their NaN and largest finite are not the IEEE patterns."""
 
 
 def edge_pool(dtype) -> np.ndarray:
     """The bit patterns (the type's storage) an instruction treats specially, for ``edges``:
     floats: +-0, +-inf, quiet and signalling NaNs of both signs with payloads, the smallest and
     largest denormals, the smallest normal, +-1, the largest finite, +-0.5, 1.5 and 2.5 (ties of
-    rounding to an integer); integers: 0, +-1, the extremes and their neighbours, powers of two
+    rounding to an integer), and for E4M3 (no infinity) its NaNs and its largest finite; integers: 0, +-1, the extremes and their neighbours, powers of two
     and the width and its neighbours (shift counts)."""
     dt = dtypes.as_dtype(dtype)
     st = dtypes.storage(dt)
@@ -31,6 +34,9 @@ def edge_pool(dtype) -> np.ndarray:
                 expo | 1, sign | expo | 3, 1, (1 << m) - 1, sign | 1, 1 << m, one, sign | one,
                 expo - 1, sign | (expo - 1), one - (1 << m), sign | (one - (1 << m)),
                 one | (1 << (m - 1)), (one + (1 << m)) | (1 << (m - 2))]
+        if dtypes.name_of(dt) in NO_INFINITY:      # E4M3FN: all-ones is its NaN, the one below its largest
+            top = (1 << (bits - 1)) - 1
+            pats += [top, sign | top, top - 1, sign | (top - 1)]
         return np.array([p & ((1 << bits) - 1) for p in pats], np.uint64).astype(u).view(st)
     signed = st.kind == "i"
     lo, hi = (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if signed else (0, (1 << bits) - 1)
