@@ -284,6 +284,8 @@ def campaigns(backend: str = "native") -> list[Known]:
         out.append(Known(f"MSCATTER {what}: element sizes", cfg, a, b, gen, 300))
     # ... and over what the campaigns above leave out of its C reference: unsigned indices,
     # Clamp, Max and Min on signed, unsigned and float elements, 1- and 2-byte Wrap and Clamp
+    # (56 slots: 2^32 and 2^64 differ modulo 56, so an unsigned index that a 64-bit cast
+    # sign-extends lands elsewhere; modulo a power of two both are 0)
     for what, cfg, a, b, gen in (
             ("uint32 Max Elem Clamp 16x16 dup (uint32 indices), A5 vs CPU sim",
              S(rows=16, cols=16, slots=64, atomic="max", dtype="uint32", oob="clamp", index_dtype="uint32"), "a5",
@@ -1420,8 +1422,6 @@ def _record() -> None:               # pragma: no cover (a maintainer's tool)
     pprint.pprint(got, width=120, sort_dicts=False)
     print("# KERNELS")
     pprint.pprint(ran, width=120, sort_dicts=False)
-
-
 
 
 # The instances each instruction kernel ran (its writes, clean) in each campaign on a kernel
