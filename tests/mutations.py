@@ -591,4 +591,8 @@ PY_MUTATIONS = [
     # the NPUs' TSORT32 leaving rows of 255 * k + 1 blocks unsorted instead of 255 * k
     ("py sort chunk bug count", "ptogpu/isa/sort/semantics.py",
      "nb >= 255 and nb % 255 == 0:", "nb >= 255 and nb % 255 == 1:"),
+    # the simulator's TCMPS: a mask of one valid column left as zeros (the no-op meant for none)
+    ("py compare tcmps one valid column", "ptogpu/isa/compare/semantics.py",
+     "    dvc, dvr = dst.valid_col, dst.valid_row\n    if dvc == 0:\n",
+     "    dvc, dvr = dst.valid_col, dst.valid_row\n    if dvc == 1:\n"),
 ]

@@ -402,7 +402,8 @@ def campaigns(backend: str = "native") -> list[Known]:
                            ("tgather_in_place", "cpu", 200), ("tgatherb_misaligned", "a5", 200),
                            ("tgatherb_misaligned", "a2a3", 200),
                            ("cmp_edges", "cpu", 300), ("cmp_edges", "a2a3", 300), ("cmp_edges", "a5", 300),
-                           ("cmp_bytes", "a5", 200),
+                           ("cmp_bytes", "a5", 200), ("cmp_narrow", "cpu", 200), ("cmp_narrow", "a2a3", 200),
+                           ("cmp_narrow", "a5", 200),
                            ("mov_shapes", "cpu", 300), ("mov_shapes", "a2a3", 300), ("mov_shapes", "a5", 300),
                            ("mov_widths", "cpu", 200), ("mov_widths", "a5", 200),
                            ("mov_relayouts", "a5", 200), ("overlaps", "a5", 200), ("overlaps", "cpu", 200),
@@ -1403,6 +1404,12 @@ EXPECT: dict[str, dict[str, int]] = {
         {},
     'Kernels: mscatter_strided a5: kernel vs NumPy: must agree':
         {},
+    'Kernels: cmp_narrow cpu: kernel vs NumPy: must agree':
+        {},
+    'Kernels: cmp_narrow a2a3: kernel vs NumPy: must agree':
+        {},
+    'Kernels: cmp_narrow a5: kernel vs NumPy: must agree':
+        {},
 }
 
 
@@ -2076,6 +2083,12 @@ KERNELS: dict[str, dict[str, int]] = {
         {'mscatter_a5_last': 400},
 
 
+    'Kernels: cmp_narrow cpu: kernel vs NumPy: must agree':
+        {'tile_compare': 400},
+    'Kernels: cmp_narrow a2a3: kernel vs NumPy: must agree':
+        {'tile_compare': 400},
+    'Kernels: cmp_narrow a5: kernel vs NumPy: must agree':
+        {'tile_compare': 400},
 }
 
 

@@ -376,6 +376,22 @@ def cmp_edges(fa, fb, ha, hb, ia, ib, ua, ub, m, y, zf, zh, zi, yu):
             pto.TSTORE(M(yu + j * 64), mask)
 
 
+def cmp_narrow(fa, m, y):
+    """TCMPS into masks of 1 and 3 valid columns (the stream packed into so few bytes per row,
+    the rest of the tile zeroed) over float32 edge values, EQ and GT; each whole mask stored over
+    a loaded pattern."""
+    M = _gt(pto.uint8, 2, 32)
+    x, whole = pto.Tile[V, pto.float32, 2, 64](), pto.Tile[V, pto.uint8, 2, 32]()
+    pto.TLOAD(x, _gt(pto.float32, 2, 64)(fa))
+    pto.TASSIGN(whole, 0x4000)
+    for k, (vc, mode, v) in enumerate(((1, pto.CmpMode.EQ, -0.0), (3, pto.CmpMode.GT, 1.0))):
+        mask = pto.Tile[V, pto.uint8, 2, 32, RM, 2, vc]()
+        pto.TASSIGN(mask, 0x4000)
+        pto.TLOAD(whole, M(m))
+        pto.TCMPS(mask, x, v, mode)
+        pto.TSTORE(M(y + k * 64), whole)
+
+
 def cmp_bytes(a, b, m, u, y, z, zu):
     """A5's 1-byte compares (the one target that takes them): TCMP / TCMPS into a 96-byte mask
     row (32 bytes per 256 columns, the rest left as it was), TSEL / TSELS by it (16-byte steps
@@ -904,6 +920,8 @@ FUZZ = {
     "tgather_in_place": dict(inputs={"a": values(128, "int32", "small"), "i": indices(128, 32, "int32", "uniform"),
                                      "k": values(16, "uint32", "small")},
                              outputs={"y": (256, pto.int32), "z": (128, pto.int32)}, pair="a5@numpy:a5@native"),
+    "cmp_narrow": dict(inputs={"fa": values(128, "float32", "edges"), "m": _bits(64, "uint8")},
+                       outputs={"y": (128, pto.uint8)}, pair="a2a3@numpy:a2a3@native"),
     "cmp_edges": dict(inputs={"fa": values(128, "float32", "edges"), "fb": values(128, "float32", "edges"),
                               "ha": values(256, "half", "edges"), "hb": values(256, "half", "edges"),
                               "ia": values(128, "int32", "edges"), "ib": values(128, "int32", "edges"),
