@@ -322,6 +322,20 @@ MUTATIONS = [
     ("mscatter per-thread last lane", "mscatter.cu",
      "if (threadIdx.x >= 32u || threadIdx.y >= warps) return;",
      "if (threadIdx.x >= 31u || threadIdx.y >= warps) return;"),
+    # A5's TSCATTER: the last vscatter of a row past its columns when the row is not a whole
+    # number of vscatters (80 = 64 + 16 lanes)
+    ("tscatter last chunk length", "tgather.cu",
+     "                    const i64 n = C - j0 < B ? C - j0 : B;",
+     "                    const i64 n = C + j0 < B ? C - j0 : B;"),
+    # the DMA burst engine: a burst whose fill ends exactly at its arena's end faulted (the
+    # kernel then leaves the call to NumPy: its run counts show it), or the fill's rounding of a
+    # 32k+1-byte burst one block short
+    ("burst end at arena end", "burst.cuh",
+     "    if (dst < 0 || burst_end(f, dst, len) > D.size)",
+     "    if (dst < 0 || burst_end(f, dst, len) >= D.size)"),
+    ("burst fill rounding", "burst.cuh",
+     "    return f.fill ? (body + 31) / 32 * 32 : body;",
+     "    return f.fill ? (body + 30) / 32 * 32 : body;"),
     # the simulator's TGATHERB: an E4M3 offset's NaN (all ones below the sign) read as a number
     ("tgatherb e4m3 nan offset", "tgatherb.cu",
      "    *special = ieee ? e == emax : (e == emax && m == (1u << mb) - 1u);",

@@ -198,7 +198,7 @@ def campaigns(backend: str = "native") -> list[Known]:
         # past the tile (inside UB: the kernel runs) and colliding
         for instr, gen, a2a3_index in (("tgather", "oob", "int32"), ("tscatter", "dup", "int16")):
             for t, dt, it in (("cpu", "int32", "int32"), ("a2a3", "half", a2a3_index), ("a5", "int8", "uint16"),
-                              ("a5", "int64", "uint32")):
+                              ("a5", "int64", "uint32"), ("a5", "float32", "int32")):     # (80 = 64 + 16 lanes)
                 cfg = FuzzConfig(instr=instr, rows=3, cols=80, table_size=300, oob="undefined", dtype=dt,
                                  index_dtype=it, dst_fill=0x5A)
                 out.append(Known(f"{instr.upper()} {t} {dt}/{it} 3x80, {gen}: kernel ({backend}) vs NumPy: must agree",
@@ -392,7 +392,7 @@ def campaigns(backend: str = "native") -> list[Known]:
         # unit, TCMP/TCMPS/TSEL/TSELS, TSORT32, TMRGSORT and TCVT on edge values, TMOV's copies) against
         # the NumPy semantics
         for name, t, n in (("ew_edges", "cpu", 300), ("ew_edges", "a2a3", 300), ("ew_edges", "a5", 300),
-                           ("reg_gather", "a5", 200), ("dma_pads", "a5", 300), ("interleave", "a5", 200),
+                           ("reg_gather", "a5", 200), ("dma_pads", "a5", 300), ("dma_edges", "a5", 200), ("interleave", "a5", 200),
                            ("nz_gather", "a2a3", 300), ("tgatherb_float_offsets", "cpu", 300),
                            ("mscatter_edges", "a5", 300), ("mscatter_edges", "cpu", 300),
                            ("mscatter_strided", "cpu", 200), ("mscatter_strided", "a2a3", 200),
@@ -1410,6 +1410,12 @@ EXPECT: dict[str, dict[str, int]] = {
         {},
     'Kernels: cmp_narrow a5: kernel vs NumPy: must agree':
         {},
+    'Kernels: dma_edges a5: kernel vs NumPy: must agree':
+        {},
+    'TGATHER a5 float32/int32 3x80, oob: kernel vs NumPy: must agree':
+        {},
+    'TSCATTER a5 float32/int32 3x80, dup: kernel vs NumPy: must agree':
+        {},
 }
 
 
@@ -2089,6 +2095,12 @@ KERNELS: dict[str, dict[str, int]] = {
         {'tile_compare': 400},
     'Kernels: cmp_narrow a5: kernel vs NumPy: must agree':
         {'tile_compare': 400},
+    'Kernels: dma_edges a5: kernel vs NumPy: must agree':
+        {'dma_bursts': 600},
+    'TGATHER a5 float32/int32 3x80, oob: kernel vs NumPy: must agree':
+        {'tgather_index': 300},
+    'TSCATTER a5 float32/int32 3x80, dup: kernel vs NumPy: must agree':
+        {'tscatter_index': 300},
 }
 
 

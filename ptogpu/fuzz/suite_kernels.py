@@ -810,6 +810,25 @@ def dma_pads(src, y, z):
     pto.TSTORE(_gt(pto.uint16, 16, 16)(z), m)
 
 
+def dma_edges(src, y, z):
+    """The A5 aligned copy's burst engine at its edges: 1-byte bursts of 33 and 65 bytes (the fill
+    takes each to the next 32-byte boundary: one block more than 32 and 64), with the pad value and
+    with the first element as filler; and bursts whose fill ends exactly at the end of UB (the
+    last byte a burst may write)."""
+    core = pto.current_core()
+    asc.asc_set_copy_pad_val(0x5A)
+    #                        dst                            src  n len left right dsel l2 sstride dstride
+    asc.asc_copy_gm2ub_align(core.ub_ptr(0x000, pto.uint8), src, 2, 33, 0, 0, False, 0, 40, 96)
+    asc.asc_copy_gm2ub_align(core.ub_ptr(0x100, pto.uint8), src, 2, 65, 0, 0, True, 0, 70, 96)
+    end = core.target.ub_assignable
+    asc.asc_copy_gm2ub_align(core.ub_ptr(end - 128, pto.uint8), src, 2, 60, 0, 0, True, 0, 64, 64)
+    t, u = pto.Tile[V, pto.uint8, 2, 256](), pto.Tile[V, pto.uint8, 1, 128]()
+    pto.TASSIGN(t, 0)
+    pto.TASSIGN(u, end - 128)
+    pto.TSTORE(_gt(pto.uint8, 2, 256)(y), t)
+    pto.TSTORE(_gt(pto.uint8, 1, 128)(z), u)
+
+
 _IL = ((pto.int8, 511), (pto.half, 257), (pto.float32, 129), (pto.float32, 127))
 
 
@@ -922,6 +941,8 @@ FUZZ = {
                              outputs={"y": (256, pto.int32), "z": (128, pto.int32)}, pair="a5@numpy:a5@native"),
     "cmp_narrow": dict(inputs={"fa": values(128, "float32", "edges"), "m": _bits(64, "uint8")},
                        outputs={"y": (128, pto.uint8)}, pair="a2a3@numpy:a2a3@native"),
+    "dma_edges": dict(inputs={"src": _bits(256, "uint8")}, outputs={"y": (512, pto.uint8), "z": (128, pto.uint8)},
+                      pair="a5@numpy:a5@native"),
     "cmp_edges": dict(inputs={"fa": values(128, "float32", "edges"), "fb": values(128, "float32", "edges"),
                               "ha": values(256, "half", "edges"), "hb": values(256, "half", "edges"),
                               "ia": values(128, "int32", "edges"), "ib": values(128, "int32", "edges"),
