@@ -609,4 +609,8 @@ PY_MUTATIONS = [
     ("py compare tcmps one valid column", "ptogpu/isa/compare/semantics.py",
      "    dvc, dvr = dst.valid_col, dst.valid_row\n    if dvc == 0:\n",
      "    dvc, dvr = dst.valid_col, dst.valid_row\n    if dvc == 1:\n"),
+    # A2/A3's pad byte (bitwise ops on 1-byte types of an odd width) written for no row
+    ("py elementwise pad byte rows", "ptogpu/isa/elementwise/semantics.py",
+     "    if call not in R.pad_byte or dst.Element.itemsize != 1 or VC % 2 == 0 or VR == 0:\n",
+     "    if call not in R.pad_byte or dst.Element.itemsize != 1 or VC % 2 == 0 or VR != 0:\n"),
 ]

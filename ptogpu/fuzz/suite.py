@@ -557,6 +557,7 @@ TILE_OP_KERNELS = (
     ("ew_maxmin", "float32 TMAX, TMINS with NaN and signed zeros"),
     ("ew_int", "int32 arithmetic, bitwise, shifts by any count"),
     ("ew_subs", "int32 TSUBS by 2^24 + 1"),
+    ("ew_pad", "int8 TAND TOR TNOT of 33 valid columns over a prefilled destination"),
     ("cmp", "int32 TCMP GT into a prefilled mask, 10 valid columns"),
     ("sel", "half TSEL by a loaded mask, 10 valid columns"),
     ("cvt", "float32 -> int32 TCVT RINT on every bit pattern"),
@@ -1416,6 +1417,8 @@ EXPECT: dict[str, dict[str, int]] = {
         {},
     'TSCATTER a5 float32/int32 3x80, dup: kernel vs NumPy: must agree':
         {},
+    'Tile ops: int8 TAND TOR TNOT of 33 valid columns over a prefilled destination, a2a3 vs a5':
+        {'call 4 TAND at suite_kernels.py:905: A2/A3 writes past the valid region': 300},
 }
 
 
@@ -2101,6 +2104,10 @@ KERNELS: dict[str, dict[str, int]] = {
         {'tgather_index': 300},
     'TSCATTER a5 float32/int32 3x80, dup: kernel vs NumPy: must agree':
         {'tscatter_index': 300},
+    'Tile ops: int8 TAND TOR TNOT of 33 valid columns over a prefilled destination, a2a3 vs a5':
+        {'tile_elementwise': 900},
+    'Tile ops: int8 TAND TOR TNOT of 33 valid columns over a prefilled destination, a2a3 vs a5':
+        {'tile_elementwise': 900},
 }
 
 

@@ -892,6 +892,22 @@ def _bits(n, dt):
     return values(n, dt, "bits")
 
 
+def ew_pad(a, b, y):
+    """int8 TAND, TOR and TNOT of 2 x 33 valid columns of 64 over a prefilled destination (A2/A3's
+    bitwise ops view the bytes as uint16 and round the width up: byte [r][33] too)."""
+    G = _gt(pto.int8, 2, 64)
+    T = pto.Tile[V, pto.int8, 2, 64, RM, 2, 33]
+    ta, tb, d, whole = T(), T(), T(), pto.Tile[V, pto.int8, 2, 64]()
+    for t, addr in ((ta, 0x0), (tb, 0x100), (d, 0x200), (whole, 0x200)):
+        pto.TASSIGN(t, addr)
+    pto.TLOAD(ta, G(a))
+    pto.TLOAD(tb, G(b))
+    for k, op in enumerate((lambda: pto.TAND(d, ta, tb), lambda: pto.TOR(d, ta, tb), lambda: pto.TNOT(d, ta))):
+        pto.TLOAD(whole, G(b))
+        op()
+        pto.TSTORE(G(y + k * 128), whole)
+
+
 FUZZ = {
     "ew_float": dict(inputs={"a": _bits(256, "float32"), "b": _bits(256, "float32")},
                      outputs={"y": (256, pto.float32), "z": (256, pto.float32)}, pair="cpu:a5"),
@@ -899,6 +915,8 @@ FUZZ = {
                       outputs={"y": (256, pto.float32)}, pair="cpu:a5"),
     "ew_int": dict(inputs={"a": _bits(256, "int32"), "b": _bits(256, "int32")},
                    outputs={"y": (256, pto.int32)}, pair="cpu:a5"),
+    "ew_pad": dict(inputs={"a": values(128, "int8", "edges"), "b": values(128, "int8", "edges")},
+                   outputs={"y": (384, pto.int8)}, pair="a2a3:a5"),
     "ew_subs": dict(inputs={"a": values(256, "int32", "small")}, outputs={"y": (256, pto.int32)}, pair="cpu:a2a3"),
     "cmp": dict(inputs={"a": values(64, "int32", "small"), "b": values(64, "int32", "small")},
                 outputs={"m": (128, pto.uint8)}, pair="cpu:a5"),
