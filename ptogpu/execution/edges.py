@@ -19,8 +19,9 @@ def edge_pool(dtype) -> np.ndarray:
     """The bit patterns (the type's storage) an instruction treats specially, for ``edges``:
     floats: +-0, +-inf, quiet and signalling NaNs of both signs with payloads, the smallest and
     largest denormals, the smallest normal, +-1, the largest finite, +-0.5, 1.5 and 2.5 (ties of
-    rounding to an integer), and for E4M3 (no infinity) its NaNs and its largest finite; integers: 0, +-1, the extremes and their neighbours, powers of two
-    and the width and its neighbours (shift counts)."""
+    rounding to an integer), and for E4M3 (no infinity) its NaNs and its largest finite; integers:
+    0, +-1, the extremes and their neighbours, powers of two and the width and its neighbours
+    (shift counts)."""
     dt = dtypes.as_dtype(dtype)
     st = dtypes.storage(dt)
     bits = 8 * st.itemsize
