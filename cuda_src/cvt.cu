@@ -264,7 +264,8 @@ PTO_DEV double cv_f8_value(u32 c, int T, bool mx) {
     const int E = cv_e_bits(T), M = 7 - E, B = (1 << (E - 1)) - 1;
     const u32 mant = c & ((1u << M) - 1u), ex = (c >> M) & ((1u << E) - 1u), sgn = (c >> 7) & 1u;
     const double s = sgn ? -1.0 : 1.0;
-    const double mag = ex ? fb_p2((int)ex - B) * (1.0 + (double)mant / (double)(1u << M)) : (double)mant * fb_p2(1 - B - M);
+    const double mag = ex ? fb_p2((int)ex - B) * (1.0 + (double)mant / (double)(1u << M))
+                          : (double)mant * fb_p2(1 - B - M);
     if (mx) return ex == 0 && mant == 0 ? 0.0 : s * mag;
     if (T == VK_E4M3 && ex == 15 && mant == 7) return cv_nan_d(sgn);
     if (T == VK_E5M2 && ex == 31) return mant ? cv_nan_d(sgn) : s * cv_inf_d();

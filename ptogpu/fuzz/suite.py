@@ -308,7 +308,6 @@ def campaigns(backend: str = "native") -> list[Known]:
     for mode, oob in (("row", "zero"), ("elem", "clamp")):
         out.append(Known(f"A2/A3 vs A5, {mode.capitalize()} {oob.capitalize()} from an empty table: must agree",
                          FuzzConfig(mode=mode, rows=4, cols=8, table_size=0, oob=oob), "a2a3", "a5", "mixed", 500))
-
     # ... and on edge values (the ``edges`` generator: signed zeros, NaN payloads, infinities,
     # denormals, extremes, ties, shift counts): the rules each instruction has for them
     for instr, dt, op, t1, t2, n, what in (
@@ -392,7 +391,8 @@ def campaigns(backend: str = "native") -> list[Known]:
         # unit, TCMP/TCMPS/TSEL/TSELS, TSORT32, TMRGSORT and TCVT on edge values, TMOV's copies) against
         # the NumPy semantics
         for name, t, n in (("ew_edges", "cpu", 300), ("ew_edges", "a2a3", 300), ("ew_edges", "a5", 300),
-                           ("reg_gather", "a5", 200), ("dma_pads", "a5", 300), ("dma_edges", "a5", 200), ("interleave", "a5", 200),
+                           ("reg_gather", "a5", 200), ("dma_pads", "a5", 300), ("dma_edges", "a5", 200),
+                           ("interleave", "a5", 200),
                            ("nz_gather", "a2a3", 300), ("tgatherb_float_offsets", "cpu", 300),
                            ("mscatter_edges", "a5", 300), ("mscatter_edges", "cpu", 300),
                            ("mscatter_strided", "cpu", 200), ("mscatter_strided", "a2a3", 200),
@@ -474,9 +474,10 @@ def campaigns(backend: str = "native") -> list[Known]:
             verdict = "races only" if what.startswith("MSCATTER") else "must agree"      # (colliding writes)
             out.append(Known(f"{what}, per-thread launch: SIMT kernel ({backend}) vs NumPy: {verdict}", cfg,
                              f"{a}@numpy", f"{a}@{backend}", gen, 200, kernel=True, threads=True))
-        # the same over tiles whose rows are exactly their valid columns (4x32: a whole number of
-        # 32-byte blocks at every element size), the shape the kernels' vector forms take (the
-        # scalar targets' fast loops, A5's block-at-once Elem form); 6x20 rows are padded
+        # the MSCATTER and MGATHER sweeps again over tiles whose rows are exactly their valid
+        # columns (4x32: a whole number of 32-byte blocks at every element size), the shape the
+        # kernels' vector forms take (the scalar targets' fast loops, A5's block-at-once Elem
+        # form); the 6x20 rows above are padded
         lin = [("cpu", "int8", "none"), ("cpu", "half", "add"), ("cpu", "float32", "max"), ("cpu", "int64", "none"),
                ("a2a3", "int8", "none"), ("a2a3", "half", "add"), ("a2a3", "int32", "none"),
                ("a2a3", "float32", "add"), ("a5.default", "int8", "none"), ("a5.default", "half", "none"),
@@ -484,8 +485,8 @@ def campaigns(backend: str = "native") -> list[Known]:
         for j, (t, dt, at) in enumerate(lin):
             for oob in (("skip", "clamp", "wrap", "undefined") if j % 2 == 0 else ("clamp", "wrap")):
                 cfg = S(rows=4, cols=32, slots=96, atomic=at, dtype=dt, oob=oob)
-                out.append(Known(f"MSCATTER {at.capitalize()} {oob.capitalize()} {dt} 4x32 (rows of whole blocks), {t}: "
-                                 f"kernel ({backend}) vs NumPy: must agree", cfg, f"{t}@numpy", f"{t}@{backend}",
+                out.append(Known(f"MSCATTER {at.capitalize()} {oob.capitalize()} {dt} 4x32 (rows of whole blocks), "
+                                 f"{t}: kernel ({backend}) vs NumPy: must agree", cfg, f"{t}@numpy", f"{t}@{backend}",
                                  "dup" if oob == "undefined" else "mixed", 40, kernel=True))
         for j, (t, dt) in enumerate((("cpu", "int8"), ("cpu", "int64"), ("a2a3", "half"), ("a2a3", "float32"),
                                      ("a5.simt", "int8"), ("a5.simt", "half"))):
@@ -511,7 +512,8 @@ def campaigns(backend: str = "native") -> list[Known]:
                ("uint32", "max", "a5.default"), ("float32", "min", "a5.default"), ("half", "none", "a5.default")]
         for j, (dt, at, t) in enumerate(mst):
             oob = ("skip", "clamp", "wrap", "undefined")[j % 4]
-            cfg = S(rows=6, cols=20, slots=96, atomic=at, dtype=dt, oob=oob, index_dtype=("int32", "uint32")[j // 4 % 2])
+            cfg = S(rows=6, cols=20, slots=96, atomic=at, dtype=dt, oob=oob,
+                    index_dtype=("int32", "uint32")[j // 4 % 2])
             out.append(Known(f"MSCATTER A5 {at.capitalize()} {oob.capitalize()} {dt} 6x20, {t}, per-thread launch: "
                              f"SIMT kernel ({backend}) vs NumPy: races only", cfg, f"{t}@numpy", f"{t}@{backend}",
                              "dup" if oob == "undefined" else "mixed", 40, kernel=True, threads=True))
@@ -2077,9 +2079,6 @@ KERNELS: dict[str, dict[str, int]] = {
         {'mgather_a5_elem': 40},
     'MGATHER Elem Zero half 4x32 (rows of whole blocks), a5.simt: kernel vs NumPy: must agree':
         {'mgather_a5_elem': 40},
-
-
-
     'Kernels: mov_widths cpu: kernel vs NumPy: must agree':
         {'tile_move': 600},
     'Kernels: mov_widths a5: kernel vs NumPy: must agree':
@@ -2090,8 +2089,6 @@ KERNELS: dict[str, dict[str, int]] = {
         {'mscatter_seq': 400},
     'Kernels: mscatter_strided a5: kernel vs NumPy: must agree':
         {'mscatter_a5_last': 400},
-
-
     'Kernels: cmp_narrow cpu: kernel vs NumPy: must agree':
         {'tile_compare': 400},
     'Kernels: cmp_narrow a2a3: kernel vs NumPy: must agree':
@@ -2104,10 +2101,6 @@ KERNELS: dict[str, dict[str, int]] = {
         {'tgather_index': 300},
     'TSCATTER a5 float32/int32 3x80, dup: kernel vs NumPy: must agree':
         {'tscatter_index': 300},
-    'Tile ops: int8 TAND TOR TNOT of 33 valid columns over a prefilled destination, a2a3 vs a5':
-        {'tile_elementwise': 900},
-    'Tile ops: int8 TAND TOR TNOT of 33 valid columns over a prefilled destination, a2a3 vs a5':
-        {'tile_elementwise': 900},
     'Tile ops: int8 TAND TOR TNOT of 33 valid columns over a prefilled destination, a2a3 vs a5':
         {'tile_elementwise': 900},
 }
