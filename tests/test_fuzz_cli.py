@@ -364,3 +364,25 @@ def test_a_space_an_instruction_does_not_take_is_refused(capsys):
                  "--no-shrink", "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["campaigns"][0]["config"].startswith("TMOV Vec->Mat")
+
+
+def test_a_kernel_campaigns_classes_compare_without_their_source_lines():
+    """A kernel added above another in suite_kernels.py moves the lines its classes name; the
+    call's number and instruction name it, so the recorded classes still match -- but a class that
+    moves to another call, or a count that changes, does not."""
+    from types import SimpleNamespace
+    k = [k for k in suite.campaigns("native") if any(" at suite_kernels.py:" in c for c in k.expect)][0]
+    moved = {c.replace(" at suite_kernels.py:", " at suite_kernels.py:9"): n for c, n in k.expect.items()}
+    assert moved != k.expect
+
+    def rep(classes):
+        return SimpleNamespace(check_error=None, classes={i: SimpleNamespace(name=c, count=n)
+                                                          for i, (c, n) in enumerate(classes.items())})
+    assert suite.regression(k, rep(moved), k.recorded_n or k.n, 0) is None
+    name = next(iter(k.expect))
+    other = dict(moved)
+    other[name.replace("call ", "call 9", 1)] = other.pop(name.replace(" at suite_kernels.py:", " at suite_kernels.py:9"))
+    assert "disappeared" in suite.regression(k, rep(other), k.recorded_n or k.n, 0)
+    more = dict(moved)
+    more[next(iter(more))] += 1
+    assert "recorded" in suite.regression(k, rep(more), k.recorded_n or k.n, 0)

@@ -892,8 +892,6 @@ def _bits(n, dt):
     return values(n, dt, "bits")
 
 
-# (last: a cross-target campaign's classes name its calls' lines, so a kernel added above
-# those of TILE_OP_KERNELS moves their recorded lines)
 def ew_pad(a, b, y):
     """int8 TAND, TOR and TNOT of 2 x 33 valid columns of 64 over a prefilled destination (A2/A3's
     bitwise ops view the bytes as uint16 and round the width up: byte [r][33] too)."""
