@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 from .core import Core, current_core
-from .dtypes import (bfloat16, float8_e4m3, float8_e5m2, float32, half, hifloat8,
-                     hifloat8_to_float32, int8, int16, int32, int64, uint8, uint16, uint32, uint64)
+from .dtypes import (bfloat16, float4_e1m2x2, float4_e2m1x2, float8_e4m3, float8_e5m2, float32, half, hifloat8,
+                     hifloat8_to_float32, int4, int8, int16, int32, int64, uint8, uint16, uint32, uint64)
 from .enums import (DYNAMIC, BLayout, CmpMode, Coalesce, DivAlgorithm, GatherAxis, GatherExec, GatherOOB, Layout,
                     MaskPattern, RoundMode, SaturationMode, ScatterAtomicOp, ScatterAxis, ScatterConflict, ScatterOOB, SLayout,
                     TileType)
@@ -44,6 +44,7 @@ __all__ = [
     "GatherExec", "DYNAMIC", "PtoError", "PtoCheckError", "PtoFault", "PtoHazard", "BackendUnavailable", "PtoAssertWarning", "PtoPortabilityWarning", "TARGETS",
     "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64", "half", "bfloat16",
     "float32", "float", "float8_e4m3", "float8_e5m2", "hifloat8", "hifloat8_to_float32",
+    "int4", "float4_e2m1x2", "float4_e1m2x2",
     "TGATHERB", "TINTERLEAVE", "TDEINTERLEAVE", "TGATHER", "TSCATTER", "MaskPattern", "ScatterAxis",
     "GatherAxis", "CmpMode", "DivAlgorithm", "RoundMode", "SaturationMode",
     "TABS", "TADD", "TADDS", "TAND", "TANDS", "TCI", "TDIV", "TDIVS", "TEXPANDS", "TMAX", "TMAXS", "TMIN", "TMINS",

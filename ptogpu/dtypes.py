@@ -23,16 +23,25 @@ float32 = np.dtype(np.float32)
 float8_e4m3 = np.dtype(ml_dtypes.float8_e4m3fn)   # Ascend FP8 E4M3 is the OCP "fn" variant
 float8_e5m2 = np.dtype(ml_dtypes.float8_e5m2)
 hifloat8 = np.dtype(np.uint8, metadata={"pto": "hifloat8"})
+# The 4-bit types: each C++ object is one byte (sizeof 1, what the Tile's static checks count).
+# int4 (int4b_t) holds one value in its low nibble; the two float4 types hold two, the even
+# element in the low nibble: how many a tile's byte holds is each target's (docs/tcvt.md).
+int4 = np.dtype(np.uint8, metadata={"pto": "int4"})
+float4_e2m1x2 = np.dtype(np.uint8, metadata={"pto": "float4_e2m1x2"})
+float4_e1m2x2 = np.dtype(np.uint8, metadata={"pto": "float4_e1m2x2"})
+FOUR_BIT = ("int4", "float4_e2m1x2", "float4_e1m2x2")
+PACKED = ("float4_e2m1x2", "float4_e1m2x2")          # two elements a byte, the even one low
 
 ALL = {
     "int8": int8, "uint8": uint8, "int16": int16, "uint16": uint16, "int32": int32,
     "uint32": uint32, "int64": int64, "uint64": uint64, "half": half, "bfloat16": bfloat16,
     "float32": float32, "float8_e4m3": float8_e4m3, "float8_e5m2": float8_e5m2,
-    "hifloat8": hifloat8,
+    "hifloat8": hifloat8, "int4": int4, "float4_e2m1x2": float4_e2m1x2, "float4_e1m2x2": float4_e1m2x2,
 }
-_BY_NUMPY = {v: k for k, v in ALL.items() if k != "hifloat8"}
+_BY_NUMPY = {v: k for k, v in ALL.items() if v.metadata is None}
 _ALIASES = {"float": "float32", "float16": "half", "fp16": "half", "bf16": "bfloat16",
-            "float8_e4m3fn": "float8_e4m3", "hif8": "hifloat8"}
+            "float8_e4m3fn": "float8_e4m3", "hif8": "hifloat8", "int4b_t": "int4",
+            "float4_e2m1x2_t": "float4_e2m1x2", "float4_e1m2x2_t": "float4_e1m2x2"}
 
 
 def name_of(dt) -> str:
@@ -60,9 +69,14 @@ def is_integral(dt) -> bool:
 
 
 def storage(dt) -> np.dtype:
-    """The NumPy dtype the bytes are viewed as (hifloat8 → plain uint8 codes)."""
+    """The NumPy dtype the bytes are viewed as (hifloat8 and the 4-bit types → plain uint8)."""
     d = as_dtype(dt)
-    return uint8 if name_of(d) == "hifloat8" else d
+    return uint8 if d.metadata else d
+
+
+def packed(dt) -> bool:
+    """Two elements a byte (the float4 types): element k is nibble k % 2 of byte k // 2."""
+    return name_of(dt) in PACKED
 
 
 def hifloat8_to_float32(codes) -> np.ndarray:

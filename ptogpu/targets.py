@@ -154,7 +154,13 @@ class Target:
     resizable_memories: bool = False  # Core(ub_bytes=, l1_bytes=): the CPU simulator only
     assert_quirk: str = "pto_debug_asserts"   # the quirk that makes run-time asserts live
     assert_macro: str = "PTO_ASSERT"          # how the code spells them (the simulator: assert)
-    auto_fill: str = "keep"          # a tile placed automatically holds: "zero" (the simulator's fresh buffer) | "keep" (what the space held)
+    four_bit_moves: str | None = None  # TLOAD/TSTORE of 4-bit tiles: "elements" (the simulator: each element
+                                     # through GetElement/SetElement, a float4 one a nibble) | "bytes" (A5:
+                                     # ceil(n/2)-byte bursts a row) | None (A2/A3: the data-type static_assert)
+    tload_fill: bool = False         # TLOAD first fills the whole tile with its pad value, 0 (the simulator:
+                                     # cpu/TLoad.hpp TLOAD_TILE_IMPL's std::fill over GetSizeInUnits)
+    auto_fill: str = "keep"          # a tile placed automatically holds: "zero" (the simulator's fresh buffer) |
+                                     # "keep" (what the space held)
     tassign_misaligned: str = "fault"  # "fault": NPU PtoFault | "warn": the CPU simulator's bounds-only check
     has_reg_api: bool = False        # ptogpu.reg (__simd_vf__ register API, other-ops.md §C)
     dma: DmaRules = DmaRules()       # MTE2 DMA instructions (ptogpu.asc, semantics/dma.py)
@@ -221,8 +227,10 @@ CPU = Target(
     name="cpu",
     title="PTO CPU simulator",
     ub_bytes=512 * KiB, ub_usable=512 * KiB, l1_bytes=512 * KiB, resizable_memories=True,
-    assert_quirk="cpu_asserts", assert_macro="assert", tassign_misaligned="warn", auto_fill="zero",
-    element_types=_INTEGRAL + ("half", "bfloat16", "float32", "hifloat8", "float8_e4m3", "float8_e5m2"),
+    assert_quirk="cpu_asserts", assert_macro="assert", tassign_misaligned="warn", auto_fill="zero", tload_fill=True,
+    element_types=_INTEGRAL + ("half", "bfloat16", "float32", "hifloat8", "float8_e4m3", "float8_e5m2", "int4",
+                               "float4_e2m1x2", "float4_e1m2x2"),
+    four_bit_moves="elements",
     mgather=MGatherRules(
         checks="cpu", dtypes=None, index_dtypes=_INTEGRAL, default_mode=Coalesce.Elem,
         index_bits=64, row_capacity="shape3", row_source="strides", tile_offsets="full",
@@ -255,7 +263,7 @@ A2A3 = Target(
     name="a2a3",
     title="Atlas A2/A3 (scalar pipe + MTE2 DMA)",
     ub_bytes=192 * KiB, ub_usable=192 * KiB, l1_bytes=512 * KiB,
-    element_types=_INTEGRAL + ("half", "bfloat16", "float32"),
+    element_types=_INTEGRAL + ("half", "bfloat16", "float32", "int4"),
     mgather=MGatherRules(
         checks="a2a3", dtypes=_NPU9, index_dtypes=("int32", "uint32"), default_mode=Coalesce.Row,
         index_bits=32, row_capacity="prod0_3", row_source="stride3", tile_offsets="full",
@@ -282,7 +290,9 @@ A5 = Target(
     name="a5",
     title="Ascend 950PR/DT (SIMT dim3{32, warps})",
     ub_bytes=256 * KiB, ub_usable=216 * KiB, ub_assignable=256 * KiB, l1_bytes=512 * KiB,
-    element_types=_INTEGRAL + ("half", "bfloat16", "float32", "hifloat8", "float8_e4m3", "float8_e5m2"),
+    element_types=_INTEGRAL + ("half", "bfloat16", "float32", "hifloat8", "float8_e4m3", "float8_e5m2",
+                               "float4_e2m1x2", "float4_e1m2x2"),
+    four_bit_moves="bytes",
     mgather=MGatherRules(
         checks="a5", dtypes=_A5_12, index_dtypes=("int32", "uint32"), default_mode=Coalesce.Row,
         index_bits=32, row_capacity="shape3", row_source="valid_cols", tile_offsets="plain",

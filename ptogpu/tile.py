@@ -78,8 +78,23 @@ class TileMeta(type):
         cv = params[6] if len(params) > 6 else cols
         slayout = params[7] if len(params) > 7 else SLayout.NoneBox
         fsize = params[8] if len(params) > 8 else 512
-        return _make_tile(TileType(loc), dtypes.name_of(elem), int(rows), int(cols),
+        name = dtypes.name_of(elem)
+        if name in dtypes.FOUR_BIT:
+            _four_bit_on_target(name)
+        return _make_tile(TileType(loc), name, int(rows), int(cols),
                           BLayout(blayout), int(rv), int(cv), SLayout(slayout), int(fsize))
+
+
+def _four_bit_on_target(elem: str) -> None:
+    """A 4-bit element type exists on the targets whose code has it (the simulator: int4b_t and
+    both float4 types; A2/A3: int4b_t; A5: the float4 types, void elsewhere: arch_capability.hpp)."""
+    from .core import CURRENT
+    stack = CURRENT.get()
+    if stack and elem not in stack[-1].target.element_types:
+        t = stack[-1].target
+        raise PtoCheckError(f"{t.title} has no element type {elem} (4-bit types there: "
+                            f"{', '.join(x for x in dtypes.FOUR_BIT if x in t.element_types) or 'none'})",
+                            rule="Tile: element type", target=t.name)
 
 
 def _inner_box(slayout: SLayout, fsize: int, c0: int) -> tuple[int, int]:
@@ -126,7 +141,8 @@ def _make_tile(loc, elem, rows, cols, blayout, rv, cv, slayout, fsize) -> type:
             f"{slayout.name}, {fsize}]")
     ns = dict(Loc=loc, Element=dt, DType=elem, Rows=rows, Cols=cols, BLayout=blayout,
               ValidRow=rv, ValidCol=cv, SLayout=slayout, SFractalSize=fsize,
-              InnerRows=ir, InnerCols=ic, C0=c0, Numel=rows * cols, nbytes=rows * cols * size,
+              InnerRows=ir, InnerCols=ic, C0=c0, Numel=rows * cols,
+              nbytes=rows * cols * size // (2 if dtypes.packed(elem) else 1),    # (GetSizeInBytes)
               isRowMajor=blayout == BLayout.RowMajor,
               RowStride=cols if blayout == BLayout.RowMajor else 1,
               ColStride=1 if blayout == BLayout.RowMajor else rows)
@@ -308,6 +324,8 @@ class Tile(metaclass=TileMeta):
         """The valid region as a (valid_row, valid_col) array of the element type; on a core of
         N instances, (N, valid_row, valid_col)."""
         arena = self._bound()
+        if dtypes.packed(self.Element):
+            return self._codes(arena)
         addrs = self.element_addrs()
         arena.check_many(addrs, self.Element.itemsize, "Tile.numpy", code=F_OTHER)
         if self.core.reads_all:         # a core of N: (N, valid_row, valid_col), or one in a program
@@ -327,11 +345,40 @@ class Tile(metaclass=TileMeta):
                              f"{' or '.join(map(str, shapes))}, got {a.shape}")
         st = dtypes.storage(self.Element)
         a = cast_exact(a, self.Element, f"{type(self).__name__}.set")
+        if dtypes.packed(self.Element):
+            return self._set_codes(arena, a)
         addrs = self.element_addrs()
         arena.check_many(addrs, st.itemsize, "Tile.set", code=F_OTHER)
         if self.core.reads_all:         # every live instance, or (N, vr, vc): a region each
             return self.core.banks[self.space].scatter_all(addrs, a.view(st), self.core.live)
         arena.scatter(addrs, a)
+
+    def _offsets(self) -> np.ndarray:
+        r, c = self._grid()
+        return np.asarray(self.offsets(r, c), np.int64)
+
+    def _codes(self, arena) -> np.ndarray:
+        """A float4 tile's valid region as its elements' 4-bit codes (uint8, 0..15)."""
+        from . import nibbles
+        o = self._offsets()
+        arena.check_many(nibbles.split(self.addr, o)[0], 1, "Tile.numpy", code=F_OTHER)
+        if self.core.reads_all:
+            bank = self.core.banks[self.space]
+            return self.core.answer(nibbles.read(lambda a: bank.gather_all(a, dtypes.uint8), self.addr, o))
+        return nibbles.read(lambda a: arena.gather(a, dtypes.uint8), self.addr, o)
+
+    def _set_codes(self, arena, a: np.ndarray) -> None:
+        """Each valid element's nibble from the codes in ``a`` (0..15; the other nibble kept)."""
+        from . import nibbles
+        if (np.asarray(a) > 15).any():
+            raise ValueError(f"{type(self).__name__}.set: a {self.DType} element is a 4-bit code, 0..15")
+        o = self._offsets()
+        arena.check_many(nibbles.split(self.addr, o)[0], 1, "Tile.set", code=F_OTHER)
+        core = self.core
+        ks = np.flatnonzero(core.live) if core.reads_all else core.step_instances()
+        bank = core.banks[self.space]
+        nibbles.write(lambda x: bank.take_same(ks, x, dtypes.uint8), lambda x, v: bank.put(ks, x, v),
+                      self.addr, o, a)
 
     # Read-only array protocol over the valid region (what numpy() returns), so a tile reads
     # like the array it holds: t.shape, t.dtype, len(t), t[i, j], t[1:, ::2].

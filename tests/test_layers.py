@@ -16,8 +16,8 @@ ROOT = pathlib.Path(ptogpu.__file__).parent
 
 # Bottom to top. A module belongs to the first layer whose prefix names it (longest prefix).
 LAYERS = [
-    ("base", ["ptogpu.isa", "ptogpu.errors", "ptogpu.enums", "ptogpu.dtypes", "ptogpu.targets", "ptogpu.interop",
-              "ptogpu.trace", "ptogpu.progress"]),
+    ("base", ["ptogpu.isa", "ptogpu.errors", "ptogpu.enums", "ptogpu.dtypes", "ptogpu.nibbles", "ptogpu.targets",
+              "ptogpu.interop", "ptogpu.trace", "ptogpu.progress"]),
     ("backend", ["ptogpu.backend"]),
     ("memory", ["ptogpu.pages", "ptogpu.memory", "ptogpu.dma_regs", "ptogpu.core", "ptogpu.tensor", "ptogpu.tile",
                 "ptogpu.calls", "ptogpu.placement", "ptogpu.instance_values"]),

@@ -63,9 +63,8 @@ Harness details reproduced from the vendor kernels and hosts:
   take the output of an in-kernel ``TQUANT`` MXFP8, into a ``RowPlusOne`` fp8 tile and through the
   3-operand ZZ form, none of which ptogpu has).
 * A5's fp8 / hifloat8 TCVT cases: goldens computed as its gen_data.py does (ml_dtypes' e4m3fn and
-  e5m2, en_dtypes' hifloat8; skipped where en_dtypes is not installed). Refusals checked instead
-  of results: int4 and fp4 pairs cannot be declared at all (ptogpu has no such element type:
-  ``TypeError``).
+  e5m2, en_dtypes' hifloat8; skipped where en_dtypes is not installed). The int4 and fp4 cases are
+  in ``test_vendor_compare_fourbit.py``.
 
 Cases where ptogpu disagrees with the vendor's C++ are strict xfails, each with its reason.
 """
@@ -771,14 +770,8 @@ CPU_TCVT = [("cpu", f"case{i + 1}", s, d, r, c, sat) for i, (s, d, r, c, sat) in
     ("int32", "float", 64, 64, 1), ("int8", "float", 128, 128, 1), ("float", "uint8", 64, 64, 1),
     ("int32", "int16", 64, 64, 1), ("half", "int8", 32, 32, 1), ("half", "uint8", 64, 64, 1),
     ("float", "uint16", 64, 64, 0), ("uint16", "float", 64, 64, 0), ("int32", "uint16", 64, 64, 1),
-    ("uint16", "int32", 64, 64, 1),
-    ("float", "int4", 64, 64, 0), ("int4", "float", 64, 64, 0), ("float", "int4", 64, 64, 1),
-    ("int4", "float", 64, 64, 1),
-    ("float", "float4_e2m1x2", 64, 64, 0), ("float4_e2m1x2", "float", 64, 64, 0),
-    ("float", "float4_e2m1x2", 64, 64, 1), ("float4_e2m1x2", "float", 64, 64, 1),
-    ("float", "float4_e1m2x2", 64, 64, 0), ("float4_e1m2x2", "float", 64, 64, 0),
-    ("float", "float4_e1m2x2", 64, 64, 1), ("float4_e1m2x2", "float", 64, 64, 1)))]
-NO_ELEMENT_TYPE = ("int4", "float4_e2m1x2", "float4_e1m2x2")
+    ("uint16", "int32", 64, 64, 1)))]
+# (cases 20-31, float <-> int4b_t / float4_*x2_t: tests/test_vendor_compare_fourbit.py)
 
 
 def limits(dt):
@@ -806,12 +799,6 @@ def x86_astype(v: np.ndarray, D) -> np.ndarray:
 @pytest.mark.parametrize("case", params(CPU_TCVT))
 def test_tcvt_cpu(case):
     target, name, s, d, R, C, sat = case
-    if s in NO_ELEMENT_TYPE or d in NO_ELEMENT_TYPE:
-        # int4b_t / float4_*x2_t: ptogpu has no such element type, the tile cannot be declared
-        bad = s if s in NO_ELEMENT_TYPE else d
-        with pto.Core(target, "numpy"), pytest.raises(TypeError):
-            pto.Tile[V, bad, R, C]()
-        return
     r = rng(target, "tcvt", name)
     S, D = npt(s), npt(d)
     with quiet():
@@ -855,8 +842,7 @@ A5_PAIRS = [("fp32_fp16", "float", "half"), ("fp32_bf16", "float", "half"), ("fp
             ("fp32_fp32", "float", "float"), ("fp16_fp32", "half", "float"), ("fp16_int32", "half", "int32"),
             ("fp16_int16", "half", "int16"), ("fp16_int8", "half", "int8"), ("fp16_uint8", "half", "uint8"),
             ("fp16_h8", "half", "hif8"), ("bf16_fp32", "half", "float"), ("bf16_int32", "half", "int32"),
-            ("bf16_fp4_e1m2x2", "bf16", "float4_e1m2x2"), ("bf16_fp4_e2m1x2", "bf16", "float4_e2m1x2"),
-            ("fp4_e1m2x2_bf16", "float4_e1m2x2", "bf16"), ("fp4_e2m1x2_bf16", "float4_e2m1x2", "bf16"),
+            # (bf16 <-> float4_*x2_t: tests/test_vendor_compare_fourbit.py)
             ("uint8_fp16", "uint8", "half"), ("int8_fp16", "int8", "half"), ("int8_int16", "int8", "int16"),
             ("int8_int32", "int8", "int32"), ("int16_uint8", "int16", "uint8"), ("int16_fp16", "int16", "half"),
             ("int16_fp32", "int16", "float"), ("int16_uint32", "int16", "uint32"), ("int16_int32", "int16", "int32"),
@@ -920,11 +906,6 @@ def npu_tcvt_golden(x, s, d, target):
 @pytest.mark.parametrize("case", params(NPU_TCVT))
 def test_tcvt_npu(case):
     target, name, s, d, R, C, VR, VC = case
-    if s in NO_ELEMENT_TYPE or d in NO_ELEMENT_TYPE:
-        bad = s if s in NO_ELEMENT_TYPE else d
-        with pto.Core(target, "numpy"), pytest.raises(TypeError):
-            pto.Tile[V, bad, R, C]()
-        return
     partial = (VR, VC) != (R, C)
     mode = RND.CAST_ROUND if (s, d) == ("half", "hif8") else RND.CAST_RINT     # tcvt_kernel.cpp:95-100
     if s in FP8 or d in FP8:
@@ -985,17 +966,7 @@ def test_tcvt_npu(case):
     assert_bytes(got, golden, f"{target} {name}")
 
 
-# a2a3 fp16 <-> int4 (main.cpp:287-301): int4b_t tiles
-A2_S4 = [("a2a3", f"case_{p}_{r}x{c}", p, r, c) for p in ("fp16_s4", "s4_fp16")
-         for r, c in ((1, 64), (1, 128), (1, 256), (2, 128), (4, 128), (8, 128))]
-
-
-@pytest.mark.parametrize("case", params(A2_S4))
-def test_tcvt_a2a3_int4(case):
-    """int4b_t: ptogpu has no such element type (the kernel's TileS4 cannot be declared)."""
-    target, name, p, R, C = case
-    with pto.Core(target, "numpy"), pytest.raises(TypeError):
-        pto.Tile[V, "int4", R, C]()
+# (a2a3 fp16 <-> int4b_t, main.cpp:287-301: tests/test_vendor_compare_fourbit.py)
 
 
 # a2a3 nonsattorch (main.cpp:430-452): TCVT(dst, src, tmp int32 tile, CAST_TRUNC, OFF)

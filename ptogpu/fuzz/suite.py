@@ -579,7 +579,7 @@ def _key(title: str) -> str:
 _LINE = re.compile(r" at [\w./-]+\.py:\d+")
 
 
-def _unplaced(classes: dict[str, int]) -> dict[str, int]:
+def without_lines(classes: dict[str, int]) -> dict[str, int]:
     """Classes without the source lines a kernel campaign's names hold (``call 3 TADD at
     suite_kernels.py:38: ...``): the call's number and instruction name it already, and a line
     moves whenever a kernel is added above it."""
@@ -594,8 +594,8 @@ def regression(k: Known, rep, n: int, seed: int) -> str | None:
     """What changed against the campaign's recorded classes, or None. At the recorded size and
     seed the counts must match exactly; at another size or seed (``-n``, ``--seed``) every
     recorded class must still appear when the campaign is at least as large."""
-    got = _unplaced({c.name: c.count for c in rep.classes.values()})
-    want = _unplaced(k.expect)
+    got = without_lines({c.name: c.count for c in rep.classes.values()})
+    want = without_lines(k.expect)
     if rep.check_error:                 # a known campaign compares something
         return f"compared nothing: {rep.check_error}"
     if n == (k.recorded_n or k.n) and seed == 0:
@@ -1435,7 +1435,7 @@ EXPECT: dict[str, dict[str, int]] = {
     'TSCATTER a5 float32/int32 3x80, dup: kernel vs NumPy: must agree':
         {},
     'Tile ops: int8 TAND TOR TNOT of 33 valid columns over a prefilled destination, a2a3 vs a5':
-        {'call 4 TAND at suite_kernels.py:907: A2/A3 writes past the valid region': 300},
+        {'call 4 TAND at suite_kernels.py:905: A2/A3 writes past the valid region': 300},
 }
 
 

@@ -14,7 +14,8 @@ import itertools
 from dataclasses import dataclass
 from enum import IntEnum
 
-from ..core import current_core, on_instances
+from .. import dtypes
+from ..core import CURRENT, current_core, on_instances
 from ..enums import TileType
 from ..errors import PtoCheckError
 
@@ -151,7 +152,6 @@ def too_many(name: str, ops: list, most: int) -> None:
     (C++ ``WaitEvents&...`` binds Event objects only: the call does not compile)."""
     if len(ops) > most:
         bad = ops[most]
-        from ..core import CURRENT
         stack = CURRENT.get()
         raise PtoCheckError(f"{name}: argument {most + 1} ({bad!r}) is neither an operand nor a wait event "
                             "(a RecordEvent an instruction returned, or a pto.Event[SrcOp, DstOp]())",
@@ -197,6 +197,23 @@ def place(ops) -> None:
             current_core().placer.place(x)
 
 
+FOUR_BIT_OPS = ("TLOAD", "TSTORE", "TCVT")     # the instructions ptogpu runs on 4-bit tiles
+
+
+def four_bit(name: str, ops) -> None:
+    """A tile of a 4-bit type (int4, float4_*) reaches only the instructions that ptogpu runs on
+    such tiles (their vendor code moves or converts them); any other is refused before it runs."""
+    if name in FOUR_BIT_OPS:
+        return
+    for x in ops:
+        dt = getattr(x, "DType", None)
+        if isinstance(dt, str) and dt in dtypes.FOUR_BIT and hasattr(x, "Loc"):
+            stack = CURRENT.get()
+            raise PtoCheckError(f"{name} on a {dt} tile: ptogpu emulates 4-bit tiles in {', '.join(FOUR_BIT_OPS)} "
+                                "(and TASSIGN) only", rule=f"{name}: 4-bit element types",
+                                target=stack[-1].target.name if stack else "")
+
+
 def instruction(name: str):
     """Give a PTO instruction its C++ event arguments: trailing wait events in
     (:func:`operands`), a new ``RecordEvent`` out."""
@@ -208,6 +225,7 @@ def instruction(name: str):
             ops = operands(args)
             too_many(name, ops, most)
             too_few(name, ops, least)
+            four_bit(name, ops)
             place(ops)
             on_instances(fn, name=name)(*ops, **kw)
             return record(name)

@@ -5,6 +5,7 @@ import operator
 
 import numpy as np
 
+from ... import dtypes, nibbles
 from ...core import current_core, on_instances
 from ...enums import TileType
 from ...errors import F_DST, F_OTHER, PtoCheckError, PtoFault, PtoPortabilityWarning, warn
@@ -113,12 +114,70 @@ def _tile_gt_addrs(core, tile: Tile, gt: GlobalTensor, what: str):
     return g, a
 
 
+_NO_FOUR_BIT = {   # a2a3 tload_common.hpp:300-315, tstore_common.hpp:325-338 (int4b_t is in neither list)
+    "TLOAD": "Fix: Data type must be int8_t/uint8_t/int16_t/uint16_t/int32_t/uint32_t/half/bfloat16_t/float/"
+             "int64_t/uint64_t!",
+    "TSTORE": "Data type must be int8_t/uint8_t/int16_t/uint16_t/int32_t/uint32_t/int64_t/uint64_t/half/"
+              "bfloat16_t/float!"}
+
+
+def _four_bit(core, tile: Tile, gt: GlobalTensor, what: str) -> bool:
+    """TLOAD/TSTORE of a 4-bit tile by the target's rule (``target.four_bit_moves``); False where
+    the element moves as any 1-byte one (the simulator's int4b_t: a byte each)."""
+    if tile.DType not in dtypes.FOUR_BIT or gt.DType != tile.DType:
+        return False
+    t = core.target
+    if t.four_bit_moves is None:
+        raise PtoCheckError(f"{what} of a {tile.DType} tile: {_NO_FOUR_BIT[what]} (a static_assert; the "
+                            "vendor's own kernels move such tiles through a uint8_t tile at the same address)",
+                            rule=f"{what}: element types", target=t.name)
+    if not dtypes.packed(tile.Element):
+        return False
+    g, a = _tile_gt_addrs(core, tile, gt, what)          # (the checks; the byte addresses follow)
+    ks = core.step_instances()
+    banks = core.banks
+    acc = {sp: (lambda x, b=banks[sp]: b.take_same(ks, x, dtypes.uint8), lambda x, v, b=banks[sp]: b.put(ks, x, v))
+           for sp in ("gm", tile.space)}
+    src, dst = ("gm", tile.space) if what == "TLOAD" else (tile.space, "gm")
+    if t.four_bit_moves == "elements":          # each valid element's nibble, as GetElement/SetElement
+        r, c = tile._grid()
+        off = {"gm": np.asarray(gt.offsets(r, c), np.int64), tile.space: np.asarray(tile.offsets(r, c), np.int64)}
+        base = {"gm": gt.addr, tile.space: tile.addr}
+        for sp in ("gm", tile.space):
+            core.arena(sp).check_many(nibbles.split(base[sp], off[sp])[0], 1, f"{what} {sp}", t.name,
+                                      code=F_OTHER if sp == src else F_DST)
+        codes = nibbles.read(acc[src][0], base[src], off[src])
+        if what == "TLOAD" and t.tload_fill:
+            acc[dst][1](tile.addr + np.arange(tile.nbytes, dtype=np.int64), np.zeros(tile.nbytes, np.uint8))
+        nibbles.write(*acc[dst], base[dst], off[dst], codes)
+        return True
+    # "bytes" (A5 TLoadVecND2ND / TStoreVecND): each valid row is a burst of ceil(VC/2) bytes; GM rows
+    # ceil(Stride[3]/2) bytes apart, dims 1-2 ceil(Stride/2), dim 0 Stride[0] >> 1; UB rows Cols/2 apart
+    if gt.layout.name != "ND" or not tile.is_nd():
+        raise PtoCheckError(f"{what} of a {tile.DType} tile: ptogpu moves 4-bit tiles ND <-> RowMajor only",
+                            rule=f"{what}: 4-bit element types", target=t.name)
+    VR, VC = tile.valid_row, tile.valid_col
+    S, St = gt.shape.values, gt.stride.values
+    rows = np.arange(VR, dtype=np.int64)
+    i3, i2, i1, i0 = rows % S[3], (rows // S[3]) % S[2], (rows // (S[3] * S[2])) % S[1], rows // (S[3] * S[2] * S[1])
+    ceil = lambda v: (int(v) + 1) >> 1                                          # noqa: E731 (GetByteSize)
+    gm_row = gt.addr + (i0 * int(St[0])) // 2 + i1 * ceil(St[1]) + i2 * ceil(St[2]) + i3 * ceil(St[3])
+    j = np.arange((VC + 1) // 2, dtype=np.int64)
+    addr = {"gm": gm_row[:, None] + j, tile.space: tile.addr + rows[:, None] * (tile.Cols // 2) + j}
+    core.arena(src).check_many(addr[src], 1, f"{what} read", t.name, code=F_OTHER)
+    core.arena(dst).check_many(addr[dst], 1, f"{what} write", t.name, code=F_DST)
+    acc[dst][1](addr[dst], acc[src][0](addr[src]))
+    return True
+
+
 @instruction("TLOAD")
 def TLOAD(tile: Tile, gt: GlobalTensor) -> None:
     """GM → tile: the tile's valid (r, c) takes the tensor's (r, c) under its layout; on the
     NPU targets an ND → RowMajor Vec load also writes each row's 32-byte DMA filler."""
     core = current_core()
     require_valid_getters(core, "TLOAD", "tload", tile=tile)
+    if _four_bit(core, tile, gt, "TLOAD"):
+        return
     g, a = _tile_gt_addrs(core, tile, gt, "TLOAD")
     arena = core.arena(tile.space)
     core.gm.check_many(g, tile.Element.itemsize, "TLOAD read", core.target.name, code=F_OTHER)
@@ -131,6 +190,8 @@ def TLOAD(tile: Tile, gt: GlobalTensor) -> None:
     else:
         vals = core.gm.gather(g, tile.Element)
         put = arena.scatter
+    if core.target.tload_fill:      # the whole tile to its pad value (0) first, then the copy
+        put(tile.addr + np.arange(tile.nbytes, dtype=np.int64), np.zeros(tile.nbytes, np.uint8))
     put(a, vals)
     if core.quirks.get("npu_tload_filler", False) and tile.Loc == TileType.Vec \
             and gt.layout.name == "ND" and tile.is_nd():
@@ -158,6 +219,8 @@ def TSTORE(gt: GlobalTensor, tile: Tile) -> None:
     """Tile → GM: the inverse of TLOAD over the tile's valid region."""
     core = current_core()
     require_valid_getters(core, "TSTORE", "tstore", tile=tile)
+    if _four_bit(core, tile, gt, "TSTORE"):
+        return
     g, a = _tile_gt_addrs(core, tile, gt, "TSTORE")
     arena = core.arena(tile.space)
     arena.check_many(a, tile.Element.itemsize, "TSTORE read", core.target.name, code=F_OTHER)

@@ -2,18 +2,19 @@
 the NumPy semantics (docs/tcvt.md)."""
 from __future__ import annotations
 
+from ... import dtypes
 from ...core import current_core
 from ...enums import RoundMode, SaturationMode, TileType
 from ...errors import PtoCheckError, PtoPortabilityWarning, check, warn
 from ...ops.events import instruction
 from ...semantics.tile_moves import hazard
 from ...tile import Tile
-from . import kernels as K, semantics as S
+from . import kernels as K, semantics as S, semantics_fourbit as F4
 from .semantics_minifloats import F8
 
 LETTER = {RoundMode.CAST_RINT: "R", RoundMode.CAST_ROUND: "A", RoundMode.CAST_FLOOR: "F", RoundMode.CAST_CEIL: "C",
           RoundMode.CAST_TRUNC: "Z", RoundMode.CAST_ODD: "O", RoundMode.CAST_NONE: "N"}
-CPU_TYPES = ("int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64", "half", "bfloat16", "float32")
+CPU_TYPES = S.CPU_TYPES
 
 
 def letter_for(core, S_: str, D: str, mode: RoundMode) -> str | None:
@@ -65,6 +66,8 @@ def TCVT(dst: Tile, src: Tile, mode, sat=None, sat2=None) -> None:
         if x.DType in F8:
             check(R.minifloats is not None, "TCVT: the 8-bit float types", t,
                   f"{name} holds {x.DType}, a type the target does not have (arch_capability.hpp: void)")
+        elif x.DType in dtypes.FOUR_BIT:
+            check(R.four_bit is not None, "TCVT: the 4-bit types", t, f"{name} holds {x.DType}")
         else:
             check(x.DType in CPU_TYPES, "TCVT: element types ptogpu converts", t,
                   f"{name} holds {x.DType}: TCVT converts {', '.join(CPU_TYPES + F8)}")
@@ -89,5 +92,7 @@ def TCVT(dst: Tile, src: Tile, mode, sat=None, sat2=None) -> None:
             on = True                                   # a2a3/TCvt.hpp:1236-1269 (the tmp form honours it)
     torch = tmp is not None and R.tmp_form == "torch" and not on and (Sd, Dd) in R.torch_pairs
     hazard("TCVT", {"dst": dst}, {"src": src})
+    if Sd in dtypes.FOUR_BIT or Dd in dtypes.FOUR_BIT:
+        return F4.run(core, dst, src, letter, on)        # (NumPy on every backend: cvt.cu has no 4-bit kinds)
     if K.run(core, dst, src, letter, on, torch): return  # noqa: E701 (native/cupy kernel)
     S.run(core, dst, src, letter, on, torch)

@@ -12,6 +12,7 @@ from typing import Mapping
 F32, F16, BF16, I64, I32, I16, I8, U8, U16, U32 = ("float32", "half", "bfloat16", "int64", "int32", "int16", "int8",
                                                     "uint8", "uint16", "uint32")
 E4M3, E5M2, H8 = "float8_e4m3", "float8_e5m2", "hifloat8"
+S4, E2M1, E1M2 = "int4", "float4_e2m1x2", "float4_e1m2x2"
 RAFCZ = "RAFCZ"
 
 
@@ -35,6 +36,8 @@ class TcvtRules:
     torch_pairs: tuple[tuple[str, str], ...] = ()   # OFF: the low bits of the saturated int32
     minifloats: str | None = None               # the 8-bit floats (semantics_minifloats.py): "mx" (the simulator's
                                                 # MXType / hifloat8_t casts) | "vcvt" (A5) | None (no such types)
+    four_bit: str | None = None                 # the 4-bit types (semantics_fourbit.py): "sim" (GetElement /
+                                                # convert_value) | "s4" (A2/A3's packed int4) | "fp4" (A5's vcvt)
 
 
 _A2A3 = {
@@ -44,6 +47,8 @@ _A2A3 = {
     (I32, F32): (RAFCZ, None), (I64, F32): (RAFCZ, "R"),
     **{p: ("", None) for p in ((F16, F32), (BF16, F32), (U8, F16), (I8, F16), (I16, F32), (I64, I32), (I32, I64),
                                (I32, I16), (I32, F16))},
+    # int4b_t (a2a3/TCvt.hpp:595-636): vconv_f162s4{r,a,f,c,z}, the suffixless one for NONE and ODD
+    (F16, S4): (RAFCZ, "R"), (S4, F16): ("", None),
 }
 _A5 = {
     (F32, F32): (RAFCZ, None), (F32, F16): ("RAFCZO", None), (F32, BF16): (RAFCZ, None), (F32, I16): (RAFCZ, None),
@@ -58,6 +63,9 @@ _A5 = {
     # the 8-bit floats (a5/TCvt.hpp:1311-1396, 1509-1540, 2229-2278): the kernels ignore the mode
     (F32, E4M3): ("", "R"), (F32, E5M2): ("", "R"), (F32, H8): ("", "A"), (F16, H8): ("", "A"),
     (E4M3, F32): ("", None), (E5M2, F32): ("", None), (H8, F32): ("", None),
+    # the float4 types (a5/TCvt.hpp:1789-1859, 2938-2976): bf16 -> fp4 takes every mode (ODD and NONE: R),
+    # fp4 -> bf16 is exact
+    (BF16, E2M1): (RAFCZ, "R"), (BF16, E1M2): (RAFCZ, "R"), (E2M1, BF16): ("", None), (E1M2, BF16): ("", None),
 }
 _NARROWING = ((F16, U8), (F16, I8), (F32, I16), (F16, I16), (I64, I32), (I32, I16))
 
@@ -65,14 +73,15 @@ TABLES = {
     # cpu/TCvt.hpp:56-234
     "cpu": TcvtRules(region="src", pairs=None, unsupported="error", sat_default_on=False, narrowing=(),
                      explicit_off_only_narrowing=False, odd_only=None, none_float_to_int="Z", none_other="R",
-                     cpu_casts=True, f32_to_f32_rounds=False, tmp_form="none", minifloats="mx"),
+                     cpu_casts=True, f32_to_f32_rounds=False, tmp_form="none", minifloats="mx", four_bit="sim"),
     # a2a3/TCvt.hpp:752-1323 (the 8-bit float types are void there: common/arch_capability.hpp:44-90)
     "a2a3": TcvtRules(region="dst", pairs=_A2A3, unsupported="noop", sat_default_on=True, narrowing=_NARROWING,
                       explicit_off_only_narrowing=True, odd_only=None, none_float_to_int="Z", none_other="R",
                       cpu_casts=False, f32_to_f32_rounds=True, tmp_form="torch",
-                      torch_pairs=((F32, I16), (F16, I16), (F16, I8))),
+                      torch_pairs=((F32, I16), (F16, I16), (F16, I8)), four_bit="s4"),
     # a5/TCvt.hpp:1157-3086
     "a5": TcvtRules(region="dst", pairs=_A5, unsupported="error", sat_default_on=True, narrowing=_NARROWING,
                     explicit_off_only_narrowing=False, odd_only=((F32, F16),), none_float_to_int="Z", none_other="R",
-                    cpu_casts=False, f32_to_f32_rounds=True, tmp_form="ignored", minifloats="vcvt"),
+                    cpu_casts=False, f32_to_f32_rounds=True, tmp_form="ignored", minifloats="vcvt",
+                    four_bit="fp4"),
 }

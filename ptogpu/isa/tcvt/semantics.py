@@ -12,6 +12,7 @@ from ...semantics.tile_moves import grid
 from . import semantics_minifloats as M
 
 FLOATS = ("half", "bfloat16", "float32")
+CPU_TYPES = ("int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64", "half", "bfloat16", "float32")
 HALF_MAX = 65504.0
 
 
