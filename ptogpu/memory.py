@@ -637,6 +637,11 @@ class Ptr:
     def __sub__(self, k: int) -> "Ptr":
         return self + (-int(k))
 
+    def cast(self, dtype) -> "Ptr":
+        """``reinterpret_cast<T*>(ptr)``: the same address as a pointer to ``dtype`` (the vendor's
+        kernels take their packed float4 buffers as ``uint8_t*`` and cast them)."""
+        return Ptr(self.core, self.space, self.addr, dtypes.as_dtype(dtype))
+
     def numpy(self, count: int) -> np.ndarray:
         """``count`` elements starting here (a copy; for inspection)."""
         nbytes = int(count) * self.dtype.itemsize

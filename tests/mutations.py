@@ -613,4 +613,7 @@ PY_MUTATIONS = [
     ("py elementwise pad byte rows", "ptogpu/isa/elementwise/semantics.py",
      "    if call not in R.pad_byte or dst.Element.itemsize != 1 or VC % 2 == 0 or VR == 0:\n",
      "    if call not in R.pad_byte or dst.Element.itemsize != 1 or VC % 2 == 0 or VR != 0:\n"),
+    # A5's TCVT table: its float4 conversions modelled as the simulator's (the tables' 4-bit model)
+    ("py tcvt a5 four-bit model", "ptogpu/isa/tcvt/rules.py",
+     '                    four_bit="fp4"),', '                    four_bit="sim"),'),
 ]

@@ -21,8 +21,7 @@ def gt(dtype, ptr, rows, cols, stride):
 
 
 def typed(core, raw, dtype):
-    p = core.gm_put(np.ascontiguousarray(raw, np.uint8).reshape(-1))
-    return pto.memory.Ptr(core, "gm", p.addr, pto.dtypes.as_dtype(dtype))
+    return core.gm_put(np.ascontiguousarray(raw, np.uint8).reshape(-1)).cast(dtype)
 
 
 def nib(raw: np.ndarray, k: np.ndarray) -> np.ndarray:

@@ -40,8 +40,7 @@ def gt(core, dtype, ptr, rows, cols, stride):
 
 def packed_ptr(core, raw: np.ndarray, dtype):
     """GM bytes holding a packed float4 tensor, typed as such (a __gm__ float4_*x2_t*)."""
-    p = core.gm_put(np.ascontiguousarray(raw, np.uint8).reshape(-1))
-    return pto.memory.Ptr(core, "gm", p.addr, pto.dtypes.as_dtype(dtype))
+    return core.gm_put(np.ascontiguousarray(raw, np.uint8).reshape(-1)).cast(dtype)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -161,7 +160,7 @@ def test_tcvt_cpu_four_bit(case):
             src_ptr = core.gm_put(x.view(np.uint8) if s == "int4" else x, "int4" if s == "int4" else None)
         out_bytes = m * n * 4 if d == "float" else (m * n if d == "int4" else m * n // 2)
         out = core.gm_put(np.zeros(out_bytes, np.uint8))
-        out_ptr = pto.memory.Ptr(core, "gm", out.addr, pto.dtypes.as_dtype(et[d]))
+        out_ptr = out.cast(et[d])
         src = pto.Tile[V, et[s], m, n, RM]()
         dst = pto.Tile[V, et[d], m, n, RM]()
         pto.TASSIGN(src, 0x0)
@@ -287,7 +286,7 @@ def test_tcvt_a5_fp4(case):
     with pto.Core("a5", "numpy") as core:
         src_ptr = core.gm_put(x.view(ml_dtypes.bfloat16)) if s == "bf16" else packed_ptr(core, x, s)
         out = core.gm_put(np.zeros(golden.nbytes, np.uint8))
-        out_ptr = pto.memory.Ptr(core, "gm", out.addr, pto.dtypes.as_dtype(et[d]))
+        out_ptr = out.cast(et[d])
         src = pto.Tile[V, et[s], m, n, RM, -1, -1](vm, vn) if partial else pto.Tile[V, et[s], m, n, RM]()
         dst = pto.Tile[V, et[d], m, n, RM, -1, -1](vm, vn) if partial else pto.Tile[V, et[d], m, n, RM]()
         pto.TASSIGN(src, 0x0)

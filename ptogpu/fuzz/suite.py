@@ -564,6 +564,7 @@ TILE_OP_KERNELS = (
     ("cmp", "int32 TCMP GT into a prefilled mask, 10 valid columns"),
     ("sel", "half TSEL by a loaded mask, 10 valid columns"),
     ("cvt", "float32 -> int32 TCVT RINT on every bit pattern"),
+    ("cvt_fp4", "bfloat16 <-> float4_e2m1x2 and float4_e1m2x2 TCVT RINT, packed"),
     ("mov", "int16 TMOV of 5 valid columns"),
     ("sort", "TSORT32 of 40 values"),
 )
@@ -1027,13 +1028,13 @@ EXPECT: dict[str, dict[str, int]] = {
     'TMRGSORT int16 cpu: kernel vs NumPy: must agree':
         {},
     'TCVT float32->float8_e4m3.rint 1x2, cpu vs a5, edge values: 8-bit floats':
-        {'TCVT 8-bit floats': 1487},
+        {'TCVT 8- and 4-bit types': 1487},
     'TCVT float32->float8_e5m2.rint 1x2, cpu vs a5, edge values: 8-bit floats':
-        {'TCVT 8-bit floats': 1412},
+        {'TCVT 8- and 4-bit types': 1412},
     'TCVT half->hifloat8.round 1x2, cpu vs a5, edge values: 8-bit floats':
-        {'TCVT 8-bit floats': 917},
+        {'TCVT 8- and 4-bit types': 917},
     'TCVT hifloat8->float32.none 1x2, cpu vs a5, edge values: 8-bit floats':
-        {'TCVT 8-bit floats': 380},
+        {'TCVT 8- and 4-bit types': 380},
     'TSORT32 float32 1x8160, CPU sim vs A2/A3: a row of 255 blocks':
         {'sort tie order': 20},
     'TSORT32 with tmp float32 1x2085, A2/A3 vs A5: tail path':
@@ -1435,7 +1436,9 @@ EXPECT: dict[str, dict[str, int]] = {
     'TSCATTER a5 float32/int32 3x80, dup: kernel vs NumPy: must agree':
         {},
     'Tile ops: int8 TAND TOR TNOT of 33 valid columns over a prefilled destination, a2a3 vs a5':
-        {'call 4 TAND at suite_kernels.py:905: A2/A3 writes past the valid region': 300},
+        {'call 4 TAND at suite_kernels.py:928: A2/A3 writes past the valid region': 300},
+    'Tile ops: bfloat16 <-> float4_e2m1x2 and float4_e1m2x2 TCVT RINT, packed, cpu vs a5':
+        {'call 2 TCVT at suite_kernels.py:911: TCVT 8- and 4-bit types': 300},
 }
 
 

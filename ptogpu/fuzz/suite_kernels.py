@@ -892,6 +892,29 @@ def _bits(n, dt):
     return values(n, dt, "bits")
 
 
+_FP4_POOL = np.array([0.0, -0.0, 0.1, 0.25, 0.3, 0.5, 0.75, 1.0, 1.25, 1.5, 1.75, 2.0, 2.5, 3.0, 3.5, 4.0, 5.0, 6.0,
+                      7.0, 9.0, 1e30, np.nan, np.inf, 2.0 ** -130], np.float32)
+_FP4_POOL = np.concatenate([_FP4_POOL, -_FP4_POOL])
+"""bfloat16 -> float4 inputs: each format's grid, the ties between its codes, past its largest."""
+
+
+def cvt_fp4(a, c, y, z):
+    """bfloat16 -> float4_e2m1x2 and float4_e1m2x2 (RINT) and back, 2 x 64: the simulator rounds to
+    an integral value and encodes by its truncating, wrapping MXType (bias 1); A5 takes the nearest
+    code, ties to even, saturating. ``c`` and ``y`` are the packed bytes (two codes a byte)."""
+    B = _gt(pto.bfloat16, 2, 64)
+    tb = pto.Tile[V, pto.bfloat16, 2, 64]()
+    for k, dt in enumerate((pto.float4_e2m1x2, pto.float4_e1m2x2)):
+        F = _gt(dt, 2, 64)
+        f = pto.Tile[V, dt, 2, 64]()
+        pto.TLOAD(tb, B(a))
+        pto.TCVT(f, tb, pto.RoundMode.CAST_RINT)
+        pto.TSTORE(F(y.cast(dt) + 64 * k), f)
+        pto.TLOAD(f, F(c.cast(dt) + 64 * k))
+        pto.TCVT(tb, f, pto.RoundMode.CAST_RINT)
+        pto.TSTORE(B(z + 128 * k), tb)
+
+
 def ew_pad(a, b, y):
     """int8 TAND, TOR and TNOT of 2 x 33 valid columns of 64 over a prefilled destination (A2/A3's
     bitwise ops view the bytes as uint16 and round the width up: byte [r][33] too)."""
@@ -923,6 +946,8 @@ FUZZ = {
     "sel": dict(inputs={"a": values(64, "half", "small"), "b": values(64, "half", "small"),
                         "m": _bits(128, "uint8")}, outputs={"y": (64, pto.half)}, pair="cpu:a5"),
     "cvt": dict(inputs={"a": _bits(256, "float32")}, outputs={"y": (256, pto.int32)}, pair="cpu:a5"),
+    "cvt_fp4": dict(inputs={"a": picks(128, _FP4_POOL, "bfloat16", rate=0.8), "c": _bits(128, "uint8")},
+                    outputs={"y": (128, pto.uint8), "z": (256, pto.bfloat16)}, pair="cpu:a5"),
     "mov": dict(inputs={"a": _bits(256, "int16")}, outputs={"y": (256, pto.int16)}, pair="cpu:a2a3"),
     "ew_edges": dict(inputs={f"{k}{v}": values(64 // n, t, "edges") for v in "ab"
                              for k, t, n in (("f", "float32", 4), ("h", "int16", 2), ("b", "uint8", 1), ("l", "int64", 8))},

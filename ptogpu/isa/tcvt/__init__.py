@@ -10,8 +10,9 @@ TCVT = Instruction(
     rules=(Rule("tcvt.pairs", "TCVT pair list", "docs/tcvt.md: the pairs each target's code converts",
                 with_=("tcvt.unsupported",)),
            Rule("tcvt.region", "TCVT region", "docs/tcvt.md: src's valid region (cpu) vs dst's"),
-           Rule("tcvt.minifloats", "TCVT 8-bit floats",
-                "docs/tcvt.md: the simulator's truncating MXType and hifloat8 table vs A5's vcvt"),
+           Rule("tcvt.minifloats", "TCVT 8- and 4-bit types",
+                "docs/tcvt.md: the simulator's truncating MXType and hifloat8 table vs A5's vcvt; the 4-bit "
+                "types likewise (the simulator rounds first)", with_=("tcvt.four_bit",)),
            Rule("tcvt.cpu_casts", "TCVT rounding and saturation",
                 "docs/tcvt.md: the simulator's C++ casts vs the NPUs' modes and saturation", coarse=True,
                 with_=("tcvt.sat_default_on", "tcvt.narrowing", "tcvt.explicit_off_only_narrowing", "tcvt.odd_only",
