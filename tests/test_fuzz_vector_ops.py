@@ -27,6 +27,9 @@ CASES = [  # (call, op, dtype, pair, a rule the campaign must show or None)
     ("tcvt", "int8.trunc.off", "float32", "cpu:a2a3", "TCVT pair list"),      # a2a3: compiles, writes nothing
     ("tcvt", "half.floor", "float32", "a5:a2a3", None),
     ("tcvt", "int16.round.on", "half", "cpu:a5", None),
+    ("tcvt", "float4_e2m1x2.rint", "bfloat16", "cpu:a5", "TCVT 8- and 4-bit types"),
+    ("tcvt", "bfloat16.rint", "float4_e1m2x2", "cpu:a5", "TCVT 8- and 4-bit types"),
+    ("tcvt", "int4.floor", "half", "cpu:a2a3", None),
     ("tsort32", "", "float32", "cpu:a5", "TSORT32 tail block"),
     ("tsort32", "", "half", "a5:a2a3", None),
     ("tmov", "", "int8", "cpu:a2a3", "TMOV engine"),
@@ -227,3 +230,19 @@ def test_a_wrong_op_is_one_line_exit_2():
         r = subprocess.run([sys.executable, "-m", "ptogpu", "fuzz", *args, "-n", "10"], capture_output=True, text=True,
                            timeout=120)
         assert r.returncode == 2 and want in r.stderr and len(r.stderr.strip().splitlines()) == 1, (args, r.stderr)
+
+
+def test_a_kernel_backend_whose_kernel_leaves_the_call_to_numpy_says_so():
+    """TCVT to a float4 type runs the NumPy semantics on every backend (cvt.cu has no 4-bit
+    kinds): a native campaign reports it executed formulas, each side its own reference -- not
+    loops checked against NumPy; a conversion the kernel takes still reports loops."""
+    from ptogpu.backend import native_backend
+    if not native_backend.available()[0]:
+        pytest.skip("no native backend")
+    four = C.campaign(FuzzConfig(instr="tcvt", op="float4_e2m1x2.rint", rows=2, cols=32, oob="undefined",
+                                 dtype="bfloat16"), "cpu@native", "a5@native", 100, shrink=False)
+    assert four.executed == {"a": "formula", "b": "formula"}
+    assert set(four.references.values()) == {"none: this side is the numpy semantics itself"}
+    eight = C.campaign(FuzzConfig(instr="tcvt", op="float8_e4m3.rint", rows=2, cols=32, oob="undefined",
+                                  dtype="float32"), "cpu@native", "a5@native", 100, shrink=False)
+    assert eight.executed == {"a": "loop", "b": "loop"} and set(eight.references.values()) == {"numpy semantics"}

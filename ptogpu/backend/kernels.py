@@ -70,6 +70,8 @@ RUNS: collections.Counter = collections.Counter()
 a campaign says it executed (``ptogpu fuzz`` compares a known campaign's with its record), so a
 kernel that silently leaves a call to NumPy shows. Shrinking is not counted (:func:`uncounted`)."""
 _COUNTING = [True]
+LAUNCHES = [0]
+"""Launches that write (clean or not), counted always: whether a step ran a kernel at all."""
 
 
 @contextlib.contextmanager
@@ -92,6 +94,8 @@ def launch(backend: str, kernel: str, block, n_inst: int, arenas: dict, params, 
     extra = {"threads": os.environ.get("PTOGPU_NATIVE_THREADS", "warps")} if backend == "native" else {}
     recs = be.launch_raw(kernel, tuple(block), int(n_inst), arenas, np.asarray(params, np.int64),
                          passes=passes, writes=writes, **extra)
+    if writes:
+        LAUNCHES[0] += 1
     if writes and _COUNTING[0]:
         RUNS[kernel] += int((np.asarray(recs)[:, 0] == np.uint64(NONE)).sum())
     return recs

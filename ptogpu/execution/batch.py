@@ -32,6 +32,7 @@ from typing import ClassVar, Iterator
 import numpy as np
 
 from ..backend.heap import keep_freed_heap
+from ..backend.kernels import LAUNCHES
 from ..backend.launch import free_device_bytes, free_host_bytes
 from .config import FuzzConfig
 from . import engine
@@ -267,6 +268,7 @@ def run_chunk(cfg: FuzzConfig, inst: np.ndarray, generator: Generator, backend: 
         elems = [np.full(N, -1, np.int64)]
     else:
         info: dict = {}
+        launched = LAUNCHES[0]
         per = core_size(cfg, backend if kernel else "numpy")
         for a in range(0, N, per):          # one core a piece: generated, run, digested in cache
             sl = slice(a, a + per)
@@ -284,7 +286,10 @@ def run_chunk(cfg: FuzzConfig, inst: np.ndarray, generator: Generator, backend: 
             strays += w
         # what ran: every instance at once (a kernel launch, or NumPy along the instances),
         # or the instructions instance by instance
-        used = "loop" if info.get("per_instance") else "kernel" if kernel else "vector"
+        # (a kernel backend whose kernel left every call to NumPy -- a type or form it does not
+        # take -- ran the NumPy semantics: "vector", not "kernel")
+        ran_kernel = kernel and (LAUNCHES[0] != launched or not N)
+        used = "loop" if info.get("per_instance") else "kernel" if ran_kernel else "vector"
         if path == "vector" and used == "loop":
             raise ValueError(f"no vectorised path for {cfg.label}")
     c = _cat(codes, np.zeros(0, np.int8))

@@ -220,6 +220,9 @@ def campaign(base: FuzzConfig, a: Side | str, b: Side | str, n: int, *, generato
             rep.check_error = str(e)
         rep.engine = ", ".join(sorted(paths)) or "numpy"     # e.g. "native:kernel vs numpy:vector"
         rep.executed = {k: "+".join(sorted(v)) for k, v in ex.items() if v}
+        for k in rep.executed:          # a kernel backend whose kernels left every call to NumPy
+            if rep.executed[k] == "formula":
+                rep.references[k] = REF_SELF_NUMPY
         if ran_on:
             rep.engine += f", {ran_on}"
     rep.seconds = time.perf_counter() - t0

@@ -18,7 +18,7 @@ from .semantics_minifloats import F8
 
 ROUNDS = ("none", "rint", "round", "floor", "ceil", "trunc", "odd")
 SATS = ("", "on", "off")
-DSTS = CPU_TYPES + F8
+DSTS = CPU_TYPES + F8 + dtypes.FOUR_BIT
 OPS = tuple(f"{d}.{r}" + (f".{s}" if s else "") for d in DSTS for r in ROUNDS for s in SATS)
 
 
@@ -38,7 +38,8 @@ class TcvtInstr(DataOperands):
         return cfg.rows * cfg.cols
 
     def cast(self, cfg, values: np.ndarray) -> np.ndarray:
-        return data_cast(cfg, values)
+        v = data_cast(cfg, values)
+        return v & np.uint8(0xF) if dtypes.packed(cfg.dtype) else v    # (a float4 element is a 4-bit code)
 
     def label(self, cfg) -> str:
         d, r, s = parse(cfg.op)
@@ -46,11 +47,12 @@ class TcvtInstr(DataOperands):
         return f"TCVT {cfg.dtype}->{d} {r.name}{sat} {cfg.target} {cfg.rows}x{cfg.cols}"
 
     def layout(self, cfg) -> dict:
-        Ts, Td = cfg.esize, dtypes.as_dtype(parse(cfg.op)[0]).itemsize
+        d = parse(cfg.op)[0]
+        Ts, Td = cfg.esize, dtypes.as_dtype(d).itemsize          # (sizeof: a float4 byte holds two)
         src, dst = (cfg.rows, pad_to(cfg.cols, 32 // Ts)), (cfg.rows, pad_to(cfg.cols, 32 // Td))
-        size = pad_to(src[0] * src[1] * Ts, 32)
+        size = pad_to(src[0] * src[1] * Ts // (2 if dtypes.packed(cfg.dtype) else 1), 32)
         return {"src_shape": src, "dst_shape": dst, "Td": Td, "src_addr": 0, "dst_addr": size,
-                "out_bytes": dst[0] * dst[1] * Td}
+                "out_bytes": dst[0] * dst[1] * Td // (2 if dtypes.packed(d) else 1)}
 
     def program(self, pto, core, cfg, L, T, vals, each, before) -> None:
         d, mode, sat = parse(cfg.op)
@@ -63,7 +65,8 @@ class TcvtInstr(DataOperands):
 
     def positions(self, cfg, L: dict):
         """Output element k (of the source's size) as the dst element its first byte is in."""
-        e = np.arange(L["out_bytes"] // L["T"]) * L["T"] // L["Td"]
+        per_byte = 2 if dtypes.packed(parse(cfg.op)[0]) else 1
+        e = np.arange(L["out_bytes"] // L["T"]) * L["T"] * per_byte // L["Td"]
         r, c = e // L["dst_shape"][1], e % L["dst_shape"][1]
         return r, c, (r < cfg.rows) & (c < cfg.cols)
 
