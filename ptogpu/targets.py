@@ -157,6 +157,8 @@ class Target:
     four_bit_moves: str | None = None  # TLOAD/TSTORE of 4-bit tiles: "elements" (the simulator: each element
                                      # through GetElement/SetElement, a float4 one a nibble) | "bytes" (A5:
                                      # ceil(n/2)-byte bursts a row) | None (A2/A3: the data-type static_assert)
+    tassign_counts_numel: bool = False  # TASSIGN's bound counts Numel * sizeof(T), not the tile's bytes (the
+                                     # simulator's NPUMemoryModel: a float4 tile counts twice its bytes)
     tload_fill: bool = False         # TLOAD first fills the whole tile with its pad value, 0 (the simulator:
                                      # cpu/TLoad.hpp TLOAD_TILE_IMPL's std::fill over GetSizeInUnits)
     auto_fill: str = "keep"          # a tile placed automatically holds: "zero" (the simulator's fresh buffer) |
@@ -228,6 +230,7 @@ CPU = Target(
     title="PTO CPU simulator",
     ub_bytes=512 * KiB, ub_usable=512 * KiB, l1_bytes=512 * KiB, resizable_memories=True,
     assert_quirk="cpu_asserts", assert_macro="assert", tassign_misaligned="warn", auto_fill="zero", tload_fill=True,
+    tassign_counts_numel=True,
     element_types=_INTEGRAL + ("half", "bfloat16", "float32", "hifloat8", "float8_e4m3", "float8_e5m2", "int4",
                                "float4_e2m1x2", "float4_e1m2x2"),
     four_bit_moves="elements",

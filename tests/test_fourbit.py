@@ -274,3 +274,18 @@ def test_a2a3_half_to_int4_puts_a_tail_past_128_columns_64_bytes_a_repeat_on():
     want[:64] = q[0:128:2] | q[1:128:2] << 4
     want[128:164] = q[128:200:2] | q[129:200:2] << 4
     assert got.tobytes() == want.tobytes()
+
+
+def test_the_simulators_tassign_bound_counts_a_float4_tile_unpacked():
+    """NPUMemoryModel's bound is Numel * sizeof(T): a 64x64 float4 tile (2 KiB of bytes) counts 4
+    KiB, so at 3 KiB below UB's end it faults on the simulator; A5 places it (it fits)."""
+    for target, faults in (("cpu", True), ("a5", False)):
+        with pto.Core(target, "numpy") as core:
+            t = pto.Tile[V, E2M1, 64, 64]()
+            at = core.ub.size - 3 * 1024
+            if faults:
+                with pytest.raises(pto.PtoFault, match="tile of 4096 bytes"):
+                    pto.TASSIGN(t, at)
+            else:
+                pto.TASSIGN(t, at)
+                assert t.addr == at and t.nbytes == 2048

@@ -47,9 +47,11 @@ def TASSIGN(obj, addr) -> None:
     # A5 (ub_assignable): the vendor's TASSIGN stores the pointer, so a tile no larger than UB may
     # start anywhere in it and its extent may pass the end (its own TSORT32 test declares an
     # 8,352-byte tmp at 0x3E000 and uses 8 KiB of it); every access is checked where it happens
-    lax = space == "ub" and core.target.ub_assignable is not None and 0 <= addr < limit and obj.nbytes <= limit
-    if (addr < 0 or addr + obj.nbytes > limit) and not lax:
-        raise PtoFault(f"tile of {obj.nbytes} bytes at {addr:#x} does not fit in "
+    # the simulator's bound (NPUMemoryModel) counts Numel * sizeof(T): a float4 tile's unpacked size
+    size = obj.Numel * obj.Element.itemsize if core.target.tassign_counts_numel else obj.nbytes
+    lax = space == "ub" and core.target.ub_assignable is not None and 0 <= addr < limit and size <= limit
+    if (addr < 0 or addr + size > limit) and not lax:
+        raise PtoFault(f"tile of {size} bytes at {addr:#x} does not fit in "
                        f"{space.upper()} [0, {limit:#x})", rule="TASSIGN bounds", target=t, code=F_OTHER)
     if lax and addr + obj.nbytes > limit:
         warn(f"[{t}] TASSIGN at {addr:#x}: the tile's {obj.nbytes} bytes pass the end of UB ({limit:#x}); "
