@@ -177,9 +177,12 @@ class Target:
             raise AttributeError(name)
         own = self.__dict__.get("tables", {})
         if name in own:
-            return own[name]
-        from .isa import target_table
-        return target_table(name, self.name.split("~")[0])
+            got = own[name]
+        else:
+            from .isa import target_table
+            got = target_table(name, self.name.split("~")[0])
+        object.__setattr__(self, name, got)     # (kept: the next lookup does not come here)
+        return got
 
 
 # What each quirk switches (on = the value the tables hold unless they say otherwise): `ptogpu
