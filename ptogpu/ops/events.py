@@ -219,6 +219,7 @@ def instruction(name: str):
     (:func:`operands`), a new ``RecordEvent`` out."""
     def wrap(fn):
         most, least = _most(fn), _least(fn)
+        run = on_instances(fn, name=name)
 
         @functools.wraps(fn)
         def call(*args, **kw):
@@ -227,7 +228,7 @@ def instruction(name: str):
             too_few(name, ops, least)
             four_bit(name, ops)
             place(ops)
-            on_instances(fn, name=name)(*ops, **kw)
+            run(*ops, **kw)
             return record(name)
         return call
     return wrap

@@ -3,6 +3,8 @@ whose parameters are deduced from its operands. Explicit arguments must agree wi
 operands, as C++ deduction would demand (a mismatch does not compile: PtoCheckError)."""
 from __future__ import annotations
 
+import functools
+
 from typing import Callable
 
 from ..errors import PtoCheckError
@@ -90,7 +92,6 @@ class Forms:
         return type(self)(self.name, self.run, self.enums, self.most, self.__doc__, args)
 
     def __call__(self, *args):
-        from .events import instruction
         types = [g for g in self.given if isinstance(g, type)]
         enums: dict = {}
         for g in self.given:
@@ -107,13 +108,22 @@ class Forms:
                                     f"({type(op).__name__})", rule=f"{self.name} template deduction",
                                     target=_target())
 
-        def step(*ops):
-            return self.run(ops, enums)
-        step.__signature__ = _positional(self.most)
-        return instruction(self.name)(step)(*args)
+        return _instruction(self.name, self.run, self.most)(*args, _enums=enums)
 
     def __repr__(self) -> str:
         return self.name if not self.given else f"{self.name}[{', '.join(label(g) for g in self.given)}]"
+
+
+@functools.lru_cache(maxsize=None)
+def _instruction(name: str, run, most: int):
+    """The call of one instruction's forms, made once (its checks read the step's signature):
+    ``most`` positional operands, the template's enums by keyword."""
+    from .events import instruction
+
+    def step(*ops, _enums):
+        return run(ops, _enums)
+    step.__signature__ = _positional(most)
+    return instruction(name)(step)
 
 
 def _positional(n: int):
