@@ -46,6 +46,10 @@ MUTATIONS = [
     ("tscatter mask slot", "tgather.cu",
      "*d = i * DC + F * j + pos; *s = i * SC + j;",
      "*d = i * DC + F * j; *s = i * SC + j;"),
+    # A2/A3 TGATHER of 2-byte data: the scratch's bound checked for every row but the last
+    ("tgather scratch bound last row", "tgather.cu",
+     "if (scratch >= 0 && !arena_ok(U, (u64)(scratch + (r * P[GI_DST_COLS] + c) * 4), 4))",
+     "if (scratch >= 0 && !arena_ok(U, (u64)(scratch + (r * P[GI_DST_COLS] + c) * 4), 4) && r < VR - 1)"),
     # the simulator's TGATHER COL: the selected rows counted from row 0 (pos ignored)
     ("tgather col rows from zero", "tgather.cu",
      "*d = j * DC + c; *s = (all ? j : F * j + pos) * SC + c;",

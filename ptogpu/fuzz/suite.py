@@ -400,7 +400,8 @@ def campaigns(backend: str = "native") -> list[Known]:
                            ("mscatter_strided", "a5", 200),
                            ("tgather_cmp", "a5", 300), ("tgather_cmp", "a2a3", 300),
                            ("tgather_in_place", "a5", 200), ("tgather_in_place", "a2a3", 200),
-                           ("tgather_in_place", "cpu", 200), ("tgatherb_misaligned", "a5", 200),
+                           ("tgather_in_place", "cpu", 200), ("tgather_scratch_end", "a2a3", 200),
+                           ("tgatherb_misaligned", "a5", 200),
                            ("tgatherb_misaligned", "a2a3", 200),
                            ("cmp_edges", "cpu", 300), ("cmp_edges", "a2a3", 300), ("cmp_edges", "a5", 300),
                            ("cmp_bytes", "a5", 200), ("cmp_narrow", "cpu", 200), ("cmp_narrow", "a2a3", 200),
@@ -1439,6 +1440,8 @@ EXPECT: dict[str, dict[str, int]] = {
         {'call 4 TAND at suite_kernels.py:928: A2/A3 writes past the valid region': 300},
     'Tile ops: bfloat16 <-> float4_e2m1x2 and float4_e1m2x2 TCVT RINT, packed, cpu vs a5':
         {'call 2 TCVT at suite_kernels.py:911: TCVT 8- and 4-bit types': 300},
+    'Kernels: tgather_scratch_end a2a3: kernel vs NumPy: must agree':
+        {},
 }
 
 
@@ -2121,6 +2124,8 @@ KERNELS: dict[str, dict[str, int]] = {
         {'tscatter_index': 300},
     'Tile ops: int8 TAND TOR TNOT of 33 valid columns over a prefilled destination, a2a3 vs a5':
         {'tile_elementwise': 900},
+    'Kernels: tgather_scratch_end a2a3: kernel vs NumPy: must agree':
+        {'tgather_index': 200},
 }
 
 

@@ -310,6 +310,27 @@ def tgather_cmp(v, k, hv, kh, iv, uv, y, c, yh, yi, yu):
         pto.TSTORE(_gt(pto.int32, 1, 8)(out + 256), cf)
 
 
+def tgather_scratch_end(a, i, y):
+    """A2/A3 TGATHER of 2-byte data writes each element's byte offset into tmp (int32, dst's Cols
+    a row: a dst of 64 columns with 32 valid makes the 4 x 32 scratch span 896 bytes): with tmp 896
+    bytes below UB's end the scratch ends exactly there; 864 below, its last row passes the end:
+    the kernel's bound and NumPy's must fault alike (after the first call's bytes are stored)."""
+    G, I = _gt(pto.half, 4, 32), _gt(pto.int32, 4, 32)
+    src, idx = pto.Tile[V, pto.half, 4, 32](), pto.Tile[V, pto.int32, 4, 32]()
+    dst, whole = pto.Tile[V, pto.half, 4, 64, RM, 4, 32](), pto.Tile[V, pto.half, 4, 64]()
+    end = pto.current_core().ub.size
+    fits, past = pto.Tile[V, pto.int32, 4, 32](), pto.Tile[V, pto.int32, 4, 32]()
+    for t, at in ((src, 0x0), (idx, 0x100), (dst, 0x300), (whole, 0x300), (fits, end - 896), (past, end - 864)):
+        pto.TASSIGN(t, at)
+    pto.TLOAD(src, G(a))
+    pto.TLOAD(idx, I(i))
+    pto.TGATHER(dst, src, idx, fits)
+    pto.TSTORE(_gt(pto.half, 4, 64)(y), whole)
+    pto.TSTORE(I(y.cast(pto.int32) + 128), fits)
+    pto.TGATHER(dst, src, idx, past)
+    pto.TSTORE(_gt(pto.half, 4, 64)(y + 512), whole)
+
+
 def tgather_in_place(a, i, k, y, z):
     """TGATHER's index, mask and compare forms whose destination shares bytes with a source (the
     pages leave that undefined; ptogpu reads every source first): each kernel must see the
@@ -979,6 +1000,8 @@ FUZZ = {
                                 "uv": picks(256, _U32_SCORES, "uint32", 0.9)},
                         outputs={"y": (512, pto.int32), "c": (16, pto.int32), "yh": (264, pto.int32),
                                  "yi": (264, pto.int32), "yu": (264, pto.int32)}, pair="a5@numpy:a5@native"),
+    "tgather_scratch_end": dict(inputs={"a": values(128, "half", "small"), "i": indices(128, 128, "int32", "uniform")},
+                                outputs={"y": (768, pto.half)}, pair="a2a3@numpy:a2a3@native"),
     "tgather_in_place": dict(inputs={"a": values(128, "int32", "small"), "i": indices(128, 32, "int32", "uniform"),
                                      "k": values(16, "uint32", "small")},
                              outputs={"y": (256, pto.int32), "z": (128, pto.int32)}, pair="a5@numpy:a5@native"),
