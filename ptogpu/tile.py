@@ -376,6 +376,8 @@ class Tile(metaclass=TileMeta):
         arena.check_many(nibbles.split(self.addr, o)[0], 1, "Tile.set", code=F_OTHER)
         core = self.core
         ks = np.flatnonzero(core.live) if core.reads_all else core.step_instances()
+        if np.ndim(a) == 3:             # (N, vr, vc): each live instance its own region
+            a = np.asarray(a)[ks]
         bank = core.banks[self.space]
         nibbles.write(lambda x: bank.take_same(ks, x, dtypes.uint8), lambda x, v: bank.put(ks, x, v),
                       self.addr, o, a)

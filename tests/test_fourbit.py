@@ -289,3 +289,21 @@ def test_the_simulators_tassign_bound_counts_a_float4_tile_unpacked():
             else:
                 pto.TASSIGN(t, at)
                 assert t.addr == at and t.nbytes == 2048
+
+
+def test_a_float4_tiles_codes_round_trip_on_a_core_of_n():
+    codes = np.array([[[1, 15, 8, 7, 0]], [[2, 3, 4, 5, 6]], [[9, 10, 11, 12, 13]]], np.uint8)
+    with pto.Core("a5", "numpy", batch=3) as core:
+        t = pto.Tile[V, E1M2, 1, 32, RM, 1, 5]()
+        pto.TASSIGN(t, 0x40)
+        core.write("ub", 0x40, np.full(16, 0xEE, np.uint8))
+        t.set(codes)
+        np.testing.assert_array_equal(t.numpy(), codes)
+        raw = core.read("ub", 0x40, 4)
+    want = np.array([[c[0, 0] | c[0, 1] << 4, c[0, 2] | c[0, 3] << 4, c[0, 4] | 0xE0, 0xEE] for c in codes], np.uint8)
+    assert raw.tobytes() == want.tobytes()
+    with pto.Core("a5", "numpy"):
+        t = pto.Tile[V, E1M2, 1, 32, RM, 1, 2]()
+        pto.TASSIGN(t, 0)
+        with pytest.raises(ValueError, match="4-bit code"):
+            t.set(np.array([[3, 16]], np.uint8))

@@ -155,8 +155,8 @@ def _four_bit(core, tile: Tile, gt: GlobalTensor, what: str) -> bool:
         return True
     # "bytes" (A5 TLoadVecND2ND / TStoreVecND): each valid row is a burst of ceil(VC/2) bytes; GM rows
     # ceil(Stride[3]/2) bytes apart, dims 1-2 ceil(Stride/2), dim 0 Stride[0] >> 1; UB rows Cols/2 apart
-    if gt.layout.name != "ND" or not tile.is_nd():
-        raise PtoCheckError(f"{what} of a {tile.DType} tile: ptogpu moves 4-bit tiles ND <-> RowMajor only",
+    if gt.layout.name != "ND" or not tile.is_nd() or tile.Loc != TileType.Vec:
+        raise PtoCheckError(f"{what} of a {tile.DType} tile: ptogpu moves 4-bit tiles ND <-> RowMajor Vec only",
                             rule=f"{what}: 4-bit element types", target=t.name)
     VR, VC = tile.valid_row, tile.valid_col
     S, St = gt.shape.values, gt.stride.values
