@@ -137,7 +137,9 @@ class Core:
         self._program = False           # single-core code runs over every instance (:meth:`program`)
         self.resume = False             # parked instances keep their memory and resume (:meth:`program`)
         self._log: list | None = None   # this run's events (resume): None per instruction, each read's answer
-        self._replay: tuple | None = None   # (log, stop): events before stop are replayed from log
+        self._replay: tuple | None = None   # (log, stop[, True]): events before stop are replayed from log
+        self._probe = None              # (resume) (key function, always): stop at the first new instruction
+                                        # once a read parked instances (always: at once), raise its key
         self._ev = 0                    # the next event's number
         self._raised: PtoFault | None = None    # the fault that ended the program, raised into it
         self._focus(0)
@@ -264,11 +266,22 @@ class Core:
         finally:
             self._program = False
 
+    def stop_here(self, name: str, args: tuple, kw: dict) -> None:
+        """(resume) A probe run (``_probe``: its key function, and whether it stops at once or
+        only once a read has parked instances) stops at the first instruction it would run: a
+        ProbeStop with the key of the kernel's state and of this call (``execution.reconverge``)."""
+        if self._probe is not None and self._program and self._log is not None and not self.replaying() \
+                and (self._probe[1] or self.parked.any()):
+            raise ProbeStop(self._probe[0]((name, args, kw)))
+
     def replaying(self) -> bool:
         """(resume) The program is replaying the events before the one its instances were
         parked at: instructions are skipped (their effects are in these instances' memory) and
-        reads answer what they answered then."""
-        return self._replay is not None and self._ev < self._replay[1]
+        reads answer what they answered then. A replay ``(log, stop, True)`` (merged paths,
+        ``execution.program``) also holds the host writes just before its stop, an instruction:
+        its instances' memory holds their own."""
+        r = self._replay
+        return r is not None and (self._ev < r[1] or (len(r) > 2 and self._ev == r[1]))
 
     def _event(self):
         """(resume) The next event: (its number, the replayed answer or None to run it)."""
@@ -552,6 +565,16 @@ class Core:
         self.host_write(space, int(byte_addr), b.reshape(1, -1))
 
 
+class ProbeStop(BaseException):
+    """A probe run reached its first instruction past the replayed events: ``key`` says where
+    (``execution.reconverge``; None: nowhere another path can join). A BaseException, so that no
+    ``except Exception`` of the kernel's keeps it."""
+
+    def __init__(self, key) -> None:
+        super().__init__("probe stop")
+        self.key = key
+
+
 def on_instances(fn=None, *, uniform: bool = False, name: str | None = None):
     """Make ``fn`` an instruction of the current core: it runs on every live instance
     (:meth:`Core.execute`); ``uniform`` for steps that read no instance memory. ``name``: the
@@ -564,6 +587,8 @@ def on_instances(fn=None, *, uniform: bool = False, name: str | None = None):
                 return f(*args, **kw)           # f raises its own "no current core" error
             core = stack[-1]
             outer = not core._executing
+            if outer and core._probe is not None:
+                core.stop_here(name or f.__name__, args, kw)
             core.execute(lambda: f(*args, **kw), uniform=uniform)
             if outer and not uniform and core._calls is not None:
                 core._calls.record(name or f.__name__, args)

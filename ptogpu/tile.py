@@ -345,6 +345,8 @@ class Tile(metaclass=TileMeta):
                              f"{' or '.join(map(str, shapes))}, got {a.shape}")
         st = dtypes.storage(self.Element)
         a = cast_exact(a, self.Element, f"{type(self).__name__}.set")
+        if self.core.replaying():       # a resumed program's replayed write: its instances hold it
+            return                      # (as Core.host_write; a merged path's log is another's)
         if dtypes.packed(self.Element):
             return self._set_codes(arena, a)
         addrs = self.element_addrs()

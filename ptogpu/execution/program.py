@@ -28,11 +28,12 @@ import numpy as np
 
 from .. import dtypes
 from ..calls import PACKAGE, caller, restrict
-from ..core import FaultList
+from ..core import FaultList, ProbeStop
 from ..interop import cast_exact
 from ..memory import GM_LIMIT, MAP_MIN
 from ..errors import EmulatorBug, HostMemoryError, KernelError, PtoCheckError, PtoError, PtoFault
 from ..targets import get_target
+from . import reconverge
 
 GM_BUDGET = 256 << 20
 """Bytes of GM a core of N may hold in all (every instance has its own copy of GM)."""
@@ -369,8 +370,11 @@ def _run_once(prog: Program, target: str, backend: str, data: dict, quirks, trac
             core.banks["gm"].write_rows(ptrs[name].addr, rows.view(np.uint8).reshape(n, -1))
         resume = not trace and n > 1
         core.resume = resume
+        meet = resume and RECONVERGE and reconverge.analysable(prog.fn)
+        top = prog.fn.__code__ if meet else None
         todo = [(None, None)]                 # (replay, instances): the first run, then each parked group
-        runs = 0
+        stops: list = []                      # (meet) (key, log, event, instances) of runs stopped at a call
+        runs, faults = 0, None
         try:
             while todo:
                 replay, group = todo.pop()
@@ -378,16 +382,24 @@ def _run_once(prog: Program, target: str, backend: str, data: dict, quirks, trac
                     core.live[:] = False
                     core.live[group] = True
                 core._replay = replay
-                log, faults = _run_path(prog, core, ptrs, trace, gaps, spans, first, limit, shown, target)
+                if meet:                      # after it parks instances, a run stops at its next call
+                    core._probe = (lambda call: reconverge.key(top, call), False)
+                try:
+                    log, faults = _run_path(prog, core, ptrs, trace, gaps, spans, first, limit, shown, target)
+                except ProbeStop as s:
+                    stops.append((s.key, core._log, len(core._log), np.flatnonzero(core.live)))
                 runs += 1
                 if resume and core.parked.any():
-                    at = core.park_at[core.parked]
-                    ks = np.flatnonzero(core.parked)
-                    for e in np.unique(at):
-                        todo.append(((core._log, int(e)), ks[at == e]))
-                    core.parked[:] = False
+                    parked = _parked_groups(core)
+                    if not meet:
+                        todo.extend(parked)
+                    else:
+                        runs += _advance(prog, core, ptrs, trace, gaps, spans, first, limit, shown, target,
+                                         parked, stops, top)
+                if not todo and stops:        # every path at its next call: those that meet run on together
+                    todo, stops = _merged(stops), []
         finally:
-            core.resume, core._replay, core._log = False, None, None
+            core.resume, core._replay, core._log, core._probe = False, None, None, None
         if faults is None:
             faults = core.faults if n > 1 else FaultList([None])
         parked = core.parked.copy() if n > 1 else np.zeros(1, bool)
@@ -402,6 +414,52 @@ def _run_once(prog: Program, target: str, backend: str, data: dict, quirks, trac
         on = np.flatnonzero(~parked)
         paths = [(on, log.calls if on.size == n else [c.rows(on) for c in log.calls])]
     return ProgramRun(out.reshape(n, -1), faults, faults.codes(), paths, stray, runs), parked
+
+
+RECONVERGE = os.environ.get("PTOGPU_RECONVERGE", "1") != "0"
+"""Parked groups whose next instruction call has the same key (``execution.reconverge``) run on
+together; ``PTOGPU_RECONVERGE=0``: each group runs alone."""
+
+
+def _parked_groups(core) -> list:
+    """The instances the last run parked, a group per event they were parked at (with the run's
+    log to replay up to it); the core's parked marks cleared."""
+    at = core.park_at[core.parked]
+    ks = np.flatnonzero(core.parked)
+    core.parked[:] = False
+    return [((core._log, int(e)), ks[at == e]) for e in np.unique(at)]
+
+
+def _advance(prog: Program, core, ptrs: dict, trace: bool, gaps: bool, spans, first: int, limit: tuple,
+             shown: int, target: str, groups: list, stops: list, top) -> int:
+    """Each parked group (and each group its run parks in turn) run to its next instruction call
+    and stopped there, noted in ``stops``; no instruction runs, so its instances' memory stays
+    their own. A group that ends without another call is done. Returns how many runs it took."""
+    runs = 0
+    while groups:
+        replay, group = groups.pop()
+        core.live[:] = False
+        core.live[group] = True
+        core._replay = replay
+        core._probe = (lambda call: reconverge.key(top, call), True)
+        try:
+            _run_path(prog, core, ptrs, trace, gaps, spans, first, limit, shown, target)
+        except ProbeStop as s:
+            stops.append((s.key, core._log, len(core._log), np.flatnonzero(core.live)))
+        runs += 1
+        if core.parked.any():
+            groups.extend(_parked_groups(core))
+    return runs
+
+
+def _merged(stops: list) -> list:
+    """The runs to do from the stopped ones: those with the same key (``execution.reconverge``)
+    as one, replaying the first one's log to its call; one without a key alone."""
+    buckets: dict = {}
+    for k, log, ev, live in stops:
+        if live.size:
+            buckets.setdefault(k if k is not None else object(), []).append((log, ev, live))
+    return [((b[0][0], b[0][1], True), np.concatenate([x[2] for x in b])) for b in buckets.values()]
 
 
 def _run_path(prog: Program, core, ptrs: dict, trace: bool, gaps: bool, spans, first: int, limit: tuple,
