@@ -36,6 +36,7 @@ _NO_FALL = {"JUMP_FORWARD", "JUMP_BACKWARD", "JUMP_BACKWARD_NO_INTERRUPT", "RETU
             "RERAISE"}
 _JUMPS = set(dis.hasjrel) | set(dis.hasjabs)
 _PKG = __file__.rsplit("/execution/", 1)[0]
+_INTROSPECT = {"locals", "vars", "eval", "exec", "dir", "globals"}
 
 
 class _Code:
@@ -57,17 +58,17 @@ class _Code:
         for i in reversed(every):                   # a jump to an EXTENDED_ARG lands on what it extends
             if i.opname == "EXTENDED_ARG":
                 at[i.offset] = at.get(i.offset + 2, len(ins))
-        succ: list[list[int]] = []
+        succ: list[list[tuple[int, bool]]] = []     # (successor, taken as the jump)
         for k, i in enumerate(ins):
             s = []
             if i.opcode in _JUMPS and i.argval in at:
-                s.append(at[i.argval])
+                s.append((at[i.argval], True))
             if i.opname not in _NO_FALL and k + 1 < len(ins):
-                s.append(k + 1)
+                s.append((k + 1, False))
             succ.append(s)
         if any(i.opname in ("LOAD_DEREF", "STORE_DEREF", "DELETE_DEREF", "LOAD_CLOSURE", "SEND", "YIELD_VALUE",
-                            "IMPORT_STAR") for i in ins):
-            self.ok = False
+                            "IMPORT_STAR") or (i.opname == "LOAD_GLOBAL" and i.argval in _INTROSPECT) for i in ins):
+            self.ok = False                         # (cells, generators; code that reads its frame's locals)
             return
         live = self._liveness(ins, succ)
         depth = self._depths(ins, succ)
@@ -97,7 +98,7 @@ class _Code:
         while changed:
             changed = False
             for k in range(len(ins) - 1, -1, -1):
-                out = frozenset().union(*(live[s] for s in succ[k])) if succ[k] else frozenset()
+                out = frozenset().union(*(live[s] for s, _ in succ[k])) if succ[k] else frozenset()
                 new = use[k] | (out - kill[k])
                 if new != live[k]:
                     live[k], changed = new, True
@@ -111,9 +112,8 @@ class _Code:
         while work:
             k = work.pop()
             i = ins[k]
-            for s in succ[k]:
+            for s, jump in succ[k]:
                 try:
-                    jump = i.opcode in _JUMPS and ins[s].offset == i.argval and s != k + 1
                     d = depth[k] + dis.stack_effect(i.opcode, i.arg if i.opcode >= dis.HAVE_ARGUMENT else None,
                                                     jump=jump)
                 except ValueError:
