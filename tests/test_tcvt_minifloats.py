@@ -169,4 +169,4 @@ def test_tcvt_fuzzes_the_8_bit_floats_across_targets():
                      "a5@numpy", 300, seed=3, shrink=False)
     assert rep.check_error is None and rep.classes
     assert all(R.explained(c.mask) for c in rep.classes.values()), rep.classes
-    assert any("8-bit" in c.name for c in rep.classes.values()), [c.name for c in rep.classes.values()]
+    assert any("TCVT 8- and 4-bit types" in c.name for c in rep.classes.values()), [c.name for c in rep.classes.values()]
