@@ -5,7 +5,8 @@ vendor's goldens). The one home of that arithmetic: tiles, TLOAD/TSTORE and TCVT
 write packed elements through it.
 
 ``gather(addrs)`` and ``scatter(addrs, values)`` are a memory's byte access (one instance's
-arena, or every live instance of a core of N: a leading instance axis then)."""
+arena, or every live instance of a core of N: a leading instance axis then); :func:`load` and
+:func:`store` take them from a core's banks."""
 from __future__ import annotations
 
 from typing import Callable
@@ -46,4 +47,20 @@ def write(gather: Gather, scatter: Scatter, base: int, offsets: np.ndarray, code
         scatter(a, (old & keep) | (c << np.uint8(s)).astype(np.uint8))
 
 
-__all__ = ["split", "read", "write"]
+def load(core, ks: np.ndarray, space: str, base: int, offsets: np.ndarray, what: str, code: int) -> np.ndarray:
+    """The codes at ``offsets`` in instances ``ks`` of a core's ``space`` (bounds checked first:
+    a PtoFault of ``code`` naming ``what``)."""
+    core.arena(space).check_many(split(base, offsets)[0], 1, what, core.target.name, code=code)
+    bank = core.banks[space]
+    return read(lambda a: bank.take_same(ks, a, np.uint8), base, offsets)
+
+
+def store(core, ks: np.ndarray, space: str, base: int, offsets: np.ndarray, codes: np.ndarray, what: str,
+          code: int) -> None:
+    """:func:`write` into instances ``ks`` of a core's ``space`` (bounds checked first)."""
+    core.arena(space).check_many(split(base, offsets)[0], 1, what, core.target.name, code=code)
+    bank = core.banks[space]
+    write(lambda a: bank.take_same(ks, a, np.uint8), lambda a, v: bank.put(ks, a, v), base, offsets, codes)
+
+
+__all__ = ["split", "read", "write", "load", "store"]

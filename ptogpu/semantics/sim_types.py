@@ -19,12 +19,13 @@ from ..errors import PtoCheckError
 MX = {"float8_e4m3": (4, 3, 7), "float8_e5m2": (5, 2, 15)}   # EXP_SZ, MAN_SZ, EXP_BIAS
 MX4 = {"float4_e2m1x2": (2, 1, 1), "float4_e1m2x2": (1, 2, 1)}   # MXTypes.hpp:145-171 (both bias 1)
 FP8 = frozenset(MX)
+_MX_ALL = {**MX, **MX4}
 SIM_TYPES = FP8 | {"hifloat8"}             # class types of the simulator (not built-in types)
 
 
 def mx_encode(x: np.ndarray, name: str) -> np.ndarray:
     """``MXType(double value)``: the code of each value (uint8)."""
-    E, M, B = {**MX, **MX4}[name]
+    E, M, B = _MX_ALL[name]
     v = np.asarray(x, np.float64).reshape(-1)
     bits = v.view(np.uint64)
     sign = (bits >> np.uint64(63)).astype(np.int64)
@@ -44,7 +45,7 @@ def mx_encode(x: np.ndarray, name: str) -> np.ndarray:
 
 def mx_decode(codes: np.ndarray, name: str) -> np.ndarray:
     """``MXType::operator double()``: the value of each code (float64)."""
-    E, M, B = {**MX, **MX4}[name]
+    E, M, B = _MX_ALL[name]
     d = np.asarray(codes).astype(np.int64).reshape(-1)
     mant = d & ((1 << M) - 1)
     exp = (d >> M) & ((1 << E) - 1)

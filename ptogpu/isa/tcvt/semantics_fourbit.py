@@ -148,25 +148,18 @@ def sim_convert(Sn: str, Dn: str, raw: np.ndarray, letter: str, sat: bool) -> np
 
 
 def _read_raw(core, ks, tile, offsets: np.ndarray, what: str) -> np.ndarray:
-    bank = core.banks[tile.space]
     if tile.DType in dtypes.PACKED:
-        core.arena(tile.space).check_many(nibbles.split(tile.addr, offsets)[0], 1, what, core.target.name,
-                                          code=F_OTHER)
-        return nibbles.read(lambda a: bank.take_same(ks, a, dtypes.uint8), tile.addr, offsets)
+        return nibbles.load(core, ks, tile.space, tile.addr, offsets, what, F_OTHER)
     size = tile.Element.itemsize
     addrs = tile.addr + offsets * size
     core.arena(tile.space).check_many(addrs, size, what, core.target.name, code=F_OTHER)
-    return bank.take_same(ks, addrs, S.u(tile.DType) if tile.DType not in FOUR else dtypes.uint8)
+    return core.banks[tile.space].take_same(ks, addrs, S.u(tile.DType) if tile.DType not in FOUR else dtypes.uint8)
 
 
 def _write_raw(core, ks, tile, offsets: np.ndarray, raw: np.ndarray, what: str) -> None:
-    bank = core.banks[tile.space]
     if tile.DType in dtypes.PACKED:
-        core.arena(tile.space).check_many(nibbles.split(tile.addr, offsets)[0], 1, what, core.target.name,
-                                          code=F_DST)
-        nibbles.write(lambda a: bank.take_same(ks, a, dtypes.uint8), lambda a, v: bank.put(ks, a, v),
-                      tile.addr, offsets, raw)
-        return
+        return nibbles.store(core, ks, tile.space, tile.addr, offsets, raw, what, F_DST)
+    bank = core.banks[tile.space]
     size = tile.Element.itemsize
     addrs = tile.addr + offsets * size
     core.arena(tile.space).check_many(addrs, size, what, core.target.name, code=F_DST)
@@ -201,18 +194,15 @@ def _run_s4(core, dst, src, letter: str) -> None:
     four, other = (dst, src) if dst.DType == "int4" else (src, dst)
     nib = s4_nibbles(r, c, four.Cols, VC)
     plain = r * other.Cols + c
-    bank = core.banks[four.space]
-    t = core.target.name
-    core.arena(four.space).check_many(nibbles.split(four.addr, nib)[0], 1, "TCVT int4 tile", t,
-                                      code=F_DST if four is dst else F_OTHER)
-    get = lambda a: bank.take_same(ks, a, dtypes.uint8)           # noqa: E731
     if four is dst:                                               # half -> int4: saturating
+        core.arena(four.space).check_many(nibbles.split(four.addr, nib)[0], 1, "TCVT int4 tile", core.target.name,
+                                          code=F_DST)            # (the int4 tile's bounds first)
         x = S.values(_read_raw(core, ks, src, plain, "TCVT src read"), "half")
         with np.errstate(invalid="ignore"):
             v = np.clip(np.nan_to_num(S.to_integral(x, letter if letter in "RAFCZ" else "R"), nan=0.0), -8, 7)
-        nibbles.write(get, lambda a, vals: bank.put(ks, a, vals), four.addr, nib, v.astype(np.int64) & 0xF)
+        nibbles.store(core, ks, four.space, four.addr, nib, v.astype(np.int64) & 0xF, "TCVT int4 tile", F_DST)
     else:                                                         # int4 -> half: exact
-        code = nibbles.read(get, four.addr, nib).astype(np.int64)
+        code = nibbles.load(core, ks, four.space, four.addr, nib, "TCVT int4 tile", F_OTHER).astype(np.int64)
         v = np.where(code & 8, code - 16, code).astype(np.float64)
         _write_raw(core, ks, dst, plain, S.to_float(v, "half", "R"), "TCVT dst write")
 
@@ -252,9 +242,7 @@ def _run_fp4(core, dst, src, letter: str) -> None:
         return
     for sb, db, V in fp4_runs(dst, src):                          # fp4 -> bf16
         e = fp4_written(V)
-        bank = core.banks[src.space]
-        core.arena(src.space).check_many(nibbles.split(src.addr + sb, e)[0], 1, "TCVT src read", t, code=F_OTHER)
-        code = nibbles.read(lambda a: bank.take_same(ks, a, dtypes.uint8), src.addr + sb, e)
+        code = nibbles.load(core, ks, src.space, src.addr + sb, e, "TCVT src read", F_OTHER)
         v = grid_decode(code, src.DType).astype(ml_dtypes.bfloat16).view(np.uint16)
         _write_raw(core, ks, dst, db + e, v, "TCVT dst write")
 
