@@ -372,30 +372,25 @@ def _run_once(prog: Program, target: str, backend: str, data: dict, quirks, trac
         core.resume = resume
         meet = resume and RECONVERGE and reconverge.analysable(prog.fn)
         top = prog.fn.__code__ if meet else None
+        where = (lambda call: reconverge.key(top, call)) if meet else None
+        run = functools.partial(_run_path, prog, core, ptrs, trace, gaps, spans, first, limit, shown, target)
         todo = [(None, None)]                 # (replay, instances): the first run, then each parked group
         stops: list = []                      # (meet) (key, log, event, instances) of runs stopped at a call
         runs, faults = 0, None
         try:
             while todo:
                 replay, group = todo.pop()
-                if group is not None:         # a parked group resumes: it alone runs, replaying its prefix
-                    core.live[:] = False
-                    core.live[group] = True
-                core._replay = replay
-                if meet:                      # after it parks instances, a run stops at its next call
-                    core._probe = (lambda call: reconverge.key(top, call), False)
-                try:
-                    log, faults = _run_path(prog, core, ptrs, trace, gaps, spans, first, limit, shown, target)
-                except ProbeStop as s:
-                    stops.append((s.key, core._log, len(core._log), np.flatnonzero(core.live)))
+                # (meet: after it parks instances, a run stops at its next call)
+                got = _run_group(run, core, replay, group, where and (where, False), stops)
+                if got is not None:
+                    log, faults = got
                 runs += 1
                 if resume and core.parked.any():
                     parked = _parked_groups(core)
                     if not meet:
                         todo.extend(parked)
                     else:
-                        runs += _advance(prog, core, ptrs, trace, gaps, spans, first, limit, shown, target,
-                                         parked, stops, top)
+                        runs += _advance(run, core, parked, stops, where)
                 if not todo and stops:        # every path at its next call: those that meet run on together
                     todo, stops = _merged(stops), []
         finally:
@@ -430,22 +425,29 @@ def _parked_groups(core) -> list:
     return [((core._log, int(e)), ks[at == e]) for e in np.unique(at)]
 
 
-def _advance(prog: Program, core, ptrs: dict, trace: bool, gaps: bool, spans, first: int, limit: tuple,
-             shown: int, target: str, groups: list, stops: list, top) -> int:
+def _run_group(run, core, replay, group, probe, stops: list):
+    """One run of the kernel (``run``: ``_run_path`` with its arguments) over ``group`` (None: the
+    live instances), replaying ``replay``, under ``probe`` (``Core._probe``): its (log, faults),
+    or None where it stopped at a call (noted in ``stops``)."""
+    if group is not None:                     # a parked group resumes: it alone runs, replaying its prefix
+        core.live[:] = False
+        core.live[group] = True
+    core._replay, core._probe = replay, probe
+    try:
+        return run()
+    except ProbeStop as s:
+        stops.append((s.key, core._log, len(core._log), np.flatnonzero(core.live)))
+        return None
+
+
+def _advance(run, core, groups: list, stops: list, where) -> int:
     """Each parked group (and each group its run parks in turn) run to its next instruction call
     and stopped there, noted in ``stops``; no instruction runs, so its instances' memory stays
     their own. A group that ends without another call is done. Returns how many runs it took."""
     runs = 0
     while groups:
         replay, group = groups.pop()
-        core.live[:] = False
-        core.live[group] = True
-        core._replay = replay
-        core._probe = (lambda call: reconverge.key(top, call), True)
-        try:
-            _run_path(prog, core, ptrs, trace, gaps, spans, first, limit, shown, target)
-        except ProbeStop as s:
-            stops.append((s.key, core._log, len(core._log), np.flatnonzero(core.live)))
+        _run_group(run, core, replay, group, (where, True), stops)
         runs += 1
         if core.parked.any():
             groups.extend(_parked_groups(core))
