@@ -6,7 +6,8 @@ from .dtypes import (bfloat16, float4_e1m2x2, float4_e2m1x2, float8_e4m3, float8
                      hifloat8_to_float32, int4, int8, int16, int32, int64, uint8, uint16, uint32, uint64)
 from .enums import (DYNAMIC, BLayout, CmpMode, Coalesce, DivAlgorithm, GatherAxis, GatherExec, GatherOOB, Layout,
                     MaskPattern, RoundMode, SaturationMode, ScatterAtomicOp, ScatterAxis, ScatterConflict, ScatterOOB, SLayout,
-                    TileType)
+                    TileType, PadValue, CompactMode)
+from .pad_values import CustomPad, PadCustom, PadValueCustom, PadValueCustom16
 from .errors import (BackendUnavailable, PtoAssertWarning, PtoCheckError, PtoError, PtoFault, PtoHazard,
                      PtoPortabilityWarning)
 from .isa.datamove.api import TASSIGN, TLOAD, TSTORE
@@ -40,7 +41,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Core", "current_core", "Tile", "GlobalTensor", "Shape", "Stride", "TASSIGN", "TLOAD",
-    "TSTORE", "MGATHER", "MSCATTER", "ScatterAtomicOp", "ScatterOOB", "ScatterConflict", "TileType", "BLayout", "SLayout", "Layout", "GatherOOB", "Coalesce",
+    "TSTORE", "MGATHER", "MSCATTER", "ScatterAtomicOp", "ScatterOOB", "ScatterConflict", "TileType", "BLayout", "SLayout", "PadValue", "CompactMode", "PadCustom", "PadValueCustom", "PadValueCustom16", "CustomPad", "Layout", "GatherOOB", "Coalesce",
     "GatherExec", "DYNAMIC", "PtoError", "PtoCheckError", "PtoFault", "PtoHazard", "BackendUnavailable", "PtoAssertWarning", "PtoPortabilityWarning", "TARGETS",
     "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64", "half", "bfloat16",
     "float32", "float", "float8_e4m3", "float8_e5m2", "hifloat8", "hifloat8_to_float32",

@@ -158,3 +158,26 @@ class SaturationMode(IntEnum):
     """TCVT saturation (type.hpp:327-333): ON clamps to the destination's range."""
     ON = 0
     OFF = 1
+
+
+class PadValue(IntEnum):
+    """A tile's ``PadVal`` (type.hpp:312): what TLOAD writes where it pads. A custom value
+    (``PadCustom`` / ``PadValueCustom``) is a :class:`CustomPad`, the enum's ``CustomBase``
+    with the value's bits in bits [0, 32)."""
+    Null = 0
+    Zero = 1
+    Max = 2
+    Min = 3
+
+
+CUSTOM_BASE = 1 << 32
+"""``PadValue::CustomBase``: a custom pad value is this | its 32 bits."""
+
+
+class CompactMode(IntEnum):
+    """A tile's ``Compact`` (type.hpp:335). Only TFILLPAD, TEXTRACT and the Acc paths of
+    TSTORE read it, none of which ptogpu has: accepted and carried, never acted on."""
+    Null = 0
+    Normal = 1
+    RowPlusOne = 2
+    RowAlignedPadding = 3

@@ -161,6 +161,9 @@ class Target:
                                      # simulator's NPUMemoryModel: a float4 tile counts twice its bytes)
     tload_fill: bool = False         # TLOAD first fills the whole tile with its pad value, 0 (the simulator:
                                      # cpu/TLoad.hpp TLOAD_TILE_IMPL's std::fill over GetSizeInUnits)
+    pad_values: str = "register"     # what TLOAD writes for a tile's PadVal (isa/datamove/pads.py): "limits"
+                                     # (the simulator: numeric_limits, the whole tile) | "register" (the
+                                     # NPUs: GetPadValue into the pad register, each burst's 32-byte filler)
     auto_fill: str = "keep"          # a tile placed automatically holds: "zero" (the simulator's fresh buffer) |
                                      # "keep" (what the space held)
     tassign_misaligned: str = "fault"  # "fault": NPU PtoFault | "warn": the CPU simulator's bounds-only check
@@ -201,9 +204,9 @@ QUIRK_DOCS: Mapping[str, str] = MappingProxyType({
         'MSCATTER<Row, Max|Min> compares with base[u], the element at flat offset u (the row '
         'number), not the destination element (cpu/MScatter.hpp); off: the destination'),
     'npu_tload_filler': (
-        "TLOAD ND->RowMajor Vec (copy_gm_to_ubuf_align[_v2], no pads) fills each row's bytes from "
-        "VC to the 32-byte boundary with the row's first element (other-ops.md D.3, D.4); off: "
-        'the valid region only'),
+        "TLOAD ND->RowMajor (DN->ColMajor) Vec of a tile without a PadVal (copy_gm_to_ubuf_align[_v2], "
+        "no pads) fills each row's (column's) bytes past the valid ones to the 32-byte boundary with "
+        "its first element (other-ops.md D.3, D.4); off: the valid region only"),
     'pto_debug_asserts': (
         'PTO_ASSERT is compiled in (a _DEBUG build, common/debug.h): a failed assert is a '
         'PtoFault naming it; off: the code runs past it (PtoAssertWarning)'),
@@ -233,7 +236,7 @@ CPU = Target(
     title="PTO CPU simulator",
     ub_bytes=512 * KiB, ub_usable=512 * KiB, l1_bytes=512 * KiB, resizable_memories=True,
     assert_quirk="cpu_asserts", assert_macro="assert", tassign_misaligned="warn", auto_fill="zero", tload_fill=True,
-    tassign_counts_numel=True,
+    pad_values="limits", tassign_counts_numel=True,
     element_types=_INTEGRAL + ("half", "bfloat16", "float32", "hifloat8", "float8_e4m3", "float8_e5m2", "int4",
                                "float4_e2m1x2", "float4_e1m2x2"),
     four_bit_moves="elements",

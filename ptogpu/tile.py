@@ -1,4 +1,4 @@
-"""``Tile[Loc, Element, Rows, Cols, BLayout, RowValid, ColValid, SLayout, SFractalSize]``.
+"""``Tile[Loc, Element, Rows, Cols, BLayout, RowValid, ColValid, SLayout, SFractalSize, PadVal, Compact]``.
 
 A Tile class mirrors the C++ template (same parameter order and defaults) and runs the
 template's static checks when it is created; an instance is a typed view of UB (Vec) or L1
@@ -11,7 +11,8 @@ from functools import lru_cache
 import numpy as np
 
 from . import dtypes
-from .enums import DYNAMIC, BLayout, SLayout, TileType
+from .enums import DYNAMIC, BLayout, CompactMode, PadValue, SLayout, TileType
+from .pad_values import CustomPad, as_pad
 from .errors import F_OTHER, PtoCheckError, PtoError, PtoFault, check
 from .interop import as_numpy, cast_exact
 from .interop import dlpack as _dlpack
@@ -69,20 +70,23 @@ class TileMeta(type):
     def __getitem__(cls, params) -> type:
         if not isinstance(params, tuple):
             params = (params,)
-        if len(params) < 4 or len(params) > 9:
+        if len(params) < 4 or len(params) > 11:
             raise TypeError("Tile[Loc, Element, Rows, Cols, BLayout=RowMajor, RowValid=Rows, "
-                            "ColValid=Cols, SLayout=NoneBox, SFractalSize=512]")
+                            "ColValid=Cols, SLayout=NoneBox, SFractalSize=512, PadVal=PadValue.Null, "
+                            "Compact=CompactMode.Null]")
         loc, elem, rows, cols = params[:4]
         blayout = params[4] if len(params) > 4 else BLayout.RowMajor
         rv = params[5] if len(params) > 5 else rows
         cv = params[6] if len(params) > 6 else cols
         slayout = params[7] if len(params) > 7 else SLayout.NoneBox
         fsize = params[8] if len(params) > 8 else 512
+        pad = as_pad(params[9]) if len(params) > 9 else PadValue.Null
+        compact = CompactMode(params[10]) if len(params) > 10 else CompactMode.Null
         name = dtypes.name_of(elem)
         if name in dtypes.FOUR_BIT:
             _four_bit_on_target(name)
         return _make_tile(TileType(loc), name, int(rows), int(cols),
-                          BLayout(blayout), int(rv), int(cv), SLayout(slayout), int(fsize))
+                          BLayout(blayout), int(rv), int(cv), SLayout(slayout), int(fsize), pad, compact)
 
 
 def _four_bit_on_target(elem: str) -> None:
@@ -111,7 +115,8 @@ def _inner_box(slayout: SLayout, fsize: int, c0: int) -> tuple[int, int]:
 
 
 @lru_cache(maxsize=None)
-def _make_tile(loc, elem, rows, cols, blayout, rv, cv, slayout, fsize) -> type:
+def _make_tile(loc, elem, rows, cols, blayout, rv, cv, slayout, fsize, pad=PadValue.Null,
+               compact=CompactMode.Null) -> type:
     t = _target_name()
     dt = dtypes.as_dtype(elem)
     size = dt.itemsize
@@ -138,9 +143,11 @@ def _make_tile(loc, elem, rows, cols, blayout, rv, cv, slayout, fsize) -> type:
             check(rows * size % 32 == 0, "Tile: 32-byte rule (ColMajor: Rows*sizeof(T) % 32 == 0)",
                   t, f"Rows = {rows}, sizeof({elem}) = {size}")
     name = (f"Tile[{loc.name}, {elem}, {rows}, {cols}, {blayout.name}, {rv}, {cv}, "
-            f"{slayout.name}, {fsize}]")
+            f"{slayout.name}, {fsize}"
+            + (f", {pad.name}" if pad is not PadValue.Null or compact is not CompactMode.Null else "")
+            + (f", {compact.name}" if compact is not CompactMode.Null else "") + "]")
     ns = dict(Loc=loc, Element=dt, DType=elem, Rows=rows, Cols=cols, BLayout=blayout,
-              ValidRow=rv, ValidCol=cv, SLayout=slayout, SFractalSize=fsize,
+              ValidRow=rv, ValidCol=cv, SLayout=slayout, SFractalSize=fsize, PadVal=pad, Compact=compact,
               InnerRows=ir, InnerCols=ic, C0=c0, Numel=rows * cols,
               nbytes=rows * cols * size // (2 if dtypes.packed(elem) else 1),    # (GetSizeInBytes)
               isRowMajor=blayout == BLayout.RowMajor,
@@ -162,6 +169,8 @@ class Tile(metaclass=TileMeta):
     ValidCol: int
     SLayout: SLayout
     SFractalSize: int
+    PadVal: PadValue | CustomPad
+    Compact: CompactMode
 
     def __init__(self, *valid: int) -> None:
         if type(self) is Tile:
@@ -275,6 +284,10 @@ class Tile(metaclass=TileMeta):
     @classmethod
     def is_nd(cls) -> bool:
         return cls.isRowMajor and cls.SLayout == SLayout.NoneBox
+
+    @classmethod
+    def is_dn(cls) -> bool:
+        return not cls.isRowMajor and cls.SLayout == SLayout.NoneBox
 
     # -- memory ------------------------------------------------------------------------------
     @property

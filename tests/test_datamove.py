@@ -87,17 +87,21 @@ def test_tload_row_filler_is_a_switchable_quirk(name):
         assert_bytes(t.raw(), want.reshape(-1))
 
 
-def test_tload_dn_and_nz_loads_write_no_filler(core):
-    """Only the ND→RowMajor form is one burst per row with a short tail; a ColMajor tile's
-    padding rows stay untouched (the simulator's: 0, its whole-tile fill)."""
+def test_tload_dn_loads_write_each_column_filler(core):
+    """DN→ColMajor is one burst per column (a5 TLoadVecDN2DN, a2a3 TLoadGm2ubDn2dn: lenBurst =
+    VR*sizeof, the tile's column pitch): on the NPUs each column's bytes past VR up to the 32-byte
+    boundary are its first element (§D.3/§D.4), the rest of the padding rows stay untouched (the
+    simulator's: 0, its whole-tile fill)."""
     buf = (np.arange(40) + 1).astype(np.float32)                  # (r, c) at c*8 + r
     g = gt(core, buf, F32, (1, 1, 1, 5, 5), (40, 40, 40, 1, 8), L.DN)
-    t = tile(F32, 8, 8, 0x100, bl=CM, vr=5, vc=5)
+    t = tile(F32, 16, 8, 0x100, bl=CM, vr=5, vc=5)
     pto.TLOAD(t, g)
-    want = sentinel(64, np.float32).reshape(8, 8)                 # [column, row] storage
+    want = sentinel(128, np.float32).reshape(8, 16)               # [column, row] storage
     if core.target.name == "cpu":
         want[:] = 0
     want[:5, :5] = buf.reshape(5, 8)[:, :5]
+    if core.target.name != "cpu":                                 # 5 floats: 20 bytes, filler to 32
+        want[:5, 5:8] = buf.reshape(5, 8)[:, :1]
     assert_bytes(t.raw(), want.reshape(-1))
 
 

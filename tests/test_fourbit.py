@@ -10,7 +10,7 @@ import pytest
 
 import ptogpu as pto
 
-V, RM = pto.TileType.Vec, pto.BLayout.RowMajor
+V, RM, SL = pto.TileType.Vec, pto.BLayout.RowMajor, pto.SLayout
 RND, SAT = pto.RoundMode, pto.SaturationMode
 E2M1, E1M2 = pto.float4_e2m1x2, pto.float4_e1m2x2
 pytestmark = pytest.mark.usefixtures("fresh_stack")
@@ -109,9 +109,29 @@ def test_cpu_moves_float4_element_by_element_repacking_odd_strides():
         assert g.tobytes() == want_g.tobytes()
 
 
+@pytest.mark.parametrize("pad", [None, pto.PadValue.Max, pto.PadCustom(0x1234)])
+def test_a5_float4_row_filler_follows_the_pad_value(pad):
+    """Each row's burst of ceil(VC/2) bytes is followed by its filler to the 32-byte boundary:
+    the burst's first byte without a PadVal (no data select), else the pad register's low byte
+    (PadValueMap<float4_e1m2x2_t, *> = 0; a custom value's bits & 0xFF)."""
+    raw = (np.arange(200) * 11 % 256 + 1).astype(np.uint8)
+    params = () if pad is None else (SL.NoneBox, 512, pad)
+    with pto.Core("a5", "numpy") as core:
+        core.write("ub", 0, np.full(256, 0xEE, np.uint8))
+        t = pto.Tile[V, E1M2, 3, 128, RM, -1, -1, *params](3, 5)
+        pto.TASSIGN(t, 0)
+        pto.TLOAD(t, gt(E1M2, typed(core, raw, E1M2), 3, 5, 33))
+        ub = core.read("ub", 0, 192).reshape(3, 64)
+        for r in range(3):
+            fill = raw[17 * r] if pad is None else (0 if pad is pto.PadValue.Max else 0x34)
+            assert ub[r, :3].tobytes() == raw[17 * r: 17 * r + 3].tobytes()
+            assert (ub[r, 3:32] == fill).all() and (ub[r, 32:] == 0xEE).all()
+
+
 def test_a5_moves_float4_rows_as_ceil_half_byte_bursts():
     """TLoadVecND2ND: ceil(VC/2) bytes a row (an odd width's boundary byte whole), GM rows
-    ceil(33/2) = 17 bytes apart, UB rows Cols/2; TSTORE the same bytes back."""
+    ceil(33/2) = 17 bytes apart, UB rows Cols/2; TSTORE the same bytes back. The rest of each
+    32-byte row is the burst's filler (its first byte: the tile has no PadVal)."""
     raw = (np.arange(200) * 11 % 256).astype(np.uint8)
     with pto.Core("a5", "numpy") as core:
         core.write("ub", 0, np.full(128, 0xEE, np.uint8))
@@ -120,7 +140,7 @@ def test_a5_moves_float4_rows_as_ceil_half_byte_bursts():
         pto.TLOAD(t, gt(E1M2, typed(core, raw, E1M2), 3, 5, 33))
         ub = core.read("ub", 0, 96).reshape(3, 32)
         for r in range(3):
-            assert ub[r, :3].tobytes() == raw[17 * r: 17 * r + 3].tobytes() and (ub[r, 3:] == 0xEE).all()
+            assert ub[r, :3].tobytes() == raw[17 * r: 17 * r + 3].tobytes() and (ub[r, 3:] == raw[17 * r]).all()
         out = typed(core, np.zeros(60, np.uint8), E1M2)
         pto.TSTORE(gt(E1M2, out, 3, 5, 33), t)
         g = core.read("gm", out.addr, 60)

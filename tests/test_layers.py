@@ -16,7 +16,7 @@ ROOT = pathlib.Path(ptogpu.__file__).parent
 
 # Bottom to top. A module belongs to the first layer whose prefix names it (longest prefix).
 LAYERS = [
-    ("base", ["ptogpu.isa", "ptogpu.errors", "ptogpu.enums", "ptogpu.dtypes", "ptogpu.nibbles", "ptogpu.targets",
+    ("base", ["ptogpu.isa", "ptogpu.errors", "ptogpu.enums", "ptogpu.dtypes", "ptogpu.nibbles", "ptogpu.pad_values", "ptogpu.targets",
               "ptogpu.interop", "ptogpu.trace", "ptogpu.progress"]),
     ("backend", ["ptogpu.backend"]),
     ("memory", ["ptogpu.pages", "ptogpu.memory", "ptogpu.dma_regs", "ptogpu.core", "ptogpu.tensor", "ptogpu.tile",

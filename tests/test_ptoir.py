@@ -220,7 +220,7 @@ BAD = [
     ("scf.for %i = %c0 to %undefined step %c0 {\n}", "%undefined is not defined"),
     ("pto.tcmp ins(%a, %a : T, T) outs(%a : T) {cmpMode = #pto<cmp between>}", "cmpMode 'between' is not one of"),
     ("%p = pto.alloc_tile : !pto.tile_buf<loc=vec, dtype=f32, rows=1, cols=16, v_row=1, v_col=16, blayout=row_major, "
-     "slayout=none_box, fractal=512, pad=2>", "pad=2 (PadValue::Max) is not emulated"),
+     "slayout=none_box, fractal=512, pad=7>", "pad=7 is not a PadValue"),
     ("%p = pto.alloc_tile : !pto.tile_buf<loc=left, dtype=f32, rows=1, cols=16>", "loc=left is not emulated"),
     ("%p = pto.alloc_tile : !pto.tile_buf<loc=vec, dtype=f31, rows=1, cols=16>", "element type 'f31'"),
     ("pto.tadd ins(%a, %a : T, T outs(%a : T)", "unexpected"),

@@ -54,7 +54,7 @@ Harness details reproduced from the vendor kernels and hosts:
   ...>``): the 256x64 / 256x32 tiles run on a 1x32 input, the rest of its rows is whatever follows
   in GM; the host compares row 0 only (its 64-byte buffer). Ported as that.
 * ``PadValue`` of the vendor tile types only matters to ``TLOAD`` padding outside the valid region
-  (never compared); ptogpu's tiles have no such parameter.
+  (never compared), so the ports declare their tiles without it (ptogpu's tiles take it: docs/dma.md).
 * CPU bf16 cases exist only with ``CPU_SIM_BFLOAT_ENABLED``; they are ported too.
 """
 from __future__ import annotations

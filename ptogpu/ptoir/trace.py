@@ -272,7 +272,11 @@ class _Writer:
     def tile(self, t) -> tuple[str, str]:
         """The value and type of a Tile operand: one alloc_tile per (type, address)."""
         from ..enums import DYNAMIC
-        ty = tile_text(type(t))
+        from ..errors import PtoIRError
+        try:
+            ty = tile_text(type(t))
+        except PtoIRError as e:
+            raise TraceError(str(e)) from None
         key = (ty, t.addr, t.GetValidRow() if type(t).ValidRow == DYNAMIC else None,
                t.GetValidCol() if type(t).ValidCol == DYNAMIC else None)
         if key not in self.tiles:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from ..enums import DYNAMIC, BLayout, SLayout, TileType
+from ..enums import DYNAMIC, BLayout, PadValue, SLayout, TileType
 from ..errors import PtoCheckError, PtoIRError
 
 ELEMENT = {"i8": "int8", "ui8": "uint8", "si8": "int8", "i16": "int16", "ui16": "uint16", "si16": "int16",
@@ -19,10 +19,9 @@ SPELLING["float8_e4m3"] = "f8E4M3FN"
 LOC = {"vec": TileType.Vec, "mat": TileType.Mat}
 BLAYOUT = {"row_major": BLayout.RowMajor, "col_major": BLayout.ColMajor}
 SLAYOUT = {"none_box": SLayout.NoneBox, "row_major": SLayout.RowMajor, "col_major": SLayout.ColMajor}
-PAD = {0: "Null", 1: "Zero"}
-"""Pads a tile may declare: Null and Zero fill alike (0: the simulator's TLOAD fills the tile
-with 0 for both, cpu/TLoad.hpp:24-31; the NPUs' Vec loads read no pad value). Max and Min
-are not emulated (the simulator's TLOAD fills with +-inf or the type's limits)."""
+PAD = {0: "Null", 1: "Zero", 2: "Max", 3: "Min"}
+"""``pad=N`` of a tile_buf: the tile's ``PadValue`` (PTOTypeDefs.td: 0 null, 1 zero, 2 max,
+3 min; a custom pad value has no spelling there)."""
 
 
 def element(text: str, where: str) -> str:
@@ -57,7 +56,8 @@ def _dim(v: str, what: str, where: str) -> int:
 
 
 def tile_class(text: str, where: str) -> tuple[type, int]:
-    """The Tile class ``!pto.tile_buf<...>`` names, and its pad value (0 or 1)."""
+    """The Tile class ``!pto.tile_buf<...>`` names (its ``pad=`` as the class's PadVal), and
+    that pad value's number."""
     from ..tile import Tile
     f = _fields(text, "tile_buf", where)
     need = ("loc", "dtype", "rows", "cols")
@@ -75,15 +75,15 @@ def tile_class(text: str, where: str) -> tuple[type, int]:
             raise PtoIRError(f"{where}: tile_buf {key}={f[key]} is not one of {', '.join(table)}")
     pad = _dim(f.get("pad", "0"), "pad", where)
     if pad not in PAD:
-        raise PtoIRError(f"{where}: tile_buf pad={pad} (PadValue::{'Max' if pad == 2 else 'Min'}) is not emulated: "
-                         "only pad=0 (Null) and pad=1 (Zero)")
+        raise PtoIRError(f"{where}: tile_buf pad={pad} is not a PadValue (0 null, 1 zero, 2 max, 3 min)")
     rows, cols = _dim(f["rows"], "rows", where), _dim(f["cols"], "cols", where)
     if DYNAMIC in (rows, cols):
         raise PtoIRError(f"{where}: tile_buf rows and cols must be static")
     try:
         cls = Tile[loc, element(f["dtype"], where), rows, cols, BLAYOUT[f.get("blayout", "row_major")],
                    _dim(f.get("v_row", str(rows)), "v_row", where), _dim(f.get("v_col", str(cols)), "v_col", where),
-                   SLAYOUT[f.get("slayout", "none_box")], _dim(f.get("fractal", "512"), "fractal", where)]
+                   SLAYOUT[f.get("slayout", "none_box")], _dim(f.get("fractal", "512"), "fractal", where),
+                   PadValue(pad)]
     except PtoIRError:
         raise
     except (TypeError, ValueError) as e:
@@ -93,8 +93,12 @@ def tile_class(text: str, where: str) -> tuple[type, int]:
     return cls, pad
 
 
-def tile_text(cls, pad: int = 0) -> str:
-    """``!pto.tile_buf<...>`` of a Tile class."""
+def tile_text(cls) -> str:
+    """``!pto.tile_buf<...>`` of a Tile class (a custom pad value has no spelling: PtoIRError)."""
+    if not isinstance(cls.PadVal, PadValue):
+        raise PtoIRError(f"{cls.__name__}: a custom pad value ({cls.PadVal!r}) has no PTO IR spelling "
+                         "(tile_buf pad= is 0 null, 1 zero, 2 max or 3 min)")
+    pad = int(cls.PadVal)
     rv = "?" if cls.ValidRow == DYNAMIC else cls.ValidRow
     cv = "?" if cls.ValidCol == DYNAMIC else cls.ValidCol
     loc = {v: k for k, v in LOC.items()}[cls.Loc]

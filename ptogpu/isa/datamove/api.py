@@ -12,6 +12,7 @@ from ...errors import F_DST, F_OTHER, PtoCheckError, PtoFault, PtoPortabilityWar
 from ...memory import Ptr
 from ...tensor import GlobalTensor
 from ...tile import Tile, require_valid_getters
+from . import semantics_pads as pads
 from ...ops.events import instruction
 
 
@@ -150,7 +151,7 @@ def _four_bit(core, tile: Tile, gt: GlobalTensor, what: str) -> bool:
                                       code=F_OTHER if sp == src else F_DST)
         codes = nibbles.read(acc[src][0], base[src], off[src])
         if what == "TLOAD" and t.tload_fill:
-            acc[dst][1](tile.addr + np.arange(tile.nbytes, dtype=np.int64), np.zeros(tile.nbytes, np.uint8))
+            acc[dst][1](tile.addr + np.arange(tile.nbytes, dtype=np.int64), pads.cpu_fill(type(tile), core.quirks))
         nibbles.write(*acc[dst], base[dst], off[dst], codes)
         return True
     # "bytes" (A5 TLoadVecND2ND / TStoreVecND): each valid row is a burst of ceil(VC/2) bytes; GM rows
@@ -168,7 +169,15 @@ def _four_bit(core, tile: Tile, gt: GlobalTensor, what: str) -> bool:
     addr = {"gm": gm_row[:, None] + j, tile.space: tile.addr + rows[:, None] * (tile.Cols // 2) + j}
     core.arena(src).check_many(addr[src], 1, f"{what} read", t.name, code=F_OTHER)
     core.arena(dst).check_many(addr[dst], 1, f"{what} write", t.name, code=F_DST)
-    acc[dst][1](addr[dst], acc[src][0](addr[src]))
+    got = acc[src][0](addr[src])
+    if what == "TLOAD" and VR and VC:
+        bits = pads.npu_register_bits(type(tile))
+        if bits is not None or core.quirks.get("npu_tload_filler", False):
+            _set_pad_register(core, tile, bits)
+            at, got = _with_fillers(addr[dst], got, bits)
+            core.arena(dst).check_many(at, 1, f"{what} write", t.name, code=F_DST)
+            addr[dst] = at
+    acc[dst][1](addr[dst], got)
     return True
 
 
@@ -192,28 +201,63 @@ def TLOAD(tile: Tile, gt: GlobalTensor) -> None:
     else:
         vals = core.gm.gather(g, tile.Element)
         put = arena.scatter
-    if core.target.tload_fill:      # the whole tile to its pad value (0) first, then the copy
-        put(tile.addr + np.arange(tile.nbytes, dtype=np.int64), np.zeros(tile.nbytes, np.uint8))
+    if core.target.tload_fill:      # the whole tile to its pad value first, then the copy
+        put(tile.addr + np.arange(tile.nbytes, dtype=np.int64), pads.cpu_fill(type(tile), core.quirks))
     put(a, vals)
-    if core.quirks.get("npu_tload_filler", False) and tile.Loc == TileType.Vec \
-            and gt.layout.name == "ND" and tile.is_nd():
-        _row_filler(put, tile, vals)
+    if core.target.pad_values == "register" and tile.Loc == TileType.Vec \
+            and ((gt.layout.name == "ND" and tile.is_nd()) or (gt.layout.name == "DN" and tile.is_dn())):
+        bits = pads.npu_register_bits(type(tile))
+        if bits is not None or core.quirks.get("npu_tload_filler", False):
+            _set_pad_register(core, tile, bits)
+            _burst_filler(put, tile, vals, None if bits is None else pads.npu_pad_element(type(tile), bits))
 
 
-def _row_filler(put, tile: Tile, vals: np.ndarray) -> None:
-    """PTO's NPU TLOAD (ND2ND) issues one DMA burst per valid row with left = right = 0 and
-    no PadVal (A5: copy_gm_to_ubuf_align_v2, data_select 0; A2/A3: copy_gm_to_ubuf_align, pads
-    0), so each burst's filler up to the next 32-byte boundary is the row's first element
-    (other-ops.md §D.3, §D.4). The tile is 32-byte aligned with a 32-byte row pitch, so the
-    filler is elements [VC, roundup(VC*size, 32)/size) of each row, inside the row."""
+def _with_fillers(at: np.ndarray, got: np.ndarray, bits: int | None) -> tuple[np.ndarray, np.ndarray]:
+    """A 4-bit tile's bursts (one a row, bytes ``at``, shape (VR, n)) each followed by its
+    filler to the next 32-byte boundary of the absolute address -- the burst's first byte, or
+    the pad register's low byte (``bits``) --, in burst order: a row pitch of Cols/2 bytes need
+    not be a multiple of 32, so a burst's filler can land on the next row, which that row's
+    burst then overwrites (§D.3; a put's last write of an address wins)."""
+    vr, n = at.shape
+    ends = at[:, -1] + 1
+    k = np.arange(32, dtype=np.int64)
+    fill = ends[:, None] + k
+    keep = np.concatenate([np.ones((vr, n), bool), k < (-ends % 32)[:, None]], axis=1)
+    lead = got.shape[:-2]
+    vals = got.reshape(*lead, vr, n)
+    fv = vals[..., :1] if bits is None else np.uint8(bits & 0xFF)
+    both = np.concatenate([vals, np.broadcast_to(fv, (*lead, vr, 32))], axis=-1)
+    return np.concatenate([at, fill], axis=1)[keep], both[..., keep]
+
+
+def _set_pad_register(core, tile: Tile, bits: int | None) -> None:
+    """A tile with a PadVal sets the OUT->UB pad register first (``set_mov_pad_val``), and it
+    keeps the value after the load."""
+    if bits is not None:
+        reg = core.regs.out_to_ub
+        reg.pad, reg.pad_set = bits, True
+
+
+def _burst_filler(put, tile: Tile, vals: np.ndarray, pad: np.ndarray | None) -> None:
+    """PTO's NPU TLOAD (ND2ND, DN2DN) issues one DMA burst per valid row (ND) or column (DN).
+    Without a PadVal (left = right = 0, no data select: A5 copy_gm_to_ubuf_align_v2,
+    A2/A3 copy_gm_to_ubuf_align) each burst's filler up to the next 32-byte boundary is the
+    burst's first element (other-ops.md §D.3, §D.4); with one it is the pad element ``pad``
+    (A5: the data-select bit, A2/A3: a right pad of (Cols - VC) % (32/sizeof) elements: the same
+    bytes). The tile is 32-byte aligned with a 32-byte row (column) pitch, so the filler lies
+    inside each row (column)."""
     VR, VC, size = tile.valid_row, tile.valid_col, tile.Element.itemsize
-    end = -(-VC * size // 32) * 32 // size
-    if VR == 0 or VC == 0 or end == VC:
+    along, n = (VC, VR) if tile.is_nd() else (VR, VC)      # burst length, bursts
+    end = -(-along * size // 32) * 32 // size
+    if VR == 0 or VC == 0 or end == along:
         return
-    r, c = np.meshgrid(np.arange(VR, dtype=np.int64), np.arange(VC, end, dtype=np.int64), indexing="ij")
+    burst, k = np.meshgrid(np.arange(n, dtype=np.int64), np.arange(along, end, dtype=np.int64), indexing="ij")
+    r, c = (burst, k) if tile.is_nd() else (k, burst)
     lead = vals.shape[:-2] if vals.ndim > 2 else ()     # (N,) on a core of N instances
-    first = vals.reshape(*lead, VR, VC)[..., :1]
-    put(tile.addr + tile.offsets(r, c) * size, np.broadcast_to(first, (*lead, *r.shape)))
+    grid = vals.reshape(*lead, VR, VC)
+    first = grid[..., :1] if tile.is_nd() else np.swapaxes(grid[..., :1, :], -1, -2)
+    v = np.broadcast_to(first, (*lead, *r.shape)) if pad is None else np.broadcast_to(pad, r.shape)
+    put(tile.addr + tile.offsets(r, c) * size, v)
 
 
 @instruction("TSTORE")
