@@ -327,3 +327,59 @@ def test_a_buffer_of_another_type_than_the_argument_is_the_compiler_s_error():
             k(x=core.gm_alloc(16, pto.int32), y=core.gm_alloc(16, pto.float32))
     again = pickle.loads(pickle.dumps(pto.ptoir.PtoKernel(parse(HALVE, "halve.pto"))))   # (no text given)
     assert again.func.name == "halve"
+
+
+@pytest.mark.parametrize("compact,long", [
+    ("<vec, 16x32xf16>", "<loc=vec, dtype=f16, rows=16, cols=32, v_row=16, v_col=32, blayout=row_major, "
+                         "slayout=none_box, fractal=512, pad=0>"),
+    ("<vec, 8x16xf32, valid=?x5, pad=2, compact=1>",
+     "<loc=vec, dtype=f32, rows=8, cols=16, v_row=?, v_col=5, blayout=row_major, slayout=none_box, "
+     "fractal=512, pad=2, compact=1>"),
+    ("<mat, 32x16xf16, blayout=col_major, slayout=row_major>",
+     "<loc=mat, dtype=f16, rows=32, cols=16, v_row=32, v_col=16, blayout=col_major, slayout=row_major, "
+     "fractal=512, pad=0>"),
+])
+def test_tile_buf_compact_syntax_is_the_long_form(compact, long):
+    """PTOAS's printer writes tile_bufs in the compact form (PTOTypeDefs.cpp TileBufType::print:
+    loc, RxCxT, then only the fields that differ from the defaults)."""
+    from ptogpu.ptoir import types as T
+    a, _ = T.tile_class("!pto.tile_buf" + compact, "here")
+    b, _ = T.tile_class("!pto.tile_buf" + long, "here")
+    assert a is b
+    assert T.tile_class(T.tile_text(a), "here")[0] is a
+
+
+@pytest.mark.parametrize("bad,msg", [
+    ("<vec, 16xf16>", "expected <loc, RxCxT"),
+    ("<vec, 16x16xf16, valid=4>", "valid must have exactly two dims"),
+    ("<vec, 16x16xf16, colour=red>", "unknown key in tile_buf compact syntax"),
+    ("<vec, 16x16xf16, pad=1, pad=2>", "duplicate pad"),
+    ("<vec, 16x16xf16, compact=7>", "compact=7 is not a CompactMode"),
+    ("<left, 16x16xf16>", "loc=left is not emulated"),
+])
+def test_tile_buf_compact_syntax_errors_are_one_line(bad, msg):
+    from ptogpu.errors import PtoIRError
+    from ptogpu.ptoir import types as T
+    with pytest.raises(PtoIRError, match=msg):
+        T.tile_class("!pto.tile_buf" + bad, "f.pto:1:2")
+
+
+def test_a_module_in_the_compact_tile_buf_syntax_runs_as_its_long_form():
+    """The scaled-add module with every tile_buf written as PTOAS prints it: the same bytes."""
+    import re as _re
+    long = _read(ADD)
+    compact = _re.sub(r"!pto\.tile_buf<loc=(\w+), dtype=(\w+), rows=(\d+), cols=(\d+), v_row=\3, v_col=\4, "
+                      r"blayout=row_major, slayout=none_box, fractal=512, pad=0>", r"!pto.tile_buf<\1, \3x\4x\2>", long)
+    assert compact != long and "loc=" not in compact
+    reps = [pto.fuzz.kernel(load_text(t, source="scaled_add.pto"), n=64, backend="numpy", shrink=False).to_json()
+            for t in (long, compact)]
+    assert reps[0]["divergent"] == reps[1]["divergent"] and reps[0]["classes"] == reps[1]["classes"]
+
+
+def test_addptr_takes_the_short_pointer_types_ptoas_prints():
+    """PTOAS prints ``pto.addptr %p, %off : <f32> -> <f32>`` (the ptr type's short form)."""
+    def mod(ty):
+        return ("module {\n  func.func @k(%arg0: !pto.ptr<f32>) {\n    %c4 = arith.constant 4 : index\n"
+                f"    %p = pto.addptr %arg0, %c4 : {ty} -> {ty}\n    return\n  }}\n}}\n")
+    a, b = parse(mod("<f32>")), parse(mod("!pto.ptr<f32>"))
+    assert same(a, b)

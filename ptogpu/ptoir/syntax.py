@@ -34,7 +34,8 @@ binop: VALUE "=" ARITH_BIN VALUE "," VALUE [":" type]
 cast: VALUE "=" ARITH_CAST VALUE ":" type "to" type
 cmpi: VALUE "=" "arith.cmpi" NAME "," VALUE "," VALUE ":" type
 select: VALUE "=" "arith.select" VALUE "," VALUE "," VALUE ":" type
-addptr: VALUE "=" "pto.addptr" VALUE "," VALUE [dict] ":" type "->" type
+addptr: VALUE "=" "pto.addptr" VALUE "," VALUE [dict] ":" ptr_type "->" ptr_type
+ptr_type: type | ANGLE
 tview: VALUE "=" "pto.make_tensor_view" VALUE "," "shape" "=" vlist "," "strides" "=" vlist [dict] ":" type
 pview: VALUE "=" "pto.partition_view" VALUE "," "offsets" "=" vlist "," "sizes" "=" vlist [dict] ":" type "->" type
 alloc: VALUE "=" "pto.alloc_tile" [addr] [vrow] [vcol] [dict] ":" type
@@ -340,6 +341,11 @@ class _Tree(_Build):
     def select(self, m, c):
         return _op("select", "arith.select", m, result=str(c[0]), ins=[str(c[1]), str(c[2]), str(c[3])],
                    types=[c[4]])
+
+    def ptr_type(self, c):
+        """A pointer type, or its short form ``<T>`` (how PTOAS prints pto.addptr's types)."""
+        t = str(c[0])
+        return "!pto.ptr" + t if t.startswith("<") else t
 
     @v_args(meta=True)
     def addptr(self, m, c):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from ..enums import DYNAMIC, BLayout, PadValue, SLayout, TileType
+from ..enums import DYNAMIC, BLayout, CompactMode, PadValue, SLayout, TileType
 from ..errors import PtoCheckError, PtoIRError
 
 ELEMENT = {"i8": "int8", "ui8": "uint8", "si8": "int8", "i16": "int16", "ui16": "uint16", "si16": "int16",
@@ -20,6 +20,8 @@ LOC = {"vec": TileType.Vec, "mat": TileType.Mat}
 BLAYOUT = {"row_major": BLayout.RowMajor, "col_major": BLayout.ColMajor}
 SLAYOUT = {"none_box": SLayout.NoneBox, "row_major": SLayout.RowMajor, "col_major": SLayout.ColMajor}
 PAD = {0: "Null", 1: "Zero", 2: "Max", 3: "Min"}
+COMPACT = {0: "Null", 1: "Normal", 2: "RowPlusOne"}
+"""``compact=N`` of a tile_buf (PTOAttrs.td CompactMode: 0 null, 1 normal, 2 row_plus_one)."""
 """``pad=N`` of a tile_buf: the tile's ``PadValue`` (PTOTypeDefs.td: 0 null, 1 zero, 2 max,
 3 min; a custom pad value has no spelling there)."""
 
@@ -37,12 +39,40 @@ def _fields(text: str, head: str, where: str) -> dict:
     m = re.fullmatch(rf"!pto\.{head}<(.*)>", text.strip(), re.S)
     if m is None:
         raise PtoIRError(f"{where}: expected a !pto.{head}<...> type, got {text.strip()[:60]!r}")
+    parts = [p.strip() for p in m.group(1).split(",")]
+    if head == "tile_buf" and parts and "=" not in parts[0]:
+        return _compact_tile_buf(parts, where)
     out = {}
-    for part in m.group(1).split(","):
+    for part in parts:
         k, eq, v = part.partition("=")
         if not eq:
-            raise PtoIRError(f"{where}: !pto.{head} field {part.strip()!r} is not key=value")
+            raise PtoIRError(f"{where}: !pto.{head} field {part!r} is not key=value")
         out[k.strip()] = v.strip()
+    return out
+
+
+def _compact_tile_buf(parts: list, where: str) -> dict:
+    """PTOAS's compact tile_buf syntax (what its printer writes, PTOTypeDefs.cpp
+    parseCompactTileBufFields): ``<LOC, RxCxT[, valid=VRxVC][, blayout=..][, slayout=..]
+    [, fractal=N][, pad=N][, compact=N]>``, as the key=value fields of the long form."""
+    shape = re.fullmatch(r"(\d+)x(\d+)x(.+)", parts[1]) if len(parts) > 1 else None
+    if shape is None:
+        raise PtoIRError(f"{where}: tile_buf <{', '.join(parts)[:60]}>: expected <loc, RxCxT, ...> "
+                         "(two static dims and the element type) or the key=value form")
+    out = {"loc": parts[0], "rows": shape.group(1), "cols": shape.group(2), "dtype": shape.group(3)}
+    for part in parts[2:]:
+        k, eq, v = (x.strip() for x in part.partition("="))
+        if not eq or k not in ("valid", "blayout", "slayout", "fractal", "pad", "compact"):
+            raise PtoIRError(f"{where}: unknown key in tile_buf compact syntax: {part!r}")
+        if k in out or (k == "valid" and "v_row" in out):
+            raise PtoIRError(f"{where}: duplicate {k} in tile_buf compact syntax")
+        if k == "valid":
+            vs = re.fullmatch(r"(\d+|\?)x(\d+|\?)", v)
+            if vs is None:
+                raise PtoIRError(f"{where}: tile_buf valid must have exactly two dims, got {v!r}")
+            out["v_row"], out["v_col"] = vs.group(1), vs.group(2)
+        else:
+            out[k] = v
     return out
 
 
@@ -64,7 +94,8 @@ def tile_class(text: str, where: str) -> tuple[type, int]:
     miss = [k for k in need if k not in f]
     if miss:
         raise PtoIRError(f"{where}: tile_buf without {', '.join(miss)}")
-    odd = set(f) - {"loc", "dtype", "rows", "cols", "v_row", "v_col", "blayout", "slayout", "fractal", "pad"}
+    odd = set(f) - {"loc", "dtype", "rows", "cols", "v_row", "v_col", "blayout", "slayout", "fractal", "pad",
+                    "compact"}
     if odd:
         raise PtoIRError(f"{where}: tile_buf field {sorted(odd)[0]!r} is not one ptogpu reads")
     loc = LOC.get(f["loc"])
@@ -76,6 +107,10 @@ def tile_class(text: str, where: str) -> tuple[type, int]:
     pad = _dim(f.get("pad", "0"), "pad", where)
     if pad not in PAD:
         raise PtoIRError(f"{where}: tile_buf pad={pad} is not a PadValue (0 null, 1 zero, 2 max, 3 min)")
+    compact = _dim(f.get("compact", "0"), "compact", where)
+    if compact not in COMPACT:
+        raise PtoIRError(f"{where}: tile_buf compact={compact} is not a CompactMode (0 null, 1 normal, "
+                         "2 row_plus_one)")
     rows, cols = _dim(f["rows"], "rows", where), _dim(f["cols"], "cols", where)
     if DYNAMIC in (rows, cols):
         raise PtoIRError(f"{where}: tile_buf rows and cols must be static")
@@ -83,7 +118,7 @@ def tile_class(text: str, where: str) -> tuple[type, int]:
         cls = Tile[loc, element(f["dtype"], where), rows, cols, BLAYOUT[f.get("blayout", "row_major")],
                    _dim(f.get("v_row", str(rows)), "v_row", where), _dim(f.get("v_col", str(cols)), "v_col", where),
                    SLAYOUT[f.get("slayout", "none_box")], _dim(f.get("fractal", "512"), "fractal", where),
-                   PadValue(pad)]
+                   PadValue(pad), CompactMode(compact)]
     except PtoIRError:
         raise
     except (TypeError, ValueError) as e:
@@ -105,7 +140,8 @@ def tile_text(cls) -> str:
     bl = {v: k for k, v in BLAYOUT.items()}[cls.BLayout]
     sl = {v: k for k, v in SLAYOUT.items()}[cls.SLayout]
     return (f"!pto.tile_buf<loc={loc}, dtype={SPELLING[cls.DType]}, rows={cls.Rows}, cols={cls.Cols}, "
-            f"v_row={rv}, v_col={cv}, blayout={bl}, slayout={sl}, fractal={cls.SFractalSize}, pad={pad}>")
+            f"v_row={rv}, v_col={cv}, blayout={bl}, slayout={sl}, fractal={cls.SFractalSize}, pad={pad}"
+            + (f", compact={int(cls.Compact)}" if cls.Compact else "") + ">")
 
 
 def pointer_element(text: str, where: str) -> str | None:
