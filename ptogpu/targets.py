@@ -161,6 +161,12 @@ class Target:
                                      # simulator's NPUMemoryModel: a float4 tile counts twice its bytes)
     tload_fill: bool = False         # TLOAD first fills the whole tile with its pad value, 0 (the simulator:
                                      # cpu/TLoad.hpp TLOAD_TILE_IMPL's std::fill over GetSizeInUnits)
+    vec_layouts_pair: bool = True    # Vec TLOAD/TSTORE static_assert ND2ND / DN2DN / NZ2NZ (the NPUs'
+                                     # tload_common.hpp / TStore checks); False: any of ND, DN, NZ with any
+                                     # tile, each side addressed by its own layout (cpu/TLoad.hpp, TStore.hpp)
+    tload_mat: str | None = None     # TLOAD GM -> Mat ND2ND / DN2DN: None (the valid region) | "cube_bursts"
+                                     # (A5 TLoadCubeND2ND / DN2DN: every row (column) the tensor's shape
+                                     # spans, each burst right-padded to 32 bytes from the L1 pad register)
     pad_values: str = "register"     # what TLOAD writes for a tile's PadVal (isa/datamove/pads.py): "limits"
                                      # (the simulator: numeric_limits, the whole tile) | "register" (the
                                      # NPUs: GetPadValue into the pad register, each burst's 32-byte filler)
@@ -236,7 +242,7 @@ CPU = Target(
     title="PTO CPU simulator",
     ub_bytes=512 * KiB, ub_usable=512 * KiB, l1_bytes=512 * KiB, resizable_memories=True,
     assert_quirk="cpu_asserts", assert_macro="assert", tassign_misaligned="warn", auto_fill="zero", tload_fill=True,
-    pad_values="limits", tassign_counts_numel=True,
+    pad_values="limits", vec_layouts_pair=False, tassign_counts_numel=True,
     element_types=_INTEGRAL + ("half", "bfloat16", "float32", "hifloat8", "float8_e4m3", "float8_e5m2", "int4",
                                "float4_e2m1x2", "float4_e1m2x2"),
     four_bit_moves="elements",
@@ -301,7 +307,7 @@ A5 = Target(
     ub_bytes=256 * KiB, ub_usable=216 * KiB, ub_assignable=256 * KiB, l1_bytes=512 * KiB,
     element_types=_INTEGRAL + ("half", "bfloat16", "float32", "hifloat8", "float8_e4m3", "float8_e5m2",
                                "float4_e2m1x2", "float4_e1m2x2"),
-    four_bit_moves="bytes",
+    four_bit_moves="bytes", tload_mat="cube_bursts",
     mgather=MGatherRules(
         checks="a5", dtypes=_A5_12, index_dtypes=("int32", "uint32"), default_mode=Coalesce.Row,
         index_bits=32, row_capacity="shape3", row_source="valid_cols", tile_offsets="plain",

@@ -229,3 +229,50 @@ def test_ptoir_tile_buf_pad_is_the_tiles_padval():
     assert T.tile_text(cls).endswith("pad=3>")
     with pytest.raises(PtoIRError, match="custom pad value"):
         T.tile_text(pto.Tile[V, pto.float32, 2, 8, RM, 2, 3, NB, 512, pto.PadCustom(1.0)])
+
+
+@pytest.mark.parametrize("pad", [PV.Null, PV.Zero, PV.Max])
+def test_a5_mat_loads_move_the_tensor_shape_and_right_pad_from_the_l1_register(pad):
+    """a5/TLoad.hpp TLoadCubeND2ND: Shape0*1*2*3 bursts of VC elements whatever the tile's valid
+    rows, each right-padded by (Cols - VC) % (32/sizeof) elements from the L1 pad register (data
+    select on): the register as it stands for Null / Zero, GetPadValue for the others (set for the
+    load, 0 after)."""
+    data = np.arange(1, 1 + 4 * 5, dtype=np.int16)              # 4 rows of 5
+    with new_core("a5") as core:
+        core.regs.out_to_l1.pad, core.regs.out_to_l1.pad_set = 0x1234, True
+        t = pto.Tile[pto.TileType.Mat, pto.int16, 8, 32, RM, 2, 5, NB, 512, pad]()   # valid 2 rows only
+        pto.TASSIGN(t, 0)
+        pto.TLOAD(t, gm_tensor(core, data, pto.int16, 4, 5))
+        got = core.read("l1", 0, 8 * 64).view(np.int16).reshape(8, 32)
+        fill = 0x1234 if pad is not PV.Max else 0x7FFF
+        for r in range(4):
+            assert (got[r, :5] == data[5 * r: 5 * r + 5]).all()
+            assert (got[r, 5:16] == fill).all()                  # 5 + 11 = 16 elements: 32 bytes
+            assert (got[r, 16:].view(np.uint16) == SENT * 0x101).all()
+        assert (got[4:].view(np.uint16) == SENT * 0x101).all()
+        assert core.regs.out_to_l1.pad == (0 if pad is PV.Max else 0x1234)
+
+
+@pytest.mark.parametrize("target", ["cpu", "a2a3"])
+def test_other_targets_mat_loads_write_the_valid_region(target):
+    data = np.arange(1, 1 + 4 * 5, dtype=np.int16)
+    with new_core(target) as core:
+        t = pto.Tile[pto.TileType.Mat, pto.int16, 8, 32, RM, 2, 5]()
+        pto.TASSIGN(t, 0)
+        pto.TLOAD(t, gm_tensor(core, data, pto.int16, 4, 5))
+        got = core.read("l1", 0, 8 * 64).view(np.int16).reshape(8, 32)
+        assert (got[:2, :5] == data[:10].reshape(2, 5)).all()
+        rest = 0 if target == "cpu" else np.int16(np.uint16(SENT * 0x101).view(np.int16))
+        assert (got[2:] == rest).all() and (got[:2, 5:] == rest).all()
+
+
+def test_a5_mat_load_past_l1_faults_before_touching_memory():
+    with new_core("a5") as core:
+        t = pto.Tile[pto.TileType.Mat, pto.int16, 16, 32, RM, 16, 32]()
+        pto.TASSIGN(t, 0)
+        G = pto.GlobalTensor[pto.int16, pto.Shape[1, 1, 1, -1, 32], pto.Stride[1, 1, 1, 32, 1]]
+        g = G(core.gm_put(np.zeros(64, np.int16)), pto.Shape[1, 1, 1, -1, 32](1 << 40))
+        before = core.read("l1", 0, 1024).copy()
+        with pytest.raises(pto.PtoFault, match="past its"):
+            pto.TLOAD(t, g)
+        assert (core.read("l1", 0, 1024) == before).all()

@@ -7,7 +7,7 @@ import numpy as np
 
 from ... import dtypes, nibbles
 from ...core import current_core, on_instances
-from ...enums import TileType
+from ...enums import PadValue, TileType
 from ...errors import F_DST, F_OTHER, PtoCheckError, PtoFault, PtoPortabilityWarning, warn
 from ...memory import Ptr
 from ...tensor import GlobalTensor
@@ -91,7 +91,7 @@ def _vec_layout_pairs(tile: Tile, gt: GlobalTensor) -> bool:
     return tile.is_nz()
 
 
-def _tile_gt_addrs(core, tile: Tile, gt: GlobalTensor, what: str):
+def _tile_gt_addrs(core, tile: Tile, gt: GlobalTensor, what: str, region: tuple[int, int] | None = None):
     t = core.target.name
     if not isinstance(tile, Tile) or not isinstance(gt, GlobalTensor):
         raise PtoCheckError(f"{what} takes a Tile and a GlobalTensor", rule=what, target=t)
@@ -101,7 +101,7 @@ def _tile_gt_addrs(core, tile: Tile, gt: GlobalTensor, what: str):
     if tile.Loc not in (TileType.Vec, TileType.Mat):
         raise PtoCheckError(f"TileType.{tile.Loc.name} tiles are not loaded/stored from GM here "
                             f"(Vec and Mat are)", rule=f"{what}: tile Loc", target=t)
-    if tile.Loc == TileType.Vec and not _vec_layout_pairs(tile, gt):
+    if tile.Loc == TileType.Vec and core.target.vec_layouts_pair and not _vec_layout_pairs(tile, gt):
         raise PtoCheckError(f"a {gt.layout.name} tensor pairs with a {_PAIRS[gt.layout.name]} "
                             f"Vec tile, not {tile.BLayout.name}/{tile.SLayout.name}",
                             rule=f"{what}: layouts ND2ND / DN2DN / NZ2NZ", target=t)
@@ -110,7 +110,11 @@ def _tile_gt_addrs(core, tile: Tile, gt: GlobalTensor, what: str):
     size = tile.Element.itemsize
     # the valid region's (r, c): a region that cannot fit in the tile's arena faults before any
     # array of its size is built; an empty one builds none (a 0 x 2^31 region reads nothing)
-    r, c = tile._grid()
+    if region is None:
+        r, c = tile._grid()
+    else:                                   # (rows, cols) past the valid region: bounded by the caller
+        r, c = np.meshgrid(np.arange(region[0], dtype=np.int64), np.arange(region[1], dtype=np.int64),
+                           indexing="ij")
     off = gt.offsets(r, c).view(np.uint64)
     g = (np.uint64(gt.addr & ((1 << 64) - 1)) + off * np.uint64(size)).view(np.int64)  # 64-bit, wrapping
     a = tile.addr + tile.offsets(r, c) * size
@@ -189,7 +193,8 @@ def TLOAD(tile: Tile, gt: GlobalTensor) -> None:
     require_valid_getters(core, "TLOAD", "tload", tile=tile)
     if _four_bit(core, tile, gt, "TLOAD"):
         return
-    g, a = _tile_gt_addrs(core, tile, gt, "TLOAD")
+    cube = _cube_region(core, tile, gt)
+    g, a = _tile_gt_addrs(core, tile, gt, "TLOAD", cube)
     arena = core.arena(tile.space)
     core.gm.check_many(g, tile.Element.itemsize, "TLOAD read", core.target.name, code=F_OTHER)
     arena.check_many(a, tile.Element.itemsize, "TLOAD write", core.target.name, code=F_DST)
@@ -204,6 +209,8 @@ def TLOAD(tile: Tile, gt: GlobalTensor) -> None:
     if core.target.tload_fill:      # the whole tile to its pad value first, then the copy
         put(tile.addr + np.arange(tile.nbytes, dtype=np.int64), pads.cpu_fill(type(tile), core.quirks))
     put(a, vals)
+    if cube is not None:
+        _cube_pads(core, put, tile, cube)
     if core.target.pad_values == "register" and tile.Loc == TileType.Vec \
             and ((gt.layout.name == "ND" and tile.is_nd()) or (gt.layout.name == "DN" and tile.is_dn())):
         bits = pads.npu_register_bits(type(tile))
@@ -228,6 +235,54 @@ def _with_fillers(at: np.ndarray, got: np.ndarray, bits: int | None) -> tuple[np
     fv = vals[..., :1] if bits is None else np.uint8(bits & 0xFF)
     both = np.concatenate([vals, np.broadcast_to(fv, (*lead, vr, 32))], axis=-1)
     return np.concatenate([at, fill], axis=1)[keep], both[..., keep]
+
+
+def _cube_region(core, tile: Tile, gt: GlobalTensor) -> tuple[int, int] | None:
+    """A5's TLOAD into an ND (DN) Mat tile (TLoadCubeND2ND / DN2DN, a5/TLoad.hpp:419-530) moves
+    every row (column) the tensor's shape spans -- Shape0*1*2*3 rows of VC elements (Shape0*1*2*4
+    columns of VR) --, whatever the tile's valid rows (columns): that region, or None for any
+    other load. Faults (the L1 bound) before building an index per element of a huge shape."""
+    if core.target.tload_mat != "cube_bursts" or tile.Loc != TileType.Mat or tile.DType in dtypes.FOUR_BIT:
+        return None
+    S = gt.shape.values
+    if gt.layout.name == "ND" and tile.is_nd():
+        region, pitch = (int(S[0]) * int(S[1]) * int(S[2]) * int(S[3]), tile.valid_col), tile.Cols
+        bursts = region[0]
+    elif gt.layout.name == "DN" and tile.is_dn():
+        region, pitch = (tile.valid_row, int(S[0]) * int(S[1]) * int(S[2]) * int(S[4])), tile.Rows
+        bursts = region[1]
+    else:
+        return None
+    if region[0] <= 0 or region[1] <= 0:
+        return (0, 0)
+    size, l1 = tile.Element.itemsize, core.arena(tile.space)
+    if tile.addr + bursts * pitch * size > l1.size:
+        raise PtoFault(f"TLOAD: {bursts} bursts of the tensor's shape {tuple(int(v) for v in S)} reach L1 byte "
+                       f"{tile.addr + bursts * pitch * size:#x}, past its {l1.size:#x} (TLoadCube moves them all, "
+                       "whatever the tile's valid region)", rule="TLOAD write", target=core.target.name, code=F_DST)
+    return region
+
+
+def _cube_pads(core, put, tile: Tile, region: tuple[int, int]) -> None:
+    """Each TLoadCube burst's right pad: (Cols - VC) % (32/sizeof) elements (DN: Rows - VR) from the
+    L1 pad register (TLoadCubeInstr: data select on), which a PadVal other than Null / Zero sets to
+    GetPadValue for the load and back to 0 after; 8-byte elements pad as two 32-bit units."""
+    nr, nc = region
+    size = tile.Element.itemsize
+    nd = tile.is_nd()
+    along, bursts = (nc, nr) if nd else (nr, nc)
+    n = ((tile.Cols if nd else tile.Rows) - along) % (32 // size)
+    if n == 0 or bursts == 0:
+        return
+    reg = core.regs.out_to_l1
+    own = tile.PadVal not in (PadValue.Null, PadValue.Zero)
+    bits = pads.npu_register_bits(type(tile)) if own else reg.pad
+    burst, k = np.meshgrid(np.arange(bursts, dtype=np.int64), np.arange(along, along + n, dtype=np.int64),
+                           indexing="ij")
+    r, c = (burst, k) if nd else (k, burst)
+    put(tile.addr + tile.offsets(r, c) * size, np.broadcast_to(pads.npu_pad_element(type(tile), bits), r.shape))
+    if own:
+        reg.pad, reg.pad_set = 0, True
 
 
 def _set_pad_register(core, tile: Tile, bits: int | None) -> None:
