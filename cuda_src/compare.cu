@@ -135,6 +135,83 @@ PTO_DEV void cp_mask_at(const i64 *P, i64 VC, i64 r, i64 c, i64 *a, int *n, int 
 
 PTO_DEV bool cp_overlap(i64 a, i64 n, i64 lo, i64 hi) { return a < hi && lo < a + n; }
 
+// Pass 0 at a glance (the element loop still runs when this says no): each source's addresses
+// rise with (r, c) (row pitches > 0), so all lie in UB when its first and last do and none is
+// written by the call when their span misses [lo, hi); likewise the mask walks of TSEL (a flat
+// walk only while the mask tile's pitch covers its valid width). True: the loop notes nothing.
+PTO_DEV bool cp_spans_clean(const i64 *P, const Arena &U, int op, int T, bool two, i64 VR, i64 cols, i64 lanes,
+                            i64 lo, i64 hi) {
+    if (VR <= 0 || cols <= 0) return true;
+    for (int s = 0; s < (two ? 2 : 1); ++s) {
+        const i64 base = P[s ? CP_S1 : CP_S0], rs = P[s ? CP_S1C : CP_S0C];
+        if (rs <= 0) return false;
+        const i64 last = base + ((VR - 1) * rs + cols - 1) * T;
+        if (!arena_ok(U, (u64)base, T) || !arena_ok(U, (u64)last, T) || cp_overlap(base, last + T - base, lo, hi))
+            return false;
+    }
+    if (op != CP_SELECT) return true;
+    if (P[CP_MASKC] <= 0 || (P[CP_WALK] == WALK_FLAT && P[CP_MVC] > 0 && P[CP_MASKC] < P[CP_MVC])) return false;
+    i64 a0, a1;
+    int n0, n1, b;
+    cp_mask_at(P, lanes, 0, 0, &a0, &n0, &b);
+    cp_mask_at(P, lanes, VR - 1, cols - 1, &a1, &n1, &b);
+    return a1 >= a0 && arena_ok(U, (u64)a0, n0) && arena_ok(U, (u64)a1, n1) && !cp_overlap(a0, a1 + n1 - a0, lo, hi);
+}
+
+// The NPUs' mask rows (pass 1 of CP_NPU_ROWS), instantiated per kind and mode: the element size
+// a constant, cp_compare's switches folded; the same bits in the same order as cp_compare.
+template <int K, int M>
+PTO_DEV void cp_npu_rows(const i64 *P, const Arena &U, u8 *D, i64 VR, i64 lanes, i64 nbytes, i64 DS, bool two,
+                         u64 scal) {
+    constexpr int T = K >= CK_F16 ? (K == CK_F32 ? 4 : 2) : 1 << (K / 2);
+    for (i64 r = 0; r < VR; ++r) {
+        u8 *row = D + r * P[CP_DSTC] * DS;
+        for (i64 b = 0; b < nbytes; ++b) row[b] = 0;
+        const u8 *x0 = U.p + P[CP_S0] + r * P[CP_S0C] * T;
+        const u8 *y0 = U.p + (two ? P[CP_S1] + r * P[CP_S1C] * T : 0);
+        for (i64 c = 0; c < lanes && c < nbytes * 8; ++c) {
+            u64 x = 0, y = scal;
+            PTO_MEMCPY(&x, x0 + c * T, T);
+            if (two) { y = 0; PTO_MEMCPY(&y, y0 + c * T, T); }
+            if (cp_compare(M, K, x, y, false)) row[c / 8] |= (u8)(1u << (c % 8));
+        }
+    }
+}
+
+#define CP_MODES(K) \
+    case K * 8 + CMP_EQ: cp_npu_rows<K, CMP_EQ>(P, U, D, VR, lanes, nbytes, DS, two, scal); return; \
+    case K * 8 + CMP_NE: cp_npu_rows<K, CMP_NE>(P, U, D, VR, lanes, nbytes, DS, two, scal); return; \
+    case K * 8 + CMP_LT: cp_npu_rows<K, CMP_LT>(P, U, D, VR, lanes, nbytes, DS, two, scal); return; \
+    case K * 8 + CMP_GT: cp_npu_rows<K, CMP_GT>(P, U, D, VR, lanes, nbytes, DS, two, scal); return; \
+    case K * 8 + CMP_GE: cp_npu_rows<K, CMP_GE>(P, U, D, VR, lanes, nbytes, DS, two, scal); return; \
+    case K * 8 + CMP_LE: cp_npu_rows<K, CMP_LE>(P, U, D, VR, lanes, nbytes, DS, two, scal); return;
+
+PTO_DEV void cp_npu_rows_any(int k, int mode, const i64 *P, const Arena &U, u8 *D, i64 VR, i64 lanes, i64 nbytes,
+                             i64 DS, bool two, u64 scal) {
+    switch (k * 8 + mode) {
+    CP_MODES(CK_I8) CP_MODES(CK_U8) CP_MODES(CK_I16) CP_MODES(CK_U16) CP_MODES(CK_I32) CP_MODES(CK_U32)
+    CP_MODES(CK_I64) CP_MODES(CK_U64) CP_MODES(CK_F16) CP_MODES(CK_BF16) CP_MODES(CK_F32)
+    default: break;                                 // (kinds and modes outside the enums: pass 0 sent them to NumPy)
+    }
+}
+
+// TSEL / TSELS (pass 1 of CP_SELECT), instantiated per element size.
+template <int N>
+PTO_DEV void cp_select_rows(const i64 *P, const Arena &U, u8 *D, i64 VR, i64 lanes, int T, bool two, u64 scal) {
+    for (i64 r = 0; r < VR; ++r)
+        for (i64 c = 0; c < lanes; ++c) {
+            i64 ma;
+            int mn, bit;
+            cp_mask_at(P, lanes, r, c, &ma, &mn, &bit);
+            const bool on = (cp_load(U, ma, mn) >> bit) & 1ull;
+            u64 v = 0;
+            if (on) PTO_MEMCPY(&v, U.p + P[CP_S0] + (r * P[CP_S0C] + c) * T, T);
+            else if (two) PTO_MEMCPY(&v, U.p + P[CP_S1] + (r * P[CP_S1C] + c) * T, T);
+            else v = scal;
+            PTO_MEMCPY(D + (r * P[CP_DSTC] + c) * N, &v, N);
+        }
+}
+
 extern "C" __global__ void __launch_bounds__(1024) tile_compare(PTO_KERNEL_PARAMS) {
     if (threadIdx.x | threadIdx.y | threadIdx.z) return;
     PTO_FOR_EACH_INSTANCE(inst) {
@@ -170,6 +247,11 @@ extern "C" __global__ void __launch_bounds__(1024) tile_compare(PTO_KERNEL_PARAM
         const i64 cols = op == CP_SELECT ? lanes : (op == CP_NPU_ROWS ? lanes : VC);
         if (pass == 0) {
             if (hi > lo && !arena_ok(U, (u64)lo, hi - lo)) fault_note(rec, fault_key(PHASE_DST, 0), (u64)lo, 0);
+            if (op == CP_NPU_ROWS && (k < CK_I8 || k > CK_F32 || mode < CMP_EQ || mode > CMP_LE)) {
+                rec[3] = 0;                         // (no instantiation: NumPy)
+                continue;
+            }
+            if (cp_spans_clean(P, U, op, T, two, VR, cols, lanes, lo, hi)) continue;
             for (i64 r = 0; r < VR; ++r)
                 for (i64 c = 0; c < cols; ++c) {
                     const u64 e = (u64)(r * cols + c);
@@ -196,20 +278,13 @@ extern "C" __global__ void __launch_bounds__(1024) tile_compare(PTO_KERNEL_PARAM
         const bool tol = P[CP_TOLERANT] != 0;
         const u64 scal = (u64)P[CP_SCALAR];
         switch (op) {
-        case CP_NPU_ROWS:
-            for (i64 r = 0; r < VR; ++r) {
-                u8 *row = D + r * P[CP_DSTC] * DS;
-                for (i64 b = 0; b < nbytes; ++b) row[b] = 0;
-                for (i64 c = 0; c < lanes && c < nbytes * 8; ++c) {
-                    const u64 x = cp_load(U, P[CP_S0] + (r * P[CP_S0C] + c) * T, T);
-                    const u64 y = two ? cp_load(U, P[CP_S1] + (r * P[CP_S1C] + c) * T, T) : scal;
-                    const int kk = P[CP_HALF_BITS] && (k == CK_I16 || k == CK_U16) ? CK_F16 : k;
-                    if (cp_compare(mode, kk, x, y, false)) row[c / 8] |= (u8)(1u << (c % 8));
-                }
-            }
+        case CP_NPU_ROWS: {
+            const int kk = P[CP_HALF_BITS] && (k == CK_I16 || k == CK_U16) ? CK_F16 : k;   // (the same size)
+            cp_npu_rows_any(kk, mode, P, U, D, VR, lanes, nbytes, DS, two, scal);
             if (ne_not && VR > 0)
                 for (i64 b = 0; b < VR * P[CP_DSTC] * DS / 2 * 2; ++b) D[b] = (u8)~D[b];
             break;
+        }
         case CP_CPU_WORDS: {
             for (i64 b = 0; b < zero_n * DS; ++b) D[b] = 0;
             const i64 kb = 8 * DS;
@@ -247,16 +322,12 @@ extern "C" __global__ void __launch_bounds__(1024) tile_compare(PTO_KERNEL_PARAM
             break;
         }
         default:                                    // TSEL / TSELS
-            for (i64 r = 0; r < VR; ++r)
-                for (i64 c = 0; c < lanes; ++c) {
-                    i64 ma;
-                    int mn, bit;
-                    cp_mask_at(P, lanes, r, c, &ma, &mn, &bit);
-                    const bool on = (cp_load(U, ma, mn) >> bit) & 1ull;
-                    const u64 v = on ? cp_load(U, P[CP_S0] + (r * P[CP_S0C] + c) * T, T)
-                                     : (two ? cp_load(U, P[CP_S1] + (r * P[CP_S1C] + c) * T, T) : scal);
-                    PTO_MEMCPY(D + (r * P[CP_DSTC] + c) * DS, &v, DS);
-                }
+            switch (DS) {
+            case 1: cp_select_rows<1>(P, U, D, VR, lanes, T, two, scal); break;
+            case 2: cp_select_rows<2>(P, U, D, VR, lanes, T, two, scal); break;
+            case 4: cp_select_rows<4>(P, U, D, VR, lanes, T, two, scal); break;
+            default: cp_select_rows<8>(P, U, D, VR, lanes, T, two, scal); break;
+            }
             break;
         }
     }
