@@ -178,6 +178,44 @@ PTO_DEV void cp_npu_rows(const i64 *P, const Arena &U, u8 *D, i64 VR, i64 lanes,
     }
 }
 
+// The simulator's TCMP words (pass 1 of CP_CPU_WORDS), instantiated per kind and mode.
+template <int K, int M>
+PTO_DEV void cp_cpu_words(const i64 *P, const Arena &U, u8 *D, i64 VR, i64 VC, i64 nwords, i64 DS) {
+    constexpr int T = K >= CK_F16 ? (K == CK_F32 ? 4 : 2) : 1 << (K / 2);
+    const i64 kb = 8 * DS;
+    for (i64 r = 0; r < VR; ++r) {
+        const u8 *x0 = U.p + P[CP_S0] + r * P[CP_S0C] * T, *y0 = U.p + P[CP_S1] + r * P[CP_S1C] * T;
+        for (i64 w = 0; w < nwords; ++w) {
+            u64 word = 0;
+            for (i64 j = 0; j < kb && w * kb + j < VC; ++j) {
+                const i64 c = w * kb + j;
+                u64 x = 0, y = 0;
+                PTO_MEMCPY(&x, x0 + c * T, T);
+                PTO_MEMCPY(&y, y0 + c * T, T);
+                if (cp_compare(M, K, x, y, false)) word |= 1ull << j;
+            }
+            PTO_MEMCPY(D + (r * P[CP_DSTC] + w) * DS, &word, DS);
+        }
+    }
+}
+
+#define CP_WMODES(K) \
+    case K * 8 + CMP_EQ: cp_cpu_words<K, CMP_EQ>(P, U, D, VR, VC, nwords, DS); return; \
+    case K * 8 + CMP_NE: cp_cpu_words<K, CMP_NE>(P, U, D, VR, VC, nwords, DS); return; \
+    case K * 8 + CMP_LT: cp_cpu_words<K, CMP_LT>(P, U, D, VR, VC, nwords, DS); return; \
+    case K * 8 + CMP_GT: cp_cpu_words<K, CMP_GT>(P, U, D, VR, VC, nwords, DS); return; \
+    case K * 8 + CMP_GE: cp_cpu_words<K, CMP_GE>(P, U, D, VR, VC, nwords, DS); return; \
+    case K * 8 + CMP_LE: cp_cpu_words<K, CMP_LE>(P, U, D, VR, VC, nwords, DS); return;
+
+PTO_DEV void cp_cpu_words_any(int k, int mode, const i64 *P, const Arena &U, u8 *D, i64 VR, i64 VC, i64 nwords,
+                              i64 DS) {
+    switch (k * 8 + mode) {
+    CP_WMODES(CK_I8) CP_WMODES(CK_U8) CP_WMODES(CK_I16) CP_WMODES(CK_U16) CP_WMODES(CK_I32) CP_WMODES(CK_U32)
+    CP_WMODES(CK_I64) CP_WMODES(CK_U64) CP_WMODES(CK_F16) CP_WMODES(CK_BF16) CP_WMODES(CK_F32)
+    default: break;                                 // (pass 0 sent other kinds and modes to NumPy)
+    }
+}
+
 #define CP_MODES(K) \
     case K * 8 + CMP_EQ: cp_npu_rows<K, CMP_EQ>(P, U, D, VR, lanes, nbytes, DS, two, scal); return; \
     case K * 8 + CMP_NE: cp_npu_rows<K, CMP_NE>(P, U, D, VR, lanes, nbytes, DS, two, scal); return; \
@@ -195,14 +233,18 @@ PTO_DEV void cp_npu_rows_any(int k, int mode, const i64 *P, const Arena &U, u8 *
     }
 }
 
-// TSEL / TSELS (pass 1 of CP_SELECT), instantiated per element size.
-template <int N>
+// TSEL / TSELS (pass 1 of CP_SELECT), instantiated per element size and mask walk (cp_mask_at's
+// switch folded).
+template <int N, int W>
 PTO_DEV void cp_select_rows(const i64 *P, const Arena &U, u8 *D, i64 VR, i64 lanes, int T, bool two, u64 scal) {
+    i64 Pw[CP_WORDS];
+    for (int i = 0; i < CP_WORDS; ++i) Pw[i] = P[i];
+    Pw[CP_WALK] = W;
     for (i64 r = 0; r < VR; ++r)
         for (i64 c = 0; c < lanes; ++c) {
             i64 ma;
             int mn, bit;
-            cp_mask_at(P, lanes, r, c, &ma, &mn, &bit);
+            cp_mask_at(Pw, lanes, r, c, &ma, &mn, &bit);
             const bool on = (cp_load(U, ma, mn) >> bit) & 1ull;
             u64 v = 0;
             if (on) PTO_MEMCPY(&v, U.p + P[CP_S0] + (r * P[CP_S0C] + c) * T, T);
@@ -210,6 +252,20 @@ PTO_DEV void cp_select_rows(const i64 *P, const Arena &U, u8 *D, i64 VR, i64 lan
             else v = scal;
             PTO_MEMCPY(D + (r * P[CP_DSTC] + c) * N, &v, N);
         }
+}
+
+#define CP_WALKS(N) \
+    case N * 8 + WALK_FLAT: cp_select_rows<N, WALK_FLAT>(P, U, D, VR, lanes, T, two, scal); return; \
+    case N * 8 + WALK_WORDS: cp_select_rows<N, WALK_WORDS>(P, U, D, VR, lanes, T, two, scal); return; \
+    case N * 8 + WALK_ROWS: cp_select_rows<N, WALK_ROWS>(P, U, D, VR, lanes, T, two, scal); return; \
+    case N * 8 + WALK_ROWS_ELEMS: cp_select_rows<N, WALK_ROWS_ELEMS>(P, U, D, VR, lanes, T, two, scal); return;
+
+PTO_DEV void cp_select_any(int ds, int walk, const i64 *P, const Arena &U, u8 *D, i64 VR, i64 lanes, int T,
+                           bool two, u64 scal) {
+    switch (ds * 8 + walk) {
+    CP_WALKS(1) CP_WALKS(2) CP_WALKS(4) CP_WALKS(8)
+    default: break;                                 // (other sizes and walks: pass 0 sent them to NumPy)
+    }
 }
 
 extern "C" __global__ void __launch_bounds__(1024) tile_compare(PTO_KERNEL_PARAMS) {
@@ -247,7 +303,9 @@ extern "C" __global__ void __launch_bounds__(1024) tile_compare(PTO_KERNEL_PARAM
         const i64 cols = op == CP_SELECT ? lanes : (op == CP_NPU_ROWS ? lanes : VC);
         if (pass == 0) {
             if (hi > lo && !arena_ok(U, (u64)lo, hi - lo)) fault_note(rec, fault_key(PHASE_DST, 0), (u64)lo, 0);
-            if (op == CP_NPU_ROWS && (k < CK_I8 || k > CK_F32 || mode < CMP_EQ || mode > CMP_LE)) {
+            if (((op == CP_NPU_ROWS || op == CP_CPU_WORDS) && (k < CK_I8 || k > CK_F32 || mode < CMP_EQ || mode > CMP_LE))
+                || (op == CP_SELECT && ((DS != 1 && DS != 2 && DS != 4 && DS != 8) || P[CP_WALK] < WALK_FLAT
+                                        || P[CP_WALK] > WALK_ROWS_ELEMS))) {
                 rec[3] = 0;                         // (no instantiation: NumPy)
                 continue;
             }
@@ -285,22 +343,10 @@ extern "C" __global__ void __launch_bounds__(1024) tile_compare(PTO_KERNEL_PARAM
                 for (i64 b = 0; b < VR * P[CP_DSTC] * DS / 2 * 2; ++b) D[b] = (u8)~D[b];
             break;
         }
-        case CP_CPU_WORDS: {
+        case CP_CPU_WORDS:
             for (i64 b = 0; b < zero_n * DS; ++b) D[b] = 0;
-            const i64 kb = 8 * DS;
-            for (i64 r = 0; r < VR; ++r)
-                for (i64 w = 0; w < nwords; ++w) {
-                    u64 word = 0;
-                    for (i64 j = 0; j < kb && w * kb + j < VC; ++j) {
-                        const i64 c = w * kb + j;
-                        const u64 x = cp_load(U, P[CP_S0] + (r * P[CP_S0C] + c) * T, T);
-                        const u64 y = cp_load(U, P[CP_S1] + (r * P[CP_S1C] + c) * T, T);
-                        if (cp_compare(mode, k, x, y, false)) word |= 1ull << j;
-                    }
-                    PTO_MEMCPY(D + (r * P[CP_DSTC] + w) * DS, &word, DS);
-                }
+            cp_cpu_words_any(k, mode, P, U, D, VR, VC, nwords, DS);
             break;
-        }
         case CP_CPU_REFLOW: {                       // a Src::Rows x Src::Cols grid, Cols/8 bytes a row
             for (i64 b = 0; b < zero_n * DS; ++b) D[b] = 0;
             const i64 per = P[CP_S0C] / 8, total = P[CP_S0R] * per, dvc = P[CP_DVC], dvr = P[CP_DVR];
@@ -322,12 +368,7 @@ extern "C" __global__ void __launch_bounds__(1024) tile_compare(PTO_KERNEL_PARAM
             break;
         }
         default:                                    // TSEL / TSELS
-            switch (DS) {
-            case 1: cp_select_rows<1>(P, U, D, VR, lanes, T, two, scal); break;
-            case 2: cp_select_rows<2>(P, U, D, VR, lanes, T, two, scal); break;
-            case 4: cp_select_rows<4>(P, U, D, VR, lanes, T, two, scal); break;
-            default: cp_select_rows<8>(P, U, D, VR, lanes, T, two, scal); break;
-            }
+            cp_select_any((int)DS, (int)P[CP_WALK], P, U, D, VR, lanes, T, two, scal);
             break;
         }
     }
