@@ -276,3 +276,16 @@ def test_a5_mat_load_past_l1_faults_before_touching_memory():
         with pytest.raises(pto.PtoFault, match="past its"):
             pto.TLOAD(t, g)
         assert (core.read("l1", 0, 1024) == before).all()
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_tload_tstore_take_a_tile_and_a_tensor_whatever_is_passed(target):
+    """Swapped, missing or foreign operands: the one-line PtoCheckError, before any of the
+    4-bit, pad or cube paths looks at them (an int once reached tile.DType: AttributeError)."""
+    with new_core(target) as core:
+        t = pto.Tile[pto.TileType.Mat, pto.int16, 8, 32]()
+        g = gm_tensor(core, np.zeros(256, np.int16), pto.int16, 8, 32)
+        for f in (pto.TLOAD, pto.TSTORE):
+            for args in ((t, 5), (5, g), (None, None), (g, g)):
+                with pytest.raises(pto.PtoCheckError, match="takes a Tile and a GlobalTensor"):
+                    f(*args)

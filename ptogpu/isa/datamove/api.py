@@ -131,8 +131,9 @@ _NO_FOUR_BIT = {   # a2a3 tload_common.hpp:300-315, tstore_common.hpp:325-338 (i
 def _four_bit(core, tile: Tile, gt: GlobalTensor, what: str) -> bool:
     """TLOAD/TSTORE of a 4-bit tile by the target's rule (``target.four_bit_moves``); False where
     the element moves as any 1-byte one (the simulator's int4b_t: a byte each)."""
-    if tile.DType not in dtypes.FOUR_BIT or gt.DType != tile.DType:
-        return False
+    if not isinstance(tile, Tile) or not isinstance(gt, GlobalTensor) or tile.DType not in dtypes.FOUR_BIT \
+            or gt.DType != tile.DType:
+        return False                        # (_tile_gt_addrs judges the rest)
     t = core.target
     if t.four_bit_moves is None:
         raise PtoCheckError(f"{what} of a {tile.DType} tile: {_NO_FOUR_BIT[what]} (a static_assert; the "
@@ -242,8 +243,9 @@ def _cube_region(core, tile: Tile, gt: GlobalTensor) -> tuple[int, int] | None:
     every row (column) the tensor's shape spans -- Shape0*1*2*3 rows of VC elements (Shape0*1*2*4
     columns of VR) --, whatever the tile's valid rows (columns): that region, or None for any
     other load. Faults (the L1 bound) before building an index per element of a huge shape."""
-    if core.target.tload_mat != "cube_bursts" or tile.Loc != TileType.Mat or tile.DType in dtypes.FOUR_BIT:
-        return None
+    if core.target.tload_mat != "cube_bursts" or not isinstance(tile, Tile) or not isinstance(gt, GlobalTensor) \
+            or tile.Loc != TileType.Mat or tile.addr is None or tile.DType in dtypes.FOUR_BIT:
+        return None                         # (_tile_gt_addrs judges what is not a cube burst load)
     S = gt.shape.values
     if gt.layout.name == "ND" and tile.is_nd():
         region, pitch = (int(S[0]) * int(S[1]) * int(S[2]) * int(S[3]), tile.valid_col), tile.Cols
