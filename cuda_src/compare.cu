@@ -14,7 +14,8 @@
 // target's rule words; nothing of the NumPy semantics arrives but the tiles' addresses and
 // shapes. Tiles are plain row-major (base + (r * Cols + c) * size); the host sends no other. Pass
 // 0 checks every access and flags (rec[3] = 0) a read of bytes the call writes (the host runs
-// NumPy, which reads everything first); pass 1 computes and writes.
+// NumPy, which reads everything first) -- but a TSEL source that is dst itself, read element by
+// element before the same element is written; pass 1 computes and writes.
 #include "float_bits.cuh"
 
 enum {
@@ -139,6 +140,13 @@ PTO_DEV bool cp_overlap(i64 a, i64 n, i64 lo, i64 hi) { return a < hi && lo < a 
 // rise with (r, c) (row pitches > 0), so all lie in UB when its first and last do and none is
 // written by the call when their span misses [lo, hi); likewise the mask walks of TSEL (a flat
 // walk only while the mask tile's pitch covers its valid width). True: the loop notes nothing.
+// A TSEL / TSELS source that is dst itself (same address, row pitch and element size): each
+// element is read before the same element is written, as NumPy's read-everything-first gives.
+PTO_DEV bool cp_in_place(const i64 *P, int op, int s, int T) {
+    return op == CP_SELECT && T == P[CP_DSIZE] && P[s ? CP_S1 : CP_S0] == P[CP_DST]
+           && P[s ? CP_S1C : CP_S0C] == P[CP_DSTC];
+}
+
 PTO_DEV bool cp_spans_clean(const i64 *P, const Arena &U, int op, int T, bool two, i64 VR, i64 cols, i64 lanes,
                             i64 lo, i64 hi) {
     if (VR <= 0 || cols <= 0) return true;
@@ -146,7 +154,8 @@ PTO_DEV bool cp_spans_clean(const i64 *P, const Arena &U, int op, int T, bool tw
         const i64 base = P[s ? CP_S1 : CP_S0], rs = P[s ? CP_S1C : CP_S0C];
         if (rs <= 0) return false;
         const i64 last = base + ((VR - 1) * rs + cols - 1) * T;
-        if (!arena_ok(U, (u64)base, T) || !arena_ok(U, (u64)last, T) || cp_overlap(base, last + T - base, lo, hi))
+        if (!arena_ok(U, (u64)base, T) || !arena_ok(U, (u64)last, T)
+            || (!cp_in_place(P, op, s, T) && cp_overlap(base, last + T - base, lo, hi)))
             return false;
     }
     if (op != CP_SELECT) return true;
@@ -310,16 +319,17 @@ extern "C" __global__ void __launch_bounds__(1024) tile_compare(PTO_KERNEL_PARAM
                 continue;
             }
             if (cp_spans_clean(P, U, op, T, two, VR, cols, lanes, lo, hi)) continue;
+            const bool in0 = cp_in_place(P, op, 0, T), in1 = two && cp_in_place(P, op, 1, T);
             for (i64 r = 0; r < VR; ++r)
                 for (i64 c = 0; c < cols; ++c) {
                     const u64 e = (u64)(r * cols + c);
                     const i64 s0 = P[CP_S0] + (r * P[CP_S0C] + c) * T;
                     if (!arena_ok(U, (u64)s0, T)) fault_note(rec, fault_key(PHASE_TABLE, e), (u64)s0, 0);
-                    if (cp_overlap(s0, T, lo, hi)) rec[3] = 0;
+                    if (!in0 && cp_overlap(s0, T, lo, hi)) rec[3] = 0;
                     if (two) {
                         const i64 s1 = P[CP_S1] + (r * P[CP_S1C] + c) * T;
                         if (!arena_ok(U, (u64)s1, T)) fault_note(rec, fault_key(PHASE_TABLE, e), (u64)s1, 0);
-                        if (cp_overlap(s1, T, lo, hi)) rec[3] = 0;
+                        if (!in1 && cp_overlap(s1, T, lo, hi)) rec[3] = 0;
                     }
                     if (op == CP_SELECT) {
                         i64 ma;

@@ -20,7 +20,7 @@ V, RM = pto.TileType.Vec, pto.BLayout.RowMajor
 TYPES = ("int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64", "half", "bfloat16", "float32")
 
 
-def _run(target, backend, ub, call, T, mdt, VR, VC, mode, scal):
+def _run(target, backend, ub, call, T, mdt, VR, VC, mode, scal, in_place=False):
     cols = 256 // np.dtype(pto.dtypes.storage(pto.dtypes.as_dtype(T))).itemsize
     with pto.Core(target, backend) as core:
         core.write("ub", 0, ub)
@@ -29,7 +29,8 @@ def _run(target, backend, ub, call, T, mdt, VR, VC, mode, scal):
         mc = 32 if mdt == "uint8" else 8
         m = pto.Tile[V, getattr(pto, mdt), 4, mc, RM, VR, mc]()
         tmp = pto.Tile[V, pto.int32, 1, 8]()
-        for t, a in ((s0, 0x0), (s1, 0x1000), (d, 0x2000), (m, 0x3000), (tmp, 0x3800)):
+        at = {"TSEL": 0x1000, "TSELS": 0x0}.get(call, 0x2000) if in_place else 0x2000   # dst = its source
+        for t, a in ((s0, 0x0), (s1, 0x1000), (d, at), (m, 0x3000), (tmp, 0x3800)):
             pto.TASSIGN(t, a)
         try:
             if call == "TCMP":
@@ -68,3 +69,30 @@ def test_the_kernel_gives_the_numpy_bytes(target, call, monkeypatch, kernel_back
             cases += got["numpy"][0] == "ok"
     assert cases >= 5 and sum(ran) >= cases // 2, (cases, sum(ran))
 
+
+
+@pytest.mark.parametrize("target", ["cpu", "a2a3", "a5"])
+@pytest.mark.parametrize("call", ["TSEL", "TSELS"])
+def test_select_in_place_runs_the_kernel_with_the_numpy_bytes(target, call, monkeypatch, kernel_backend):
+    """TSEL(dst, mask, src0, dst) (the hash probe's form) and TSELS(dst, mask, dst, s): a source
+    that is dst itself is read element by element before that element is written, as NumPy's
+    read-everything-first gives: the kernel runs (no NumPy fallback) and gives NumPy's bytes."""
+    ran = []
+    real = K._launch
+    monkeypatch.setattr(K, "_launch", lambda core, w: ran.append(real(core, w)) or ran[-1])
+    rng = np.random.default_rng(40 + ["cpu", "a2a3", "a5"].index(target) * 2 + (call == "TSELS"))
+    cases = 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for _ in range(20):
+            T = str(rng.choice(TYPES))
+            size = np.dtype(pto.dtypes.storage(pto.dtypes.as_dtype(T))).itemsize
+            VR, VC = int(rng.integers(1, 5)), int(rng.integers(1, 256 // size + 1))
+            mdt = str(rng.choice(["uint8", "uint32"])) if target == "cpu" else "uint8"
+            scal = int(rng.choice([0, 1, 7])) if "int" in T else float(rng.choice([0.0, -0.0, np.nan, 1.5]))
+            ub = rng.integers(0, 256, 0x8000, dtype=np.uint8)
+            got = {be: _run(target, be, ub, call, T, mdt, VR, VC, pto.CmpMode.EQ, scal, in_place=True)
+                   for be in ("numpy", kernel_backend)}
+            assert got["numpy"] == got[kernel_backend], (target, call, T, VR, VC, mdt, scal)
+            cases += got["numpy"][0] == "ok"
+    assert cases >= 10 and sum(ran) >= cases, (cases, sum(ran))

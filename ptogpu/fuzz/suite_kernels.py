@@ -493,7 +493,7 @@ def overlaps(a, b, v, ix, y, y8):
     NumPy (its check pass: a read of bytes the call writes), beside the same calls in place or
     apart, which the kernels run: TADD with src1 one row into dst and in place, TMOV onto its own
     source shifted by 32 bytes, TCVT float32 -> int32 over its source's second half, TCMP into a
-    mask over src0's last row, TSORT32 with idx overlapping dst; on A5 also TMOV ND -> NZ over its
+    mask over src0's last row, TSEL with its mask inside dst, TSORT32 with idx overlapping dst; on A5 also TMOV ND -> NZ over its
     own source, TGATHERB into its own source, MGATHER<Elem> into a ColMajor tile, and TCMPS of 129
     half columns (its mask written in chunks of 128 columns). Every result stored."""
     G = _gt(pto.int32, 4, 64)
@@ -549,6 +549,17 @@ def overlaps(a, b, v, ix, y, y8):
             cp = pto.Tile[V, pto.int32, 1, 32]()
             pto.TASSIGN(cp, 0x200)
             pto.TMOV(cp, mm)
+        store()
+    for at in (0x300, 0x800):                        # TSEL: its mask inside dst's bytes, then apart
+        fresh()
+        d, s0 = pto.Tile[V, pto.int32, 4, 64](), pto.Tile[V, pto.int32, 4, 64]()
+        pto.TASSIGN(d, 0x0)
+        pto.TASSIGN(s0, 0x400)
+        m = pto.Tile[V, pto.uint8, 4, 32]()
+        pto.TASSIGN(m, at)
+        tmp = pto.Tile[V, pto.int32, 4, 64]()
+        pto.TASSIGN(tmp, 0xC00)
+        pto.TSEL(d, m, s0, d, tmp)
         store()
     for at in (0x100, 0x600):                        # TSORT32: idx over dst's second block, then apart
         fresh()
@@ -1022,7 +1033,7 @@ FUZZ = {
                       pair="a5@numpy:a5@native"),
     "overlaps": dict(inputs={"a": values(512, "int32", "small"), "b": values(256, "int32", "small"),
                              "v": values(64, "float32", "edges"), "ix": values(64, "uint32", "small")},
-                     outputs={"y": (18 * 256, pto.int32), "y8": (256, pto.int8)}, pair="a5@numpy:a5@native"),
+                     outputs={"y": (20 * 256, pto.int32), "y8": (256, pto.int8)}, pair="a5@numpy:a5@native"),
     "mov_relayouts": dict(inputs={"a": _bits(2 * 2048, "half")}, outputs={"y": (2 * 2048, pto.half)},
                           pair="a5@numpy:a5@native"),
     "mov_widths": dict(inputs={"a": _bits(256, "int16"), "b": _bits(256, "int16")},
