@@ -46,53 +46,44 @@ def _run(target, backend, ub, call, T, mdt, VR, VC, mode, scal, in_place=False):
         return "ok", core.read("ub", 0, 0x4000).tobytes()
 
 
-@pytest.mark.parametrize("target", ["cpu", "a2a3", "a5"])
-@pytest.mark.parametrize("call", ["TCMP", "TCMPS", "TSEL", "TSELS"])
-def test_the_kernel_gives_the_numpy_bytes(target, call, monkeypatch, kernel_backend):
+def _random_calls(target, call, kernel_backend, seed, n, in_place=False):
+    """``n`` random calls on both backends, compared; the cases that ran and the kernel's runs."""
     ran = []
     real = K._launch
-    monkeypatch.setattr(K, "_launch", lambda core, w: ran.append(real(core, w)) or ran[-1])
-    rng = np.random.default_rng(["cpu", "a2a3", "a5"].index(target) * 4 + ["TCMP", "TCMPS", "TSEL", "TSELS"].index(call))
+    rng = np.random.default_rng(seed)
     cases = 0
-    with warnings.catch_warnings():
+    with warnings.catch_warnings(), pytest.MonkeyPatch.context() as mp:
+        mp.setattr(K, "_launch", lambda core, w: ran.append(real(core, w)) or ran[-1])
         warnings.simplefilter("ignore")
-        for _ in range(40):
+        for _ in range(n):
             T = str(rng.choice(TYPES))
             size = np.dtype(pto.dtypes.storage(pto.dtypes.as_dtype(T))).itemsize
-            VR, VC = int(rng.integers(0, 5)), int(rng.integers(1, 256 // size + 1))
+            VR, VC = int(rng.integers(1 if in_place else 0, 5)), int(rng.integers(1, 256 // size + 1))
             mode = pto.CmpMode(int(rng.integers(0, 6)))
             mdt = str(rng.choice(["uint8", "uint32"])) if target == "cpu" else "uint8"
             scal = int(rng.choice([0, 1, 3, 7])) if "int" in T else float(rng.choice([0.0, -0.0, np.nan, 1.5, np.inf]))
             ub = rng.integers(0, 256, 0x8000, dtype=np.uint8)
-            got = {be: _run(target, be, ub, call, T, mdt, VR, VC, mode, scal) for be in ("numpy", kernel_backend)}
-            assert got["numpy"] == got[kernel_backend], (target, call, T, mode, VR, VC, mdt, scal)
+            got = {be: _run(target, be, ub, call, T, mdt, VR, VC, mode, scal, in_place)
+                   for be in ("numpy", kernel_backend)}
+            assert got["numpy"] == got[kernel_backend], (target, call, T, mode, VR, VC, mdt, scal, in_place)
             cases += got["numpy"][0] == "ok"
-    assert cases >= 5 and sum(ran) >= cases // 2, (cases, sum(ran))
+    return cases, sum(ran)
 
+
+@pytest.mark.parametrize("target", ["cpu", "a2a3", "a5"])
+@pytest.mark.parametrize("call", ["TCMP", "TCMPS", "TSEL", "TSELS"])
+def test_the_kernel_gives_the_numpy_bytes(target, call, kernel_backend):
+    seed = ["cpu", "a2a3", "a5"].index(target) * 4 + ["TCMP", "TCMPS", "TSEL", "TSELS"].index(call)
+    cases, ran = _random_calls(target, call, kernel_backend, seed, 40)
+    assert cases >= 5 and ran >= cases // 2, (cases, ran)
 
 
 @pytest.mark.parametrize("target", ["cpu", "a2a3", "a5"])
 @pytest.mark.parametrize("call", ["TSEL", "TSELS"])
-def test_select_in_place_runs_the_kernel_with_the_numpy_bytes(target, call, monkeypatch, kernel_backend):
+def test_select_in_place_runs_the_kernel_with_the_numpy_bytes(target, call, kernel_backend):
     """TSEL(dst, mask, src0, dst) (the hash probe's form) and TSELS(dst, mask, dst, s): a source
     that is dst itself is read element by element before that element is written, as NumPy's
     read-everything-first gives: the kernel runs (no NumPy fallback) and gives NumPy's bytes."""
-    ran = []
-    real = K._launch
-    monkeypatch.setattr(K, "_launch", lambda core, w: ran.append(real(core, w)) or ran[-1])
-    rng = np.random.default_rng(40 + ["cpu", "a2a3", "a5"].index(target) * 2 + (call == "TSELS"))
-    cases = 0
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        for _ in range(20):
-            T = str(rng.choice(TYPES))
-            size = np.dtype(pto.dtypes.storage(pto.dtypes.as_dtype(T))).itemsize
-            VR, VC = int(rng.integers(1, 5)), int(rng.integers(1, 256 // size + 1))
-            mdt = str(rng.choice(["uint8", "uint32"])) if target == "cpu" else "uint8"
-            scal = int(rng.choice([0, 1, 7])) if "int" in T else float(rng.choice([0.0, -0.0, np.nan, 1.5]))
-            ub = rng.integers(0, 256, 0x8000, dtype=np.uint8)
-            got = {be: _run(target, be, ub, call, T, mdt, VR, VC, pto.CmpMode.EQ, scal, in_place=True)
-                   for be in ("numpy", kernel_backend)}
-            assert got["numpy"] == got[kernel_backend], (target, call, T, VR, VC, mdt, scal)
-            cases += got["numpy"][0] == "ok"
-    assert cases >= 10 and sum(ran) >= cases, (cases, sum(ran))
+    cases, ran = _random_calls(target, call, kernel_backend, 40 + ["cpu", "a2a3", "a5"].index(target) * 2
+                               + (call == "TSELS"), 20, in_place=True)
+    assert cases >= 10 and ran >= cases, (cases, ran)
