@@ -327,3 +327,24 @@ def test_a_float4_tiles_codes_round_trip_on_a_core_of_n():
         pto.TASSIGN(t, 0)
         with pytest.raises(ValueError, match="4-bit code"):
             t.set(np.array([[3, 16]], np.uint8))
+
+
+@pytest.mark.parametrize("form", ["mat", "dn"])
+def test_a5_refuses_the_float4_moves_it_does_not_model(form):
+    """ptogpu moves A5's 4-bit tiles ND <-> RowMajor Vec only (TLoadVecND2ND / TStoreVecND); a
+    Mat tile or a DN tensor is a PtoCheckError naming that limit, and nothing moves."""
+    with pto.Core("a5", "numpy") as core:
+        src = typed(core, np.arange(64, dtype=np.uint8), E2M1)
+        if form == "mat":
+            t = pto.Tile[pto.TileType.Mat, E2M1, 16, 64]()
+            g = gt(E2M1, src, 2, 64, 64)
+        else:
+            t = pto.Tile[V, E2M1, 64, 2, pto.BLayout.ColMajor]()
+            g = pto.GlobalTensor[E2M1, pto.Shape[1, 1, 1, 2, 2], pto.Stride[1, 1, 1, 1, 2], pto.Layout.DN](src)
+        pto.TASSIGN(t, 0)
+        space = "l1" if form == "mat" else "ub"
+        before = core.read(space, 0, 64).copy()
+        for f, args in ((pto.TLOAD, (t, g)), (pto.TSTORE, (g, t))):
+            with pytest.raises(pto.PtoCheckError, match="ND <-> RowMajor Vec only"):
+                f(*args)
+        assert (core.read(space, 0, 64) == before).all()
