@@ -164,6 +164,9 @@ class Target:
     vec_layouts_pair: bool = True    # Vec TLOAD/TSTORE static_assert ND2ND / DN2DN / NZ2NZ (the NPUs'
                                      # tload_common.hpp / TStore checks); False: any of ND, DN, NZ with any
                                      # tile, each side addressed by its own layout (cpu/TLoad.hpp, TStore.hpp)
+    tload_nd2nz: bool = False        # TLOAD ND -> NZ (DN -> ZN) Mat tiles are nd2nz (dn2nz) bursts: each valid
+                                     # row's (column's) last C0 block past VC (VR) takes dma.nd2nz_tail
+                                     # (a2a3 tload_common.hpp:251-297, a5 TLoadCubeInstr multi_nd2nz)
     tload_mat: str | None = None     # TLOAD GM -> Mat ND2ND / DN2DN: None (the valid region) | "cube_bursts"
                                      # (A5 TLoadCubeND2ND / DN2DN: every row (column) the tensor's shape
                                      # spans, each burst right-padded to 32 bytes from the L1 pad register)
@@ -278,7 +281,7 @@ A2A3 = Target(
     name="a2a3",
     title="Atlas A2/A3 (scalar pipe + MTE2 DMA)",
     ub_bytes=192 * KiB, ub_usable=192 * KiB, l1_bytes=512 * KiB,
-    element_types=_INTEGRAL + ("half", "bfloat16", "float32", "int4"),
+    element_types=_INTEGRAL + ("half", "bfloat16", "float32", "int4"), tload_nd2nz=True,
     mgather=MGatherRules(
         checks="a2a3", dtypes=_NPU9, index_dtypes=("int32", "uint32"), default_mode=Coalesce.Row,
         index_bits=32, row_capacity="prod0_3", row_source="stride3", tile_offsets="full",
@@ -307,7 +310,7 @@ A5 = Target(
     ub_bytes=256 * KiB, ub_usable=216 * KiB, ub_assignable=256 * KiB, l1_bytes=512 * KiB,
     element_types=_INTEGRAL + ("half", "bfloat16", "float32", "hifloat8", "float8_e4m3", "float8_e5m2",
                                "float4_e2m1x2", "float4_e1m2x2"),
-    four_bit_moves="bytes", tload_mat="cube_bursts",
+    four_bit_moves="bytes", tload_mat="cube_bursts", tload_nd2nz=True,
     mgather=MGatherRules(
         checks="a5", dtypes=_A5_12, index_dtypes=("int32", "uint32"), default_mode=Coalesce.Row,
         index_bits=32, row_capacity="shape3", row_source="valid_cols", tile_offsets="plain",

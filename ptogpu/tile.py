@@ -282,6 +282,10 @@ class Tile(metaclass=TileMeta):
                 and cls.SFractalSize == 512)
 
     @classmethod
+    def is_zn(cls) -> bool:
+        return cls.isRowMajor and cls.SLayout == SLayout.ColMajor and cls.SFractalSize == 512
+
+    @classmethod
     def is_nd(cls) -> bool:
         return cls.isRowMajor and cls.SLayout == SLayout.NoneBox
 

@@ -289,3 +289,36 @@ def test_tload_tstore_take_a_tile_and_a_tensor_whatever_is_passed(target):
             for args in ((t, 5), (5, g), (None, None), (g, g)):
                 with pytest.raises(pto.PtoCheckError, match="takes a Tile and a GlobalTensor"):
                     f(*args)
+
+
+@pytest.mark.parametrize("target", NPU)
+@pytest.mark.parametrize("form", ["nd2nz", "dn2zn"])
+def test_npu_nz_mat_loads_zero_each_lines_last_c0_block(target, form):
+    """TLOAD ND -> NZ (DN -> ZN) Mat tiles are nd2nz (dn2nz) bursts of whole C0 blocks: each valid
+    row's (column's) last block past VC (VR) is written 0 (dma.nd2nz_tail), the rest of the tile
+    untouched."""
+    C0 = 8                                               # float32
+    with new_core(target) as core:
+        if form == "nd2nz":
+            T = pto.Tile[pto.TileType.Mat, pto.float32, 16, 16, CM, 3, 5, pto.SLayout.RowMajor, 512]
+            data = np.arange(1, 16, dtype=np.float32)
+            g = gm_tensor(core, data, pto.float32, 3, 5)
+        else:
+            T = pto.Tile[pto.TileType.Mat, pto.float32, 16, 16, RM, 5, 3, pto.SLayout.ColMajor, 512]
+            data = np.arange(1, 16, dtype=np.float32)
+            g = gm_tensor(core, data, pto.float32, 5, 3, pto.Layout.DN)
+        t = T()
+        pto.TASSIGN(t, 0)
+        pto.TLOAD(t, g)
+        got = core.read("l1", 0, 16 * 16 * 4).view(np.uint32)
+        sent = np.uint32(SENT * 0x01010101)
+        for r in range(16):
+            for c in range(16):
+                o = int(T.offsets(r, c))
+                if r < T.ValidRow and c < T.ValidCol:
+                    want = np.float32(data[r * 5 + c] if form == "nd2nz" else data[c * 5 + r]).view(np.uint32)
+                elif (form == "nd2nz" and r < 3 and c < C0) or (form == "dn2zn" and c < 3 and r < C0):
+                    want = 0                              # the last C0 block's tail
+                else:
+                    want = sent
+                assert got[o] == want, (r, c, hex(int(got[o])))

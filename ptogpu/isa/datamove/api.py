@@ -212,6 +212,8 @@ def TLOAD(tile: Tile, gt: GlobalTensor) -> None:
     put(a, vals)
     if cube is not None:
         _cube_pads(core, put, tile, cube)
+    if core.target.tload_nd2nz and tile.Loc == TileType.Mat:
+        _nd2nz_tail(core, put, tile, gt)
     if core.target.pad_values == "register" and tile.Loc == TileType.Vec \
             and ((gt.layout.name == "ND" and tile.is_nd()) or (gt.layout.name == "DN" and tile.is_dn())):
         bits = pads.npu_register_bits(type(tile))
@@ -285,6 +287,23 @@ def _cube_pads(core, put, tile: Tile, region: tuple[int, int]) -> None:
     put(tile.addr + tile.offsets(r, c) * size, np.broadcast_to(pads.npu_pad_element(type(tile), bits), r.shape))
     if own:
         reg.pad, reg.pad_set = 0, True
+
+
+def _nd2nz_tail(core, put, tile: Tile, gt: GlobalTensor) -> None:
+    """An ND -> NZ (DN -> ZN) Mat load is nd2nz (dn2nz) bursts of whole C0 blocks: each valid row's
+    (column's) last block past VC (VR) takes ``dma.nd2nz_tail`` (0), as MGATHER's GM -> L1
+    rows do (a2a3 tload_common.hpp:251-297)."""
+    nz, zn = gt.layout.name == "ND" and tile.is_nz(), gt.layout.name == "DN" and tile.is_zn()
+    tail = core.target.dma.nd2nz_tail
+    VR, VC, C0, size = tile.valid_row, tile.valid_col, tile.C0, tile.Element.itemsize
+    along, n = (VC, VR) if nz else (VR, VC)
+    end = -(-along // C0) * C0
+    if not (nz or zn) or tail is None or n == 0 or end == along:
+        return
+    line, k = np.meshgrid(np.arange(n, dtype=np.int64), np.arange(along, end, dtype=np.int64), indexing="ij")
+    r, c = (line, k) if nz else (k, line)
+    one = (int(tail) & ((1 << (8 * size)) - 1)).to_bytes(size, "little")
+    put(tile.addr + tile.offsets(r, c) * size, np.broadcast_to(np.frombuffer(one, tile.Element), r.shape))
 
 
 def _set_pad_register(core, tile: Tile, bits: int | None) -> None:
