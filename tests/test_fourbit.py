@@ -329,22 +329,40 @@ def test_a_float4_tiles_codes_round_trip_on_a_core_of_n():
             t.set(np.array([[3, 16]], np.uint8))
 
 
-@pytest.mark.parametrize("form", ["mat", "dn"])
-def test_a5_refuses_the_float4_moves_it_does_not_model(form):
-    """ptogpu moves A5's 4-bit tiles ND <-> RowMajor Vec only (TLoadVecND2ND / TStoreVecND); a
-    Mat tile or a DN tensor is a PtoCheckError naming that limit, and nothing moves."""
+def test_a5_refuses_the_float4_moves_it_does_not_model():
+    """ptogpu moves A5's 4-bit tiles ND <-> RowMajor and DN <-> ColMajor Vec only; a Mat tile is a
+    PtoCheckError naming that limit, and nothing moves."""
     with pto.Core("a5", "numpy") as core:
         src = typed(core, np.arange(64, dtype=np.uint8), E2M1)
-        if form == "mat":
-            t = pto.Tile[pto.TileType.Mat, E2M1, 16, 64]()
-            g = gt(E2M1, src, 2, 64, 64)
-        else:
-            t = pto.Tile[V, E2M1, 64, 2, pto.BLayout.ColMajor]()
-            g = pto.GlobalTensor[E2M1, pto.Shape[1, 1, 1, 2, 2], pto.Stride[1, 1, 1, 1, 2], pto.Layout.DN](src)
+        t = pto.Tile[pto.TileType.Mat, E2M1, 16, 64]()
+        g = gt(E2M1, src, 2, 64, 64)
         pto.TASSIGN(t, 0)
-        space = "l1" if form == "mat" else "ub"
-        before = core.read(space, 0, 64).copy()
+        before = core.read("l1", 0, 64).copy()
         for f, args in ((pto.TLOAD, (t, g)), (pto.TSTORE, (g, t))):
-            with pytest.raises(pto.PtoCheckError, match="ND <-> RowMajor Vec only"):
+            with pytest.raises(pto.PtoCheckError, match="DN <-> ColMajor Vec only"):
                 f(*args)
-        assert (core.read(space, 0, 64) == before).all()
+        assert (core.read("l1", 0, 64) == before).all()
+
+
+def test_a5_moves_float4_dn_columns_as_ceil_half_byte_bursts():
+    """TLoadVecDN2DN / TStoreVecDN: each valid column a burst of ceil(VR/2) bytes (an odd height's
+    boundary byte whole), GM columns ceil(Stride[4]/2) bytes apart, UB columns Rows/2; each load
+    burst followed by its filler to 32 bytes (its first byte: no PadVal); TSTORE the bytes back."""
+    raw = (np.arange(200) * 7 % 256 + 1).astype(np.uint8)
+    VR, VC, ST = 5, 3, 33                                   # GM column k at byte ceil(33/2) * k = 17k
+    with pto.Core("a5", "numpy") as core:
+        core.write("ub", 0, np.full(256, 0xEE, np.uint8))
+        t = pto.Tile[V, E2M1, 64, 4, pto.BLayout.ColMajor, -1, -1](VR, VC)
+        pto.TASSIGN(t, 0)
+        G = pto.GlobalTensor[E2M1, pto.Shape[1, 1, 1, VR, VC], pto.Stride[1, 1, 1, 1, ST], pto.Layout.DN]
+        pto.TLOAD(t, G(typed(core, raw, E2M1)))
+        ub = core.read("ub", 0, 128).reshape(4, 32)        # column c at c * 64/2 bytes
+        for c in range(VC):
+            assert ub[c, :3].tobytes() == raw[17 * c: 17 * c + 3].tobytes() and (ub[c, 3:] == raw[17 * c]).all()
+        assert (ub[VC:] == 0xEE).all()
+        out = typed(core, np.zeros(60, np.uint8), E2M1)
+        pto.TSTORE(G(out), t)
+        want = np.zeros(60, np.uint8)
+        for c in range(VC):
+            want[17 * c: 17 * c + 3] = raw[17 * c: 17 * c + 3]
+        assert core.read("gm", out.addr, 60).tobytes() == want.tobytes()
