@@ -81,6 +81,9 @@ NOT_RUN = {
     "mscatter.cu": "dispatch arms of element sizes and OOB modes per kernel, the 64-bit casts of hybrid "
                    "blocks (explanations ask them only on a divergence)",
     "tgather.cu": "the compare form's faults (its tiles are bound inside UB)",
+    "compare.cu": "the dispatch switches' default arms and pass 0's refusal of kinds, modes, sizes and walks "
+                  "outside the instantiations (the host sends none)",
+    "elementwise.cu": "the dispatch switch's default arm (pass 0 sends any other operation or kind to NumPy)",
     "host_shim.h": "the shim's error paths (a launch that cannot run)",
     "ref/mgather_ref.cuh": "ref_tile, the scalar image for GM of 2 GiB or more, Wrap of capacity 0 and a GM "
                            "smaller than one element (no campaign's engine runs them)",
