@@ -290,6 +290,23 @@ MUTATIONS = [
     ("cvt int sat", "cvt.cu",
      "    if (sat) return (u64)((double)xi < dlo ? (i64)dlo : (double)xi > dhi ? (i64)dhi : xi);",
      "    if (sat) return (u64)xi;"),
+    # the element-wise kernel's per-(operation, kind) loop: the last element of a many-row tile unwritten
+    ("elementwise rows last element", "elementwise.cu",
+     "            const u64 v = ew_apply_opk(OP, KD, P, a, b);\n            PTO_MEMCPY(d + c * T, &v, T);",
+     "            const u64 v = ew_apply_opk(OP, KD, P, a, b);\n"
+     "            if (!(r == VR - 1 && c == VC - 1 && VC > 3)) PTO_MEMCPY(d + c * T, &v, T);"),
+    # ... its span check: a source that shares dst's bytes runs in the kernel (NumPy reads all first)
+    ("elementwise spans overlap", "elementwise.cu",
+     "        if (!same && base < hi && lo < end) return false;",
+     "        (void)same;"),
+    # the NPUs' TCMP mask rows per (kind, mode): one lane's bit lost
+    ("compare npu rows lane", "compare.cu",
+     "            if (cp_compare(M, K, x, y, false)) row[c / 8] |= (u8)(1u << (c % 8));",
+     "            if (cp_compare(M, K, x, y, false) && c != 9) row[c / 8] |= (u8)(1u << (c % 8));"),
+    # TSEL's pass 0 at a glance: the mask walk's span not checked against dst's bytes
+    ("compare select mask span", "compare.cu",
+     "    if (op != CP_SELECT) return true;",
+     "    return true;"),
     # TCMP on A5's uint64: LT as LE
     ("compare u64 lt", "compare.cu",
      "        case CMP_LT: return xb < yb;",
