@@ -96,7 +96,8 @@ PTO_EXPORT(tile_move)
 
 // ---- A5's relayouts ------------------------------------------------------------------------
 enum {
-    MP_FORM = 0, MP_T, MP_SSPACE, MP_S, MP_SR, MP_SC, MP_SVR, MP_DSPACE, MP_D, MP_DR, MP_DVR, MP_DVC, MP_WORDS
+    MP_FORM = 0, MP_T, MP_SSPACE, MP_S, MP_SR, MP_SC, MP_SVR, MP_DSPACE, MP_D, MP_DR, MP_DVR, MP_DVC, MP_ROW_PLUS_ONE,
+    MP_WORDS
 };
 enum { MP_NZ = 0, MP_ZN, MP_FLAT, MP_NZ_BURSTS };
 
@@ -121,7 +122,9 @@ PTO_DEV void mp_unit(const i64 *P, i64 k, i64 *sa, i64 *da) {
     const i64 T = P[MP_T], C0 = 32 / T;
     switch ((int)P[MP_FORM]) {
     case MP_NZ: {
-        const i64 r = k / P[MP_DVC], c = k % P[MP_DVC], V = (P[MP_DVR] + 15) / 16 * 16;
+        // V: the column blocks' rows, ceil16(valid rows), one more for a CompactMode::RowPlusOne dst
+        // (a5/TMov.hpp:517-520: isOptForConflict)
+        const i64 r = k / P[MP_DVC], c = k % P[MP_DVC], V = (P[MP_DVR] + 15) / 16 * 16 + P[MP_ROW_PLUS_ONE];
         *sa = P[MP_S] + (r * P[MP_SC] + c) * T;
         *da = P[MP_D] + ((c / C0) * V * C0 + r * C0 + c % C0) * T;
         return;

@@ -330,8 +330,8 @@ def test_a_float4_tiles_codes_round_trip_on_a_core_of_n():
 
 
 def test_a5_refuses_the_float4_moves_it_does_not_model():
-    """ptogpu moves A5's 4-bit tiles ND <-> RowMajor and DN <-> ColMajor Vec only; a Mat tile is a
-    PtoCheckError naming that limit, and nothing moves."""
+    """ptogpu moves A5's 4-bit tiles ND <-> RowMajor, DN <-> ColMajor and NZ <-> NZ Vec only; a Mat
+    tile is a PtoCheckError naming that limit, and nothing moves."""
     with pto.Core("a5", "numpy") as core:
         src = typed(core, np.arange(64, dtype=np.uint8), E2M1)
         t = pto.Tile[pto.TileType.Mat, E2M1, 16, 64]()
@@ -339,7 +339,7 @@ def test_a5_refuses_the_float4_moves_it_does_not_model():
         pto.TASSIGN(t, 0)
         before = core.read("l1", 0, 64).copy()
         for f, args in ((pto.TLOAD, (t, g)), (pto.TSTORE, (g, t))):
-            with pytest.raises(pto.PtoCheckError, match="DN <-> ColMajor Vec only"):
+            with pytest.raises(pto.PtoCheckError, match="NZ <-> NZ Vec only"):
                 f(*args)
         assert (core.read("l1", 0, 64) == before).all()
 

@@ -60,6 +60,10 @@ def test_the_kernel_gives_the_numpy_bytes(target, monkeypatch, kernel_backend):
 def _relayout(backend, ub, T, form, shapes):
     (sr, sc, svr, svc), (dr, dc, dvr, dvc) = shapes
     CM, NB, SR, SC = pto.BLayout.ColMajor, pto.SLayout.NoneBox, pto.SLayout.RowMajor, pto.SLayout.ColMajor
+    plus1 = form == "nz_plus1"           # a CompactMode::RowPlusOne dst of one more row (a5/TMov.hpp:517-520)
+    form = "nz" if plus1 else form
+    dr += plus1
+    compact = pto.CompactMode.RowPlusOne if plus1 else pto.CompactMode.Null
     src_bl, src_sl, dst_bl, dst_sl, loc = {"nz": (RM, NB, CM, SR, V), "zn": (RM, NB, RM, SC, V),
                                            "flat": (RM, NB, CM, SR, pto.TileType.Mat),
                                            "nz_bursts": (CM, SR, CM, SR, pto.TileType.Mat)}[form]
@@ -67,7 +71,7 @@ def _relayout(backend, ub, T, form, shapes):
         core.write("ub", 0, ub)
         core.write("l1", 0, ub[::-1].copy())
         src = pto.Tile[V, T, sr, sc, src_bl, -1, -1, src_sl](svr, svc)
-        dst = pto.Tile[loc, T, dr, dc, dst_bl, -1, -1, dst_sl](dvr, dvc)
+        dst = pto.Tile[loc, T, dr, dc, dst_bl, -1, -1, dst_sl, 512, pto.PadValue.Null, compact](dvr, dvc)
         pto.TASSIGN(src, 0x0)
         pto.TASSIGN(dst, 0x4000 if loc == V else 0x100)
         try:
@@ -77,13 +81,14 @@ def _relayout(backend, ub, T, form, shapes):
         return "ok", core.read("ub", 0, 0x8000).tobytes(), core.read("l1", 0, 0x8000).tobytes()
 
 
-@pytest.mark.parametrize("form", ["nz", "zn", "flat", "nz_bursts"])
+@pytest.mark.parametrize("form", ["nz", "nz_plus1", "zn", "flat", "nz_bursts"])
 def test_a5_relayouts_give_the_numpy_bytes(form, monkeypatch, kernel_backend):
-    """A5's ND -> NZ and ND -> ZN (UB) and Vec -> Mat (L1, flat and NZ bursts) as tile_move_map."""
+    """A5's ND -> NZ (and into a RowPlusOne tile) and ND -> ZN (UB) and Vec -> Mat (L1, flat and
+    NZ bursts) as tile_move_map."""
     ran = []
     real = K.run_map
     monkeypatch.setattr(K, "run_map", lambda *a: ran.append(real(*a)) or ran[-1])
-    rng = np.random.default_rng(["nz", "zn", "flat", "nz_bursts"].index(form) + 40)
+    rng = np.random.default_rng(["nz", "zn", "flat", "nz_bursts", "nz_plus1"].index(form) + 40)
     cases = 0
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

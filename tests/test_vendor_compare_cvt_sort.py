@@ -114,16 +114,17 @@ def rng(*key) -> np.random.RandomState:
     return np.random.RandomState((SEED + zlib.crc32("/".join(map(str, key)).encode())) % (2 ** 32))
 
 
-def tile(dt, rows, cols, vr=None, vc=None, addr=None, *, bl=RM, sl=NB, loc=V, static=False):
-    """``Tile<loc, dt, rows, cols, bl, -1, -1, sl>(vr, vc)`` (or, static=True, the static valid
-    ``Tile<loc, dt, rows, cols, bl, vr, vc, sl>``), TASSIGNed to addr."""
+def tile(dt, rows, cols, vr=None, vc=None, addr=None, *, bl=RM, sl=NB, loc=V, static=False,
+         compact=pto.CompactMode.Null):
+    """``Tile<loc, dt, rows, cols, bl, -1, -1, sl[, 512, Null, compact]>(vr, vc)`` (or, static=True,
+    the static valid ``Tile<loc, dt, rows, cols, bl, vr, vc, sl>``), TASSIGNed to addr."""
     vr = rows if vr is None else vr
     vc = cols if vc is None else vc
     et = T[dt][0]
     if static:
-        t = pto.Tile[loc, et, rows, cols, bl, vr, vc, sl]()
+        t = pto.Tile[loc, et, rows, cols, bl, vr, vc, sl, 512, pto.PadValue.Null, compact]()
     else:
-        t = pto.Tile[loc, et, rows, cols, bl, -1, -1, sl](vr, vc)
+        t = pto.Tile[loc, et, rows, cols, bl, -1, -1, sl, 512, pto.PadValue.Null, compact](vr, vc)
     if addr is not None:
         pto.TASSIGN(t, addr)
     return t
@@ -1145,11 +1146,10 @@ def test_tmov_a5_nd2zn(case):
 A5_UB2L1 = [("a5", f"case{i + 1}", t, r, c, e) for i, (t, r, c, e) in enumerate(
     (("half", 16, 32, 17), ("half", 64, 256, 65), ("float", 48, 72, 48), ("float", 96, 8, 97), ("int8", 32, 512, 32),
      ("int8", 64, 96, 64)))]
-UB2L1_XFAIL = {(c[0], c[1]): (
-    "ptogpu has no CompactMode::RowPlusOne for the tmp tile: the vendor's ND -> NZ TMOV then steps its column "
-    "blocks ceil16(VR)+1 rows apart (a5/TMov.hpp:517-520), ptogpu's Rows apart, so the NZ -> L1 bursts "
-    "(TExtract.hpp:416-421, emulated) move other bytes", AssertionError) for c in A5_UB2L1
-    if c[5] > c[3] and c[4] > 32 // isz(c[2])}   # (one column block: the stride never shows)
+UB2L1_XFAIL: dict = {}
+"""(Cases 1, 2 and 4 declare the tmp tile CompactMode::RowPlusOne: A5's ND -> NZ TMOV then steps its
+column blocks ceil16(VR)+1 rows apart, a5/TMov.hpp:517-520, which the NZ -> L1 bursts read back;
+strict xfails until tiles took their CompactMode.)"""
 
 
 @pytest.mark.parametrize("case", params(A5_UB2L1, UB2L1_XFAIL))
@@ -1162,7 +1162,8 @@ def test_tmov_a5_ub2l1(case):
     golden = x.reshape(R // 16, 16, C // c0, c0).transpose(2, 0, 1, 3).reshape(-1)
     with pto.Core(target, "numpy") as core:
         src = tile(t, R, C, addr=0x0)
-        tmp = tile(t, extra, C, R, C, addr=0x10000, bl=CM, sl=SR)   # (RowPlusOne not expressible)
+        tmp = tile(t, extra, C, R, C, addr=0x10000, bl=CM, sl=SR,
+                   compact=pto.CompactMode.RowPlusOne if extra > R else pto.CompactMode.Null)
         mat = tile(t, R, C, addr=0x0, bl=CM, sl=SR, loc=M)
         tload(core, src.addr, C, x)
         pto.TMOV(tmp, src)

@@ -36,10 +36,10 @@ sub-tensor edge falls on a byte, so the golden is the input's bytes either nibbl
 The mat2gm kernels chain TLOAD and TSTORE by an ``Event<Op::TLOAD, Op::TSTORE_MAT>``: here, one after
 the other.
 
-Strict xfail (ptogpu refuses what the vendor's C++ does): A5's ``fp4case1`` (NZ): ptogpu moves
-4-bit tiles ND <-> RowMajor and DN <-> ColMajor Vec only, a PtoCheckError in the kernel's TLOAD;
-A5 moves float4 NZ2NZ as b8 bursts with the offsets halved (see ``XFAIL``). (``fp4case3``, DN, was
-one until ptogpu moved float4 DN2DN by columns.)
+No xfail: A5's ``fp4case1`` (NZ) and ``fp4case3`` (DN) were strict xfails (ptogpu refused the
+float4 NZ2NZ and DN2DN moves A5 makes as b8 bursts with the offsets halved: a5/TLoad.hpp:81-124,
+register/tload_common.hpp:74-121, a5/TStore.hpp:239-287, register/tstore_common.hpp:305-344)
+until it modelled them.
 
 Not ported: the other TSTORE forms, in their own dirs, not in the four above -- Acc (L0C) to GM
 (``tstore_acc2gm`` of cpu, a2a3, a5), the quantised / relu forms (cpu ``tstore_quant``) and ConvTile
@@ -120,14 +120,7 @@ MAT = {   # tests/npu/a2a3/src/st/testcase/tstore_mat2gm/main.cpp:92-118 (TStore
     "case_nz3": "2 int8_t 1 16 32 16 32 1 32 32 16 32", "case_nz4": "2 bf16 2 4 5 16 16 7 7 7 16 16",
 }
 
-XFAIL = {
-    ("a5", "fp4case1"): ("ptogpu moves 4-bit tiles ND <-> RowMajor and DN <-> ColMajor Vec only "
-                         "(isa/datamove/api.py _four_bit: a PtoCheckError in the kernel's TLOAD); A5 moves "
-                         "them NZ2NZ too: a5/TLoad.hpp:540 -> register/tload_common.hpp:74-121 "
-                         "(TLoadVecNZ2NZ, IsFP4 at 89) and register/tstore_common.hpp:305-344 (TStoreVecNZ; "
-                         "static_assert 315 admits float4 with Shape4 == 64), the fp4 offsets halved, one b8 "
-                         "burst per Shape1 column block", PtoCheckError),
-}
+XFAIL: dict = {}
 
 
 def params(target, cases):

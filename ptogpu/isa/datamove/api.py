@@ -159,24 +159,33 @@ def _four_bit(core, tile: Tile, gt: GlobalTensor, what: str) -> bool:
             acc[dst][1](tile.addr + np.arange(tile.nbytes, dtype=np.int64), pads.cpu_fill(type(tile), core.quirks))
         nibbles.write(*acc[dst], base[dst], off[dst], codes)
         return True
-    # "bytes" (A5 TLoadVecND2ND / TStoreVecND, and DN2DN / TStoreVecDN by columns): each valid row
-    # (column) is a burst of ceil(VC/2) (ceil(VR/2)) bytes; GM bursts ceil(Stride[3]/2)
-    # (ceil(Stride[4]/2)) bytes apart, dims 1-2 ceil(Stride/2), dim 0 Stride[0] >> 1; UB bursts
-    # Cols/2 (Rows/2) apart
-    nd = gt.layout.name == "ND" and tile.is_nd()
-    if tile.Loc != TileType.Vec or not (nd or (gt.layout.name == "DN" and tile.is_dn())):
-        raise PtoCheckError(f"{what} of a {tile.DType} tile: ptogpu moves 4-bit tiles ND <-> RowMajor and "
-                            "DN <-> ColMajor Vec only", rule=f"{what}: 4-bit element types", target=t.name)
+    # "bytes" (A5 TLoadVecND2ND / TStoreVecND, DN2DN / TStoreVecDN, NZ2NZ / TStoreVecNZ): b8 bursts,
+    # the fp4 offsets halved (GetByteSize: ceil(n/2); dim 0: Stride[0] >> 1). ND (DN): each valid row
+    # (column) a burst of ceil(VC/2) (ceil(VR/2)) bytes, GM bursts ceil(Stride[3]/2) (ceil(Stride[4]/2))
+    # bytes apart, dims 1-2 ceil(Stride/2), UB bursts Cols/2 (Rows/2) apart. NZ: each 64-element column
+    # block a burst of VR * 32 bytes, GM blocks ceil(Stride[1]/2) apart, UB blocks Rows * 32.
     VR, VC = tile.valid_row, tile.valid_col
     S, St = gt.shape.values, gt.stride.values
-    n, along, pitch, inner = (VR, VC, tile.Cols, 3) if nd else (VC, VR, tile.Rows, 4)
-    b = np.arange(n, dtype=np.int64)
-    i_in, i2 = b % S[inner], (b // S[inner]) % S[2]
-    i1, i0 = (b // (S[inner] * S[2])) % S[1], b // (S[inner] * S[2] * S[1])
     ceil = lambda v: (int(v) + 1) >> 1                                          # noqa: E731 (GetByteSize)
-    gm_burst = gt.addr + (i0 * int(St[0])) // 2 + i1 * ceil(St[1]) + i2 * ceil(St[2]) + i_in * ceil(St[inner])
-    j = np.arange((along + 1) // 2, dtype=np.int64)
-    addr = {"gm": gm_burst[:, None] + j, tile.space: tile.addr + b[:, None] * (pitch // 2) + j}
+    lay = gt.layout.name
+    if tile.Loc == TileType.Vec and lay == "NZ" and tile.is_nz():
+        b = np.arange(int(S[0]) * int(S[1]), dtype=np.int64)
+        i0, i1 = b // S[1], b % S[1]
+        gm_burst = gt.addr + (i0 * int(St[0])) // 2 + i1 * ceil(St[1])
+        ub_burst, nbytes = tile.addr + b * (tile.Rows * 32), VR * 32
+    elif tile.Loc == TileType.Vec and ((lay == "ND" and tile.is_nd()) or (lay == "DN" and tile.is_dn())):
+        nd = lay == "ND"
+        n, along, pitch, inner = (VR, VC, tile.Cols, 3) if nd else (VC, VR, tile.Rows, 4)
+        b = np.arange(n, dtype=np.int64)
+        i_in, i2 = b % S[inner], (b // S[inner]) % S[2]
+        i1, i0 = (b // (S[inner] * S[2])) % S[1], b // (S[inner] * S[2] * S[1])
+        gm_burst = gt.addr + (i0 * int(St[0])) // 2 + i1 * ceil(St[1]) + i2 * ceil(St[2]) + i_in * ceil(St[inner])
+        ub_burst, nbytes = tile.addr + b * (pitch // 2), (along + 1) // 2
+    else:
+        raise PtoCheckError(f"{what} of a {tile.DType} tile: ptogpu moves 4-bit tiles ND <-> RowMajor, DN <-> "
+                            "ColMajor and NZ <-> NZ Vec only", rule=f"{what}: 4-bit element types", target=t.name)
+    j = np.arange(nbytes, dtype=np.int64)
+    addr = {"gm": gm_burst[:, None] + j, tile.space: ub_burst[:, None] + j}
     core.arena(src).check_many(addr[src], 1, f"{what} read", t.name, code=F_OTHER)
     core.arena(dst).check_many(addr[dst], 1, f"{what} write", t.name, code=F_DST)
     got = acc[src][0](addr[src])

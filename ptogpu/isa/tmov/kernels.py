@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ...backend import kernel_ok
 from ...backend.kernels import ParamBlock, all_clean, enum, launch_on, use_kernels
-from ...enums import SLayout, TileType
+from ...enums import CompactMode, SLayout, TileType
 from ...lowering.tiles import K, SPACES
 from ..tcvt import kernels as cvt
 
@@ -64,7 +64,8 @@ def run_map(core, dst, src, form: str) -> bool:
         return False
     p = ParamBlock(F, "MP_", FORM=enum(F, MAP_FORMS[form]), T=dst.Element.itemsize, SSPACE=K[SPACES[src.space]],
                    S=src.addr, SR=src.Rows, SC=src.Cols, SVR=src.valid_row, DSPACE=K[SPACES[dst.space]], D=dst.addr,
-                   DR=dst.Rows, DVR=dst.valid_row, DVC=dst.valid_col)
+                   DR=dst.Rows, DVR=dst.valid_row, DVC=dst.valid_col,
+                   ROW_PLUS_ONE=int(dst.Compact == CompactMode.RowPlusOne))
     if not all_clean(launch_on(core, "tile_move_map", p.words, passes=1, writes=())):
         return False
     launch_on(core, "tile_move_map", p.words, passes=2, writes=(dst.space,))

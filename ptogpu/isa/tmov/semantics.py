@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...enums import CompactMode
 from ...errors import F_DST, F_OTHER
 from ...semantics.tile_moves import grid
 from ..tcvt.semantics import convert, u
@@ -53,11 +54,12 @@ def bursts(core, dst, src) -> None:
 def vregs(core, dst, src) -> None:
     """a5/TMov.hpp:641-667: min(valid) rows and columns, exactly VC elements a row at RowStride,
     both pointers typed as dst's element type (a bit copy); ND -> NZ (495-543): element (r, c) to
-    (c / C0) * V * C0 + r * C0 + c % C0 with V = ceil16(dst's valid rows), src's valid rows only."""
+    (c / C0) * V * C0 + r * C0 + c % C0 with V = ceil16(dst's valid rows) (+1 for a RowPlusOne
+    dst), src's valid rows only."""
     T = dst.Element.itemsize
     if dst.isRowMajor is False and dst.SLayout.name == "RowMajor" and src.isRowMajor and src.SLayout.name == "NoneBox":
         C0 = 32 // T
-        V = -(-dst.valid_row // 16) * 16
+        V = -(-dst.valid_row // 16) * 16 + (dst.Compact == CompactMode.RowPlusOne)   # (517-520: isOptForConflict)
         r, c = grid(src.valid_row, dst.valid_col)
         sa = src.addr + (r * src.Cols + c) * T
         da = dst.addr + ((c // C0) * V * C0 + r * C0 + c % C0) * T
