@@ -313,8 +313,8 @@ MUTATIONS = [
      "        case CMP_LT: return xb <= yb;"),
     # A5's TMOV ND -> NZ: the fractal column's row count from dst's valid rows, not rounded up to 16
     ("tmov nz rows", "tmov.cu",
-     "const i64 r = k / P[MP_DVC], c = k % P[MP_DVC], V = (P[MP_DVR] + 15) / 16 * 16;",
-     "const i64 r = k / P[MP_DVC], c = k % P[MP_DVC], V = P[MP_DVR];"),
+     "const i64 r = k / P[MP_DVC], c = k % P[MP_DVC], V = (P[MP_DVR] + 15) / 16 * 16 + P[MP_ROW_PLUS_ONE];",
+     "const i64 r = k / P[MP_DVC], c = k % P[MP_DVC], V = P[MP_DVR] + P[MP_ROW_PLUS_ONE];"),
     # ... ND -> ZN: source rows Cols apart, not VC
     ("tmov zn source rows", "tmov.cu",
      "*sa = P[MP_S] + ((kf * C0 + i) * P[MP_DVC] + nf * 16 + j) * T;",
@@ -564,8 +564,8 @@ PY_MUTATIONS = [
      "    n = VC * T\n    r, b = grid(VR, n)"),
     # A5's TMOV ND -> NZ fractal columns of dst's valid rows, not rounded up to 16, in the NumPy semantics
     ("py tmov nz rows", "ptogpu/isa/tmov/semantics.py",
-     "        V = -(-dst.valid_row // 16) * 16\n",
-     "        V = dst.valid_row\n"),
+     "        V = -(-dst.valid_row // 16) * 16 + (dst.Compact == CompactMode.RowPlusOne)",
+     "        V = dst.valid_row + (dst.Compact == CompactMode.RowPlusOne)"),
     # TSORT32's order ascending in the NumPy semantics
     ("py sort32 ascending", "ptogpu/isa/sort/semantics.py",
      "    neg = np.where(nan, 0.0, -vals)",
