@@ -170,8 +170,8 @@ class Target:
     tload_mat: str | None = None     # TLOAD GM -> Mat ND2ND / DN2DN: None (the valid region) | "cube_bursts"
                                      # (A5 TLoadCubeND2ND / DN2DN: every row (column) the tensor's shape
                                      # spans, each burst right-padded to 32 bytes from the L1 pad register)
-    pad_values: str = "register"     # what TLOAD writes for a tile's PadVal (isa/datamove/pads.py): "limits"
-                                     # (the simulator: numeric_limits, the whole tile) | "register" (the
+    pad_values: str = "register"     # what TLOAD writes for a tile's PadVal (isa/datamove/semantics_pads.py):
+                                     # "limits" (the simulator: numeric_limits, the whole tile) | "register" (the
                                      # NPUs: GetPadValue into the pad register, each burst's 32-byte filler)
     auto_fill: str = "keep"          # a tile placed automatically holds: "zero" (the simulator's fresh buffer) |
                                      # "keep" (what the space held)
