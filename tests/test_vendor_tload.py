@@ -61,6 +61,7 @@ import numpy as np
 import pytest
 
 import ptogpu as pto
+from vendor_common import assert_same_bytes
 from ptogpu.errors import PtoCheckError
 
 V, M = pto.TileType.Vec, pto.TileType.Mat
@@ -141,15 +142,6 @@ def put(core, elems: np.ndarray, t):
     if t in FP4:
         return core.gm_put(pack(elems)).cast(T[t][0])
     return core.gm_put(np.ascontiguousarray(elems).reshape(-1))
-
-
-def assert_bytes(got, golden, what: str) -> None:
-    got = np.ascontiguousarray(got).reshape(-1).view(np.uint8)
-    want = np.ascontiguousarray(golden).reshape(-1).view(np.uint8)
-    assert got.size == want.size, f"{what}: {got.size} bytes compared, golden has {want.size}"
-    bad = np.flatnonzero(got != want)
-    assert bad.size == 0, (f"{what}: {bad.size} of {want.size} bytes differ; first at byte {bad[0]}: "
-                           f"got {got[bad[:8]].tolist()} want {want[bad[:8]].tolist()}")
 
 
 def params(target, cases, xfails, at=1):
@@ -264,7 +256,7 @@ def test_tload_cpu(case):
             n = min(tile.nbytes, golden.size)    # out[i] = vecTile.data()[i] into a memset-0 buffer
             got = np.zeros(golden.size, np.uint8)
             got[:n] = core.read("ub", 0, n)
-        assert_bytes(got, golden, f"cpu {name} ({lay.name} tensor)")
+        assert_same_bytes(got, golden, f"cpu {name} ({lay.name} tensor)")
 
 
 # ============================================================================================
@@ -316,7 +308,7 @@ def test_tload_npu(case):
             pto.TLOAD(tile, g)
             pto.TSTORE(d, tile_p)
         got = core.read("gm", out.addr, golden.nbytes)
-    assert_bytes(got, golden, f"{target} {name}")
+    assert_same_bytes(got, golden, f"{target} {name}")
 
 
 # ============================================================================================
@@ -427,4 +419,4 @@ def test_tload_l1_a5(case):
         out = core.gm_alloc(ub_r * ub_c, et)
         pto.TSTORE(gt(et, out, (1, 1, 1, ub_r, ub_c), (ub_r * ub_c,) * 3 + (ub_c, 1)), ub)
         got = core.read("gm", out.addr, nbytes)
-    assert_bytes(got, golden, f"a5 {name}")
+    assert_same_bytes(got, golden, f"a5 {name}")

@@ -41,6 +41,7 @@ import numpy as np
 import pytest
 
 import ptogpu as pto
+from vendor_common import assert_same_bytes
 
 M = pto.TileType.Mat
 RM, CM = pto.BLayout.RowMajor, pto.BLayout.ColMajor
@@ -139,15 +140,6 @@ def cbuf_to_gm(l1: np.ndarray, n_burst: int, len_burst: int, l1_gap: int) -> np.
     return blocks[idx].reshape(-1)
 
 
-def assert_bytes(got, golden, what: str) -> None:
-    got = np.ascontiguousarray(got).reshape(-1).view(np.uint8)
-    want = np.ascontiguousarray(golden).reshape(-1).view(np.uint8)
-    assert got.size == want.size, f"{what}: {got.size} bytes compared, golden has {want.size}"
-    bad = np.flatnonzero(got != want)
-    assert bad.size == 0, (f"{what}: {bad.size} of {want.size} bytes differ; first at byte {bad[0]}: "
-                           f"got {got[bad[:8]].tolist()} want {want[bad[:8]].tolist()}")
-
-
 @pytest.mark.parametrize("case", params())
 def test_tload_gm2mat_a2a3(case):
     name, fmt, t, g, w = case
@@ -185,4 +177,4 @@ def test_tload_gm2mat_a2a3(case):
         pto.TLOAD(tile, gt)
         l1 = core.read("l1", 0, align(nbytes, 32))
     out = cbuf_to_gm(l1, *burst)
-    assert_bytes(out[:golden.nbytes], golden, f"a2a3 {name}")
+    assert_same_bytes(out[:golden.nbytes], golden, f"a2a3 {name}")

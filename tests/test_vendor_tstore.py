@@ -54,6 +54,7 @@ import pytest
 
 import ptogpu as pto
 from ptogpu.errors import PtoCheckError
+from vendor_common import assert_same_bytes
 
 V, M = pto.TileType.Vec, pto.TileType.Mat
 RM, CM = pto.BLayout.RowMajor, pto.BLayout.ColMajor
@@ -189,24 +190,16 @@ def run_kernel(target: str, loc, t: str, fmt: int, S, W, inp: np.ndarray) -> np.
         return core.read("gm", out.addr, inp.size)
 
 
-def assert_bytes(got, golden, what: str) -> None:
-    got, want = np.asarray(got, np.uint8).reshape(-1), np.asarray(golden, np.uint8).reshape(-1)
-    assert got.size == want.size, f"{what}: {got.size} bytes compared, golden has {want.size}"
-    bad = np.flatnonzero(got != want)
-    assert bad.size == 0, (f"{what}: {bad.size} of {want.size} bytes differ; first at byte {bad[0]}: "
-                           f"got {got[bad[:8]].tolist()} want {want[bad[:8]].tolist()}")
-
-
 @pytest.mark.parametrize("target,name,fmt,t,S,W", params("cpu", CPU) + params("a2a3", A2A3) + params("a5", A5))
 def test_tstore_vec(target, name, fmt, t, S, W):
     inp, golden = vendor_data(f"{target}/{name}", t, fmt, S, W)
     assert inp.size == int(np.prod(W)) * TYPES[t][2] // (2 if TYPES[t][1] is None else 1)   # dataSize
     got = run_kernel(target, V, t, fmt, S, W, inp)
-    assert_bytes(got, golden, f"{target} TStoreTest.{name}")
+    assert_same_bytes(got, golden, f"{target} TStoreTest.{name}")
 
 
 @pytest.mark.parametrize("target,name,fmt,t,S,W", params("a2a3", MAT))
 def test_tstore_mat2gm(target, name, fmt, t, S, W):
     inp, golden = vendor_data(f"{target}/mat/{name}", t, fmt, S, W)
     got = run_kernel(target, M, t, fmt, S, W, inp)
-    assert_bytes(got, golden, f"{target} TStoreMat2GMTest.{name}")
+    assert_same_bytes(got, golden, f"{target} TStoreMat2GMTest.{name}")

@@ -33,3 +33,13 @@ def result_cmp(golden, got, eps: float, what: str) -> None:
     assert int(err.sum()) <= threshold and zeros <= 1000, (
         f"{what}: ResultCmp(eps={eps}) {int(err.sum())} errors > {threshold} (first at "
         f"{int(np.flatnonzero(err)[0]) if err.any() else -1}), {zeros} zeros")
+
+
+def assert_same_bytes(got, golden, what: str) -> None:
+    """Byte for byte over the whole compared buffer (the ports that compare raw memory images)."""
+    got = np.ascontiguousarray(got).reshape(-1).view(np.uint8)
+    want = np.ascontiguousarray(golden).reshape(-1).view(np.uint8)
+    assert got.size == want.size, f"{what}: {got.size} bytes compared, golden has {want.size}"
+    bad = np.flatnonzero(got != want)
+    assert bad.size == 0, (f"{what}: {bad.size} of {want.size} bytes differ; first at byte {bad[0]}: "
+                           f"got {got[bad[:8]].tolist()} want {want[bad[:8]].tolist()}")

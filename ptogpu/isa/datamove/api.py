@@ -281,6 +281,15 @@ def _cube_region(core, tile: Tile, gt: GlobalTensor) -> tuple[int, int] | None:
     return region
 
 
+def _line_tails(tile: Tile, n: int, start: int, end: int, rows: bool) -> np.ndarray:
+    """Byte addresses of elements [start, end) along each of the tile's first ``n`` rows (``rows``)
+    or columns, shape (n, end - start): where the fillers, right pads and nd2nz tails of a load's
+    bursts land."""
+    line, k = np.meshgrid(np.arange(n, dtype=np.int64), np.arange(start, end, dtype=np.int64), indexing="ij")
+    r, c = (line, k) if rows else (k, line)
+    return tile.addr + tile.offsets(r, c) * tile.Element.itemsize
+
+
 def _cube_pads(core, put, tile: Tile, region: tuple[int, int]) -> None:
     """Each TLoadCube burst's right pad: (Cols - VC) % (32/sizeof) elements (DN: Rows - VR) from the
     L1 pad register (TLoadCubeInstr: data select on), which a PadVal other than Null / Zero sets to
@@ -295,10 +304,8 @@ def _cube_pads(core, put, tile: Tile, region: tuple[int, int]) -> None:
     reg = core.regs.out_to_l1
     own = tile.PadVal not in (PadValue.Null, PadValue.Zero)
     bits = pads.npu_register_bits(type(tile)) if own else reg.pad
-    burst, k = np.meshgrid(np.arange(bursts, dtype=np.int64), np.arange(along, along + n, dtype=np.int64),
-                           indexing="ij")
-    r, c = (burst, k) if nd else (k, burst)
-    put(tile.addr + tile.offsets(r, c) * size, np.broadcast_to(pads.npu_pad_element(type(tile), bits), r.shape))
+    at = _line_tails(tile, bursts, along, along + n, nd)
+    put(at, np.broadcast_to(pads.npu_pad_element(type(tile), bits), at.shape))
     if own:
         reg.pad, reg.pad_set = 0, True
 
@@ -314,10 +321,9 @@ def _nd2nz_tail(core, put, tile: Tile, gt: GlobalTensor) -> None:
     end = -(-along // C0) * C0
     if not (nz or zn) or tail is None or n == 0 or end == along:
         return
-    line, k = np.meshgrid(np.arange(n, dtype=np.int64), np.arange(along, end, dtype=np.int64), indexing="ij")
-    r, c = (line, k) if nz else (k, line)
+    at = _line_tails(tile, n, along, end, nz)
     one = (int(tail) & ((1 << (8 * size)) - 1)).to_bytes(size, "little")
-    put(tile.addr + tile.offsets(r, c) * size, np.broadcast_to(np.frombuffer(one, tile.Element), r.shape))
+    put(at, np.broadcast_to(np.frombuffer(one, tile.Element), at.shape))
 
 
 def _set_pad_register(core, tile: Tile, bits: int | None) -> None:
@@ -341,13 +347,11 @@ def _burst_filler(put, tile: Tile, vals: np.ndarray, pad: np.ndarray | None) -> 
     end = -(-along * size // 32) * 32 // size
     if VR == 0 or VC == 0 or end == along:
         return
-    burst, k = np.meshgrid(np.arange(n, dtype=np.int64), np.arange(along, end, dtype=np.int64), indexing="ij")
-    r, c = (burst, k) if tile.is_nd() else (k, burst)
+    at = _line_tails(tile, n, along, end, tile.is_nd())
     lead = vals.shape[:-2] if vals.ndim > 2 else ()     # (N,) on a core of N instances
     grid = vals.reshape(*lead, VR, VC)
     first = grid[..., :1] if tile.is_nd() else np.swapaxes(grid[..., :1, :], -1, -2)
-    v = np.broadcast_to(first, (*lead, *r.shape)) if pad is None else np.broadcast_to(pad, r.shape)
-    put(tile.addr + tile.offsets(r, c) * size, v)
+    put(at, np.broadcast_to(first, (*lead, *at.shape)) if pad is None else np.broadcast_to(pad, at.shape))
 
 
 @instruction("TSTORE")
