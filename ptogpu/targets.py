@@ -366,11 +366,13 @@ def get_target(name: str | Target) -> Target:
 
 
 def field_value(t: Target | str, path: str):
-    """The value of one rule field, ``"mgather.index_bits"`` (table.field) or ``"quirks"`` (the
-    whole quirk table)."""
+    """The value of one rule field, ``"mgather.index_bits"`` (table.field), ``"pad_values"`` (a
+    field of the target itself) or ``"quirks"`` (the whole quirk table)."""
     t = get_target(t)
     if path == "quirks":
         return dict(t.quirks)
+    if "." not in path:                 # a field of the target itself (TLOAD's: ``pad_values``)
+        return getattr(t, path)
     table, _, attr = path.partition(".")
     return getattr(getattr(t, table), attr)
 
@@ -390,6 +392,9 @@ def variant(base: str, donor: str, fields: tuple[str, ...]) -> str:
         if path == "quirks":
             # a quirk the base reads keeps its value unless the donor has it too
             kw["quirks"] = MappingProxyType({**tb.quirks, **td.quirks})
+            continue
+        if "." not in path:             # a field of the target itself
+            kw[path] = getattr(td, path)
             continue
         table, _, attr = path.partition(".")
         owned = table not in tb.__dataclass_fields__          # a table an instruction package owns

@@ -402,3 +402,20 @@ def _copy_big(src, dst):
     pto.TASSIGN(t, 0)
     pto.TLOAD(t, G(src))
     pto.TSTORE(G(dst), t)
+
+
+def test_a_tload_that_diverges_first_is_explained_by_tload_s_rules_past_the_int64_bits():
+    """TLOAD's rule fields (its package's, no campaign of its own) take class bits from 64 on: a
+    kernel campaign's masks are Python ints, and they read back from the report's JSON."""
+    assert all(R.BY_PATH[p].bit >> R.WIDE for p in ("pad_values", "tload_fill", "tload_nd2nz", "tload_mat"))
+    assert all(f.bit < 1 << R.MASK_BITS for f in R.FIELDS if not f.bit >> R.WIDE)
+    prog = load("ptogpu.fuzz.suite_kernels:tload_pads")
+    rep = kernel(prog, pair="cpu:a5", n=80, backend="numpy", shrink=False)
+    parts = {p for c in rep.classes.values() for p in R.fields_of(c.mask)}
+    assert {R.BY_PATH["pad_values"], R.BY_PATH["tload_fill"]} <= parts and rep.divergent == 80
+    assert all(c.explained and c.call.startswith("call 3 TLOAD") for c in rep.classes.values())
+    doc = json.loads(json.dumps(rep.to_json()))
+    back = KernelReport.from_json(doc)
+    assert sorted(c.mask for c in back.classes.values()) == sorted(c.mask for c in rep.classes.values())
+    a5 = kernel(prog, pair="a2a3:a5", n=80, backend="numpy", shrink=False)
+    assert {c.name.split(": ", 1)[1] for c in a5.classes.values()} == {"TLOAD Mat bursts"}

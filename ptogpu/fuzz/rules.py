@@ -69,18 +69,27 @@ FIELDS = (
 
 
 MASK_BITS = 63
-"""Class masks are int64 (arrays of them, JSON): bits 0..62. A rule field takes a bit that no
-built-in field and no verdict bit below takes."""
+"""The campaign engines' class masks are int64 (their C class tables, arrays of them): bits
+0..62. A rule field takes a bit that no built-in field and no verdict bit below takes."""
+WIDE = 64
+"""The first bit of the rule fields of instructions that only kernel campaigns explain (their
+``fuzz`` hook declined: TLOAD/TSTORE). A kernel campaign's masks are Python ints
+(``fuzz.user_kernel``), and no engine's int64 class table ever holds those bits."""
 
 
 def _declared(taken: int) -> tuple[Field, ...]:
     """The rule fields instruction packages declare (``Instruction.rules``), each given the
-    lowest free bit: an instruction's rules live in its package. ImportError when they outgrow
-    the int64 class mask (the verdict bits need one home per rule: per-instruction bit spaces
-    are the way on from there)."""
-    out, bit = [], 0
+    lowest free bit: an instruction's rules live in its package. Those of an instruction with
+    campaigns of its own take int64 bits (ImportError when they outgrow them: per-instruction
+    bit spaces are the way on from there); those only kernel campaigns explain, bits from
+    :data:`WIDE` on."""
+    out, bit, wide = [], 0, WIDE
     for i in isa.INSTRUCTIONS:
         for r in i.rules:
+            if not i.fills("fuzz"):
+                out.append(Field(1 << wide, r.path, r.name, r.doc, r.coarse, r.with_))
+                wide += 1
+                continue
             while taken & (1 << bit):
                 bit += 1
             if bit >= MASK_BITS:

@@ -362,6 +362,10 @@ def campaigns(backend: str = "native") -> list[Known]:
         prog = load(f"ptogpu.fuzz.suite_kernels:{name}")
         a, b = prog.pair.split(":")
         out.append(Known(f"Tile ops: {what}, {a} vs {b}", prog, a, b, "inputs", 300))
+    # TLOAD's pads (docs/dma.md): every PadVal over a prefilled tile, Vec and Mat, a case an instance
+    for a, b in (("cpu", "a5"), ("a2a3", "a5")):
+        out.append(Known(f"TLOAD pads: each PadVal into Vec and Mat tiles over junk, {a} vs {b}",
+                         load("ptogpu.fuzz.suite_kernels:tload_pads"), a, b, "inputs", 300))
     out.append(Known("MSCATTER atomics Max, Min (float32) and Add (int32) on edge values, cpu vs a5",
                      load("ptogpu.fuzz.suite_kernels:mscatter_edges"), "cpu", "a5", "inputs", 300))
     # index paths the geometry campaigns do not take, across targets: a Row table whose last
@@ -920,6 +924,12 @@ EXPECT: dict[str, dict[str, int]] = {
         {'call 2 TMOV at suite_kernels.py:128: TMOV engine': 300},
     'Tile ops: TSORT32 of 40 values, cpu vs a2a3':
         {'call 3 TSORT32 at suite_kernels.py:141: TSORT32 tail block': 300},
+    'TLOAD pads: each PadVal into Vec and Mat tiles over junk, cpu vs a5':
+        {'call 3 TLOAD at suite_kernels.py:999: TLOAD whole-tile fill': 184,
+         'call 3 TLOAD at suite_kernels.py:999: TLOAD pad value + TLOAD whole-tile fill': 96,
+         'call 3 TLOAD at suite_kernels.py:999: TLOAD whole-tile fill + TLOAD nd2nz tail': 20},
+    'TLOAD pads: each PadVal into Vec and Mat tiles over junk, a2a3 vs a5':
+        {'call 3 TLOAD at suite_kernels.py:999: TLOAD Mat bursts': 41},
     'MSCATTER atomics Max, Min (float32) and Add (int32) on edge values, cpu vs a5':
         {},
     'A2/A3 vs A5, Row Clamp, table columns 2 apart: row source rule':

@@ -963,7 +963,47 @@ def ew_pad(a, b, y):
         pto.TSTORE(G(y + k * 128), whole)
 
 
+_P = pto.PadValue
+_PAD_CASES = (
+    # (memory, element type, rows, cols, valid rows, valid cols, PadVal): row-major, 256 bytes;
+    # of 512 bytes: NZ (ColMajor of RowMajor boxes)
+    (V, pto.float32, 4, 16, 3, 5, _P.Max), (V, pto.float32, 4, 16, 3, 5, _P.Min),
+    (V, pto.half, 4, 32, 3, 5, _P.Max), (V, pto.bfloat16, 4, 32, 3, 7, _P.Min),
+    (V, pto.int8, 4, 64, 2, 33, _P.Max), (V, pto.uint8, 4, 64, 3, 5, _P.Min),
+    (V, pto.int16, 4, 32, 3, 7, _P.Zero), (V, pto.int32, 4, 16, 3, 9, _P.Min),
+    (V, pto.float32, 4, 16, 3, 5, _P.Null), (V, pto.float32, 4, 16, 3, 5, pto.PadValueCustom(1.5)),
+    (V, pto.half, 4, 32, 3, 17, pto.PadValueCustom16(0x7E01)),
+    (pto.TileType.Mat, pto.float32, 4, 16, 3, 5, _P.Max), (pto.TileType.Mat, pto.half, 4, 32, 3, 5, _P.Null),
+    (pto.TileType.Mat, pto.half, 16, 16, 5, 9, _P.Null),           # NZ: ND -> NZ, the nd2nz tail
+    (pto.TileType.Mat, pto.float32, 16, 8, 3, 5, _P.Max),          # NZ of 8-column boxes
+)
+"""TLOAD's pad cases: each PadVal on element sizes and types whose pad values differ by target,
+Vec and Mat tiles (A5's Mat bursts)."""
+
+
+def tload_pads(sel, junk, src, y):
+    """TLOAD into a tile with a PadVal, one case of :data:`_PAD_CASES` an instance (``sel``), over
+    a destination prefilled with the instance's ``junk`` bytes; the whole tile's bytes out: the
+    simulator's whole-tile fill, the NPUs' burst fillers and pad register, A5's Mat bursts."""
+    k = pto.Tile[V, pto.int32, 1, 8]()
+    pto.TASSIGN(k, 0x1000)
+    pto.TLOAD(k, _gt(pto.int32, 1, 8)(sel))
+    loc, dt, rows, cols, vr, vc, pad = _PAD_CASES[int(k.data()[0]) % len(_PAD_CASES)]
+    nz = rows * cols * np.dtype(dt).itemsize > 256
+    bl, sl = (pto.BLayout.ColMajor, pto.SLayout.RowMajor) if nz else (RM, pto.SLayout.NoneBox)
+    whole = pto.Tile[loc, pto.uint8, 8, 64]()
+    tile = pto.Tile[loc, dt, rows, cols, bl, vr, vc, sl, 512, pad]()
+    pto.TASSIGN(whole, 0)
+    pto.TASSIGN(tile, 0)
+    pto.TLOAD(whole, _gt(pto.uint8, 8, 64)(junk))
+    pto.TLOAD(tile, _gt(dt, vr, vc)(src.cast(dt)))
+    pto.TSTORE(_gt(pto.uint8, 8, 64)(y), whole)
+
+
 FUZZ = {
+    "tload_pads": dict(inputs={"sel": indices(8, len(_PAD_CASES), "int32", "uniform"), "junk": _bits(512, "uint8"),
+                               "src": _bits(256, "uint8")},
+                       outputs={"y": (512, pto.uint8)}, pair="cpu:a5"),
     "ew_float": dict(inputs={"a": _bits(256, "float32"), "b": _bits(256, "float32")},
                      outputs={"y": (256, pto.float32), "z": (256, pto.float32)}, pair="cpu:a5"),
     "ew_maxmin": dict(inputs={"a": _bits(256, "float32"), "b": _bits(256, "float32")},

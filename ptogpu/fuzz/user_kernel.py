@@ -114,7 +114,7 @@ def run_chunk(prog: Program, a: Side, b: Side, seed: int, s: int, m: int, quirks
         runs[key] = r
     ca, cb = runs["a"].codes, runs["b"].codes
     differ = ~_agree(runs["a"].outputs, ca, runs["b"].outputs, cb)
-    masks = np.zeros(m, np.int64)
+    masks = _masks(m)
     checked = {"a": 0, "b": 0}
     for key, sd, code, bit in (("a", a, ca, R.REF_A), ("b", b, cb, R.REF_B)):
         if sd.backend == "numpy":
@@ -142,6 +142,14 @@ def run_chunk(prog: Program, a: Side, b: Side, seed: int, s: int, m: int, quirks
     div = np.flatnonzero(masks)
     return Chunk(s, m, int(np.count_nonzero(ca)), int(np.count_nonzero(cb)), bad_a, bad_b, div, masks[div],
                  [calls[k] for k in div], runs["a"].runs + runs["b"].runs, checked["a"], checked["b"])
+
+
+def _masks(m: int) -> np.ndarray:
+    """(m,) zero class masks, Python ints: a kernel's calls may be explained by the rule fields
+    past the int64 bits (``rules.WIDE``: TLOAD's)."""
+    out = np.empty(m, object)
+    out[:] = 0
+    return out
 
 
 def _reference(prog: Program, target: str, data: dict, pos: np.ndarray, quirks, first: int, limit):
@@ -213,9 +221,10 @@ def _call_agrees(pa: list, pb: list, c: int, n: int) -> np.ndarray:
 
 def candidates(call, ta: str, tb: str) -> tuple:
     """The rule fields that may explain a difference made by ``call``: its instruction's (for
-    its destination's memory), or any field the two targets differ in."""
+    its destination's memory), or any field the two targets differ in (an instruction that
+    declares none for that memory: TSTORE's GM)."""
     known = isa.find(call.name)             # the instruction whose rule fields can explain it
-    if known is not None and known.rule_fields:
+    if known is not None and known.rule_fields and known.rule_fields.get(call.space, True):
         return R.differing(known.name, call.space, ta, tb)
     return tuple(f for f in R.FIELDS if f.path != "conflict" and field_value(ta, f.path) != field_value(tb, f.path))
 
@@ -231,7 +240,7 @@ def classify(prog: Program, a: Side, b: Side, data: dict, fa: np.ndarray, fb: np
     c0 = first_call(ra.paths, rb.paths, m)
     at_a, at_b = call_at(ra.paths, m, c0), call_at(rb.paths, m, c0)
     at = [x if x is not None else y for x, y in zip(at_a, at_b)]
-    masks = np.zeros(m, np.int64)
+    masks = _masks(m)
     calls = [None if x is None else x.describe() for x in at]
     groups: dict = {}                           # (call number, instruction, memory) -> instances
     for k, x in enumerate(at):
@@ -246,7 +255,7 @@ def classify(prog: Program, a: Side, b: Side, data: dict, fa: np.ndarray, fb: np
         tiers = [[(f,) for f in cand if not f.coarse], [(f,) for f in cand if f.coarse], list(combinations(cand, 2))]
         todo = sel.copy()
         for tier in tiers:
-            hit = np.zeros(len(todo), np.int64)
+            hit = _masks(len(todo))
             for fs in tier:
                 if not todo.size:
                     break
@@ -265,7 +274,7 @@ def classify(prog: Program, a: Side, b: Side, data: dict, fa: np.ndarray, fb: np
             if not todo.size:
                 break
         masks[todo] |= R.UNEXPLAINED
-    masks |= np.where((fa != 0) != (fb != 0), R.FAULT, 0)
+    masks[(fa != 0) != (fb != 0)] |= R.FAULT
     return masks, calls
 
 
