@@ -18,6 +18,35 @@ struct BurstFmt {
 
 // Burst format words (in this order) inside a parameter block.
 enum { BF_ELEM = 0, BF_LEFT, BF_RIGHT, BF_FILL, BF_PADMODE, BF_PAD, BF_WORDS };
+// BF_PADMODE: the pad element is each burst's first source element, the BF_PAD bytes, or (TLOAD)
+// GetPadValue of a tile type, worked out here (BF_PAD: PAD_CUSTOM_BITS | ty << 32 | kind << 40).
+enum { PADMODE_FIRST = 0, PADMODE_BYTES = 1, PADMODE_TILE = 2 };
+// TLOAD's element types and PadVals (ptogpu/isa/datamove/kernels.py sends them).
+enum { PADTY_OTHER = 0, PADTY_F32, PADTY_I32, PADTY_U32, PADTY_F16, PADTY_BF16, PADTY_I16, PADTY_U16,
+       PADTY_I8, PADTY_U8 };
+enum { PADK_ZERO = 0, PADK_MIN, PADK_MAX, PADK_CUSTOM };
+
+// GetPadValue<TileData>() on the NPUs (constants.hpp:284-420 PadValueMap): the pad register's bits
+// for PadVal Min / Max of each type it maps (others, and Zero, 0); a custom value's 32 bits, cut to
+// the element's size below 4 bytes. Written apart from the NumPy semantics (semantics_pads.py),
+// which the suite's kernel-against-NumPy campaigns compare it with.
+PTO_DEV u64 npu_pad_bits(int ty, int kind, u64 custom, i64 size) {
+    if (kind == PADK_CUSTOM) return size >= 4 ? custom : custom & ((1ull << (8 * size)) - 1);
+    if (kind == PADK_ZERO) return 0;
+    const bool mx = kind == PADK_MAX;
+    switch (ty) {
+    case PADTY_F32: return mx ? 0x7F800000u : 0xFF800000u;
+    case PADTY_I32: return mx ? 0x7FFFFFFFu : 0x80000000u;
+    case PADTY_U32: return mx ? 0xFFFFFFFFu : 0u;
+    case PADTY_F16: return mx ? 0x7C00u : 0xFC00u;
+    case PADTY_BF16: return mx ? 0x7F80u : 0xFF80u;
+    case PADTY_I16: return mx ? 0x7FFFu : 0x8000u;
+    case PADTY_U16: return mx ? 0xFFFFu : 0u;
+    case PADTY_I8: return mx ? 0x7Fu : 0x80u;
+    case PADTY_U8: return mx ? 0xFFu : 0u;
+    default: return 0;
+    }
+}
 
 PTO_DEV BurstFmt burst_fmt(const i64 *w) {
     BurstFmt f;
@@ -26,7 +55,15 @@ PTO_DEV BurstFmt burst_fmt(const i64 *w) {
     f.right = w[BF_RIGHT];
     f.fill = (int)w[BF_FILL];
     f.padmode = (int)w[BF_PADMODE];
-    const u64 pad = (u64)w[BF_PAD];
+    u64 pad = (u64)w[BF_PAD];
+    if (f.padmode == PADMODE_TILE) {        // the element: the register's low bits per load unit
+        const i64 unit = f.elem < 4 ? f.elem : 4;  // (LoadTypeBySize_t: 8 bytes move as two units)
+        const u64 bits = npu_pad_bits((int)((pad >> 32) & 0xFF), (int)((pad >> 40) & 0xFF),
+                                      pad & 0xFFFFFFFFull, f.elem);
+        pad = 0;
+        for (int k = 0; k < 8; ++k) pad |= ((bits >> (8 * (k % unit))) & 0xFF) << (8 * k);
+        f.padmode = PADMODE_BYTES;
+    }
     for (int k = 0; k < 8; ++k) f.pad[k] = (u8)(pad >> (8 * k));
     return f;
 }

@@ -1,8 +1,8 @@
 """Burst traces: what the MTE2 DMA engine issued inside a ``with core.trace() as tr:`` block.
 
 Every DMA-backed instruction (``asc_copy_gm2l1_align``, ``asc_copy_gm2ub_align``, the A2/A3
-``copy_gm_to_ubuf_align_bN``, MGATHER A2/A3 Row into UB, MGATHER GM→L1) reports its bursts
-here, in issue order. Recording is array-based (one record per instruction call) so tracing
+``copy_gm_to_ubuf_align_bN``, MGATHER A2/A3 Row into UB, MGATHER GM→L1, the NPUs' TLOAD of ND/DN
+Vec tiles and of ND -> NZ (DN -> ZN) Mat tiles) reports its bursts here, in issue order. Recording is array-based (one record per instruction call) so tracing
 a large gather costs little; :attr:`Trace.bursts` expands the records on demand.
 """
 from __future__ import annotations

@@ -14,6 +14,12 @@ classes pin)."""
 from __future__ import annotations
 
 MUTATIONS = [
+    # the burst engine's GetPadValue: bfloat16 Min one ulp short of -inf (TLOAD's NPU bursts)
+    ("burst pad table bf16 min", "burst.cuh",
+     "    case PADTY_BF16: return mx ? 0x7F80u : 0xFF80u;", "    case PADTY_BF16: return mx ? 0x7F80u : 0xFF7Fu;"),
+    # the burst engine's pad element repeating the register's low 2 bytes for 4-byte elements
+    ("burst pad tile unit", "burst.cuh",
+     "        const i64 unit = f.elem < 4 ? f.elem : 4;", "        const i64 unit = f.elem < 2 ? f.elem : 2;"),
     # the element-wise kernel: vmax lets a NaN in src1 lose (A2/A3 and A5 TMAX)
     ("elementwise vmax nan", "elementwise_ops.cuh",
      "            if (ew_nan(yb)) return true;",
@@ -500,6 +506,24 @@ VERDICT_MUTATIONS = [
 
 
 PY_MUTATIONS = [
+    # TLOAD: the NPUs' pad register Min and Max swapped (GetPadValue)
+    ("py tload pad register min max swapped", "ptogpu/isa/datamove/semantics_pads.py",
+     "    return _NPU_MIN_MAX[name][0 if pad is PadValue.Min else 1]",
+     "    return _NPU_MIN_MAX[name][1 if pad is PadValue.Min else 0]"),
+    # TLOAD: the simulator's whole-tile fill with Max for a Min tile too
+    ("py tload cpu fill always max", "ptogpu/isa/datamove/semantics_pads.py",
+     "    one = _limits(tile_cls.DType, pad is PadValue.Min, quirks)",
+     "    one = _limits(tile_cls.DType, False, quirks)"),
+    # TLOAD: the NPUs' burst filler one element short of the 32-byte boundary
+    ("py tload npu filler one element short", "ptogpu/isa/datamove/api.py",
+     "    end = -(-along * size // 32) * 32 // size\n    if VR == 0",
+     "    end = -(-along * size // 32) * 32 // size - 1\n    if VR == 0"),
+    # TLOAD: half's Max pad the largest finite value instead of +inf
+    ("py tload half max finite", "ptogpu/isa/datamove/semantics_pads.py",
+     '"half": (0xFC00, 0x7C00)', '"half": (0xFC00, 0x7BFF)'),
+    # TLOAD: the nd2nz tail stopping one element before the C0 block's end
+    ("py tload nd2nz tail one short", "ptogpu/isa/datamove/api.py",
+     "    end = -(-along // C0) * C0\n", "    end = -(-along // C0) * C0 - 1\n"),
     # the simulator's TMOV between types on the kernel backends: rounded to nearest, not toward zero
     ("py tmov conversion rounds", "ptogpu/isa/tmov/kernels.py",
      '        return cvt.run(core, dst, src, "Z", False)',

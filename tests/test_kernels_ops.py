@@ -375,7 +375,8 @@ def test_reg_gatherb_random():
 def test_spec_suites_pass_on_native():
     here = os.path.dirname(os.path.abspath(__file__))
     files = [f for f in ("test_dma.py", "test_datamove.py", "test_asc.py", "test_tgatherb.py",
-                         "test_tinterleave.py", "test_reg.py") if os.path.exists(os.path.join(here, f))]
+                         "test_tinterleave.py", "test_reg.py", "test_pad_values.py", "test_vendor_tload.py",
+                         "test_vendor_tload_mat.py") if os.path.exists(os.path.join(here, f))]
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([here, os.path.dirname(here), env.get("PYTHONPATH", "")])
     res = subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider",

@@ -322,3 +322,22 @@ def test_npu_nz_mat_loads_zero_each_lines_last_c0_block(target, form):
                 else:
                     want = sent
                 assert got[o] == want, (r, c, hex(int(got[o])))
+
+
+@pytest.mark.parametrize("target", NPU)
+def test_npu_vec_and_nd2nz_loads_are_traced_as_their_bursts(target):
+    """A burst trace holds an NPU TLOAD's bursts (every backend: this file runs on native too,
+    where the burst engine moves them): one a valid row, filled to its 32-byte end; an ND -> NZ
+    Mat load one a C0 block of each valid row, the last one filled past the valid columns."""
+    with new_core(target) as core:
+        g = gm_tensor(core, np.arange(1, 16, dtype=np.float32), pto.float32, 3, 5)
+        t = pto.Tile[V, pto.float32, 4, 16, RM, 3, 5, NB, 512, PV.Max]()
+        m = pto.Tile[pto.TileType.Mat, pto.float32, 16, 16, CM, 3, 5, pto.SLayout.RowMajor, 512]()
+        pto.TASSIGN(t, 0x200)
+        pto.TASSIGN(m, 0x400)
+        with core.trace() as tr:
+            pto.TLOAD(t, g)
+            pto.TLOAD(m, g)
+        got = [(b.src_space, b.src - g.addr, b.dst_space, b.dst, b.nbytes, b.fill) for b in tr.bursts]
+        assert got == [("gm", 20 * r, "ub", 0x200 + 64 * r, 20, 12) for r in range(3)] + \
+            [("gm", 20 * r, "l1", 0x400 + 32 * r, 20, 12) for r in range(3)]

@@ -28,8 +28,11 @@ def burst_params(b, src, dst, length) -> np.ndarray:
     p[enum(FILE, "DMA_DST_SPACE")] = _SPACE[b.dst_space]
     f = enum(FILE, "DMA_FMT")
     pad = 0 if b.pad is None else int.from_bytes(bytes(b.pad)[:8], "little")
+    mode = "PADMODE_FIRST" if b.pad is None else "PADMODE_BYTES" if b.pad_tile is None else "PADMODE_TILE"
+    if b.pad_tile is not None:
+        pad = b.pad_tile
     for name, v in (("BF_ELEM", b.elem), ("BF_LEFT", b.left), ("BF_RIGHT", b.right),
-                    ("BF_FILL", int(b.fill)), ("BF_PADMODE", int(b.pad is not None)),
+                    ("BF_FILL", int(b.fill)), ("BF_PADMODE", enum(FILE, mode)),
                     ("BF_PAD", i64(pad))):
         p[f + enum(FILE, name)] = v
     body = p[hdr:].reshape(-1, 3)

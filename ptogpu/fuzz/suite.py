@@ -393,7 +393,8 @@ def campaigns(backend: str = "native") -> list[Known]:
         # the kernels of the paths above and of those only a kernel reaches (the register
         # gathers, the DMA burst engine's pads, NZ tables, float TGATHERB offsets, odd
         # interleave widths, atomics on edge values, TGATHER's compare form, A5's scalar
-        # unit, TCMP/TCMPS/TSEL/TSELS, TSORT32, TMRGSORT and TCVT on edge values, TMOV's copies) against
+        # unit, TCMP/TCMPS/TSEL/TSELS, TSORT32, TMRGSORT and TCVT on edge values, TMOV's copies, TLOAD's
+        # NPU bursts and fillers) against
         # the NumPy semantics
         for name, t, n in (("ew_edges", "cpu", 300), ("ew_edges", "a2a3", 300), ("ew_edges", "a5", 300),
                            ("reg_gather", "a5", 200), ("dma_pads", "a5", 300), ("dma_edges", "a5", 200),
@@ -418,7 +419,7 @@ def campaigns(backend: str = "native") -> list[Known]:
                            ("mrgsort_edges", "a5", 200),
                            ("cvt_edges", "cpu", 300), ("cvt_edges", "a2a3", 300), ("cvt_edges", "a5", 300),
                            ("cvt_minifloats", "cpu", 200), ("cvt_minifloats", "a2a3", 200),
-                           ("cvt_minifloats", "a5", 200)):
+                           ("cvt_minifloats", "a5", 200), ("tload_bursts", "a2a3", 200), ("tload_bursts", "a5", 200)):
             out.append(Known(f"Kernels: {name} {t}: kernel ({backend}) vs NumPy: must agree",
                              load(f"ptogpu.fuzz.suite_kernels:{name}"), f"{t}@numpy", f"{t}@{backend}", "inputs", n,
                              kernel=True))
@@ -1476,6 +1477,14 @@ def _record() -> None:               # pragma: no cover (a maintainer's tool)
 # The instances each instruction kernel ran (its writes, clean) in each campaign on a kernel
 # backend at its size with seed 0 (python -m ptogpu.fuzz.suite, after "# KERNELS").
 KERNELS: dict[str, dict[str, int]] = {
+    'TLOAD pads: each PadVal into Vec and Mat tiles over junk, cpu vs a5':
+        {'dma_bursts': 300},
+    'TLOAD pads: each PadVal into Vec and Mat tiles over junk, a2a3 vs a5':
+        {'dma_bursts': 600},
+    'Kernels: tload_bursts a2a3: kernel vs NumPy: must agree':
+        {'dma_bursts': 6000},
+    'Kernels: tload_bursts a5: kernel vs NumPy: must agree':
+        {'dma_bursts': 6000},
     'TGATHER CPU sim vs A2/A3, 4x32 float32 from 256: out-of-src0 index rule':
         {'tgather_index': 1000},
     "TGATHER CPU sim vs A5, 2x80 int64 from 160 (uint32 indices): A5's 64 columns":
@@ -1537,83 +1546,83 @@ KERNELS: dict[str, dict[str, int]] = {
     'TSCATTER[P0001] a2a3 float32 4x20: kernel vs NumPy: must agree':
         {'tile_mask': 300},
     'Tile ops: ew_float a5: element-wise kernel vs NumPy: must agree':
-        {'tile_elementwise': 1200},
+        {'dma_bursts': 600, 'tile_elementwise': 1200},
     'Tile ops: ew_int cpu: element-wise kernel vs NumPy: must agree':
         {'tile_elementwise': 2400},
     'Tile ops: ew_maxmin a2a3: element-wise kernel vs NumPy: must agree':
-        {'tile_elementwise': 600},
+        {'dma_bursts': 600, 'tile_elementwise': 600},
     'Kernels: ew_edges cpu: kernel vs NumPy: must agree':
         {'tile_elementwise': 18000},
     'Kernels: ew_edges a2a3: kernel vs NumPy: must agree':
-        {'tile_elementwise': 9300},
+        {'dma_bursts': 2400, 'tile_elementwise': 9300},
     'Kernels: ew_edges a5: kernel vs NumPy: must agree':
-        {'tile_elementwise': 16200},
+        {'dma_bursts': 2400, 'tile_elementwise': 16200},
     'Kernels: reg_gather a5: kernel vs NumPy: must agree':
-        {'reg_gather': 800, 'reg_gatherb': 200, 'tile_elementwise': 200},
+        {'dma_bursts': 800, 'reg_gather': 800, 'reg_gatherb': 200, 'tile_elementwise': 200},
     'Kernels: dma_pads a5: kernel vs NumPy: must agree':
         {'dma_bursts': 1500},
     'Kernels: interleave a5: kernel vs NumPy: must agree':
-        {'interleave': 2400},
+        {'dma_bursts': 1600, 'interleave': 2400},
     'Kernels: nz_gather a2a3: kernel vs NumPy: must agree':
-        {'mgather_a2a3_elem_nz': 600, 'mgather_a2a3_row_nz': 300},
+        {'dma_bursts': 600, 'mgather_a2a3_elem_nz': 600, 'mgather_a2a3_row_nz': 300},
     'Kernels: tgatherb_float_offsets cpu: kernel vs NumPy: must agree':
         {'tgatherb_cpu': 1176},
     'Kernels: mscatter_edges a5: kernel vs NumPy: must agree':
-        {'mscatter_a5_source': 1800},
+        {'dma_bursts': 1500, 'mscatter_a5_source': 1800},
     'Kernels: mscatter_edges cpu: kernel vs NumPy: must agree':
         {'mscatter_seq': 1800},
     'Kernels: tgather_cmp a5: kernel vs NumPy: must agree':
-        {'tgather_cmp': 1500},
+        {'dma_bursts': 2400, 'tgather_cmp': 1500},
     'Kernels: tgather_cmp a2a3: kernel vs NumPy: must agree':
-        {'tgather_cmp': 1200},
+        {'dma_bursts': 1800, 'tgather_cmp': 1200},
     'Kernels: tgatherb_misaligned a5: kernel vs NumPy: must agree':
-        {'tgatherb_a5': 200},
+        {'dma_bursts': 400, 'tgatherb_a5': 200},
     'Kernels: tgatherb_misaligned a2a3: kernel vs NumPy: must agree':
-        {'tgatherb_a2a3': 200},
+        {'dma_bursts': 400, 'tgatherb_a2a3': 200},
     'Kernels: cmp_edges cpu: kernel vs NumPy: must agree':
         {'tile_compare': 9000},
     'Kernels: cmp_edges a2a3: kernel vs NumPy: must agree':
-        {'tile_compare': 9000},
+        {'dma_bursts': 2100, 'tile_compare': 9000},
     'Kernels: cmp_edges a5: kernel vs NumPy: must agree':
-        {'tile_compare': 10800},
+        {'dma_bursts': 4500, 'tile_compare': 10800},
     'Kernels: cmp_bytes a5: kernel vs NumPy: must agree':
-        {'tile_compare': 1000, 'tile_elementwise': 400},
+        {'dma_bursts': 2000, 'tile_compare': 1000, 'tile_elementwise': 400},
     'Kernels: mov_shapes cpu: kernel vs NumPy: must agree':
         {'tile_move': 1500},
     'Kernels: mov_shapes a2a3: kernel vs NumPy: must agree':
-        {'tile_move': 1500},
+        {'dma_bursts': 1800, 'tile_move': 1500},
     'Kernels: mov_shapes a5: kernel vs NumPy: must agree':
-        {'tile_move': 1500},
+        {'dma_bursts': 1800, 'tile_move': 1500},
     'Kernels: mov_relayouts a5: kernel vs NumPy: must agree':
-        {'tile_move_map': 400},
+        {'dma_bursts': 600, 'tile_move_map': 400},
     'Kernels: overlaps a5: kernel vs NumPy: must agree':
-        {'mgather_a5_elem': 200, 'tgatherb_a5': 200, 'tile_compare': 600, 'tile_convert': 200, 'tile_elementwise': 1200, 'tile_move': 400, 'tile_move_map': 200, 'tile_sort32': 200},
+        {'dma_bursts': 8000, 'mgather_a5_elem': 200, 'tgatherb_a5': 200, 'tile_compare': 600, 'tile_convert': 200, 'tile_elementwise': 1200, 'tile_move': 400, 'tile_move_map': 200, 'tile_sort32': 200},
     'Kernels: overlaps cpu: kernel vs NumPy: must agree':
         {'tile_compare': 400, 'tile_convert': 200, 'tile_elementwise': 200, 'tile_move': 400, 'tile_sort32': 200},
     'Kernels: sort_edges cpu: kernel vs NumPy: must agree':
         {'tile_sort32': 600},
     'Kernels: sort_edges a2a3: kernel vs NumPy: must agree':
-        {'tile_sort32': 900},
+        {'dma_bursts': 1800, 'tile_sort32': 900},
     'Kernels: sort_edges a5: kernel vs NumPy: must agree':
-        {'tile_sort32': 900},
+        {'dma_bursts': 1800, 'tile_sort32': 900},
     'Kernels: mrgsort_edges cpu: kernel vs NumPy: must agree':
         {'tile_mrgsort': 1600, 'tile_sort32': 200},
     'Kernels: mrgsort_edges a2a3: kernel vs NumPy: must agree':
-        {'tile_mrgsort': 1200, 'tile_sort32': 400},
+        {'dma_bursts': 3200, 'tile_mrgsort': 1200, 'tile_sort32': 400},
     'Kernels: mrgsort_edges a5: kernel vs NumPy: must agree':
-        {'tile_mrgsort': 1200, 'tile_sort32': 400},
+        {'dma_bursts': 3200, 'tile_mrgsort': 1200, 'tile_sort32': 400},
     'Kernels: cvt_edges cpu: kernel vs NumPy: must agree':
         {'tile_convert': 12900},
     'Kernels: cvt_edges a2a3: kernel vs NumPy: must agree':
-        {'tile_convert': 12900},
+        {'dma_bursts': 600, 'tile_convert': 12900},
     'Kernels: cvt_edges a5: kernel vs NumPy: must agree':
-        {'tile_convert': 12300},
+        {'dma_bursts': 600, 'tile_convert': 12300},
     'Kernels: cvt_minifloats cpu: kernel vs NumPy: must agree':
         {'tile_convert': 2200},
     'Kernels: cvt_minifloats a2a3: kernel vs NumPy: must agree':
-        {'tile_convert': 2800},
+        {'dma_bursts': 400, 'tile_convert': 2800},
     'Kernels: cvt_minifloats a5: kernel vs NumPy: must agree':
-        {'tile_convert': 1400},
+        {'dma_bursts': 1000, 'tile_convert': 1400},
     'TCVT float32->float8_e4m3.rint 1x2, cpu vs a5, edge values: 8-bit floats':
         {'tile_convert': 4000},
     'TCVT float32->float8_e5m2.rint 1x2, cpu vs a5, edge values: 8-bit floats':
@@ -1695,25 +1704,25 @@ KERNELS: dict[str, dict[str, int]] = {
     'TMRGSORT int16 cpu: kernel vs NumPy: must agree':
         {'tile_mrgsort': 300},
     'Tile ops: float32 TADD TMAX TDIV, TMUL on every bit pattern, cpu vs a5':
-        {'tile_elementwise': 2400},
+        {'dma_bursts': 600, 'tile_elementwise': 2400},
     'Tile ops: float32 TMAX, TMINS with NaN and signed zeros, cpu vs a5':
-        {'tile_elementwise': 1200},
+        {'dma_bursts': 600, 'tile_elementwise': 1200},
     'Tile ops: int32 arithmetic, bitwise, shifts by any count, cpu vs a5':
-        {'tile_elementwise': 4800},
+        {'dma_bursts': 600, 'tile_elementwise': 4800},
     'Tile ops: int32 TSUBS by 2^24 + 1, cpu vs a2a3':
-        {'tile_elementwise': 300},
+        {'dma_bursts': 300, 'tile_elementwise': 300},
     'Tile ops: int32 TCMP GT into a prefilled mask, 10 valid columns, cpu vs a5':
-        {'tile_compare': 600},
+        {'dma_bursts': 600, 'tile_compare': 600},
     'Tile ops: half TSEL by a loaded mask, 10 valid columns, cpu vs a5':
-        {'tile_compare': 600},
+        {'dma_bursts': 900, 'tile_compare': 600},
     'Tile ops: float32 -> int32 TCVT RINT on every bit pattern, cpu vs a5':
-        {'tile_convert': 600},
+        {'dma_bursts': 300, 'tile_convert': 600},
     'Tile ops: int16 TMOV of 5 valid columns, cpu vs a2a3':
-        {'tile_move': 600},
+        {'dma_bursts': 300, 'tile_move': 600},
     'Tile ops: TSORT32 of 40 values, cpu vs a2a3':
-        {'tile_sort32': 600},
+        {'dma_bursts': 600, 'tile_sort32': 600},
     'MSCATTER atomics Max, Min (float32) and Add (int32) on edge values, cpu vs a5':
-        {'mscatter_a5_source': 1800, 'mscatter_seq': 1800},
+        {'dma_bursts': 1500, 'mscatter_a5_source': 1800, 'mscatter_seq': 1800},
     'TGATHERB A2/A3 vs A5, 4x72 int8: A2/A3 tail':
         {'tgatherb_a2a3': 200, 'tgatherb_a5': 200},
     'TGATHERB A2/A3 vs A5, 2x136 float32: two head repeats a row, then the tail':
@@ -2113,19 +2122,19 @@ KERNELS: dict[str, dict[str, int]] = {
     'Kernels: mov_widths cpu: kernel vs NumPy: must agree':
         {'tile_move': 600},
     'Kernels: mov_widths a5: kernel vs NumPy: must agree':
-        {'tile_move': 600},
+        {'dma_bursts': 800, 'tile_move': 600},
     'Kernels: mscatter_strided cpu: kernel vs NumPy: must agree':
         {'mscatter_seq': 400},
     'Kernels: mscatter_strided a2a3: kernel vs NumPy: must agree':
-        {'mscatter_seq': 400},
+        {'dma_bursts': 400, 'mscatter_seq': 400},
     'Kernels: mscatter_strided a5: kernel vs NumPy: must agree':
-        {'mscatter_a5_last': 400},
+        {'dma_bursts': 400, 'mscatter_a5_last': 400},
     'Kernels: cmp_narrow cpu: kernel vs NumPy: must agree':
         {'tile_compare': 400},
     'Kernels: cmp_narrow a2a3: kernel vs NumPy: must agree':
-        {'tile_compare': 400},
+        {'dma_bursts': 600, 'tile_compare': 400},
     'Kernels: cmp_narrow a5: kernel vs NumPy: must agree':
-        {'tile_compare': 400},
+        {'dma_bursts': 600, 'tile_compare': 400},
     'Kernels: dma_edges a5: kernel vs NumPy: must agree':
         {'dma_bursts': 600},
     'TGATHER a5 float32/int32 3x80, oob: kernel vs NumPy: must agree':
@@ -2133,9 +2142,15 @@ KERNELS: dict[str, dict[str, int]] = {
     'TSCATTER a5 float32/int32 3x80, dup: kernel vs NumPy: must agree':
         {'tscatter_index': 300},
     'Tile ops: int8 TAND TOR TNOT of 33 valid columns over a prefilled destination, a2a3 vs a5':
-        {'tile_elementwise': 900},
+        {'dma_bursts': 3000, 'tile_elementwise': 900},
     'Kernels: tgather_scratch_end a2a3: kernel vs NumPy: must agree':
-        {'tgather_index': 200},
+        {'dma_bursts': 400, 'tgather_index': 200},
+    'Kernels: tgather_in_place a5: kernel vs NumPy: must agree':
+        {'dma_bursts': 1000},
+    'Kernels: tgather_in_place a2a3: kernel vs NumPy: must agree':
+        {'dma_bursts': 1000},
+    'Tile ops: bfloat16 <-> float4_e2m1x2 and float4_e1m2x2 TCVT RINT, packed, cpu vs a5':
+        {'dma_bursts': 600},
 }
 
 

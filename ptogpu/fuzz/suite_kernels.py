@@ -17,7 +17,7 @@ import ptogpu as pto
 from ptogpu import asc, reg
 from ..execution.inputs import edge_pool, indices, picks, values
 
-V, RM = pto.TileType.Vec, pto.BLayout.RowMajor
+V, M, RM = pto.TileType.Vec, pto.TileType.Mat, pto.BLayout.RowMajor
 
 
 def _gt(dt, rows: int, cols: int):
@@ -1000,7 +1000,41 @@ def tload_pads(sel, junk, src, y):
     pto.TSTORE(_gt(pto.uint8, 8, 64)(y), whole)
 
 
+_DN_CASES = ((pto.float32, 16, 4, 5, 3, _P.Max), (pto.half, 32, 4, 7, 3, _P.Null), (pto.int8, 64, 4, 33, 2, _P.Min))
+"""DN -> ColMajor loads (a burst a valid column): (element type, rows, cols, valid rows, valid
+cols, PadVal), 256 bytes each."""
+
+
+def tload_bursts(junk, src, y):
+    """Every case of :data:`_PAD_CASES` but A5's ND Mat ones, and the DN loads of
+    :data:`_DN_CASES`, in turn, each over the instance's ``junk`` bytes, each tile's 512 bytes out:
+    on a kernel backend the NPUs' Vec loads and ND -> NZ Mat loads run as the DMA bursts the
+    vendor's TLoad issues (the burst engine, its own GetPadValue), which the NumPy semantics write
+    from the rules (no branch on data: every instance live, so the bursts launch)."""
+    k = 0
+    cases = [(loc, RM, pto.SLayout.NoneBox, *x) for loc, *x in _PAD_CASES if loc == V]
+    cases += [(V, pto.BLayout.ColMajor, pto.SLayout.NoneBox, *x) for x in _DN_CASES]
+    cases += [(M, pto.BLayout.ColMajor, pto.SLayout.RowMajor, *x) for loc, *x in _PAD_CASES
+              if loc == M and x[1] * x[2] * np.dtype(x[0]).itemsize > 256]
+    for loc, bl, sl, dt, rows, cols, vr, vc, pad in cases:
+        whole = pto.Tile[loc, pto.uint8, 8, 64]()
+        tile = pto.Tile[loc, dt, rows, cols, bl, vr, vc, sl, 512, pad]()
+        pto.TASSIGN(whole, 0)
+        pto.TASSIGN(tile, 0)
+        pto.TLOAD(whole, _gt(pto.uint8, 8, 64)(junk))
+        if bl == pto.BLayout.ColMajor and loc == V:
+            g = pto.GlobalTensor[dt, pto.Shape[1, 1, 1, vr, vc], pto.Stride[vr * vc, vr * vc, vr * vc, 1, vr],
+                                 pto.Layout.DN](src.cast(dt))
+        else:
+            g = _gt(dt, vr, vc)(src.cast(dt))
+        pto.TLOAD(tile, g)
+        pto.TSTORE(_gt(pto.uint8, 8, 64)(y + 512 * k), whole)
+        k += 1
+
+
 FUZZ = {
+    "tload_bursts": dict(inputs={"junk": _bits(512, "uint8"), "src": _bits(256, "uint8")},
+                         outputs={"y": (512 * 16, pto.uint8)}, pair="a5@numpy:a5@native"),
     "tload_pads": dict(inputs={"sel": indices(8, len(_PAD_CASES), "int32", "uniform"), "junk": _bits(512, "uint8"),
                                "src": _bits(256, "uint8")},
                        outputs={"y": (512, pto.uint8)}, pair="cpu:a5"),

@@ -54,6 +54,8 @@ class Bursts:
     repeat: int = 1
     fill: bool = True          # pad to the next 32-byte boundary (False: the body only)
     live: np.ndarray | None = None
+    pad_tile: int | None = None   # the kernel works ``pad`` out itself: TLOAD's GetPadValue (burst.cuh
+                                  # PADMODE_TILE: custom bits | type << 32 | PadVal << 40); NumPy uses ``pad``
 
 
 def _fault(core, instr: str, rule: str, msg: str, code: int = F_OTHER) -> PtoFault:

@@ -12,7 +12,7 @@ from ...errors import F_DST, F_OTHER, PtoCheckError, PtoFault, PtoPortabilityWar
 from ...memory import Ptr
 from ...tensor import GlobalTensor
 from ...tile import Tile, require_valid_getters
-from . import semantics_pads as pads
+from . import kernels, semantics_pads as pads
 from ...ops.events import instruction
 
 
@@ -213,6 +213,23 @@ def TLOAD(tile: Tile, gt: GlobalTensor) -> None:
     arena = core.arena(tile.space)
     core.gm.check_many(g, tile.Element.itemsize, "TLOAD read", core.target.name, code=F_OTHER)
     arena.check_many(a, tile.Element.itemsize, "TLOAD write", core.target.name, code=F_DST)
+    bits, filler = None, core.target.pad_values == "register" and tile.Loc == TileType.Vec \
+        and ((gt.layout.name == "ND" and tile.is_nd()) or (gt.layout.name == "DN" and tile.is_dn()))
+    if filler:
+        bits = pads.npu_register_bits(type(tile))
+        filler = bits is not None or core.quirks.get("npu_tload_filler", False)
+    pad = None if bits is None else pads.npu_pad_element(type(tile), bits)
+    bursts = kernels.row_bursts(tile, g, a, None if pad is None else pad.tobytes()) \
+        if filler and not core.target.tload_fill else None
+    if filler:
+        _set_pad_register(core, tile, bits)
+    tail = core.target.dma.nd2nz_tail
+    nd2nz = core.target.tload_nd2nz and tile.Loc == TileType.Mat and tail is not None and cube is None \
+        and ((gt.layout.name == "ND" and tile.is_nz()) or (gt.layout.name == "DN" and tile.is_zn()))
+    if nd2nz and not core.target.tload_fill:
+        bursts = kernels.block_bursts(tile, g, a, tail)
+    if bursts is not None and kernels.run(core, bursts):     # the burst engine (kernel backends)
+        return
     if core.all_at_once:            # batch rule: the same addresses in every live instance
         bank = core.banks[tile.space]
         vals = core.banks["gm"].gather_all(g, tile.Element)
@@ -228,12 +245,10 @@ def TLOAD(tile: Tile, gt: GlobalTensor) -> None:
         _cube_pads(core, put, tile, cube)
     if core.target.tload_nd2nz and tile.Loc == TileType.Mat:
         _nd2nz_tail(core, put, tile, gt)
-    if core.target.pad_values == "register" and tile.Loc == TileType.Vec \
-            and ((gt.layout.name == "ND" and tile.is_nd()) or (gt.layout.name == "DN" and tile.is_dn())):
-        bits = pads.npu_register_bits(type(tile))
-        if bits is not None or core.quirks.get("npu_tload_filler", False):
-            _set_pad_register(core, tile, bits)
-            _burst_filler(put, tile, vals, None if bits is None else pads.npu_pad_element(type(tile), bits))
+    if filler:                      # the NumPy semantics: each line's filler from the rule
+        _burst_filler(put, tile, vals, pad)
+    if bursts is not None:
+        kernels.record(core, bursts)
 
 
 def _with_fillers(at: np.ndarray, got: np.ndarray, bits: int | None) -> tuple[np.ndarray, np.ndarray]:
