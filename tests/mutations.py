@@ -14,6 +14,18 @@ classes pin)."""
 from __future__ import annotations
 
 MUTATIONS = [
+    # the compare kernel reading uint16 elements as signed (only cmp_types compares uint16)
+    ("compare uint16 as signed", "compare.cu",
+     "PTO_DEV i64 cp_ivalue(u64 b, int k) { return fb_int(b, cp_size(k), k % 2 == 0); }",
+     "PTO_DEV i64 cp_ivalue(u64 b, int k) { return fb_int(b, cp_size(k), k % 2 == 0 || k == CK_U16); }"),
+    # the compare kernel reading bfloat16 elements as half
+    ("compare bfloat16 as half", "compare.cu",
+     "PTO_DEV double cp_fvalue(u64 b, int k) { return fb_float(b, cp_size(k), k == CK_BF16); }",
+     "PTO_DEV double cp_fvalue(u64 b, int k) { return fb_float(b, cp_size(k), false); }"),
+    # the element-wise kernel sign-extending uint16 elements (only ew_types runs uint16)
+    ("elementwise uint16 as signed", "elementwise_ops.cuh",
+     "PTO_DEV bool ew_signed(int k) { return k != K_F32 && (k % 2) == 0; }",
+     "PTO_DEV bool ew_signed(int k) { return k != K_F32 && ((k % 2) == 0 || k == K_U16); }"),
     # the burst engine's GetPadValue: bfloat16 Min one ulp short of -inf (TLOAD's NPU bursts)
     ("burst pad table bf16 min", "burst.cuh",
      "    case PADTY_BF16: return mx ? 0x7F80u : 0xFF80u;", "    case PADTY_BF16: return mx ? 0x7F80u : 0xFF7Fu;"),

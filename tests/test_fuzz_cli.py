@@ -54,10 +54,10 @@ def test_a_kernel_that_leaves_its_calls_to_numpy_fails_the_known_campaign(monkey
     from ptogpu.isa.tcvt import kernels as tk
     if not native_backend.available()[0]:
         pytest.skip("no native backend")
-    want = suite.KERNELS["Kernels: cvt_edges a5: kernel vs NumPy: must agree"]["tile_convert"]
+    want = suite.KERNELS["Kernels: cvt_edges a5: kernel vs NumPy: must agree"]
     assert main(["fuzz", "-k", "cvt_edges a5", "--backend", "native", "--no-shrink", "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
-    assert doc["campaigns"][0]["kernel_runs"] == {"tile_convert": want}
+    assert doc["campaigns"][0]["kernel_runs"] == want and want["tile_convert"] > 0
     monkeypatch.setattr(tk, "run", lambda *a, **kw: False)
     assert main(["fuzz", "-k", "cvt_edges a5", "--backend", "native", "--no-shrink", "--quiet"]) == 1
     out = capsys.readouterr().out

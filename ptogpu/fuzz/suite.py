@@ -394,7 +394,7 @@ def campaigns(backend: str = "native") -> list[Known]:
         # gathers, the DMA burst engine's pads, NZ tables, float TGATHERB offsets, odd
         # interleave widths, atomics on edge values, TGATHER's compare form, A5's scalar
         # unit, TCMP/TCMPS/TSEL/TSELS, TSORT32, TMRGSORT and TCVT on edge values, TMOV's copies, TLOAD's
-        # NPU bursts and fillers) against
+        # NPU bursts and fillers, every element-wise and compare form on every element type) against
         # the NumPy semantics
         for name, t, n in (("ew_edges", "cpu", 300), ("ew_edges", "a2a3", 300), ("ew_edges", "a5", 300),
                            ("reg_gather", "a5", 200), ("dma_pads", "a5", 300), ("dma_edges", "a5", 200),
@@ -419,7 +419,9 @@ def campaigns(backend: str = "native") -> list[Known]:
                            ("mrgsort_edges", "a5", 200),
                            ("cvt_edges", "cpu", 300), ("cvt_edges", "a2a3", 300), ("cvt_edges", "a5", 300),
                            ("cvt_minifloats", "cpu", 200), ("cvt_minifloats", "a2a3", 200),
-                           ("cvt_minifloats", "a5", 200), ("tload_bursts", "a2a3", 200), ("tload_bursts", "a5", 200)):
+                           ("cvt_minifloats", "a5", 200), ("tload_bursts", "a2a3", 200), ("tload_bursts", "a5", 200),
+                           ("ew_types", "cpu", 200), ("ew_types", "a2a3", 200), ("ew_types", "a5", 200),
+                           ("cmp_types", "cpu", 200), ("cmp_types", "a2a3", 200), ("cmp_types", "a5", 200)):
             out.append(Known(f"Kernels: {name} {t}: kernel ({backend}) vs NumPy: must agree",
                              load(f"ptogpu.fuzz.suite_kernels:{name}"), f"{t}@numpy", f"{t}@{backend}", "inputs", n,
                              kernel=True))
@@ -1477,6 +1479,18 @@ def _record() -> None:               # pragma: no cover (a maintainer's tool)
 # The instances each instruction kernel ran (its writes, clean) in each campaign on a kernel
 # backend at its size with seed 0 (python -m ptogpu.fuzz.suite, after "# KERNELS").
 KERNELS: dict[str, dict[str, int]] = {
+    'Kernels: ew_types cpu: kernel vs NumPy: must agree':
+        {'tile_elementwise': 42000},
+    'Kernels: ew_types a2a3: kernel vs NumPy: must agree':
+        {'dma_bursts': 3600, 'tile_elementwise': 17200},
+    'Kernels: ew_types a5: kernel vs NumPy: must agree':
+        {'dma_bursts': 3600, 'tile_elementwise': 35000},
+    'Kernels: cmp_types cpu: kernel vs NumPy: must agree':
+        {'tile_compare': 12400},
+    'Kernels: cmp_types a2a3: kernel vs NumPy: must agree':
+        {'dma_bursts': 4600, 'tile_compare': 8400},
+    'Kernels: cmp_types a5: kernel vs NumPy: must agree':
+        {'dma_bursts': 4600, 'tile_compare': 21800},
     'TLOAD pads: each PadVal into Vec and Mat tiles over junk, cpu vs a5':
         {'dma_bursts': 300},
     'TLOAD pads: each PadVal into Vec and Mat tiles over junk, a2a3 vs a5':

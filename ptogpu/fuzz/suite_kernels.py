@@ -176,6 +176,55 @@ def ew_edges(fa, fb, ha, hb, ba, bb, la, lb, yf, yh, yb, yl):
             slot += 1
 
 
+_EW_TYPES = ((pto.int8, 32), (pto.uint16, 16), (pto.int32, 8), (pto.uint32, 8), (pto.uint64, 4), (pto.float32, 8),
+             (pto.int16, 16), (pto.uint8, 32), (pto.int64, 4))
+_EW_BINARY = ("TADD", "TSUB", "TMUL", "TDIV", "TMAX", "TMIN", "TAND", "TOR", "TXOR", "TSHL", "TSHR")
+_EW_UNARY = ("TNEG", "TABS", "TNOT")
+_EW_SCALAR = {"float": (("TADDS", float("inf")), ("TSUBS", -0.0), ("TMULS", -1.5), ("TDIVS", 0.0), ("TMAXS", -0.0),
+                        ("TMINS", float("nan"))),
+              "int": (("TADDS", 127), ("TSUBS", 1), ("TMULS", 3), ("TDIVS", 3), ("TMAXS", 1), ("TMINS", 7),
+                      ("TANDS", 0x5A), ("TORS", 0x21), ("TXORS", 0x7F), ("TSHLS", 3), ("TSHRS", 5))}
+EW_SLOTS = len(_EW_BINARY) + len(_EW_UNARY) + len(_EW_SCALAR["int"])
+"""Output slots a type of :func:`ew_types` has (one a call form; those the target does not
+compile keep their zeros)."""
+
+
+def ew_types(a0, b0, a1, b1, a2, b2, a3, b3, a4, b4, a5, b5, a6, b6, a7, b7, a8, b8, y):
+    """Every element-wise call form -- TDIV, TXOR and each scalar form included -- on all nine
+    element types the kernel is instantiated for (``_EW_TYPES``: ``aK``/``bK`` the K-th type's
+    edge values), 2 x 32 bytes a tile: each (operation, type) instantiation of
+    ``tile_elementwise`` against the NumPy semantics; ``y``: 64 bytes a (type, call form)."""
+    srcs = ((a0, b0), (a1, b1), (a2, b2), (a3, b3), (a4, b4), (a5, b5), (a6, b6), (a7, b7), (a8, b8))
+    out = pto.Tile[V, pto.uint8, 2, 32]()
+    pto.TASSIGN(out, 0x200)
+    for k, ((T, cols), (a, b)) in enumerate(zip(_EW_TYPES, srcs)):
+        G = _gt(T, 2, cols)
+        x, z, d, tmp = (pto.Tile[V, T, 2, cols]() for _ in range(4))
+        for t, at in ((x, 0), (z, 0x100), (d, 0x200), (tmp, 0x300)):
+            pto.TASSIGN(t, at)
+        pto.TLOAD(x, G(a))
+        pto.TLOAD(z, G(b))
+        scal = _EW_SCALAR["float" if T == pto.float32 else "int"]
+        for slot, call in enumerate(_EW_BINARY + _EW_UNARY + tuple(c for c, _ in scal)):
+            if not _takes(call, T):
+                continue
+            op = getattr(pto, call)
+            more = (tmp,) if call in ("TXOR", "TXORS") else ()
+            if call == "TDIV" and T != pto.float32 and pto.current_core().target.elementwise.int_div == "c":
+                if not (_takes("TANDS", T) and _takes("TORS", T)):
+                    continue                    # (x86 idiv traps on 0 and MIN / -1: odd divisors 1 .. 63)
+                pto.TANDS(tmp, z, 0x3E)
+                pto.TORS(tmp, tmp, 1)
+                op(d, x, tmp)
+            elif call in _EW_BINARY:
+                op(d, x, z, *more)
+            elif call in _EW_UNARY:
+                op(d, x)
+            else:
+                op(d, x, dict(scal)[call], *more)
+            pto.TSTORE(_gt(pto.uint8, 2, 32)(y + (k * EW_SLOTS + slot) * 64), out)
+
+
 def _nz_table(tab):
     """A2/A3's NZ table: Shape (1, 2, 2, 16, 16) of half, 32 logical rows of 32 columns."""
     return pto.GlobalTensor[pto.half, pto.Shape[1, 2, 2, 16, 16], pto.Stride[1024, 512, 256, 16, 1],
@@ -395,6 +444,47 @@ def cmp_edges(fa, fb, ha, hb, ia, ib, ua, ub, m, y, zf, zh, zi, yu):
             pto.TLOAD(mask, M(m))                       # (the mask's bytes past the 64 columns show)
             pto.TCMP(mask, x, w, mode)
             pto.TSTORE(M(yu + j * 64), mask)
+
+
+_CMP_TYPES = (pto.int8, pto.uint8, pto.int16, pto.uint16, pto.int32, pto.uint32, pto.int64, pto.uint64, pto.half,
+              pto.bfloat16, pto.float32)
+CMP_SLOTS = 10
+"""Output slots a type of :func:`cmp_types` has: six TCMP modes, TCMPS EQ and GT, TSEL, TSELS."""
+
+
+def cmp_types(a0, b0, a1, b1, a2, b2, a3, b3, a4, b4, a5, b5, a6, b6, a7, b7, a8, b8, a9, b9, a10, b10, m, y):
+    """TCMP in every mode, TCMPS, TSEL and TSELS on each of the eleven element types the compare
+    kernel is instantiated for (``aK``/``bK``: the K-th type's edge values), one row of 256 bytes
+    (A2/A3 compares whole repeats), wherever the running target compiles the form (a call it
+    refuses is skipped): each (kind, mode) instantiation of ``tile_compare`` against the NumPy
+    semantics. ``y``: 256 bytes a (type, form), the mask's or the selection's."""
+    srcs = ((a0, b0), (a1, b1), (a2, b2), (a3, b3), (a4, b4), (a5, b5), (a6, b6), (a7, b7), (a8, b8), (a9, b9),
+            (a10, b10))
+    MG = _gt(pto.uint8, 1, 256)
+    lm, mask, out = pto.Tile[V, pto.uint8, 1, 256](), pto.Tile[V, pto.uint8, 1, 256](), pto.Tile[V, pto.uint8, 1, 256]()
+    tmp = pto.Tile[V, pto.int32, 1, 64]()
+    for t, at in ((lm, 0x400), (mask, 0x500), (out, 0x300), (tmp, 0x600)):
+        pto.TASSIGN(t, at)
+    pto.TLOAD(lm, MG(m))
+    for k, (T, (a, b)) in enumerate(zip(_CMP_TYPES, srcs)):
+        cols = 256 // np.dtype(T).itemsize
+        G = _gt(T, 1, cols)
+        x, w, d = pto.Tile[V, T, 1, cols](), pto.Tile[V, T, 1, cols](), pto.Tile[V, T, 1, cols]()
+        for t, at in ((x, 0), (w, 0x100), (d, 0x300)):
+            pto.TASSIGN(t, at)
+        pto.TLOAD(x, G(a))
+        pto.TLOAD(w, G(b))
+        one = -0.0 if T in (pto.half, pto.bfloat16, pto.float32) else 1
+        forms = [(lambda mode=mode: pto.TCMP(mask, x, w, mode), mask) for mode in pto.CmpMode]
+        forms += [(lambda: pto.TCMPS(mask, x, one, pto.CmpMode.EQ), mask),
+                  (lambda: pto.TCMPS(mask, x, one, pto.CmpMode.GT), mask),
+                  (lambda: pto.TSEL(d, lm, x, w, tmp), out), (lambda: pto.TSELS(d, lm, x, tmp, one), out)]
+        for j, (form, res) in enumerate(forms):
+            try:
+                form()
+            except pto.PtoCheckError:
+                continue                        # (a form this target does not compile on T)
+            pto.TSTORE(MG(y + (k * CMP_SLOTS + j) * 256), res)
 
 
 def cmp_narrow(fa, m, y):
@@ -1055,6 +1145,12 @@ FUZZ = {
     "cvt_fp4": dict(inputs={"a": picks(128, _FP4_POOL, "bfloat16", rate=0.8), "c": _bits(128, "uint8")},
                     outputs={"y": (128, pto.uint8), "z": (256, pto.bfloat16)}, pair="cpu:a5"),
     "mov": dict(inputs={"a": _bits(256, "int16")}, outputs={"y": (256, pto.int16)}, pair="cpu:a2a3"),
+    "cmp_types": dict(inputs={**{f"{s}{k}": values(256 // np.dtype(T).itemsize, T, "edges")
+                                 for k, T in enumerate(_CMP_TYPES) for s in "ab"}, "m": _bits(256, "uint8")},
+                      outputs={"y": (len(_CMP_TYPES) * CMP_SLOTS * 256, pto.uint8)}, pair="a5@numpy:a5@native"),
+    "ew_types": dict(inputs={f"{s}{k}": values(64 // np.dtype(T).itemsize, T, "edges")
+                             for k, (T, _) in enumerate(_EW_TYPES) for s in "ab"},
+                     outputs={"y": (len(_EW_TYPES) * EW_SLOTS * 64, pto.uint8)}, pair="a5@numpy:a5@native"),
     "ew_edges": dict(inputs={f"{k}{v}": values(64 // n, t, "edges") for v in "ab"
                              for k, t, n in (("f", "float32", 4), ("h", "int16", 2), ("b", "uint8", 1), ("l", "int64", 8))},
                      outputs={"yf": (10 * 16, pto.float32), "yh": (17 * 32, pto.int16), "yb": (17 * 64, pto.uint8),
