@@ -1496,9 +1496,9 @@ KERNELS: dict[str, dict[str, int]] = {
     'TLOAD pads: each PadVal into Vec and Mat tiles over junk, a2a3 vs a5':
         {'dma_bursts': 600},
     'Kernels: tload_bursts a2a3: kernel vs NumPy: must agree':
-        {'dma_bursts': 6000},
+        {'dma_bursts': 8000},
     'Kernels: tload_bursts a5: kernel vs NumPy: must agree':
-        {'dma_bursts': 6000},
+        {'dma_bursts': 8000},
     'TGATHER CPU sim vs A2/A3, 4x32 float32 from 256: out-of-src0 index rule':
         {'tgather_index': 1000},
     "TGATHER CPU sim vs A5, 2x80 int64 from 160 (uint32 indices): A5's 64 columns":

@@ -1104,6 +1104,9 @@ def tload_bursts(junk, src, y):
     k = 0
     cases = [(loc, RM, pto.SLayout.NoneBox, *x) for loc, *x in _PAD_CASES if loc == V]
     cases += [(V, pto.BLayout.ColMajor, pto.SLayout.NoneBox, *x) for x in _DN_CASES]
+    cases += [(V, RM, pto.SLayout.NoneBox, dt, 4, 64 // np.dtype(dt).itemsize, 3, 3, pad)    # the rest of
+              for dt, pad in ((pto.uint32, _P.Max), (pto.int16, _P.Max), (pto.uint16, _P.Min),   # GetPadValue's
+                              (pto.int64, _P.Max), (pto.uint64, pto.PadCustom(-2.0)))]          # types
     cases += [(M, pto.BLayout.ColMajor, pto.SLayout.RowMajor, *x) for loc, *x in _PAD_CASES
               if loc == M and x[1] * x[2] * np.dtype(x[0]).itemsize > 256]
     for loc, bl, sl, dt, rows, cols, vr, vc, pad in cases:
@@ -1124,7 +1127,7 @@ def tload_bursts(junk, src, y):
 
 FUZZ = {
     "tload_bursts": dict(inputs={"junk": _bits(512, "uint8"), "src": _bits(256, "uint8")},
-                         outputs={"y": (512 * 16, pto.uint8)}, pair="a5@numpy:a5@native"),
+                         outputs={"y": (512 * 21, pto.uint8)}, pair="a5@numpy:a5@native"),
     "tload_pads": dict(inputs={"sel": indices(8, len(_PAD_CASES), "int32", "uniform"), "junk": _bits(512, "uint8"),
                                "src": _bits(256, "uint8")},
                        outputs={"y": (512, pto.uint8)}, pair="cpu:a5"),
