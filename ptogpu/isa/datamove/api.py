@@ -213,21 +213,8 @@ def TLOAD(tile: Tile, gt: GlobalTensor) -> None:
     arena = core.arena(tile.space)
     core.gm.check_many(g, tile.Element.itemsize, "TLOAD read", core.target.name, code=F_OTHER)
     arena.check_many(a, tile.Element.itemsize, "TLOAD write", core.target.name, code=F_DST)
-    bits, filler = None, core.target.pad_values == "register" and tile.Loc == TileType.Vec \
-        and ((gt.layout.name == "ND" and tile.is_nd()) or (gt.layout.name == "DN" and tile.is_dn()))
-    if filler:
-        bits = pads.npu_register_bits(type(tile))
-        filler = bits is not None or core.quirks.get("npu_tload_filler", False)
-    pad = None if bits is None else pads.npu_pad_element(type(tile), bits)
-    bursts = kernels.row_bursts(tile, g, a, None if pad is None else pad.tobytes()) \
-        if filler and not core.target.tload_fill else None
-    if filler:
-        _set_pad_register(core, tile, bits)
-    tail = core.target.dma.nd2nz_tail
-    nd2nz = core.target.tload_nd2nz and tile.Loc == TileType.Mat and tail is not None and cube is None \
-        and ((gt.layout.name == "ND" and tile.is_nz()) or (gt.layout.name == "DN" and tile.is_zn()))
-    if nd2nz and not core.target.tload_fill:
-        bursts = kernels.block_bursts(tile, g, a, tail)
+    filler, pad = _filler(core, tile, gt)
+    bursts = _npu_bursts(core, tile, gt, g, a, cube, filler, pad)
     if bursts is not None and kernels.run(core, bursts):     # the burst engine (kernel backends)
         return
     if core.all_at_once:            # batch rule: the same addresses in every live instance
@@ -249,6 +236,35 @@ def TLOAD(tile: Tile, gt: GlobalTensor) -> None:
         _burst_filler(put, tile, vals, pad)
     if bursts is not None:
         kernels.record(core, bursts)
+
+
+def _filler(core, tile: Tile, gt: GlobalTensor) -> tuple[bool, np.ndarray | None]:
+    """Whether the NPUs' ND/DN Vec load writes each burst's filler, and the pad element it takes
+    (None: the burst's first element); a PadVal sets the pad register first."""
+    if core.target.pad_values != "register" or tile.Loc != TileType.Vec \
+            or not ((gt.layout.name == "ND" and tile.is_nd()) or (gt.layout.name == "DN" and tile.is_dn())):
+        return False, None
+    bits = pads.npu_register_bits(type(tile))
+    if bits is None and not core.quirks.get("npu_tload_filler", False):
+        return False, None
+    _set_pad_register(core, tile, bits)
+    return True, None if bits is None else pads.npu_pad_element(type(tile), bits)
+
+
+def _npu_bursts(core, tile: Tile, gt: GlobalTensor, g, a, cube, filler: bool, pad):
+    """The load as the bursts the NPUs issue, where the burst engine may run it (kernels.py): a
+    filled Vec load's lines, an ND -> NZ (DN -> ZN) Mat load's C0 blocks; None otherwise (the
+    simulator's whole-tile fill, A5's cube bursts, anything else)."""
+    t = core.target
+    if t.tload_fill:
+        return None
+    if filler:
+        return kernels.row_bursts(tile, g, a, None if pad is None else pad.tobytes())
+    tail = t.dma.nd2nz_tail
+    if t.tload_nd2nz and tile.Loc == TileType.Mat and tail is not None and cube is None \
+            and ((gt.layout.name == "ND" and tile.is_nz()) or (gt.layout.name == "DN" and tile.is_zn())):
+        return kernels.block_bursts(tile, g, a, tail)
+    return None
 
 
 def _with_fillers(at: np.ndarray, got: np.ndarray, bits: int | None) -> tuple[np.ndarray, np.ndarray]:
