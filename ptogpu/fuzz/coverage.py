@@ -85,7 +85,7 @@ NOT_RUN = {
                   "outside the instantiations (the host sends none)",
     "elementwise.cu": "the dispatch switch's default arm (pass 0 sends any other operation or kind to NumPy)",
     "burst.cuh": "a burst that would write past its arena (every DMA call checks its bursts before the engine "
-                 "runs them); GetPadValue's types no campaign loads with a PadVal",
+                 "runs them)",
     "host_shim.h": "the shim's error paths (a launch that cannot run)",
     "ref/mgather_ref.cuh": "ref_tile, the scalar image for GM of 2 GiB or more, Wrap of capacity 0 and a GM "
                            "smaller than one element (no campaign's engine runs them)",
