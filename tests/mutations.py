@@ -14,6 +14,15 @@ classes pin)."""
 from __future__ import annotations
 
 MUTATIONS = [
+    # TMRGSORT's copy from tmp to a dst above it (the NPUs' merge into tmp) writing downwards
+    ("sort merge copy to a higher dst", "sort.cu",
+     "                for (i64 b = db - 1; b >= 0; --b) U.p[P[MG_DST] + b] = U.p[P[MG_TMP] + b];",
+     "                for (i64 b = db - 1; b >= 0; --b) U.p[P[MG_DST] - b] = U.p[P[MG_TMP] + b];"),
+    # TGATHERB's destination bound refusing a block that ends at UB's last byte (the kernel then
+    # leaves the call to NumPy: the right bytes, but the recorded kernel runs change)
+    ("tgatherb dst bound at the end of UB", "tgatherb.cu",
+     "            if (d < 0 || d + nb > U.size) fault_note(s.rec, fault_key(PHASE_DST, q), (u64)d, 0);",
+     "            if (d < 0 || d + nb >= U.size) fault_note(s.rec, fault_key(PHASE_DST, q), (u64)d, 0);"),
     # the compare kernel reading uint16 elements as signed (only cmp_types compares uint16)
     ("compare uint16 as signed", "compare.cu",
      "PTO_DEV i64 cp_ivalue(u64 b, int k) { return fb_int(b, cp_size(k), k % 2 == 0); }",

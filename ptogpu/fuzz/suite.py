@@ -406,7 +406,8 @@ def campaigns(backend: str = "native") -> list[Known]:
                            ("tgather_cmp", "a5", 300), ("tgather_cmp", "a2a3", 300),
                            ("tgather_in_place", "a5", 200), ("tgather_in_place", "a2a3", 200),
                            ("tgather_in_place", "cpu", 200), ("tgather_scratch_end", "a2a3", 200),
-                           ("tgatherb_misaligned", "a5", 200),
+                           ("tgatherb_misaligned", "a5", 200), ("tgatherb_ub_end", "a5", 200),
+                           ("tgatherb_ub_end", "a2a3", 200), ("tgatherb_ub_end", "cpu", 200),
                            ("tgatherb_misaligned", "a2a3", 200),
                            ("cmp_edges", "cpu", 300), ("cmp_edges", "a2a3", 300), ("cmp_edges", "a5", 300),
                            ("cmp_bytes", "a5", 200), ("cmp_narrow", "cpu", 200), ("cmp_narrow", "a2a3", 200),
@@ -1479,6 +1480,12 @@ def _record() -> None:               # pragma: no cover (a maintainer's tool)
 # The instances each instruction kernel ran (its writes, clean) in each campaign on a kernel
 # backend at its size with seed 0 (python -m ptogpu.fuzz.suite, after "# KERNELS").
 KERNELS: dict[str, dict[str, int]] = {
+    'Kernels: tgatherb_ub_end a5: kernel vs NumPy: must agree':
+        {'dma_bursts': 400, 'tgatherb_a5': 200},
+    'Kernels: tgatherb_ub_end a2a3: kernel vs NumPy: must agree':
+        {'dma_bursts': 400, 'tgatherb_a2a3': 200},
+    'Kernels: tgatherb_ub_end cpu: kernel vs NumPy: must agree':
+        {'tgatherb_cpu': 200},
     'Kernels: ew_types cpu: kernel vs NumPy: must agree':
         {'tile_elementwise': 42000},
     'Kernels: ew_types a2a3: kernel vs NumPy: must agree':

@@ -281,6 +281,20 @@ def tgatherb_misaligned(src8, off, y):
     pto.TSTORE(_gt(pto.int8, 1, 256)(y), d)
 
 
+def tgatherb_ub_end(src8, off, y):
+    """TGATHERB into a destination whose last block is UB's last 32 bytes (the last bytes a
+    gather may write), from int8 data whose offsets reach the end of the source."""
+    core = pto.current_core()
+    end = core.ub.size
+    s8, o, d = pto.Tile[V, pto.int8, 1, 1024](), pto.Tile[V, pto.uint32, 1, 8](), pto.Tile[V, pto.int8, 1, 256]()
+    for t, at in ((s8, 0), (o, 0x400), (d, end - 256)):
+        pto.TASSIGN(t, at)
+    pto.TLOAD(s8, _gt(pto.int8, 1, 1024)(src8))
+    pto.TLOAD(o, _gt(pto.uint32, 1, 8)(off))
+    pto.TGATHERB(d, s8, o)
+    pto.TSTORE(_gt(pto.int8, 1, 256)(y), d)
+
+
 def mscatter_edges(vf, vi, vh, vu, idx, tmax, tmin, tadd, thadd, tumin, timax):
     """MSCATTER atomics on edge values into 32 slots (indices below 64: about two writers a
     slot, the rest skipped): float32 Max and Min over values that mostly tie (signed zeros, NaN,
@@ -780,6 +794,8 @@ def mrgsort_edges(vf, vh, idx, v8, v64, sf, sh, mf, mh, df, dh, cf, ch, d8, d64)
                 lists.append(t)
             dst = pto.Tile[V, T, 1, n, RM, 1, dvc * E]()
             tmp = pto.Tile[V, T, 1, n]()
+            if k:                                   # (placed first, tmp lies below dst: the NPUs' copy
+                pto.TEXPANDS(tmp, 0)                # from tmp to dst then runs from its top)
             pto.TEXPANDS(dst, 0)
             ex = pto.MrgSortExecutedNumList()
             pto.TMRGSORT[exh](dst, ex, tmp, *lists)
@@ -1168,6 +1184,8 @@ FUZZ = {
                 "o5": values(32, "float8_e5m2", "small")},
         outputs={"y8": (96, pto.int8), "yh": (48, pto.half), "ye": (16, pto.half), "y5": (16, pto.half)},
         pair="cpu@numpy:cpu@native"),
+    "tgatherb_ub_end": dict(inputs={"src8": _bits(1024, "int8"), "off": indices(8, 993, "uint32", "uniform")},
+                            outputs={"y": (256, pto.int8)}, pair="a5@numpy:a5@native"),
     "tgatherb_misaligned": dict(inputs={"src8": _bits(1024, "int8"), "off": indices(8, 1000, "uint32", "uniform")},
                                 outputs={"y": (256, pto.int8)}, pair="a5@numpy:a5@native"),
     "mscatter_strided": dict(inputs={"v": values(128, "float32", "small"), "ix": indices(8, 20, "int32", "mixed")},
