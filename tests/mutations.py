@@ -14,6 +14,13 @@ classes pin)."""
 from __future__ import annotations
 
 MUTATIONS = [
+    # the simulator's TCMP words into a uint32 mask holding 2 bits, not 32 (only cmp_types packs
+    # into a uint32 mask)
+    ("compare simulator words of a uint32 mask", "compare.cu",
+     "i64 nwords, i64 DS) {\n    constexpr int T = K >= CK_F16 ? (K == CK_F32 ? 4 : 2) : 1 << (K / 2);\n"
+     "    const i64 kb = 8 * DS;",
+     "i64 nwords, i64 DS) {\n    constexpr int T = K >= CK_F16 ? (K == CK_F32 ? 4 : 2) : 1 << (K / 2);\n"
+     "    const i64 kb = 8 / DS;"),
     # TMRGSORT's copy from tmp to a dst above it (the NPUs' merge into tmp) writing downwards
     ("sort merge copy to a higher dst", "sort.cu",
      "                for (i64 b = db - 1; b >= 0; --b) U.p[P[MG_DST] + b] = U.p[P[MG_TMP] + b];",

@@ -1493,11 +1493,11 @@ KERNELS: dict[str, dict[str, int]] = {
     'Kernels: ew_types a5: kernel vs NumPy: must agree':
         {'dma_bursts': 3600, 'tile_elementwise': 35000},
     'Kernels: cmp_types cpu: kernel vs NumPy: must agree':
-        {'tile_compare': 12400},
+        {'tile_compare': 16400},
     'Kernels: cmp_types a2a3: kernel vs NumPy: must agree':
         {'dma_bursts': 4600, 'tile_compare': 8400},
     'Kernels: cmp_types a5: kernel vs NumPy: must agree':
-        {'dma_bursts': 4600, 'tile_compare': 21800},
+        {'dma_bursts': 4600, 'tile_compare': 26200},
     'TLOAD pads: each PadVal into Vec and Mat tiles over junk, cpu vs a5':
         {'dma_bursts': 300},
     'TLOAD pads: each PadVal into Vec and Mat tiles over junk, a2a3 vs a5':

@@ -462,8 +462,9 @@ def cmp_edges(fa, fb, ha, hb, ia, ib, ua, ub, m, y, zf, zh, zi, yu):
 
 _CMP_TYPES = (pto.int8, pto.uint8, pto.int16, pto.uint16, pto.int32, pto.uint32, pto.int64, pto.uint64, pto.half,
               pto.bfloat16, pto.float32)
-CMP_SLOTS = 10
-"""Output slots a type of :func:`cmp_types` has: six TCMP modes, TCMPS EQ and GT, TSEL, TSELS."""
+CMP_SLOTS = 12
+"""Output slots a type of :func:`cmp_types` has: six TCMP modes, TCMPS EQ and GT, TSEL, TSELS,
+and TCMP GT and TCMPS LT into a uint32 mask (the simulator packs 32 bits a word there)."""
 
 
 def cmp_types(a0, b0, a1, b1, a2, b2, a3, b3, a4, b4, a5, b5, a6, b6, a7, b7, a8, b8, a9, b9, a10, b10, m, y):
@@ -476,8 +477,8 @@ def cmp_types(a0, b0, a1, b1, a2, b2, a3, b3, a4, b4, a5, b5, a6, b6, a7, b7, a8
             (a10, b10))
     MG = _gt(pto.uint8, 1, 256)
     lm, mask, out = pto.Tile[V, pto.uint8, 1, 256](), pto.Tile[V, pto.uint8, 1, 256](), pto.Tile[V, pto.uint8, 1, 256]()
-    tmp = pto.Tile[V, pto.int32, 1, 64]()
-    for t, at in ((lm, 0x400), (mask, 0x500), (out, 0x300), (tmp, 0x600)):
+    tmp, wide = pto.Tile[V, pto.int32, 1, 64](), pto.Tile[V, pto.uint32, 1, 64]()
+    for t, at in ((lm, 0x400), (mask, 0x500), (out, 0x300), (tmp, 0x600), (wide, 0x500)):
         pto.TASSIGN(t, at)
     pto.TLOAD(lm, MG(m))
     for k, (T, (a, b)) in enumerate(zip(_CMP_TYPES, srcs)):
@@ -492,7 +493,9 @@ def cmp_types(a0, b0, a1, b1, a2, b2, a3, b3, a4, b4, a5, b5, a6, b6, a7, b7, a8
         forms = [(lambda mode=mode: pto.TCMP(mask, x, w, mode), mask) for mode in pto.CmpMode]
         forms += [(lambda: pto.TCMPS(mask, x, one, pto.CmpMode.EQ), mask),
                   (lambda: pto.TCMPS(mask, x, one, pto.CmpMode.GT), mask),
-                  (lambda: pto.TSEL(d, lm, x, w, tmp), out), (lambda: pto.TSELS(d, lm, x, tmp, one), out)]
+                  (lambda: pto.TSEL(d, lm, x, w, tmp), out), (lambda: pto.TSELS(d, lm, x, tmp, one), out),
+                  (lambda: pto.TCMP(wide, x, w, pto.CmpMode.GT), mask),
+                  (lambda: pto.TCMPS(wide, x, one, pto.CmpMode.LT), mask)]
         for j, (form, res) in enumerate(forms):
             try:
                 form()
