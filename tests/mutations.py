@@ -14,6 +14,11 @@ classes pin)."""
 from __future__ import annotations
 
 MUTATIONS = [
+    # TINTERLEAVE's copies in pass 0, its checks in pass 1: an in-place call is copied before its
+    # overlap hands it to NumPy
+    ("interleave passes swapped", "interleave.cu",
+     "        if (pass == 0) {\n            i64 lo = (i64)(~0ull >> 1), hi = -lo;",
+     "        if (pass != 0) {\n            i64 lo = (i64)(~0ull >> 1), hi = -lo;"),
     # the simulator's TCMP words into a uint32 mask holding 2 bits, not 32 (only cmp_types packs
     # into a uint32 mask)
     ("compare simulator words of a uint32 mask", "compare.cu",

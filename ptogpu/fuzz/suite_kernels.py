@@ -990,7 +990,8 @@ def _il(T, VC: int, a, b, y) -> None:
         pto.TINTERLEAVE(d1, d0, s1, s0)
         pto.TDEINTERLEAVE(e1, e0, d1, d0)
         pto.TDEINTERLEAVE(g1, g0, s0)
-    for i in range(6):
+        pto.TINTERLEAVE(e1, e0, s1, e0)                  # in place: src0 is dst0 (the kernel hands it
+    for i in range(6):                                   # to NumPy, which reads the sources first)
         w = Full()
         pto.TASSIGN(w, (2 + i) * 2 * cols * size)
         pto.TSTORE(G(y + i * 2 * cols), w)
