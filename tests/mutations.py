@@ -539,6 +539,11 @@ VERDICT_MUTATIONS = [
 
 
 PY_MUTATIONS = [
+    # A2/A3 NZ tables: a table of several outer blocks addressed as if it had one (the column
+    # block never split by Shape[1]: only nz_gather's 496-apart outer blocks show it)
+    ("py nz outer blocks", "ptogpu/isa/mgather/semantics_nz.py",
+     "        if S[0] == 1:\n            o0, o1 = np.zeros_like(bcc), bcc",
+     "        if S[0] != 1:\n            o0, o1 = np.zeros_like(bcc), bcc"),
     # TLOAD: the NPUs' pad register Min and Max swapped (GetPadValue)
     ("py tload pad register min max swapped", "ptogpu/isa/datamove/semantics_pads.py",
      "    return _NPU_MIN_MAX[name][0 if pad is PadValue.Min else 1]",

@@ -231,9 +231,10 @@ def _nz_table(tab):
                             pto.Layout.NZ](tab)
 
 
-def nz_gather(tab, ie, ir, ye, yr, yz):
+def nz_gather(tab, ie, ir, ye, yr, yz, yw):
     """MGATHER from an A2/A3 NZ table into NZ tiles: Elem Wrap (16 x 20 valid of 32 x 32), Row
-    Zero (20 rows; the whole tile zeroed first), Elem Clamp."""
+    Zero (20 rows; the whole tile zeroed first), Elem Clamp; and Elem Wrap from the same bytes as
+    a table of two outer blocks 496 elements apart (Shape[0] = 2: the column block is the outer one)."""
     CM, NZ = pto.BLayout.ColMajor, pto.SLayout.RowMajor
     E = pto.Tile[V, pto.half, 32, 32, CM, 16, 20, NZ, 512]
     R = pto.Tile[V, pto.half, 32, 32, CM, 20, 32, NZ, 512]
@@ -250,6 +251,13 @@ def nz_gather(tab, ie, ir, ye, yr, yz):
     pto.MGATHER[pto.Coalesce.Elem, pto.GatherOOB.Clamp](dz, _nz_table(tab), ie_t)
     for f, y in zip(flat, (ye, yr, yz)):
         pto.TSTORE(_gt(pto.half, 32, 32)(y), f)
+    outer = pto.GlobalTensor[pto.half, pto.Shape[2, 1, 2, 16, 16], pto.Stride[496, 512, 256, 16, 1],
+                             pto.Layout.NZ](tab)
+    dw, fw = E(), pto.Tile[V, pto.half, 32, 32]()
+    pto.TASSIGN(dw, 0x2800)
+    pto.TASSIGN(fw, 0x2800)
+    pto.MGATHER[pto.Coalesce.Elem, pto.GatherOOB.Wrap](dw, outer, ie_t)
+    pto.TSTORE(_gt(pto.half, 32, 32)(yw), fw)
 
 
 def tgatherb_float_offsets(src8, srch, oh, of, oe, o5, y8, yh, ye, y5):
@@ -1180,7 +1188,8 @@ FUZZ = {
                               "yl": (17 * 8, pto.int64)}, pair="a5@numpy:a5@native"),
     "nz_gather": dict(inputs={"tab": _bits(1024, "half"), "ie": indices((16, 20), 1024, "int32", "mixed"),
                               "ir": indices((1, 20), 32, "int32", "mixed")},
-                      outputs={"ye": (1024, pto.half), "yr": (1024, pto.half), "yz": (1024, pto.half)},
+                      outputs={"ye": (1024, pto.half), "yr": (1024, pto.half), "yz": (1024, pto.half),
+                               "yw": (1024, pto.half)},
                       pair="a2a3@numpy:a2a3@native"),
     "tgatherb_float_offsets": dict(
         inputs={"src8": _bits(1024, "int8"), "srch": _bits(512, "half"), "oh": values(16, "half", "small"),
