@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..trace import Record, active
+from ..trace import record_bursts
 from .kernels import all_clean, enum, i64, launch_on, use_kernels
 
 FILE = "dma.cu"
@@ -58,12 +58,6 @@ def run_bursts(core, b, prologue=None) -> bool:
         return False
     if prologue is not None:
         prologue(core.step_instances())
-    tracers = active(core)
-    if tracers:                             # the same record NumPy's execute() makes
-        body = dst + b.left + length + b.right
-        end = (body + 31) // 32 * 32 if b.fill else body
-        for tr in tracers:
-            tr.record(Record(b.instr, b.src_space, b.dst_space, src.copy(), dst.copy(),
-                              np.array(length), b.left, b.right, end - body, b.repeat))
+    record_bursts(core, b, src, dst, length)    # (the same record NumPy's execute() makes)
     launch_on(core, "dma_bursts", prm, passes=2, writes=(b.dst_space,))
     return True

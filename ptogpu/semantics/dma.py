@@ -21,7 +21,7 @@ import numpy as np
 from ..backend import run_dma_bursts
 from ..dma_regs import M21, M40, PathRegs  # noqa: F401 - the registers these bursts read
 from ..errors import F_DST, F_OTHER, NotBatched, PtoError, PtoFault
-from ..trace import Record, active
+from ..trace import record_bursts
 from .faults import Faults
 
 BURST_COUNT_WARN = 4095
@@ -116,9 +116,7 @@ def execute(core, b: Bursts, prologue=None, ks: np.ndarray | None = None) -> Non
         return
     if not live.all():                          # (what a burst not issued would read: unused)
         src = np.where(live, src, 0)
-    for tr in active(core):                     # (a core of N records its first instance's)
-        tr.record(Record(b.instr, b.src_space, b.dst_space, src[0].copy(), dst.copy(),
-                          length.copy(), b.left, b.right, end - body, b.repeat))
+    record_bursts(core, b, src[0], dst, length)    # (a core of N records its first instance's)
     if not disjoint and (length == length[0]).all():
         # Equal lengths: bursts with the same start have the same footprint, and the last of
         # them overwrites all of it, so only the last one per start can leave a byte behind.

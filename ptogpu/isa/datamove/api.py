@@ -12,6 +12,7 @@ from ...errors import F_DST, F_OTHER, PtoCheckError, PtoFault, PtoPortabilityWar
 from ...memory import Ptr
 from ...tensor import GlobalTensor
 from ...tile import Tile, require_valid_getters
+from ...trace import record_bursts
 from . import kernels, semantics_pads as pads
 from ...ops.events import instruction
 
@@ -235,7 +236,7 @@ def TLOAD(tile: Tile, gt: GlobalTensor) -> None:
     if filler:                      # the NumPy semantics: each line's filler from the rule
         _burst_filler(put, tile, vals, pad)
     if bursts is not None:
-        kernels.record(core, bursts)
+        record_bursts(core, bursts, bursts.src, bursts.dst, bursts.length)
 
 
 def _filler(core, tile: Tile, gt: GlobalTensor) -> tuple[bool, np.ndarray | None]:

@@ -15,7 +15,6 @@ from ...backend.kernels import enum, use_kernels
 from ...enums import PadValue
 from ...pad_values import CustomPad
 from ...semantics import dma
-from ...trace import Record, active
 
 _TYPES = {"float32": "PADTY_F32", "int32": "PADTY_I32", "uint32": "PADTY_U32", "half": "PADTY_F16",
           "bfloat16": "PADTY_BF16", "int16": "PADTY_I16", "uint16": "PADTY_U16", "int8": "PADTY_I8",
@@ -84,15 +83,3 @@ def run(core, b: dma.Bursts) -> bool:
         return False
     dma.execute(core, b)
     return True
-
-
-def record(core, b: dma.Bursts) -> None:
-    """The bursts in any active burst trace, as the burst engine records them."""
-    tracers = active(core)
-    if not tracers:
-        return
-    length = np.broadcast_to(np.asarray(b.length, np.int64), b.dst.shape).copy()
-    body = b.dst + length
-    for tr in tracers:
-        tr.record(Record(b.instr, b.src_space, b.dst_space, np.asarray(b.src).copy(), b.dst.copy(), length,
-                         0, 0, (body + 31) // 32 * 32 - body, 1))
