@@ -156,6 +156,10 @@ class Core:
         # how the instructions of a core of N ran: all instances at once (a batch rule: one
         # launch, one NumPy step), instance by instance, or once (uniform steps)
         self.steps = {"at_once": 0, "per_instance": 0, "uniform": 0}
+        # (while a kernel campaign runs a program: ``execution.program``) instruction -> how its
+        # calls ran ("lanes", "loop", "formula": fuzz.report.EXECUTED), and a step's launches
+        self.ran: dict | None = None
+        self._launched: list | None = None
         self.faults: FaultList = FaultList([None] * n)
         self.live = np.ones(n, bool)    # instances that have not stopped (faulted, or parked)
         self.parked = np.zeros(n, bool)  # instances a program's read took off its path (:meth:`program`)
@@ -424,6 +428,28 @@ class Core:
             self._raised = self.faults[int(on[0])]      # the path's last instances faulted here
             raise self._raised
 
+    def execute_noting(self, name: str, step) -> None:
+        """:meth:`execute` of instruction ``name``, noting in :attr:`ran` how it ran where it
+        ran at all (a replayed or stopped step does not): its kernels' launches (the A5 SIMT
+        launch's lanes, or a loop; ``backend.kernels.SIMT_KERNELS``) or the NumPy semantics --
+        every step without a launch, and one whose kernel left instances to NumPy (its record
+        said their reads and writes alias). What a kernel campaign reports as executed."""
+        from .backend.kernels import SIMT_KERNELS
+        before = self.steps["at_once"] + self.steps["per_instance"]
+        self._launched = []
+        try:
+            self.execute(step)
+        finally:
+            launched, self._launched = self._launched, None
+            if self.steps["at_once"] + self.steps["per_instance"] > before or launched:
+                parts = self.ran.setdefault(name, set())
+                for kernel, left in launched:
+                    parts.add("lanes" if kernel in SIMT_KERNELS else "loop")
+                    if left:
+                        parts.add("formula")
+                if not launched:
+                    parts.add("formula")
+
     def _at_once(self, step) -> bool:
         """Run ``step`` over every live instance at once; False when it has no batch rule.
         A fault raised here came before any instance's memory was read (those raise
@@ -589,7 +615,10 @@ def on_instances(fn=None, *, uniform: bool = False, name: str | None = None):
             outer = not core._executing
             if outer and core._probe is not None:
                 core.stop_here(name or f.__name__, args, kw)
-            core.execute(lambda: f(*args, **kw), uniform=uniform)
+            if outer and not uniform and core.ran is not None:
+                core.execute_noting(name or f.__name__, lambda: f(*args, **kw))
+            else:
+                core.execute(lambda: f(*args, **kw), uniform=uniform)
             if outer and not uniform and core._calls is not None:
                 core._calls.record(name or f.__name__, args)
         return call

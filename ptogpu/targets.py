@@ -133,6 +133,9 @@ class DmaRules:
     align_dtypes: tuple[str, ...] = _ALIGN10   # <dtype> of the asc_copy_*_align placeholders
     nd2nz_tail: int | None = 0       # GM→L1 nd2nz: value filling a row's last C0 block past VC
                                      # (None: left untouched; mgather.md §5.6 step 4)
+    tstore_bursts: bool = False      # TSTORE of an ND (DN) Vec tile is a copy_ubuf_to_gm burst a valid
+                                     # row (column), its exact bytes (npu/*/TStore.hpp TStoreUb2gm*Instr);
+                                     # the simulator copies element by element
 
 
 @dataclass(frozen=True)
@@ -295,7 +298,7 @@ A2A3 = Target(
         atomic_dtypes=(("float32", "int32", "half", "bfloat16", "int16", "int8"), (), ()),
         nz_tables=True, simt=False, scalar_1x1=False, row_index_shapes="1xR"),
     interleave=InterleaveRules(supported=False),
-    dma=DmaRules(gm2ub_align_gap=True, mov_pad_reg=True),
+    dma=DmaRules(gm2ub_align_gap=True, mov_pad_reg=True, tstore_bursts=True),
     quirks=MappingProxyType({
         "npu_tload_filler": True,
         "pto_debug_asserts": False,
@@ -332,7 +335,7 @@ A5 = Target(
                                tdeinterleave=("dst",), tdeinterleave_asserts=("src",),
                                tdeinterleave_1src=("src",), tdeinterleave_1src_asserts=("dst",)),
     has_reg_api=True,
-    dma=DmaRules(gm2l1_align=True, gm2ub_align=True, mov_pad_reg=True),
+    dma=DmaRules(gm2l1_align=True, gm2ub_align=True, mov_pad_reg=True, tstore_bursts=True),
     quirks=MappingProxyType({
         "npu_tload_filler": True,
         "pto_debug_asserts": False,

@@ -556,6 +556,10 @@ PY_MUTATIONS = [
     ("py tload npu filler one element short", "ptogpu/isa/datamove/api.py",
      "    end = -(-along * size // 32) * 32 // size\n    if VR == 0",
      "    end = -(-along * size // 32) * 32 // size - 1\n    if VR == 0"),
+    # TSTORE: the NPUs' store bursts one element short of the valid row (the burst engine's run)
+    ("py tstore bursts one element short", "ptogpu/isa/datamove/kernels.py",
+     '    return dma.Bursts("TSTORE", tile.space, "gm", b.dst, b.src, b.length, elem=b.elem, fill=False)',
+     '    return dma.Bursts("TSTORE", tile.space, "gm", b.dst, b.src, b.length - b.elem, elem=b.elem, fill=False)'),
     # TLOAD: half's Max pad the largest finite value instead of +inf
     ("py tload half max finite", "ptogpu/isa/datamove/semantics_pads.py",
      '"half": (0xFC00, 0x7C00)', '"half": (0xFC00, 0x7BFF)'),

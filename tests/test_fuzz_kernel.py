@@ -69,9 +69,34 @@ def test_a_kernel_side_is_checked_against_its_numpy_reference():
         pytest.skip("no native backend")
     rep = kernel(f"{EXAMPLES}/interleave_gathers.py:interleave_gathers", pair="a5@native:a5@numpy", n=400,
                  shrink=False)
-    assert rep.divergent == 0 and rep.ref_bad_a == 0 and rep.executed["a"] == "lanes"
+    assert rep.divergent == 0 and rep.ref_bad_a == 0 and rep.executed == {"a": "lanes+loop", "b": "formula"}
+    assert rep.calls_ran == {"a": {"MGATHER": "lanes", "TINTERLEAVE": "loop", "TLOAD": "loop", "TSTORE": "loop"}}
     rep = kernel(f"{PLANTED}:planted", pair="cpu@native:a5@native", n=200, shrink=False)
     assert _classes(rep) == {f"call 3 MGATHER at {PLANT}: unexplained": 200}
+
+
+def test_a_kernel_campaign_says_what_each_call_ran():
+    """``executed`` is what the sides' calls ran, not what the target could: a kernel of no
+    gather on A5 executes no lanes; a call with no kernel says formula; on NumPy every call is a
+    formula and no call is listed. The per-call record survives JSON and shards."""
+    from ptogpu.backend import native_backend
+    if not native_backend.available()[0]:
+        pytest.skip("no native backend")
+    add = os.path.join(HERE, "kernels", "add_store.py") + ":add_store"
+    rep = kernel(add, pair="a5@native:a2a3@native", n=300, shrink=False)
+    calls = {"TLOAD": "loop", "TADD": "loop", "TSTORE": "loop", "TEXPANDS": "formula"}
+    assert rep.calls_ran == {"a": calls, "b": calls}
+    assert rep.executed == {"a": "loop+formula", "b": "loop+formula"}
+    from ptogpu.fuzz.report_text import format_report
+    text = format_report("add", rep)
+    assert "executed: a5@native loop+formula, a2a3@native loop+formula" in text
+    assert "calls: a5@native TADD loop, TEXPANDS formula, TLOAD loop, TSTORE loop; a2a3@native" in text
+    back = KernelReport.from_json(json.loads(json.dumps(rep.to_json())))
+    assert back.calls_ran == rep.calls_ran and back.executed == rep.executed
+    merged = KernelReport.merge([rep, back.__class__.from_json({**rep.to_json(), "start": 300})])
+    assert merged.calls_ran == rep.calls_ran
+    rep = kernel(add, pair="cpu@numpy:a5@native", n=100, shrink=False)
+    assert rep.executed == {"a": "formula", "b": "loop+formula"} and set(rep.calls_ran) == {"b"}
 
 
 def _corrupting(monkeypatch, plants: dict):

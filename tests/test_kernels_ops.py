@@ -376,7 +376,7 @@ def test_spec_suites_pass_on_native():
     here = os.path.dirname(os.path.abspath(__file__))
     files = [f for f in ("test_dma.py", "test_datamove.py", "test_asc.py", "test_tgatherb.py",
                          "test_tinterleave.py", "test_reg.py", "test_pad_values.py", "test_vendor_tload.py",
-                         "test_vendor_tload_mat.py") if os.path.exists(os.path.join(here, f))]
+                         "test_vendor_tload_mat.py", "test_vendor_tstore.py") if os.path.exists(os.path.join(here, f))]
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([here, os.path.dirname(here), env.get("PYTHONPATH", "")])
     res = subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider",
@@ -677,6 +677,32 @@ def test_dma_trace_is_recorded_on_the_kernel_path():
             assert np.array_equal(a, b)
         else:
             assert a == b
+
+
+@pytest.mark.parametrize("target,bursts", [("a2a3", True), ("a5", True), ("cpu", False)])
+def test_npu_tstore_runs_the_burst_engine_with_numpy_s_bytes(target, bursts):
+    """The NPUs' TSTORE of a Vec tile (ND and DN, partial valid region, strided GM rows) runs as
+    its bursts through dma_bursts on native, on one core and on a core of 16, and writes what
+    NumPy writes; the simulator's element copy launches nothing."""
+    G = pto.GlobalTensor[pto.int16, pto.Shape[1, 1, 1, 3, 5], pto.Stride[1, 1, 1, 9, 1]]
+    GD = pto.GlobalTensor[pto.int16, pto.Shape[1, 1, 1, 5, 3], pto.Stride[1, 1, 1, 1, 9], pto.Layout.DN]
+    got = {}
+    for be in ("numpy", "native"):
+        for batch in (1, 16):
+            with pto.Core(target, be, batch=batch) as core, Counter() as cnt:
+                core.write("ub", 0, np.random.default_rng(7).integers(0, 256, 4096, dtype=np.uint8))
+                out = core.gm_put(np.full(64, -1, np.int16))
+                t = pto.Tile[pto.TileType.Vec, pto.int16, 4, 16, pto.BLayout.RowMajor, 3, 5]()
+                d = pto.Tile[pto.TileType.Vec, pto.int16, 16, 4, pto.BLayout.ColMajor, 5, 3]()
+                pto.TASSIGN(t, 0x40)
+                pto.TASSIGN(d, 0x400)
+                pto.TSTORE(G(out), t)
+                pto.TSTORE(GD(out + 30), d)
+                got[be, batch] = out.numpy(64).tobytes()
+                if be == "native":
+                    assert (cnt.n["dma_bursts"] > 0) == bursts
+    assert got["numpy", 1] == got["native", 1]
+    assert got["numpy", 16] == got["native", 16] == got["numpy", 1] * 16
 
 
 def test_batches_with_the_portable_build():

@@ -341,3 +341,25 @@ def test_npu_vec_and_nd2nz_loads_are_traced_as_their_bursts(target):
         got = [(b.src_space, b.src - g.addr, b.dst_space, b.dst, b.nbytes, b.fill) for b in tr.bursts]
         assert got == [("gm", 20 * r, "ub", 0x200 + 64 * r, 20, 12) for r in range(3)] + \
             [("gm", 20 * r, "l1", 0x400 + 32 * r, 20, 12) for r in range(3)]
+
+
+@pytest.mark.parametrize("target", NPU)
+def test_npu_vec_stores_are_their_bursts_exact_bytes_and_traced(target):
+    """An NPU TSTORE of an ND Vec tile is one copy_ubuf_to_gm burst a valid row of exactly its
+    bytes (no filler in GM: TStoreUb2gmInstr): traced on every backend (this file runs on native
+    too, where the burst engine moves them), and the GM bytes past each row's valid ones, and
+    between the rows, keep what they held."""
+    with new_core(target) as core:
+        src = gm_tensor(core, np.arange(1, 16, dtype=np.float32), pto.float32, 3, 5)
+        G = pto.GlobalTensor[pto.float32, pto.Shape[1, 1, 1, 3, 5], pto.Stride[1, 1, 1, 7, 1]]
+        out = G(core.gm_put(np.full(3 * 7, -1, np.float32)))
+        t = pto.Tile[V, pto.float32, 4, 16, RM, 3, 5, NB, 512, PV.Max]()
+        pto.TASSIGN(t, 0x200)
+        pto.TLOAD(t, src)
+        with core.trace() as tr:
+            pto.TSTORE(out, t)
+        got = [(b.src_space, b.src, b.dst_space, b.dst - out.addr, b.nbytes, b.fill) for b in tr.bursts]
+        assert got == [("ub", 0x200 + 64 * r, "gm", 28 * r, 20, 0) for r in range(3)]
+        want = np.full((3, 7), -1, np.float32)
+        want[:, :5] = np.arange(1, 16, dtype=np.float32).reshape(3, 5)
+        assert core.read("gm", out.addr, 3 * 7 * 4).view(np.float32).tobytes() == want.tobytes()

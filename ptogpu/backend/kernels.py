@@ -62,7 +62,23 @@ def launch_instances(core, kernel: str, params, *, block=(1, 1, 1), passes: int 
     spans = {w[0]: (int(w[1]), int(w[2])) for w in writes if isinstance(w, tuple)}
     writes = tuple(w[0] if isinstance(w, tuple) else w for w in writes)
     arenas = {s: b.launch_view(s in writes, spans.get(s)) for s, b in core.banks.items()}
-    return launch(core.backend, kernel, block, core.batch, arenas, params, passes=passes, writes=writes)
+    recs = launch(core.backend, kernel, block, core.batch, arenas, params, passes=passes, writes=writes)
+    _noted(core, kernel, recs, writes)
+    return recs
+
+
+SIMT_KERNELS = frozenset({"mgather_a5_elem", "mgather_a5_row", "mgather_l1_elem_simt", "mscatter_a5_last",
+                          "mscatter_a5_source"})
+"""The kernels that execute an A5 SIMT launch, lane by lane (``dim3{32, warps}``); every other
+kernel runs a target's loop (A5's 1x1 tiles included: ``mgather_a5_scalar``)."""
+
+
+def _noted(core, kernel: str, recs: np.ndarray, writes) -> None:
+    """A launch that writes, in the step's record of launches (``Core.execute_noting``): its
+    kernel, and whether it left instances to NumPy (clean records that say they alias)."""
+    if core._launched is not None and writes:
+        r = np.asarray(recs)
+        core._launched.append((kernel, bool(((r[:, 0] == np.uint64(NONE)) & (r[:, ALIAS_FLAG_WORD] == 0)).any())))
 
 
 RUNS: collections.Counter = collections.Counter()
@@ -110,7 +126,9 @@ def launch_on(core, kernel: str, params, *, block=(1, 1, 1), passes: int = 1,
     if arenas is None and core.all_at_once:
         return launch_instances(core, kernel, params, block=block, passes=passes, writes=writes)
     a = core_arenas(core) if arenas is None else arenas
-    return launch(core.backend, kernel, block, 1, a, params, passes=passes, writes=writes)
+    recs = launch(core.backend, kernel, block, 1, a, params, passes=passes, writes=writes)
+    _noted(core, kernel, recs, writes)
+    return recs
 
 
 def all_clean(recs: np.ndarray) -> bool:

@@ -277,6 +277,7 @@ class ProgramRun:
     paths: list | None
     stray: np.ndarray
     runs: int = 1
+    ran: dict = field(default_factory=dict)   # (kernel backends) instruction -> how its calls ran (Core.ran)
 
     @property
     def calls(self) -> list | None:
@@ -334,6 +335,8 @@ def _merge(acc: ProgramRun | None, n: int, todo: np.ndarray, run: ProgramRun, pa
     if acc.paths is not None:
         acc.paths += [(todo[pos], calls) for pos, calls in run.paths]
     acc.runs += run.runs
+    for name, parts in run.ran.items():
+        acc.ran.setdefault(name, set()).update(parts)
     return acc
 
 
@@ -350,7 +353,7 @@ def _run_padded(prog: Program, target: str, backend: str, data: dict, quirks, tr
         pad = {k: np.concatenate([v, np.repeat(v[-1:], size - n, axis=0)]) for k, v in data.items()}
         run, parked = _run_once(prog, target, backend, pad, quirks, trace, first, limit, shown or n, gaps)
         paths = None if run.paths is None else restrict(run.paths, np.arange(n))
-        return (ProgramRun(run.outputs[:n], run.faults[:n], run.codes[:n], paths, run.stray[:n], run.runs),
+        return (ProgramRun(run.outputs[:n], run.faults[:n], run.codes[:n], paths, run.stray[:n], run.runs, run.ran),
                 parked[:n])
     return _run_once(prog, target, backend, data, quirks, trace, first, limit, shown or n, gaps)
 
@@ -370,6 +373,7 @@ def _run_once(prog: Program, target: str, backend: str, data: dict, quirks, trac
             core.banks["gm"].write_rows(ptrs[name].addr, rows.view(np.uint8).reshape(n, -1))
         resume = not trace and n > 1
         core.resume = resume
+        core.ran = {} if backend != "numpy" else None
         meet = resume and RECONVERGE and reconverge.analysable(prog.fn)
         top = prog.fn.__code__ if meet else None
         where = (lambda call: reconverge.key(top, call)) if meet else None
@@ -395,6 +399,7 @@ def _run_once(prog: Program, target: str, backend: str, data: dict, quirks, trac
                     todo, stops = _merged(stops), []
         finally:
             core.resume, core._replay, core._log, core._probe = False, None, None, None
+            ran, core.ran = core.ran or {}, None
         if faults is None:
             faults = core.faults if n > 1 else FaultList([None])
         parked = core.parked.copy() if n > 1 else np.zeros(1, bool)
@@ -408,7 +413,7 @@ def _run_once(prog: Program, target: str, backend: str, data: dict, quirks, trac
     if trace:
         on = np.flatnonzero(~parked)
         paths = [(on, log.calls if on.size == n else [c.rows(on) for c in log.calls])]
-    return ProgramRun(out.reshape(n, -1), faults, faults.codes(), paths, stray, runs), parked
+    return ProgramRun(out.reshape(n, -1), faults, faults.codes(), paths, stray, runs, ran), parked
 
 
 RECONVERGE = os.environ.get("PTOGPU_RECONVERGE", "1") != "0"

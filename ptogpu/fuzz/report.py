@@ -35,6 +35,13 @@ target's scalar loop (kernels of the scalar targets and A5's 1x1 path); ``formul
 per-element result computed directly (the NumPy array paths, the fused campaigns), which
 executes neither lanes nor loops and so cannot see an error in the lane mapping."""
 
+
+
+def joined(parts) -> str:
+    """EXECUTED parts as one label, in EXECUTED's order ("lanes+formula"); "formula" for none."""
+    return "+".join(e for e in EXECUTED if e in parts) or "formula"
+
+
 COUNTS = ("faults_a", "faults_b", "races_a", "races_b", "divergent", "ref_bad_a", "ref_bad_b")
 
 
@@ -56,6 +63,7 @@ class Report:
     classes: dict = field(default_factory=dict)
     check_error: str | None = None
     executed: dict = field(default_factory=dict)    # side -> "lanes" | "loop" | "formula" (EXECUTED)
+    calls_ran: dict = field(default_factory=dict)   # (kernel campaigns) side -> {instruction: its EXECUTED}
     shapes: bool = False                            # each instance's valid shape drawn
     start: int = 0                                  # first instance number
     workers: list = field(default_factory=list)     # shards: where each ran (spec.run_sharded)
@@ -162,6 +170,7 @@ class Report:
                          "shrunk": c.shrunk, "reproducer": c.reproducer}
                         for c in sorted(self.classes.values(), key=lambda c: -c.count)],
             **({"workers": list(self.workers)} if self.workers else {}),
+            **({"executed_calls": {k: dict(v) for k, v in self.calls_ran.items()}} if self.calls_ran else {}),
         }
 
     @classmethod
@@ -183,6 +192,7 @@ class Report:
                 ref_bad_a=int(refs["a"]["mismatched"]), ref_bad_b=int(refs["b"]["mismatched"]),
                 ref_checked_a=_checked(refs["a"], d), ref_checked_b=_checked(refs["b"], d),
                 **{f: int(d.get(f, 0)) for f in COUNTS if not f.startswith("ref_")})
+        rep.calls_ran = {k: dict(v) for k, v in d.get("executed_calls", {}).items()}
         for c in d["classes"]:
             k = DivClass(R.mask_of_names(c["facts"]), int(c["count"]), [int(x) for x in c["first"]],
                          shape=tuple(c["shape"]) if c.get("shape") else None,
@@ -230,6 +240,11 @@ class Report:
             if parts:
                 rank = {e: i for i, e in enumerate(EXECUTED)}
                 out.executed[k] = "+".join(sorted(parts, key=lambda p: rank.get(p, len(rank))))
+        for r in reports:
+            for k, calls in r.calls_ran.items():
+                mine = out.calls_ran.setdefault(k, {})
+                for name, how in calls.items():
+                    mine[name] = joined(set(mine.get(name, "").split("+")) | set(how.split("+")))
         out.references = {k: "; ".join(dict.fromkeys(r.references.get(k, "none") for r in reports))
                           for k in ("a", "b")}
         for k in ("a", "b"):                # (every shard checked all: None, as each says)

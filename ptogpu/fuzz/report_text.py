@@ -24,6 +24,10 @@ def format_report(title: str, rep: Report, verbose: bool = True, repro: dict | N
         out.append(f"   executed: {rep.a} {said('a', rep.a)}, {rep.b} {said('b', rep.b)}"
                    + ("  (formula screening: per-element results, no lanes or loops ran; "
                       "--engine execute runs them)" if rep.engine.startswith("fused") else ""))
+    if j.get("executed_calls"):
+        out.append("   calls: " + "; ".join(
+            f"{j[k]} " + ", ".join(f"{name} {how}" for name, how in sorted(calls.items()))
+            for k, calls in sorted(j["executed_calls"].items()) if calls))
     out.append(references_line(rep, j))
     out.append(f"   faults: {j['a']} {j['faults_a']:,}, {j['b']} {j['faults_b']:,}; "
                f"divergent {u}: {j['divergent']:,}")

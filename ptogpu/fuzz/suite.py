@@ -1480,32 +1480,6 @@ def _record() -> None:               # pragma: no cover (a maintainer's tool)
 # The instances each instruction kernel ran (its writes, clean) in each campaign on a kernel
 # backend at its size with seed 0 (python -m ptogpu.fuzz.suite, after "# KERNELS").
 KERNELS: dict[str, dict[str, int]] = {
-    'Kernels: tgatherb_ub_end a5: kernel vs NumPy: must agree':
-        {'dma_bursts': 400, 'tgatherb_a5': 200},
-    'Kernels: tgatherb_ub_end a2a3: kernel vs NumPy: must agree':
-        {'dma_bursts': 400, 'tgatherb_a2a3': 200},
-    'Kernels: tgatherb_ub_end cpu: kernel vs NumPy: must agree':
-        {'tgatherb_cpu': 200},
-    'Kernels: ew_types cpu: kernel vs NumPy: must agree':
-        {'tile_elementwise': 42000},
-    'Kernels: ew_types a2a3: kernel vs NumPy: must agree':
-        {'dma_bursts': 3600, 'tile_elementwise': 17200},
-    'Kernels: ew_types a5: kernel vs NumPy: must agree':
-        {'dma_bursts': 3600, 'tile_elementwise': 35000},
-    'Kernels: cmp_types cpu: kernel vs NumPy: must agree':
-        {'tile_compare': 16400},
-    'Kernels: cmp_types a2a3: kernel vs NumPy: must agree':
-        {'dma_bursts': 4600, 'tile_compare': 8400},
-    'Kernels: cmp_types a5: kernel vs NumPy: must agree':
-        {'dma_bursts': 4600, 'tile_compare': 26200},
-    'TLOAD pads: each PadVal into Vec and Mat tiles over junk, cpu vs a5':
-        {'dma_bursts': 300},
-    'TLOAD pads: each PadVal into Vec and Mat tiles over junk, a2a3 vs a5':
-        {'dma_bursts': 600},
-    'Kernels: tload_bursts a2a3: kernel vs NumPy: must agree':
-        {'dma_bursts': 8000},
-    'Kernels: tload_bursts a5: kernel vs NumPy: must agree':
-        {'dma_bursts': 8000},
     'TGATHER CPU sim vs A2/A3, 4x32 float32 from 256: out-of-src0 index rule':
         {'tgather_index': 1000},
     "TGATHER CPU sim vs A5, 2x80 int64 from 160 (uint32 indices): A5's 64 columns":
@@ -1534,6 +1508,8 @@ KERNELS: dict[str, dict[str, int]] = {
         {'tgather_index': 300},
     'TGATHER a5 int64/uint32 3x80, oob: kernel vs NumPy: must agree':
         {'tgather_index': 300},
+    'TGATHER a5 float32/int32 3x80, oob: kernel vs NumPy: must agree':
+        {'tgather_index': 300},
     'TSCATTER cpu int32/int32 3x80, dup: kernel vs NumPy: must agree':
         {'tscatter_index': 300},
     'TSCATTER a2a3 half/int16 3x80, dup: kernel vs NumPy: must agree':
@@ -1541,6 +1517,8 @@ KERNELS: dict[str, dict[str, int]] = {
     'TSCATTER a5 int8/uint16 3x80, dup: kernel vs NumPy: must agree':
         {'tscatter_index': 300},
     'TSCATTER a5 int64/uint32 3x80, dup: kernel vs NumPy: must agree':
+        {'tscatter_index': 300},
+    'TSCATTER a5 float32/int32 3x80, dup: kernel vs NumPy: must agree':
         {'tscatter_index': 300},
     'TGATHER[P0101] a5 half 5x40: kernel vs NumPy: must agree':
         {'tile_mask': 300},
@@ -1551,8 +1529,6 @@ KERNELS: dict[str, dict[str, int]] = {
     'TSCATTER[P1010] cpu int32 4x20: kernel vs NumPy: must agree':
         {'tile_mask': 300},
     'TSCATTER[P0010.col] a2a3 int8 3x32: kernel vs NumPy: must agree':
-        {'tile_mask': 300},
-    'TSCATTER[P0001.col] a2a3 int16 17x1024: kernel vs NumPy: must agree':
         {'tile_mask': 300},
     'TSCATTER[P1000] a5 int64 2x70: kernel vs NumPy: must agree':
         {'tile_mask': 300},
@@ -1566,92 +1542,132 @@ KERNELS: dict[str, dict[str, int]] = {
         {'tile_mask': 300},
     'TSCATTER[P0001] a2a3 float32 4x20: kernel vs NumPy: must agree':
         {'tile_mask': 300},
+    'TSCATTER[P0001.col] a2a3 int16 17x1024: kernel vs NumPy: must agree':
+        {'tile_mask': 300},
     'Tile ops: ew_float a5: element-wise kernel vs NumPy: must agree':
-        {'dma_bursts': 600, 'tile_elementwise': 1200},
+        {'dma_bursts': 1200, 'tile_elementwise': 1200},
     'Tile ops: ew_int cpu: element-wise kernel vs NumPy: must agree':
         {'tile_elementwise': 2400},
     'Tile ops: ew_maxmin a2a3: element-wise kernel vs NumPy: must agree':
-        {'dma_bursts': 600, 'tile_elementwise': 600},
+        {'dma_bursts': 900, 'tile_elementwise': 600},
     'Kernels: ew_edges cpu: kernel vs NumPy: must agree':
         {'tile_elementwise': 18000},
     'Kernels: ew_edges a2a3: kernel vs NumPy: must agree':
-        {'dma_bursts': 2400, 'tile_elementwise': 9300},
+        {'dma_bursts': 11700, 'tile_elementwise': 9300},
     'Kernels: ew_edges a5: kernel vs NumPy: must agree':
-        {'dma_bursts': 2400, 'tile_elementwise': 16200},
+        {'dma_bursts': 18600, 'tile_elementwise': 16200},
     'Kernels: reg_gather a5: kernel vs NumPy: must agree':
-        {'dma_bursts': 800, 'reg_gather': 800, 'reg_gatherb': 200, 'tile_elementwise': 200},
+        {'dma_bursts': 1000, 'reg_gather': 800, 'reg_gatherb': 200, 'tile_elementwise': 200},
     'Kernels: dma_pads a5: kernel vs NumPy: must agree':
-        {'dma_bursts': 1500},
+        {'dma_bursts': 1800},
+    'Kernels: dma_edges a5: kernel vs NumPy: must agree':
+        {'dma_bursts': 1000},
     'Kernels: interleave a5: kernel vs NumPy: must agree':
-        {'dma_bursts': 1600, 'interleave': 2400},
+        {'dma_bursts': 6400, 'interleave': 2400},
     'Kernels: nz_gather a2a3: kernel vs NumPy: must agree':
-        {'dma_bursts': 600, 'mgather_a2a3_elem_nz': 900, 'mgather_a2a3_row_nz': 300},
+        {'dma_bursts': 1800, 'mgather_a2a3_elem_nz': 900, 'mgather_a2a3_row_nz': 300},
     'Kernels: tgatherb_float_offsets cpu: kernel vs NumPy: must agree':
         {'tgatherb_cpu': 1176},
     'Kernels: mscatter_edges a5: kernel vs NumPy: must agree':
         {'dma_bursts': 1500, 'mscatter_a5_source': 1800},
     'Kernels: mscatter_edges cpu: kernel vs NumPy: must agree':
         {'mscatter_seq': 1800},
+    'Kernels: mscatter_strided cpu: kernel vs NumPy: must agree':
+        {'mscatter_seq': 400},
+    'Kernels: mscatter_strided a2a3: kernel vs NumPy: must agree':
+        {'dma_bursts': 400, 'mscatter_seq': 400},
+    'Kernels: mscatter_strided a5: kernel vs NumPy: must agree':
+        {'dma_bursts': 400, 'mscatter_a5_last': 400},
     'Kernels: tgather_cmp a5: kernel vs NumPy: must agree':
-        {'dma_bursts': 2400, 'tgather_cmp': 1500},
+        {'dma_bursts': 4800, 'tgather_cmp': 1500},
     'Kernels: tgather_cmp a2a3: kernel vs NumPy: must agree':
-        {'dma_bursts': 1800, 'tgather_cmp': 1200},
+        {'dma_bursts': 3600, 'tgather_cmp': 1200},
+    'Kernels: tgather_in_place a5: kernel vs NumPy: must agree':
+        {'dma_bursts': 1600},
+    'Kernels: tgather_in_place a2a3: kernel vs NumPy: must agree':
+        {'dma_bursts': 1600},
+    'Kernels: tgather_scratch_end a2a3: kernel vs NumPy: must agree':
+        {'dma_bursts': 800, 'tgather_index': 200},
     'Kernels: tgatherb_misaligned a5: kernel vs NumPy: must agree':
-        {'dma_bursts': 400, 'tgatherb_a5': 200},
+        {'dma_bursts': 600, 'tgatherb_a5': 200},
+    'Kernels: tgatherb_ub_end a5: kernel vs NumPy: must agree':
+        {'dma_bursts': 600, 'tgatherb_a5': 200},
+    'Kernels: tgatherb_ub_end a2a3: kernel vs NumPy: must agree':
+        {'dma_bursts': 600, 'tgatherb_a2a3': 200},
+    'Kernels: tgatherb_ub_end cpu: kernel vs NumPy: must agree':
+        {'tgatherb_cpu': 200},
     'Kernels: tgatherb_misaligned a2a3: kernel vs NumPy: must agree':
-        {'dma_bursts': 400, 'tgatherb_a2a3': 200},
+        {'dma_bursts': 600, 'tgatherb_a2a3': 200},
     'Kernels: cmp_edges cpu: kernel vs NumPy: must agree':
         {'tile_compare': 9000},
     'Kernels: cmp_edges a2a3: kernel vs NumPy: must agree':
-        {'dma_bursts': 2100, 'tile_compare': 9000},
+        {'dma_bursts': 11100, 'tile_compare': 9000},
     'Kernels: cmp_edges a5: kernel vs NumPy: must agree':
-        {'dma_bursts': 4500, 'tile_compare': 10800},
+        {'dma_bursts': 15300, 'tile_compare': 10800},
     'Kernels: cmp_bytes a5: kernel vs NumPy: must agree':
-        {'dma_bursts': 2000, 'tile_compare': 1000, 'tile_elementwise': 400},
+        {'dma_bursts': 3400, 'tile_compare': 1000, 'tile_elementwise': 400},
+    'Kernels: cmp_narrow cpu: kernel vs NumPy: must agree':
+        {'tile_compare': 400},
+    'Kernels: cmp_narrow a2a3: kernel vs NumPy: must agree':
+        {'dma_bursts': 1000, 'tile_compare': 400},
+    'Kernels: cmp_narrow a5: kernel vs NumPy: must agree':
+        {'dma_bursts': 1000, 'tile_compare': 400},
     'Kernels: mov_shapes cpu: kernel vs NumPy: must agree':
         {'tile_move': 1500},
     'Kernels: mov_shapes a2a3: kernel vs NumPy: must agree':
-        {'dma_bursts': 1800, 'tile_move': 1500},
+        {'dma_bursts': 3300, 'tile_move': 1500},
     'Kernels: mov_shapes a5: kernel vs NumPy: must agree':
-        {'dma_bursts': 1800, 'tile_move': 1500},
+        {'dma_bursts': 3300, 'tile_move': 1500},
+    'Kernels: mov_widths cpu: kernel vs NumPy: must agree':
+        {'tile_move': 600},
+    'Kernels: mov_widths a5: kernel vs NumPy: must agree':
+        {'dma_bursts': 1400, 'tile_move': 600},
     'Kernels: mov_relayouts a5: kernel vs NumPy: must agree':
-        {'dma_bursts': 600, 'tile_move_map': 400},
+        {'dma_bursts': 1000, 'tile_move_map': 400},
     'Kernels: overlaps a5: kernel vs NumPy: must agree':
-        {'dma_bursts': 8000, 'mgather_a5_elem': 200, 'tgatherb_a5': 200, 'tile_compare': 600, 'tile_convert': 200, 'tile_elementwise': 1200, 'tile_move': 400, 'tile_move_map': 200, 'tile_sort32': 200},
+        {'dma_bursts': 11800, 'mgather_a5_elem': 200, 'tgatherb_a5': 200, 'tile_compare': 600, 'tile_convert': 200, 'tile_elementwise': 1200, 'tile_move': 400, 'tile_move_map': 200, 'tile_sort32': 200},
     'Kernels: overlaps cpu: kernel vs NumPy: must agree':
         {'tile_compare': 400, 'tile_convert': 200, 'tile_elementwise': 200, 'tile_move': 400, 'tile_sort32': 200},
     'Kernels: sort_edges cpu: kernel vs NumPy: must agree':
         {'tile_sort32': 600},
     'Kernels: sort_edges a2a3: kernel vs NumPy: must agree':
-        {'dma_bursts': 1800, 'tile_sort32': 900},
+        {'dma_bursts': 3300, 'tile_sort32': 900},
     'Kernels: sort_edges a5: kernel vs NumPy: must agree':
-        {'dma_bursts': 1800, 'tile_sort32': 900},
+        {'dma_bursts': 3300, 'tile_sort32': 900},
     'Kernels: mrgsort_edges cpu: kernel vs NumPy: must agree':
         {'tile_mrgsort': 1600, 'tile_sort32': 200},
     'Kernels: mrgsort_edges a2a3: kernel vs NumPy: must agree':
-        {'dma_bursts': 3200, 'tile_mrgsort': 1200, 'tile_sort32': 400},
+        {'dma_bursts': 8000, 'tile_mrgsort': 1200, 'tile_sort32': 400},
     'Kernels: mrgsort_edges a5: kernel vs NumPy: must agree':
-        {'dma_bursts': 3200, 'tile_mrgsort': 1200, 'tile_sort32': 400},
+        {'dma_bursts': 8000, 'tile_mrgsort': 1200, 'tile_sort32': 400},
     'Kernels: cvt_edges cpu: kernel vs NumPy: must agree':
         {'tile_convert': 12900},
     'Kernels: cvt_edges a2a3: kernel vs NumPy: must agree':
-        {'dma_bursts': 600, 'tile_convert': 12900},
+        {'dma_bursts': 13500, 'tile_convert': 12900},
     'Kernels: cvt_edges a5: kernel vs NumPy: must agree':
-        {'dma_bursts': 600, 'tile_convert': 12300},
+        {'dma_bursts': 12900, 'tile_convert': 12300},
     'Kernels: cvt_minifloats cpu: kernel vs NumPy: must agree':
         {'tile_convert': 2200},
     'Kernels: cvt_minifloats a2a3: kernel vs NumPy: must agree':
-        {'dma_bursts': 400, 'tile_convert': 2800},
+        {'dma_bursts': 3200, 'tile_convert': 2800},
     'Kernels: cvt_minifloats a5: kernel vs NumPy: must agree':
-        {'dma_bursts': 1000, 'tile_convert': 1400},
-    'TCVT float32->float8_e4m3.rint 1x2, cpu vs a5, edge values: 8-bit floats':
-        {'tile_convert': 4000},
-    'TCVT float32->float8_e5m2.rint 1x2, cpu vs a5, edge values: 8-bit floats':
-        {'tile_convert': 4000},
-    'TCVT half->hifloat8.round 1x2, cpu vs a5, edge values: 8-bit floats':
-        {'tile_convert': 4000},
-    'TCVT hifloat8->float32.none 1x2, cpu vs a5, edge values: 8-bit floats':
-        {'tile_convert': 4000},
+        {'dma_bursts': 2400, 'tile_convert': 1400},
+    'Kernels: tload_bursts a2a3: kernel vs NumPy: must agree':
+        {'dma_bursts': 11800},
+    'Kernels: tload_bursts a5: kernel vs NumPy: must agree':
+        {'dma_bursts': 11800},
+    'Kernels: ew_types cpu: kernel vs NumPy: must agree':
+        {'tile_elementwise': 42000},
+    'Kernels: ew_types a2a3: kernel vs NumPy: must agree':
+        {'dma_bursts': 24400, 'tile_elementwise': 17200},
+    'Kernels: ew_types a5: kernel vs NumPy: must agree':
+        {'dma_bursts': 41000, 'tile_elementwise': 35000},
+    'Kernels: cmp_types cpu: kernel vs NumPy: must agree':
+        {'tile_compare': 16400},
+    'Kernels: cmp_types a2a3: kernel vs NumPy: must agree':
+        {'dma_bursts': 13000, 'tile_compare': 8400},
+    'Kernels: cmp_types a5: kernel vs NumPy: must agree':
+        {'dma_bursts': 30800, 'tile_compare': 26200},
     'TINTERLEAVE CPU sim vs A5, 8x64 int16, even VC: must agree':
         {'interleave': 1000},
     'CPU sim vs A5, Elem Zero, Nz tiles: tile offset rule':
@@ -1714,34 +1730,50 @@ KERNELS: dict[str, dict[str, int]] = {
         {'tile_elementwise': 2000},
     'TSHL int32 4x32, a2a3 vs a5, edge values: shift count rule':
         {'tile_elementwise': 2000},
-    'TSORT32 float32 1x8160, CPU sim vs A2/A3: a row of 255 blocks':
-        {'tile_sort32': 20},
     'TSORT32 with tmp float32 1x2085, A2/A3 vs A5: tail path':
         {'tile_sort32': 120},
+    'TSORT32 float32 1x8160, CPU sim vs A2/A3: a row of 255 blocks':
+        {'tile_sort32': 20},
     'TSORT32 with tmp a5 float32 2x2085: kernel vs NumPy: must agree':
         {'tile_sort32': 40},
+    'TCVT float32->float8_e4m3.rint 1x2, cpu vs a5, edge values: 8-bit floats':
+        {'tile_convert': 4000},
+    'TCVT float32->float8_e5m2.rint 1x2, cpu vs a5, edge values: 8-bit floats':
+        {'tile_convert': 4000},
+    'TCVT half->hifloat8.round 1x2, cpu vs a5, edge values: 8-bit floats':
+        {'tile_convert': 4000},
+    'TCVT hifloat8->float32.none 1x2, cpu vs a5, edge values: 8-bit floats':
+        {'tile_convert': 4000},
     'TSORT32 int32 cpu 2x40, dup: kernel vs NumPy: must agree':
         {'tile_sort32': 200},
     'TMRGSORT int16 cpu: kernel vs NumPy: must agree':
         {'tile_mrgsort': 300},
     'Tile ops: float32 TADD TMAX TDIV, TMUL on every bit pattern, cpu vs a5':
-        {'dma_bursts': 600, 'tile_elementwise': 2400},
+        {'dma_bursts': 1200, 'tile_elementwise': 2400},
     'Tile ops: float32 TMAX, TMINS with NaN and signed zeros, cpu vs a5':
-        {'dma_bursts': 600, 'tile_elementwise': 1200},
+        {'dma_bursts': 900, 'tile_elementwise': 1200},
     'Tile ops: int32 arithmetic, bitwise, shifts by any count, cpu vs a5':
-        {'dma_bursts': 600, 'tile_elementwise': 4800},
+        {'dma_bursts': 900, 'tile_elementwise': 4800},
     'Tile ops: int32 TSUBS by 2^24 + 1, cpu vs a2a3':
-        {'dma_bursts': 300, 'tile_elementwise': 300},
+        {'dma_bursts': 600, 'tile_elementwise': 300},
+    'Tile ops: int8 TAND TOR TNOT of 33 valid columns over a prefilled destination, a2a3 vs a5':
+        {'dma_bursts': 4800, 'tile_elementwise': 900},
     'Tile ops: int32 TCMP GT into a prefilled mask, 10 valid columns, cpu vs a5':
-        {'dma_bursts': 600, 'tile_compare': 600},
-    'Tile ops: half TSEL by a loaded mask, 10 valid columns, cpu vs a5':
         {'dma_bursts': 900, 'tile_compare': 600},
+    'Tile ops: half TSEL by a loaded mask, 10 valid columns, cpu vs a5':
+        {'dma_bursts': 1200, 'tile_compare': 600},
     'Tile ops: float32 -> int32 TCVT RINT on every bit pattern, cpu vs a5':
-        {'dma_bursts': 300, 'tile_convert': 600},
+        {'dma_bursts': 600, 'tile_convert': 600},
+    'Tile ops: bfloat16 <-> float4_e2m1x2 and float4_e1m2x2 TCVT RINT, packed, cpu vs a5':
+        {'dma_bursts': 1200},
     'Tile ops: int16 TMOV of 5 valid columns, cpu vs a2a3':
-        {'dma_bursts': 300, 'tile_move': 600},
+        {'dma_bursts': 600, 'tile_move': 600},
     'Tile ops: TSORT32 of 40 values, cpu vs a2a3':
-        {'dma_bursts': 600, 'tile_sort32': 600},
+        {'dma_bursts': 900, 'tile_sort32': 600},
+    'TLOAD pads: each PadVal into Vec and Mat tiles over junk, cpu vs a5':
+        {'dma_bursts': 300},
+    'TLOAD pads: each PadVal into Vec and Mat tiles over junk, a2a3 vs a5':
+        {'dma_bursts': 600},
     'MSCATTER atomics Max, Min (float32) and Add (int32) on edge values, cpu vs a5':
         {'dma_bursts': 1500, 'mscatter_a5_source': 1800, 'mscatter_seq': 1800},
     'TGATHERB A2/A3 vs A5, 4x72 int8: A2/A3 tail':
@@ -1750,46 +1782,6 @@ KERNELS: dict[str, dict[str, int]] = {
         {'tgatherb_a2a3': 200, 'tgatherb_a5': 200},
     'TGATHERB CPU sim vs A5, 3x40 half: partial block':
         {'tgatherb_a5': 200, 'tgatherb_cpu': 200},
-    'MGATHER A5 Elem Wrap half 16x40, per-thread launch: SIMT kernel vs NumPy: must agree':
-        {'mgather_a5_elem': 200},
-    'MGATHER A5 Elem Clamp int8 4x70, per-thread launch: SIMT kernel vs NumPy: must agree':
-        {'mgather_a5_elem': 200},
-    "MGATHER A5 Elem Undefined float32 16x16, an index at GM's end, per-thread launch: SIMT kernel vs NumPy: must agree":
-        {'mgather_a5_elem': 23},
-    "MGATHER A5 Row Undefined float32 8x24, a row at GM's end, per-thread launch: SIMT kernel vs NumPy: must agree":
-        {'mgather_a5_row': 122},
-    'MGATHER A5 Row Clamp int8 8x24, per-thread launch: SIMT kernel vs NumPy: must agree':
-        {'mgather_a5_row': 200},
-    'MGATHER A5 Row Zero float32 GM->L1 6x12, per-thread launch: SIMT kernel vs NumPy: must agree':
-        {'mgather_l1_row': 200},
-    'MSCATTER A5 Add int32 16x16, per-thread launch: SIMT kernel vs NumPy: races only':
-        {'mscatter_a5_source': 200},
-    'MSCATTER A5 Max float32 16x16, per-thread launch: SIMT kernel vs NumPy: races only':
-        {'mscatter_a5_source': 200},
-    'MSCATTER A5 default 16x16, per-thread launch: SIMT kernel vs NumPy: races only':
-        {'mscatter_a5_source': 200},
-    'MSCATTER A5 last 16x16, per-thread launch: SIMT kernel vs NumPy: races only':
-        {'mscatter_a5_last': 200},
-    'MSCATTER A5 Row 8x24, per-thread launch: SIMT kernel vs NumPy: races only':
-        {'mscatter_a5_source': 200},
-    'MSCATTER A5 last Row Wrap 8x24: kernel vs NumPy: races only':
-        {'mscatter_a5_last': 200},
-    'MSCATTER A5 default Elem Clamp int8 16x16: kernel vs NumPy: races only':
-        {'mscatter_a5_source': 200},
-    'MSCATTER A5 last Elem Wrap half 16x16: kernel vs NumPy: races only':
-        {'mscatter_a5_last': 200},
-    'MSCATTER A2/A3 Elem Wrap int16 16x16: kernel vs NumPy: races only':
-        {'mscatter_seq': 200},
-    'MSCATTER CPU sim Row Clamp int8 8x24: kernel vs NumPy: races only':
-        {'mscatter_seq': 200},
-    'A5 Elem Zero 1x1 (the scalar unit): kernel vs NumPy: must agree':
-        {'mgather_a5_scalar': 300},
-    'a5 Row Wrap, table columns 2 apart: kernel vs NumPy: must agree':
-        {'mgather_a5_row': 300},
-    'a2a3 Row Clamp, table columns 2 apart: kernel vs NumPy: must agree':
-        {'mgather_a2a3_row_nd': 300},
-    'TGATHERB a5 int8 4x72: kernel vs NumPy: must agree':
-        {'tgatherb_a5': 200},
     'MGATHER Elem Undefined int8/int32 6x20, a5.simt: kernel vs NumPy: must agree':
         {'mgather_a5_elem': 100},
     'MGATHER Elem Clamp int8/int32 6x20, a2a3: kernel vs NumPy: must agree':
@@ -1948,78 +1940,28 @@ KERNELS: dict[str, dict[str, int]] = {
         {'mscatter_a5_source': 40},
     'MSCATTER Min Wrap float32/uint32 6x20, a5.last: kernel vs NumPy: must agree':
         {'mscatter_a5_source': 40},
-    'MGATHER A5 Elem Undefined int8/int32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
-        {'mgather_a5_elem': 40},
-    'MGATHER A5 Elem Clamp int8/uint32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
-        {'mgather_a5_elem': 40},
-    'MGATHER A5 Elem Wrap int8/int32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
-        {'mgather_a5_elem': 40},
-    'MGATHER A5 Elem Zero int8/uint32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
-        {'mgather_a5_elem': 40},
-    'MGATHER A5 Elem Undefined half/int32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
-        {'mgather_a5_elem': 40},
-    'MGATHER A5 Elem Clamp half/uint32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
-        {'mgather_a5_elem': 40},
-    'MGATHER A5 Elem Wrap half/int32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
-        {'mgather_a5_elem': 40},
-    'MGATHER A5 Elem Zero half/uint32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
-        {'mgather_a5_elem': 40},
-    'MGATHER A5 Elem Undefined float32/int32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
-        {'mgather_a5_elem': 40},
-    'MGATHER A5 Elem Clamp float32/uint32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
-        {'mgather_a5_elem': 40},
-    'MGATHER A5 Elem Wrap float32/int32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
-        {'mgather_a5_elem': 40},
-    'MGATHER A5 Elem Zero float32/uint32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
-        {'mgather_a5_elem': 40},
-    'MGATHER A5 Row Undefined int8/int32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
-        {'mgather_a5_row': 40},
-    'MGATHER A5 Row Clamp int8/uint32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
-        {'mgather_a5_row': 40},
-    'MGATHER A5 Row Wrap int8/int32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
-        {'mgather_a5_row': 40},
-    'MGATHER A5 Row Zero int8/uint32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
-        {'mgather_a5_row': 40},
-    'MGATHER A5 Row Undefined half/int32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
-        {'mgather_a5_row': 40},
-    'MGATHER A5 Row Clamp half/uint32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
-        {'mgather_a5_row': 40},
-    'MGATHER A5 Row Wrap half/int32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
-        {'mgather_a5_row': 40},
-    'MGATHER A5 Row Zero half/uint32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
-        {'mgather_a5_row': 40},
-    'MGATHER A5 Row Undefined float32/int32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
-        {'mgather_a5_row': 40},
-    'MGATHER A5 Row Clamp float32/uint32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
-        {'mgather_a5_row': 40},
-    'MGATHER A5 Row Wrap float32/int32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
-        {'mgather_a5_row': 40},
-    'MGATHER A5 Row Zero float32/uint32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
-        {'mgather_a5_row': 40},
-    'MSCATTER A5 None Skip int8 6x20, a5.default, per-thread launch: SIMT kernel vs NumPy: races only':
-        {'mscatter_a5_source': 40},
-    'MSCATTER A5 None Clamp int8 6x20, a5.last, per-thread launch: SIMT kernel vs NumPy: races only':
-        {'mscatter_a5_last': 40},
-    'MSCATTER A5 None Wrap int16 6x20, a5.last, per-thread launch: SIMT kernel vs NumPy: races only':
-        {'mscatter_a5_last': 40},
-    'MSCATTER A5 Add Undefined half 6x20, a5.default, per-thread launch: SIMT kernel vs NumPy: races only':
-        {'mscatter_a5_source': 40},
-    'MSCATTER A5 Add Skip bfloat16 6x20, a5.last, per-thread launch: SIMT kernel vs NumPy: races only':
-        {'mscatter_a5_source': 40},
-    'MSCATTER A5 None Clamp float32 6x20, a5.last, per-thread launch: SIMT kernel vs NumPy: races only':
-        {'mscatter_a5_last': 40},
-    'MSCATTER A5 Add Wrap int32 6x20, a5.default, per-thread launch: SIMT kernel vs NumPy: races only':
-        {'mscatter_a5_source': 40},
-    'MSCATTER A5 Max Undefined float32 6x20, a5.default, per-thread launch: SIMT kernel vs NumPy: races only':
-        {'mscatter_a5_source': 40},
-    'MSCATTER A5 Min Skip int32 6x20, a5.last, per-thread launch: SIMT kernel vs NumPy: races only':
-        {'mscatter_a5_source': 40},
-    'MSCATTER A5 Max Clamp uint32 6x20, a5.default, per-thread launch: SIMT kernel vs NumPy: races only':
-        {'mscatter_a5_source': 40},
-    'MSCATTER A5 Min Wrap float32 6x20, a5.default, per-thread launch: SIMT kernel vs NumPy: races only':
-        {'mscatter_a5_source': 40},
-    'MSCATTER A5 None Undefined half 6x20, a5.default, per-thread launch: SIMT kernel vs NumPy: races only':
-        {'mscatter_a5_source': 40},
+    'MGATHER A5 Elem Wrap half 16x40, per-thread launch: SIMT kernel vs NumPy: must agree':
+        {'mgather_a5_elem': 200},
+    'MGATHER A5 Elem Clamp int8 4x70, per-thread launch: SIMT kernel vs NumPy: must agree':
+        {'mgather_a5_elem': 200},
+    "MGATHER A5 Elem Undefined float32 16x16, an index at GM's end, per-thread launch: SIMT kernel vs NumPy: must agree":
+        {'mgather_a5_elem': 23},
+    "MGATHER A5 Row Undefined float32 8x24, a row at GM's end, per-thread launch: SIMT kernel vs NumPy: must agree":
+        {'mgather_a5_row': 122},
+    'MGATHER A5 Row Clamp int8 8x24, per-thread launch: SIMT kernel vs NumPy: must agree':
+        {'mgather_a5_row': 200},
+    'MGATHER A5 Row Zero float32 GM->L1 6x12, per-thread launch: SIMT kernel vs NumPy: must agree':
+        {'mgather_l1_row': 200},
+    'MSCATTER A5 Add int32 16x16, per-thread launch: SIMT kernel vs NumPy: races only':
+        {'mscatter_a5_source': 200},
+    'MSCATTER A5 Max float32 16x16, per-thread launch: SIMT kernel vs NumPy: races only':
+        {'mscatter_a5_source': 200},
+    'MSCATTER A5 default 16x16, per-thread launch: SIMT kernel vs NumPy: races only':
+        {'mscatter_a5_source': 200},
+    'MSCATTER A5 last 16x16, per-thread launch: SIMT kernel vs NumPy: races only':
+        {'mscatter_a5_last': 200},
+    'MSCATTER A5 Row 8x24, per-thread launch: SIMT kernel vs NumPy: races only':
+        {'mscatter_a5_source': 200},
     'MSCATTER None Skip int8 4x32 (rows of whole blocks), cpu: kernel vs NumPy: must agree':
         {'mscatter_seq': 40},
     'MSCATTER None Clamp int8 4x32 (rows of whole blocks), cpu: kernel vs NumPy: must agree':
@@ -2140,38 +2082,96 @@ KERNELS: dict[str, dict[str, int]] = {
         {'mgather_a5_elem': 40},
     'MGATHER Elem Zero half 4x32 (rows of whole blocks), a5.simt: kernel vs NumPy: must agree':
         {'mgather_a5_elem': 40},
-    'Kernels: mov_widths cpu: kernel vs NumPy: must agree':
-        {'tile_move': 600},
-    'Kernels: mov_widths a5: kernel vs NumPy: must agree':
-        {'dma_bursts': 800, 'tile_move': 600},
-    'Kernels: mscatter_strided cpu: kernel vs NumPy: must agree':
-        {'mscatter_seq': 400},
-    'Kernels: mscatter_strided a2a3: kernel vs NumPy: must agree':
-        {'dma_bursts': 400, 'mscatter_seq': 400},
-    'Kernels: mscatter_strided a5: kernel vs NumPy: must agree':
-        {'dma_bursts': 400, 'mscatter_a5_last': 400},
-    'Kernels: cmp_narrow cpu: kernel vs NumPy: must agree':
-        {'tile_compare': 400},
-    'Kernels: cmp_narrow a2a3: kernel vs NumPy: must agree':
-        {'dma_bursts': 600, 'tile_compare': 400},
-    'Kernels: cmp_narrow a5: kernel vs NumPy: must agree':
-        {'dma_bursts': 600, 'tile_compare': 400},
-    'Kernels: dma_edges a5: kernel vs NumPy: must agree':
-        {'dma_bursts': 600},
-    'TGATHER a5 float32/int32 3x80, oob: kernel vs NumPy: must agree':
-        {'tgather_index': 300},
-    'TSCATTER a5 float32/int32 3x80, dup: kernel vs NumPy: must agree':
-        {'tscatter_index': 300},
-    'Tile ops: int8 TAND TOR TNOT of 33 valid columns over a prefilled destination, a2a3 vs a5':
-        {'dma_bursts': 3000, 'tile_elementwise': 900},
-    'Kernels: tgather_scratch_end a2a3: kernel vs NumPy: must agree':
-        {'dma_bursts': 400, 'tgather_index': 200},
-    'Kernels: tgather_in_place a5: kernel vs NumPy: must agree':
-        {'dma_bursts': 1000},
-    'Kernels: tgather_in_place a2a3: kernel vs NumPy: must agree':
-        {'dma_bursts': 1000},
-    'Tile ops: bfloat16 <-> float4_e2m1x2 and float4_e1m2x2 TCVT RINT, packed, cpu vs a5':
-        {'dma_bursts': 600},
+    'MGATHER A5 Elem Undefined int8/int32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
+        {'mgather_a5_elem': 40},
+    'MGATHER A5 Elem Clamp int8/uint32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
+        {'mgather_a5_elem': 40},
+    'MGATHER A5 Elem Wrap int8/int32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
+        {'mgather_a5_elem': 40},
+    'MGATHER A5 Elem Zero int8/uint32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
+        {'mgather_a5_elem': 40},
+    'MGATHER A5 Elem Undefined half/int32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
+        {'mgather_a5_elem': 40},
+    'MGATHER A5 Elem Clamp half/uint32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
+        {'mgather_a5_elem': 40},
+    'MGATHER A5 Elem Wrap half/int32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
+        {'mgather_a5_elem': 40},
+    'MGATHER A5 Elem Zero half/uint32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
+        {'mgather_a5_elem': 40},
+    'MGATHER A5 Elem Undefined float32/int32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
+        {'mgather_a5_elem': 40},
+    'MGATHER A5 Elem Clamp float32/uint32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
+        {'mgather_a5_elem': 40},
+    'MGATHER A5 Elem Wrap float32/int32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
+        {'mgather_a5_elem': 40},
+    'MGATHER A5 Elem Zero float32/uint32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
+        {'mgather_a5_elem': 40},
+    'MGATHER A5 Row Undefined int8/int32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
+        {'mgather_a5_row': 40},
+    'MGATHER A5 Row Clamp int8/uint32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
+        {'mgather_a5_row': 40},
+    'MGATHER A5 Row Wrap int8/int32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
+        {'mgather_a5_row': 40},
+    'MGATHER A5 Row Zero int8/uint32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
+        {'mgather_a5_row': 40},
+    'MGATHER A5 Row Undefined half/int32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
+        {'mgather_a5_row': 40},
+    'MGATHER A5 Row Clamp half/uint32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
+        {'mgather_a5_row': 40},
+    'MGATHER A5 Row Wrap half/int32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
+        {'mgather_a5_row': 40},
+    'MGATHER A5 Row Zero half/uint32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
+        {'mgather_a5_row': 40},
+    'MGATHER A5 Row Undefined float32/int32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
+        {'mgather_a5_row': 40},
+    'MGATHER A5 Row Clamp float32/uint32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
+        {'mgather_a5_row': 40},
+    'MGATHER A5 Row Wrap float32/int32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
+        {'mgather_a5_row': 40},
+    'MGATHER A5 Row Zero float32/uint32 6x20, per-thread launch: SIMT kernel vs NumPy: must agree':
+        {'mgather_a5_row': 40},
+    'MSCATTER A5 None Skip int8 6x20, a5.default, per-thread launch: SIMT kernel vs NumPy: races only':
+        {'mscatter_a5_source': 40},
+    'MSCATTER A5 None Clamp int8 6x20, a5.last, per-thread launch: SIMT kernel vs NumPy: races only':
+        {'mscatter_a5_last': 40},
+    'MSCATTER A5 None Wrap int16 6x20, a5.last, per-thread launch: SIMT kernel vs NumPy: races only':
+        {'mscatter_a5_last': 40},
+    'MSCATTER A5 Add Undefined half 6x20, a5.default, per-thread launch: SIMT kernel vs NumPy: races only':
+        {'mscatter_a5_source': 40},
+    'MSCATTER A5 Add Skip bfloat16 6x20, a5.last, per-thread launch: SIMT kernel vs NumPy: races only':
+        {'mscatter_a5_source': 40},
+    'MSCATTER A5 None Clamp float32 6x20, a5.last, per-thread launch: SIMT kernel vs NumPy: races only':
+        {'mscatter_a5_last': 40},
+    'MSCATTER A5 Add Wrap int32 6x20, a5.default, per-thread launch: SIMT kernel vs NumPy: races only':
+        {'mscatter_a5_source': 40},
+    'MSCATTER A5 Max Undefined float32 6x20, a5.default, per-thread launch: SIMT kernel vs NumPy: races only':
+        {'mscatter_a5_source': 40},
+    'MSCATTER A5 Min Skip int32 6x20, a5.last, per-thread launch: SIMT kernel vs NumPy: races only':
+        {'mscatter_a5_source': 40},
+    'MSCATTER A5 Max Clamp uint32 6x20, a5.default, per-thread launch: SIMT kernel vs NumPy: races only':
+        {'mscatter_a5_source': 40},
+    'MSCATTER A5 Min Wrap float32 6x20, a5.default, per-thread launch: SIMT kernel vs NumPy: races only':
+        {'mscatter_a5_source': 40},
+    'MSCATTER A5 None Undefined half 6x20, a5.default, per-thread launch: SIMT kernel vs NumPy: races only':
+        {'mscatter_a5_source': 40},
+    'MSCATTER A5 last Row Wrap 8x24: kernel vs NumPy: races only':
+        {'mscatter_a5_last': 200},
+    'MSCATTER A5 default Elem Clamp int8 16x16: kernel vs NumPy: races only':
+        {'mscatter_a5_source': 200},
+    'MSCATTER A5 last Elem Wrap half 16x16: kernel vs NumPy: races only':
+        {'mscatter_a5_last': 200},
+    'MSCATTER A2/A3 Elem Wrap int16 16x16: kernel vs NumPy: races only':
+        {'mscatter_seq': 200},
+    'MSCATTER CPU sim Row Clamp int8 8x24: kernel vs NumPy: races only':
+        {'mscatter_seq': 200},
+    'A5 Elem Zero 1x1 (the scalar unit): kernel vs NumPy: must agree':
+        {'mgather_a5_scalar': 300},
+    'a5 Row Wrap, table columns 2 apart: kernel vs NumPy: must agree':
+        {'mgather_a5_row': 300},
+    'a2a3 Row Clamp, table columns 2 apart: kernel vs NumPy: must agree':
+        {'mgather_a2a3_row_nd': 300},
+    'TGATHERB a5 int8 4x72: kernel vs NumPy: must agree':
+        {'tgatherb_a5': 200},
 }
 
 

@@ -19,7 +19,7 @@ calls the kernel on both targets and prints the differing bytes and the first di
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Callable, ClassVar
 
@@ -35,7 +35,7 @@ from ..targets import TARGETS, field_value, get_target, variant
 from . import rules as R
 from .classes import FIRST, DivClass, Side, relation
 from .explain import rows_differ
-from .report import REF_NUMPY, REF_SELF_NUMPY, Report
+from .report import REF_NUMPY, REF_SELF_NUMPY, Report, joined
 
 
 ENGINE = "cores of N: the kernel once per chunk on each side"
@@ -94,6 +94,8 @@ class Chunk:
     runs: int = 2            # runs of the kernel on the two sides (more: its instances parted)
     checked_a: int = 0       # instances checked against each side's reference
     checked_b: int = 0
+    ran_a: dict = field(default_factory=dict)   # (kernel backends) instruction -> how its calls ran
+    ran_b: dict = field(default_factory=dict)
 
 
 def _agree(oa, fa, ob, fb) -> np.ndarray:
@@ -141,7 +143,8 @@ def run_chunk(prog: Program, a: Side, b: Side, seed: int, s: int, m: int, quirks
     masks[differ & (masks == 0)] |= R.UNEXPLAINED          # (bits already set stay: bugs)
     div = np.flatnonzero(masks)
     return Chunk(s, m, int(np.count_nonzero(ca)), int(np.count_nonzero(cb)), bad_a, bad_b, div, masks[div],
-                 [calls[k] for k in div], runs["a"].runs + runs["b"].runs, checked["a"], checked["b"])
+                 [calls[k] for k in div], runs["a"].runs + runs["b"].runs, checked["a"], checked["b"],
+                 runs["a"].ran, runs["b"].ran)
 
 
 def _masks(m: int) -> np.ndarray:
@@ -334,6 +337,10 @@ def _note(rep: KernelReport, ch: Chunk) -> None:
     rep.ref_checked_a = (rep.ref_checked_a or 0) + ch.checked_a
     rep.ref_checked_b = (rep.ref_checked_b or 0) + ch.checked_b
     rep.divergent += int(np.count_nonzero(ch.masks & ~R.RACE))
+    for k, ran in (("a", ch.ran_a), ("b", ch.ran_b)):
+        calls = rep.calls_ran.setdefault(k, {}) if ran else {}
+        for name, parts in ran.items():
+            calls[name] = joined(set(calls.get(name, "").split("+")) | parts)
     for pos, mask, call in zip(ch.div, ch.masks, ch.calls):
         k = DivClass(int(mask), call=call)
         c = rep.classes.setdefault(k.key, k)
@@ -398,8 +405,7 @@ def campaign(prog: Program, a: Side | str, b: Side | str, n: int, *, seed: int =
     check_instances(start, n)
     rep = KernelReport(a, b, prog, n, "inputs", seed, start=start)
     rep.engine = ENGINE
-    rep.executed = {k: "lanes" if s.backend != "numpy" and get_target(s.target).mgather.simt else
-                    "loop" if s.backend != "numpy" else "formula" for k, s in (("a", a), ("b", b))}
+    rep.executed = {"a": "formula", "b": "formula"}     # (a kernel backend's: what its calls ran, below)
     rep.references = {k: REF_SELF_NUMPY if s.backend == "numpy" else REF_NUMPY if references == "all" else REF_SAMPLED
                       for k, s in (("a", a), ("b", b))}
     t0 = time.perf_counter()
@@ -431,6 +437,9 @@ def campaign(prog: Program, a: Side | str, b: Side | str, n: int, *, seed: int =
         rep.engine += f"; stopped: {e}"
         e.report = rep
         raise
+    for k, s in (("a", a), ("b", b)):
+        if s.backend != "numpy":
+            rep.executed[k] = joined({p for v in rep.calls_ran.get(k, {}).values() for p in v.split("+")})
     if parted:
         rep.engine = PARTED
     if ran_on:

@@ -397,7 +397,22 @@ def TSTORE(gt: GlobalTensor, tile: Tile) -> None:
     arena = core.arena(tile.space)
     arena.check_many(a, tile.Element.itemsize, "TSTORE read", core.target.name, code=F_OTHER)
     core.gm.check_many(g, tile.Element.itemsize, "TSTORE write", core.target.name, code=F_DST)
+    bursts = _store_bursts(core, tile, gt, g, a)
+    if bursts is not None and kernels.run(core, bursts):     # the burst engine (kernel backends)
+        return
     if core.all_at_once:            # batch rule: the same addresses in every live instance
         vals = core.banks[tile.space].gather_all(a, tile.Element)
-        return core.banks["gm"].scatter_all(g, vals, core.live)
-    core.gm.scatter(g, arena.gather(a, tile.Element))
+        core.banks["gm"].scatter_all(g, vals, core.live)
+    else:
+        core.gm.scatter(g, arena.gather(a, tile.Element))
+    if bursts is not None:
+        record_bursts(core, bursts, bursts.src, bursts.dst, bursts.length)
+
+
+def _store_bursts(core, tile: Tile, gt: GlobalTensor, g, a):
+    """The store as the bursts the NPUs issue (``DmaRules.tstore_bursts``): an ND -> ND or DN ->
+    DN Vec tile's lines; None otherwise (the simulator's element copy, other layouts)."""
+    if not core.target.dma.tstore_bursts or tile.Loc != TileType.Vec \
+            or not ((gt.layout.name == "ND" and tile.is_nd()) or (gt.layout.name == "DN" and tile.is_dn())):
+        return None
+    return kernels.store_bursts(tile, g, a)

@@ -52,6 +52,16 @@ def row_bursts(tile, g: np.ndarray, a: np.ndarray, pad: bytes | None) -> dma.Bur
                       elem=size, pad=pad, pad_tile=None if pad is None else pad_code(type(tile)))
 
 
+def store_bursts(tile, g: np.ndarray, a: np.ndarray) -> dma.Bursts | None:
+    """An NPU TSTORE of an ND (DN) Vec tile as its copy_ubuf_to_gm bursts: one a valid row
+    (column) from the tile (byte addresses ``a``) to GM (``g``), its exact bytes (no filler in
+    GM); None where a line is not contiguous on both sides."""
+    b = row_bursts(tile, g, a, None)
+    if b is None:
+        return None
+    return dma.Bursts("TSTORE", tile.space, "gm", b.dst, b.src, b.length, elem=b.elem, fill=False)
+
+
 def block_bursts(tile, g: np.ndarray, a: np.ndarray, tail: int) -> dma.Bursts | None:
     """An ND -> NZ (DN -> ZN) Mat load's nd2nz (dn2nz) bursts: one a C0 block of each valid row
     (column), the last one's bytes past the valid ones to its 32-byte end the tail value ``tail``
