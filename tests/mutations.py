@@ -491,6 +491,17 @@ VERDICT_MUTATIONS = [
      "    if runs == want:\n        return None",
      "    if True:\n        return None",
      "tests/test_fuzz_cli.py::test_a_kernel_that_leaves_its_calls_to_numpy_fails_the_known_campaign"),
+    # a known kernel campaign's output digests not compared with the record (a change in a rule
+    # that NumPy alone computes, and that classes cannot see, would pass)
+    ("digests unchecked", "ptogpu/fuzz/suite.py",
+     "    want = DIGESTS.get(_key(k.title))\n",
+     "    want = None\n",
+     "tests/test_fuzz_cli.py::test_a_rule_no_second_side_computes_fails_the_known_campaign_by_its_digest"),
+    # ... or a side's digest blind to its instances' fault codes
+    ("digest without faults", "ptogpu/fuzz/user_kernel.py",
+     "^ codes.astype(np.uint64) << np.uint64(56)",
+     "^ np.uint64(0)",
+     "tests/test_fuzz_cli.py::test_digests_are_free_of_chunks_and_see_every_byte_and_fault"),
     # TGATHER's compare form on A5: the float score truncated instead of rounded to nearest even
     # (no campaign fuzzes the compare form: its test catches it)
     ("tgather compare truncates", "tgather.cu",

@@ -71,6 +71,50 @@ def test_a_kernel_that_leaves_its_calls_to_numpy_fails_the_known_campaign(monkey
                  "--backend", "native", "--no-shrink", "--quiet"]) == 0
 
 
+def test_a_rule_no_second_side_computes_fails_the_known_campaign_by_its_digest(monkeypatch, capsys):
+    """The simulator's 4-bit conversions run on NumPy alone, on every backend, and cpu and a5
+    already differ at that call whatever its bytes: the campaign's classes cannot see a change in
+    them; its sides' recorded output digests (suite.DIGESTS) do. Both are in the JSON."""
+    from ptogpu.isa.tcvt import semantics_fourbit as F
+    title = "Tile ops: bfloat16 <-> float4_e2m1x2 and float4_e1m2x2 TCVT RINT, packed, cpu vs a5"
+    sel = ["fuzz", "-k", "float4_e2m1x2 and float4_e1m2x2 TCVT", "--backend", "numpy", "--no-shrink"]
+    assert main(sel + ["--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)["campaigns"][0]
+    assert doc["digests"] == suite.DIGESTS[title]
+    real = F.sim_convert
+
+    def off_by_one(Sn, Dn, raw, letter, sat):
+        got = real(Sn, Dn, raw, letter, sat)
+        return got ^ 1 if Dn in F.FOUR else got
+    monkeypatch.setattr(F, "sim_convert", off_by_one)
+    assert main(sel + ["--quiet"]) == 1
+    out = capsys.readouterr().out
+    assert "REGRESSION: this known campaign's output bytes changed (output digests: side a (cpu@numpy)" in out
+    assert "classes changed" not in out and "side b" not in out.split("output bytes changed")[1].splitlines()[0]
+
+
+def test_digests_are_free_of_chunks_and_see_every_byte_and_fault():
+    """A side's digest sums its instances' terms: the chunks and their order do not matter; a
+    flipped byte, a moved instance or another fault code changes it."""
+    from ptogpu.fuzz.user_kernel import digest
+    rng = np.random.default_rng(3)
+    out = rng.integers(0, 256, (50, 13), dtype=np.uint8)
+    codes = rng.integers(0, 3, 50).astype(np.int8)
+    inst = np.arange(100, 150)
+    whole = digest(out, codes, inst)
+    parts = sum(digest(out[a:b], codes[a:b], inst[a:b]) for a, b in ((30, 50), (0, 7), (7, 30))) % (1 << 64)
+    assert whole == parts
+    for k in range(13):
+        bad = out.copy()
+        bad[17, k] ^= 0x80
+        assert digest(bad, codes, inst) != whole
+    moved = codes.copy()
+    moved[4] = 3 - moved[4]
+    assert digest(out, moved, inst) != whole
+    assert digest(out, codes, inst + 1) != whole
+    assert digest(out[:0], codes[:0], inst[:0]) == 0
+
+
 def test_a_known_campaign_whose_classes_change_fails_and_is_named(monkeypatch, capsys):
     """The suite is a regression test: a class that vanishes (or a count that moves) fails."""
     real = suite.campaigns

@@ -417,12 +417,14 @@ def _failed(rep) -> bool:
 
 def _regressions(rep, k, n: int, seed: int, runs: dict | None) -> None:
     """What changed in the known campaign ``k`` (None: not a known campaign, or not comparable)
-    against its record: its classes, and its kernel runs where ``runs`` counts them;
-    ``rep.regression`` joins the two."""
-    from .suite import kernel_regression, regression
+    against its record: its classes, its kernel runs where ``runs`` counts them, and (a kernel
+    campaign) its sides' output digests; ``rep.regression`` joins them."""
+    from .suite import digest_regression, kernel_regression, regression
     rep.class_regression = regression(k, rep, n, seed) if k is not None else None
     rep.kernel_regression = kernel_regression(k, runs, n, seed) if k is not None else None
-    rep.regression = "; ".join(filter(None, (rep.class_regression, rep.kernel_regression))) or None
+    rep.digest_regression = digest_regression(k, rep, n, seed) if k is not None else None
+    rep.regression = "; ".join(filter(None, (rep.class_regression, rep.kernel_regression,
+                                             rep.digest_regression))) or None
 
 
 def _text(title: str, rep, args=None) -> str:
@@ -439,6 +441,8 @@ def _text(title: str, rep, args=None) -> str:
         lines.append(f"   REGRESSION: this known campaign's classes changed ({rep.class_regression})")
     if getattr(rep, "kernel_regression", None):
         lines.append(f"   REGRESSION: this known campaign's kernel runs changed ({rep.kernel_regression})")
+    if getattr(rep, "digest_regression", None):
+        lines.append(f"   REGRESSION: this known campaign's output bytes changed ({rep.digest_regression})")
     lines += rep.lines()
     if rep.workers:                   # shards: where they ran, on which backends (checked there)
         where = sorted({w.get("address") or f"{w['host']}:{w['pid']}" for w in rep.workers})

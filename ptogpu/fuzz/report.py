@@ -64,6 +64,7 @@ class Report:
     check_error: str | None = None
     executed: dict = field(default_factory=dict)    # side -> "lanes" | "loop" | "formula" (EXECUTED)
     calls_ran: dict = field(default_factory=dict)   # (kernel campaigns) side -> {instruction: its EXECUTED}
+    digests: dict = field(default_factory=dict)     # (kernel campaigns) side -> its outputs' digest (user_kernel.digest)
     shapes: bool = False                            # each instance's valid shape drawn
     start: int = 0                                  # first instance number
     workers: list = field(default_factory=list)     # shards: where each ran (spec.run_sharded)
@@ -171,6 +172,7 @@ class Report:
                         for c in sorted(self.classes.values(), key=lambda c: -c.count)],
             **({"workers": list(self.workers)} if self.workers else {}),
             **({"executed_calls": {k: dict(v) for k, v in self.calls_ran.items()}} if self.calls_ran else {}),
+            **({"digests": {k: f"{v:016x}" for k, v in self.digests.items()}} if self.digests else {}),
         }
 
     @classmethod
@@ -193,6 +195,7 @@ class Report:
                 ref_checked_a=_checked(refs["a"], d), ref_checked_b=_checked(refs["b"], d),
                 **{f: int(d.get(f, 0)) for f in COUNTS if not f.startswith("ref_")})
         rep.calls_ran = {k: dict(v) for k, v in d.get("executed_calls", {}).items()}
+        rep.digests = {k: int(v, 16) for k, v in d.get("digests", {}).items()}
         for c in d["classes"]:
             k = DivClass(R.mask_of_names(c["facts"]), int(c["count"]), [int(x) for x in c["first"]],
                          shape=tuple(c["shape"]) if c.get("shape") else None,
@@ -241,6 +244,8 @@ class Report:
                 rank = {e: i for i, e in enumerate(EXECUTED)}
                 out.executed[k] = "+".join(sorted(parts, key=lambda p: rank.get(p, len(rank))))
         for r in reports:
+            for k, d in r.digests.items():      # (a sum over instances: shards add up)
+                out.digests[k] = (out.digests.get(k, 0) + d) % (1 << 64)
             for k, calls in r.calls_ran.items():
                 mine = out.calls_ran.setdefault(k, {})
                 for name, how in calls.items():

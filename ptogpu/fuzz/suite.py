@@ -422,7 +422,8 @@ def campaigns(backend: str = "native") -> list[Known]:
                            ("cvt_minifloats", "cpu", 200), ("cvt_minifloats", "a2a3", 200),
                            ("cvt_minifloats", "a5", 200), ("tload_bursts", "a2a3", 200), ("tload_bursts", "a5", 200),
                            ("ew_types", "cpu", 200), ("ew_types", "a2a3", 200), ("ew_types", "a5", 200),
-                           ("cmp_types", "cpu", 200), ("cmp_types", "a2a3", 200), ("cmp_types", "a5", 200)):
+                           ("cmp_types", "cpu", 200), ("cmp_types", "a2a3", 200), ("cmp_types", "a5", 200),
+                           ("gm2l1_edges", "a2a3", 200), ("gm2l1_edges", "a5", 200)):
             out.append(Known(f"Kernels: {name} {t}: kernel ({backend}) vs NumPy: must agree",
                              load(f"ptogpu.fuzz.suite_kernels:{name}"), f"{t}@numpy", f"{t}@{backend}", "inputs", n,
                              kernel=True))
@@ -652,6 +653,21 @@ def kernel_regression(k: Known, runs: dict | None, n: int, seed: int) -> str | N
     parts = [f"kernel {x} ran {runs.get(x, 0):,} instance(s), recorded {want.get(x, 0):,}"
              for x in sorted(set(want) | set(runs)) if runs.get(x, 0) != want.get(x, 0)]
     return "; ".join(parts)
+
+
+def digest_regression(k: Known, rep, n: int, seed: int) -> str | None:
+    """A known kernel campaign's sides' output digests (``user_kernel.digest``: every instance's
+    output bytes and fault code) against :data:`DIGESTS`, at the recorded size and seed: a
+    changed byte anywhere the campaign reads back, on a path no second side or reference computes
+    independently (an instruction NumPy alone runs, a rule both a side and its hybrid take from
+    one function) -- what classes cannot see."""
+    want = DIGESTS.get(_key(k.title))
+    got = getattr(rep, "digests", None)
+    if not want or not got or n != (k.recorded_n or k.n) or seed != 0:
+        return None
+    parts = [f"side {x} ({getattr(rep, x)}) {got.get(x, 0):016x}, recorded {v}" for x, v in sorted(want.items())
+             if f"{got.get(x, 0):016x}" != v]
+    return ("output digests: " + "; ".join(parts)) if parts else None
 
 
 # The classes each campaign finds at its size with seed 0 (python -m ptogpu.fuzz.suite).
@@ -1456,13 +1472,17 @@ EXPECT: dict[str, dict[str, int]] = {
         {'call 2 TCVT at suite_kernels.py:911: TCVT 8- and 4-bit types': 300},
     'Kernels: tgather_scratch_end a2a3: kernel vs NumPy: must agree':
         {},
+    'Kernels: gm2l1_edges a2a3: kernel vs NumPy: must agree':
+        {},
+    'Kernels: gm2l1_edges a5: kernel vs NumPy: must agree':
+        {},
 }
 
 
 def _record() -> None:               # pragma: no cover (a maintainer's tool)
     import pprint
     from .spec import CampaignSpec
-    got, ran = {}, {}
+    got, ran, digests = {}, {}, {}
     for k in campaigns("native"):
         spec = CampaignSpec.of(k.config, k.a if "@" in k.a else k.a + "@native",
                                k.b if "@" in k.b else k.b + "@native", k.n, generator=k.generator,
@@ -1472,9 +1492,13 @@ def _record() -> None:               # pragma: no cover (a maintainer's tool)
         got[_key(k.title)] = {c.name: c.count for c in sorted(rep.classes.values(), key=lambda c: c.name)}
         if runs:
             ran[_key(k.title)] = runs
+        if rep.digests:
+            digests[_key(k.title)] = {x: f"{v:016x}" for x, v in sorted(rep.digests.items())}
     pprint.pprint(got, width=120, sort_dicts=False)
     print("# KERNELS")
     pprint.pprint(ran, width=120, sort_dicts=False)
+    print("# DIGESTS")
+    pprint.pprint(digests, width=120, sort_dicts=False)
 
 
 # The instances each instruction kernel ran (its writes, clean) in each campaign on a kernel
@@ -2172,8 +2196,176 @@ KERNELS: dict[str, dict[str, int]] = {
         {'mgather_a2a3_row_nd': 300},
     'TGATHERB a5 int8 4x72: kernel vs NumPy: must agree':
         {'tgatherb_a5': 200},
+    'Kernels: gm2l1_edges a2a3: kernel vs NumPy: must agree':
+        {'dma_bursts': 600},
+    'Kernels: gm2l1_edges a5: kernel vs NumPy: must agree':
+        {'dma_bursts': 600},
 }
 
+
+
+# Each kernel campaign's sides' output digests at its size with seed 0 (python -m
+# ptogpu.fuzz.suite, after "# DIGESTS"; user_kernel.digest).
+DIGESTS: dict[str, dict[str, str]] = {
+    'Tile ops: ew_float a5: element-wise kernel vs NumPy: must agree':
+        {'a': '99dc6567e4b28b94', 'b': '99dc6567e4b28b94'},
+    'Tile ops: ew_int cpu: element-wise kernel vs NumPy: must agree':
+        {'a': '93868361b57a85b9', 'b': '93868361b57a85b9'},
+    'Tile ops: ew_maxmin a2a3: element-wise kernel vs NumPy: must agree':
+        {'a': '147642dcc98d039e', 'b': '147642dcc98d039e'},
+    'Kernels: ew_edges cpu: kernel vs NumPy: must agree':
+        {'a': '522ddcbdccc46226', 'b': '522ddcbdccc46226'},
+    'Kernels: ew_edges a2a3: kernel vs NumPy: must agree':
+        {'a': 'fc4df36c76fccd97', 'b': 'fc4df36c76fccd97'},
+    'Kernels: ew_edges a5: kernel vs NumPy: must agree':
+        {'a': '68a12a06d61a9e32', 'b': '68a12a06d61a9e32'},
+    'Kernels: reg_gather a5: kernel vs NumPy: must agree':
+        {'a': 'e97430a9193f3c37', 'b': 'e97430a9193f3c37'},
+    'Kernels: dma_pads a5: kernel vs NumPy: must agree':
+        {'a': 'e62a01952b1d28a0', 'b': 'e62a01952b1d28a0'},
+    'Kernels: dma_edges a5: kernel vs NumPy: must agree':
+        {'a': 'f25ab2ec2b6d3b20', 'b': 'f25ab2ec2b6d3b20'},
+    'Kernels: interleave a5: kernel vs NumPy: must agree':
+        {'a': '73676be87eb301da', 'b': '73676be87eb301da'},
+    'Kernels: nz_gather a2a3: kernel vs NumPy: must agree':
+        {'a': 'ffc60f06a5102181', 'b': 'ffc60f06a5102181'},
+    'Kernels: tgatherb_float_offsets cpu: kernel vs NumPy: must agree':
+        {'a': '619fab5e01be29fd', 'b': '619fab5e01be29fd'},
+    'Kernels: mscatter_edges a5: kernel vs NumPy: must agree':
+        {'a': '368f6dd013c90116', 'b': '368f6dd013c90116'},
+    'Kernels: mscatter_edges cpu: kernel vs NumPy: must agree':
+        {'a': '368f6dd013c90116', 'b': '368f6dd013c90116'},
+    'Kernels: mscatter_strided cpu: kernel vs NumPy: must agree':
+        {'a': '9f5e7b5341a83e71', 'b': '9f5e7b5341a83e71'},
+    'Kernels: mscatter_strided a2a3: kernel vs NumPy: must agree':
+        {'a': 'f7990c92bfc9abec', 'b': 'f7990c92bfc9abec'},
+    'Kernels: mscatter_strided a5: kernel vs NumPy: must agree':
+        {'a': 'a6e3af963a1293ea', 'b': 'a6e3af963a1293ea'},
+    'Kernels: tgather_cmp a5: kernel vs NumPy: must agree':
+        {'a': 'ab1f170d50577d2c', 'b': 'ab1f170d50577d2c'},
+    'Kernels: tgather_cmp a2a3: kernel vs NumPy: must agree':
+        {'a': 'a34ae4e2c8cf0d56', 'b': 'a34ae4e2c8cf0d56'},
+    'Kernels: tgather_in_place a5: kernel vs NumPy: must agree':
+        {'a': '2edf677db4d7c129', 'b': '2edf677db4d7c129'},
+    'Kernels: tgather_in_place a2a3: kernel vs NumPy: must agree':
+        {'a': '2edf677db4d7c129', 'b': '2edf677db4d7c129'},
+    'Kernels: tgather_in_place cpu: kernel vs NumPy: must agree':
+        {'a': '850e11ab92cff4a6', 'b': '850e11ab92cff4a6'},
+    'Kernels: tgather_scratch_end a2a3: kernel vs NumPy: must agree':
+        {'a': '89f8727be74a6612', 'b': '89f8727be74a6612'},
+    'Kernels: tgatherb_misaligned a5: kernel vs NumPy: must agree':
+        {'a': '2a447be937e4af5b', 'b': '2a447be937e4af5b'},
+    'Kernels: tgatherb_ub_end a5: kernel vs NumPy: must agree':
+        {'a': 'fad2c780459a78d3', 'b': 'fad2c780459a78d3'},
+    'Kernels: tgatherb_ub_end a2a3: kernel vs NumPy: must agree':
+        {'a': 'fad2c780459a78d3', 'b': 'fad2c780459a78d3'},
+    'Kernels: tgatherb_ub_end cpu: kernel vs NumPy: must agree':
+        {'a': 'f8dc41755bbf341b', 'b': 'f8dc41755bbf341b'},
+    'Kernels: tgatherb_misaligned a2a3: kernel vs NumPy: must agree':
+        {'a': '2a447be937e4af5b', 'b': '2a447be937e4af5b'},
+    'Kernels: cmp_edges cpu: kernel vs NumPy: must agree':
+        {'a': 'c1af6afd7a83506f', 'b': 'c1af6afd7a83506f'},
+    'Kernels: cmp_edges a2a3: kernel vs NumPy: must agree':
+        {'a': '01ea4dfddca1bd23', 'b': '01ea4dfddca1bd23'},
+    'Kernels: cmp_edges a5: kernel vs NumPy: must agree':
+        {'a': 'f52a5fa04a054f35', 'b': 'f52a5fa04a054f35'},
+    'Kernels: cmp_bytes a5: kernel vs NumPy: must agree':
+        {'a': '7d3d1015ad431785', 'b': '7d3d1015ad431785'},
+    'Kernels: cmp_narrow cpu: kernel vs NumPy: must agree':
+        {'a': '4bc80c45f40d9d70', 'b': '4bc80c45f40d9d70'},
+    'Kernels: cmp_narrow a2a3: kernel vs NumPy: must agree':
+        {'a': '99560c6665901fbe', 'b': '99560c6665901fbe'},
+    'Kernels: cmp_narrow a5: kernel vs NumPy: must agree':
+        {'a': 'd93abefd083e395d', 'b': 'd93abefd083e395d'},
+    'Kernels: mov_shapes cpu: kernel vs NumPy: must agree':
+        {'a': 'da035472b31fee0a', 'b': 'da035472b31fee0a'},
+    'Kernels: mov_shapes a2a3: kernel vs NumPy: must agree':
+        {'a': '742fd1be63552006', 'b': '742fd1be63552006'},
+    'Kernels: mov_shapes a5: kernel vs NumPy: must agree':
+        {'a': 'da035472b31fee0a', 'b': 'da035472b31fee0a'},
+    'Kernels: mov_widths cpu: kernel vs NumPy: must agree':
+        {'a': '211e5bb5c186ca23', 'b': '211e5bb5c186ca23'},
+    'Kernels: mov_widths a5: kernel vs NumPy: must agree':
+        {'a': '211e5bb5c186ca23', 'b': '211e5bb5c186ca23'},
+    'Kernels: mov_relayouts a5: kernel vs NumPy: must agree':
+        {'a': 'ae5464310aa2eb03', 'b': 'ae5464310aa2eb03'},
+    'Kernels: overlaps a5: kernel vs NumPy: must agree':
+        {'a': '5a4304971b750133', 'b': '5a4304971b750133'},
+    'Kernels: overlaps cpu: kernel vs NumPy: must agree':
+        {'a': 'c6855a711f4eb6f4', 'b': 'c6855a711f4eb6f4'},
+    'Kernels: sort_edges cpu: kernel vs NumPy: must agree':
+        {'a': '46debf8d39a7c915', 'b': '46debf8d39a7c915'},
+    'Kernels: sort_edges a2a3: kernel vs NumPy: must agree':
+        {'a': 'bdf17d632be52b06', 'b': 'bdf17d632be52b06'},
+    'Kernels: sort_edges a5: kernel vs NumPy: must agree':
+        {'a': '096f840677846db5', 'b': '096f840677846db5'},
+    'Kernels: mrgsort_edges cpu: kernel vs NumPy: must agree':
+        {'a': '8385a0423dd65b6c', 'b': '8385a0423dd65b6c'},
+    'Kernels: mrgsort_edges a2a3: kernel vs NumPy: must agree':
+        {'a': '6c848e4cb28a8853', 'b': '6c848e4cb28a8853'},
+    'Kernels: mrgsort_edges a5: kernel vs NumPy: must agree':
+        {'a': '6c848e4cb28a8853', 'b': '6c848e4cb28a8853'},
+    'Kernels: cvt_edges cpu: kernel vs NumPy: must agree':
+        {'a': 'a3c741a383f31ebc', 'b': 'a3c741a383f31ebc'},
+    'Kernels: cvt_edges a2a3: kernel vs NumPy: must agree':
+        {'a': '4742e9fef16785d7', 'b': '4742e9fef16785d7'},
+    'Kernels: cvt_edges a5: kernel vs NumPy: must agree':
+        {'a': 'edc13b967c596bce', 'b': 'edc13b967c596bce'},
+    'Kernels: cvt_minifloats cpu: kernel vs NumPy: must agree':
+        {'a': 'd0d2c17ad88b6784', 'b': 'd0d2c17ad88b6784'},
+    'Kernels: cvt_minifloats a2a3: kernel vs NumPy: must agree':
+        {'a': '90394d4d9f28df1f', 'b': '90394d4d9f28df1f'},
+    'Kernels: cvt_minifloats a5: kernel vs NumPy: must agree':
+        {'a': '45bbcec0d326cd4b', 'b': '45bbcec0d326cd4b'},
+    'Kernels: tload_bursts a2a3: kernel vs NumPy: must agree':
+        {'a': 'f4d44f5f7195a974', 'b': 'f4d44f5f7195a974'},
+    'Kernels: tload_bursts a5: kernel vs NumPy: must agree':
+        {'a': 'f4d44f5f7195a974', 'b': 'f4d44f5f7195a974'},
+    'Kernels: ew_types cpu: kernel vs NumPy: must agree':
+        {'a': 'd8c953f919e52c42', 'b': 'd8c953f919e52c42'},
+    'Kernels: ew_types a2a3: kernel vs NumPy: must agree':
+        {'a': 'de09b072717c7d0d', 'b': 'de09b072717c7d0d'},
+    'Kernels: ew_types a5: kernel vs NumPy: must agree':
+        {'a': '7a8c496e29a7635f', 'b': '7a8c496e29a7635f'},
+    'Kernels: cmp_types cpu: kernel vs NumPy: must agree':
+        {'a': '62458ecab819f17d', 'b': '62458ecab819f17d'},
+    'Kernels: cmp_types a2a3: kernel vs NumPy: must agree':
+        {'a': '3a089da98ac4f2ec', 'b': '3a089da98ac4f2ec'},
+    'Kernels: cmp_types a5: kernel vs NumPy: must agree':
+        {'a': '961d586cbfa3a654', 'b': '961d586cbfa3a654'},
+    'Tile ops: float32 TADD TMAX TDIV, TMUL on every bit pattern, cpu vs a5':
+        {'a': '7d9014dffb621b71', 'b': '99dc6567e4b28b94'},
+    'Tile ops: float32 TMAX, TMINS with NaN and signed zeros, cpu vs a5':
+        {'a': 'b114103c6224e46c', 'b': '147642dcc98d039e'},
+    'Tile ops: int32 arithmetic, bitwise, shifts by any count, cpu vs a5':
+        {'a': '93868361b57a85b9', 'b': 'f1e6d32e4e089d07'},
+    'Tile ops: int32 TSUBS by 2^24 + 1, cpu vs a2a3':
+        {'a': 'babd2905f3c44262', 'b': 'ea9c22c58ad146c6'},
+    'Tile ops: int8 TAND TOR TNOT of 33 valid columns over a prefilled destination, a2a3 vs a5':
+        {'a': 'd0e402081dd70087', 'b': '84cc5d119c25c06b'},
+    'Tile ops: int32 TCMP GT into a prefilled mask, 10 valid columns, cpu vs a5':
+        {'a': '36a2c80ccee057d3', 'b': 'a9c32fbcc367b18d'},
+    'Tile ops: half TSEL by a loaded mask, 10 valid columns, cpu vs a5':
+        {'a': '6fe6785deb6faad4', 'b': '0af208149d240b7b'},
+    'Tile ops: float32 -> int32 TCVT RINT on every bit pattern, cpu vs a5':
+        {'a': 'ea93cbb43d0f5517', 'b': '152513d2067ea6f2'},
+    'Tile ops: bfloat16 <-> float4_e2m1x2 and float4_e1m2x2 TCVT RINT, packed, cpu vs a5':
+        {'a': 'e93c5ca4e4521f12', 'b': '8936595a567ff916'},
+    'Tile ops: int16 TMOV of 5 valid columns, cpu vs a2a3':
+        {'a': '064de8f46c4b7909', 'b': 'e3e56f87148f89e1'},
+    'Tile ops: TSORT32 of 40 values, cpu vs a2a3':
+        {'a': '9f233125d9b939ea', 'b': '4bb11fd012dce20c'},
+    'TLOAD pads: each PadVal into Vec and Mat tiles over junk, cpu vs a5':
+        {'a': 'fb4f7bf9c589c923', 'b': '9be1acf68ead1ffa'},
+    'TLOAD pads: each PadVal into Vec and Mat tiles over junk, a2a3 vs a5':
+        {'a': 'af011b61eaa901fd', 'b': '9be1acf68ead1ffa'},
+    'MSCATTER atomics Max, Min (float32) and Add (int32) on edge values, cpu vs a5':
+        {'a': '368f6dd013c90116', 'b': '368f6dd013c90116'},
+    'Kernels: gm2l1_edges a2a3: kernel vs NumPy: must agree':
+        {'a': '1e6e8f628592e9a6', 'b': '1e6e8f628592e9a6'},
+    'Kernels: gm2l1_edges a5: kernel vs NumPy: must agree':
+        {'a': '1e6e8f628592e9a6', 'b': '1e6e8f628592e9a6'},
+}
 
 if __name__ == "__main__":
     _record()

@@ -1065,6 +1065,30 @@ def cvt_fp4(a, c, y, z):
         pto.TSTORE(B(z + 128 * k), tb)
 
 
+def gm2l1_edges(tab, ie, iw, y):
+    """MGATHER's GM->L1 Elem form (four arguments: the scalar executor) whose GM scratch aliases
+    its table: the scalar unit zeroes the scratch, then stores element by element, so later loads
+    read earlier stores (NumPy runs it one element at a time). The table and the scratch over its
+    last 256 elements are ``y``, whose bytes are compared. Then a gather whose dynamic valid
+    region is wider than the tile (2 x 20 of 16 x 16): its NZ offsets past the scratch's 256
+    elements leave GM when the scratch is GM's last 1 KiB, a fault before any write."""
+    F = pto.float32
+    T384 = pto.GlobalTensor[F, pto.Shape[1, 1, 1, 1, 384], pto.Stride[384, 384, 384, 384, 1]]
+    S256 = pto.GlobalTensor[F, pto.Shape[1, 1, 1, 1, 256], pto.Stride[256, 256, 256, 256, 1]]
+    v = pto.Tile[V, F, 8, 48]()
+    pto.TLOAD(v, _gt(F, 8, 48)(tab))
+    pto.TSTORE(_gt(F, 8, 48)(y), v)
+    pto.pipe_barrier(pto.Pipe.PIPE_ALL)
+    d = pto.Tile[M, F, 16, 16, pto.BLayout.ColMajor, 2, 3, pto.SLayout.RowMajor, 512]()
+    pto.TASSIGN(d, 0)
+    pto.MGATHER[pto.Coalesce.Elem, pto.GatherOOB.Clamp](d, T384(y), _gt(pto.int32, 2, 3)(ie), S256(y + 128))
+    wide = pto.Tile[M, F, 16, 16, pto.BLayout.ColMajor, -1, -1, pto.SLayout.RowMajor, 512](2, 20)
+    pto.TASSIGN(wide, 0x400)
+    core = pto.current_core()
+    pto.MGATHER[pto.Coalesce.Elem, pto.GatherOOB.Clamp](wide, T384(y), _gt(pto.int32, 2, 20)(iw),
+                                                        S256(core.gm_ptr(core.gm.size - 1024, F)))
+
+
 def ew_pad(a, b, y):
     """int8 TAND, TOR and TNOT of 2 x 33 valid columns of 64 over a prefilled destination (A2/A3's
     bitwise ops view the bytes as uint16 and round the width up: byte [r][33] too)."""
@@ -1176,6 +1200,9 @@ FUZZ = {
     "cvt_fp4": dict(inputs={"a": picks(128, _FP4_POOL, "bfloat16", rate=0.8), "c": _bits(128, "uint8")},
                     outputs={"y": (128, pto.uint8), "z": (256, pto.bfloat16)}, pair="cpu:a5"),
     "mov": dict(inputs={"a": _bits(256, "int16")}, outputs={"y": (256, pto.int16)}, pair="cpu:a2a3"),
+    "gm2l1_edges": dict(inputs={"tab": values(384, "float32", "small"), "ie": indices((2, 3), 384, "int32", "mixed"),
+                                "iw": indices((2, 20), 384, "int32", "uniform")},
+                        outputs={"y": (384, pto.float32)}, pair="a5@numpy:a5@native"),
     "cmp_types": dict(inputs={**{f"{s}{k}": values(256 // np.dtype(T).itemsize, T, "edges")
                                  for k, T in enumerate(_CMP_TYPES) for s in "ab"}, "m": _bits(256, "uint8")},
                       outputs={"y": (len(_CMP_TYPES) * CMP_SLOTS * 256, pto.uint8)}, pair="a5@numpy:a5@native"),

@@ -96,6 +96,37 @@ class Chunk:
     checked_b: int = 0
     ran_a: dict = field(default_factory=dict)   # (kernel backends) instruction -> how its calls ran
     ran_b: dict = field(default_factory=dict)
+    digest_a: int = 0        # each side's outputs and faults (:func:`digest`)
+    digest_b: int = 0
+
+
+_MIX = np.random.default_rng(0x70746F).integers(0, 1 << 63, 1 << 12, dtype=np.uint64) * np.uint64(2) + np.uint64(1)
+
+
+def digest(outputs: np.ndarray, codes: np.ndarray, inst: np.ndarray) -> int:
+    """A 64-bit digest of instances' output bytes (``outputs``, a row each) and fault codes,
+    free of the order and the chunks they ran in (a sum over instances, mod 2^64): a known
+    campaign's record of what each side computed (``suite.DIGESTS``), so that a change in a rule
+    no other side or reference computes again (a NumPy-only path, a rule a hybrid shares) still
+    changes the suite's verdict. Each row's words are weighted by odd constants (a changed word
+    changes its term), then mixed with the instance number and its fault code (splitmix64)."""
+    m = outputs.shape[0]
+    if not m:
+        return 0
+    nb = outputs.shape[1]
+    rows = np.zeros((m, -(-nb // 8) * 8), np.uint8)
+    rows[:, :nb] = outputs
+    w = rows.view("<u8")
+    k = np.resize(_MIX, w.shape[1])
+    with np.errstate(over="ignore"):
+        h = (w * k).sum(axis=1, dtype=np.uint64)
+        h ^= inst.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15) ^ codes.astype(np.uint64) << np.uint64(56)
+        h ^= h >> np.uint64(30)
+        h *= np.uint64(0xBF58476D1CE4E5B9)
+        h ^= h >> np.uint64(27)
+        h *= np.uint64(0x94D049BB133111EB)
+        h ^= h >> np.uint64(31)
+        return int(h.sum(dtype=np.uint64))
 
 
 def _agree(oa, fa, ob, fb) -> np.ndarray:
@@ -144,7 +175,7 @@ def run_chunk(prog: Program, a: Side, b: Side, seed: int, s: int, m: int, quirks
     div = np.flatnonzero(masks)
     return Chunk(s, m, int(np.count_nonzero(ca)), int(np.count_nonzero(cb)), bad_a, bad_b, div, masks[div],
                  [calls[k] for k in div], runs["a"].runs + runs["b"].runs, checked["a"], checked["b"],
-                 runs["a"].ran, runs["b"].ran)
+                 runs["a"].ran, runs["b"].ran, digest(runs["a"].outputs, ca, inst), digest(runs["b"].outputs, cb, inst))
 
 
 def _masks(m: int) -> np.ndarray:
@@ -337,6 +368,8 @@ def _note(rep: KernelReport, ch: Chunk) -> None:
     rep.ref_checked_a = (rep.ref_checked_a or 0) + ch.checked_a
     rep.ref_checked_b = (rep.ref_checked_b or 0) + ch.checked_b
     rep.divergent += int(np.count_nonzero(ch.masks & ~R.RACE))
+    for k, d in (("a", ch.digest_a), ("b", ch.digest_b)):
+        rep.digests[k] = (rep.digests.get(k, 0) + d) % (1 << 64)
     for k, ran in (("a", ch.ran_a), ("b", ch.ran_b)):
         calls = rep.calls_ran.setdefault(k, {}) if ran else {}
         for name, parts in ran.items():
