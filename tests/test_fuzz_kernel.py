@@ -117,6 +117,23 @@ def _corrupting(monkeypatch, plants: dict):
     monkeypatch.setenv("PTOGPU_WORKERS", "0")
 
 
+def test_a_faulting_instance_s_bytes_are_checked_against_its_reference(monkeypatch):
+    """An instance that faults keeps what it wrote before, on every backend: a side on a kernel
+    backend whose faulting instance's bytes differ from its target's NumPy run is an emulator
+    bug, and so are two sides of one target that differ there (faulting alike or not). Across
+    targets, sides that fault in the same phase agree whatever their bytes."""
+    from ptogpu.backend import native_backend
+    if not native_backend.available()[0]:
+        pytest.skip("no native backend")
+    bag = f"{EXAMPLES}/embedding_bag.py:embedding_bag"        # (instance 0 faults on both targets)
+    _corrupting(monkeypatch, {0: ("a5",)})
+    rep = kernel(bag, pair="a5@native:a5@numpy", n=300, chunk=300, shrink=False)
+    assert rep.faults_a > 250 and rep.ref_bad_a == 1
+    assert {c.name: c.first for c in rep.classes.values() if R.is_bug(c.mask)}["side A vs its reference"] == [0]
+    rep = kernel(bag, pair="cpu@native:a5@native", n=300, chunk=300, shrink=False)
+    assert rep.ref_bad_b == 1 and rep.ref_bad_a == 0
+
+
 def test_references_check_a_sample_and_every_divergent_instance_or_all(monkeypatch):
     from ptogpu.backend import native_backend
     from ptogpu.fuzz.user_kernel import REF_SAMPLED, SAMPLE

@@ -705,6 +705,41 @@ def test_npu_tstore_runs_the_burst_engine_with_numpy_s_bytes(target, bursts):
     assert got["numpy", 16] == got["native", 16] == got["numpy", 1] * 16
 
 
+@pytest.mark.parametrize("stopped", [3, 61], ids=["few stopped: set aside", "most stopped: the live alone"])
+def test_a_launch_on_a_core_with_stopped_instances_leaves_them_as_they_were(stopped):
+    """After some instances of a core of N fault (an MGATHER Elem index past GM on the
+    simulator), the next instructions still run as kernels -- the live instances in a launch of
+    their own, or the stopped ones' written bytes set aside and put back -- and every instance's
+    UB and GM, stopped ones included, is what NumPy leaves."""
+    N, V = 64, pto.TileType.Vec
+    I = pto.GlobalTensor[pto.int32, pto.Shape[1, 1, 1, 2, 8], pto.Stride[16, 16, 16, 8, 1]]
+    F = pto.GlobalTensor[pto.float32, pto.Shape[1, 1, 1, 2, 8], pto.Stride[16, 16, 16, 8, 1]]
+    T = pto.GlobalTensor[pto.float32, pto.Shape[1, 1, 1, 1, 64], pto.Stride[64, 64, 64, 64, 1]]
+    idx = np.tile(np.arange(16, dtype=np.int32), (N, 1))
+    idx[np.random.default_rng(stopped).permutation(N)[:stopped], 5] = 1 << 28     # past GM
+    got = {}
+    for be in ("numpy", "native"):
+        with pto.Core("cpu", be, batch=N) as core, Counter() as cnt:
+            table = T(core.gm_put(np.arange(64, dtype=np.float32) / 4))
+            it, d, e = pto.Tile[V, pto.int32, 2, 8](), pto.Tile[V, pto.float32, 2, 8](), pto.Tile[V, pto.float32, 2, 8]()
+            for t, at in ((it, 0), (d, 0x100), (e, 0x200)):
+                pto.TASSIGN(t, at)
+            pto.TEXPANDS(d, 7.0)
+            pto.TEXPANDS(e, 3.0)
+            pto.TLOAD(it, I(core.gm_put(idx, per_instance=True)))
+            pto.MGATHER[pto.Coalesce.Elem](d, table, it)
+            out = core.gm_alloc(16, pto.float32)
+            pto.TADD(e, e, d)
+            pto.TSTORE(F(out), e)
+            live = int(core.live.sum())
+            got[be] = (core.read("ub", 0, 1024).tobytes(), out.numpy(16).tobytes(), core.live.copy())
+            if be == "native":
+                assert cnt.n["tile_elementwise"] > 0 and cnt.n["mgather_cpu"] > 0
+    assert live == N - stopped
+    assert got["numpy"][2].tolist() == got["native"][2].tolist()
+    assert got["numpy"][:2] == got["native"][:2]
+
+
 def test_batches_with_the_portable_build():
     """The portable build (PTOGPU_NATIVE_MARCH=0: no -march=native, the compiler's baseline
     vector ISA) passes the same lock-step batch comparisons as the build for this CPU."""

@@ -48,23 +48,102 @@ def core_arenas(core) -> dict:
     return {s: (core.arena(s)._buf, core.arena(s).size, 0) for s in ("gm", "ub", "l1")}
 
 
+AROUND_MAX = 64 << 20
+"""Bytes a launch may copy to run on a core of N some of whose instances have stopped: the
+live instances' memories into a launch of their own, or the stopped ones' written memories set
+aside and put back, whichever is fewer (estimated before the call: every memory for the live
+ones, UB and GM for the stopped ones). Past it the call runs as the NumPy batch rule: the same
+bytes, only the speed and what ``executed`` says differ."""
+
+
+def kept_instances(core) -> np.ndarray:
+    """The instances a launch must leave as they are: those stopped on a fault (and, while a
+    program's parked instances resume, the parked ones, which keep their memory)."""
+    return np.flatnonzero(~core.live if core.resume else ~(core.live | core.parked))
+
+
+def launchable(core) -> bool:
+    """A launch may run over ``core``'s instances: none is kept (:func:`kept_instances`), or
+    moving the fewer of the kept and the live ones' memories costs at most :data:`AROUND_MAX`
+    bytes. (Every live instance runs the kernel either way: a stopped one's bytes never change.)"""
+    kept = kept_instances(core)
+    if not kept.size:
+        return True
+    live = core.batch - kept.size
+    b = core.banks
+    return live > 0 and min(kept.size * (b["ub"].size + b["gm"].size),
+                            live * sum(x.size for x in b.values())) <= AROUND_MAX
+
+
 def launch_instances(core, kernel: str, params, *, block=(1, 1, 1), passes: int = 1,
                      writes=("gm", "ub", "l1")) -> np.ndarray:
     """``kernel`` over every instance of a core of N at once (one launch, N blocks: instance k
-    is block k over row k of each memory bank); the (N, FAULT_WORDS) records. A batch rule
-    calls this only while no instance has stopped on a fault (a faulted one must keep its
-    memory; ``Core.launchable``), and says NotBatched otherwise. ``writes`` names the memories the kernel may write; an entry
+    is block k over row k of each memory bank); the (N, FAULT_WORDS) records. An instance that
+    has stopped keeps its memory: where some have, the live ones run in a launch of their own
+    (their memories copied out and back) or the stopped ones' written bytes are set aside and
+    put back, whichever moves fewer (:func:`launchable`; NotBatched where neither is cheap), and
+    their records read clean. ``writes`` names the memories the kernel may write; an entry
     ``(space, lo, hi)`` also says it writes only bytes [lo, hi) there (what a kept core then
     restores, instead of looking for written pages)."""
     from ..errors import NotBatched
-    if not core.launchable():
+    if not launchable(core):
         raise NotBatched(kernel)
     spans = {w[0]: (int(w[1]), int(w[2])) for w in writes if isinstance(w, tuple)}
     writes = tuple(w[0] if isinstance(w, tuple) else w for w in writes)
     arenas = {s: b.launch_view(s in writes, spans.get(s)) for s, b in core.banks.items()}
-    recs = launch(core.backend, kernel, block, core.batch, arenas, params, passes=passes, writes=writes)
+    kept = kept_instances(core)
+    if not kept.size:
+        recs = launch(core.backend, kernel, block, core.batch, arenas, params, passes=passes, writes=writes)
+    else:
+        recs = _launch_around(core, kernel, block, arenas, params, passes, writes, spans, kept)
     _noted(core, kernel, recs, writes)
     return recs
+
+
+def _launch_around(core, kernel, block, arenas, params, passes, writes, spans, kept) -> np.ndarray:
+    """:func:`launch_instances` on a core some of whose instances (``kept``) must not change."""
+    n = core.batch
+    words = recs_words()
+    live = np.setdiff1d(np.arange(n), kept)
+    out = np.full((n, words), np.uint64(NONE), np.uint64)
+    ranges = {s: spans.get(s, (0, arenas[s][1])) for s in writes}
+    if live.size <= kept.size:                  # the live ones alone, in arenas of their own
+        sub, moved = {}, []
+        for s, (flat, size, stride) in arenas.items():
+            if not stride:                      # (a shared row, read only: as it is)
+                sub[s] = (flat, size, 0)
+                continue
+            pitch = -(-max(size, 1) // 64) * 64
+            rows = np.zeros((live.size, pitch), np.uint8)
+            rows[:, :size] = flat.reshape(n, stride)[live, :size]
+            sub[s] = (rows.reshape(-1), size, pitch)
+            if s in writes:
+                moved.append((flat.reshape(n, stride), rows, ranges[s]))
+        out[live] = launch(core.backend, kernel, block, live.size, sub, params, passes=passes, writes=writes)
+        for whole, rows, (lo, hi) in moved:
+            lo, hi = max(lo, 0), min(hi, rows.shape[1])
+            if hi > lo:
+                whole[live, lo:hi] = rows[:, lo:hi]
+        return out
+    aside = []                                  # the stopped ones' written bytes, set aside
+    for s in writes:
+        flat, size, stride = arenas[s]
+        lo, hi = max(ranges[s][0], 0), min(ranges[s][1], size)
+        if stride and hi > lo:
+            whole = flat.reshape(n, stride)
+            aside.append((whole, whole[kept, lo:hi].copy(), lo, hi))
+    got = launch(core.backend, kernel, block, n, arenas, params, passes=passes, writes=writes)
+    for whole, bytes_, lo, hi in aside:
+        whole[kept, lo:hi] = bytes_
+    if writes and _COUNTING[0]:                 # (their runs were undone: not runs)
+        RUNS[kernel] -= int((got[kept, 0] == np.uint64(NONE)).sum())
+    out[live] = got[live]
+    return out
+
+
+def recs_words() -> int:
+    """FAULT_WORDS: the uint64 words of a kernel's per-instance fault record (common.cuh)."""
+    return sources.enum_values("mgather.cu")["FAULT_WORDS"]
 
 
 SIMT_KERNELS = frozenset({"mgather_a5_elem", "mgather_a5_row", "mgather_l1_elem_simt", "mscatter_a5_last",
@@ -143,10 +222,10 @@ def clean(rec: np.ndarray) -> bool:
 
 def use_kernels(core) -> bool:
     """The core's instruction runs as a kernel: a kernel backend, and (running all instances
-    at once) every instance live: a launch covers every block, and a stopped instance must
-    keep its memory, so then the NumPy batch rule runs (or, without one, instance by
+    at once) a launch that leaves every stopped instance's memory as it is costs little
+    (:func:`launchable`); otherwise the NumPy batch rule runs (or, without one, instance by
     instance, each its own launch)."""
-    return core.backend in KERNEL_BACKENDS and (not core.all_at_once or core.launchable())
+    return core.backend in KERNEL_BACKENDS and (not core.all_at_once or launchable(core))
 
 
 class ParamBlock:

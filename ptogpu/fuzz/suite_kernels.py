@@ -1065,6 +1065,22 @@ def cvt_fp4(a, c, y, z):
         pto.TSTORE(B(z + 128 * k), tb)
 
 
+def stop_some(tab, ie, y):
+    """About a fifth of the instances fault (the simulator's MGATHER Elem reading past GM: each
+    of 16 indices in [0, 65) over a 64-element table that ends GM, the last 64 elements of ``y``);
+    the TADD and TSTORE after run on the rest, as kernels launched around the stopped ones (whose
+    results must stay zero)."""
+    F = pto.float32
+    T = pto.GlobalTensor[F, pto.Shape[1, 1, 1, 1, 64], pto.Stride[64, 64, 64, 64, 1]]
+    it, d, e = pto.Tile[V, pto.int32, 2, 8](), pto.Tile[V, F, 2, 8](), pto.Tile[V, F, 2, 8]()
+    pto.TLOAD(d, _gt(F, 2, 8)(tab))
+    pto.TLOAD(it, _gt(pto.int32, 2, 8)(ie))
+    pto.TSTORE(T(y + 16), pto.Tile[V, F, 1, 64]())          # (the table: what UB holds there)
+    pto.MGATHER[pto.Coalesce.Elem](e, T(y + 16), it)
+    pto.TADD(e, e, d)
+    pto.TSTORE(_gt(F, 2, 8)(y), e)
+
+
 def gm2l1_edges(tab, ie, iw, y):
     """MGATHER's GM->L1 Elem form (four arguments: the scalar executor) whose GM scratch aliases
     its table: the scalar unit zeroes the scratch, then stores element by element, so later loads
@@ -1200,6 +1216,8 @@ FUZZ = {
     "cvt_fp4": dict(inputs={"a": picks(128, _FP4_POOL, "bfloat16", rate=0.8), "c": _bits(128, "uint8")},
                     outputs={"y": (128, pto.uint8), "z": (256, pto.bfloat16)}, pair="cpu:a5"),
     "mov": dict(inputs={"a": _bits(256, "int16")}, outputs={"y": (256, pto.int16)}, pair="cpu:a2a3"),
+    "stop_some": dict(inputs={"tab": values(16, "float32", "small"), "ie": indices((2, 8), 65, "int32", "uniform")},
+                      outputs={"y": (80, pto.float32)}, pair="cpu@numpy:cpu@native"),
     "gm2l1_edges": dict(inputs={"tab": values(384, "float32", "small"), "ie": indices((2, 3), 384, "int32", "mixed"),
                                 "iw": indices((2, 20), 384, "int32", "uniform")},
                         outputs={"y": (384, pto.float32)}, pair="a5@numpy:a5@native"),
