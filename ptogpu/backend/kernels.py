@@ -200,11 +200,13 @@ def launch_on(core, kernel: str, params, *, block=(1, 1, 1), passes: int = 1,
               arenas: dict | None = None, writes=("gm", "ub", "l1")) -> np.ndarray:
     """One instance of ``kernel`` on ``core``'s backend over its arenas (or ``arenas``, same
     form as :func:`ptogpu.backend.launch.launch_batch`); returns the (1, FAULT_WORDS) record.
+    ``writes`` as :func:`launch_instances` takes it.
     On a core of N running all instances at once, every instance in one launch (the
     (N, FAULT_WORDS) records; the caller goes on only where :func:`all_clean`)."""
     if arenas is None and core.all_at_once:
         return launch_instances(core, kernel, params, block=block, passes=passes, writes=writes)
     a = core_arenas(core) if arenas is None else arenas
+    writes = tuple(w[0] if isinstance(w, tuple) else w for w in writes)      # (a span: launch_instances')
     recs = launch(core.backend, kernel, block, 1, a, params, passes=passes, writes=writes)
     _noted(core, kernel, recs, writes)
     return recs

@@ -117,12 +117,15 @@ def digest(outputs: np.ndarray, codes: np.ndarray, inst: np.ndarray) -> int:
     if not m:
         return 0
     nb = outputs.shape[1]
-    rows = np.zeros((m, -(-nb // 8) * 8), np.uint8)
-    rows[:, :nb] = outputs
+    if nb % 8 == 0 and outputs.flags.c_contiguous:
+        rows = outputs
+    else:
+        rows = np.zeros((m, -(-nb // 8) * 8), np.uint8)
+        rows[:, :nb] = outputs
     w = rows.view("<u8")
     k = np.resize(_MIX, w.shape[1])
     with np.errstate(over="ignore"):
-        h = (w * k).sum(axis=1, dtype=np.uint64)
+        h = w @ k                       # (uint64: wraps mod 2^64)
         h ^= inst.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15) ^ codes.astype(np.uint64) << np.uint64(56)
         h ^= h >> np.uint64(30)
         h *= np.uint64(0xBF58476D1CE4E5B9)
