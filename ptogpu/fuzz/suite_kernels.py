@@ -328,17 +328,21 @@ def mscatter_edges(vf, vi, vh, vu, idx, tmax, tmin, tadd, thadd, tumin, timax):
     pto.MSCATTER[E, pto.ScatterAtomicOp.Max, Skip](A(timax), si, ix)
 
 
-def mscatter_strided(v, ix, y):
+def mscatter_strided(v, ix, y, z):
     """MSCATTER Row of 8 rows of 12 float32 into a table of 20 rows whose rows lie 24 elements
     apart and whose columns 2 apart (the simulator's s*Stride[3] + c*Stride[4]; A2/A3's
     s*Stride[3] + c; A5's s*VC + c), Clamp and Wrap (indices of every kind: out of range and
-    negative too); then the whole table stored."""
+    negative too); on the simulator Row Max and Min too, into ``z`` (each element op(the row's
+    first element as that store finds it, v))."""
     T = pto.GlobalTensor[pto.float32, pto.Shape[1, 1, 1, 20, 12], pto.Stride[480, 480, 480, 24, 2]]
     src, idx = pto.Tile[V, pto.float32, 8, 16, RM, 8, 12](), pto.Tile[V, pto.int32, 1, 8]()
     pto.TLOAD(src, _gt(pto.float32, 8, 16)(v))
     pto.TLOAD(idx, _gt(pto.int32, 1, 8)(ix))
     pto.MSCATTER[pto.Coalesce.Row, pto.ScatterAtomicOp.None_, pto.ScatterOOB.Clamp](T(y), src, idx)
     pto.MSCATTER[pto.Coalesce.Row, pto.ScatterAtomicOp.None_, pto.ScatterOOB.Wrap](T(y + 1), src, idx)
+    if pto.current_core().target.name == "cpu":     # the simulator's Row Max/Min: op(row's first, v)
+        pto.MSCATTER[pto.Coalesce.Row, pto.ScatterAtomicOp.Max, pto.ScatterOOB.Clamp](T(z), src, idx)
+        pto.MSCATTER[pto.Coalesce.Row, pto.ScatterAtomicOp.Min, pto.ScatterOOB.Wrap](T(z + 1), src, idx)
 
 
 def tgather_cmp(v, k, hv, kh, iv, uv, y, c, yh, yi, yu):
@@ -1081,6 +1085,22 @@ def stop_some(tab, ie, y):
     pto.TSTORE(_gt(F, 2, 8)(y), e)
 
 
+def fp4_moves(c, y):
+    """A5's float4 TLOAD and TSTORE of 2 x 10 valid codes of 2 x 64 (5 bytes a row): the load
+    fills each row's burst to its 32-byte end in UB (the filler from the pad register), the store
+    writes each row's 5 bytes to GM and nothing past them. The tile is bound through a UB
+    pointer (TASSIGN of a Ptr)."""
+    F4 = pto.float4_e2m1x2
+    G = pto.GlobalTensor[F4, pto.Shape[1, 1, 1, 2, 10], pto.Stride[1, 1, 1, 64, 1]]
+    t = pto.Tile[V, F4, 2, 64, RM, 2, 10]()
+    pto.TASSIGN(t, pto.current_core().ub_ptr(0x100, F4))
+    pto.TLOAD(t, G(c.cast(F4)))
+    pto.TSTORE(G(y.cast(F4)), t)
+    whole = pto.Tile[V, pto.uint8, 2, 32]()
+    pto.TASSIGN(whole, 0x100)
+    pto.TSTORE(_gt(pto.uint8, 2, 32)(y + 64), whole)
+
+
 def gm2l1_edges(tab, ie, iw, y):
     """MGATHER's GM->L1 Elem form (four arguments: the scalar executor) whose GM scratch aliases
     its table: the scalar unit zeroes the scratch, then stores element by element, so later loads
@@ -1218,6 +1238,7 @@ FUZZ = {
     "mov": dict(inputs={"a": _bits(256, "int16")}, outputs={"y": (256, pto.int16)}, pair="cpu:a2a3"),
     "stop_some": dict(inputs={"tab": values(16, "float32", "small"), "ie": indices((2, 8), 65, "int32", "uniform")},
                       outputs={"y": (80, pto.float32)}, pair="cpu@numpy:cpu@native"),
+    "fp4_moves": dict(inputs={"c": _bits(64, "uint8")}, outputs={"y": (128, pto.uint8)}, pair="a5@numpy:a5@native"),
     "gm2l1_edges": dict(inputs={"tab": values(384, "float32", "small"), "ie": indices((2, 3), 384, "int32", "mixed"),
                                 "iw": indices((2, 20), 384, "int32", "uniform")},
                         outputs={"y": (384, pto.float32)}, pair="a5@numpy:a5@native"),
@@ -1247,7 +1268,8 @@ FUZZ = {
     "tgatherb_misaligned": dict(inputs={"src8": _bits(1024, "int8"), "off": indices(8, 1000, "uint32", "uniform")},
                                 outputs={"y": (256, pto.int8)}, pair="a5@numpy:a5@native"),
     "mscatter_strided": dict(inputs={"v": values(128, "float32", "small"), "ix": indices(8, 20, "int32", "mixed")},
-                             outputs={"y": (480, pto.float32)}, pair="a2a3@numpy:a2a3@native"),
+                             outputs={"y": (480, pto.float32), "z": (480, pto.float32)},
+                             pair="a2a3@numpy:a2a3@native"),
     "mscatter_edges": dict(inputs={"vf": picks(128, _TIES, "float32", 0.9), "vi": values(128, "int32", "edges"),
                                    "vh": values(128, "half", "edges"), "vu": values(128, "uint32", "edges"),
                                    "idx": indices(128, 64, "int32", "uniform")},
