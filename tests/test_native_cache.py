@@ -44,6 +44,29 @@ def test_prune_keeps_at_most_the_recent_builds(tmp_path):
     assert libs[0].name in left and len(left) == nbuild.KEEP_BUILDS
 
 
+def test_prune_takes_a_build_another_process_just_pruned_in_its_stride(tmp_path, monkeypatch):
+    """Processes share the cache: a build listed and then deleted by another process's prune
+    before this one looks at it is skipped (it raised FileNotFoundError, and a campaign whose
+    kernels had just been built failed with it)."""
+    libs = []
+    for k in range(nbuild.KEEP_BUILDS + 3):
+        p = tmp_path / f"ptogpu_native_{k:04d}_fam.so"
+        _touch(p, 1000 - k)
+        libs.append(p)
+    gone = libs[2]
+    real = type(gone).glob
+
+    def glob(self, pattern):
+        got = list(real(self, pattern))
+        if gone.exists():
+            gone.unlink()                                  # (the other process, in between)
+        return iter(got)
+    monkeypatch.setattr(type(gone), "glob", glob)
+    nbuild.prune(libs[-1])
+    left = sorted(p.name for p in tmp_path.glob("ptogpu_native_*.so"))
+    assert libs[-1].name in left and len(left) <= nbuild.KEEP_BUILDS
+
+
 def test_builders_take_turns(tmp_path):
     lock = tmp_path / "ptogpu_native_k.lock"
     order = []

@@ -172,6 +172,15 @@ KEEP_BUILDS = 8
 STALE_S = 3600
 
 
+def _mtime(p: Path) -> float:
+    """A build's modification time; -1 for one another process has just pruned (gone between
+    the listing and the look: the cache is shared by concurrent processes)."""
+    try:
+        return p.stat().st_mtime
+    except OSError:
+        return -1.0
+
+
 def prune(keep: Path) -> None:
     """Drop the least recently used builds beyond KEEP_BUILDS and killed builds' leftovers (a
     process that still maps a library keeps its copy)."""
@@ -182,8 +191,7 @@ def prune(keep: Path) -> None:
         pass
     d = keep.parent
     fam = lambda p: p.stem[len("ptogpu_native_"):].partition("_")[2]   # noqa: E731  (key_family)
-    libs = sorted((p for p in d.glob("ptogpu_native_*.so") if fam(p) == fam(keep)),
-                  key=lambda p: p.stat().st_mtime, reverse=True)
+    libs = sorted((p for p in d.glob("ptogpu_native_*.so") if fam(p) == fam(keep)), key=_mtime, reverse=True)
     old = [p for p in libs[KEEP_BUILDS:] if p != keep]
     now = time.time()
     for p in list(d.glob("*.so.tmp")) + [q for q in d.glob("tmp*") if q.is_dir()]:
