@@ -217,13 +217,6 @@ class Core:
         self._k = k
         self.gm, self.ub, self.l1 = (Arena(s, 0, bank=self.banks[s], row=k) for s in SPACES)
 
-    def launchable(self) -> bool:
-        """A launch over every block may write every instance: none has stopped on a fault
-        (a parked instance runs again from the start: its memory no longer counts)."""
-        if self.resume:                 # parked instances keep their memory: they resume
-            return bool(self.live.all())
-        return bool((self.live | self.parked).all())
-
     @property
     def instance(self) -> int:
         """The instance an instruction is executing on (0 outside one, and on a single core)."""
