@@ -10,6 +10,7 @@ import numpy as np
 
 from . import dtypes
 from .backend import resolve_backend
+from .backend.kernels import SIMT_KERNELS
 from .interop import as_numpy, cast_exact
 from .errors import F_DST, F_OTHER, EmulatorBug, KernelError, NotBatched, PtoError, PtoFault, fault_code
 from .memory import SPACES, AllInstances, Arena, Bank, Ptr, as_bytes
@@ -427,7 +428,6 @@ class Core:
         launch's lanes, or a loop; ``backend.kernels.SIMT_KERNELS``) or the NumPy semantics --
         every step without a launch, and one whose kernel left instances to NumPy (its record
         said their reads and writes alias). What a kernel campaign reports as executed."""
-        from .backend.kernels import SIMT_KERNELS
         before = self.steps["at_once"] + self.steps["per_instance"]
         self._launched = []
         try:

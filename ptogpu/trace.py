@@ -133,15 +133,14 @@ def active(core) -> list[Trace]:
 
 def record_bursts(core, b, src, dst, length) -> None:
     """The bursts of a burst list ``b`` (``semantics.dma.Bursts``: its instruction, spaces,
-    pads and repeat; one instance's ``src``, and ``dst`` / ``length`` per burst) in every trace
+    pads, repeat and ``ends``; one instance's ``src``, and ``dst`` / ``length`` per burst) in every trace
     active on ``core``: the one record the NumPy semantics and the burst engine both make, its
     fill the bytes each burst's body is padded by to 32 bytes."""
     tracers = active(core)
     if not tracers:
         return
     length = np.broadcast_to(np.asarray(length, np.int64), np.shape(dst))
-    body = np.asarray(dst, np.int64) + b.left + length + b.right
-    end = (body + 31) // 32 * 32 if b.fill else body
+    body, end = b.ends(dst, length)
     for tr in tracers:
         tr.record(Record(b.instr, b.src_space, b.dst_space, np.array(src, np.int64), np.array(dst, np.int64),
                          length.copy(), b.left, b.right, end - body, b.repeat))

@@ -59,8 +59,7 @@ def run_bursts(core, b, prologue=None) -> bool:
     if prologue is not None:
         prologue(core.step_instances())
     record_bursts(core, b, src, dst, length)    # (the same record NumPy's execute() makes)
-    body = dst + b.left + length + b.right
-    end = (body + 31) // 32 * 32 if b.fill else body
+    _, end = b.ends(dst, length)
     # (what it writes: each burst's [dst, end), so a kept core restores that range alone)
     launch_on(core, "dma_bursts", prm, passes=2, writes=((b.dst_space, int(dst.min()), int(end.max())),))
     return True

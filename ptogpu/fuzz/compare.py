@@ -22,7 +22,7 @@ from ..errors import PtoCheckError
 from ..execution import executors
 from . import rules as R
 from .classes import DivClass, Side, example_of, instance_configs, note_sparse, relation
-from .report import EXECUTED, REF_NUMPY, REF_SELF_NUMPY, Report
+from .report import REF_NUMPY, REF_SELF_NUMPY, Report, joined
 from ..execution.config import FuzzConfig, config_from_settings, settings
 from ..execution.rng import KINDS, VALUE_KINDS, Generator, check_instances
 from ..execution.single import cast_indices, check_fits, run_single
@@ -91,7 +91,7 @@ def executed(cfg: FuzzConfig, side: Side, path: str) -> str:
             parts.add(kernel_kind)
         else:                        # array code, or the public API on NumPy: per-element results
             parts.add("formula")
-    return "+".join(k for k in EXECUTED if k in parts) or "formula"
+    return joined(parts)
 
 
 def _run_side(cfg, inst, gen, side, values, raw=None):

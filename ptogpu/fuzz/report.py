@@ -42,6 +42,11 @@ def joined(parts) -> str:
     return "+".join(e for e in EXECUTED if e in parts) or "formula"
 
 
+def widened(label: str, parts) -> str:
+    """A joined label (or "") with more EXECUTED parts: what two runs of one call ran together."""
+    return joined(set(label.split("+")) | set(parts))
+
+
 COUNTS = ("faults_a", "faults_b", "races_a", "races_b", "divergent", "ref_bad_a", "ref_bad_b")
 
 
@@ -241,15 +246,14 @@ class Report:
         for k in ("a", "b"):
             parts = list(dict.fromkeys(p for r in reports for p in r.executed.get(k, "").split("+") if p))
             if parts:
-                rank = {e: i for i, e in enumerate(EXECUTED)}
-                out.executed[k] = "+".join(sorted(parts, key=lambda p: rank.get(p, len(rank))))
+                out.executed[k] = joined(parts)
         for r in reports:
             for k, d in r.digests.items():      # (a sum over instances: shards add up)
                 out.digests[k] = (out.digests.get(k, 0) + d) % (1 << 64)
             for k, calls in r.calls_ran.items():
                 mine = out.calls_ran.setdefault(k, {})
                 for name, how in calls.items():
-                    mine[name] = joined(set(mine.get(name, "").split("+")) | set(how.split("+")))
+                    mine[name] = widened(mine.get(name, ""), how.split("+"))
         out.references = {k: "; ".join(dict.fromkeys(r.references.get(k, "none") for r in reports))
                           for k in ("a", "b")}
         for k in ("a", "b"):                # (every shard checked all: None, as each says)

@@ -35,7 +35,7 @@ from ..targets import TARGETS, field_value, get_target, variant
 from . import rules as R
 from .classes import FIRST, DivClass, Side, relation
 from .explain import rows_differ
-from .report import REF_NUMPY, REF_SELF_NUMPY, Report, joined
+from .report import REF_NUMPY, REF_SELF_NUMPY, Report, joined, widened
 
 
 ENGINE = "cores of N: the kernel once per chunk on each side"
@@ -385,7 +385,7 @@ def _note(rep: KernelReport, ch: Chunk) -> None:
     for k, ran in (("a", ch.ran_a), ("b", ch.ran_b)):
         calls = rep.calls_ran.setdefault(k, {}) if ran else {}
         for name, parts in ran.items():
-            calls[name] = joined(set(calls.get(name, "").split("+")) | parts)
+            calls[name] = widened(calls.get(name, ""), parts)
     for pos, mask, call in zip(ch.div, ch.masks, ch.calls):
         k = DivClass(int(mask), call=call)
         c = rep.classes.setdefault(k.key, k)

@@ -57,6 +57,12 @@ class Bursts:
     pad_tile: int | None = None   # the kernel works ``pad`` out itself: TLOAD's GetPadValue (burst.cuh
                                   # PADMODE_TILE: custom bits | type << 32 | PadVal << 40); NumPy uses ``pad``
 
+    def ends(self, dst, length) -> tuple[np.ndarray, np.ndarray]:
+        """Each burst's body end (``dst`` + left pad + ``length`` + right pad) and the end of what
+        it writes: the body filled to its next 32-byte boundary (``fill``), else the body."""
+        body = np.asarray(dst, np.int64) + self.left + length + self.right
+        return body, ((body + 31) // 32 * 32 if self.fill else body)
+
 
 def _fault(core, instr: str, rule: str, msg: str, code: int = F_OTHER) -> PtoFault:
     return PtoFault(msg, rule=f"{instr}: {rule}", target=core.target.name, code=code)
@@ -84,8 +90,7 @@ def execute(core, b: Bursts, prologue=None, ks: np.ndarray | None = None) -> Non
             np.broadcast_to(np.asarray(b.live, bool).reshape(-1, K), (n, K))
     length = np.asarray(b.length, np.int64)
     length = np.broadcast_to(length.reshape(-1) if length.ndim else length, (K,))
-    body = dst + b.left + length + b.right
-    end = (body + 31) // 32 * 32 if b.fill else body
+    body, end = b.ends(dst, length)
     sa, da = core.arena(b.src_space), core.arena(b.dst_space)
     faults = Faults(core, ks)
     faults.first_of(live & ((src < 0) | (src + length > sa.size)), lambda j, k: _fault(
