@@ -245,8 +245,9 @@ class Report:
         out.check_error = next((r.check_error for r in reports if r.check_error), None)
         for k in ("a", "b"):
             parts = list(dict.fromkeys(p for r in reports for p in r.executed.get(k, "").split("+") if p))
-            if parts:
-                out.executed[k] = joined(parts)
+            if parts:                   # (a family's own parts, "lanes (scan ...)", rank last)
+                rank = {e: i for i, e in enumerate(EXECUTED)}
+                out.executed[k] = "+".join(sorted(parts, key=lambda p: rank.get(p, len(rank))))
         for r in reports:
             for k, d in r.digests.items():      # (a sum over instances: shards add up)
                 out.digests[k] = (out.digests.get(k, 0) + d) % (1 << 64)
